@@ -1,0 +1,133 @@
+import { CliError, ExitCode } from '../errors.js';
+
+/** Field errors as the service reports them: dotted path → messages. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface ApiErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  serverMessage?: string;
+  errors?: FieldErrors;
+  /** The ability the spec requires for this endpoint, named in 403 hints. */
+  ability?: string;
+  retryAfterSeconds?: number;
+}
+
+/** An HTTP error answer from the service. Carries status, message and field errors — never headers or tokens. */
+export class ApiError extends CliError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly serverMessage?: string;
+  readonly errors?: FieldErrors;
+  readonly ability?: string;
+
+  constructor(init: ApiErrorInit, exitCode: number = ExitCode.error, hint?: string) {
+    super(describe(init), exitCode, hint);
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.serverMessage = init.serverMessage;
+    this.errors = init.errors;
+    this.ability = init.ability;
+  }
+}
+
+/** 401: missing or rejected token. */
+export class UnauthorizedError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.auth, 'Run `formctl auth login` (or set FORMCTL_TOKEN) with a valid personal access token.');
+  }
+}
+
+/** 403: ability, role, membership or seat limit. */
+export class ForbiddenError extends ApiError {
+  constructor(init: ApiErrorInit, hint?: string) {
+    super(init, ExitCode.forbidden, hint ?? forbiddenHint(init));
+  }
+}
+
+/** 404. */
+export class NotFoundError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.notFound, 'Check the id or slug, and that your token can see that workspace.');
+  }
+}
+
+/** 400/422: the server rejected the input. */
+export class ValidationError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.validation);
+  }
+}
+
+/** 429 past --max-wait. */
+export class RateLimitError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(
+      init,
+      ExitCode.rateLimited,
+      'The service allows about 100 requests a minute. Wait and retry, or raise --max-wait.',
+    );
+  }
+}
+
+/** 5xx and anything else unexpected. */
+export class ServerError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.error, init.status >= 500 ? 'The service failed; try again later.' : undefined);
+  }
+}
+
+/** Could not reach the service, or it stopped answering: exit 11. */
+export class NetworkError extends CliError {
+  constructor(message: string, hint?: string, readonly code?: string) {
+    super(message, ExitCode.network, hint);
+  }
+}
+
+/** Builds the typed error for a status. */
+export function apiErrorFor(init: ApiErrorInit): ApiError {
+  const s = init.status;
+  if (s === 401) return new UnauthorizedError(init);
+  if (s === 403) return new ForbiddenError(init);
+  if (s === 404) return new NotFoundError(init);
+  if (s === 400 || s === 422) return new ValidationError(init);
+  if (s === 429) return new RateLimitError(init);
+  return new ServerError(init);
+}
+
+function describe(init: ApiErrorInit): string {
+  const base = init.serverMessage?.trim() || defaultMessage(init.status);
+  const where = `(HTTP ${init.status}, ${init.method} ${init.path})`;
+  const lines = [`${base.replace(/\.?$/, '.')} ${where}`];
+  for (const [field, messages] of Object.entries(init.errors ?? {})) {
+    for (const m of messages) lines.push(`  ${field}: ${m}`);
+  }
+  return lines.join('\n');
+}
+
+function defaultMessage(status: number): string {
+  switch (status) {
+    case 401: return 'Not authenticated';
+    case 403: return 'Forbidden';
+    case 404: return 'Not found';
+    case 422: case 400: return 'The server rejected the input';
+    case 429: return 'Rate limit exceeded';
+    default: return status >= 500 ? 'The service had an internal error' : `Unexpected HTTP status ${status}`;
+  }
+}
+
+function forbiddenHint(init: ApiErrorInit): string {
+  const msg = (init.serverMessage ?? '').toLowerCase();
+  if (/community|seat|licen[cs]e|user limit|2-user|two users/.test(msg)) {
+    return 'This self-hosted Community instance allows 2 users in total; an Enterprise licence lifts the limit.';
+  }
+  if (/admin/.test(msg)) return 'Only an admin of the workspace can do this. Ask an admin, or check `formctl member list`.';
+  if (/member/.test(msg)) return 'Your account is not a member of that workspace. Check `formctl workspace list`.';
+  if (init.ability) {
+    return `This needs a token with the \`${init.ability}\` ability (or your role in the workspace does not allow it). Create a token with that ability and run \`formctl auth login\`.`;
+  }
+  return 'The token may lack the ability this needs, or your role in the workspace does not allow it.';
+}

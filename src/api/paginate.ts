@@ -1,0 +1,61 @@
+import type { ApiClient, RequestOptions } from './client.js';
+import { type PageInfo, unwrapList } from './normalize.js';
+
+export interface PaginateOptions {
+  /** First page to fetch (1-based). */
+  page?: number;
+  /** Page size to ask for (`per_page`); omitted when undefined. */
+  perPage?: number;
+  /** Stop after this many items. */
+  limit?: number;
+  /** Follow every page; false = only the first page fetched. */
+  all?: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  info?: PageInfo;
+  /** True when the server has more pages than were fetched (or --limit cut the list). */
+  truncated: boolean;
+}
+
+/** Async iterator over page envelopes; works with bare arrays (one page) and Laravel/spec envelopes. */
+export async function* paginate<T>(client: ApiClient, req: RequestOptions, o: PaginateOptions = {}): AsyncGenerator<Page<T>> {
+  let page = o.page ?? 1;
+  let seen = 0;
+  for (;;) {
+    const query = { ...req.query, page, per_page: o.perPage };
+    const res = await client.request<unknown>({ ...req, query });
+    const { items: raw, page: info } = unwrapList<T>(res.data);
+    let items = raw;
+    let cut = false;
+    if (o.limit !== undefined && seen + items.length > o.limit) {
+      items = items.slice(0, o.limit - seen);
+      cut = true;
+    }
+    seen += items.length;
+    const more = hasMore(info, raw.length);
+    const stop = cut || !more || o.all === false || (o.limit !== undefined && seen >= o.limit);
+    yield { items, info, truncated: cut || (stop && more) };
+    if (stop) return;
+    page = (info?.currentPage ?? page) + 1;
+  }
+}
+
+/** Flattens pages into items. */
+export async function* items<T>(pages: AsyncIterable<Page<T>>, onPage?: (p: Page<T>) => void): AsyncGenerator<T> {
+  for await (const p of pages) {
+    onPage?.(p);
+    yield* p.items;
+  }
+}
+
+function hasMore(info: PageInfo | undefined, count: number): boolean {
+  if (!info || count === 0) return false;
+  if (info.currentPage !== undefined && info.lastPage !== undefined) return info.currentPage < info.lastPage;
+  if (info.nextUrl !== undefined) return info.nextUrl !== null;
+  if (info.currentPage !== undefined && info.perPage !== undefined && info.total !== undefined) {
+    return info.currentPage * info.perPage < info.total;
+  }
+  return false;
+}

@@ -1,0 +1,57 @@
+import { Command } from 'commander';
+import { EXIT_CODE_TABLE, UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+
+/** Environment variables formctl reads, for `formctl help environment` and the README. */
+export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
+  ['FORMCTL_TOKEN', 'Token to use instead of the profile\'s (CI). Never printed.'],
+  ['FORMCTL_BASE_URL', 'API base URL instead of the profile\'s (default https://api.opnform.com)'],
+  ['FORMCTL_PROFILE', 'Profile to use instead of the current one (--profile wins)'],
+  ['FORMCTL_WORKSPACE', 'Default workspace id instead of the profile\'s (-w wins)'],
+  ['FORMCTL_CONFIG_DIR', 'Directory of the config file (default $XDG_CONFIG_HOME/formctl or ~/.config/formctl)'],
+  ['FORMCTL_STATE_DIR', 'Directory for form backups (default $XDG_STATE_HOME/formctl or ~/.local/state/formctl)'],
+  ['FORMCTL_CACHE_DIR', 'Directory for the completion cache (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)'],
+  ['FORMCTL_DEBUG', 'Set to 1 to log HTTP requests to stderr, like --debug (token redacted)'],
+  ['FORMCTL_NO_INPUT', 'Set to 1 to never prompt, like --no-input'],
+  ['CI', 'When set (and not "false"/"0"), prompts are disabled'],
+  ['NO_COLOR', 'When set, no colour'],
+  ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],
+  ['TERM', '"dumb" disables colour'],
+  ['VISUAL, EDITOR', 'Editor for `formctl form edit`'],
+];
+
+function table(rows: ReadonlyArray<readonly [string | number, string]>): string {
+  const w = Math.max(...rows.map(([k]) => String(k).length));
+  return rows.map(([k, v]) => `  ${String(k).padEnd(w)}  ${v}`).join('\n') + '\n';
+}
+
+/** `formctl help [topic|command…]`. */
+export default function newHelpCommand(f: Factory, program: Command): Command {
+  return new Command('help')
+    .description('Show help for a command, or a topic: environment, exit-codes')
+    .argument('[topic...]', 'A command path (e.g. "form update") or a topic')
+    .addHelpText('after', '\nExamples:\n  $ formctl help exit-codes\n  $ formctl help environment\n  $ formctl help form update\n')
+    .action((topic: string[]) => {
+      const [first] = topic;
+      if (!first) {
+        program.outputHelp();
+        return;
+      }
+      if (first === 'exit-codes' || first === 'exit-status') {
+        f.io.stdout.write(`Exit codes:\n${table(EXIT_CODE_TABLE)}`);
+        return;
+      }
+      if (first === 'environment' || first === 'env') {
+        f.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT)}`);
+        return;
+      }
+      let cmd: Command | undefined = program;
+      for (const word of topic) {
+        cmd = cmd?.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!cmd) {
+          throw new UsageError(`No help topic or command "${topic.join(' ')}".`, 'Topics: environment, exit-codes. Commands: see `formctl --help`.');
+        }
+      }
+      cmd!.outputHelp();
+    });
+}

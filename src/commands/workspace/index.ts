@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { newWorkspaceCreateCommand } from './create.js';
+import { newWorkspaceDeleteCommand } from './delete.js';
+import { newWorkspaceLeaveCommand } from './leave.js';
+import { newWorkspaceListCommand } from './list.js';
+import { newWorkspaceUpdateCommand } from './update.js';
+import { newWorkspaceUseCommand } from './use.js';
+
+/** `formctl workspace …`. */
+export default function newWorkspaceCommand(f: Factory): Command {
+  return new Command('workspace')
+    .alias('ws')
+    .description('List, create, update and switch workspaces')
+    .addCommand(newWorkspaceListCommand(f))
+    .addCommand(newWorkspaceCreateCommand(f))
+    .addCommand(newWorkspaceUpdateCommand(f))
+    .addCommand(newWorkspaceDeleteCommand(f))
+    .addCommand(newWorkspaceLeaveCommand(f))
+    .addCommand(newWorkspaceUseCommand(f));
+}

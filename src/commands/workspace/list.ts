@@ -1,0 +1,47 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+
+export const WORKSPACE_FIELDS = ['id', 'name', 'icon', 'settings', 'max_file_size', 'is_readonly'] as const;
+
+export interface WorkspaceListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  defaultWorkspace: () => Promise<number | undefined>;
+  now: () => Date;
+  output: OutputFlags;
+}
+
+/** `formctl workspace list`. */
+export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun): Command {
+  const cmd = new Command('list').alias('ls').description('List the workspaces you belong to');
+  addOutputOptions(cmd, { list: true, fields: WORKSPACE_FIELDS });
+  examples(cmd, ['formctl workspace list', "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'"]);
+  return cmd.action((flags: OutputFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      defaultWorkspace: async () => (await f.context()).workspace,
+      now: f.now,
+      output: flags,
+    }),
+  );
+}
+
+/** Lists workspaces; marks the profile's default one in the table. */
+export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
+  const client = await o.api();
+  const [workspaces, current] = await Promise.all([listWorkspaces(client), o.defaultWorkspace()]);
+  const columns: Column<Workspace>[] = [
+    { header: 'ID', value: (w) => w.id, style: 'cyan' },
+    { header: 'Name', value: (w) => `${w.icon ? `${w.icon} ` : ''}${w.name}` },
+    { header: 'Read-only', value: (w) => (w.is_readonly ? 'yes' : 'no') },
+    { header: 'Default', value: (w) => (w.id === current ? '*' : '') },
+  ];
+  await writeList(o.io, format, workspaces, columns, { now: o.now(), empty: 'No workspaces. Create one with `formctl workspace create --name <name>`.' });
+}

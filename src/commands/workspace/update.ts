@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listWorkspaces, updateWorkspace } from '../../api/workspaces.js';
+import { NotFoundError } from '../../api/errors.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { addOutputOptions, examples, parseId } from '../shared.js';
+import { WORKSPACE_FIELDS } from './list.js';
+
+export interface WorkspaceUpdateOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  id: number;
+  name?: string;
+  emoji?: string;
+  output: OutputFlags;
+}
+
+/** `formctl workspace update <id>`. */
+export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun): Command {
+  const cmd = new Command('update')
+    .description('Rename a workspace or change its emoji (admins only)')
+    .argument('<id>', 'Workspace id', parseId('workspace id'))
+    .option('--name <name>', 'New name')
+    .option('--emoji <emoji>', 'New icon; "" clears it');
+  addOutputOptions(cmd, { fields: WORKSPACE_FIELDS });
+  examples(cmd, ['formctl workspace update 12 --name "Marketing EU"', 'formctl workspace update 12 --emoji ""']);
+  return cmd.action((id: number, flags: { name?: string; emoji?: string } & OutputFlags) =>
+    runF({ io: f.io, api: f.api, id, name: flags.name, emoji: flags.emoji, output: flags }),
+  );
+}
+
+/** The service requires `name` on every update, so an emoji-only change keeps the current name. */
+export async function workspaceUpdateRun(o: WorkspaceUpdateOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
+  if (o.name === undefined && o.emoji === undefined) throw new UsageError('Nothing to update.', 'Pass --name and/or --emoji.');
+  if (o.name !== undefined && !o.name.trim()) throw new UsageError('--name must not be empty.');
+  const client = await o.api();
+  let name = o.name?.trim();
+  let emoji = o.emoji;
+  if (name === undefined || emoji === undefined) {
+    const current = (await listWorkspaces(client)).find((w) => w.id === o.id);
+    if (!current) throw new NotFoundError({ status: 404, method: 'GET', path: '/open/workspaces', serverMessage: `Workspace ${o.id} not found among your workspaces` });
+    name ??= current.name;
+    emoji ??= current.icon ?? undefined;
+  }
+  const ws = await updateWorkspace(client, o.id, { name, emoji });
+  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, ws, []);
+  else await success(o.io, `Updated workspace ${ws.name ?? name} (id ${o.id}).`);
+}

@@ -1,0 +1,47 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listWorkspaces } from '../../api/workspaces.js';
+import { UsageError } from '../../errors.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { success } from '../../io/output.js';
+import { examples, parseId } from '../shared.js';
+
+export interface WorkspaceUseOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  config: () => Promise<ConfigStore>;
+  profileName: () => Promise<string>;
+  id: number;
+}
+
+/** `formctl workspace use <id>`. */
+export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun): Command {
+  const cmd = new Command('use')
+    .description('Make a workspace the default for this profile (-w overrides it)')
+    .argument('<id>', 'Workspace id', parseId('workspace id'));
+  examples(cmd, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
+  return cmd.action((id: number) =>
+    runF({ io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, id }),
+  );
+}
+
+/** Checks the workspace exists for this token, then stores it in the profile. */
+export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
+  const workspaces = await listWorkspaces(await o.api());
+  const ws = workspaces.find((w) => w.id === o.id);
+  if (!ws) {
+    throw new UsageError(
+      `Workspace ${o.id} is not one of yours.`,
+      `Your workspaces: ${workspaces.map((w) => `${w.id} (${w.name})`).join(', ') || 'none'}`,
+    );
+  }
+  const store = await o.config();
+  const name = await o.profileName();
+  if (!store.profile(name)) {
+    throw new UsageError(`Profile "${name}" is not saved, so it cannot hold a default workspace.`, 'Run `formctl auth login` first, or set FORMCTL_WORKSPACE.');
+  }
+  store.saveProfile(name, { workspace: o.id });
+  await success(o.io, `Default workspace for profile ${name}: ${ws.name} (id ${ws.id}).`);
+}

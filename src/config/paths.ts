@@ -1,0 +1,20 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Config directory: FORMCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/formctl, else ~/.config/formctl. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.FORMCTL_CONFIG_DIR) return env.FORMCTL_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'formctl');
+}
+
+/** State directory (backups, caches): FORMCTL_STATE_DIR, else $XDG_STATE_HOME/formctl, else ~/.local/state/formctl. */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  if (env.FORMCTL_STATE_DIR) return env.FORMCTL_STATE_DIR;
+  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'formctl');
+}
+
+/** Cache directory (completion cache): $XDG_CACHE_HOME/formctl, else ~/.cache/formctl. */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.FORMCTL_CACHE_DIR) return env.FORMCTL_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'formctl');
+}

@@ -1,0 +1,82 @@
+/** Exit codes: a contract with scripts. README and `formctl help exit-codes` list them. */
+export const ExitCode = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  cancelled: 3,
+  auth: 4,
+  forbidden: 5,
+  notFound: 6,
+  validation: 7,
+  rateLimited: 8,
+  conflict: 9,
+  partial: 10,
+  network: 11,
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Human descriptions of the exit codes, in order. */
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
+  [0, 'Success'],
+  [1, 'Unexpected error, or the server failed (5xx)'],
+  [2, 'Usage error or invalid local input (bad flag, value, file or field)'],
+  [3, 'Cancelled at a confirmation prompt'],
+  [4, 'Not authenticated: no token, or the server rejected it (401)'],
+  [5, 'Forbidden (403): missing token ability, workspace role, membership or seat limit'],
+  [6, 'Not found (404)'],
+  [7, 'Rejected by server validation (400/422)'],
+  [8, 'Rate limited (429) for longer than --max-wait'],
+  [9, 'Conflict: the object changed since it was read'],
+  [10, 'Partial failure: some items of a bulk run failed'],
+  [11, 'Network error, timeout or TLS failure'],
+  [130, 'Interrupted (Ctrl-C)'],
+];
+
+/** Base class of every error formctl reports to the user; carries its exit code and an optional hint. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.error,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flags, bad values, bad local files: exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.usage, hint);
+  }
+}
+
+/** The user declined a confirmation: exit 3. */
+export class CancelledError extends CliError {
+  constructor(message = 'Cancelled.') {
+    super(message, ExitCode.cancelled);
+  }
+}
+
+/** Ctrl-C: exit 130. */
+export class InterruptedError extends CliError {
+  constructor(message = 'Interrupted.') {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+/** The object changed under us (optimistic concurrency): exit 9. */
+export class ConflictError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.conflict, hint);
+  }
+}
+
+/** Some items of a bulk run failed: exit 10. */
+export class PartialFailureError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.partial, hint);
+  }
+}

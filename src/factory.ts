@@ -1,0 +1,123 @@
+import { ApiClient } from './api/client.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
+import { configDir, stateDir } from './config/paths.js';
+import { type ResolvedContext, resolveContext } from './config/resolve.js';
+import type { ConfigStore } from './config/store.js';
+import type { IOStreams } from './io/iostreams.js';
+import { type Prompter, createPrompter } from './io/prompter.js';
+import { userAgent } from './version.js';
+
+/** Options every command inherits from the root program. */
+export interface GlobalOptions {
+  profile?: string;
+  debug: boolean;
+  timeoutMs: number;
+  maxWaitMs: number;
+  noInput: boolean;
+  noColor: boolean;
+}
+
+/** A command's dependencies, as lazy getters: nothing heavy loads until a command asks for it. */
+export interface Factory {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  now(): Date;
+  config(): Promise<ConfigStore>;
+  /** Profile, base URL, token and default workspace after flag/env/profile resolution. */
+  context(): Promise<ResolvedContext>;
+  /** The API client for the resolved context; throws exit 4 when there is no token. */
+  api(): Promise<ApiClient>;
+  /** A client for an explicit base URL and token (auth login's verification). */
+  apiFor(baseUrl: string, token: string): ApiClient;
+  /** The workspace to act on: -w flag, FORMCTL_WORKSPACE, or the profile's default. */
+  workspace(flag?: number): Promise<number>;
+  prompter(): Prompter;
+  stateDir(): string;
+  /** A debug line on stderr when --debug / FORMCTL_DEBUG is on. */
+  debug(line: string): void;
+  /** Releases connections so the process can exit. */
+  dispose(): Promise<void>;
+}
+
+export interface FactoryInit {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  signal: AbortSignal;
+  now?: () => Date;
+  /** Tests inject a client or a config store. */
+  api?: () => Promise<ApiClient>;
+  configStore?: ConfigStore;
+  prompter?: Prompter;
+}
+
+/** Builds the real Factory. */
+export function createFactory(init: FactoryInit): Factory {
+  let store: Promise<ConfigStore> | undefined = init.configStore ? Promise.resolve(init.configStore) : undefined;
+  const clients: ApiClient[] = [];
+  let prompter: Prompter | undefined = init.prompter;
+
+  const f: Factory = {
+    io: init.io,
+    env: init.env,
+    globals: init.globals,
+    signal: init.signal,
+    now: init.now ?? (() => new Date()),
+    config() {
+      store ??= import('./config/store.js').then((m) => m.ConfigStore.open(configDir(init.env)));
+      return store;
+    },
+    async context() {
+      return resolveContext(await f.config(), init.env, { profile: f.globals.profile });
+    },
+    async api() {
+      if (init.api) return init.api();
+      const ctx = await f.context();
+      if (!ctx.token) {
+        throw new CliError(
+          `Not logged in (profile "${ctx.profileName}").`,
+          ExitCode.auth,
+          'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
+        );
+      }
+      return f.apiFor(ctx.baseUrl, ctx.token);
+    },
+    apiFor(baseUrl, token) {
+      const client = new ApiClient({
+        baseUrl,
+        token,
+        userAgent: userAgent(),
+        timeoutMs: f.globals.timeoutMs,
+        maxWaitMs: f.globals.maxWaitMs,
+        signal: init.signal,
+        debug: f.globals.debug ? (line) => f.debug(line) : undefined,
+      });
+      clients.push(client);
+      return client;
+    },
+    async workspace(flag) {
+      if (flag !== undefined) return flag;
+      const ctx = await f.context();
+      if (ctx.workspace !== undefined) return ctx.workspace;
+      throw new UsageError(
+        'Missing --workspace.',
+        'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).',
+      );
+    },
+    prompter() {
+      prompter ??= createPrompter(init.io);
+      return prompter;
+    },
+    stateDir: () => stateDir(init.env),
+    debug(line) {
+      if (f.globals.debug) init.io.stderr.write(`[debug] ${line}\n`);
+    },
+    async dispose() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    },
+  };
+  return f;
+}

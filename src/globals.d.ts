@@ -1,0 +1,2 @@
+/** Injected by esbuild (scripts/build.mjs) and vitest (vitest.config.ts) from package.json. */
+declare const __FORMCTL_VERSION__: string;

@@ -1,0 +1,81 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** What a command may know about its terminal: streams, TTY-ness, colour, width, whether it may prompt. */
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout (tables) and stderr (messages), decided separately. */
+  colorStdout: boolean;
+  colorStderr: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+  /** True when prompts are allowed: both ends are TTYs, and neither --no-input nor CI is set. */
+  canPrompt: boolean;
+}
+
+export interface StreamOptions {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  noColor?: boolean;
+  noInput?: boolean;
+}
+
+/** Decides colour for one stream: NO_COLOR, --no-color and TERM=dumb switch it off, FORCE_COLOR on. */
+export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag = false): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+/** True when the environment says "no prompts": --no-input, CI=true, FORMCTL_NO_INPUT=1. */
+export function promptsDisabled(env: NodeJS.ProcessEnv, noInputFlag = false): boolean {
+  if (noInputFlag) return true;
+  const ci = env.CI;
+  if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return true;
+  return env.FORMCTL_NO_INPUT === '1' || env.FORMCTL_NO_INPUT === 'true';
+}
+
+/** Builds IOStreams from real or injected streams. */
+export function createIOStreams(o: StreamOptions): IOStreams {
+  const stdinIsTTY = o.stdin.isTTY === true;
+  const stdoutIsTTY = o.stdout.isTTY === true;
+  const stderrIsTTY = o.stderr.isTTY === true;
+  const envColumns = Number.parseInt(o.env.COLUMNS ?? '', 10);
+  return {
+    stdin: o.stdin,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    colorStdout: colorEnabled(stdoutIsTTY, o.env, o.noColor),
+    colorStderr: colorEnabled(stderrIsTTY, o.env, o.noColor),
+    columns: o.stdout.columns ?? (Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80),
+    canPrompt: stdinIsTTY && stdoutIsTTY && !promptsDisabled(o.env, o.noInput),
+  };
+}
+
+/** Writes text, waiting for the stream to drain when its buffer is full (large NDJSON lists). */
+export function write(stream: Writable, text: string | Uint8Array): Promise<void> | void {
+  if (stream.write(text)) return;
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      stream.off('error', onError);
+      resolve();
+    };
+    const onError = (err: Error) => {
+      stream.off('drain', onDrain);
+      reject(err);
+    };
+    stream.once('drain', onDrain);
+    stream.once('error', onError);
+  });
+}

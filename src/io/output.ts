@@ -1,0 +1,240 @@
+import { UsageError } from '../errors.js';
+import type { IOStreams } from './iostreams.js';
+import { write } from './iostreams.js';
+
+/** How a command's result is rendered; decided once from flags and the terminal. */
+export type OutputFormat =
+  | { kind: 'table' }
+  | { kind: 'tsv' }
+  | { kind: 'json'; fields?: string[] }
+  | { kind: 'ndjson'; fields?: string[] };
+
+/** One column of a human table / TSV row. */
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+  /** Render as a time: relative on a TTY, ISO when piped. */
+  time?: boolean;
+  /** Colour to use for this column on a TTY. */
+  style?: 'dim' | 'bold' | 'cyan' | 'green' | 'yellow' | 'red';
+}
+
+/** Flags every list/get command accepts (from Commander). */
+export interface OutputFlags {
+  json?: string | boolean;
+  ndjson?: boolean;
+}
+
+/** Parses `--json [fields]` / `--ndjson` into a format, validating field names against `available` when given. */
+export function resolveFormat(io: IOStreams, flags: OutputFlags, available?: readonly string[]): OutputFormat {
+  if (flags.json !== undefined && flags.json !== false && flags.ndjson) {
+    throw new UsageError('Use either --json or --ndjson, not both.');
+  }
+  const fields = typeof flags.json === 'string' ? parseFields(flags.json, available) : undefined;
+  if (flags.ndjson) return { kind: 'ndjson' };
+  if (flags.json !== undefined && flags.json !== false) return fields ? { kind: 'json', fields } : { kind: 'json' };
+  return io.stdoutIsTTY ? { kind: 'table' } : { kind: 'tsv' };
+}
+
+function parseFields(spec: string, available?: readonly string[]): string[] {
+  const fields = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new UsageError('--json needs a comma-separated field list, or no value for all fields.');
+  if (available) {
+    const unknown = fields.filter((f) => !available.includes(f));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
+        `Available fields: ${available.join(', ')}`,
+      );
+    }
+  }
+  return fields;
+}
+
+/** Keeps only the selected top-level fields, in the order asked for. */
+export function pickFields(obj: unknown, fields?: string[]): unknown {
+  if (!fields || obj === null || typeof obj !== 'object') return obj;
+  const src = obj as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = src[f] ?? null;
+  return out;
+}
+
+/** Writes a list (array or async stream of pages) in the chosen format; NDJSON and TSV stream as they go. */
+export async function writeList<T>(
+  io: IOStreams,
+  format: OutputFormat,
+  rows: Iterable<T> | AsyncIterable<T>,
+  columns: Column<T>[],
+  opts: { now?: Date; empty?: string } = {},
+): Promise<number> {
+  let count = 0;
+  switch (format.kind) {
+    case 'ndjson':
+      for await (const row of rows) {
+        count++;
+        await write(io.stdout, JSON.stringify(pickFields(row, format.fields)) + '\n');
+      }
+      return count;
+    case 'json': {
+      // A JSON array is written incrementally so large lists never sit in memory as one string.
+      await write(io.stdout, '[');
+      for await (const row of rows) {
+        await write(io.stdout, (count === 0 ? '\n  ' : ',\n  ') + JSON.stringify(pickFields(row, format.fields)));
+        count++;
+      }
+      await write(io.stdout, count === 0 ? ']\n' : '\n]\n');
+      return count;
+    }
+    case 'tsv':
+      for await (const row of rows) {
+        count++;
+        await write(io.stdout, columns.map((c) => tsvCell(c.value(row), c.time)).join('\t') + '\n');
+      }
+      return count;
+    case 'table': {
+      const all: T[] = [];
+      for await (const row of rows) all.push(row);
+      if (all.length === 0) {
+        if (opts.empty) await write(io.stderr, opts.empty + '\n');
+        return 0;
+      }
+      await write(io.stdout, await renderTable(io, all, columns, opts.now ?? new Date()));
+      return all.length;
+    }
+  }
+}
+
+/** Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when piped. */
+export async function writeObject<T>(
+  io: IOStreams,
+  format: OutputFormat,
+  obj: T,
+  columns: Column<T>[],
+  opts: { now?: Date } = {},
+): Promise<void> {
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' ? 2 : undefined);
+    await write(io.stdout, text + '\n');
+    return;
+  }
+  if (format.kind === 'tsv') {
+    for (const c of columns) await write(io.stdout, `${c.header.toLowerCase()}\t${tsvCell(c.value(obj), c.time)}\n`);
+    return;
+  }
+  const chalk = await loadChalk(io.colorStdout);
+  const width = Math.max(...columns.map((c) => c.header.length));
+  const now = opts.now ?? new Date();
+  let out = '';
+  for (const c of columns) {
+    const v = c.value(obj);
+    out += `${chalk.bold(c.header.padEnd(width))}  ${c.time ? humanTime(v, now) : humanCell(v)}\n`;
+  }
+  await write(io.stdout, out);
+}
+
+function tsvCell(v: unknown, time?: boolean): string {
+  if (v === null || v === undefined) return '';
+  if (time && typeof v === 'string') return v;
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return s.replace(/[\t\r\n]+/g, ' ');
+}
+
+function humanCell(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '-';
+  if (Array.isArray(v)) return v.length === 0 ? '-' : v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v).replace(/[\t\r\n]+/g, ' ');
+}
+
+/** "3 minutes ago", "in 2 days", or the raw value when it is not a date. */
+export function humanTime(v: unknown, now: Date): string {
+  if (v === null || v === undefined || v === '') return '-';
+  const t = Date.parse(String(v));
+  if (Number.isNaN(t)) return String(v);
+  const diff = (t - now.getTime()) / 1000;
+  const abs = Math.abs(diff);
+  const units: Array<[number, string]> = [
+    [60, 'second'],
+    [60, 'minute'],
+    [24, 'hour'],
+    [30, 'day'],
+    [12, 'month'],
+    [Number.POSITIVE_INFINITY, 'year'],
+  ];
+  if (abs < 10) return 'just now';
+  let value = abs;
+  for (const [size, unit] of units) {
+    if (value < size) {
+      const n = Math.floor(value);
+      const label = `${n} ${unit}${n === 1 ? '' : 's'}`;
+      return diff < 0 ? `${label} ago` : `in ${label}`;
+    }
+    value /= size;
+  }
+  return String(v);
+}
+
+type ChalkLike = Record<'bold' | 'dim' | 'cyan' | 'green' | 'yellow' | 'red', (s: string) => string>;
+
+/** chalk is loaded only when something is actually rendered for a person. */
+export async function loadChalk(enabled: boolean): Promise<ChalkLike> {
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: enabled ? 1 : 0 });
+}
+
+async function renderTable<T>(io: IOStreams, rows: T[], columns: Column<T>[], now: Date): Promise<string> {
+  const [{ default: Table }, chalk] = await Promise.all([import('cli-table3'), loadChalk(io.colorStdout)]);
+  const cells = rows.map((r) => columns.map((c) => (c.time ? humanTime(c.value(r), now) : humanCell(c.value(r)))));
+  const widths = fitWidths(
+    columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length))),
+    io.columns,
+  );
+  const table = new Table({
+    head: columns.map((c) => chalk.bold(c.header.toUpperCase())),
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    colWidths: widths,
+    wordWrap: false,
+  });
+  for (const row of cells) {
+    table.push(row.map((cell, i) => {
+      const style = columns[i]!.style;
+      return style ? chalk[style](cell) : cell;
+    }));
+  }
+  return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/** Shrinks the widest columns until the row fits the terminal (cli-table3 truncates with "…"). */
+function fitWidths(natural: number[], total: number): number[] {
+  const widths = [...natural];
+  const gap = 2 * (widths.length - 1);
+  while (widths.reduce((a, b) => a + b, 0) + gap > total) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 8) break;
+    widths[widest]!--;
+  }
+  return widths;
+}
+
+/** A ✓ line on a TTY for a finished mutation; nothing when piped (scripts read stdout). */
+export async function success(io: IOStreams, message: string): Promise<void> {
+  if (!io.stdoutIsTTY) return;
+  const chalk = await loadChalk(io.colorStdout);
+  await write(io.stdout, `${chalk.green('✓')} ${message}\n`);
+}
+
+/** A warning or note for a person, always on stderr. */
+export async function notice(io: IOStreams, message: string, level: 'note' | 'warning' = 'note'): Promise<void> {
+  const chalk = await loadChalk(io.colorStderr);
+  const tag = level === 'warning' ? chalk.yellow('warning:') : chalk.dim('note:');
+  await write(io.stderr, `${tag} ${message}\n`);
+}

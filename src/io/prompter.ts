@@ -1,0 +1,85 @@
+import { CancelledError, InterruptedError, UsageError } from '../errors.js';
+import type { IOStreams } from './iostreams.js';
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+/** Prompts for people on a TTY. Every method names the flag that replaces it when prompting is not allowed. */
+export interface Prompter {
+  input(o: { message: string; flag: string; default?: string; validate?: (v: string) => string | true }): Promise<string>;
+  password(o: { message: string; flag: string }): Promise<string>;
+  confirm(o: { message: string; flag: string; default?: boolean }): Promise<boolean>;
+  select<T>(o: { message: string; flag: string; choices: Choice<T>[] }): Promise<T>;
+  search<T>(o: { message: string; flag: string; choices: Choice<T>[] }): Promise<T>;
+}
+
+/** The real prompter on @inquirer/prompts, loaded only when a prompt is shown; prompts draw on stderr. */
+export function createPrompter(io: IOStreams): Prompter {
+  const ctx = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  const guard = (flag: string) => {
+    if (!io.canPrompt) {
+      throw new UsageError(`Missing ${flag}.`, `Pass ${flag} (prompts are off: not a terminal, CI, or --no-input).`);
+    }
+  };
+  const run = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      const name = (err as Error).name;
+      if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError();
+      if (name === 'CancelPromptError') throw new CancelledError();
+      throw err;
+    }
+  };
+  return {
+    async input(o) {
+      guard(o.flag);
+      const { input } = await import('@inquirer/prompts');
+      return run(() => input({ message: o.message, default: o.default, validate: o.validate, required: true }, ctx));
+    },
+    async password(o) {
+      guard(o.flag);
+      const { password } = await import('@inquirer/prompts');
+      return run(() => password({ message: o.message, mask: false, validate: (v) => (v.trim() ? true : 'Required') }, ctx));
+    },
+    async confirm(o) {
+      guard(o.flag);
+      const { confirm } = await import('@inquirer/prompts');
+      return run(() => confirm({ message: o.message, default: o.default ?? false }, ctx));
+    },
+    async select(o) {
+      guard(o.flag);
+      const { select } = await import('@inquirer/prompts');
+      return run(() => select({ message: o.message, choices: o.choices }, ctx));
+    },
+    async search(o) {
+      guard(o.flag);
+      const { search } = await import('@inquirer/prompts');
+      return run(() =>
+        search(
+          {
+            message: o.message,
+            source: (term) => {
+              const t = (term ?? '').toLowerCase();
+              return o.choices.filter((c) => !t || c.name.toLowerCase().includes(t) || (c.description ?? '').toLowerCase().includes(t));
+            },
+          },
+          ctx,
+        ),
+      );
+    },
+  };
+}
+
+/** Asks before a destructive action on a TTY; otherwise requires --yes. Throws CancelledError on "no". */
+export async function confirmDestructive(io: IOStreams, prompter: Prompter, o: { yes?: boolean; message: string }): Promise<void> {
+  if (o.yes) return;
+  if (!io.canPrompt) {
+    throw new UsageError(`${o.message.replace(/\?$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
+  }
+  const ok = await prompter.confirm({ message: o.message, flag: '--yes', default: false });
+  if (!ok) throw new CancelledError();
+}

@@ -1,0 +1,93 @@
+import { CommanderError } from 'commander';
+import { CliError, ExitCode } from './errors.js';
+import { createFactory } from './factory.js';
+import { createIOStreams } from './io/iostreams.js';
+import type { IOStreams } from './io/iostreams.js';
+
+export interface Stdio {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** Runs formctl with argv (without node and script) and returns the exit code. Never throws. */
+export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal): Promise<number> {
+  const has = (flag: string) => args.includes(flag);
+  const io = createIOStreams({
+    stdin: stdio.stdin as never,
+    stdout: stdio.stdout as never,
+    stderr: stdio.stderr as never,
+    env,
+    noColor: has('--no-color'),
+    noInput: has('--no-input'),
+  });
+  const f = createFactory({
+    io,
+    env,
+    signal: signal ?? new AbortController().signal,
+    globals: {
+      debug: has('--debug') || env.FORMCTL_DEBUG === '1' || env.FORMCTL_DEBUG === 'true',
+      timeoutMs: 30_000,
+      maxWaitMs: 60_000,
+      noInput: has('--no-input'),
+      noColor: has('--no-color'),
+    },
+  });
+  try {
+    const { buildProgram } = await import('./program.js');
+    const program = await buildProgram(f, args);
+    if (args.length === 0) {
+      program.outputHelp();
+      return ExitCode.ok;
+    }
+    await program.parseAsync(args, { from: 'user' });
+    return ExitCode.ok;
+  } catch (err) {
+    return report(err, io, f.globals.debug);
+  } finally {
+    await f.dispose();
+  }
+}
+
+/** Turns any error into one line (plus hint) on stderr and an exit code. */
+function report(err: unknown, io: IOStreams, debug: boolean): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
+    // Commander has already printed its message (with a suggestion where it has one).
+    return ExitCode.usage;
+  }
+  if (err instanceof CliError) {
+    const color = io.colorStderr;
+    const red = (s: string) => (color ? `\x1b[31m${s}\x1b[39m` : s);
+    const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);
+    if (err.exitCode !== ExitCode.interrupted || err.message !== 'Interrupted.') {
+      io.stderr.write(`${red('error:')} ${err.message}\n`);
+    }
+    if (err.hint) io.stderr.write(`${dim('hint:')} ${err.hint}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'EPIPE') return ExitCode.ok;
+  io.stderr.write(`error: ${e?.message ?? String(err)}\n`);
+  io.stderr.write(debug && e?.stack ? `${e.stack}\n` : 'hint: this is a bug in formctl; rerun with --debug for details and report it\n');
+  return ExitCode.error;
+}
+
+/** Process entry (bin/formctl.js): wires the real process, Ctrl-C and EPIPE; the only caller of process.exit. */
+export async function cli(): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    controller.abort();
+    if (interrupts > 1) process.exit(ExitCode.interrupted);
+  });
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    // `formctl … | head` closes the pipe early: that is success, not an error.
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  const code = await run(process.argv.slice(2), process.env, process, controller.signal);
+  process.exitCode = controller.signal.aborted && code !== 0 ? ExitCode.interrupted : code;
+}

@@ -1,0 +1,100 @@
+import { Command, CommanderError, Option } from 'commander';
+import { COMMANDS, findCommand } from './commands/registry.js';
+import type { Factory } from './factory.js';
+import { VERSION } from './version.js';
+
+/** Root options that take a value: needed to find the target command in argv without parsing it. */
+const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--max-wait']);
+
+/** The first command word in argv (skipping root options and their values), e.g. "form". */
+export function targetCommand(args: string[]): { name?: string; helpTopic?: string } {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+    if (words.length === 2) break;
+  }
+  if (words[0] === 'help') return { name: 'help', helpTopic: words[1] };
+  return { name: words[0] };
+}
+
+/** Seconds (may be fractional) → ms, for --timeout and --max-wait. */
+function seconds(flag: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new CommanderError(2, 'formctl.invalidArgument', `error: ${flag} must be a number of seconds, got "${v}"`);
+    return n;
+  };
+}
+
+/** Builds the Commander tree. Only the command group argv targets is loaded (`all` loads every group: completions). */
+export async function buildProgram(f: Factory, args: string[], o: { all?: boolean } = {}): Promise<Command> {
+  const program = new Command('formctl')
+    .description('Administer a form service from the terminal: workspaces, forms, submissions, members, invites and webhooks')
+    .version(VERSION, '-v, --version', 'Print the formctl version')
+    .option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)')
+    .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
+    .addOption(new Option('--timeout <seconds>', 'Network timeout per request phase').default(30).argParser(seconds('--timeout')))
+    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(60).argParser(seconds('--max-wait')))
+    .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
+    .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')
+    .helpCommand(false)
+    .addHelpText('after', `
+Examples:
+  $ formctl auth login
+  $ formctl workspace list
+  $ formctl form list --json id,title | jq -r '.[].title'
+  $ formctl submission export 42 -o answers.csv
+
+Topics:
+  formctl help environment   Environment variables
+  formctl help exit-codes    Exit codes for scripts
+
+Run \`formctl <command> --help\` for a command's flags and examples.`);
+
+  program.hook('preAction', (_root, action) => {
+    const g = action.optsWithGlobals() as Record<string, unknown>;
+    f.globals.profile = (g.profile as string | undefined) ?? f.globals.profile;
+    f.globals.debug = f.globals.debug || g.debug === true;
+    f.globals.timeoutMs = Math.round(Number(g.timeout ?? 30) * 1000);
+    f.globals.maxWaitMs = Math.round(Number(g.maxWait ?? 60) * 1000);
+    if (g.input === false) f.globals.noInput = true;
+  });
+
+  const { name, helpTopic } = targetCommand(args);
+  const wanted = o.all ? undefined : findCommand(name === 'help' ? (helpTopic ?? '') : (name ?? ''));
+  for (const entry of COMMANDS) {
+    if (o.all || entry === wanted) {
+      const mod = await entry.load();
+      const cmd = mod.default(f);
+      if (entry.hidden) program.addCommand(cmd, { hidden: true });
+      else program.addCommand(cmd);
+    } else {
+      // A light placeholder: enough for top-level help and "did you mean" suggestions.
+      const stub = program.command(entry.name, { hidden: entry.hidden }).description(entry.summary);
+      for (const alias of entry.aliases ?? []) stub.alias(alias);
+    }
+  }
+  const help = await import('./commands/help.js');
+  program.addCommand(help.default(f, program));
+  applySettings(program, f);
+  return program;
+}
+
+/** Applies output routing, error style and suggestions to every command, recursively. */
+export function applySettings(cmd: Command, f: Factory): void {
+  cmd.exitOverride();
+  cmd.showSuggestionAfterError(true);
+  cmd.helpOption('-h, --help', 'Show help for this command');
+  cmd.configureOutput({
+    writeOut: (s) => f.io.stdout.write(s),
+    writeErr: (s) => f.io.stderr.write(s),
+    outputError: (s, write) => write(s.endsWith('\n') ? s : s + '\n'),
+  });
+  for (const sub of cmd.commands) applySettings(sub, f);
+}

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'formctl.js');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  input?: string | Buffer;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** A throw-away home with config/state/cache dirs, removed by cleanup(). */
+export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'formctl-test-'));
+  return {
+    dir,
+    env: {
+      HOME: dir,
+      FORMCTL_CONFIG_DIR: join(dir, 'config'),
+      FORMCTL_STATE_DIR: join(dir, 'state'),
+      FORMCTL_CACHE_DIR: join(dir, 'cache'),
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Spawns the real built binary (bin/formctl.js → dist/). The child gets a clean environment:
+ * PATH plus what the test passes, NO_COLOR=1, and no CI variable unless the test sets one.
+ */
+export function runFormctl(args: string[], o: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: o.cwd ?? ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...o.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(o.input ?? '');
+  });
+}

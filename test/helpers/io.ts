@@ -1,0 +1,43 @@
+import { PassThrough, Writable } from 'node:stream';
+import { type IOStreams, createIOStreams } from '../../src/io/iostreams.js';
+
+/** A writable that keeps everything written to it. */
+export class Capture extends Writable {
+  chunks: Buffer[] = [];
+  isTTY: boolean;
+  columns = 120;
+  constructor(tty: boolean) {
+    super();
+    this.isTTY = tty;
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    cb();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+export interface FakeIO {
+  io: IOStreams;
+  stdout: Capture;
+  stderr: Capture;
+  stdin: PassThrough;
+  out(): string;
+  err(): string;
+}
+
+/** IOStreams on buffers. `tty` sets all three streams' TTY answer; colour is off unless asked for. */
+export function fakeIO(o: { tty?: boolean; stdin?: string; color?: boolean; canPrompt?: boolean; env?: NodeJS.ProcessEnv } = {}): FakeIO {
+  const tty = o.tty ?? false;
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.isTTY = tty;
+  if (o.stdin !== undefined) stdin.end(o.stdin);
+  const stdout = new Capture(tty);
+  const stderr = new Capture(tty);
+  const env: NodeJS.ProcessEnv = o.env ?? (o.color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' });
+  const io = createIOStreams({ stdin, stdout, stderr, env });
+  if (o.canPrompt !== undefined) io.canPrompt = o.canPrompt;
+  return { io, stdout, stderr, stdin, out: () => stdout.text(), err: () => stderr.text() };
+}
