@@ -1,0 +1,42 @@
+import type { Form, FormProperty } from '../api/forms.js';
+import { UsageError } from '../errors.js';
+
+/** Layout blocks (`nf-*`) are never answered nor exported (research §7). */
+export function isLayoutBlock(p: Pick<FormProperty, 'type'>): boolean {
+  return typeof p.type === 'string' && p.type.startsWith('nf-');
+}
+
+/** "Name (id)" lines for hints: people know names, the API wants ids. */
+function describeChoices(props: FormProperty[]): string {
+  const shown = props.slice(0, 20).map((p) => `"${p.name}" (${p.id})`);
+  if (props.length > 20) shown.push(`… and ${props.length - 20} more (see \`formctl form fields\`)`);
+  return shown.join(', ');
+}
+
+/**
+ * Resolves a field reference to one property of the form: an exact id wins, then an exact name,
+ * then a case-insensitive name. Throws a UsageError (exit 2) when the reference is unknown or
+ * matches several fields, listing what would have worked.
+ */
+export function findProperty(form: Form, ref: string): FormProperty {
+  const props = (Array.isArray(form.properties) ? form.properties : []).filter((p) => !isLayoutBlock(p));
+  const wanted = ref.trim();
+  const byId = props.find((p) => p.id === wanted);
+  if (byId) return byId;
+  let matches = props.filter((p) => p.name === wanted);
+  if (matches.length === 0) {
+    const lower = wanted.toLowerCase();
+    matches = props.filter((p) => typeof p.name === 'string' && p.name.trim().toLowerCase() === lower);
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new UsageError(
+      `Field "${ref}" is ambiguous in form ${form.slug ?? form.id}: ${matches.length} fields have that name.`,
+      `Use the field id instead: ${matches.map((p) => p.id).join(', ')}`,
+    );
+  }
+  throw new UsageError(
+    `Unknown field "${ref}" in form ${form.slug ?? form.id}.`,
+    props.length > 0 ? `Fields: ${describeChoices(props)}` : 'The form has no input fields.',
+  );
+}
