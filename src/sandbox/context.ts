@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import type { Caller } from './auth.js';
+import type { Dispatcher } from './dispatcher.js';
+import type { ExportJobs } from './export.js';
+import type { Store } from './store.js';
+
+/** Options after defaults are applied. */
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  dataFile: string | undefined;
+  rateLimit: number;
+  exportAsyncThreshold: number;
+  allowPrivateWebhooks: boolean;
+  community: boolean;
+  seed: number | undefined;
+  now: () => number;
+  exportJobStepMs: number;
+  webhookTimeoutMs: number;
+  /** DNS resolution for webhook URL checks; dns.promises.lookup with `all: true`. */
+  lookup: (host: string) => Promise<LookupAddress[]>;
+}
+
+/** Everything a route handler can reach. */
+export interface App {
+  store: Store;
+  opts: ResolvedOptions;
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:8787. */
+  baseUrl: string;
+  dispatcher: Dispatcher;
+  exports: ExportJobs;
+}
+
+/** A JSON reply; `body: undefined` sends no body (204). */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PublicCtx {
+  app: App;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  /** Extra headers every response to this request carries (rate limit). */
+  baseHeaders: Record<string, string>;
+  /** The JSON body as an object (`{}` when empty); 400 when it is not JSON or not an object. */
+  body(): Promise<Record<string, unknown>>;
+}
+
+export interface Ctx extends PublicCtx {
+  caller: Caller;
+}
+
+/** A handler returns a reply, or undefined after writing the response itself (streams). */
+export type Handler<C = Ctx> = (ctx: C) => Promise<Reply | undefined> | Reply | undefined;
+
+/** Shorthand for a 200 JSON reply. */
+export function ok(body: unknown, status = 200): Reply {
+  return { status, body };
+}
+
+/** What route modules register into: `api` routes need a token, `open` routes are public. */
+export interface RouteTable {
+  api(method: string, path: string, handler: Handler<Ctx>): void;
+  open(method: string, path: string, handler: Handler<PublicCtx>): void;
+}

@@ -1,0 +1,190 @@
+// formctl sandbox: a local, spec-faithful emulator of the form service's /open/ API (issue #3).
+// It imports nothing from the client; the client talks to it over HTTP like to the real service.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { newTokenString } from './auth.js';
+import type { App, ResolvedOptions } from './context.js';
+import { Dispatcher } from './dispatcher.js';
+import { SandboxError } from './errors.js';
+import { ExportJobs } from './export.js';
+import { ABILITIES } from './model.js';
+import type { Ability, SandboxTokens } from './model.js';
+import { DataFileWriter, loadStateFile } from './persist.js';
+import { ensureHasWorkspace, isOpenInvite } from './routes/members.js';
+import { ensureDemoForm, initialStore } from './seed.js';
+import { createHttpServer } from './server.js';
+import { Store } from './store.js';
+import { isEmail } from './validation.js';
+
+export { SandboxError } from './errors.js';
+export type { SandboxTokens } from './model.js';
+
+export interface SandboxOptions {
+  /** Interface to bind; default '127.0.0.1'. */
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Persist state as JSON here (atomic writes) and resume from it on start. */
+  dataFile?: string;
+  /** Requests per minute per client IP; default 100; 0 turns the limit (and its headers) off. */
+  rateLimit?: number;
+  /** Exports of more submissions than this become async jobs; default 1000. */
+  exportAsyncThreshold?: number;
+  /** Admit private/loopback webhook targets, and plain http:// to them (local testing). */
+  allowPrivateWebhooks?: boolean;
+  /** Community instance: at most 2 users across the instance. */
+  community?: boolean;
+  /** Also create a demo form with this many submissions. */
+  seed?: number;
+  /** Clock in ms since epoch; default Date.now. */
+  now?: () => number;
+  /** Time an async export spends queued, and the minimum it spends processing; default 300 ms. */
+  exportJobStepMs?: number;
+  /** Webhook delivery timeout; default 5000 ms. */
+  webhookTimeoutMs?: number;
+}
+
+export interface SandboxHandle {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash; the API lives under /open/). */
+  url: string;
+  tokens: SandboxTokens;
+  /** The seeded workspace. */
+  workspaceId: number;
+  /** The demo form, when `seed` was given. */
+  formId?: number;
+  formSlug?: string;
+  /** In-process test hooks (not HTTP). */
+  admin: {
+    createUser(input: { email: string; name?: string }): { id: number; email: string };
+    createToken(email: string, abilities: string[]): string;
+    acceptInvite(email: string): void;
+    deliveries(): Promise<void>;
+  };
+  /** Stops accepting, finishes in-flight requests, deliveries and writes, flushes the data file. */
+  close(): Promise<void>;
+}
+
+function resolveOptions(o: SandboxOptions): ResolvedOptions {
+  const int = (name: string, v: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
+    if (v === undefined) return fallback;
+    if (!Number.isInteger(v) || v < 0 || v > max) throw new SandboxError(`Invalid sandbox option ${name}: ${v} (expected an integer from 0 to ${max}).`);
+    return v;
+  };
+  return {
+    host: o.host ?? '127.0.0.1',
+    port: int('port', o.port, 8787, 65535),
+    dataFile: o.dataFile,
+    rateLimit: int('rateLimit', o.rateLimit, 100),
+    exportAsyncThreshold: int('exportAsyncThreshold', o.exportAsyncThreshold, 1000),
+    allowPrivateWebhooks: o.allowPrivateWebhooks ?? false,
+    community: o.community ?? false,
+    seed: o.seed === undefined ? undefined : int('seed', o.seed, 0),
+    now: o.now ?? Date.now,
+    exportJobStepMs: int('exportJobStepMs', o.exportJobStepMs, 300),
+    webhookTimeoutMs: int('webhookTimeoutMs', o.webhookTimeoutMs, 5000),
+    lookup: (host) => dnsLookup(host, { all: true, verbatim: true }),
+  };
+}
+
+/** "ada.lovelace@x" → "Ada Lovelace": a readable default name for users created by hooks. */
+function nameFromEmail(email: string): string {
+  return email
+    .split('@')[0]!
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the sandbox server and resolves once it is listening. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const opts = resolveOptions(options);
+  const loaded = opts.dataFile ? await loadStateFile(opts.dataFile) : null;
+  const store = loaded ? Store.fromStateFile(loaded) : initialStore(opts.now());
+  const app: App = {
+    store,
+    opts,
+    baseUrl: '',
+    dispatcher: new Dispatcher(store, opts),
+    exports: new ExportJobs(store, opts.now, opts.exportJobStepMs, () => app.baseUrl),
+  };
+  const writer = opts.dataFile ? new DataFileWriter(opts.dataFile, () => JSON.stringify(store.toStateFile())) : undefined;
+  if (writer) store.onChange = () => writer.markDirty();
+  const demo = opts.seed === undefined ? undefined : ensureDemoForm(app, opts.seed);
+  // Write the file at once: a fresh state is saved before anyone uses its tokens, and an
+  // unwritable path fails the start instead of the first request.
+  if (writer && (!loaded || demo)) {
+    writer.markDirty();
+    await writer.flush();
+  }
+
+  const { server, drained } = createHttpServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${opts.host}:${opts.port}`;
+      reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is already in use.` : `Cannot listen on ${where}: ${err.message}`));
+    });
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  app.baseUrl = `http://${hostForUrl(opts.host)}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await drained();
+      // Keep-alive sockets of finished requests would hold server.close() open until they time out.
+      server.closeAllConnections();
+      await stopped;
+      app.exports.close();
+      await app.dispatcher.idle();
+      await writer?.flush();
+    })());
+
+  const admin: SandboxHandle['admin'] = {
+    createUser({ email, name }) {
+      if (!isEmail(email)) throw new SandboxError(`Invalid email address: ${email}`);
+      if (store.userByEmail(email)) throw new SandboxError(`A user with the email ${email} already exists.`);
+      const user = store.addUser({ id: store.nextId('user'), name: name ?? nameFromEmail(email), email, created_at: opts.now() });
+      return { id: user.id, email: user.email };
+    },
+    createToken(email, abilities) {
+      const user = store.userByEmail(email);
+      if (!user) throw new SandboxError(`No user with the email ${email}.`);
+      const unknown = abilities.filter((a) => !(ABILITIES as readonly string[]).includes(a));
+      if (unknown.length) throw new SandboxError(`Unknown abilities: ${unknown.join(', ')} (known: ${ABILITIES.join(', ')}).`);
+      return store.addToken({ token: newTokenString(), user_id: user.id, name: 'sandbox-admin-hook', abilities: [...new Set(abilities)] as Ability[] }).token;
+    },
+    acceptInvite(email) {
+      const now = opts.now();
+      const invites = [...store.invites.values()].filter((i) => i.email.toLowerCase() === email.toLowerCase() && isOpenInvite(i, now));
+      if (invites.length === 0) throw new SandboxError(`No open invite for ${email}.`);
+      const user = store.userByEmail(email) ?? store.addUser({ id: store.nextId('user'), name: nameFromEmail(email), email, created_at: now });
+      for (const invite of invites) {
+        if (store.workspaces.has(invite.workspace_id)) store.setMember(invite.workspace_id, user.id, invite.role);
+        invite.status = 'accepted';
+        invite.updated_at = now;
+      }
+      ensureHasWorkspace(app, user);
+      store.changed();
+    },
+    deliveries: () => app.dispatcher.idle(),
+  };
+
+  return {
+    url: app.baseUrl,
+    tokens: { ...store.meta.tokens },
+    workspaceId: store.meta.workspaceId,
+    ...(demo ? { formId: demo.id, formSlug: demo.slug } : {}),
+    admin,
+    close,
+  };
+}

@@ -1,0 +1,156 @@
+// Records as the sandbox stores them (and writes them to the data file).
+// Timestamps are epoch milliseconds internally; views render them as ISO 8601.
+
+/** The abilities of the spec's table (Authentication §3), in that order. */
+export const ABILITIES = [
+  'workspaces-read',
+  'workspaces-write',
+  'workspace-users-read',
+  'workspace-users-write',
+  'forms-read',
+  'forms-write',
+  'manage-integrations',
+  'submissions-write',
+] as const;
+export type Ability = (typeof ABILITIES)[number];
+
+/** Role values accepted on write (spec, Workspace user). */
+export const ROLES = ['admin', 'user', 'readonly'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface User {
+  id: number;
+  name: string;
+  email: string;
+  created_at: number;
+}
+
+export interface Token {
+  token: string;
+  user_id: number;
+  name: string;
+  abilities: Ability[];
+}
+
+export interface Workspace {
+  id: number;
+  name: string;
+  icon: string;
+  settings: Record<string, unknown>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Membership {
+  workspace_id: number;
+  user_id: number;
+  role: Role;
+}
+
+export interface Invite {
+  id: number;
+  workspace_id: number;
+  email: string;
+  role: Role;
+  status: 'pending' | 'accepted';
+  valid_until: number;
+  /** Never rendered in a response (spec: invite tokens are never included). */
+  token: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FormProperty {
+  id: string;
+  type: string;
+  name: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+export interface Form {
+  id: number;
+  workspace_id: number;
+  slug: string;
+  /** Every writable attribute except `properties` (see form-rules.ts for the list and defaults). */
+  attrs: Record<string, unknown>;
+  properties: FormProperty[];
+  views_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Submission {
+  id: number;
+  form_id: number;
+  data: Record<string, unknown>;
+  created_at: number;
+}
+
+export interface WebhookData {
+  webhook_url: string;
+  webhook_secret: string | null;
+  webhook_headers: Record<string, string>;
+}
+
+export interface Integration {
+  id: number;
+  form_id: number;
+  integration_id: 'webhook';
+  status: 'active' | 'inactive';
+  data: WebhookData;
+  logic: Record<string, unknown> | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DispatchEvent {
+  id: number;
+  integration_id: number;
+  event: 'submission.created';
+  status: 'success' | 'failed' | 'timeout';
+  response_code: number | null;
+  error_message: string | null;
+  created_at: number;
+}
+
+export interface SandboxTokens {
+  all: string;
+  readonly: string;
+  forms: string;
+  noIntegrations: string;
+}
+
+export interface Meta {
+  adminUserId: number;
+  workspaceId: number;
+  tokens: SandboxTokens;
+  demoFormId?: number;
+}
+
+export interface Counters {
+  user: number;
+  workspace: number;
+  invite: number;
+  form: number;
+  submission: number;
+  integration: number;
+  event: number;
+}
+
+/** The data file's content. `format` and `version` let a load tell our file from any other JSON. */
+export interface StateFile {
+  format: 'formctl-sandbox-state';
+  version: 1;
+  meta: Meta;
+  counters: Counters;
+  users: User[];
+  tokens: Token[];
+  workspaces: Workspace[];
+  memberships: Membership[];
+  invites: Invite[];
+  forms: Form[];
+  submissions: Submission[];
+  integrations: Integration[];
+  events: DispatchEvent[];
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { SandboxError } from './errors.js';
+import { ABILITIES, ROLES } from './model.js';
+import type { StateFile } from './model.js';
+
+/**
+ * Reads the data file. Returns null when it does not exist yet. Anything else that is wrong
+ * (unreadable, not JSON, not our shape) throws a one-line SandboxError and leaves the file alone.
+ */
+export async function loadStateFile(path: string): Promise<StateFile | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new SandboxError(`Sandbox data file ${path} is not valid sandbox state: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    if (text.trim() === '') throw new Error('the file is empty');
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new SandboxError(`Sandbox data file ${path} is not valid sandbox state: ${(err as Error).message}`);
+  }
+  const problem = stateProblem(parsed);
+  if (problem) throw new SandboxError(`Sandbox data file ${path} is not valid sandbox state: ${problem}`);
+  return parsed as StateFile;
+}
+
+const COLLECTIONS = [
+  'users',
+  'tokens',
+  'workspaces',
+  'memberships',
+  'invites',
+  'forms',
+  'submissions',
+  'integrations',
+  'events',
+] as const;
+const COUNTERS = ['user', 'workspace', 'invite', 'form', 'submission', 'integration', 'event'] as const;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Why a parsed value is not a state file we wrote, or null. Checks structure, not every field. */
+function stateProblem(v: unknown): string | null {
+  if (!isObject(v) || v.format !== 'formctl-sandbox-state') return 'missing "format": "formctl-sandbox-state"';
+  if (v.version !== 1) return `unsupported version ${JSON.stringify(v.version)}`;
+  if (!isObject(v.counters)) return '"counters" is not an object';
+  for (const c of COUNTERS) {
+    if (!Number.isInteger(v.counters[c])) return `"counters.${c}" is not an integer`;
+  }
+  if (!isObject(v.meta) || !isObject(v.meta.tokens)) return '"meta.tokens" is missing';
+  for (const k of ['all', 'readonly', 'forms', 'noIntegrations']) {
+    if (typeof v.meta.tokens[k] !== 'string') return `"meta.tokens.${k}" is not a string`;
+  }
+  if (!Number.isInteger(v.meta.workspaceId)) return '"meta.workspaceId" is not an integer';
+  for (const name of COLLECTIONS) {
+    const list = v[name];
+    if (!Array.isArray(list)) return `"${name}" is not an array`;
+    for (const [i, item] of list.entries()) {
+      if (!isObject(item)) return `"${name}[${i}]" is not an object`;
+      const key = name === 'tokens' ? 'user_id' : name === 'memberships' ? 'workspace_id' : 'id';
+      if (!Number.isInteger(item[key])) return `"${name}[${i}].${key}" is not an integer`;
+    }
+  }
+  for (const [i, t] of (v.tokens as Record<string, unknown>[]).entries()) {
+    if (typeof t.token !== 'string' || !Array.isArray(t.abilities)) return `"tokens[${i}]" is malformed`;
+    if (!t.abilities.every((a) => (ABILITIES as readonly unknown[]).includes(a))) return `"tokens[${i}].abilities" has an unknown ability`;
+  }
+  for (const [i, m] of (v.memberships as Record<string, unknown>[]).entries()) {
+    if (!(ROLES as readonly unknown[]).includes(m.role)) return `"memberships[${i}].role" is not a role`;
+  }
+  for (const [i, f] of (v.forms as Record<string, unknown>[]).entries()) {
+    if (typeof f.slug !== 'string' || !isObject(f.attrs) || !Array.isArray(f.properties)) return `"forms[${i}]" is malformed`;
+  }
+  return null;
+}
+
+/** Writes `text` to `path` atomically: a temp file beside it, fsync, then rename over the target. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(text, 'utf8');
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Coalesces state writes: a mutation marks the state dirty, and one writer (never two at once)
+ * serialises the whole state shortly after. Bursts of requests therefore cost one write, and
+ * writes can never interleave. `flush()` (used by close) waits until nothing is left unwritten.
+ */
+export class DataFileWriter {
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private lastError: Error | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly serialise: () => string,
+    private readonly delayMs = 15,
+  ) {}
+
+  /** Notes that the state changed; a write follows within `delayMs` (or right after the current one). */
+  markDirty(): void {
+    this.dirty = true;
+    if (this.timer || this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, this.delayMs);
+  }
+
+  /** Writes any pending change now and resolves when the file is up to date. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.running) await this.running;
+    if (this.dirty) await this.run();
+    if (this.lastError) {
+      const err = this.lastError;
+      this.lastError = undefined;
+      throw new SandboxError(`Could not write sandbox data file ${this.path}: ${err.message}`);
+    }
+  }
+
+  private run(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = (async () => {
+      while (this.dirty) {
+        this.dirty = false;
+        try {
+          await writeFileAtomic(this.path, this.serialise());
+        } catch (err) {
+          this.lastError = err as Error;
+          process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
+        }
+      }
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+}

@@ -1,0 +1,158 @@
+import { ok } from '../context.js';
+import type { App, Ctx, RouteTable } from '../context.js';
+import { notFound } from '../errors.js';
+import { logicProblem } from '../logic.js';
+import type { Form, Integration, WebhookData } from '../model.js';
+import { checkWebhookUrl } from '../ssrf.js';
+import { Errors, charLength, isObject } from '../validation.js';
+import { eventView, integrationView } from '../views.js';
+import { formFor } from './common.js';
+
+/** FIDELITY "blocked webhook headers": the deployed server's 14 names, compared case-insensitively. */
+export const BLOCKED_HEADERS = [
+  'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',
+  'X-CSRF-TOKEN', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding',
+  'Transfer-Encoding',
+];
+const BLOCKED = new Set(BLOCKED_HEADERS.map((h) => h.toLowerCase()));
+const STATUSES = ['active', 'inactive'] as const;
+
+/** Header map rules (spec: ≤ 10 entries, values ≤ 255, blocked names), with the research's messages (§3.4). */
+function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
+  const path = 'data.webhook_headers';
+  if (!isObject(v)) {
+    errors.add(path, 'The webhook headers must be an object of header names to values.');
+    return {};
+  }
+  const entries = Object.entries(v);
+  if (entries.length > 10) errors.add(path, 'Maximum 10 custom headers allowed.');
+  for (const [name, value] of entries) {
+    // Node refuses header names outside the HTTP token grammar at send time, so refuse them now.
+    if (name.trim() === '' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) errors.add(path, `Header names must be non-empty strings of valid header characters ('${name}').`);
+    else if (name.length > 255) errors.add(path, `Header name '${name}' exceeds 255 characters.`);
+    else if (BLOCKED.has(name.toLowerCase())) errors.add(path, `The '${name}' header cannot be customized for security reasons.`);
+    if (typeof value !== 'string') errors.add(path, `Header values must be strings. '${name}' has invalid value type.`);
+    else if (charLength(value) > 255) errors.add(path, `Header value for '${name}' exceeds 255 characters.`);
+    else if (/[\r\n\0]/.test(value)) errors.add(path, `Header value for '${name}' contains a line break.`);
+  }
+  return v as Record<string, string>;
+}
+
+interface Input {
+  status?: 'active' | 'inactive';
+  data: Partial<WebhookData>;
+  logic?: Record<string, unknown> | null;
+}
+
+/**
+ * Validates a create or update body. Create: integration_id, status, data and data.webhook_url are
+ * required. Update (spec): status and every data field are optional; what is omitted is kept,
+ * a supplied webhook_headers replaces all headers, and `null` clears the secret or the headers.
+ */
+async function validateInput(app: App, body: Record<string, unknown>, mode: 'create' | 'update'): Promise<Input> {
+  const errors = new Errors();
+  const input: Input = { data: {} };
+  if (body.integration_id === undefined || body.integration_id === null || body.integration_id === '') {
+    errors.add('integration_id', 'The integration id field is required.');
+  } else if (body.integration_id !== 'webhook') {
+    errors.add('integration_id', 'The integration id must be "webhook".');
+  }
+  if (body.status === undefined && mode === 'update') {
+    // omitted on update: unchanged (spec, Webhook integration status table)
+  } else if (!(STATUSES as readonly unknown[]).includes(body.status)) {
+    errors.add('status', body.status === undefined ? 'The status field is required.' : 'The selected status is invalid. Allowed: active, inactive.');
+  } else input.status = body.status as Input['status'];
+
+  const data = body.data;
+  if (!isObject(data)) errors.add('data', 'The data field is required and must be an object.');
+  else {
+    if (data.webhook_url === undefined && mode === 'create') errors.add('data.webhook_url', 'The webhook url field is required.');
+    else if (data.webhook_url !== undefined) {
+      const check = await checkWebhookUrl(data.webhook_url, app.opts.allowPrivateWebhooks, app.opts.lookup);
+      if (check.ok) input.data.webhook_url = data.webhook_url as string;
+      else errors.add('data.webhook_url', check.message);
+    }
+    if (data.webhook_secret === null) input.data.webhook_secret = null;
+    else if (data.webhook_secret !== undefined) {
+      if (typeof data.webhook_secret !== 'string') errors.add('data.webhook_secret', 'The webhook secret field must be a string.');
+      else if (charLength(data.webhook_secret) < 12) errors.add('data.webhook_secret', 'The webhook secret field must be at least 12 characters.');
+      else input.data.webhook_secret = data.webhook_secret;
+    }
+    if (data.webhook_headers === null) input.data.webhook_headers = {};
+    else if (data.webhook_headers !== undefined) input.data.webhook_headers = { ...checkHeaders(errors, data.webhook_headers) };
+  }
+  if (body.logic !== undefined) {
+    const problem = logicProblem(body.logic);
+    if (problem) errors.add('logic', problem);
+    else input.logic = isObject(body.logic) && Object.keys(body.logic).length > 0 ? body.logic : null;
+  }
+  errors.throwIfAny();
+  return input;
+}
+
+function integrationOf(ctx: Ctx, form: Form): Integration {
+  const raw = ctx.params.integration ?? '';
+  const integration = /^\d{1,15}$/.test(raw) ? ctx.app.store.integrations.get(Number(raw)) : undefined;
+  if (!integration || integration.form_id !== form.id) throw notFound('Integration not found.');
+  return integration;
+}
+
+/** Every integration route needs manage-integrations and a non-readonly member (research §1.1, manageIntegrations). */
+function formForIntegrations(ctx: Ctx): Form {
+  return formFor(ctx, 'manage-integrations', 'manage integrations');
+}
+
+/** Webhook integrations: list, create, update, delete, dispatch events. */
+export function registerIntegrations(r: RouteTable): void {
+  r.api('GET', '/open/forms/:form/integrations', (ctx) => {
+    const form = formForIntegrations(ctx);
+    return ok(ctx.app.store.integrationsOf(form.id).map(integrationView));
+  });
+
+  r.api('POST', '/open/forms/:form/integrations', async (ctx) => {
+    const { app } = ctx;
+    const form = formForIntegrations(ctx);
+    const input = await validateInput(app, await ctx.body(), 'create');
+    const now = app.opts.now();
+    const integration = app.store.addIntegration({
+      id: app.store.nextId('integration'),
+      form_id: form.id,
+      integration_id: 'webhook',
+      status: input.status!,
+      data: {
+        webhook_url: input.data.webhook_url!,
+        webhook_secret: input.data.webhook_secret ?? null,
+        webhook_headers: input.data.webhook_headers ?? {},
+      },
+      logic: input.logic ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    return ok({ message: 'Form Integration was created.', form_integration: integrationView(integration) });
+  });
+
+  r.api('PUT', '/open/forms/:form/integrations/:integration', async (ctx) => {
+    const form = formForIntegrations(ctx);
+    const integration = integrationOf(ctx, form);
+    const input = await validateInput(ctx.app, await ctx.body(), 'update');
+    if (input.status) integration.status = input.status;
+    integration.data = { ...integration.data, ...input.data };
+    if (input.logic !== undefined) integration.logic = input.logic;
+    integration.updated_at = ctx.app.opts.now();
+    ctx.app.store.changed();
+    return ok({ message: 'Form Integration was updated.', form_integration: integrationView(integration) });
+  });
+
+  r.api('DELETE', '/open/forms/:form/integrations/:integration', (ctx) => {
+    const form = formForIntegrations(ctx);
+    ctx.app.store.deleteIntegration(integrationOf(ctx, form).id);
+    return ok({ message: 'Form Integration was deleted.' });
+  });
+
+  r.api('GET', '/open/forms/:form/integrations/:integration/events', (ctx) => {
+    const form = formForIntegrations(ctx);
+    const events = ctx.app.store.events.get(integrationOf(ctx, form).id) ?? [];
+    // Newest first (spec); events are stored oldest first.
+    return ok([...events].reverse().map(eventView));
+  });
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { requireAbility, requireAdmin, requireMember } from '../auth.js';
+import { ok } from '../context.js';
+import type { App, Ctx, RouteTable } from '../context.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { ROLES } from '../model.js';
+import type { Invite, Role, User } from '../model.js';
+import { Errors, isBlank, isEmail, requiredEnum } from '../validation.js';
+import { inviteView, memberView } from '../views.js';
+import { findWorkspace, numericId } from './common.js';
+
+const INVITE_VALIDITY_MS = 7 * 86_400_000; // research §1.3: an invite is valid for 7 days
+const COMMUNITY_SEATS = 2; // spec, Limits: 2 users in total on a Community instance
+
+/** True while an invite still counts: pending and not past valid_until. */
+export function isOpenInvite(invite: Invite, now: number): boolean {
+  return invite.status === 'pending' && invite.valid_until > now;
+}
+
+/**
+ * Seats taken on the instance: every user account plus every address with an open invite and no
+ * account yet (an invite becomes an account when accepted, so it already holds its seat).
+ */
+function seatsTaken(app: App, now: number): Set<string> {
+  const seats = new Set<string>();
+  for (const user of app.store.users.values()) seats.add(user.email.toLowerCase());
+  for (const invite of app.store.invites.values()) if (isOpenInvite(invite, now)) seats.add(invite.email.toLowerCase());
+  return seats;
+}
+
+/** Research §1.3: a user left without any workspace gets a fresh "My Workspace". */
+export function ensureHasWorkspace(app: App, user: User): void {
+  if (app.store.workspacesOf(user.id).size > 0) return;
+  const now = app.opts.now();
+  const ws = app.store.addWorkspace({
+    id: app.store.nextId('workspace'),
+    name: 'My Workspace',
+    icon: '',
+    settings: { email_settings: { from_name: 'My Workspace' } },
+    created_at: now,
+    updated_at: now,
+  });
+  app.store.setMember(ws.id, user.id, 'admin');
+}
+
+/** The member named by `:user`, or 404 when the user does not exist or is not in the workspace. */
+function targetMember(ctx: Ctx, workspaceId: number): User {
+  const user = ctx.app.store.users.get(numericId(ctx.params.user, 'User'));
+  if (!user || !ctx.app.store.roleOf(workspaceId, user.id)) throw notFound('User is not a member of this workspace.');
+  return user;
+}
+
+/** The invite named by `:invite` in this workspace; research §1.3: a missing or accepted one is 400. */
+function openInviteFor(ctx: Ctx, workspaceId: number): Invite {
+  const id = /^\d{1,15}$/.test(ctx.params.invite ?? '') ? Number(ctx.params.invite) : -1;
+  const invite = ctx.app.store.invites.get(id);
+  if (!invite || invite.workspace_id !== workspaceId) throw badRequest('Invite not found for this workspace.');
+  if (invite.status === 'accepted') throw badRequest('Invite already accepted.');
+  return invite;
+}
+
+/** Workspace members (list, add, remove, role, leave) and invites (list, resend, cancel). */
+export function registerMembers(r: RouteTable): void {
+  r.api('GET', '/open/workspaces/:workspace/users', ({ app, caller, params }) => {
+    const ws = findWorkspace(app, params.workspace);
+    requireAbility(caller, 'workspace-users-read');
+    requireMember(app.store, caller, ws.id);
+    const out = [];
+    for (const [userId, role] of app.store.members.get(ws.id) ?? []) {
+      const user = app.store.users.get(userId);
+      if (user) out.push(memberView(user, role));
+    }
+    return ok(out);
+  });
+
+  r.api('POST', '/open/workspaces/:workspace/users/add', async (ctx) => {
+    const { app, caller } = ctx;
+    const ws = findWorkspace(app, ctx.params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireAdmin(app.store, caller, ws.id, 'add users to this workspace');
+    const body = await ctx.body();
+    const errors = new Errors();
+    if (isBlank(body.email)) errors.add('email', 'The email field is required.');
+    else if (!isEmail(body.email)) errors.add('email', 'The email field must be a valid email address.');
+    const role = requiredEnum(errors, body, 'role', ROLES);
+    errors.throwIfAny();
+    const email = (body.email as string).trim();
+    const now = app.opts.now();
+
+    const existing = app.store.userByEmail(email);
+    if (existing) {
+      // Spec: adding an existing instance user to another workspace does not consume a seat.
+      if (app.store.roleOf(ws.id, existing.id)) return ok({ message: 'User is already in workspace.' });
+      app.store.setMember(ws.id, existing.id, role!);
+      return ok({ message: 'User has been successfully added to workspace.' });
+    }
+    if (app.store.invitesOf(ws.id).some((i) => isOpenInvite(i, now) && i.email.toLowerCase() === email.toLowerCase())) {
+      throw badRequest('User has already been invited.');
+    }
+    const seats = seatsTaken(app, now);
+    if (app.opts.community && !seats.has(email.toLowerCase()) && seats.size >= COMMUNITY_SEATS) {
+      throw forbidden(
+        `This Community instance has reached its ${COMMUNITY_SEATS}-user limit (Community limit: ${COMMUNITY_SEATS} users in total across the instance). Adding or inviting more users requires an Enterprise licence.`,
+      );
+    }
+    const invite = app.store.addInvite({
+      id: app.store.nextId('invite'),
+      workspace_id: ws.id,
+      email,
+      role: role!,
+      status: 'pending',
+      valid_until: now + INVITE_VALIDITY_MS,
+      token: randomBytes(24).toString('base64url'),
+      created_at: now,
+      updated_at: now,
+    });
+    return ok({ message: 'Registration invitation email sent to user.', invite: inviteView(invite) });
+  });
+
+  r.api('DELETE', '/open/workspaces/:workspace/users/:user/remove', (ctx) => {
+    const { app, caller } = ctx;
+    const ws = findWorkspace(app, ctx.params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireAdmin(app.store, caller, ws.id, 'remove users from this workspace');
+    const user = targetMember(ctx, ws.id);
+    app.store.removeMember(ws.id, user.id);
+    ensureHasWorkspace(app, user);
+    return ok({ message: 'User removed from workspace successfully.' });
+  });
+
+  r.api('PUT', '/open/workspaces/:workspace/users/:user/update-role', async (ctx) => {
+    const { app, caller } = ctx;
+    const ws = findWorkspace(app, ctx.params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireAdmin(app.store, caller, ws.id, 'change member roles');
+    const user = targetMember(ctx, ws.id);
+    const errors = new Errors();
+    const role = requiredEnum(errors, await ctx.body(), 'role', ROLES);
+    errors.throwIfAny();
+    app.store.setMember(ws.id, user.id, role as Role);
+    return ok({ message: 'User role changed successfully.' });
+  });
+
+  r.api('POST', '/open/workspaces/:workspace/leave', ({ app, caller, params }) => {
+    const ws = findWorkspace(app, params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireMember(app.store, caller, ws.id);
+    app.store.removeMember(ws.id, caller.user.id);
+    ensureHasWorkspace(app, caller.user);
+    return { status: 204 };
+  });
+
+  r.api('GET', '/open/workspaces/:workspace/invites', ({ app, caller, params }) => {
+    const ws = findWorkspace(app, params.workspace);
+    // Spec (latest change): listing invites needs workspaces-write and an admin.
+    requireAbility(caller, 'workspaces-write');
+    requireAdmin(app.store, caller, ws.id, 'list invites');
+    return ok(app.store.invitesOf(ws.id).map(inviteView));
+  });
+
+  r.api('POST', '/open/workspaces/:workspace/invites/:invite/resend', (ctx) => {
+    const { app, caller } = ctx;
+    const ws = findWorkspace(app, ctx.params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireAdmin(app.store, caller, ws.id, 'resend invites');
+    openInviteFor(ctx, ws.id);
+    return ok({ message: 'Invite email resent successfully.' });
+  });
+
+  r.api('DELETE', '/open/workspaces/:workspace/invites/:invite/cancel', (ctx) => {
+    const { app, caller } = ctx;
+    const ws = findWorkspace(app, ctx.params.workspace);
+    requireAbility(caller, 'workspace-users-write');
+    requireAdmin(app.store, caller, ws.id, 'cancel invites');
+    const invite = openInviteFor(ctx, ws.id);
+    app.store.deleteInvite(invite.id);
+    return ok({ message: 'Invite deleted successfully.' });
+  });
+}

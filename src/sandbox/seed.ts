@@ -1,0 +1,83 @@
+import { newTokenString } from './auth.js';
+import type { App } from './context.js';
+import { SandboxError } from './errors.js';
+import { validateFormInput } from './form-rules.js';
+import { ABILITIES } from './model.js';
+import type { Ability, FormProperty } from './model.js';
+import { createForm } from './routes/forms.js';
+import { Store } from './store.js';
+import { Errors } from './validation.js';
+
+/** The narrower seeded tokens exist to exercise 403s (FIDELITY / ARCHITECTURE "The sandbox"). */
+const TOKEN_ABILITIES: Record<'all' | 'readonly' | 'forms' | 'noIntegrations', Ability[]> = {
+  all: [...ABILITIES],
+  readonly: ABILITIES.filter((a) => a.endsWith('-read')),
+  forms: ['forms-read', 'forms-write'],
+  noIntegrations: ABILITIES.filter((a) => a !== 'manage-integrations'),
+};
+
+/** A fresh state: Ada Admin, her workspace, and four tokens of different reach. */
+export function initialStore(now: number): Store {
+  const store = new Store();
+  const admin = store.addUser({ id: store.nextId('user'), name: 'Ada Admin', email: 'admin@example.com', created_at: now });
+  const name = "Ada's Workspace";
+  const ws = store.addWorkspace({
+    id: store.nextId('workspace'),
+    name,
+    icon: '🧪',
+    settings: { email_settings: { from_name: name } },
+    created_at: now,
+    updated_at: now,
+  });
+  store.setMember(ws.id, admin.id, 'admin');
+  const tokens = { all: '', readonly: '', forms: '', noIntegrations: '' };
+  for (const [kind, abilities] of Object.entries(TOKEN_ABILITIES) as [keyof typeof tokens, Ability[]][]) {
+    tokens[kind] = store.addToken({ token: newTokenString(), user_id: admin.id, name: `sandbox-${kind}`, abilities }).token;
+  }
+  store.meta = { adminUserId: admin.id, workspaceId: ws.id, tokens };
+  return store;
+}
+
+const DEMO_PROPERTIES: FormProperty[] = [
+  { id: 'name', type: 'text', name: 'Name', required: true },
+  { id: 'email', type: 'email', name: 'Email', required: false },
+  { id: 'rating', type: 'rating', name: 'Rating', required: false, rating_max_value: 5 },
+  { id: 'comments', type: 'text', name: 'Comments', required: false, multi_lines: true },
+];
+const NAMES = ['Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Radia Perlman'];
+const COMMENTS = ['Quick and clear.', 'Could be shorter.', 'Loved it, thanks!', '', 'The second page was confusing, but fine overall.'];
+
+/**
+ * The demo form with `count` submissions, one a minute up to now. Created once: a restart with the
+ * same data file finds it again through meta.demoFormId.
+ */
+export function ensureDemoForm(app: App, count: number): { id: number; slug: string } {
+  const existing = app.store.meta.demoFormId === undefined ? undefined : app.store.forms.get(app.store.meta.demoFormId);
+  if (existing) return { id: existing.id, slug: existing.slug };
+  const errors = new Errors();
+  const input = validateFormInput(
+    { title: 'Customer feedback (demo)', visibility: 'public', language: 'en', properties: structuredClone(DEMO_PROPERTIES), tags: ['demo'] },
+    'create',
+    errors,
+  );
+  if (!errors.empty) throw new SandboxError(`Internal error: the demo form is invalid: ${JSON.stringify(errors.map)}`);
+  const form = createForm(app, app.store.meta.workspaceId, input.attrs, input.properties);
+  const now = app.opts.now();
+  for (let i = 0; i < count; i++) {
+    const name = NAMES[i % NAMES.length]!;
+    app.store.addSubmission({
+      id: app.store.nextId('submission'),
+      form_id: form.id,
+      data: {
+        name,
+        email: `${name.split(' ')[0]!.toLowerCase()}${i}@example.com`,
+        rating: (i % 5) + 1,
+        comments: COMMENTS[i % COMMENTS.length]!,
+      },
+      created_at: now - (count - i) * 60_000,
+    });
+  }
+  app.store.meta.demoFormId = form.id;
+  app.store.changed();
+  return { id: form.id, slug: form.slug };
+}
