@@ -1,7 +1,187 @@
-import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { Command, Option } from 'commander';
+import type { ApiClient, ApiResponse, Method } from '../../api/client.js';
+import { NotFoundError, apiErrorFor } from '../../api/errors.js';
+import { items, paginate } from '../../api/paginate.js';
+import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { collect, examples } from '../shared.js';
+import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
+import { readAll } from './input.js';
 
-/** `formctl api` (being built). */
-export default function newCommand(_f: Factory): Command {
-  return new Command('api').description('(not built yet)');
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+
+export interface ApiOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  path: string;
+  method?: string;
+  fields: FieldFlag[];
+  /** File path, or "-" for stdin. */
+  input?: string;
+  paginate?: boolean;
+  headers: string[];
+  include?: boolean;
+  silent?: boolean;
+}
+
+interface ApiFlags {
+  method?: string;
+  input?: string;
+  paginate?: boolean;
+  header?: string[];
+  include?: boolean;
+  silent?: boolean;
+}
+
+/** Commander collector for -f/-F: both kinds go into one list so command-line order is kept. */
+function fieldCollector(ordered: FieldFlag[], typed: boolean) {
+  return (value: string): FieldFlag[] => {
+    const i = value.indexOf('=');
+    if (i <= 0) throw new UsageError(`Expected key=value, got "${value}".`);
+    ordered.push({ key: value.slice(0, i), raw: value.slice(i + 1), typed });
+    return ordered;
+  };
+}
+
+/** `formctl api <path>`. */
+export default function newApiCommand(f: Factory, runF = apiRun): Command {
+  const ordered: FieldFlag[] = [];
+  const cmd = new Command('api')
+    .description('Make an authenticated request to any API endpoint and print the response')
+    .argument('<path>', 'Path under the base URL, e.g. /open/workspaces (a query string is allowed)')
+    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)').argParser((v) => v.toUpperCase()).choices(METHODS))
+    .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', fieldCollector(ordered, false))
+    .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', fieldCollector(ordered, true))
+    .option('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query')
+    .option('--paginate', 'Follow every page (GET) and print one merged JSON array')
+    .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
+    .option('-i, --include', 'Print the HTTP status line and response headers before the body')
+    .option('--silent', 'Print nothing on success (the exit code still tells)');
+  examples(cmd, [
+    'formctl api /open/workspaces',
+    'formctl api /open/workspaces/create -f name=Marketing -f emoji=📣',
+    'formctl api open/workspaces/12/forms --paginate | jq -r \'.[].slug\'',
+    'formctl api /open/forms/42/submissions/export -F columns[created_at]=true',
+    'formctl api -X PUT /open/forms/42 --input form.json',
+    '# Errors exit non-zero (see `formctl help exit-codes`); the error body still goes to stdout',
+  ]);
+  return cmd.action((path: string, flags: ApiFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      path,
+      method: flags.method,
+      fields: [...ordered],
+      input: flags.input,
+      paginate: flags.paginate,
+      headers: flags.header ?? [],
+      include: flags.include,
+      silent: flags.silent,
+    }),
+  );
+}
+
+/** Sends the request through the one ApiClient (auth, retries, rate limits) and prints the answer. */
+export async function apiRun(o: ApiOptions): Promise<void> {
+  if (!o.path.trim()) throw new UsageError('The path must not be empty.', 'For example: formctl api /open/workspaces');
+  const headers = parseHeaders(o.headers);
+  let stdinUsed = false;
+  const stdin = async () => {
+    if (stdinUsed) throw new UsageError('Only one of --input - and -F key=@- can read stdin.');
+    stdinUsed = true;
+    return readAll(o.io.stdin);
+  };
+
+  const fields: Array<{ key: string; value: unknown }> = [];
+  for (const fl of o.fields) {
+    const value = !fl.typed ? fl.raw : fl.raw === '@-' ? (await stdin()).toString('utf8') : typedValue(fl.raw);
+    fields.push({ key: fl.key, value });
+  }
+  let rawBody: Buffer | undefined;
+  if (o.input !== undefined) {
+    if (o.input === '-') rawBody = await stdin();
+    else {
+      try {
+        rawBody = readFileSync(o.input);
+      } catch (err) {
+        throw new UsageError(`Cannot read --input ${o.input}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      }
+    }
+  }
+
+  const method = (o.method ?? (fields.length > 0 || rawBody !== undefined ? 'POST' : 'GET')) as Method;
+  if (o.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET requests.');
+  if (rawBody !== undefined && (method === 'GET' || method === 'HEAD')) throw new UsageError(`--input sends a body, which ${method} requests cannot have.`, 'Pass -X POST, PUT or PATCH.');
+  const inQuery = method === 'GET' || method === 'HEAD' || rawBody !== undefined;
+  let path = o.path.trim();
+  if (inQuery && fields.length > 0) {
+    const qs = new URLSearchParams(queryPairs(fields)).toString();
+    path += (path.includes('?') ? '&' : '?') + qs;
+  }
+  const contentType = headers['content-type'];
+  delete headers['content-type'];
+
+  const client = await o.api();
+  if (o.paginate) {
+    const all: unknown[] = [];
+    for await (const item of items(paginate<unknown>(client, { path, headers }))) all.push(item);
+    if (!o.silent) await printJson(o.io, all);
+    return;
+  }
+  const res = await client.request<unknown>({
+    method,
+    path,
+    headers,
+    body: inQuery ? undefined : buildBody(fields),
+    rawBody,
+    contentType,
+    // Error answers are data here (printed like gh api does), except those the client retries.
+    acceptStatuses: ERROR_STATUSES,
+  });
+  if (o.include) await printHead(o.io, res);
+  if (!o.silent || res.status >= 400) await printBody(o.io, res.data);
+  if (res.status >= 400) throw errorFor(res, method, path);
+}
+
+const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i).filter((s) => s !== 429 && s !== 502 && s !== 503 && s !== 504);
+
+function errorFor(res: ApiResponse<unknown>, method: string, path: string): CliError {
+  const data = res.data as { message?: unknown; error?: unknown; errors?: unknown } | undefined;
+  const message = typeof data?.message === 'string' ? data.message : typeof data?.error === 'string' ? data.error : undefined;
+  let errors: Record<string, string[]> | undefined;
+  if (data?.errors && typeof data.errors === 'object') {
+    errors = {};
+    for (const [k, v] of Object.entries(data.errors as Record<string, unknown>)) errors[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+  }
+  const err = apiErrorFor({ status: res.status, method, path: path.startsWith('/') ? path : `/${path}`, serverMessage: message, errors });
+  if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {
+    return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
+  }
+  return err;
+}
+
+async function printHead(io: IOStreams, res: ApiResponse<unknown>): Promise<void> {
+  let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n';
+  for (const [name, value] of Object.entries(res.headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) head += `${name}: ${v}\n`;
+  }
+  await write(io.stdout, head + '\n');
+}
+
+async function printBody(io: IOStreams, data: unknown): Promise<void> {
+  if (data === undefined) return;
+  if (typeof data === 'string') {
+    await write(io.stdout, data.endsWith('\n') ? data : data + '\n');
+    return;
+  }
+  await printJson(io, data);
+}
+
+/** Pretty JSON for people on a terminal; one compact line when piped (jq reads both). */
+async function printJson(io: IOStreams, data: unknown): Promise<void> {
+  await write(io.stdout, JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined) + '\n');
 }

@@ -1,7 +1,16 @@
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { newAuthLoginCommand } from './login.js';
+import { newAuthLogoutCommand } from './logout.js';
+import { newAuthStatusCommand } from './status.js';
+import { newAuthTokenCommand } from './token.js';
 
-/** `formctl auth` (being built). */
-export default function newCommand(_f: Factory): Command {
-  return new Command('auth').description('(not built yet)');
+/** `formctl auth …`. */
+export default function newAuthCommand(f: Factory): Command {
+  return new Command('auth')
+    .description('Log in, check and print tokens')
+    .addCommand(newAuthLoginCommand(f))
+    .addCommand(newAuthStatusCommand(f))
+    .addCommand(newAuthLogoutCommand(f))
+    .addCommand(newAuthTokenCommand(f));
 }

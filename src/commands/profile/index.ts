@@ -1,7 +1,14 @@
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { newProfileListCommand } from './list.js';
+import { newProfileRemoveCommand } from './remove.js';
+import { newProfileUseCommand } from './use.js';
 
-/** `formctl profile` (being built). */
-export default function newCommand(_f: Factory): Command {
-  return new Command('profile').description('(not built yet)');
+/** `formctl profile …`. */
+export default function newProfileCommand(f: Factory): Command {
+  return new Command('profile')
+    .description('List, switch and remove saved profiles')
+    .addCommand(newProfileListCommand(f))
+    .addCommand(newProfileUseCommand(f))
+    .addCommand(newProfileRemoveCommand(f));
 }

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
+
+/** One `-f` (raw string) or `-F` (typed) flag, in command-line order. */
+export interface FieldFlag {
+  key: string;
+  raw: string;
+  typed: boolean;
+}
+
+/** Reads files for `-F key=@file`; injectable for tests. `-` is stdin, read by the caller. */
+export type FileReader = (path: string) => string;
+
+/** Converts a `-F` value: true/false/null, JSON numbers, `@file` contents; anything else stays a string. */
+export function typedValue(raw: string, readFile: FileReader = (p) => readFileSync(p, 'utf8')): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  if (raw.startsWith('@')) {
+    const path = raw.slice(1);
+    try {
+      return readFile(path);
+    } catch (err) {
+      throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    }
+  }
+  return raw;
+}
+
+/** Splits `a[b][]` into ["a", "b", ""]; a key without brackets is one segment. */
+export function keyPath(key: string): string[] {
+  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!m) throw new UsageError(`Invalid field name "${key}".`, 'Use name, name[sub] or name[] (array).');
+  const rest = [...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!);
+  return [m[1]!, ...rest];
+}
+
+/** Builds a JSON body from fields; `a[b]=1` nests objects and `a[]=1` appends to arrays, like `gh api`. */
+export function buildBody(fields: Array<{ key: string; value: unknown }>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const { key, value } of fields) {
+    const path = keyPath(key);
+    let node: Record<string, unknown> | unknown[] = root;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i]!;
+      const last = i === path.length - 1;
+      const nextIsArray = !last && path[i + 1] === '';
+      if (Array.isArray(node)) {
+        if (seg !== '') throw new UsageError(`Field "${key}" mixes an array with an object key.`);
+        if (last) {
+          node.push(value);
+        } else {
+          const child: Record<string, unknown> | unknown[] = nextIsArray ? [] : {};
+          node.push(child);
+          node = child;
+        }
+        continue;
+      }
+      if (seg === '') throw new UsageError(`Field "${key}" uses [] where an object key was expected.`);
+      if (last) {
+        node[seg] = value;
+        continue;
+      }
+      const existing = node[seg];
+      if (existing === undefined || existing === null || typeof existing !== 'object') {
+        node[seg] = nextIsArray ? [] : {};
+      } else if (Array.isArray(existing) !== nextIsArray) {
+        throw new UsageError(`Field "${key}" conflicts with an earlier field of a different shape.`);
+      }
+      node = node[seg] as Record<string, unknown> | unknown[];
+    }
+  }
+  return root;
+}
+
+/** Query-string pairs for GET: keys are kept verbatim (Laravel reads `a[b]=1` itself); null becomes "". */
+export function queryPairs(fields: Array<{ key: string; value: unknown }>): Array<[string, string]> {
+  return fields.map(({ key, value }) => [key, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)]);
+}
+
+/** Parses `Name: value` header flags; names are lower-cased so ours and the user's never both go out. */
+export function parseHeaders(flags: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of flags) {
+    const i = h.indexOf(':');
+    const name = i > 0 ? h.slice(0, i).trim() : '';
+    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`Invalid header "${h}".`, "Use -H 'Name: value'.");
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') throw new UsageError('formctl sets the Authorization header itself.', 'Use `formctl auth login` or FORMCTL_TOKEN for a different token.');
+    out[lower] = h.slice(i + 1).trim();
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { Command, Option } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { ForbiddenError, UnauthorizedError } from '../../api/errors.js';
+import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
+import type { ResolvedContext } from '../../config/resolve.js';
+import type { ConfigStore, Profile } from '../../config/store.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { notice, success } from '../../io/output.js';
+import type { Prompter } from '../../io/prompter.js';
+import { readAll } from '../api/input.js';
+import { examples } from '../shared.js';
+
+export interface AuthLoginOptions {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  config: () => Promise<ConfigStore>;
+  context: () => Promise<ResolvedContext>;
+  apiFor: (baseUrl: string, token: string) => ApiClient;
+  prompter: () => Prompter;
+  baseUrl?: string;
+  withToken?: boolean;
+}
+
+/** `formctl auth login`. */
+export function newAuthLoginCommand(f: Factory, runF = authLoginRun): Command {
+  const cmd = new Command('login')
+    .description('Save a personal access token in a profile, after checking it with the service')
+    .addOption(new Option('--base-url <url>', 'API base URL (default: the profile\'s, FORMCTL_BASE_URL, or https://api.opnform.com)'))
+    .option('--with-token', 'Read the token from stdin instead of prompting (CI, scripts)')
+    .addHelpText('after', '\nThe global --profile <name> chooses the profile to save (default: the current one, or "default").');
+  examples(cmd, [
+    'formctl auth login',
+    'formctl auth login --profile work --base-url https://forms.example.com',
+    'printenv FORMCTL_CI_TOKEN | formctl auth login --with-token',
+  ]);
+  return cmd.action((flags: { baseUrl?: string; withToken?: boolean }) =>
+    runF({
+      io: f.io,
+      env: f.env,
+      config: f.config,
+      context: f.context,
+      apiFor: f.apiFor,
+      prompter: f.prompter,
+      baseUrl: flags.baseUrl,
+      withToken: flags.withToken,
+    }),
+  );
+}
+
+/** Normalises a base URL for storage: must be http(s), no trailing slash. */
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`Invalid base URL: ${raw}`, 'Use a full URL such as https://api.opnform.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported base URL scheme ${url.protocol} (use https://).`);
+  if (url.search || url.hash) throw new UsageError(`The base URL must not have a query or fragment: ${raw}`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Reads the token (stdin or hidden prompt), verifies it with GET /open/workspaces, then saves it. */
+export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
+  const ctx = await o.context();
+  const profileName = ctx.profileName;
+  const baseUrl = normalizeBaseUrl(o.baseUrl ?? ctx.baseUrl);
+  const host = new URL(baseUrl).host;
+
+  let token: string;
+  if (o.withToken) {
+    token = (await readAll(o.io.stdin)).toString('utf8').trim();
+    if (!token) throw new UsageError('No token on stdin.', 'Pipe the token in: `printenv MY_TOKEN | formctl auth login --with-token`.');
+  } else {
+    if (!o.io.canPrompt) {
+      throw new UsageError(
+        'Cannot prompt for the token here (not a terminal, CI, or --no-input).',
+        'Pass --with-token and pipe the token on stdin: `printenv MY_TOKEN | formctl auth login --with-token`.',
+      );
+    }
+    token = (await o.prompter().password({ message: `Personal access token for ${host}`, flag: '--with-token' })).trim();
+    if (!token) throw new UsageError('The token must not be empty.');
+  }
+  if (/\s/.test(token)) throw new UsageError('The token contains whitespace; paste only the token itself.');
+
+  let workspaces: Workspace[] | undefined;
+  try {
+    workspaces = await listWorkspaces(o.apiFor(baseUrl, token));
+  } catch (err) {
+    if (err instanceof UnauthorizedError) {
+      throw new CliError(
+        `${host} rejected this token (HTTP 401); nothing was saved.`,
+        ExitCode.auth,
+        'Check that you copied the whole token and that it has not been revoked; create a new one in the dashboard if needed.',
+      );
+    }
+    // Authenticated but without workspaces-read: the token works for other things, so keep it.
+    if (!(err instanceof ForbiddenError)) throw err;
+    await notice(o.io, 'This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.', 'warning');
+  }
+
+  const store = await o.config();
+  const previous = store.profile(profileName);
+  const patch: Partial<Profile> = { baseUrl, token };
+  // A default workspace from another service would point at the wrong thing.
+  if (previous?.workspace !== undefined && previous.baseUrl !== baseUrl) patch.workspace = undefined;
+  const keptWorkspace = previous?.baseUrl === baseUrl ? previous.workspace : undefined;
+  let picked: Workspace | undefined;
+  if (keptWorkspace === undefined && workspaces?.length === 1) {
+    picked = workspaces[0]!;
+    patch.workspace = picked.id;
+  }
+  store.saveProfile(profileName, patch);
+
+  await success(o.io, `Logged in to ${host} as profile ${profileName}`);
+  if (picked) await success(o.io, `Default workspace: ${picked.name} (id ${picked.id}), the only one this token can see`);
+  const current = store.data.currentProfile;
+  if (current !== profileName) await notice(o.io, `Profile ${profileName} is not the current one; switch with \`formctl profile use ${profileName}\`.`);
+  if (o.env.FORMCTL_TOKEN) await notice(o.io, 'FORMCTL_TOKEN is set in the environment and overrides the saved token.', 'warning');
+}

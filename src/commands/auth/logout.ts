@@ -1,0 +1,42 @@
+import { Command } from 'commander';
+import type { ResolvedContext } from '../../config/resolve.js';
+import type { ConfigStore } from '../../config/store.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { notice, success } from '../../io/output.js';
+import { examples } from '../shared.js';
+
+export interface AuthLogoutOptions {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  config: () => Promise<ConfigStore>;
+  context: () => Promise<ResolvedContext>;
+}
+
+/** `formctl auth logout`. */
+export function newAuthLogoutCommand(f: Factory, runF = authLogoutRun): Command {
+  const cmd = new Command('logout')
+    .description('Remove the saved token from a profile (its base URL and workspace stay)')
+    .addHelpText('after', '\nThe global --profile <name> chooses the profile (default: the current one).');
+  examples(cmd, ['formctl auth logout', 'formctl auth logout --profile work']);
+  return cmd.action(() => runF({ io: f.io, env: f.env, config: f.config, context: f.context }));
+}
+
+/** Forgets the token; the token itself stays valid on the service (revoke it in the dashboard). */
+export async function authLogoutRun(o: AuthLogoutOptions): Promise<void> {
+  const ctx = await o.context();
+  const store = await o.config();
+  const profile = store.profile(ctx.profileName);
+  if (!profile) {
+    const names = Object.keys(store.data.profiles);
+    throw new UsageError(`No profile named "${ctx.profileName}".`, names.length ? `Saved profiles: ${names.join(', ')}` : 'No profiles are saved.');
+  }
+  if (profile.token === undefined) {
+    await notice(o.io, `Profile ${ctx.profileName} has no saved token; nothing to do.`);
+  } else {
+    store.saveProfile(ctx.profileName, { token: undefined });
+    await success(o.io, `Logged out of profile ${ctx.profileName} (the token was removed from ${store.path})`);
+  }
+  if (o.env.FORMCTL_TOKEN) await notice(o.io, 'FORMCTL_TOKEN is still set in the environment, so commands keep using it.', 'warning');
+}

@@ -1,0 +1,109 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
+import { listWorkspaces } from '../../api/workspaces.js';
+import { type ResolvedContext, maskToken } from '../../config/resolve.js';
+import { CliError, ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+
+export const AUTH_STATUS_FIELDS = ['profile', 'base_url', 'base_url_source', 'token_source', 'token', 'workspace', 'valid', 'error'] as const;
+
+/** The `auth status --json` contract: field names are stable. */
+export interface AuthStatus {
+  profile: string;
+  base_url: string;
+  base_url_source: string;
+  token_source: string;
+  /** Masked: first 4 characters only. */
+  token: string | null;
+  workspace: number | null;
+  valid: boolean;
+  error?: string;
+}
+
+export interface AuthStatusOptions {
+  io: IOStreams;
+  context: () => Promise<ResolvedContext>;
+  apiFor: (baseUrl: string, token: string) => ApiClient;
+  output: OutputFlags;
+}
+
+/** `formctl auth status`. */
+export function newAuthStatusCommand(f: Factory, runF = authStatusRun): Command {
+  const cmd = new Command('status').description('Show the active profile, where the token comes from, and whether it works');
+  addOutputOptions(cmd, { fields: AUTH_STATUS_FIELDS });
+  examples(cmd, ['formctl auth status', 'formctl auth status --json valid,base_url | jq -e .valid   # exit 1 when invalid']);
+  return cmd.action((flags: OutputFlags) => runF({ io: f.io, context: f.context, apiFor: f.apiFor, output: flags }));
+}
+
+const SOURCE_LABEL: Record<string, string> = {
+  env: 'from FORMCTL_BASE_URL',
+  profile: 'from the profile',
+  default: 'default',
+};
+
+/** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
+export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, AUTH_STATUS_FIELDS);
+  const ctx = await o.context();
+  const status: AuthStatus = {
+    profile: ctx.profileName,
+    base_url: ctx.baseUrl,
+    base_url_source: ctx.baseUrlSource,
+    token_source: ctx.tokenSource,
+    token: ctx.token ? maskToken(ctx.token) : null,
+    workspace: ctx.workspace ?? null,
+    valid: false,
+  };
+  let failure: CliError | undefined;
+  let detail = '';
+  if (!ctx.token) {
+    status.error = 'no token';
+    failure = new CliError(
+      `Not logged in (profile "${ctx.profileName}").`,
+      ExitCode.auth,
+      'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
+    );
+  } else {
+    try {
+      const workspaces = await listWorkspaces(o.apiFor(ctx.baseUrl, ctx.token));
+      status.valid = true;
+      detail = `can see ${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}`;
+    } catch (err) {
+      if (err instanceof ForbiddenError) {
+        // The token authenticated; it only lacks the ability to list workspaces.
+        status.valid = true;
+        detail = 'accepted, but lacks the workspaces-read ability';
+      } else if (err instanceof UnauthorizedError) {
+        status.error = 'token rejected (HTTP 401)';
+        failure = new CliError(
+          `The token from ${ctx.tokenSource === 'env' ? 'FORMCTL_TOKEN' : `profile "${ctx.profileName}"`} was rejected by ${new URL(ctx.baseUrl).host} (HTTP 401).`,
+          ExitCode.auth,
+          ctx.tokenSource === 'env' ? 'Set FORMCTL_TOKEN to a valid token.' : 'Run `formctl auth login` with a new token.',
+        );
+      } else if (err instanceof CliError) {
+        status.error = err instanceof ApiError ? `HTTP ${err.status}` : err.message.split('\n')[0]!;
+        failure = err;
+      } else {
+        throw err;
+      }
+    }
+  }
+
+  const columns: Column<AuthStatus>[] = [
+    { header: 'Profile', value: (s) => `${s.profile}${ctx.profileSource === 'flag' ? ' (from --profile)' : ctx.profileSource === 'env' ? ' (from FORMCTL_PROFILE)' : ''}` },
+    { header: 'Base URL', value: (s) => `${s.base_url}${s.base_url_source === 'profile' ? '' : ` (${SOURCE_LABEL[s.base_url_source]})`}` },
+    { header: 'Token', value: (s) => (s.token ? `${s.token} (${s.token_source === 'env' ? 'from FORMCTL_TOKEN' : 'from the profile'})` : 'none') },
+    { header: 'Workspace', value: (s) => (s.workspace === null ? 'none (set one with `formctl workspace use <id>`)' : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`) },
+    { header: 'Status', value: (s) => (s.valid ? `valid: ${detail}` : `not working: ${s.error}`) },
+  ];
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, status, []);
+  } else {
+    await writeObject(o.io, format, status, columns);
+  }
+  if (failure) throw failure;
+}

@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import type { ResolvedContext } from '../../config/resolve.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { examples } from '../shared.js';
+import { CONFIG_KEYS, configKey } from './keys.js';
+
+export interface ConfigGetOptions {
+  io: IOStreams;
+  context: () => Promise<ResolvedContext>;
+  key: string;
+}
+
+/** `formctl config get <key>`. */
+export function newConfigGetCommand(f: Factory, runF = configGetRun): Command {
+  const cmd = new Command('get')
+    .description('Print one saved setting of the current profile')
+    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`);
+  examples(cmd, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
+  return cmd.action((key: string) => runF({ io: f.io, context: f.context, key }));
+}
+
+/** Prints the value, or an empty line when it is not set (exit 0, like `git config` scripts expect to test with -n). */
+export async function configGetRun(o: ConfigGetOptions): Promise<void> {
+  const k = configKey(o.key);
+  const ctx = await o.context();
+  const v = k.read(ctx.profile);
+  await write(o.io.stdout, `${v ?? ''}\n`);
+}

@@ -1,0 +1,39 @@
+import type { Profile } from '../../config/store.js';
+import { UsageError } from '../../errors.js';
+import { normalizeBaseUrl } from '../auth/login.js';
+
+/** A setting of the current profile that `config get/set` can touch; the token is deliberately not one. */
+export interface ConfigKey {
+  key: string;
+  description: string;
+  read(p: Profile | undefined): string | number | undefined;
+  /** Parses the value into a profile patch; "" clears optional settings. */
+  parse(value: string): Partial<Profile>;
+}
+
+/** Every settable key. */
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  {
+    key: 'base_url',
+    description: 'API base URL of this profile',
+    read: (p) => p?.baseUrl,
+    parse: (v) => ({ baseUrl: normalizeBaseUrl(v) }),
+  },
+  {
+    key: 'workspace',
+    description: 'Default workspace id ("" clears it)',
+    read: (p) => p?.workspace,
+    parse: (v) => {
+      if (v.trim() === '') return { workspace: undefined };
+      if (!/^\d+$/.test(v.trim())) throw new UsageError(`workspace must be a numeric id, got "${v}".`, 'See `formctl workspace list`.');
+      return { workspace: Number(v.trim()) };
+    },
+  },
+];
+
+/** Finds a key, or fails listing the valid ones. */
+export function configKey(name: string): ConfigKey {
+  const k = CONFIG_KEYS.find((c) => c.key === name || c.key === name.replace(/-/g, '_'));
+  if (!k) throw new UsageError(`Unknown config key "${name}".`, `Keys: ${CONFIG_KEYS.map((c) => c.key).join(', ')} (the token is managed by \`formctl auth\`).`);
+  return k;
+}

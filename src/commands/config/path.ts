@@ -1,0 +1,23 @@
+import { Command } from 'commander';
+import type { ConfigStore } from '../../config/store.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { examples } from '../shared.js';
+
+export interface ConfigPathOptions {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+}
+
+/** `formctl config path`. */
+export function newConfigPathCommand(f: Factory, runF = configPathRun): Command {
+  const cmd = new Command('path').description('Print the path of the config file (set FORMCTL_CONFIG_DIR to move it)');
+  examples(cmd, ['formctl config path', 'ls -l "$(formctl config path)"']);
+  return cmd.action(() => runF({ io: f.io, config: f.config }));
+}
+
+/** Prints the config file path. */
+export async function configPathRun(o: ConfigPathOptions): Promise<void> {
+  await write(o.io.stdout, `${(await o.config()).path}\n`);
+}

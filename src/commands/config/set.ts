@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import type { ResolvedContext } from '../../config/resolve.js';
+import { type ConfigStore, DEFAULT_BASE_URL } from '../../config/store.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { success } from '../../io/output.js';
+import { examples } from '../shared.js';
+import { CONFIG_KEYS, configKey } from './keys.js';
+
+export interface ConfigSetOptions {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  context: () => Promise<ResolvedContext>;
+  key: string;
+  value: string;
+}
+
+/** `formctl config set <key> <value>`. */
+export function newConfigSetCommand(f: Factory, runF = configSetRun): Command {
+  const cmd = new Command('set')
+    .description('Change one setting of the current profile')
+    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`)
+    .argument('<value>', 'New value ("" clears workspace)');
+  examples(cmd, ['formctl config set base_url https://forms.example.com', 'formctl --profile ci config set workspace 12', 'formctl config set workspace ""']);
+  return cmd.action((key: string, value: string) => runF({ io: f.io, config: f.config, context: f.context, key, value }));
+}
+
+/** Validates and saves; creates the profile (without a token) when it does not exist yet. */
+export async function configSetRun(o: ConfigSetOptions): Promise<void> {
+  const k = configKey(o.key);
+  const patch = k.parse(o.value);
+  const ctx = await o.context();
+  const store = await o.config();
+  if (!store.profile(ctx.profileName) && patch.baseUrl === undefined) patch.baseUrl = DEFAULT_BASE_URL;
+  const saved = store.saveProfile(ctx.profileName, patch);
+  const now = k.read(saved);
+  await success(o.io, now === undefined ? `Cleared ${k.key} of profile ${ctx.profileName}` : `Set ${k.key} of profile ${ctx.profileName} to ${now}`);
+}

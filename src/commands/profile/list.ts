@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import type { ResolvedContext } from '../../config/resolve.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+
+export const PROFILE_FIELDS = ['name', 'base_url', 'workspace', 'current', 'logged_in'] as const;
+
+/** One row of `profile list`; never carries the token itself. */
+export interface ProfileRow {
+  name: string;
+  base_url: string;
+  workspace: number | null;
+  current: boolean;
+  logged_in: boolean;
+}
+
+export interface ProfileListOptions {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  context: () => Promise<ResolvedContext>;
+  output: OutputFlags;
+}
+
+/** `formctl profile list`. */
+export function newProfileListCommand(f: Factory, runF = profileListRun): Command {
+  const cmd = new Command('list').alias('ls').description('List saved profiles; * marks the one commands use now');
+  addOutputOptions(cmd, { list: true, fields: PROFILE_FIELDS });
+  examples(cmd, ['formctl profile list', "formctl profile list --json name,logged_in | jq -r '.[] | select(.logged_in) | .name'"]);
+  return cmd.action((flags: OutputFlags) => runF({ io: f.io, config: f.config, context: f.context, output: flags }));
+}
+
+/** Lists profiles sorted by name; "current" is the profile after --profile / FORMCTL_PROFILE resolution. */
+export async function profileListRun(o: ProfileListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, PROFILE_FIELDS);
+  const [store, ctx] = [await o.config(), await o.context()];
+  const rows: ProfileRow[] = Object.entries(store.data.profiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => ({
+      name,
+      base_url: p.baseUrl,
+      workspace: p.workspace ?? null,
+      current: name === ctx.profileName,
+      logged_in: typeof p.token === 'string' && p.token.length > 0,
+    }));
+  const columns: Column<ProfileRow>[] = [
+    { header: 'Name', value: (r) => r.name, style: 'cyan' },
+    { header: 'Base URL', value: (r) => r.base_url },
+    { header: 'Workspace', value: (r) => r.workspace },
+    { header: 'Token', value: (r) => (r.logged_in ? 'saved' : 'none') },
+    { header: 'Current', value: (r) => (r.current ? '*' : '') },
+  ];
+  await writeList(o.io, format, rows, columns, { empty: 'No profiles. Create one with `formctl auth login`.' });
+}

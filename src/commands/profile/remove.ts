@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import type { ConfigStore } from '../../config/store.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { notice, success } from '../../io/output.js';
+import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { addYesOption, examples } from '../shared.js';
+import { unknownProfile } from './use.js';
+
+export interface ProfileRemoveOptions {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  prompter: () => Prompter;
+  name: string;
+  yes?: boolean;
+}
+
+/** `formctl profile remove <name>`. */
+export function newProfileRemoveCommand(f: Factory, runF = profileRemoveRun): Command {
+  const cmd = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').argument('<name>', 'Profile name');
+  addYesOption(cmd);
+  examples(cmd, ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);
+  return cmd.action((name: string, flags: { yes?: boolean }) => runF({ io: f.io, config: f.config, prompter: f.prompter, name, yes: flags.yes }));
+}
+
+/** Confirms, then removes; if it was current, another saved profile becomes current. */
+export async function profileRemoveRun(o: ProfileRemoveOptions): Promise<void> {
+  const store = await o.config();
+  if (!store.profile(o.name)) throw unknownProfile(o.name, store);
+  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Remove profile ${o.name} and its saved token?` });
+  const wasCurrent = store.data.currentProfile === o.name;
+  store.removeProfile(o.name);
+  await success(o.io, `Removed profile ${o.name}`);
+  const next = store.data.currentProfile;
+  if (wasCurrent) await notice(o.io, next ? `Current profile is now ${next}.` : 'No profiles left; run `formctl auth login` to create one.');
+}
