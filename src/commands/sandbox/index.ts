@@ -1,7 +1,158 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import type { ConfigStore } from '../../config/store.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { loadChalk, notice } from '../../io/output.js';
+import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
+import { examples } from '../shared.js';
 
-/** `formctl sandbox` (being built). */
-export default function newCommand(_f: Factory): Command {
-  return new Command('sandbox').description('(not built yet)');
+export interface SandboxRunOptions {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
+  signal: AbortSignal;
+  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
+  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
+  host: string;
+  port: number;
+  data?: string;
+  rateLimit: number;
+  exportAsyncThreshold: number;
+  allowPrivateWebhooks?: boolean;
+  community?: boolean;
+  seed?: number;
+  profileName?: string;
+  json?: boolean;
+}
+
+interface SandboxFlags {
+  host: string;
+  port: number;
+  data?: string;
+  rateLimit: number;
+  exportAsyncThreshold: number;
+  allowPrivateWebhooks?: boolean;
+  community?: boolean;
+  seed?: number;
+  profileName?: string;
+  json?: boolean;
+}
+
+function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v.trim()) || n > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got "${v}".`);
+    return n;
+  };
+}
+
+/** `formctl sandbox`. */
+export default function newSandboxCommand(f: Factory, runF = sandboxRun): Command {
+  const cmd = new Command('sandbox')
+    .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
+    .addOption(new Option('--host <host>', 'Interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--port <port>', 'Port to listen on; 0 picks a free one').default(8787).argParser(wholeNumber('--port', 65535)))
+    .option('--data <file>', 'Keep state in this JSON file (resumed on the next start); default: in memory')
+    .addOption(new Option('--rate-limit <n>', 'Requests per minute per client IP; 0 turns it off').default(100).argParser(wholeNumber('--rate-limit')))
+    .addOption(new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs').default(1000).argParser(wholeNumber('--export-async-threshold')))
+    .option('--allow-private-webhooks', 'Allow webhooks to private and loopback addresses (local testing)')
+    .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
+    .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))
+    .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
+    .option('--json', 'Print one JSON line {url, tokens, workspace_id, form_id, form_slug} instead of text');
+  examples(cmd, [
+    'formctl sandbox --seed 25',
+    'formctl sandbox --port 0 --data ./sandbox.json --profile-name local',
+    '# in another terminal, after --profile-name local:',
+    'formctl --profile local form list',
+    "formctl sandbox --port 0 --json | head -n1 | jq -r .url",
+  ]);
+  return cmd.action((flags: SandboxFlags) => runF({ io: f.io, config: f.config, signal: f.signal, ...flags }));
+}
+
+/** Starts the sandbox, prints how to use it, and serves until Ctrl-C; then closes cleanly (data file flushed). */
+export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
+  if (o.profileName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.profileName)) {
+    throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
+  }
+  const start = o.start ?? (await import('../../sandbox/index.js')).startSandbox;
+  let handle: SandboxHandle;
+  try {
+    handle = await start({
+      host: o.host,
+      port: o.port,
+      dataFile: o.data,
+      rateLimit: o.rateLimit,
+      exportAsyncThreshold: o.exportAsyncThreshold,
+      allowPrivateWebhooks: o.allowPrivateWebhooks,
+      community: o.community,
+      seed: o.seed,
+    });
+  } catch (err) {
+    throw sandboxError(err, o.port);
+  }
+  try {
+    if (o.profileName) {
+      const store = await o.config();
+      store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId });
+    }
+    if (o.json) {
+      const line = {
+        url: handle.url,
+        tokens: handle.tokens,
+        workspace_id: handle.workspaceId,
+        ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
+      };
+      await write(o.io.stdout, JSON.stringify(line) + '\n');
+    } else {
+      await write(o.io.stdout, await banner(o, handle));
+    }
+    if (o.io.stderrIsTTY && !o.json) await notice(o.io, 'Press Ctrl-C to stop.');
+    await new Promise<void>((resolve) => {
+      if (o.signal.aborted) return resolve();
+      o.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
+  const c = await loadChalk(o.io.colorStdout);
+  const lines = [
+    `${c.green('✓')} Sandbox listening on ${c.bold(h.url)} (API under /open/)${o.data ? `, state in ${o.data}` : ', state in memory'}`,
+    '',
+    'Tokens (local sandbox only):',
+    `  all              ${h.tokens.all}`,
+    `  readonly         ${h.tokens.readonly}`,
+    `  forms            ${h.tokens.forms}`,
+    `  noIntegrations   ${h.tokens.noIntegrations}`,
+    `Workspace: ${h.workspaceId}${h.formId !== undefined ? `   Demo form: ${h.formId} (slug ${h.formSlug})` : ''}`,
+    '',
+  ];
+  if (o.profileName) {
+    lines.push(`Saved profile ${o.profileName}. Use it with:`, `  formctl --profile ${o.profileName} workspace list`);
+  } else {
+    lines.push(
+      'Use it from another terminal:',
+      `  export FORMCTL_BASE_URL=${h.url} FORMCTL_TOKEN=${h.tokens.all} FORMCTL_WORKSPACE=${h.workspaceId}`,
+      'or save a profile:',
+      `  echo ${h.tokens.all} | formctl --profile sandbox auth login --base-url ${h.url} --with-token`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+function sandboxError(err: unknown, port: number): CliError {
+  if (err instanceof CliError) return err;
+  const e = err as Error;
+  if (e?.name !== 'SandboxError') return new CliError(e?.message ?? String(err));
+  const message = e.message.split('\n')[0]!;
+  // Listening problems are about the machine, not the input; a bad data file or option is input.
+  if (/already in use|cannot listen/i.test(message)) {
+    return new CliError(message, ExitCode.error, port === 0 ? undefined : 'Pick another --port, or --port 0 for a free one.');
+  }
+  return new UsageError(message, /data file/i.test(message) ? 'Fix or move the file, or start without --data.' : undefined);
 }
