@@ -1,0 +1,214 @@
+import { CliError, ExitCode } from '../errors.js';
+import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
+import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError } from './errors.js';
+import { messageOf, normalizeMember, unwrapList } from './normalize.js';
+import { apiPath } from './path.js';
+
+/** Role values the service accepts on write (spec, Workspace user). */
+export const ROLES = ['admin', 'user', 'readonly'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A workspace member; `role` is read from the top level (spec) or `pivot.role` (deployed). */
+export interface Member {
+  id: number;
+  name: string;
+  email: string;
+  role: string | null;
+  [key: string]: unknown;
+}
+
+/** What `POST …/users/add` did. */
+export type AddOutcome = 'added' | 'invited' | 'already_member';
+
+export interface AddResult {
+  outcome: AddOutcome;
+  message: string;
+}
+
+/**
+ * What an endpoint needs beyond a valid token, so a 403 can be explained in words.
+ * `ability` is the spec's; `deployedAbility` is what OpnForm's code really checks (research §6),
+ * named too so a user of the real service is not sent to add an ability they already have.
+ */
+export interface Requirement {
+  /** Gerund phrase for hints: "adding members". */
+  action: string;
+  ability: string;
+  deployedAbility: string;
+  role: 'admin' | 'member';
+  workspaceId: number;
+  /** Subject to the Community instance's 2-user limit. */
+  seats?: boolean;
+}
+
+/** Why the server refused, read from its message text (which differs between servers). */
+export type ForbiddenCause = 'seats' | 'plan' | 'ability' | 'membership' | 'admin' | 'readonly' | 'unknown';
+
+/** Classifies a 403 message. Unknown texts (Laravel's "This action is unauthorized.") give 'unknown'. */
+export function forbiddenCause(serverMessage: string | undefined): ForbiddenCause {
+  const m = (serverMessage ?? '').toLowerCase();
+  // Seat limit first: its texts mention "users" and "licence", which would otherwise read as other causes.
+  if (/seat|licen[cs]e|community|user limit|\d+-user|maximum number of users|enterprise/.test(m)) return 'seats';
+  if (/\bplan\b|upgrade|subscription/.test(m)) return 'plan';
+  if (/abilit|scope|token/.test(m)) return 'ability';
+  if (/not a member|member of|belong/.test(m)) return 'membership';
+  if (/admin/.test(m)) return 'admin';
+  if (/read-?only/.test(m)) return 'readonly';
+  return 'unknown';
+}
+
+/** The hint for a 403 on a member or invite endpoint: the likely cause, in words, and what to do. */
+export function forbiddenHintFor(serverMessage: string | undefined, need: Requirement): string {
+  const ws = need.workspaceId;
+  const ability = `the \`${need.ability}\` ability${need.deployedAbility !== need.ability ? ` (OpnForm servers check \`${need.deployedAbility}\`)` : ''}`;
+  const roleNeed = need.role === 'admin' ? `the admin role in workspace ${ws}` : `membership of workspace ${ws}`;
+  switch (forbiddenCause(serverMessage)) {
+    case 'seats':
+      return (
+        'This self-hosted Community instance allows 2 users in total, and that limit is reached; ' +
+        'adding or inviting a new person needs an Enterprise licence. People who already have an account here do not use another seat, ' +
+        'and cancelling an unused invite (`formctl invite list`, `formctl invite cancel`) may free one.'
+      );
+    case 'plan':
+      return `The service's plan for workspace ${ws} does not include this; an owner must upgrade it.`;
+    case 'ability':
+      return `Your token lacks ${ability}, which ${need.action} needs. Create a token with it and run \`formctl auth login\`.`;
+    case 'membership':
+      return `You are not a member of workspace ${ws}. Check the id with \`formctl workspace list\`.`;
+    case 'admin':
+    case 'readonly':
+      return `${capitalise(need.action)} needs ${roleNeed}, and your role there is not admin. Ask an admin to do it, or to make you one with \`formctl member set-role\`.`;
+    case 'unknown':
+      return (
+        `${capitalise(need.action)} needs a token with ${ability} and ${roleNeed}` +
+        (need.seats ? '; on a self-hosted Community instance it is also refused once 2 users exist' : '') +
+        `. Check your role with \`formctl member list -w ${ws}\`.`
+      );
+  }
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function initOf(err: ApiError): ApiErrorInit {
+  return { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, errors: err.errors, ability: err.ability };
+}
+
+/** Sends a request, turning a 403 into a ForbiddenError whose hint names this endpoint's requirements. */
+export async function requestWithNeeds<T = unknown>(c: ApiClient, o: RequestOptions, need: Requirement): Promise<ApiResponse<T>> {
+  try {
+    return await c.request<T>({ ...o, ability: need.ability });
+  } catch (err) {
+    if (err instanceof ForbiddenError) throw new ForbiddenError(initOf(err), forbiddenHintFor(err.serverMessage, need));
+    throw err;
+  }
+}
+
+/** Rewraps a 404 with a hint naming what to check (the generic one talks about slugs). */
+export function notFoundWithHint(err: unknown, hint: string): unknown {
+  if (err instanceof NotFoundError) return new ApiError(initOf(err), ExitCode.notFound, hint);
+  return err;
+}
+
+const need = (action: string, ability: string, deployedAbility: string, role: 'admin' | 'member', workspaceId: number, seats?: boolean): Requirement => ({
+  action,
+  ability,
+  deployedAbility,
+  role,
+  workspaceId,
+  seats,
+});
+
+/** Lists a workspace's members (`workspace-users-read`; caller must belong to the workspace). */
+export async function listMembers(c: ApiClient, workspaceId: number): Promise<Member[]> {
+  const res = await requestWithNeeds(
+    c,
+    { path: apiPath`/open/workspaces/${workspaceId}/users` },
+    need('listing members', 'workspace-users-read', 'workspaces-read', 'member', workspaceId),
+  );
+  return unwrapList<Record<string, unknown>>(res.data).items.map((m) => normalizeMember(m) as Member);
+}
+
+/**
+ * Reads the add-member outcome from the answer. The spec gives only the meanings of the three texts,
+ * and servers word them differently, so this matches on key words rather than exact sentences; the
+ * deployed server also attaches an `invite` object when it sends an invitation.
+ */
+export function classifyAddOutcome(body: unknown): AddOutcome | undefined {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const invite = (body as Record<string, unknown>).invite;
+    if (invite !== null && typeof invite === 'object') return 'invited';
+  }
+  const m = messageOf(body, '').toLowerCase();
+  if (/invit|registration|email sent|sent .*email/.test(m)) return 'invited';
+  if (/already/.test(m)) return 'already_member';
+  if (/\badded\b|success/.test(m)) return 'added';
+  return undefined;
+}
+
+/**
+ * Adds a user by email (`workspace-users-write`, admin). An unrecognised success message is settled
+ * by looking the address up in the member list, since a 200 means either "added" or "invited".
+ */
+export async function addMember(c: ApiClient, workspaceId: number, body: { email: string; role: Role }): Promise<AddResult> {
+  let res: ApiResponse<unknown>;
+  try {
+    res = await requestWithNeeds(
+      c,
+      { method: 'POST', path: apiPath`/open/workspaces/${workspaceId}/users/add`, body },
+      need('adding members', 'workspace-users-write', 'workspaces-write', 'admin', workspaceId, true),
+    );
+  } catch (err) {
+    // Deployed servers answer 400 when an unexpired invite to this address is already pending.
+    if (err instanceof ApiError && (err.status === 400 || err.status === 422) && /already.*invited/i.test(err.serverMessage ?? '')) {
+      throw new ApiError(
+        initOf(err),
+        ExitCode.validation,
+        `An invite to ${body.email} is already pending. Resend it with \`formctl invite resend -w ${workspaceId} <invite-id>\` (ids: \`formctl invite list -w ${workspaceId}\`).`,
+      );
+    }
+    throw err;
+  }
+  const message = messageOf(res.data, '');
+  const known = classifyAddOutcome(res.data);
+  if (known) return { outcome: known, message };
+  const members = await listMembers(c, workspaceId).catch(() => undefined);
+  if (!members) {
+    throw new CliError(
+      `The server accepted the request but its answer ("${message}") does not say whether ${body.email} was added or invited.`,
+      ExitCode.error,
+      `Check with \`formctl member list -w ${workspaceId}\` and \`formctl invite list -w ${workspaceId}\`; do not retry blindly.`,
+    );
+  }
+  const found = members.some((m) => typeof m.email === 'string' && m.email.toLowerCase() === body.email.toLowerCase());
+  return { outcome: found ? 'added' : 'invited', message };
+}
+
+/** Removes a user from a workspace (`workspace-users-write`; admin on the deployed server). */
+export async function removeMember(c: ApiClient, workspaceId: number, userId: number): Promise<string> {
+  try {
+    const res = await requestWithNeeds(
+      c,
+      { method: 'DELETE', path: apiPath`/open/workspaces/${workspaceId}/users/${userId}/remove` },
+      need('removing members', 'workspace-users-write', 'workspaces-write', 'admin', workspaceId),
+    );
+    return messageOf(res.data, 'User removed from workspace.');
+  } catch (err) {
+    throw notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+  }
+}
+
+/** Changes a member's role (`workspace-users-write`, admin). */
+export async function updateMemberRole(c: ApiClient, workspaceId: number, userId: number, role: Role): Promise<string> {
+  try {
+    const res = await requestWithNeeds(
+      c,
+      { method: 'PUT', path: apiPath`/open/workspaces/${workspaceId}/users/${userId}/update-role`, body: { role } },
+      need('changing member roles', 'workspace-users-write', 'workspaces-write', 'admin', workspaceId),
+    );
+    return messageOf(res.data, 'Role changed.');
+  } catch (err) {
+    throw notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+  }
+}

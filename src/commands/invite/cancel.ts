@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { cancelInvite } from '../../api/invites.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
+import { INVITE_ACTION_FIELDS } from './resend.js';
+
+export interface InviteCancelOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  prompter: () => Prompter;
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  workspace?: number;
+  id: number;
+  yes?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl invite cancel <invite-id>`. */
+export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun): Command {
+  const cmd = new Command('cancel')
+    .description('Cancel a pending invite so its link stops working (admins only)')
+    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
+  addWorkspaceOption(cmd);
+  addYesOption(cmd);
+  addOutputOptions(cmd, { fields: INVITE_ACTION_FIELDS });
+  examples(cmd, ['formctl invite cancel 7', 'formctl invite cancel 7 -w 12 --yes   # in scripts']);
+  return cmd.action((id: number, flags: OutputFlags & { workspace?: number; yes?: boolean }) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      prompter: f.prompter,
+      resolveWorkspace: (w) => f.workspace(w),
+      workspace: flags.workspace,
+      id,
+      yes: flags.yes,
+      output: { json: flags.json },
+    }),
+  );
+}
+
+/** Confirms, then cancels (the server deletes the invite). */
+export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, INVITE_ACTION_FIELDS);
+  const workspaceId = await o.resolveWorkspace(o.workspace);
+  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
+  const message = await cancelInvite(await o.api(), workspaceId, o.id);
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, []);
+    return;
+  }
+  await success(o.io, `Cancelled invite ${o.id} in workspace ${workspaceId}.`);
+}

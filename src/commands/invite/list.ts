@@ -1,0 +1,74 @@
+import { Command, Option } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '../../api/invites.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+
+export const INVITE_FIELDS = ['id', 'email', 'role', 'status', 'valid_until'] as const;
+
+export interface InviteListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  now: () => Date;
+  workspace?: number;
+  status?: InviteStatus;
+  output: OutputFlags;
+}
+
+/** Parses `--status`; exit 2 with the accepted values. */
+export function parseInviteStatus(v: string): InviteStatus {
+  const s = v.trim().toLowerCase();
+  if (!(INVITE_STATUSES as readonly string[]).includes(s)) {
+    throw new UsageError(`Unknown invite status "${v}".`, `Accepted statuses: ${INVITE_STATUSES.join(', ')}.`);
+  }
+  return s as InviteStatus;
+}
+
+/** `formctl invite list`. */
+export function newInviteListCommand(f: Factory, runF = inviteListRun): Command {
+  const cmd = new Command('list')
+    .alias('ls')
+    .description('List the invites of a workspace (admins only)')
+    .addOption(new Option('--status <status>', 'Only invites with this status').choices(INVITE_STATUSES).argParser(parseInviteStatus));
+  addWorkspaceOption(cmd);
+  addOutputOptions(cmd, { list: true, fields: INVITE_FIELDS });
+  examples(cmd, [
+    'formctl invite list',
+    'formctl invite list --status pending -w 12',
+    "formctl invite list --status pending --json id,email | jq -r '.[] | \"\\(.id) \\(.email)\"'",
+  ]);
+  return cmd.action((flags: OutputFlags & { workspace?: number; status?: InviteStatus }) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      resolveWorkspace: (w) => f.workspace(w),
+      now: f.now,
+      workspace: flags.workspace,
+      status: flags.status,
+      output: { json: flags.json, ndjson: flags.ndjson },
+    }),
+  );
+}
+
+/** Lists invites, filtered by status on the client (the endpoint takes no query parameters). */
+export async function inviteListRun(o: InviteListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, INVITE_FIELDS);
+  const workspaceId = await o.resolveWorkspace(o.workspace);
+  const invites = (await listInvites(await o.api(), workspaceId)).filter((i) => !o.status || i.status === o.status);
+  const now = o.now();
+  // Deployed servers also list pending invites past valid_until; people should see they no longer work.
+  const expired = (i: Invite) => i.status === 'pending' && i.valid_until !== null && Date.parse(i.valid_until) < now.getTime();
+  const columns: Column<Invite>[] = [
+    { header: 'ID', value: (i) => i.id, style: 'cyan' },
+    { header: 'Email', value: (i) => i.email },
+    { header: 'Role', value: (i) => i.role },
+    { header: 'Status', value: (i) => (format.kind === 'table' && expired(i) ? 'pending (expired)' : i.status) },
+    { header: 'Valid until', value: (i) => i.valid_until, time: true },
+  ];
+  const what = o.status ? `${o.status} invites` : 'invites';
+  await writeList(o.io, format, invites, columns, { now, empty: `No ${what} in workspace ${workspaceId}.` });
+}

@@ -1,0 +1,96 @@
+import { Command, Option } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type AddResult, ROLES, type Role, addMember } from '../../api/members.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import type { Prompter } from '../../io/prompter.js';
+import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { parseEmail, parseRole } from './args.js';
+
+export const ADD_FIELDS = ['outcome', 'message'] as const;
+
+export interface MemberAddOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  prompter: () => Prompter;
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  workspace?: number;
+  /** Raw argument: validated in the run so a bad address never reaches the network. */
+  email: string;
+  role?: Role;
+  output: OutputFlags;
+}
+
+/** `formctl member add <email> --role <role>`. */
+export function newMemberAddCommand(f: Factory, runF = memberAddRun): Command {
+  const cmd = new Command('add')
+    .description('Add a person to a workspace by email, or invite them when they have no account')
+    .argument('<email>', 'Email address of the person to add')
+    .addOption(new Option('--role <role>', 'Role in the workspace').choices(ROLES).argParser(parseRole));
+  addWorkspaceOption(cmd);
+  addOutputOptions(cmd, { fields: ADD_FIELDS });
+  cmd.addHelpText(
+    'after',
+    '\nOutcomes: "added" (the account exists and joined), "invited" (no account: an invitation email was sent),\n' +
+      '"already_member" (nothing changed; use `formctl member set-role` to change a role).',
+  );
+  examples(cmd, [
+    'formctl member add alice@example.com --role user',
+    'formctl member add bob@example.com --role readonly -w 12',
+    "formctl member add carol@example.com --role admin --json | jq -r .outcome",
+  ]);
+  return cmd.action((email: string, flags: OutputFlags & { workspace?: number; role?: Role }) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      prompter: f.prompter,
+      resolveWorkspace: (w) => f.workspace(w),
+      workspace: flags.workspace,
+      email,
+      role: flags.role,
+      output: { json: flags.json },
+    }),
+  );
+}
+
+/** Validates locally, adds, and reports which of the three outcomes happened. */
+export async function memberAddRun(o: MemberAddOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, ADD_FIELDS);
+  const email = parseEmail(o.email);
+  const role = o.role ?? (await askRole(o));
+  const workspaceId = await o.resolveWorkspace(o.workspace);
+  const result: AddResult = await addMember(await o.api(), workspaceId, { email, role });
+
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, { outcome: result.outcome, message: result.message }, []);
+    return;
+  }
+  switch (result.outcome) {
+    case 'added':
+      await success(o.io, `Added ${email} to workspace ${workspaceId} as ${role}.`);
+      break;
+    case 'invited':
+      await success(o.io, `Invited ${email} to workspace ${workspaceId} as ${role}: no account exists yet, so an invitation email was sent.`);
+      break;
+    case 'already_member':
+      await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
+      // The requested role was not applied: say so on stderr, which scripts' logs keep.
+      await notice(o.io, `their role was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`);
+      break;
+  }
+}
+
+async function askRole(o: MemberAddOptions): Promise<Role> {
+  if (!o.io.canPrompt) throw new UsageError('Missing --role.', `Pass --role ${ROLES.join('|')}.`);
+  return o.prompter().select<Role>({
+    message: 'Role in the workspace',
+    flag: '--role',
+    choices: [
+      { name: 'user', value: 'user', description: 'Can create and edit forms' },
+      { name: 'readonly', value: 'readonly', description: 'Can view forms and submissions' },
+      { name: 'admin', value: 'admin', description: 'Can also manage members and the workspace' },
+    ],
+  });
+}

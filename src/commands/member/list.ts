@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type Member, listMembers } from '../../api/members.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+
+export const MEMBER_FIELDS = ['id', 'name', 'email', 'role'] as const;
+
+export interface MemberListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  workspace?: number;
+  output: OutputFlags;
+}
+
+/** `formctl member list`. */
+export function newMemberListCommand(f: Factory, runF = memberListRun): Command {
+  const cmd = new Command('list').alias('ls').description('List the members of a workspace and their roles');
+  addWorkspaceOption(cmd);
+  addOutputOptions(cmd, { list: true, fields: MEMBER_FIELDS });
+  examples(cmd, [
+    'formctl member list',
+    'formctl member list -w 12',
+    "formctl member list --json email,role | jq -r '.[] | select(.role == \"admin\") | .email'",
+  ]);
+  return cmd.action((flags: OutputFlags & { workspace?: number }) =>
+    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, output: { json: flags.json, ndjson: flags.ndjson } }),
+  );
+}
+
+/** Lists members: id, name, email, role. */
+export async function memberListRun(o: MemberListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, MEMBER_FIELDS);
+  const workspaceId = await o.resolveWorkspace(o.workspace);
+  const members = await listMembers(await o.api(), workspaceId);
+  const columns: Column<Member>[] = [
+    { header: 'ID', value: (m) => m.id, style: 'cyan' },
+    { header: 'Name', value: (m) => m.name },
+    { header: 'Email', value: (m) => m.email },
+    { header: 'Role', value: (m) => m.role },
+  ];
+  await writeList(o.io, format, members, columns, { empty: `Workspace ${workspaceId} has no members.` });
+}
