@@ -1,7 +1,18 @@
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import { newSubmissionDeleteCommand } from './delete.js';
+import { newSubmissionExportStatusCommand } from './export-status.js';
+import { newSubmissionExportCommand } from './export.js';
+import { newSubmissionListCommand } from './list.js';
+import { newSubmissionUpdateCommand } from './update.js';
 
-/** `formctl submission` (being built). */
-export default function newCommand(_f: Factory): Command {
-  return new Command('submission').description('(not built yet)');
+/** `formctl submission …`. */
+export default function newSubmissionCommand(f: Factory): Command {
+  return new Command('submission')
+    .description('List, update, bulk-update, delete and export submissions')
+    .addCommand(newSubmissionListCommand(f))
+    .addCommand(newSubmissionUpdateCommand(f))
+    .addCommand(newSubmissionDeleteCommand(f))
+    .addCommand(newSubmissionExportCommand(f))
+    .addCommand(newSubmissionExportStatusCommand(f));
 }

@@ -1,0 +1,95 @@
+import type { ApiClient, StreamResponse } from './client.js';
+import { NotFoundError } from './errors.js';
+import { CliError, ExitCode } from '../errors.js';
+import { apiPath } from './path.js';
+
+/** The async answer to an export request (spec: `message`, `job_id`, `is_async`). */
+export interface ExportJob {
+  message?: string;
+  job_id: string;
+  is_async?: boolean;
+  [key: string]: unknown;
+}
+
+/** Job status (research §4.5); only `status` is relied on, the rest is shown when present. */
+export interface ExportStatus {
+  job_id?: string;
+  status: string;
+  progress?: number | null;
+  file_url?: string | null;
+  expires_at?: string | null;
+  error_message?: string | null;
+  [key: string]: unknown;
+}
+
+/** The service decides sync or async by form size; the Content-Type says which one came back. */
+export type ExportStart = { kind: 'csv'; response: StreamResponse } | { kind: 'job'; job: ExportJob };
+
+/** Starts an export; a CSV answer is handed back unread so it can be streamed to disk. */
+export async function startExport(c: ApiClient, formId: number, columns: Record<string, boolean>, signal?: AbortSignal): Promise<ExportStart> {
+  const res = await c.stream({
+    method: 'POST',
+    path: apiPath`/open/forms/${formId}/submissions/export`,
+    body: { columns },
+    headers: { accept: 'text/csv, application/json' },
+    ability: 'forms-read',
+    signal,
+  });
+  const type = String(res.headers['content-type'] ?? '').toLowerCase();
+  if (!type.includes('json')) return { kind: 'csv', response: res };
+  const text = await res.body.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CliError(`The service sent invalid JSON for the export job (HTTP ${res.status}).`);
+  }
+  const job = body as Partial<ExportJob> | null;
+  if (!job || typeof job !== 'object' || (typeof job.job_id !== 'string' && typeof job.job_id !== 'number')) {
+    throw new CliError('The service answered the export with JSON but no job_id.', ExitCode.error, 'Rerun with --debug and report the response.');
+  }
+  return { kind: 'job', job: { ...job, job_id: String(job.job_id) } };
+}
+
+/**
+ * Which status path worked for a client; FIDELITY: try the docs path first, then the deployed code's path.
+ * Remembered per form so polling does not pay two requests every time.
+ */
+export interface StatusPathMemo {
+  style?: 'docs' | 'code';
+}
+
+/** Reads an export job's status from the docs path, falling back to the code path; a 404 on both names the job. */
+export async function getExportStatus(c: ApiClient, formId: number, jobId: string, memo: StatusPathMemo = {}, signal?: AbortSignal): Promise<ExportStatus> {
+  const paths = {
+    docs: apiPath`/open/forms/${formId}/submissions/export/${jobId}/status`,
+    code: apiPath`/open/forms/${formId}/submissions/export/status/${jobId}`,
+  };
+  const order: Array<'docs' | 'code'> = memo.style === 'code' ? ['code', 'docs'] : ['docs', 'code'];
+  for (const style of order) {
+    try {
+      const res = await c.request<ExportStatus>({ path: paths[style], ability: 'forms-read', signal });
+      memo.style = style;
+      return normalizeStatus(res.data);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+  throw new CliError(
+    `Export job ${jobId} was not found (tried ${paths.docs} and ${paths.code}).`,
+    ExitCode.notFound,
+    'Export jobs expire (about 2 hours on the hosted service); start a new one with `formctl submission export`.',
+  );
+}
+
+function normalizeStatus(body: unknown): ExportStatus {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  // Some deployments wrap resources in `data`.
+  const s = (b.data && typeof b.data === 'object' && !('status' in b) ? b.data : b) as Record<string, unknown>;
+  return { ...s, status: typeof s.status === 'string' ? s.status.toLowerCase() : 'unknown' } as ExportStatus;
+}
+
+/** Opens a finished export's file (an absolute, usually pre-signed URL; the token goes only to the API's own origin). */
+export async function openExportFile(c: ApiClient, fileUrl: string, signal?: AbortSignal): Promise<StreamResponse> {
+  return c.stream({ path: fileUrl, headers: { accept: 'text/csv, */*' }, signal });
+}

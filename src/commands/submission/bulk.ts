@@ -1,0 +1,182 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from '../../api/client.js';
+import { resolveForm } from '../../api/forms.js';
+import { createPacer } from '../../bulk/pacer.js';
+import { type BulkStats, resumeKey, runBulkUpdate } from '../../bulk/update.js';
+import { PartialFailureError, UsageError } from '../../errors.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+
+/** The service's documented limit (spec: 100 requests per minute). */
+export const DEFAULT_RATE_LIMIT = 100;
+/** Pace at 95 % of the limit: see PacerOptions.headroom. */
+const HEADROOM = 0.95;
+
+export interface BulkUpdateRunOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  signal?: AbortSignal;
+  now: () => number;
+  form: string;
+  from: string;
+  concurrency: number;
+  rateLimit?: number;
+  results?: string;
+  resume?: boolean;
+  dryRun?: boolean;
+  /** Tests pace with a fake clock. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Lines already done according to a results file (status ok). A torn last line is ignored. */
+export async function readDoneKeys(file: string): Promise<Set<string>> {
+  const done = new Set<string>();
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of rl) {
+    try {
+      const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown };
+      if (r.status === 'ok' && typeof r.line === 'number') done.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id)));
+    } catch {
+      // A line cut short by a crash: it is simply not done.
+    }
+  }
+  return done;
+}
+
+/** Counts non-blank lines, for the ETA (a quick streaming pass; stdin is not counted). */
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of rl) if (line.trim()) n++;
+  return n;
+}
+
+/** Opens the results sink: a new file (refusing to overwrite one, which is a resume log), an appended one with --resume, or stdout. */
+async function openResults(io: IOStreams, o: BulkUpdateRunOptions): Promise<{ stream: Writable; close(): Promise<void> }> {
+  if (!o.results) return { stream: io.stdout, close: async () => undefined };
+  let size = -1;
+  try {
+    size = (await stat(o.results)).size;
+  } catch {
+    // Missing: a fresh run.
+  }
+  if (size > 0 && !o.resume && !o.dryRun) {
+    throw new UsageError(`${o.results} already exists.`, 'Pass --resume to continue that run (done lines are skipped), or remove the file to start over.');
+  }
+  if (size > 0) {
+    // Make sure an append starts on a new line even if the last run died mid-line.
+    const fh = await open(o.results, 'r');
+    const buf = Buffer.alloc(1);
+    await fh.read(buf, 0, 1, size - 1);
+    await fh.close();
+    if (buf[0] !== 0x0a) size = -2;
+  }
+  const stream = createWriteStream(o.results, { flags: o.resume ? 'a' : 'w' });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (e) => reject(new UsageError(`Cannot write ${o.results}: ${e.message}`)));
+  });
+  if (size === -2) stream.write('\n');
+  return {
+    stream,
+    close: () => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve()))),
+  };
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Progress on stderr: redrawn on a TTY, one line every 10 s otherwise (CI logs). */
+function progressReporter(io: IOStreams, now: () => number, total: number | undefined) {
+  const started = now();
+  let lastAt = Number.NEGATIVE_INFINITY;
+  const every = io.stderrIsTTY ? 250 : 10_000;
+  const text = (s: BulkStats) => {
+    const elapsed = now() - started;
+    const handled = s.ok + s.failed;
+    const rate = elapsed > 0 ? (handled / elapsed) * 60_000 : 0;
+    const left = total !== undefined ? Math.max(0, total - handled - s.skipped) : undefined;
+    const eta = left !== undefined && rate > 0 ? ` · ETA ${formatDuration((left / rate) * 60_000)}` : '';
+    const of = total !== undefined ? `/${total}` : '';
+    return `${handled + s.skipped}${of} lines · ${s.ok} ok · ${s.failed} failed${s.skipped ? ` · ${s.skipped} skipped` : ''} · ${Math.round(rate)}/min${eta}`;
+  };
+  return {
+    update(s: BulkStats) {
+      const t = now();
+      if (t - lastAt < every) return;
+      lastAt = t;
+      io.stderr.write(io.stderrIsTTY ? `\r\x1b[2K${text(s)}` : `${text(s)}\n`);
+    },
+    finish(s: BulkStats) {
+      if (io.stderrIsTTY) io.stderr.write('\r\x1b[2K');
+      return text(s);
+    },
+  };
+}
+
+/** Bulk update: paced under the rate limit, per-line results as NDJSON, resumable, exit 10 when any line failed. */
+export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
+  if (o.resume && !o.results) throw new UsageError('--resume needs --results FILE (the log of the earlier run).');
+  if (o.from === '-' && o.io.stdinIsTTY) throw new UsageError('--from - reads NDJSON from stdin, but stdin is a terminal.', 'Pipe a file in, or pass --from FILE.');
+  let input: Readable;
+  let total: number | undefined;
+  if (o.from === '-') input = o.io.stdin;
+  else {
+    try {
+      const st = await stat(o.from);
+      if (!st.isFile()) throw new Error('not a regular file');
+    } catch (err) {
+      throw new UsageError(`Cannot read ${o.from}: ${(err as Error).message}`);
+    }
+    total = await countLines(o.from);
+    input = createReadStream(o.from);
+  }
+  const done = o.resume && o.results ? await readDoneKeys(o.results).catch(() => new Set<string>()) : new Set<string>();
+  const client = await o.api();
+  const form = await resolveForm(client, o.form);
+  // Without --rate-limit, trust the limit the service announced on the form lookup.
+  const limit = o.rateLimit ?? client.rateLimit.limit ?? DEFAULT_RATE_LIMIT;
+  const pacer = createPacer({ limitPerMinute: limit, headroom: HEADROOM, now: o.now, sleep: o.sleep });
+  const sink = await openResults(o.io, o);
+  const progress = progressReporter(o.io, o.now, total);
+  let stats: BulkStats | undefined;
+  try {
+    stats = await runBulkUpdate({
+      client,
+      form,
+      input,
+      concurrency: o.concurrency,
+      pacer,
+      dryRun: o.dryRun,
+      results: sink.stream,
+      done,
+      signal: o.signal,
+      onProgress: (s) => {
+        stats = s;
+        progress.update(s);
+      },
+    });
+  } finally {
+    // Results are flushed before any exit, Ctrl-C included: they are the resume log.
+    await sink.close();
+    if (stats) {
+      const where = o.results ? ` (results in ${o.results})` : '';
+      await write(o.io.stderr, `${o.dryRun ? 'Dry run: ' : ''}${progress.finish(stats)}${where}\n`);
+    }
+    if (o.from !== '-') input.destroy();
+  }
+  if (stats.failed > 0) {
+    throw new PartialFailureError(
+      `${stats.failed} of ${stats.ok + stats.failed} line${stats.ok + stats.failed === 1 ? '' : 's'} failed.`,
+      o.results ? `See the "error" of each failed line in ${o.results}; fix them and rerun with --resume.` : 'Rerun with --results FILE to keep a log you can --resume from.',
+    );
+  }
+}

@@ -1,0 +1,85 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type ExportStatus, getExportStatus } from '../../api/exports.js';
+import { resolveForm } from '../../api/forms.js';
+import { refuseExisting } from '../../export/download.js';
+import { abortableSleep } from '../../export/wait.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, resolveFormat, writeObject } from '../../io/output.js';
+import { examples } from '../shared.js';
+import { addDownloadOptions, downloadJob } from './export.js';
+
+export interface SubmissionExportStatusOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  signal?: AbortSignal;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  form: string;
+  jobId: string;
+  download?: boolean;
+  output?: string;
+  pollIntervalMs: number;
+  waitTimeoutMs: number;
+  clobber?: boolean;
+  json?: boolean;
+}
+
+/** `formctl submission export-status <form> <job-id>`. */
+export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun): Command {
+  const cmd = new Command('export-status')
+    .description('Show an async export job, or wait for it and download its CSV')
+    .argument('<form>', 'Form id or slug')
+    .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
+    .option('--download', 'Wait until the job completes, then download the CSV');
+  addDownloadOptions(cmd);
+  examples(cmd, [
+    'formctl submission export-status 42 0f6c…-job-id',
+    'formctl submission export-status 42 0f6c…-job-id --download -o answers.csv',
+  ]);
+  return cmd.action(
+    (form: string, jobId: string, flags: { download?: boolean; output?: string; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
+      runF({
+        io: f.io,
+        api: f.api,
+        signal: f.signal,
+        now: () => f.now().getTime(),
+        sleep: abortableSleep,
+        form,
+        jobId,
+        download: flags.download,
+        output: flags.output,
+        pollIntervalMs: flags.pollInterval,
+        waitTimeoutMs: flags.waitTimeout,
+        clobber: flags.clobber,
+        json: flags.json,
+      }),
+  );
+}
+
+const STATUS_COLUMNS: Column<ExportStatus>[] = [
+  { header: 'Job', value: (s) => s.job_id },
+  { header: 'Status', value: (s) => s.status },
+  { header: 'Progress', value: (s) => (typeof s.progress === 'number' ? `${s.progress}%` : null) },
+  { header: 'File URL', value: (s) => s.file_url },
+  { header: 'Expires', value: (s) => s.expires_at, time: true },
+  { header: 'Error', value: (s) => s.error_message },
+];
+
+/** Prints the job's status, or (with --download) waits for it and saves the file. */
+export async function submissionExportStatusRun(o: SubmissionExportStatusOptions): Promise<void> {
+  if ((o.output || o.clobber) && !o.download) throw new UsageError('-o and --clobber need --download.');
+  if (o.output === '-' && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  const client = await o.api();
+  const form = await resolveForm(client, o.form);
+  if (!o.download) {
+    const status = await getExportStatus(client, form.id, o.jobId, {}, o.signal);
+    const format = resolveFormat(o.io, { json: o.json });
+    await writeObject(o.io, format, { job_id: o.jobId, ...status }, STATUS_COLUMNS, { now: new Date(o.now()) });
+    return;
+  }
+  if (o.output && o.output !== '-') await refuseExisting(o.output, o.clobber);
+  await downloadJob(o, client, form, o.jobId, `${form.slug}-submission-data.csv`);
+}

@@ -1,0 +1,186 @@
+import { Command, Option } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type ExportStatus, openExportFile, startExport } from '../../api/exports.js';
+import { type Form, resolveForm } from '../../api/forms.js';
+import { refuseExisting, saveExport } from '../../export/download.js';
+import { createStatusLine, formatBytes } from '../../export/progress.js';
+import { abortableSleep, describeStatus, waitForExport } from '../../export/wait.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { type IOStreams, write } from '../../io/iostreams.js';
+import type { OutputFlags } from '../../io/output.js';
+import { examples } from '../shared.js';
+import { inputProperties } from './fields.js';
+import { parseList, parseSeconds } from './options.js';
+
+export interface SubmissionExportOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  signal?: AbortSignal;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  form: string;
+  columns?: string[];
+  allColumns?: boolean;
+  output?: string;
+  wait: boolean;
+  pollIntervalMs: number;
+  waitTimeoutMs: number;
+  clobber?: boolean;
+  json?: OutputFlags['json'];
+}
+
+export const DEFAULT_POLL_MS = 2_000;
+/** The deployed export job may run for 900 s before the server gives up on it (research §4.5). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
+
+/** Adds the flags shared by `export` and `export-status --download`. */
+export function addDownloadOptions(cmd: Command): Command {
+  return cmd
+    .option('-o, --output <file>', 'Write the CSV here ("-" for stdout; default: the name the service gives, in the current directory)')
+    .option('--clobber', 'Replace the output file if it exists')
+    .addOption(new Option('--poll-interval <seconds>', 'Seconds between job status checks').default(DEFAULT_POLL_MS, '2').argParser(parseSeconds('--poll-interval', { min: 0.1 })))
+    .addOption(
+      new Option('--wait-timeout <seconds>', 'Longest wait for an async export job to finish (the root --timeout is per request)')
+        .default(DEFAULT_WAIT_TIMEOUT_MS, '900')
+        .argParser(parseSeconds('--wait-timeout', { min: 1 })),
+    )
+    .option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
+}
+
+/** `formctl submission export <form>`. */
+export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun): Command {
+  const cmd = new Command('export')
+    .description('Export submissions as CSV, waiting for large exports to finish')
+    .argument('<form>', 'Form id or slug')
+    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
+    .option('--all-columns', 'Every input field plus created_at')
+    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting');
+  addDownloadOptions(cmd);
+  examples(cmd, [
+    'formctl submission export contact-us',
+    'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
+    'formctl submission export 42 -o - | head -5',
+    'formctl submission export 42 --no-wait   # prints the job id; fetch it later with export-status',
+  ]);
+  return cmd.action(
+    (form: string, flags: { columns?: string[]; allColumns?: boolean; output?: string; wait: boolean; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
+      runF({
+        io: f.io,
+        api: f.api,
+        signal: f.signal,
+        now: () => f.now().getTime(),
+        sleep: abortableSleep,
+        form,
+        columns: flags.columns,
+        allColumns: flags.allColumns,
+        output: flags.output,
+        wait: flags.wait,
+        pollIntervalMs: flags.pollInterval,
+        waitTimeoutMs: flags.waitTimeout,
+        clobber: flags.clobber,
+        json: flags.json,
+      }),
+  );
+}
+
+/**
+ * Picks the `columns` body from the user's ids, checked against the form before anything is sent,
+ * so a typo costs no export (the deployed export limiter allows 10 a minute).
+ */
+export function selectColumns(form: Form, ids: string[] | undefined, all: boolean | undefined): Record<string, boolean> {
+  if (ids && all) throw new UsageError('Use either --columns or --all-columns, not both.');
+  const props = inputProperties(form);
+  if (!ids) {
+    const out: Record<string, boolean> = {};
+    for (const p of props) out[p.id] = true;
+    out.created_at = true;
+    return out;
+  }
+  if (ids.length === 0) throw new UsageError('--columns needs at least one column id.');
+  const valid = new Set([...props.map((p) => p.id), 'created_at']);
+  const unknown = ids.filter((id) => !valid.has(id));
+  if (unknown.length > 0) {
+    const list = [...props.map((p) => `${p.id} (${p.name})`), 'created_at'].join(', ');
+    throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${form.slug}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
+  }
+  const out: Record<string, boolean> = {};
+  // Object key order is the request's column order, which the service keeps in the CSV (research §4.6).
+  for (const id of ids) out[id] = true;
+  return out;
+}
+
+/** Starts the export; streams a CSV answer to disk, or polls an async job and then downloads its file. */
+export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
+  const toStdout = o.output === '-';
+  if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  const client = await o.api();
+  const form = await resolveForm(client, o.form);
+  const columns = selectColumns(form, o.columns, o.allColumns);
+  if (o.output && !toStdout) {
+    // Checked before the export starts: a refusal afterwards would waste a rate-limited export.
+    await refuseExisting(o.output, o.clobber);
+  }
+  const started = await startExport(client, form.id, columns, o.signal);
+  const fallbackName = `${form.slug}-submission-data.csv`;
+  if (started.kind === 'csv') {
+    const saved = await saveExport({ io: o.io, res: started.response, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+    await reportSaved(o, saved);
+    return;
+  }
+  const jobId = started.job.job_id;
+  if (!o.wait) {
+    const resume = `formctl submission export-status ${form.id} ${jobId} --download${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+    if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
+    else {
+      await write(o.io.stdout, `${jobId}\n`);
+      await write(o.io.stderr, `Export job ${jobId} started in the background.\nResume with: ${resume}\n`);
+    }
+    return;
+  }
+  await downloadJob(o, client, form, jobId, fallbackName);
+}
+
+/** Polls a job to completion and downloads its file (shared with `export-status --download`). */
+export async function downloadJob(
+  o: Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'pollIntervalMs' | 'waitTimeoutMs' | 'output' | 'clobber' | 'json'>,
+  client: ApiClient,
+  form: Form,
+  jobId: string,
+  fallbackName: string,
+): Promise<void> {
+  const line = createStatusLine(o.io, o.now);
+  let status: ExportStatus & { file_url: string };
+  try {
+    status = await waitForExport({
+      client,
+      formId: form.id,
+      jobId,
+      pollMs: o.pollIntervalMs,
+      timeoutMs: o.waitTimeoutMs,
+      now: o.now,
+      sleep: o.sleep,
+      signal: o.signal,
+      onStatus: (s) => line.update(`Export job ${jobId}: ${describeStatus(s)}`),
+    });
+  } finally {
+    line.done();
+  }
+  const res = await openExportFile(client, status.file_url, o.signal);
+  const saved = await saveExport({ io: o.io, res, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+  await reportSaved(o, saved, jobId);
+}
+
+async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, saved: { file: string; bytes: number }, jobId?: string): Promise<void> {
+  if (saved.file === '-') return;
+  if (o.json) {
+    await write(o.io.stdout, JSON.stringify({ file: saved.file, bytes: saved.bytes, job_id: jobId ?? null }) + '\n');
+    return;
+  }
+  // On stderr: the file is the result, and stdout stays clean for scripts.
+  if (o.io.stderrIsTTY) await write(o.io.stderr, `✓ Saved ${saved.file} (${formatBytes(saved.bytes)})\n`);
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

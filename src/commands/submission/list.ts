@@ -1,0 +1,90 @@
+import { Command, Option } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { resolveForm } from '../../api/forms.js';
+import type { NormalizedSubmission } from '../../api/normalize.js';
+import { type Page, items } from '../../api/paginate.js';
+import { SUBMISSIONS_MAX_PER_PAGE, listSubmissions } from '../../api/submissions.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples, parsePositiveInt } from '../shared.js';
+import { inputProperties } from './fields.js';
+
+export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
+/** A table row shows this many answers; `--json` has them all. */
+const TABLE_FIELDS = 3;
+const DEFAULT_LIMIT = 30;
+
+export interface SubmissionListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  form: string;
+  all?: boolean;
+  limit?: number;
+  status?: string;
+  search?: string;
+  output: OutputFlags;
+}
+
+/** `formctl submission list <form>`. */
+export function newSubmissionListCommand(f: Factory, runF = submissionListRun): Command {
+  const cmd = new Command('list')
+    .alias('ls')
+    .description('List a form\'s submissions, newest first')
+    .argument('<form>', 'Form id or slug')
+    .option('--all', 'Fetch every submission (default for --json/--ndjson)')
+    .option('-L, --limit <n>', `Show at most this many (default ${DEFAULT_LIMIT} in a table, all with --json/--ndjson)`, parsePositiveInt('--limit'))
+    .addOption(new Option('--status <status>', 'Only submissions with this status').choices(['completed', 'partial', 'all']))
+    .option('--search <text>', 'Only submissions with an answer matching this text');
+  addOutputOptions(cmd, { list: true, fields: SUBMISSION_FIELDS });
+  examples(cmd, [
+    'formctl submission list contact-us',
+    'formctl submission list 42 --search alice@example.com',
+    'formctl submission list 42 --ndjson | jq -r \'.data | to_entries | map(.value) | @csv\'',
+    'formctl submission list 42 --json id,submitted_at --limit 5',
+  ]);
+  return cmd.action((form: string, flags: { all?: boolean; limit?: number; status?: string; search?: string } & OutputFlags) =>
+    runF({ io: f.io, api: f.api, now: f.now, form, all: flags.all, limit: flags.limit, status: flags.status, search: flags.search, output: flags }),
+  );
+}
+
+/** Streams submissions page by page; only the table (which must measure its columns) holds rows in memory. */
+export async function submissionListRun(o: SubmissionListOptions): Promise<void> {
+  if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
+  const format = resolveFormat(o.io, o.output, SUBMISSION_FIELDS);
+  const machine = format.kind === 'json' || format.kind === 'ndjson';
+  const limit = o.all ? undefined : (o.limit ?? (machine ? undefined : DEFAULT_LIMIT));
+  const client = await o.api();
+  const form = await resolveForm(client, o.form);
+  const shown = inputProperties(form).slice(0, TABLE_FIELDS);
+  const columns: Column<NormalizedSubmission>[] = [
+    { header: 'ID', value: (s) => s.pathId, style: 'cyan' },
+    { header: 'Submitted', value: (s) => s.submitted_at, time: true },
+    ...shown.map((p): Column<NormalizedSubmission> => ({ header: p.name || p.id, value: (s) => s.data[p.id] })),
+  ];
+  let truncated = false;
+  const pages = listSubmissions(client, form.id, {
+    status: o.status,
+    search: o.search,
+    limit,
+    perPage: limit === undefined ? SUBMISSIONS_MAX_PER_PAGE : Math.min(limit, SUBMISSIONS_MAX_PER_PAGE),
+  });
+  const rows = items(pages, (p: Page<NormalizedSubmission>) => {
+    truncated = p.truncated;
+  });
+  await writeList(o.io, format, machine ? toRecords(rows) : rows, columns as Column<unknown>[], {
+    now: o.now(),
+    empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${form.slug}.`,
+  });
+  if (truncated && format.kind === 'table') await notice(o.io, `Showing the first ${limit}; pass --all or --limit N for more.`);
+}
+
+/** The JSON record: the service's object with `submitted_at` filled in; the internal path id is not a field. */
+async function* toRecords(rows: AsyncIterable<NormalizedSubmission>): AsyncGenerator<Record<string, unknown>> {
+  for await (const s of rows) {
+    const { pathId, ...rest } = s;
+    yield { ...rest, id: rest.id ?? pathId };
+  }
+}

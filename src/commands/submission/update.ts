@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { resolveForm } from '../../api/forms.js';
+import { updateSubmission } from '../../api/submissions.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { success } from '../../io/output.js';
+import { examples, collectKeyValue, parsePositiveInt } from '../shared.js';
+import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
+import { resolveData } from './fields.js';
+
+export interface SubmissionUpdateOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  form: string;
+  submissionId: string;
+  set?: Array<[string, string]>;
+  file?: string;
+  json?: boolean;
+}
+
+interface UpdateFlags {
+  set?: Array<[string, string]>;
+  file?: string;
+  from?: string;
+  concurrency?: number;
+  dryRun?: boolean;
+  results?: string;
+  resume?: boolean;
+  rateLimit?: number;
+  json?: boolean;
+}
+
+/** `formctl submission update <form> [submission-id]`: one submission with --set/--file, or many with --from. */
+export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun): Command {
+  const cmd = new Command('update')
+    .description('Change answers of one submission, or of many from an NDJSON file')
+    .argument('<form>', 'Form id or slug')
+    .argument('[submission-id]', 'Submission id (not with --from)')
+    .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
+    .option('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin')
+    .option('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line; "-" reads stdin')
+    .option('--concurrency <n>', 'Bulk: requests in flight at once (default 4)', parsePositiveInt('--concurrency'))
+    .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
+    .option('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume')
+    .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
+    .option('--dry-run', 'Bulk: check every line and print what would be sent, without sending')
+    .option('--json', 'Print the service\'s answer as JSON (single update)');
+  examples(cmd, [
+    'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',
+    'formctl submission update 42 118 --file answers.json',
+    'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson',
+    'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
+    'formctl submission update 42 --from fixes.ndjson --dry-run',
+  ]);
+  return cmd.action(async (form: string, submissionId: string | undefined, flags: UpdateFlags) => {
+    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
+    if (flags.from !== undefined) {
+      if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
+      if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
+      if (flags.json) throw new UsageError('--json is for a single update; bulk results are NDJSON already.');
+      const o: BulkUpdateRunOptions = {
+        io: f.io,
+        api: f.api,
+        signal: f.signal,
+        now: () => f.now().getTime(),
+        form,
+        from: flags.from,
+        concurrency: flags.concurrency ?? 4,
+        rateLimit: flags.rateLimit,
+        results: flags.results,
+        resume: flags.resume,
+        dryRun: flags.dryRun,
+      };
+      return bulkF(o);
+    }
+    if (bulkOnly.length > 0) {
+      const names = bulkOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+      throw new UsageError(`${names.join(', ')} ${names.length > 1 ? 'apply' : 'applies'} only to bulk updates with --from.`);
+    }
+    if (submissionId === undefined) throw new UsageError('Missing <submission-id>.', 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
+    return runF({ io: f.io, api: f.api, form, submissionId, set: flags.set, file: flags.file, json: flags.json });
+  });
+}
+
+/** Reads `--file`: a JSON object of field values. */
+async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[string, unknown]>> {
+  let text: string;
+  try {
+    text = file === '-' ? await readAll(io) : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Could not read ${file}: ${(err as Error).message}`);
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new UsageError(`${file} must hold a JSON object of field values, e.g. {"Email": "a@example.com"}.`);
+  const o = obj as Record<string, unknown>;
+  // A file saved from `submission list --json` has the answers under `data`.
+  const fields = o.data && typeof o.data === 'object' && !Array.isArray(o.data) && Object.keys(o).every((k) => ['data', 'id', 'submission_id', 'submitted_at'].includes(k)) ? (o.data as Record<string, unknown>) : o;
+  return Object.entries(fields);
+}
+
+async function readAll(io: IOStreams): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of io.stdin) chunks.push(Buffer.from(c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Resolves field names to ids against the form, then sends one `{data}` patch. */
+export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<void> {
+  if (o.set && o.file !== undefined) throw new UsageError('Use either --set or --file, not both.');
+  if (!o.set && o.file === undefined) throw new UsageError('Nothing to update.', 'Pass --set field=value (repeatable) or --file data.json.');
+  if (!/^[\w-]+$/.test(o.submissionId)) throw new UsageError(`Invalid submission id "${o.submissionId}".`);
+  const entries = o.file !== undefined ? await readFieldsFile(o.io, o.file) : o.set!;
+  if (entries.length === 0) throw new UsageError('Nothing to update: the file has no fields.');
+  const client = await o.api();
+  const form = await resolveForm(client, o.form);
+  const data = resolveData(form, entries, { coerce: o.file === undefined });
+  const res = await updateSubmission(client, form.id, o.submissionId, data);
+  if (o.json) await write(o.io.stdout, JSON.stringify(res.body ?? { message: res.message }, null, 2) + '\n');
+  else await success(o.io, `Updated submission ${o.submissionId} of form ${form.slug} (${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'}).`);
+}

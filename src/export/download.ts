@@ -1,0 +1,55 @@
+import { access } from 'node:fs/promises';
+import type { StreamResponse } from '../api/client.js';
+import { UsageError } from '../errors.js';
+import type { IOStreams } from '../io/iostreams.js';
+import { dispositionFilename } from './filename.js';
+import { createStatusLine, formatBytes } from './progress.js';
+import { writeFileAtomically, writeToStream } from './sink.js';
+
+export interface SaveOptions {
+  io: IOStreams;
+  res: StreamResponse;
+  /** `-o` value: a path, `-` for stdout, or undefined for the server's file name. */
+  output?: string;
+  /** Used when the response names no file. */
+  fallbackName: string;
+  clobber?: boolean;
+  signal?: AbortSignal;
+  now: () => number;
+}
+
+/** Where the CSV goes, and whether it is stdout. */
+export function targetOf(output: string | undefined, res: StreamResponse, fallbackName: string): string {
+  return output ?? dispositionFilename(res.headers['content-disposition']) ?? fallbackName;
+}
+
+/** Refuses to replace an existing file unless --clobber: an export must never destroy an earlier one by accident. */
+export async function refuseExisting(file: string, clobber?: boolean): Promise<void> {
+  if (clobber || file === '-') return;
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
+}
+
+/** Streams a CSV response to its target, bytes untouched (FIDELITY), with a byte counter on a TTY. */
+export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes: number }> {
+  const file = targetOf(o.output, o.res, o.fallbackName);
+  try {
+    await refuseExisting(file, o.clobber);
+  } catch (err) {
+    await o.res.body.dump().catch(() => undefined);
+    throw err;
+  }
+  const line = createStatusLine(o.io, o.now);
+  const onBytes = o.io.stderrIsTTY ? (n: number) => line.update(`Downloading ${file === '-' ? 'CSV' : file}: ${formatBytes(n)}`) : undefined;
+  try {
+    const bytes = file === '-'
+      ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
+      : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes });
+    return { file, bytes };
+  } finally {
+    line.done();
+  }
+}

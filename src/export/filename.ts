@@ -1,0 +1,39 @@
+/** The filename from a Content-Disposition header: RFC 6266 `filename*=UTF-8''…` first, then quoted or bare `filename=`. */
+export function dispositionFilename(header: string | string[] | undefined): string | undefined {
+  const h = Array.isArray(header) ? header[0] : header;
+  if (!h) return undefined;
+  const star = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(h);
+  if (star) {
+    try {
+      return safeFileName(decodeURIComponent(star[2]!.trim()));
+    } catch {
+      // A malformed percent-encoding falls through to the plain parameter.
+    }
+  }
+  const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(h);
+  if (quoted) return safeFileName(quoted[1]!.replace(/\\(.)/g, '$1'));
+  // The deployed server leaves a token-safe name unquoted (research §4.3).
+  const bare = /filename\s*=\s*([^;\s]+)/i.exec(h);
+  return bare ? safeFileName(bare[1]!) : undefined;
+}
+
+/** The last path segment of a URL, for a file_url without Content-Disposition. */
+export function urlFilename(url: string): string | undefined {
+  try {
+    const last = new URL(url).pathname.split('/').pop();
+    return last ? safeFileName(decodeURIComponent(last)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A server-chosen name must never pick the directory: keep the last segment only and drop control
+ * characters, so `../../.bashrc` or `a/b.csv` cannot write outside the current directory.
+ */
+export function safeFileName(name: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (!base || base === '.' || base === '..') return undefined;
+  return base;
+}

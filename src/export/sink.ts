@@ -1,0 +1,76 @@
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { type Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { NetworkError } from '../api/errors.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
+
+/** The temporary name a download is written under until it is complete. */
+export function partName(file: string): string {
+  return `${file}.part`;
+}
+
+/**
+ * Streams `body` into `<file>.part` and renames it to `file` only when every byte arrived, so an
+ * interrupted or failed export never leaves a half file under the final name (ARCHITECTURE, data
+ * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a
+ * stray .part would only confuse the next run.
+ */
+export async function writeFileAtomically(body: Readable, file: string, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+  const part = partName(file);
+  // A 1 MiB buffer keeps write syscalls large; it is the only buffering between socket and disk.
+  const out = createWriteStream(part, { highWaterMark: 1 << 20, flags: 'w', mode: 0o644 });
+  const bytes = counter(o.onBytes);
+  try {
+    await pipeline(body, bytes, out, { signal: o.signal });
+    await rename(part, file);
+    return bytes.total;
+  } catch (err) {
+    out.destroy();
+    await unlink(part).catch(() => undefined);
+    throw downloadError(err, o.signal, file);
+  }
+}
+
+/** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same. */
+export async function writeToStream(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+  const bytes = counter(o.onBytes);
+  try {
+    // `end: false`: stdout belongs to the process, not to this download.
+    await pipeline(body, bytes, dest, { signal: o.signal, end: false });
+    return bytes.total;
+  } catch (err) {
+    throw downloadError(err, o.signal, 'stdout', true);
+  }
+}
+
+/** A pass-through that counts bytes (a 'data' listener would switch off backpressure). */
+function counter(onBytes?: (n: number) => void): Transform & { total: number } {
+  const t = new Transform({
+    highWaterMark: 1 << 20,
+    transform(chunk: Buffer, _enc, cb) {
+      t.total += chunk.length;
+      onBytes?.(t.total);
+      cb(null, chunk);
+    },
+  }) as Transform & { total: number };
+  t.total = 0;
+  return t;
+}
+
+/** Maps a failed download to the documented exit codes: Ctrl-C 130, dropped connection 11, disk trouble 1. */
+export function downloadError(err: unknown, signal: AbortSignal | undefined, target: string, partial = false): Error {
+  if (err instanceof CliError) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (signal?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') return new InterruptedError();
+  const code = e?.code ?? (e?.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code && /^(UND_ERR|ECONN|EPIPE|ETIMEDOUT|ERR_STREAM_PREMATURE_CLOSE)/.test(code)) {
+    const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
+    return new NetworkError(`The download was cut off (${code}); ${what}.`, 'Run the export again.', code);
+  }
+  if (code && /^E[A-Z]+$/.test(code)) {
+    return new CliError(`Could not write ${target}: ${e.message}`, ExitCode.error, 'Check free disk space and that the directory is writable.');
+  }
+  const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
+  return new NetworkError(`The download failed: ${e?.message ?? String(err)}; ${what}.`, 'Run the export again.', code);
+}
