@@ -63,9 +63,9 @@ export function buildBody(fields: Array<{ key: string; value: unknown }>): Recor
         continue;
       }
       const existing = node[seg];
-      if (existing === undefined || existing === null || typeof existing !== 'object') {
+      if (existing === undefined) {
         node[seg] = nextIsArray ? [] : {};
-      } else if (Array.isArray(existing) !== nextIsArray) {
+      } else if (existing === null || typeof existing !== 'object' || Array.isArray(existing) !== nextIsArray) {
         throw new UsageError(`Field "${key}" conflicts with an earlier field of a different shape.`);
       }
       node = node[seg] as Record<string, unknown> | unknown[];

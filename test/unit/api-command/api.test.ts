@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { buildBody, keyPath, parseHeaders, typedValue } from '../../../src/commands/api/fields.js';
+import { type ApiOptions, apiRun } from '../../../src/commands/api/index.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type StubServer, json, startStubServer } from '../../helpers/http.js';
+
+describe('field parsing', () => {
+  it('-F types values; @file reads a file', () => {
+    expect([typedValue('true'), typedValue('false'), typedValue('null'), typedValue('42'), typedValue('-1.5e3'), typedValue('007'), typedValue('abc')]).toEqual([
+      true, false, null, 42, -1500, '007', 'abc',
+    ]);
+    expect(typedValue('@some/file', (p) => `contents of ${p}`)).toBe('contents of some/file');
+    const err = (() => {
+      try {
+        typedValue('@/no/such/file');
+      } catch (e) {
+        return e as CliError;
+      }
+    })();
+    expect([err?.exitCode, err?.message]).toEqual([2, 'Cannot read /no/such/file: ENOENT.']);
+  });
+
+  it('nests a[b] and appends a[]', () => {
+    expect(keyPath('a[b][]')).toEqual(['a', 'b', '']);
+    expect(
+      buildBody([
+        { key: 'name', value: 'x' },
+        { key: 'columns[created_at]', value: true },
+        { key: 'columns[q1]', value: false },
+        { key: 'tags[]', value: 'a' },
+        { key: 'tags[]', value: 'b' },
+        { key: 'props[][id]', value: 1 },
+      ]),
+    ).toEqual({ name: 'x', columns: { created_at: true, q1: false }, tags: ['a', 'b'], props: [{ id: 1 }] });
+    expect(() => buildBody([{ key: 'a', value: 1 }, { key: 'a[]', value: 2 }])).toThrow(CliError);
+    expect(() => keyPath('a[b')).toThrow('Invalid field name "a[b".');
+  });
+
+  it('any plain key=value round-trips as a string field', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), fc.string(), (key, value) => {
+        expect(buildBody([{ key, value }])).toEqual({ [key]: value });
+      }),
+    );
+  });
+
+  it('headers: lower-cased names; Authorization and malformed ones refused', () => {
+    expect(parseHeaders(['X-Trace: abc', 'Accept:text/csv'])).toEqual({ 'x-trace': 'abc', accept: 'text/csv' });
+    expect(() => parseHeaders(['Authorization: Bearer x'])).toThrow('formctl sets the Authorization header itself.');
+    expect(() => parseHeaders(['no colon'])).toThrow('Invalid header "no colon".');
+  });
+});
+
+describe('apiRun', () => {
+  let server: StubServer;
+  let client: ApiClient;
+  let dir: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'formctl-api-'));
+    server = await startStubServer((req, res) => {
+      const url = new URL(req.url, 'http://x');
+      if (url.pathname === '/open/paged') {
+        const page = Number(url.searchParams.get('page'));
+        return json(res, 200, { data: [{ n: page * 10 + 1 }, { n: page * 10 + 2 }], meta: { current_page: page, last_page: 3, per_page: 2, total: 6 } });
+      }
+      if (url.pathname === '/open/fail') return json(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
+      if (url.pathname === '/open/empty') {
+        res.writeHead(204);
+        return res.end();
+      }
+      json(res, url.pathname.startsWith('/open/') ? 200 : 404, { ok: true, message: 'Not Found' }, { 'x-ratelimit-remaining': '99' });
+    });
+    client = new ApiClient({ baseUrl: server.url, token: 'tok_api', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+  });
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (o: Partial<ApiOptions> & { path: string }, io = fakeIO()) =>
+    apiRun({ io: io.io, api: async () => client, fields: [], headers: [], ...o }).then(
+      () => ({ code: 0, out: io.out(), err: io.err() }),
+      (e: CliError) => ({ code: e.exitCode, out: io.out(), err: e.message, hint: e.hint }),
+    );
+
+  it('GET by default, authenticated, path kept as given; compact JSON when piped, pretty on a TTY', async () => {
+    const piped = await run({ path: 'open/workspaces' });
+    expect(piped).toEqual({ code: 0, out: '{"ok":true,"message":"Not Found"}\n', err: '' });
+    const tty = await run({ path: '/open/workspaces' }, fakeIO({ tty: true }));
+    expect(tty.out).toBe('{\n  "ok": true,\n  "message": "Not Found"\n}\n');
+    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ['GET', '/open/workspaces', 'Bearer tok_api'],
+      ['GET', '/open/workspaces', 'Bearer tok_api'],
+    ]);
+  });
+
+  it('fields make a POST with a JSON body, in command-line order; -X GET puts them in the query', async () => {
+    await run({
+      path: '/open/workspaces/create',
+      fields: [
+        { key: 'name', raw: 'Marketing', typed: false },
+        { key: 'count', raw: '3', typed: true },
+        { key: 'flag', raw: 'true', typed: false },
+        { key: 'count', raw: '4', typed: true },
+      ],
+      headers: ['X-Trace: t1'],
+    });
+    await run({ path: '/open/forms?x=1', method: 'GET', fields: [{ key: 'page', raw: '2', typed: true }, { key: 'f[a]', raw: 'b c', typed: false }] });
+    const [post, get] = server.requests;
+    expect([post!.method, post!.url, post!.headers['content-type'], post!.headers['x-trace'], JSON.parse(post!.body)]).toEqual([
+      'POST', '/open/workspaces/create', 'application/json', 't1', { name: 'Marketing', count: 4, flag: 'true' },
+    ]);
+    expect([get!.method, get!.url, get!.body]).toEqual(['GET', '/open/forms?x=1&page=2&f%5Ba%5D=b+c', '']);
+  });
+
+  it('--input sends the file as the raw body (POST by default), -H Content-Type is honoured', async () => {
+    const file = join(dir, 'form.json');
+    writeFileSync(file, '{"title":"T"}\n');
+    await run({ path: '/open/forms/1', method: 'PUT', input: file, headers: ['Content-Type: application/merge-patch+json'] });
+    await run({ path: '/open/x', input: '-' }, fakeIO({ stdin: 'raw-bytes' }));
+    expect(server.requests.map((r) => [r.method, r.url, r.headers['content-type'], r.body])).toEqual([
+      ['PUT', '/open/forms/1', 'application/merge-patch+json', '{"title":"T"}\n'],
+      ['POST', '/open/x', 'application/json', 'raw-bytes'],
+    ]);
+    const missing = await run({ path: '/open/x', input: join(dir, 'nope.json') });
+    expect([missing.code, missing.err]).toEqual([2, `Cannot read --input ${join(dir, 'nope.json')}: ENOENT.`]);
+  });
+
+  it('--paginate follows every page and prints one array', async () => {
+    const r = await run({ path: '/open/paged', paginate: true });
+    expect(r).toEqual({ code: 0, out: '[{"n":11},{"n":12},{"n":21},{"n":22},{"n":31},{"n":32}]\n', err: '' });
+    expect(server.requests.map((q) => q.url)).toEqual(['/open/paged?page=1', '/open/paged?page=2', '/open/paged?page=3']);
+    expect((await run({ path: '/open/paged', paginate: true, method: 'POST' })).code).toBe(2);
+  });
+
+  it('an error answer prints its body to stdout and exits with the mapped code', async () => {
+    const r = await run({ path: '/open/fail' });
+    expect(r.code).toBe(7);
+    expect(r.out).toBe('{"message":"The name field is required.","errors":{"name":["The name field is required."]}}\n');
+    expect(r.err).toBe('The name field is required. (HTTP 422, GET /open/fail)\n  name: The name field is required.');
+    const nf = await run({ path: 'workspaces' });
+    expect([nf.code, nf.hint]).toEqual([6, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.']);
+  });
+
+  it('--include prints status and headers; 204 prints no body; --silent prints nothing', async () => {
+    const r = await run({ path: '/open/workspaces', include: true });
+    const [head, body] = r.out.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head).toContain('\nx-ratelimit-remaining: 99');
+    expect(body).toBe('{"ok":true,"message":"Not Found"}\n');
+    expect((await run({ path: '/open/empty', method: 'DELETE' })).out).toBe('');
+    expect((await run({ path: '/open/workspaces', silent: true })).out).toBe('');
+  });
+
+  it('refuses a body on GET', async () => {
+    const r = await run({ path: '/open/x', method: 'GET', input: '-' }, fakeIO({ stdin: 'x' }));
+    expect(r.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+  });
+});

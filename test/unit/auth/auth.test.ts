@@ -1,0 +1,202 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authLoginRun } from '../../../src/commands/auth/login.js';
+import { authLogoutRun } from '../../../src/commands/auth/logout.js';
+import { authStatusRun } from '../../../src/commands/auth/status.js';
+import { authTokenRun } from '../../../src/commands/auth/token.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type StubServer, json, startStubServer } from '../../helpers/http.js';
+import { scriptedPrompter, testConfig } from './fixtures.js';
+
+const GOOD = 'tok_good_123456';
+
+let server: StubServer;
+let workspaces: unknown[] = [{ id: 7, name: 'Only' }];
+beforeEach(async () => {
+  workspaces = [{ id: 7, name: 'Only' }];
+  server = await startStubServer((req, res) => {
+    const auth = req.headers.authorization;
+    if (auth === 'Bearer tok_noread') return json(res, 403, { message: 'Invalid ability provided.' });
+    if (auth !== `Bearer ${GOOD}`) return json(res, 401, { message: 'Unauthenticated.' });
+    if (req.method === 'GET' && req.url === '/open/workspaces') return json(res, 200, workspaces);
+    json(res, 404, { message: 'nope' });
+  });
+});
+afterEach(async () => server.close());
+
+async function exitOf(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) return err.exitCode;
+    throw err;
+  }
+}
+
+describe('auth login', () => {
+  it('reads --with-token from stdin, verifies it, saves it and picks the only workspace', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ stdin: `  ${GOOD}\n` });
+    await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: `${server.url}/`, withToken: true });
+    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/open/workspaces', `Bearer ${GOOD}`]]);
+    expect(t.store.data).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: GOOD, workspace: 7 } } });
+    expect(fio.out()).toBe('');
+    expect(fio.err()).toBe('');
+    await t.cleanup();
+  });
+
+  it('prompts with hidden input on a TTY and prints the ✓ lines', async () => {
+    const t = await testConfig({ profile: 'work' });
+    const fio = fakeIO({ tty: true });
+    const { prompter, asked } = scriptedPrompter({ password: [GOOD] });
+    await authLoginRun({ ...t, io: fio.io, prompter: () => prompter, baseUrl: server.url });
+    const host = new URL(server.url).host;
+    expect(asked).toEqual([`password: Personal access token for ${host}`]);
+    expect(fio.out()).toBe(`✓ Logged in to ${host} as profile work\n✓ Default workspace: Only (id 7), the only one this token can see\n`);
+    expect(t.store.profile('work')).toEqual({ baseUrl: server.url, token: GOOD, workspace: 7 });
+    await t.cleanup();
+  });
+
+  it('keeps an existing default workspace and does not choose among several', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: server.url, workspace: 3 });
+    workspaces = [{ id: 7, name: 'A' }, { id: 8, name: 'B' }];
+    const fio = fakeIO({ stdin: GOOD });
+    await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, withToken: true });
+    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: GOOD, workspace: 3 });
+    await t.cleanup();
+  });
+
+  it('refuses to save a token the server rejects (exit 4)', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ stdin: 'tok_bad' });
+    const code = await exitOf(authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true }));
+    expect(code).toBe(4);
+    expect(t.store.data.profiles).toEqual({});
+    await t.cleanup();
+  });
+
+  it('saves a token that authenticates but lacks workspaces-read, with a warning', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ stdin: 'tok_noread' });
+    await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true });
+    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: 'tok_noread' });
+    expect(fio.err()).toBe('warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\n');
+    await t.cleanup();
+  });
+
+  it('empty stdin is a usage error (exit 2) and sends nothing', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ stdin: ' \n' });
+    expect(await exitOf(authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true }))).toBe(2);
+    expect(server.requests).toHaveLength(0);
+    await t.cleanup();
+  });
+
+  it('off a TTY without --with-token fails with exit 2 naming the flag', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ tty: false });
+    const err = await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url }).catch((e: CliError) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(2);
+    expect((err as CliError).hint).toContain('--with-token');
+    await t.cleanup();
+  });
+
+  it('rejects a base URL that is not http(s)', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ stdin: GOOD });
+    expect(await exitOf(authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: 'ftp://x', withToken: true }))).toBe(2);
+    await t.cleanup();
+  });
+});
+
+describe('auth status', () => {
+  it('--json reports the stable fields with the token masked', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
+    const fio = fakeIO();
+    await authStatusRun({ ...t, io: fio.io, output: { json: true } });
+    expect(JSON.parse(fio.out())).toEqual({
+      profile: 'default',
+      base_url: server.url,
+      base_url_source: 'profile',
+      token_source: 'profile',
+      token: 'tok_••••',
+      workspace: 7,
+      valid: true,
+    });
+    expect(fio.out()).not.toContain(GOOD);
+    await t.cleanup();
+  });
+
+  it('says where env values came from, and exits 4 when the token is rejected', async () => {
+    const t = await testConfig({ env: { FORMCTL_TOKEN: 'tok_revoked_999', FORMCTL_BASE_URL: server.url } });
+    const fio = fakeIO({ tty: true });
+    const code = await exitOf(authStatusRun({ ...t, io: fio.io, output: {} }));
+    expect(code).toBe(4);
+    expect(fio.out()).toBe(
+      [
+        `Profile    default`,
+        `Base URL   ${server.url} (from FORMCTL_BASE_URL)`,
+        `Token      tok_•••• (from FORMCTL_TOKEN)`,
+        'Workspace  none (set one with `formctl workspace use <id>`)',
+        'Status     not working: token rejected (HTTP 401)',
+        '',
+      ].join('\n'),
+    );
+    expect(fio.out()).not.toContain('revoked');
+    await t.cleanup();
+  });
+
+  it('without a token prints valid:false and exits 4', async () => {
+    const t = await testConfig();
+    const fio = fakeIO();
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, output: { json: 'valid,token,error' } }))).toBe(4);
+    expect(JSON.parse(fio.out())).toEqual({ valid: false, token: null, error: 'no token' });
+    expect(server.requests).toHaveLength(0);
+    await t.cleanup();
+  });
+
+  it('a network failure exits 11', async () => {
+    const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD, FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    const fio = fakeIO();
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, output: { json: 'valid' } }))).toBe(11);
+    expect(JSON.parse(fio.out())).toEqual({ valid: false });
+    await t.cleanup();
+  });
+});
+
+describe('auth logout and token', () => {
+  it('token prints the raw token; logout removes it but keeps base URL and workspace', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
+    const a = fakeIO();
+    await authTokenRun({ io: a.io, context: t.context });
+    expect(a.out()).toBe(`${GOOD}\n`);
+    const b = fakeIO({ tty: true });
+    await authLogoutRun({ ...t, io: b.io });
+    expect(b.out()).toBe(`✓ Logged out of profile default (the token was removed from ${t.store.path})\n`);
+    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, workspace: 7 });
+    const c = fakeIO();
+    expect(await exitOf(authTokenRun({ io: c.io, context: t.context }))).toBe(4);
+    expect(c.out()).toBe('');
+    await t.cleanup();
+  });
+
+  it('logout of an unknown profile is a usage error', async () => {
+    const t = await testConfig({ profile: 'ghost' });
+    expect(await exitOf(authLogoutRun({ ...t, io: fakeIO().io }))).toBe(2);
+    await t.cleanup();
+  });
+
+  it('logout warns that FORMCTL_TOKEN still applies', async () => {
+    const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD } });
+    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+    const fio = fakeIO();
+    await authLogoutRun({ ...t, io: fio.io });
+    expect(fio.err()).toBe('warning: FORMCTL_TOKEN is still set in the environment, so commands keep using it.\n');
+    await t.cleanup();
+  });
+});

@@ -1,0 +1,106 @@
+import { readFileSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configGetRun } from '../../../src/commands/config/get.js';
+import { configListRun } from '../../../src/commands/config/list.js';
+import { configPathRun } from '../../../src/commands/config/path.js';
+import { configSetRun } from '../../../src/commands/config/set.js';
+import { resolveContext } from '../../../src/config/resolve.js';
+import { ConfigStore } from '../../../src/config/store.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { testConfig } from '../auth/fixtures.js';
+
+describe('config store', () => {
+  it('writes the file with mode 0600 inside a 0700 directory', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
+    expect(statSync(t.configDir).mode & 0o777).toBe(0o700);
+    expect(statSync(t.store.path).mode & 0o777).toBe(0o600);
+    expect(t.store.path).toBe(`${t.configDir}/config.json`);
+    expect(JSON.parse(readFileSync(t.store.path, 'utf8'))).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: 'https://api.opnform.com', token: 'tok_x' } } });
+    await t.cleanup();
+  });
+
+  it('a corrupt file is a one-line usage error, and the file is left alone', async () => {
+    const t = await testConfig();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(t.store.path, '{not json');
+    const err = (await ConfigStore.open(t.configDir).catch((e) => e)) as CliError;
+    expect(err.exitCode).toBe(2);
+    expect(err.message.split('\n')).toHaveLength(1);
+    expect(readFileSync(t.store.path, 'utf8')).toBe('{not json');
+    await t.cleanup();
+  });
+
+  it('resolution: --profile > FORMCTL_PROFILE > current; FORMCTL_TOKEN/BASE_URL override the profile', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('a', { baseUrl: 'https://a.example', token: 'tok_a', workspace: 1 });
+    t.store.saveProfile('b', { baseUrl: 'https://b.example', token: 'tok_b' });
+    const pick = (env: NodeJS.ProcessEnv, profile?: string) => {
+      const c = resolveContext(t.store, env, { profile });
+      return [c.profileName, c.baseUrl, c.token, c.tokenSource, c.workspace];
+    };
+    expect(pick({})).toEqual(['a', 'https://a.example', 'tok_a', 'profile', 1]);
+    expect(pick({ FORMCTL_PROFILE: 'b' })).toEqual(['b', 'https://b.example', 'tok_b', 'profile', undefined]);
+    expect(pick({ FORMCTL_PROFILE: 'b' }, 'a')).toEqual(['a', 'https://a.example', 'tok_a', 'profile', 1]);
+    expect(pick({ FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'http://127.0.0.1:9' })).toEqual(['a', 'http://127.0.0.1:9', 'tok_env', 'env', 1]);
+    expect(pick({ FORMCTL_PROFILE: 'missing' })).toEqual(['missing', 'https://api.opnform.com', undefined, 'none', undefined]);
+    await t.cleanup();
+  });
+});
+
+describe('config commands', () => {
+  it('path prints the config file path', async () => {
+    const t = await testConfig();
+    const fio = fakeIO();
+    await configPathRun({ io: fio.io, config: t.config });
+    expect(fio.out()).toBe(`${t.configDir}/config.json\n`);
+    await t.cleanup();
+  });
+
+  it('set/get base_url and workspace; set creates the profile; "" clears workspace', async () => {
+    const t = await testConfig({ profile: 'ci' });
+    const tty = fakeIO({ tty: true });
+    await configSetRun({ io: tty.io, config: t.config, context: t.context, key: 'workspace', value: '12' });
+    expect(tty.out()).toBe('✓ Set workspace of profile ci to 12\n');
+    expect(t.store.profile('ci')).toEqual({ baseUrl: 'https://api.opnform.com', workspace: 12 });
+    await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'base-url', value: 'https://forms.example.com/' });
+    const get = async (key: string) => {
+      const fio = fakeIO();
+      await configGetRun({ io: fio.io, context: t.context, key });
+      return fio.out();
+    };
+    expect(await get('base_url')).toBe('https://forms.example.com\n');
+    expect(await get('workspace')).toBe('12\n');
+    await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'workspace', value: '' });
+    expect(await get('workspace')).toBe('\n');
+    await t.cleanup();
+  });
+
+  it('bad keys and values exit 2 without writing', async () => {
+    const t = await testConfig();
+    const run = (key: string, value: string) => configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key, value }).catch((e: CliError) => e);
+    const e1 = (await run('token', 'x')) as CliError;
+    expect([e1.exitCode, e1.message]).toEqual([2, 'Unknown config key "token".']);
+    expect(e1.hint).toBe('Keys: base_url, workspace (the token is managed by `formctl auth`).');
+    expect(((await run('workspace', 'abc')) as CliError).exitCode).toBe(2);
+    expect(((await run('base_url', 'not a url')) as CliError).exitCode).toBe(2);
+    expect(t.store.data.profiles).toEqual({});
+    await t.cleanup();
+  });
+
+  it('list shows the saved settings with the token masked (TTY, piped, --json)', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_very_secret', workspace: 4 });
+    const a = fakeIO({ tty: true });
+    await configListRun({ io: a.io, context: t.context, output: {} });
+    expect(a.out()).toBe('profile    default\nbase_url   https://api.opnform.com\nworkspace  4\ntoken      tok_••••\n');
+    const b = fakeIO();
+    await configListRun({ io: b.io, context: t.context, output: {} });
+    expect(b.out()).toBe('profile\tdefault\nbase_url\thttps://api.opnform.com\nworkspace\t4\ntoken\ttok_••••\n');
+    const c = fakeIO();
+    await configListRun({ io: c.io, context: t.context, output: { json: true } });
+    expect(JSON.parse(c.out())).toEqual({ profile: 'default', base_url: 'https://api.opnform.com', workspace: 4, token: 'tok_••••' });
+    await t.cleanup();
+  });
+});

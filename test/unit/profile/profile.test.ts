@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { profileListRun } from '../../../src/commands/profile/list.js';
+import { profileRemoveRun } from '../../../src/commands/profile/remove.js';
+import { profileUseRun } from '../../../src/commands/profile/use.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { scriptedPrompter, testConfig } from '../auth/fixtures.js';
+
+async function seeded(o: { env?: NodeJS.ProcessEnv; profile?: string } = {}) {
+  const t = await testConfig(o);
+  t.store.saveProfile('work', { baseUrl: 'https://api.opnform.com', token: 'tok_secret_work', workspace: 12 });
+  t.store.saveProfile('local', { baseUrl: 'http://127.0.0.1:8787' });
+  return t;
+}
+
+describe('profile list', () => {
+  it('TTY: a table with the current profile marked, never the token', async () => {
+    const t = await seeded();
+    const fio = fakeIO({ tty: true });
+    await profileListRun({ ...t, io: fio.io, output: {} });
+    expect(fio.out()).toBe(
+      [
+        'NAME   BASE URL                 WORKSPACE  TOKEN  CURRENT',
+        'local  http://127.0.0.1:8787    -          none   -',
+        'work   https://api.opnform.com  12         saved  *',
+        '',
+      ].join('\n'),
+    );
+    await t.cleanup();
+  });
+
+  it('piped: TSV rows; --json: all fields; the current profile follows --profile', async () => {
+    const t = await seeded({ profile: 'local' });
+    const a = fakeIO();
+    await profileListRun({ ...t, io: a.io, output: {} });
+    expect(a.out()).toBe('local\thttp://127.0.0.1:8787\t\tnone\t*\nwork\thttps://api.opnform.com\t12\tsaved\t\n');
+    const b = fakeIO();
+    await profileListRun({ ...t, io: b.io, output: { json: true } });
+    expect(JSON.parse(b.out())).toEqual([
+      { name: 'local', base_url: 'http://127.0.0.1:8787', workspace: null, current: true, logged_in: false },
+      { name: 'work', base_url: 'https://api.opnform.com', workspace: 12, current: false, logged_in: true },
+    ]);
+    expect(b.out()).not.toContain('tok_secret');
+    await t.cleanup();
+  });
+
+  it('no profiles: nothing on stdout, a hint on stderr (TTY)', async () => {
+    const t = await testConfig();
+    const fio = fakeIO({ tty: true });
+    await profileListRun({ ...t, io: fio.io, output: {} });
+    expect(fio.out()).toBe('');
+    expect(fio.err()).toBe('No profiles. Create one with `formctl auth login`.\n');
+    await t.cleanup();
+  });
+});
+
+describe('profile use / remove', () => {
+  it('use switches the current profile; an unknown name lists the saved ones (exit 2)', async () => {
+    const t = await seeded();
+    const fio = fakeIO({ tty: true });
+    await profileUseRun({ io: fio.io, config: t.config, name: 'local' });
+    expect(t.store.data.currentProfile).toBe('local');
+    expect(fio.out()).toBe('✓ Current profile: local\n');
+    const err = (await profileUseRun({ io: fio.io, config: t.config, name: 'nope' }).catch((e) => e)) as CliError;
+    expect([err.exitCode, err.message, err.hint]).toEqual([2, 'No profile named "nope".', 'Saved profiles: work, local']);
+    await t.cleanup();
+  });
+
+  it('remove needs --yes off a TTY and keeps the profile without it', async () => {
+    const t = await seeded();
+    const fio = fakeIO();
+    const err = (await profileRemoveRun({ io: fio.io, config: t.config, prompter: () => scriptedPrompter().prompter, name: 'work' }).catch((e) => e)) as CliError;
+    expect(err.exitCode).toBe(2);
+    expect(err.hint).toBe('Pass --yes to confirm.');
+    expect(t.store.profile('work')).toBeDefined();
+    await profileRemoveRun({ io: fio.io, config: t.config, prompter: () => scriptedPrompter().prompter, name: 'work', yes: true });
+    expect(Object.keys(t.store.data.profiles)).toEqual(['local']);
+    expect(t.store.data.currentProfile).toBe('local');
+    await t.cleanup();
+  });
+
+  it('remove on a TTY asks; "no" cancels with exit 3', async () => {
+    const t = await seeded();
+    const fio = fakeIO({ tty: true });
+    const { prompter, asked } = scriptedPrompter({ confirm: [false] });
+    const err = (await profileRemoveRun({ io: fio.io, config: t.config, prompter: () => prompter, name: 'local' }).catch((e) => e)) as CliError;
+    expect(err.exitCode).toBe(3);
+    expect(asked).toEqual(['confirm: Remove profile local and its saved token?']);
+    expect(t.store.profile('local')).toBeDefined();
+    await t.cleanup();
+  });
+});
