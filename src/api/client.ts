@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
-import { type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
+import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -65,6 +65,12 @@ export interface RateLimitState {
 const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const MAX_ATTEMPTS = 5;
+/**
+ * Network failures that are not retried: a timeout already cost the user's whole --timeout (five
+ * attempts would take five times that, far past --max-wait), and a host that does not resolve
+ * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
+ */
+const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND']);
 
 /** Loopback hosts may receive a token over plain http (local sandbox, tests). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -100,7 +106,13 @@ export class ApiClient {
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(o);
-    const text = await res.body.text();
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      // The connection can drop or time out after the headers arrived: still a network error (exit 11).
+      throw this.failure(err as NodeJS.ErrnoException, o);
+    }
     let data: unknown = undefined;
     if (text.length > 0) {
       const ct = String(res.headers['content-type'] ?? '');
@@ -130,16 +142,28 @@ export class ApiClient {
 
   /** Resolves a path or absolute URL against the base URL. */
   resolve(o: Pick<RequestOptions, 'path' | 'query'>): URL {
-    const url = /^https?:\/\//i.test(o.path) ? new URL(o.path) : new URL(o.path.replace(/^\//, ''), this.baseUrl);
+    // './' keeps a first segment with a colon from being read as a scheme; leading slashes are
+    // dropped so the path stays under the base URL's own path prefix (e.g. https://host/api/).
+    const url = /^https?:\/\//i.test(o.path) ? new URL(o.path) : new URL(`./${o.path.replace(/^\/+/, '')}`, this.baseUrl);
     for (const [k, v] of Object.entries(o.query ?? {})) {
       if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     }
     return url;
   }
 
-  private display(o: RequestOptions): string {
+  /** The request as shown in messages: path and query on the service; origin and path elsewhere (a signed file_url's query is a secret). */
+  private display(o: Pick<RequestOptions, 'path' | 'query'>): string {
     const url = this.resolve(o);
     return url.origin === this.baseUrl.origin ? url.pathname + url.search : url.origin + url.pathname;
+  }
+
+  /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
+  private failure(e: NodeJS.ErrnoException, o: RequestOptions): CliError {
+    if (e instanceof CliError) return e;
+    if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
+      return new InterruptedError();
+    }
+    return this.networkError(e, o.method ?? 'GET', this.resolve(o), this.display(o));
   }
 
   private async getDispatcher(): Promise<Dispatcher> {
@@ -159,6 +183,7 @@ export class ApiClient {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
+    const shown = url.origin === this.baseUrl.origin ? url.href : display;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
     const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -188,7 +213,7 @@ export class ApiClient {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const t0 = this.now();
-      this.log(`> ${method} ${url.href}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(url, {
@@ -201,14 +226,18 @@ export class ApiClient {
           bodyTimeout: this.opts.timeoutMs,
         });
       } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
-          throw new InterruptedError();
-        }
-        const netErr = this.networkError(e, method, display);
-        this.log(`< ${method} ${url.href} failed: ${netErr.code ?? e.message} (${this.now() - t0} ms)`);
+        const failure = this.failure(err as NodeJS.ErrnoException, o);
+        if (!(failure instanceof NetworkError)) throw failure;
+        const netErr = failure;
+        this.log(`< ${method} ${shown} failed: ${netErr.code ?? 'error'} (${this.now() - t0} ms)`);
         const delay = this.backoff(attempt);
-        if (IDEMPOTENT.has(method) && attempt < MAX_ATTEMPTS && waited + delay <= this.opts.maxWaitMs) {
+        if (
+          IDEMPOTENT.has(method) &&
+          !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
+          attempt < MAX_ATTEMPTS &&
+          waited + delay <= this.opts.maxWaitMs
+        ) {
+          this.log(`  retrying in ${delay} ms`);
           waited += delay;
           await this.sleep(delay);
           continue;
@@ -218,7 +247,7 @@ export class ApiClient {
       const status = res.statusCode;
       this.trackRateLimit(res.headers);
       this.log(
-        `< ${status} ${method} ${url.pathname}${url.search} (${this.now() - t0} ms)` +
+        `< ${status} ${method} ${display} (${this.now() - t0} ms)` +
           (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
       );
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
@@ -227,13 +256,14 @@ export class ApiClient {
       if (status >= 300 && status < 400) {
         await res.body.dump();
         throw new CliError(
-          `The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`,
+          this.redact(`The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`),
           ExitCode.error,
           'Check the base URL (formctl auth status); it must point at the API itself.',
         );
       }
       const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method));
-      const delay = retryable ? this.retryDelay(res.headers, attempt) : 0;
+      const asked = retryable ? this.serverDelay(res.headers) : undefined;
+      const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
       if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
         await res.body.dump();
         this.log(`  retrying in ${delay} ms`);
@@ -242,17 +272,18 @@ export class ApiClient {
         continue;
       }
       const parsed = await readErrorBody(res.body);
-      const init = {
+      const init: ApiErrorInit = {
         status,
         method,
         path: display,
-        serverMessage: parsed.message,
-        errors: parsed.errors,
+        serverMessage: parsed.message === undefined ? undefined : this.redact(parsed.message),
+        errors: parsed.errors === undefined ? undefined : this.redactErrors(parsed.errors),
         ability: o.ability,
       };
+      if (status === 429 && asked !== undefined) init.retryAfterSeconds = Math.ceil(asked / 1000);
       if (status === 429) {
         const e = new RateLimitError(init);
-        this.log(`  rate limited; gave up after waiting ${Math.round((this.now() - started) / 1000)} s`);
+        this.log(`  rate limited; gave up after ${Math.round((this.now() - started) / 1000)} s (--max-wait ${Math.round(this.opts.maxWaitMs / 1000)} s)`);
         throw e;
       }
       throw apiErrorFor(init);
@@ -265,11 +296,11 @@ export class ApiClient {
     const reset = Number(h['x-ratelimit-reset']);
     if (Number.isFinite(limit) && h['x-ratelimit-limit'] !== undefined) this.rateLimit.limit = limit;
     if (Number.isFinite(remaining) && h['x-ratelimit-remaining'] !== undefined) this.rateLimit.remaining = remaining;
-    if (Number.isFinite(reset) && h['x-ratelimit-reset'] !== undefined) this.rateLimit.resetAt = reset * 1000;
+    if (Number.isFinite(reset) && h['x-ratelimit-reset'] !== undefined) this.rateLimit.resetAt = resetToEpochMs(reset, this.now());
   }
 
-  /** Retry-After (seconds or HTTP date), else X-RateLimit-Reset, else exponential backoff with jitter. */
-  private retryDelay(h: Record<string, string | string[] | undefined>, attempt: number): number {
+  /** The wait the server asks for: Retry-After (seconds or HTTP date), else X-RateLimit-Reset; undefined when it says nothing. */
+  private serverDelay(h: Record<string, string | string[] | undefined>): number | undefined {
     const ra = h['retry-after'];
     if (typeof ra === 'string') {
       const secs = Number(ra);
@@ -279,9 +310,9 @@ export class ApiClient {
     }
     const reset = Number(h['x-ratelimit-reset']);
     if (h['x-ratelimit-reset'] !== undefined && Number.isFinite(reset)) {
-      return Math.max(0, reset * 1000 - this.now());
+      return Math.max(0, resetToEpochMs(reset, this.now()) - this.now());
     }
-    return this.backoff(attempt);
+    return undefined;
   }
 
   private backoff(attempt: number): number {
@@ -290,38 +321,58 @@ export class ApiClient {
     return Math.round(exp / 2 + Math.random() * (exp / 2));
   }
 
-  private networkError(e: NodeJS.ErrnoException, method: string, display: string): NetworkError {
+  private networkError(e: NodeJS.ErrnoException, method: string, url: URL, display: string): NetworkError {
     const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
-    const host = this.baseUrl.host;
-    const secs = Math.round(this.opts.timeoutMs / 1000);
+    const host = url.host;
+    const secs = formatSeconds(this.opts.timeoutMs);
+    const where = `(${method} ${display})`;
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
-        return new NetworkError(`Timed out connecting to ${host} after ${secs} s (${method} ${display}).`, 'Check the network, or raise --timeout.', code);
+        return new NetworkError(`Timed out connecting to ${host} after ${secs} ${where}.`, 'Check the network, or raise --timeout.', code);
       case 'UND_ERR_HEADERS_TIMEOUT':
       case 'UND_ERR_BODY_TIMEOUT':
-        return new NetworkError(`The service did not answer within ${secs} s (${method} ${display}).`, 'Raise --timeout, or try again later.', code);
+        return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
       case 'ECONNREFUSED':
-        return new NetworkError(`Connection refused by ${host} (${method} ${display}).`, 'Is the service running, and is the base URL right? See `formctl auth status`.', code);
+        return new NetworkError(`Connection refused by ${host} ${where}.`, 'Is the service running, and is the base URL right? See `formctl auth status`.', code);
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        return new NetworkError(`Could not resolve ${this.baseUrl.hostname} (${method} ${display}).`, 'Check the base URL and your DNS/network.', code);
+        return new NetworkError(`Could not resolve ${url.hostname} ${where}.`, 'Check the base URL and your DNS/network.', code);
       case 'ECONNRESET':
       case 'UND_ERR_SOCKET':
       case 'EPIPE':
-        return new NetworkError(`The connection to ${host} was dropped (${method} ${display}).`, undefined, code);
+        return new NetworkError(`The connection to ${host} was dropped ${where}.`, undefined, code);
       default:
         if (code && /CERT|SSL|TLS|SELF_SIGNED/i.test(code)) {
-          return new NetworkError(`TLS error talking to ${host}: ${code} (${method} ${display}).`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
+          return new NetworkError(`TLS error talking to ${host}: ${code} ${where}.`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
         }
-        return new NetworkError(`Network error talking to ${host}: ${code ?? e.message} (${method} ${display}).`, undefined, code);
+        return new NetworkError(this.redact(`Network error talking to ${host}: ${code ?? e.message} ${where}.`), undefined, code);
     }
   }
 
   private log(line: string): void {
-    if (!this.opts.debug) return;
-    const token = this.opts.token;
-    this.opts.debug(token ? line.split(token).join('[REDACTED]') : line);
+    if (this.opts.debug) this.opts.debug(this.redact(line));
   }
+
+  /** Removes the token from text that may reach the terminal (a server may echo it back). */
+  private redact(text: string): string {
+    const token = this.opts.token;
+    return token ? text.split(token).join('[REDACTED]') : text;
+  }
+
+  private redactErrors(errors: FieldErrors): FieldErrors {
+    const out: FieldErrors = {};
+    for (const [k, v] of Object.entries(errors)) out[this.redact(k)] = v.map((m) => this.redact(m));
+    return out;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 10_000 && ms % 1000 !== 0 ? `${ms / 1000} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** X-RateLimit-Reset is epoch seconds (Laravel); small values are read as seconds from now. */
+function resetToEpochMs(reset: number, now: number): number {
+  return reset < 1e9 ? now + reset * 1000 : reset * 1000;
 }
 
 async function readErrorBody(body: { text(): Promise<string> }): Promise<{ message?: string; errors?: FieldErrors }> {

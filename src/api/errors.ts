@@ -22,6 +22,8 @@ export class ApiError extends CliError {
   readonly serverMessage?: string;
   readonly errors?: FieldErrors;
   readonly ability?: string;
+  /** For 429: how long the service asked to wait (Retry-After / X-RateLimit-Reset), when it said. */
+  readonly retryAfterSeconds?: number;
 
   constructor(init: ApiErrorInit, exitCode: number = ExitCode.error, hint?: string) {
     super(describe(init), exitCode, hint);
@@ -31,6 +33,7 @@ export class ApiError extends CliError {
     this.serverMessage = init.serverMessage;
     this.errors = init.errors;
     this.ability = init.ability;
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
 }
 
@@ -68,7 +71,9 @@ export class RateLimitError extends ApiError {
     super(
       init,
       ExitCode.rateLimited,
-      'The service allows about 100 requests a minute. Wait and retry, or raise --max-wait.',
+      init.retryAfterSeconds !== undefined
+        ? `The service asked to wait ${init.retryAfterSeconds} s, longer than --max-wait allows. Wait and retry, or raise --max-wait.`
+        : 'The service allows about 100 requests a minute. Wait and retry, or raise --max-wait.',
     );
   }
 }
