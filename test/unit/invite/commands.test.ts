@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StubServer } from '../../helpers/http.js';
+import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+
+const INVITES = '/open/workspaces/7/invites';
+const FUTURE = '2999-01-01T00:00:00.000Z';
+const PAST = '2000-01-01T00:00:00.000Z';
+const ROWS = [
+  { id: 3, workspace_id: 7, email: 'carol@example.com', role: 'user', status: 'pending', valid_until: FUTURE, token: 'SECRET-INVITE-TOKEN' },
+  { id: 4, workspace_id: 7, email: 'dan@example.com', role: 'admin', status: 'accepted', valid_until: FUTURE },
+  { id: 5, workspace_id: 7, email: 'eve@example.com', role: 'readonly', status: 'pending', valid_until: PAST },
+];
+
+let stub: (StubServer & { pending(): string[] }) | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+async function serve(routes: Array<[string, Reply]>) {
+  stub = await stubRoutes(routes);
+  return stub;
+}
+
+describe('invite list', () => {
+  it('prints tab-separated rows when piped, never the invite token', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]]]);
+    const r = await runCli(['invite', 'list', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      [`3\tcarol@example.com\tuser\tpending\t${FUTURE}`, `4\tdan@example.com\tadmin\taccepted\t${FUTURE}`, `5\teve@example.com\treadonly\tpending\t${PAST}`, ''].join('\n'),
+    );
+    expect(s.requests[0]!.url).toBe(INVITES);
+  });
+
+  it('filters by --status on the client, and --json keeps every field but the token', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]]]);
+    const r = await runCli(['invite', 'list', '-w', '7', '--status', 'pending', '--json'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('SECRET');
+    expect(JSON.parse(r.out)).toEqual([
+      { id: 3, workspace_id: 7, email: 'carol@example.com', role: 'user', status: 'pending', valid_until: FUTURE },
+      { id: 5, workspace_id: 7, email: 'eve@example.com', role: 'readonly', status: 'pending', valid_until: PAST },
+    ]);
+  });
+
+  it('marks expired pending invites in the table', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]]]);
+    const r = await runCli(['invite', 'list', '-w', '7', '--status', 'pending'], { url: s.url, tty: true });
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+EMAIL\s+ROLE\s+STATUS\s+VALID UNTIL$/);
+    expect(lines[1]).toMatch(/^3\s+carol@example\.com\s+user\s+pending\s+in \d+ years$/);
+    expect(lines[2]).toMatch(/^5\s+eve@example\.com\s+readonly\s+pending \(expired\)\s+\d+ years ago$/);
+  });
+
+  it('says so when nothing matches (stderr on a TTY)', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, []]]]);
+    const r = await runCli(['invite', 'list', '-w', '7', '--status', 'accepted'], { url: s.url, tty: true });
+    expect(r).toEqual({ code: 0, out: '', err: 'No accepted invites in workspace 7.\n' });
+  });
+
+  it('rejects an unknown --status before any request', async () => {
+    const s = await serve([]);
+    const r = await runCli(['invite', 'list', '-w', '7', '--status', 'expired'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: Unknown invite status "expired".\nhint: Accepted statuses: pending, accepted.\n');
+    expect(s.requests).toEqual([]);
+  });
+
+  it('explains a 403 for a token without workspaces-write', async () => {
+    const s = await serve([[`GET ${INVITES}`, [403, { message: 'This action requires the workspaces-write ability, which this token does not have.' }]]]);
+    const r = await runCli(['invite', 'list', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err.split('\n')[1]).toBe(
+      'hint: Your token lacks the `workspaces-write` ability, which listing invites needs. Create a token with it and run `formctl auth login`.',
+    );
+  });
+});
+
+describe('invite resend', () => {
+  it('posts to the resend path', async () => {
+    const s = await serve([[`POST ${INVITES}/3/resend`, [200, { type: 'success', message: 'Invite email resent successfully.' }]]]);
+    const r = await runCli(['invite', 'resend', '3', '-w', '7'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('✓ Resent invite 3 in workspace 7.\n');
+    expect(s.requests[0]!.body).toBe('');
+  });
+
+  it('prints JSON', async () => {
+    const s = await serve([[`POST ${INVITES}/3/resend`, [200, { message: 'Invite email resent successfully.' }]]]);
+    const r = await runCli(['invite', 'resend', '3', '-w', '7', '--json'], { url: s.url });
+    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, invite_id: 3, message: 'Invite email resent successfully.' });
+  });
+
+  it('maps "Invite not found" (400) to exit 6', async () => {
+    const s = await serve([[`POST ${INVITES}/99/resend`, [400, { type: 'error', success: false, message: 'Invite not found for this workspace.' }]]]);
+    const r = await runCli(['invite', 'resend', '99', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(6);
+    expect(r.err).toBe(
+      'error: Invite not found for this workspace. (HTTP 400, POST /open/workspaces/7/invites/99/resend)\n' +
+        'hint: Invite 99 is not an invite of workspace 7. See the invites of workspace 7 with `formctl invite list -w 7`.\n',
+    );
+  });
+
+  it('explains an accepted invite (exit 7)', async () => {
+    const s = await serve([[`POST ${INVITES}/4/resend`, [400, { message: 'Invite already accepted.' }]]]);
+    const r = await runCli(['invite', 'resend', '4', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(7);
+    expect(r.err.split('\n')[1]).toBe('hint: Invite 4 was accepted: that person is a member now (`formctl member list -w 7`).');
+  });
+
+  it('rejects a non-numeric id before any request', async () => {
+    const s = await serve([]);
+    const r = await runCli(['invite', 'resend', 'abc', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: invite id must be a numeric id, got "abc".\n');
+    expect(s.requests).toEqual([]);
+  });
+});
+
+describe('invite cancel', () => {
+  it('deletes with --yes', async () => {
+    const s = await serve([[`DELETE ${INVITES}/3/cancel`, [200, { type: 'success', message: 'Invite deleted successfully.' }]]]);
+    const r = await runCli(['invite', 'cancel', '3', '-w', '7', '--yes'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('✓ Cancelled invite 3 in workspace 7.\n');
+  });
+
+  it('refuses without --yes when it cannot prompt, with no request', async () => {
+    const s = await serve([]);
+    const r = await runCli(['invite', 'cancel', '3', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: Cancel invite 3 in workspace 7: refusing without confirmation.\nhint: Pass --yes to confirm.\n');
+    expect(s.requests).toEqual([]);
+  });
+
+  it("explains a non-admin's 403", async () => {
+    const s = await serve([[`DELETE ${INVITES}/3/cancel`, [403, { message: 'Only workspace admins can cancel invites.' }]]]);
+    const r = await runCli(['invite', 'cancel', '3', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toBe(
+      'error: Only workspace admins can cancel invites. (HTTP 403, DELETE /open/workspaces/7/invites/3/cancel)\n' +
+        'hint: Cancelling invites needs the admin role in workspace 7, and your role there is not admin. Ask an admin to do it, or to make you one with `formctl member set-role`.\n',
+    );
+  });
+});

@@ -1,0 +1,267 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { memberRemoveRun } from '../../../src/commands/member/remove.js';
+import { CancelledError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import type { StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type Reply, runCli, stubRoutes } from './helpers.js';
+
+const USERS = '/open/workspaces/7/users';
+// One member in the spec's shape, one in the deployed shape (role under pivot).
+const MEMBERS = [
+  { id: 1, name: 'Ada Admin', email: 'admin@example.com', role: 'admin' },
+  { id: 5, name: 'Bob Builder', email: 'Bob@Example.com', pivot: { workspace_id: 7, user_id: 5, role: 'readonly' }, email_verified_at: null },
+];
+
+let stub: (StubServer & { pending(): string[] }) | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+async function serve(routes: Array<[string, Reply]>) {
+  stub = await stubRoutes(routes);
+  return stub;
+}
+
+describe('member list', () => {
+  it('prints a table on a TTY, with the role read from pivot.role too', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const r = await runCli(['member', 'list', '-w', '7'], { url: s.url, tty: true });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      ['ID  NAME         EMAIL              ROLE', '1   Ada Admin    admin@example.com  admin', '5   Bob Builder  Bob@Example.com    readonly', ''].join('\n'),
+    );
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer test-token');
+  });
+
+  it('prints tab-separated rows when piped', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const r = await runCli(['member', 'list', '-w', '7'], { url: s.url });
+    expect(r.out).toBe('1\tAda Admin\tadmin@example.com\tadmin\n5\tBob Builder\tBob@Example.com\treadonly\n');
+  });
+
+  it('prints chosen JSON fields', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const r = await runCli(['member', 'list', '-w', '7', '--json', 'email,role'], { url: s.url });
+    expect(JSON.parse(r.out)).toEqual([
+      { email: 'admin@example.com', role: 'admin' },
+      { email: 'Bob@Example.com', role: 'readonly' },
+    ]);
+  });
+
+  it('takes the workspace from FORMCTL_WORKSPACE', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, []]]]);
+    const r = await runCli(['member', 'list', '--json'], { url: s.url, env: { FORMCTL_WORKSPACE: '7' } });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('[]\n');
+  });
+
+  it('explains a 403 for a token without workspace-users-read', async () => {
+    const s = await serve([[`GET ${USERS}`, [403, { message: 'This action requires the workspace-users-read ability, which this token does not have.' }]]]);
+    const r = await runCli(['member', 'list', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toBe(
+      'error: This action requires the workspace-users-read ability, which this token does not have. (HTTP 403, GET /open/workspaces/7/users)\n' +
+        'hint: Your token lacks the `workspace-users-read` ability (OpnForm servers check `workspaces-read`), which listing members needs. Create a token with it and run `formctl auth login`.\n',
+    );
+  });
+});
+
+describe('member add', () => {
+  const ADD = `POST ${USERS}/add`;
+
+  it.each([
+    ['added', 'User has been successfully added to workspace.', '✓ Added carol@example.com to workspace 7 as user.\n', ''],
+    [
+      'invited',
+      'Registration invitation email sent to user.',
+      '✓ Invited carol@example.com to workspace 7 as user: no account exists yet, so an invitation email was sent.\n',
+      '',
+    ],
+    [
+      'already_member',
+      'User is already in workspace.',
+      '✓ carol@example.com is already a member of workspace 7; nothing changed.\n',
+      'note: their role was not changed; to make it user, run `formctl member set-role -w 7 carol@example.com user`.\n',
+    ],
+  ])('reports "%s" on a TTY', async (_outcome, message, out, err) => {
+    const s = await serve([[ADD, [200, { type: 'success', message }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(out);
+    expect(r.err).toBe(err);
+    expect(JSON.parse(s.requests[0]!.body)).toEqual({ email: 'carol@example.com', role: 'user' });
+    expect(s.requests[0]!.headers['content-type']).toBe('application/json');
+  });
+
+  it.each([
+    ['User has been successfully added to workspace.', 'added'],
+    ['Registration invitation email sent to user.', 'invited'],
+    ['User is already in workspace.', 'already_member'],
+  ])('prints {outcome, message} with --json for %j', async (message, outcome) => {
+    const s = await serve([[ADD, [200, { type: 'success', message }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'admin', '-w', '7', '--json'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ outcome, message });
+  });
+
+  it('prints nothing on stdout when piped', async () => {
+    const s = await serve([[ADD, [200, { message: 'User has been successfully added to workspace.' }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'readonly', '-w', '7'], { url: s.url });
+    expect(r).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('settles an unrecognised success text from the member list', async () => {
+    const s = await serve([
+      [ADD, [200, { message: 'OK' }]],
+      [`GET ${USERS}`, [200, MEMBERS]],
+    ]);
+    const r = await runCli(['member', 'add', 'bob@example.com', '--role', 'user', '-w', '7', '--json'], { url: s.url });
+    expect(JSON.parse(r.out)).toEqual({ outcome: 'added', message: 'OK' });
+  });
+
+  it.each([
+    [['member', 'add', 'not-an-email', '--role', 'user', '-w', '7'], 'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n'],
+    [['member', 'add', 'carol@example', '--role', 'user', '-w', '7'], 'error: Invalid email address "carol@example".\nhint: Pass an address such as alice@example.com.\n'],
+    [['member', 'add', 'carol@example.com', '--role', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
+    [['member', 'add', 'carol@example.com', '-w', '7'], 'error: Missing --role.\nhint: Pass --role admin|user|readonly.\n'],
+    [['member', 'set-role', '5', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
+    [['member', 'set-role', 'bob', 'user', '-w', '7'], 'error: Expected a numeric user id or an email address, got "bob".\nhint: See ids and emails with `formctl member list`.\n'],
+    [['member', 'remove', 'bob@example', '-w', '7', '--yes'], 'error: Invalid email address "bob@example".\nhint: Pass an address such as alice@example.com.\n'],
+  ])('rejects bad input before any request: %j', async (args, err) => {
+    const s = await serve([]);
+    const r = await runCli(args, { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(err);
+    expect(r.out).toBe('');
+    expect(s.requests).toEqual([]);
+  });
+
+  it('explains the Community seat limit (exit 5)', async () => {
+    const msg = 'This Community instance has reached its 2-user limit (Community limit: 2 users in total across the instance). Adding or inviting more users requires an Enterprise licence.';
+    const s = await serve([[ADD, [403, { message: msg }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(5);
+    const [error, hint] = r.err.split('\n');
+    expect(error).toBe(`error: ${msg} (HTTP 403, POST /open/workspaces/7/users/add)`);
+    expect(hint).toMatch(/^hint: This self-hosted Community instance allows 2 users in total, and that limit is reached; adding or inviting a new person needs an Enterprise licence\./);
+  });
+
+  it("explains a non-admin's 403", async () => {
+    const s = await serve([[ADD, [403, { message: 'You need to be an admin of this workspace to do this.' }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toBe(
+      'error: You need to be an admin of this workspace to do this. (HTTP 403, POST /open/workspaces/7/users/add)\n' +
+        'hint: Adding members needs the admin role in workspace 7, and your role there is not admin. Ask an admin to do it, or to make you one with `formctl member set-role`.\n',
+    );
+  });
+
+  it("lists every cause when the server's 403 text says nothing", async () => {
+    const s = await serve([[ADD, [403, { message: 'This action is unauthorized.' }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toContain(
+      'hint: Adding members needs a token with the `workspace-users-write` ability (OpnForm servers check `workspaces-write`) and the admin role in workspace 7; on a self-hosted Community instance it is also refused once 2 users exist.',
+    );
+  });
+
+  it('points to invite resend when an invite is already pending (deployed 400)', async () => {
+    const s = await serve([[ADD, [400, { type: 'error', message: 'User has already been invited.' }]]]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(7);
+    expect(r.err).toBe(
+      'error: User has already been invited. (HTTP 400, POST /open/workspaces/7/users/add)\n' +
+        'hint: An invite to carol@example.com is already pending. Resend it with `formctl invite resend -w 7 <invite-id>` (ids: `formctl invite list -w 7`).\n',
+    );
+  });
+});
+
+describe('member remove', () => {
+  it('resolves an email through the member list (case-insensitive), then removes by id', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      [`DELETE ${USERS}/5/remove`, [200, { type: 'success', message: 'User removed from workspace successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7', '--yes'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('✓ Removed Bob@Example.com (user 5) from workspace 7.\n');
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, `DELETE ${USERS}/5/remove`]);
+  });
+
+  it('removes by id without listing, and accepts a 204', async () => {
+    const s = await serve([[`DELETE ${USERS}/5/remove`, [204]]]);
+    const r = await runCli(['member', 'rm', '5', '-w', '7', '--yes', '--json'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: null, message: 'User removed from workspace.' });
+  });
+
+  it('fails with exit 6 for an email that is not a member, before any delete', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const r = await runCli(['member', 'remove', 'carol@example.com', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(6);
+    expect(r.err).toBe(
+      'error: No member with email carol@example.com in workspace 7.\n' +
+        'hint: See `formctl member list -w 7`; people invited but not registered yet are in `formctl invite list -w 7`.\n',
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('refuses without --yes when it cannot prompt, and sends no delete', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: Remove Bob@Example.com (user 5) from workspace 7: refusing without confirmation.\nhint: Pass --yes to confirm.\n');
+    expect(s.requests.map((q) => q.method)).toEqual(['GET']);
+  });
+
+  it('asks on a terminal and stops on "no"', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      await expect(
+        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: 'bob@example.com', output: {} }),
+      ).rejects.toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Remove Bob@Example.com (user 5) from workspace 7?']);
+    expect(s.requests.map((q) => q.method)).toEqual(['GET']);
+  });
+
+  it('names the member list on a 404', async () => {
+    const s = await serve([[`DELETE ${USERS}/9/remove`, [404, { message: '' }]]]);
+    const r = await runCli(['member', 'remove', '9', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(6);
+    expect(r.err).toBe(
+      'error: Not found. (HTTP 404, DELETE /open/workspaces/7/users/9/remove)\n' +
+        'hint: User 9 is not a member of workspace 7, or the workspace does not exist. See `formctl member list -w 7`.\n',
+    );
+  });
+});
+
+describe('member set-role', () => {
+  it('changes a role by email', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      [`PUT ${USERS}/5/update-role`, [200, { type: 'success', message: 'User role changed successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'set-role', 'bob@example.com', 'USER', '-w', '7'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe('✓ Bob@Example.com (user 5) is now user in workspace 7.\n');
+    expect(JSON.parse(s.requests[1]!.body)).toEqual({ role: 'user' });
+  });
+
+  it('changes a role by id, with --json', async () => {
+    const s = await serve([[`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]]]);
+    const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7', '--json'], { url: s.url });
+    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: null, role: 'admin', message: 'User role changed successfully.' });
+    expect(JSON.parse(s.requests[0]!.body)).toEqual({ role: 'admin' });
+  });
+});
