@@ -72,7 +72,8 @@ describe('apiRun', () => {
       if (url.pathname === '/open/fail') return json(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
       if (url.pathname === '/open/empty') {
         res.writeHead(204);
-        return res.end();
+        res.end();
+        return;
       }
       json(res, url.pathname.startsWith('/open/') ? 200 : 404, { ok: true, message: 'Not Found' }, { 'x-ratelimit-remaining': '99' });
     });
@@ -86,13 +87,13 @@ describe('apiRun', () => {
 
   const run = (o: Partial<ApiOptions> & { path: string }, io = fakeIO()) =>
     apiRun({ io: io.io, api: async () => client, fields: [], headers: [], ...o }).then(
-      () => ({ code: 0, out: io.out(), err: io.err() }),
+      () => ({ code: 0, out: io.out(), err: io.err(), hint: undefined as string | undefined }),
       (e: CliError) => ({ code: e.exitCode, out: io.out(), err: e.message, hint: e.hint }),
     );
 
   it('GET by default, authenticated, path kept as given; compact JSON when piped, pretty on a TTY', async () => {
     const piped = await run({ path: 'open/workspaces' });
-    expect(piped).toEqual({ code: 0, out: '{"ok":true,"message":"Not Found"}\n', err: '' });
+    expect(piped).toEqual({ code: 0, out: '{"ok":true,"message":"Not Found"}\n', err: '', hint: undefined });
     const tty = await run({ path: '/open/workspaces' }, fakeIO({ tty: true }));
     expect(tty.out).toBe('{\n  "ok": true,\n  "message": "Not Found"\n}\n');
     expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
@@ -135,7 +136,7 @@ describe('apiRun', () => {
 
   it('--paginate follows every page and prints one array', async () => {
     const r = await run({ path: '/open/paged', paginate: true });
-    expect(r).toEqual({ code: 0, out: '[{"n":11},{"n":12},{"n":21},{"n":22},{"n":31},{"n":32}]\n', err: '' });
+    expect(r).toEqual({ code: 0, out: '[{"n":11},{"n":12},{"n":21},{"n":22},{"n":31},{"n":32}]\n', err: '', hint: undefined });
     expect(server.requests.map((q) => q.url)).toEqual(['/open/paged?page=1', '/open/paged?page=2', '/open/paged?page=3']);
     expect((await run({ path: '/open/paged', paginate: true, method: 'POST' })).code).toBe(2);
   });
