@@ -1,4 +1,7 @@
 // Shared helpers for the sandbox tests: start a sandbox on port 0 and call it over real HTTP.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
@@ -11,9 +14,19 @@ export interface Res {
 }
 
 const open: SandboxHandle[] = [];
+const dirs: string[] = [];
+// Sandboxes close (and flush their data files) before their temp directories go.
 afterEach(async () => {
   await Promise.all(open.splice(0).map((sb) => sb.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
+
+/** A temporary directory removed after the test. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'formctl-sandbox-'));
+  dirs.push(dir);
+  return dir;
+}
 
 /** Starts a sandbox (rate limit off unless asked) that is closed after the test. */
 export async function boot(options: SandboxOptions = {}): Promise<SandboxHandle> {
