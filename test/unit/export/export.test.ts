@@ -1,0 +1,281 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dispositionFilename } from '../../../src/export/filename.js';
+import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
+import { submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
+import type { CliError } from '../../../src/errors.js';
+import { json, startStubServer, type StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { clientFor, serveForm } from '../submission/util.js';
+
+const CSV = '\uFEFFid,Name,created_at\n2,"Lovelace, Ada",2026-01-02 10:00\n1,Grace,2026-01-01 09:00\n';
+let dir: string;
+let stub: StubServer | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-export-'));
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function opts(url: string, o: Partial<SubmissionExportOptions> = {}) {
+  const fio = fakeIO();
+  let t = 0;
+  const options: SubmissionExportOptions = {
+    io: fio.io,
+    api: async () => clientFor(url),
+    now: () => t,
+    sleep: async (ms) => void (t += ms),
+    form: 'contact-us',
+    wait: true,
+    pollIntervalMs: 1_000,
+    waitTimeoutMs: 60_000,
+    ...o,
+  };
+  return { fio, options };
+}
+
+async function failure(p: Promise<unknown>): Promise<CliError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as CliError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('dispositionFilename', () => {
+  it('reads quoted, bare and RFC 6266 names and never a path', () => {
+    expect(dispositionFilename('attachment; filename="a b.csv"')).toBe('a b.csv');
+    expect(dispositionFilename('attachment; filename=contact-us-submission-data.csv')).toBe('contact-us-submission-data.csv');
+    expect(dispositionFilename("attachment; filename*=UTF-8''caf%C3%A9.csv; filename=x.csv")).toBe('café.csv');
+    expect(dispositionFilename('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(dispositionFilename('attachment; filename=".."')).toBeUndefined();
+    expect(dispositionFilename(undefined)).toBeUndefined();
+  });
+});
+
+describe('submission export (sync)', () => {
+  it('streams the CSV bytes untouched to the Content-Disposition name and sends the columns in order', async () => {
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=contact-us-submission-data.csv' });
+      res.end(CSV);
+    });
+    const out = join(dir, 'contact-us-submission-data.csv');
+    const { fio, options } = opts(stub.url, { columns: ['p_email', 'p_name', 'created_at'] });
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await submissionExportRun(options);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readFileSync(out, 'utf8')).toBe(CSV);
+    expect(stub.requests[1]).toMatchObject({ method: 'POST', url: '/open/forms/42/submissions/export' });
+    expect(stub.requests[1]!.body).toBe('{"columns":{"p_email":true,"p_name":true,"created_at":true}}');
+    expect(readdirSync(dir)).toEqual(['contact-us-submission-data.csv']);
+    expect(fio.out()).toBe('');
+  });
+
+  it('selects every input field plus created_at by default, and writes to stdout with -o -', async () => {
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end(CSV);
+    });
+    const { fio, options } = opts(stub.url, { output: '-' });
+    await submissionExportRun(options);
+    expect(fio.stdout.chunks.map((c) => c.toString('utf8')).join('')).toBe(CSV);
+    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ columns: { p_name: true, p_email: true, p_age: true, p_c1: true, p_c2: true, created_at: true } });
+  });
+
+  it('rejects an unknown column id before calling the export, listing the valid ones', async () => {
+    stub = await startStubServer((req, res) => void serveForm(req, res));
+    const { options } = opts(stub.url, { columns: ['p_name', 'nope'], output: join(dir, 'x.csv') });
+    const err = await failure(submissionExportRun(options));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe('Unknown column id for form contact-us: nope.');
+    expect(err.hint).toBe('Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('refuses to replace an existing file without --clobber', async () => {
+    stub = await startStubServer((req, res) => void serveForm(req, res));
+    const out = join(dir, 'a.csv');
+    writeFileSync(out, 'precious');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect(err.exitCode).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('precious');
+  });
+
+  it('a dropped connection leaves neither the file nor a .part (exit 11)', async () => {
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': '100000' });
+      res.write(CSV);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const out = join(dir, 'a.csv');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect(err.exitCode).toBe(11);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('Ctrl-C mid-download leaves no file (exit 130)', async () => {
+    const ac = new AbortController();
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.write(CSV);
+      setTimeout(() => ac.abort(), 20);
+    });
+    const out = join(dir, 'a.csv');
+    const { options } = opts(stub.url, { output: out, signal: ac.signal });
+    const err = await failure(submissionExportRun({ ...options, api: async () => clientFor(stub!.url, { signal: ac.signal }) }));
+    expect(err.exitCode).toBe(130);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('submission export (async job)', () => {
+  const JOB = 'd3b07384-d9a0-4c9b-8f6e-0a1b2c3d4e5f';
+
+  /**
+   * An async-export stub. `FILE` in a status's file_url is replaced by the download URL: on another
+   * origin (localhost vs 127.0.0.1) unless `sameOrigin`, where the token must not be sent.
+   */
+  async function asyncServer(statuses: Array<Record<string, unknown>>, o: { docs404?: boolean; code404?: boolean; sameOrigin?: boolean } = {}) {
+    let poll = 0;
+    let base = '';
+    const next = () => {
+      const s = { ...statuses[Math.min(poll++, statuses.length - 1)] };
+      if (s.file_url === 'FILE') s.file_url = `${o.sameOrigin ? base : base.replace('127.0.0.1', 'localhost')}/files/export.csv?sig=abc`;
+      return s;
+    };
+    const server = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      if (req.method === 'POST') return json(res, 200, { message: 'Export started.', job_id: JOB, is_async: true });
+      if (req.url === `/open/forms/42/submissions/export/${JOB}/status`) return o.docs404 ? json(res, 404, { message: '' }) : json(res, 200, next());
+      if (req.url === `/open/forms/42/submissions/export/status/${JOB}`) {
+        return o.code404 ? json(res, 404, { message: 'Export job not found or has expired.' }) : json(res, 200, next());
+      }
+      if (req.url === '/files/export.csv?sig=abc') {
+        res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="contact-us-submissions.csv"' });
+        return res.end(CSV);
+      }
+      json(res, 404, { message: 'no route' });
+    });
+    base = server.url;
+    return server;
+  }
+
+  it('polls the docs status path, then downloads file_url (without the token) to the final name', async () => {
+    stub = await asyncServer([
+      { status: 'queued', progress: 0 },
+      { status: 'processing', progress: 40 },
+      { status: 'completed', progress: 100, file_url: 'FILE' },
+    ]);
+    const out = join(dir, 'a.csv');
+    const { fio, options } = opts(stub.url, { output: out });
+    await submissionExportRun(options);
+    expect(readFileSync(out, 'utf8')).toBe(CSV);
+    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /open/forms/contact-us',
+      'POST /open/forms/42/submissions/export',
+      `GET /open/forms/42/submissions/export/${JOB}/status`,
+      `GET /open/forms/42/submissions/export/${JOB}/status`,
+      `GET /open/forms/42/submissions/export/${JOB}/status`,
+      'GET /files/export.csv?sig=abc',
+    ]);
+    // The file lives on another origin (a pre-signed URL): the API token must not travel there.
+    expect(stub.requests[5]!.headers.authorization).toBeUndefined();
+    expect(stub.requests[1]!.headers.authorization).toBe('Bearer tok_test');
+    expect(fio.err()).toBe(`Export job ${JOB}: queued 0%\nExport job ${JOB}: processing 40%\nExport job ${JOB}: completed 100%\n`);
+  });
+
+  it('without -o saves under the download\'s Content-Disposition name', async () => {
+    stub = await asyncServer([{ status: 'completed', progress: 100, file_url: 'FILE' }]);
+    const { options } = opts(stub.url);
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await submissionExportRun(options);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(dir)).toEqual(['contact-us-submissions.csv']);
+    expect(readFileSync(join(dir, 'contact-us-submissions.csv'), 'utf8')).toBe(CSV);
+  });
+
+  it('falls back to the code status path when the docs path is 404', async () => {
+    stub = await asyncServer([{ status: 'processing', progress: 50 }, { status: 'completed', progress: 100, file_url: 'FILE' }], { docs404: true, sameOrigin: true });
+    const out = join(dir, 'a.csv');
+    await submissionExportRun(opts(stub.url, { output: out }).options);
+    expect(readFileSync(out, 'utf8')).toBe(CSV);
+    // The working path is remembered: the docs path is not asked again on the second poll.
+    expect(stub.requests.slice(2).map((r) => r.url)).toEqual([
+      `/open/forms/42/submissions/export/${JOB}/status`,
+      `/open/forms/42/submissions/export/status/${JOB}`,
+      `/open/forms/42/submissions/export/status/${JOB}`,
+      '/files/export.csv?sig=abc',
+    ]);
+  });
+
+  it('names the job id when both status paths are 404 (exit 6), leaving no file', async () => {
+    stub = await asyncServer([], { docs404: true, code404: true });
+    const out = join(dir, 'a.csv');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect(err.exitCode).toBe(6);
+    expect(err.message).toBe(
+      `Export job ${JOB} was not found (tried /open/forms/42/submissions/export/${JOB}/status and /open/forms/42/submissions/export/status/${JOB}).`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a failed job exits 1 with the server reason and leaves no file', async () => {
+    stub = await asyncServer([{ status: 'processing', progress: 10 }, { status: 'failed', error_message: 'No submissions to export' }]);
+    const out = join(dir, 'a.csv');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe(`Export job ${JOB} failed: No submissions to export.`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('gives up after --wait-timeout with exit 11 and a resume command', async () => {
+    stub = await asyncServer([{ status: 'processing', progress: 10 }]);
+    const out = join(dir, 'a.csv');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out, pollIntervalMs: 2_000, waitTimeoutMs: 5_000 }).options));
+    expect(err.exitCode).toBe(11);
+    expect(err.message).toBe(`Gave up waiting for export job ${JOB} after 5 s (last status: processing).`);
+    expect(err.hint).toContain(`formctl submission export-status 42 ${JOB} --download`);
+    // 0 s, 2 s, 4 s, 5 s: the last poll lands exactly on the deadline.
+    expect(stub.requests.filter((r) => r.url.endsWith('/status')).length).toBe(4);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('--no-wait prints the job id on stdout and the resume command on stderr', async () => {
+    stub = await asyncServer([]);
+    const { fio, options } = opts(stub.url, { wait: false, output: 'answers.csv' });
+    await submissionExportRun(options);
+    expect(fio.out()).toBe(`${JOB}\n`);
+    expect(fio.err()).toBe(`Export job ${JOB} started in the background.\nResume with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`);
+    expect(stub.requests.length).toBe(2);
+  });
+
+  it('export-status prints the status as JSON', async () => {
+    stub = await asyncServer([{ job_id: JOB, status: 'processing', progress: 55, file_url: null }]);
+    const fio = fakeIO();
+    await submissionExportStatusRun({
+      io: fio.io, api: async () => clientFor(stub!.url), now: () => 0, sleep: async () => undefined,
+      form: '42', jobId: JOB, pollIntervalMs: 1000, waitTimeoutMs: 1000, json: true,
+    });
+    expect(JSON.parse(fio.out())).toEqual({ job_id: JOB, status: 'processing', progress: 55, file_url: null });
+  });
+});
+
