@@ -23,6 +23,7 @@ export interface Page<T> {
 export async function* paginate<T>(client: ApiClient, req: RequestOptions, o: PaginateOptions = {}): AsyncGenerator<Page<T>> {
   let page = o.page ?? 1;
   let seen = 0;
+  let lastReported: number | undefined;
   for (;;) {
     const query = { ...req.query, page, per_page: o.perPage };
     const res = await client.request<unknown>({ ...req, query });
@@ -34,9 +35,12 @@ export async function* paginate<T>(client: ApiClient, req: RequestOptions, o: Pa
       cut = true;
     }
     seen += items.length;
+    // A server that ignores `page` would repeat itself forever: stop when current_page does not advance.
+    const stuck = info?.currentPage !== undefined && lastReported !== undefined && info.currentPage <= lastReported;
+    lastReported = info?.currentPage;
     const more = hasMore(info, raw.length);
-    const stop = cut || !more || o.all === false || (o.limit !== undefined && seen >= o.limit);
-    yield { items, info, truncated: cut || (stop && more) };
+    const stop = cut || stuck || !more || o.all === false || (o.limit !== undefined && seen >= o.limit);
+    yield { items: stuck ? [] : items, info, truncated: cut || (stop && more) };
     if (stop) return;
     page = (info?.currentPage ?? page) + 1;
   }

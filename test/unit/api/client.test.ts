@@ -318,7 +318,7 @@ describe('retries', () => {
   });
 
   it('does not retry a POST after a dropped connection', async () => {
-    const s = await stub((_req, res) => res.socket?.destroy());
+    const s = await stub((_req, res) => void res.socket?.destroy());
     const { c, sleeps } = client(s.url);
     const e = await failure(c.request({ method: 'POST', path: '/open/forms', body: {} }));
     expect(e).toBeInstanceOf(NetworkError);
@@ -329,7 +329,7 @@ describe('retries', () => {
   });
 
   it('retries a GET after a dropped connection', async () => {
-    const s = await stub((_req, res, i) => (i === 0 ? res.socket?.destroy() : json(res, 200, [1])));
+    const s = await stub((_req, res, i) => (i === 0 ? void res.socket?.destroy() : json(res, 200, [1])));
     const { c, sleeps } = client(s.url);
     expect((await c.request({ path: '/x' })).data).toEqual([1]);
     expect(s.requests).toHaveLength(2);
@@ -516,7 +516,7 @@ describe('the token stays secret', () => {
   });
 
   it('network errors and retries never show the token', async () => {
-    const s = await stub((_req, res) => res.socket?.destroy());
+    const s = await stub((_req, res) => void res.socket?.destroy());
     const { c, log } = client(s.url);
     const e = await failure(c.request({ path: '/x' }));
     expect([e.message, e.hint, e.stack, log.join('\n')].join('\n')).not.toContain(TOKEN);
