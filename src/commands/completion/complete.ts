@@ -1,7 +1,76 @@
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { DYNAMIC_SOURCES, type DynamicSource } from '../../completion/model.js';
 
-/** Hidden `formctl __complete` (being built). */
-export default function newCompleteCommand(_f: Factory): Command {
-  return new Command('__complete').description('Dynamic completion values').allowUnknownOption().allowExcessArguments();
+/** How long one completion may take: a tab press that hangs is worse than one that offers nothing. */
+export const COMPLETE_TIMEOUT_MS = 2_000;
+
+export interface CompleteOptions {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  profile?: string;
+  source: string;
+  workspace?: string;
+  form?: string;
+  /** Produces the lines on a cache miss (one API call at most). */
+  fetch: (req: { source: DynamicSource; workspace?: string; form?: string }) => Promise<string[]>;
+}
+
+/** Hidden `formctl __complete <source>`: "value<TAB>description" lines for the completion scripts. */
+export default function newCompleteCommand(f: Factory, runF = completeRun): Command {
+  return new Command('__complete')
+    .description('Print completion values: workspaces, forms, integrations or profiles')
+    .argument('[source]', `One of: ${DYNAMIC_SOURCES.join(', ')}`)
+    .option('--workspace <id>', 'Workspace whose forms to list (default: the profile\'s)')
+    .option('--form <id>', 'Form whose integrations to list')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (source: string | undefined, flags: { workspace?: string; form?: string }) => {
+      // A tab press must never prompt, wait long or retry: a second request would double its cost.
+      f.globals.noInput = true;
+      f.globals.timeoutMs = COMPLETE_TIMEOUT_MS;
+      f.globals.maxWaitMs = -1;
+      const { fetchLines } = await import('../../completion/dynamic.js');
+      await runF({
+        io: f.io,
+        env: f.env,
+        now: f.now,
+        profile: f.globals.profile,
+        source: source ?? '',
+        workspace: flags.workspace,
+        form: flags.form,
+        fetch: (req) => fetchLines(f, req),
+      });
+    });
+}
+
+/** Serves from the cache or fetches and caches; prints nothing and succeeds on any error. */
+export async function completeRun(o: CompleteOptions): Promise<void> {
+  if (!(DYNAMIC_SOURCES as readonly string[]).includes(o.source)) return;
+  const source = o.source as DynamicSource;
+  try {
+    const { cacheKey, readCache, writeCache } = await import('../../completion/cache.js');
+    const now = o.now().getTime();
+    const key = cacheKey(o.env, { source, workspace: o.workspace, form: o.form, profile: o.profile });
+    let lines = readCache(o.env, key, now);
+    if (!lines) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('completion timed out')), COMPLETE_TIMEOUT_MS);
+        timer.unref();
+      });
+      try {
+        lines = await Promise.race([o.fetch({ source, workspace: o.workspace, form: o.form }), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+      // Profiles come from a local file: caching them would only hide a fresh login.
+      if (source !== 'profiles') writeCache(o.env, key, lines, now);
+    }
+    if (lines.length) o.io.stdout.write(`${lines.join('\n')}\n`);
+  } catch {
+    // Silent by design: the shell would print anything we write into the user's command line.
+  }
 }

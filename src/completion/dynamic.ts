@@ -1,0 +1,66 @@
+// Values for `formctl __complete <source>`: one API call at most, first page only, and each line
+// "value<TAB>description" with nothing secret in it (an integration shows its URL's host, never
+// its path, query, secret or headers).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from '../config/paths.js';
+import type { Factory } from '../factory.js';
+import type { DynamicSource } from './model.js';
+
+export interface DynamicRequest {
+  source: DynamicSource;
+  workspace?: string;
+  form?: string;
+}
+
+/** Tabs and newlines would break the line protocol, so descriptions are flattened. */
+function clean(s: unknown): string {
+  return String(s ?? '').replace(/[\t\r\n]+/g, ' ').trim();
+}
+
+function hostOf(url: unknown): string {
+  try {
+    return new URL(String(url)).host;
+  } catch {
+    return '';
+  }
+}
+
+/** Profile names straight from the config file: no API call and no need to load conf. */
+export function profileLines(env: NodeJS.ProcessEnv): string[] {
+  try {
+    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as { currentProfile?: string; profiles?: Record<string, { baseUrl?: string }> };
+    return Object.entries(data.profiles ?? {}).map(([name, p]) => `${clean(name)}\t${clean(p?.baseUrl)}${name === data.currentProfile ? ' (current)' : ''}`);
+  } catch {
+    return [];
+  }
+}
+
+/** Lists a source through the API; throws on any failure (the caller stays silent). */
+export async function fetchLines(f: Factory, req: DynamicRequest): Promise<string[]> {
+  switch (req.source) {
+    case 'profiles':
+      return profileLines(f.env);
+    case 'workspaces': {
+      const { listWorkspaces } = await import('../api/workspaces.js');
+      const list = await listWorkspaces(await f.api());
+      return list.map((w) => `${w.id}\t${clean(`${w.icon ? `${w.icon} ` : ''}${w.name}`)}`);
+    }
+    case 'forms': {
+      const ws = req.workspace !== undefined && /^\d+$/.test(req.workspace) ? Number(req.workspace) : (await f.context()).workspace;
+      if (ws === undefined) return [];
+      const { listWorkspaceForms } = await import('../api/forms.js');
+      const pages = listWorkspaceForms(await f.api(), ws, { all: false });
+      const first = await pages.next();
+      if (first.done) return [];
+      return first.value.items.map((form) => `${form.id}\t${clean(form.title)} (${clean(form.slug)})`);
+    }
+    case 'integrations': {
+      // Only a numeric form id: resolving a slug would cost a second request.
+      if (req.form === undefined || !/^\d+$/.test(req.form)) return [];
+      const { listWebhooks } = await import('../api/webhooks.js');
+      const list = await listWebhooks(await f.api(), Number(req.form));
+      return list.map((i) => `${i.id}\t${clean(i.status)} ${hostOf(i.data?.webhook_url)}`.trimEnd());
+    }
+  }
+}
