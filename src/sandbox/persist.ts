@@ -108,6 +108,7 @@ export class DataFileWriter {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private lastError: Error | undefined;
+  private flushing = 0;
 
   constructor(
     private readonly path: string,
@@ -131,8 +132,13 @@ export class DataFileWriter {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.running) await this.running;
-    if (this.dirty) await this.run();
+    this.flushing += 1;
+    try {
+      if (this.running) await this.running;
+      if (this.dirty) await this.run();
+    } finally {
+      this.flushing -= 1;
+    }
     if (this.lastError) {
       const err = this.lastError;
       this.lastError = undefined;
@@ -149,7 +155,8 @@ export class DataFileWriter {
           await writeFileAtomic(this.path, this.serialise());
         } catch (err) {
           this.lastError = err as Error;
-          process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
+          // A background write has nobody to throw to: warn. A flush reports the error itself.
+          if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
         }
       }
     })().finally(() => {
