@@ -14,7 +14,7 @@ export interface AuthTokenOptions {
 /** `formctl auth token`. */
 export function newAuthTokenCommand(f: Factory, runF = authTokenRun): Command {
   const cmd = new Command('token').description('Print the active token to stdout, unmasked (the one command that shows it)');
-  examples(cmd, ['curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
+  examples(cmd, ['formctl auth token', 'curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
   return cmd.action(() => runF({ io: f.io, context: f.context }));
 }
 

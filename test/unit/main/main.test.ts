@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/main.js';
+import { Capture } from '../../helpers/io.js';
+
+const home = mkdtempSync(join(tmpdir(), 'formctl-main-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+async function formctl(args: string[], o: { env?: NodeJS.ProcessEnv; tty?: boolean } = {}) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: o.tty ?? false });
+  stdin.end();
+  const stdout = new Capture(o.tty ?? false);
+  const stderr = new Capture(o.tty ?? false);
+  const env = { FORMCTL_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', ...o.env };
+  const code = await run(args, env, { stdin, stdout, stderr });
+  return { code, out: stdout.text(), err: stderr.text() };
+}
+
+describe('main error mapping', () => {
+  it('no token: one error line plus hint, exit 4, no stack', async () => {
+    const r = await formctl(['workspace', 'list']);
+    expect(r).toEqual({
+      code: 4,
+      out: '',
+      err: 'error: Not logged in (profile "default").\nhint: Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.\n',
+    });
+  });
+
+  it('--debug adds the stack trace', async () => {
+    const r = await formctl(['workspace', 'list', '--debug']);
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/^error: Not logged in \(profile "default"\)\.\nhint: .*\nCliError: Not logged in.*\n\s+at /);
+  });
+
+  it('colour on stderr follows FORCE_COLOR', async () => {
+    const r = await formctl(['workspace', 'list'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(r.err.startsWith('\x1b[31merror:\x1b[39m Not logged in')).toBe(true);
+    const plain = await formctl(['workspace', 'list', '--no-color'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(plain.err.startsWith('error: Not logged in')).toBe(true);
+  });
+
+  it('a network error exits 11 with the host named', async () => {
+    const r = await formctl(['workspace', 'list', '--max-wait', '0'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(r.code).toBe(11);
+    expect(r.err.split('\n')[0]).toBe('error: Connection refused by 127.0.0.1:1 (GET /open/workspaces).');
+    expect(r.err).not.toContain('tok_x');
+  });
+
+  it('a token is never sent over plain http to a non-loopback host (exit 2)', async () => {
+    const r = await formctl(['workspace', 'list'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://example.com' } });
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe('error: Refusing to send your token over plain http:// to example.com.');
+  });
+});
+
+describe('usage errors and suggestions', () => {
+  it('unknown command suggests the nearest one (exit 2)', async () => {
+    const r = await formctl(['worksapce', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("error: unknown command 'worksapce'\n(Did you mean workspace?)\n");
+  });
+
+  it('unknown flag suggests the nearest one (exit 2)', async () => {
+    const r = await formctl(['workspace', 'list', '--jsno']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("error: unknown option '--jsno'\n(Did you mean --json?)\n");
+  });
+
+  it('--no-input and CI make a prompt a usage error naming the flag', async () => {
+    for (const o of [{ args: ['--no-input'], env: {} }, { args: [], env: { CI: 'true' } }]) {
+      const r = await formctl(['workspace', 'create', ...o.args], { tty: true, env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1', ...o.env } });
+      expect(r.code).toBe(2);
+      expect(r.err).toBe('error: Missing --name.\nhint: Pass --name (prompts are off: not a terminal, CI, or --no-input).\n');
+    }
+  });
+
+  it('destructive verbs need --yes when not on a terminal', async () => {
+    const r = await formctl(['workspace', 'delete', '12'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(r).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: Delete workspace 12 with all its forms and submissions: refusing without confirmation.\nhint: Pass --yes to confirm.\n',
+    });
+  });
+
+  it('an invalid id is a usage error', async () => {
+    const r = await formctl(['workspace', 'delete', 'abc', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('workspace id must be a numeric id, got "abc".');
+  });
+});
+
+describe('help topics', () => {
+  it('help exit-codes lists every code', async () => {
+    const r = await formctl(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toBe('Exit codes:');
+    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130]);
+    expect(lines).toContain('  4    Not authenticated: no token, or the server rejected it (401)');
+  });
+
+  it('help environment lists the variables', async () => {
+    const r = await formctl(['help', 'environment']);
+    expect(r.code).toBe(0);
+    const names = r.out.split('\n').slice(1).map((l) => l.trim().split(/\s{2,}/)[0]).filter(Boolean);
+    expect(names).toEqual(expect.arrayContaining(['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']));
+  });
+
+  it('an unknown help topic is a usage error', async () => {
+    const r = await formctl(['help', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: No help topic or command "nope".\nhint: Topics: environment, exit-codes. Commands: see `formctl --help`.\n');
+  });
+
+  it('every command in my groups has an Examples block', async () => {
+    for (const path of [['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['auth', 'token'], ['profile', 'list'], ['profile', 'use'], ['profile', 'remove'], ['config', 'path'], ['config', 'list'], ['config', 'get'], ['config', 'set'], ['api'], ['sandbox']]) {
+      const r = await formctl([...path, '--help']);
+      expect(r.code, path.join(' ')).toBe(0);
+      expect(r.out, path.join(' ')).toMatch(/\nExamples:\n {2}\$ formctl /);
+    }
+  });
+});

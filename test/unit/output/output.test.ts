@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../../../src/errors.js';
+import { colorEnabled, createIOStreams, promptsDisabled } from '../../../src/io/iostreams.js';
+import { type Column, humanTime, resolveFormat, success, writeList, writeObject } from '../../../src/io/output.js';
+import { Capture, fakeIO } from '../../helpers/io.js';
+
+interface Row {
+  id: number;
+  name: string;
+  created_at: string;
+  tags: string[];
+}
+const FIELDS = ['id', 'name', 'created_at', 'tags'] as const;
+const NOW = new Date('2026-01-10T12:00:00Z');
+const rows: Row[] = [
+  { id: 1, name: 'Alpha\tform', created_at: '2026-01-10T11:57:00Z', tags: ['a', 'b'] },
+  { id: 22, name: 'Beta', created_at: '2026-01-08T12:00:00Z', tags: [] },
+];
+const columns: Column<Row>[] = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Name', value: (r) => r.name },
+  { header: 'Created', value: (r) => r.created_at, time: true },
+  { header: 'Tags', value: (r) => r.tags },
+];
+
+async function* pages(): AsyncGenerator<Row> {
+  yield* rows;
+}
+
+describe('writeList', () => {
+  it('TTY: table with upper-case headers and relative times', async () => {
+    const fio = fakeIO({ tty: true });
+    await writeList(fio.io, resolveFormat(fio.io, {}, FIELDS), rows, columns, { now: NOW });
+    expect(fio.out()).toBe(
+      ['ID  NAME        CREATED        TAGS', '1   Alpha form  3 minutes ago  a, b', '22  Beta        2 days ago     -', ''].join('\n'),
+    );
+  });
+
+  it('piped: TSV without header, ISO times, tabs/newlines in cells flattened, no ANSI', async () => {
+    const fio = fakeIO({ tty: false, color: true });
+    await writeList(fio.io, resolveFormat(fio.io, {}, FIELDS), pages(), columns, { now: NOW });
+    expect(fio.out()).toBe('1\tAlpha form\t2026-01-10T11:57:00Z\t["a","b"]\n22\tBeta\t2026-01-08T12:00:00Z\t[]\n');
+  });
+
+  it('--json: all fields; --json a,b: only those, in that order; missing → null', async () => {
+    const a = fakeIO({ tty: true });
+    await writeList(a.io, resolveFormat(a.io, { json: true }, FIELDS), rows, columns);
+    expect(JSON.parse(a.out())).toEqual(rows);
+    const b = fakeIO();
+    await writeList(b.io, resolveFormat(b.io, { json: 'name,id' }, FIELDS), rows, columns);
+    expect(b.out()).toBe('[\n  {"name":"Alpha\\tform","id":1},\n  {"name":"Beta","id":22}\n]\n');
+    const c = fakeIO();
+    await writeList(c.io, resolveFormat(c.io, { json: true }), [], columns);
+    expect(c.out()).toBe('[]\n');
+  });
+
+  it('--json with an unknown field: exit 2 listing the available fields', () => {
+    const fio = fakeIO();
+    const err = (() => {
+      try {
+        resolveFormat(fio.io, { json: 'id,nmae' }, FIELDS);
+      } catch (e) {
+        return e as CliError;
+      }
+    })();
+    expect([err?.exitCode, err?.message, err?.hint]).toEqual([2, 'Unknown JSON field: nmae.', 'Available fields: id, name, created_at, tags']);
+  });
+
+  it('--ndjson: one object per line; --json with --ndjson is a usage error', async () => {
+    const fio = fakeIO({ tty: true });
+    const n = await writeList(fio.io, resolveFormat(fio.io, { ndjson: true }, FIELDS), pages(), columns);
+    expect(n).toBe(2);
+    expect(fio.out().split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(() => resolveFormat(fio.io, { json: true, ndjson: true })).toThrow('Use either --json or --ndjson, not both.');
+  });
+
+  it('empty list on a TTY: nothing on stdout, the hint on stderr', async () => {
+    const fio = fakeIO({ tty: true });
+    await writeList(fio.io, { kind: 'table' }, [], columns, { empty: 'No forms.' });
+    expect([fio.out(), fio.err()]).toEqual(['', 'No forms.\n']);
+  });
+
+  it('colour on a TTY only when enabled', async () => {
+    const on = fakeIO({ tty: true, color: true });
+    await writeList(on.io, { kind: 'table' }, rows.slice(0, 1), [{ header: 'ID', value: (r) => r.id, style: 'cyan' }]);
+    expect(on.out()).toBe('\x1b[1mID\x1b[22m\n\x1b[36m1\x1b[39m\n');
+    const off = fakeIO({ tty: true });
+    await writeList(off.io, { kind: 'table' }, rows.slice(0, 1), [{ header: 'ID', value: (r) => r.id, style: 'cyan' }]);
+    expect(off.out()).toBe('ID\n1\n');
+  });
+});
+
+describe('writeObject and success', () => {
+  it('key/value on a TTY, TSV pairs when piped, pretty JSON with --json', async () => {
+    const cols: Column<Row>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'Name', value: (r) => r.name }];
+    const a = fakeIO({ tty: true });
+    await writeObject(a.io, { kind: 'table' }, rows[1]!, cols);
+    expect(a.out()).toBe('ID    22\nName  Beta\n');
+    const b = fakeIO();
+    await writeObject(b.io, { kind: 'tsv' }, rows[1]!, cols);
+    expect(b.out()).toBe('id\t22\nname\tBeta\n');
+    const c = fakeIO();
+    await writeObject(c.io, { kind: 'json', fields: ['id'] }, rows[1]!, cols);
+    expect(c.out()).toBe('{\n  "id": 22\n}\n');
+  });
+
+  it('✓ line on a TTY, nothing when piped', async () => {
+    const a = fakeIO({ tty: true });
+    await success(a.io, 'Done.');
+    const b = fakeIO();
+    await success(b.io, 'Done.');
+    expect([a.out(), b.out(), b.err()]).toEqual(['✓ Done.\n', '', '']);
+  });
+
+  it('humanTime', () => {
+    expect(humanTime('2026-01-10T11:59:55Z', NOW)).toBe('just now');
+    expect(humanTime('2026-01-10T13:00:00Z', NOW)).toBe('in 1 hour');
+    expect(humanTime('2025-01-10T12:00:00Z', NOW)).toBe('1 year ago');
+    expect(humanTime(null, NOW)).toBe('-');
+    expect(humanTime('soon', NOW)).toBe('soon');
+  });
+});
+
+describe('colour and prompt rules', () => {
+  it('NO_COLOR, --no-color and TERM=dumb switch colour off; FORCE_COLOR switches it on', () => {
+    expect(colorEnabled(true, {})).toBe(true);
+    expect(colorEnabled(false, {})).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: '' })).toBe(true);
+    expect(colorEnabled(true, {}, true)).toBe(false);
+    expect(colorEnabled(true, { TERM: 'dumb' })).toBe(false);
+    expect(colorEnabled(false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorEnabled(true, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorEnabled(false, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(false, { FORCE_COLOR: '1' }, true)).toBe(false);
+  });
+
+  it('each stream decides separately', () => {
+    const stdin = Object.assign(new Capture(true), {}) as never;
+    const io = createIOStreams({ stdin, stdout: new Capture(false), stderr: new Capture(true), env: {} });
+    expect([io.colorStdout, io.colorStderr]).toEqual([false, true]);
+  });
+
+  it('prompts are off with --no-input, CI (unless false/0) and FORMCTL_NO_INPUT', () => {
+    expect(promptsDisabled({})).toBe(false);
+    expect(promptsDisabled({}, true)).toBe(true);
+    expect(promptsDisabled({ CI: 'true' })).toBe(true);
+    expect(promptsDisabled({ CI: 'false' })).toBe(false);
+    expect(promptsDisabled({ CI: '0' })).toBe(false);
+    expect(promptsDisabled({ FORMCTL_NO_INPUT: '1' })).toBe(true);
+  });
+});
