@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+// The built binary against the in-process sandbox: invites made by `member add`, then listed,
+// resent, accepted and cancelled.
+
+let home: ReturnType<typeof tempHome>;
+let sb: TestSandbox;
+let ws: string;
+beforeAll(async () => {
+  home = tempHome();
+  sb = await startTestSandbox();
+  ws = String(sb.workspaceId);
+});
+afterAll(async () => {
+  await sb.close();
+  home.cleanup();
+});
+
+function cli(args: string[], token?: string): Promise<RunResult> {
+  return runFormctl(args, { env: { ...home.env, ...sb.env, ...(token ? { FORMCTL_TOKEN: token } : {}) } });
+}
+
+async function invites(status?: string): Promise<Array<Record<string, unknown>>> {
+  const r = await cli(['invite', 'list', '-w', ws, '--json', ...(status ? ['--status', status] : [])]);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('invites against the sandbox', () => {
+  it('lists, resends, accepts and cancels invites', async () => {
+    for (const email of ['carol@example.com', 'dan@example.com']) {
+      const r = await cli(['member', 'add', email, '--role', 'user', '-w', ws, '--json']);
+      expect(JSON.parse(r.stdout).outcome).toBe('invited');
+    }
+    const all = await invites();
+    expect(all.map((i) => [i.email, i.role, i.status])).toEqual([
+      ['carol@example.com', 'user', 'pending'],
+      ['dan@example.com', 'user', 'pending'],
+    ]);
+    expect(Object.keys(all[0]!)).not.toContain('token');
+    const [carol, dan] = all.map((i) => i.id as number);
+
+    const piped = await cli(['invite', 'list', '-w', ws, '--status', 'pending']);
+    expect(piped.stdout.split('\n').map((l) => l.split('\t').slice(0, 4).join(' '))).toEqual([
+      `${carol} carol@example.com user pending`,
+      `${dan} dan@example.com user pending`,
+      '',
+    ]);
+
+    const resent = await cli(['invite', 'resend', String(carol), '-w', ws, '--json']);
+    expect(resent.code).toBe(0);
+    expect(JSON.parse(resent.stdout)).toEqual({ workspace_id: sb.workspaceId, invite_id: carol, message: 'Invite email resent successfully.' });
+
+    sb.admin.acceptInvite('dan@example.com');
+    expect((await invites('accepted')).map((i) => i.email)).toEqual(['dan@example.com']);
+    const acceptedResend = await cli(['invite', 'resend', String(dan), '-w', ws]);
+    expect(acceptedResend.code).toBe(7);
+    expect(acceptedResend.stderr).toBe(
+      `error: Invite already accepted. (HTTP 400, POST /open/workspaces/${ws}/invites/${dan}/resend)\n` +
+        `hint: Invite ${dan} was accepted: that person is a member now (\`formctl member list -w ${ws}\`).\n`,
+    );
+
+    const refused = await cli(['invite', 'cancel', String(carol), '-w', ws]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`error: Cancel invite ${carol} in workspace ${ws}: refusing without confirmation.\nhint: Pass --yes to confirm.\n`);
+
+    const cancelled = await cli(['invite', 'cancel', String(carol), '-w', ws, '--yes']);
+    expect(cancelled).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await invites('pending')).map((i) => i.email)).toEqual([]);
+
+    const missing = await cli(['invite', 'cancel', String(carol), '-w', ws, '--yes']);
+    expect(missing.code).toBe(6);
+    expect(missing.stderr).toBe(
+      `error: Invite not found for this workspace. (HTTP 400, DELETE /open/workspaces/${ws}/invites/${carol}/cancel)\n` +
+        `hint: Invite ${carol} is not an invite of workspace ${ws}. See the invites of workspace ${ws} with \`formctl invite list -w ${ws}\`.\n`,
+    );
+  });
+
+  it('explains a 403 for a token without workspaces-write (exit 5)', async () => {
+    const r = await cli(['invite', 'list', '-w', ws], sb.tokens.readonly);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      `error: This action requires the workspaces-write ability, which this token does not have. (HTTP 403, GET /open/workspaces/${ws}/invites)\n` +
+        'hint: Your token lacks the `workspaces-write` ability, which listing invites needs. Create a token with it and run `formctl auth login`.\n',
+    );
+  });
+
+  it("explains a non-admin's 403 on resend (exit 5)", async () => {
+    const eve = sb.admin.createUser({ email: 'eve@example.com' });
+    const add = await cli(['member', 'add', eve.email, '--role', 'user', '-w', ws, '--json']);
+    expect(JSON.parse(add.stdout).outcome).toBe('added');
+    const token = sb.admin.createToken(eve.email, ['workspaces-read', 'workspaces-write', 'workspace-users-read', 'workspace-users-write']);
+    const r = await cli(['invite', 'resend', '1', '-w', ws], token);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      `error: Only workspace admins can resend invites. (HTTP 403, POST /open/workspaces/${ws}/invites/1/resend)\n` +
+        `hint: Resending invites needs the admin role in workspace ${ws}, and your role there is not admin. Ask an admin to do it, or to make you one with \`formctl member set-role\`.\n`,
+    );
+  });
+});
