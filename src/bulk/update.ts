@@ -158,6 +158,7 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
         continue;
       }
       while (inflight.size >= o.concurrency) await Promise.race(inflight);
+      if (o.signal?.aborted || fatal) break;
       const p: Promise<void> = handle(n, text).finally(() => inflight.delete(p));
       inflight.add(p);
     }

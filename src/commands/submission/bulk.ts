@@ -55,17 +55,22 @@ async function countLines(file: string): Promise<number> {
 }
 
 /** Opens the results sink: a new file (refusing to overwrite one, which is a resume log), an appended one with --resume, or stdout. */
-async function openResults(io: IOStreams, o: BulkUpdateRunOptions): Promise<{ stream: Writable; close(): Promise<void> }> {
-  if (!o.results) return { stream: io.stdout, close: async () => undefined };
+async function resultsSize(o: BulkUpdateRunOptions): Promise<number> {
+  if (!o.results) return -1;
   let size = -1;
   try {
     size = (await stat(o.results)).size;
   } catch {
     // Missing: a fresh run.
   }
-  if (size > 0 && !o.resume && !o.dryRun) {
+  if (size > 0 && !o.resume) {
     throw new UsageError(`${o.results} already exists.`, 'Pass --resume to continue that run (done lines are skipped), or remove the file to start over.');
   }
+  return size;
+}
+
+async function openResults(io: IOStreams, o: BulkUpdateRunOptions, size: number): Promise<{ stream: Writable; close(): Promise<void> }> {
+  if (!o.results) return { stream: io.stdout, close: async () => undefined };
   if (size > 0) {
     // Make sure an append starts on a new line even if the last run died mid-line.
     const fh = await open(o.results, 'r');
@@ -97,14 +102,15 @@ function formatDuration(ms: number): string {
 /** Progress on stderr: redrawn on a TTY, one line every 10 s otherwise (CI logs). */
 function progressReporter(io: IOStreams, now: () => number, total: number | undefined) {
   const started = now();
-  let lastAt = Number.NEGATIVE_INFINITY;
+  // The first line comes after one interval: a short run needs only the summary.
+  let lastAt = started;
   const every = io.stderrIsTTY ? 250 : 10_000;
   const text = (s: BulkStats) => {
     const elapsed = now() - started;
     const handled = s.ok + s.failed;
     const rate = elapsed > 0 ? (handled / elapsed) * 60_000 : 0;
     const left = total !== undefined ? Math.max(0, total - handled - s.skipped) : undefined;
-    const eta = left !== undefined && rate > 0 ? ` · ETA ${formatDuration((left / rate) * 60_000)}` : '';
+    const eta = left !== undefined && left > 0 && rate > 0 ? ` · ETA ${formatDuration((left / rate) * 60_000)}` : '';
     const of = total !== undefined ? `/${total}` : '';
     return `${handled + s.skipped}${of} lines · ${s.ok} ok · ${s.failed} failed${s.skipped ? ` · ${s.skipped} skipped` : ''} · ${Math.round(rate)}/min${eta}`;
   };
@@ -139,13 +145,15 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     total = await countLines(o.from);
     input = createReadStream(o.from);
   }
+  // Checked before any request: an existing results file is the log of an earlier run.
+  const size = await resultsSize(o);
   const done = o.resume && o.results ? await readDoneKeys(o.results).catch(() => new Set<string>()) : new Set<string>();
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.
   const limit = o.rateLimit ?? client.rateLimit.limit ?? DEFAULT_RATE_LIMIT;
   const pacer = createPacer({ limitPerMinute: limit, headroom: HEADROOM, now: o.now, sleep: o.sleep });
-  const sink = await openResults(o.io, o);
+  const sink = await openResults(o.io, o, size);
   const progress = progressReporter(o.io, o.now, total);
   let stats: BulkStats | undefined;
   try {

@@ -1,0 +1,158 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BulkUpdateRunOptions, bulkUpdateRun } from '../../../src/commands/submission/bulk.js';
+import type { CliError } from '../../../src/errors.js';
+import { json, startStubServer, type StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { clientFor, serveForm } from '../submission/util.js';
+
+let dir: string;
+let stub: StubServer | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-'));
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** PUT answers 200, except submission 13 (422) and 404 for 99; the form lookup announces a limit of 600/min. */
+function server() {
+  return startStubServer((req, res) => {
+    if (req.method === 'GET' && serveForm(req, res)) return;
+    const id = /submissions\/(\w+)$/.exec(req.url)?.[1];
+    if (id === '13') return json(res, 422, { message: 'The given data was invalid.', errors: { 'data.p_email': ['Must be an email.'] } });
+    if (id === '99') return json(res, 404, { message: 'Submission not found.' });
+    json(res, 200, { message: 'Record successfully updated.' }, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '500' });
+  });
+}
+
+const INPUT = [
+  '{"submission_id": "11", "Name": "Ada"}',
+  '{"submission_id": 12, "data": {"p_email": "b@c.d"}}',
+  '',
+  '{"submission_id": "13", "Email": "nope"}',
+  '{not json',
+  '{"Name": "no id"}',
+  '{"submission_id": "14", "Shoe size": 44}',
+  '{"submission_id": "99", "Name": "gone"}',
+  '{"submission_id": "15", "Age": 3}',
+].join('\n');
+
+function setup(o: Partial<BulkUpdateRunOptions> = {}) {
+  const fio = fakeIO();
+  let t = 0;
+  const sleeps: number[] = [];
+  const from = join(dir, 'in.ndjson');
+  writeFileSync(from, INPUT + '\n');
+  const options: BulkUpdateRunOptions = {
+    io: fio.io,
+    api: async () => clientFor(stub!.url),
+    now: () => t,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+    form: '42',
+    from,
+    concurrency: 1,
+    results: join(dir, 'results.ndjson'),
+    ...o,
+  };
+  return { fio, options, sleeps };
+}
+
+async function failure(p: Promise<unknown>): Promise<CliError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as CliError;
+  }
+  throw new Error('expected a failure');
+}
+
+const results = () => readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+describe('bulk update', () => {
+  it('writes one result per line, keeps going past failures, exits 10, paced at the announced limit', async () => {
+    stub = await server();
+    const { fio, options, sleeps } = setup();
+    const err = await failure(bulkUpdateRun(options));
+    expect(err.exitCode).toBe(10);
+    expect(err.message).toBe('5 of 8 lines failed.');
+    expect(results()).toEqual([
+      { line: 1, submission_id: '11', status: 'ok' },
+      { line: 2, submission_id: '12', status: 'ok' },
+      { line: 4, submission_id: '13', status: 'failed', http_status: 422, error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.' },
+      { line: 5, submission_id: null, status: 'failed', error: expect.stringMatching(/^invalid JSON: /) },
+      { line: 6, submission_id: null, status: 'failed', error: 'missing "submission_id" (string or number)' },
+      { line: 7, submission_id: '14', status: 'failed', error: 'Unknown field "Shoe size" in form contact-us.' },
+      { line: 8, submission_id: '99', status: 'failed', http_status: 404, error: 'Submission not found. (HTTP 404, PUT /open/forms/42/submissions/99)' },
+      { line: 9, submission_id: '15', status: 'ok' },
+    ]);
+    expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body))).toEqual([
+      { data: { p_name: 'Ada' } },
+      { data: { p_email: 'b@c.d' } },
+      { data: { p_email: 'nope' } },
+      { data: { p_name: 'gone' } },
+      { data: { p_age: 3 } },
+    ]);
+    // The form lookup carried no X-RateLimit-Limit here, so the default 100/min applies (95 % of it);
+    // after the first PUT the server's 600 is higher and does not speed things up.
+    expect(sleeps).toEqual([60_000 / 95, 60_000 / 95, 60_000 / 95, 60_000 / 95]);
+    expect(fio.out()).toBe('');
+    expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed · 190/min (results in ${join(dir, 'results.ndjson')})\n`);
+  });
+
+  it('--resume skips lines already ok and appends the rest', async () => {
+    stub = await server();
+    const first = setup();
+    await failure(bulkUpdateRun(first.options));
+    const puts = stub.requests.filter((r) => r.method === 'PUT').length;
+    const again = setup({ resume: true });
+    await failure(bulkUpdateRun(again.options));
+    const retried = stub.requests.filter((r) => r.method === 'PUT').slice(puts).map((r) => r.url);
+    expect(retried).toEqual(['/open/forms/42/submissions/13', '/open/forms/42/submissions/99']);
+    expect(results().length).toBe(8 + 5);
+  });
+
+  it('refuses to overwrite an existing results file without --resume', async () => {
+    stub = await server();
+    writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');
+    const err = await failure(bulkUpdateRun(setup().options));
+    expect(err.exitCode).toBe(2);
+    expect(stub.requests.length).toBe(0);
+  });
+
+  it('--dry-run resolves every line and sends nothing', async () => {
+    stub = await server();
+    const { fio, options } = setup({ dryRun: true, results: undefined });
+    await failure(bulkUpdateRun(options));
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    const lines = fio.out().trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ line: 1, submission_id: '11', status: 'dry-run', data: { p_name: 'Ada' } });
+    expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7]);
+  });
+
+  it('Ctrl-C stops reading, flushes the results written so far and exits 130', async () => {
+    const ac = new AbortController();
+    let n = 0;
+    stub = await startStubServer((req, res) => {
+      if (req.method === 'GET' && serveForm(req, res)) return;
+      if (++n === 2) ac.abort();
+      json(res, 200, { message: 'ok' });
+    });
+    const { options } = setup({ signal: ac.signal, api: async () => clientFor(stub!.url, { signal: ac.signal }) });
+    const err = await failure(bulkUpdateRun(options));
+    expect(err.exitCode).toBe(130);
+    const r = results();
+    expect(r[0]).toEqual({ line: 1, submission_id: '11', status: 'ok' });
+    // Line 2 was answered or cut off; either way nothing after it was started.
+    expect(r.map((x) => x.line)).toEqual([1, 2]);
+    expect(['ok', 'interrupted']).toContain(r[1].status);
+    expect(stub.requests.filter((x) => x.method === 'PUT').length).toBe(2);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { submissionListRun } from '../../../src/commands/submission/list.js';
+import { submissionUpdateRun } from '../../../src/commands/submission/update.js';
+import type { CliError } from '../../../src/errors.js';
+import { json, startStubServer, type StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { clientFor, serveForm } from './util.js';
+
+let stub: StubServer | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+const sub = (id: number) => ({ id, submission_id: String(id), submitted_at: `2026-01-0${id}T10:00:00.000Z`, data: { p_name: `N${id}`, p_email: `e${id}@x.io`, p_age: id } });
+/** The deployed shape: no submitted_at, UUID submission_id, created_at inside data. */
+const deployed = (id: number) => ({ id, submission_id: `uuid-${id}`, form_id: 42, data: { p_name: `N${id}`, created_at: `2026-01-0${id} 10:00:00` } });
+
+/** A Laravel envelope with two items per page. */
+function envelopeServer(all: unknown[]) {
+  return startStubServer((req, res) => {
+    if (serveForm(req, res)) return;
+    const u = new URL(req.url, 'http://x');
+    const page = Number(u.searchParams.get('page') ?? 1);
+    const per = 2;
+    const last = Math.ceil(all.length / per);
+    json(res, 200, { data: all.slice((page - 1) * per, page * per), links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } });
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<CliError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as CliError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('submission list', () => {
+  it('streams every page as NDJSON and passes status/search through', async () => {
+    stub = await envelopeServer([sub(5), sub(4), deployed(3)]);
+    const fio = fakeIO();
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: 'contact-us', status: 'completed', search: 'a b', output: { ndjson: true } });
+    expect(fio.out().trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      sub(5),
+      sub(4),
+      { id: 3, submission_id: 'uuid-3', form_id: 42, submitted_at: '2026-01-03 10:00:00', data: { p_name: 'N3', created_at: '2026-01-03 10:00:00' } },
+    ]);
+    expect(stub.requests.slice(1).map((r) => r.url)).toEqual([
+      '/open/forms/42/submissions?status=completed&search=a+b&page=1&per_page=100',
+      '/open/forms/42/submissions?status=completed&search=a+b&page=2&per_page=100',
+    ]);
+  });
+
+  it('accepts the spec\'s bare array, and prints TSV rows when piped', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, [sub(2), sub(1)])));
+    const fio = fakeIO();
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', output: {} });
+    expect(fio.out()).toBe('2\t2026-01-02T10:00:00.000Z\tN2\te2@x.io\t2\n1\t2026-01-01T10:00:00.000Z\tN1\te1@x.io\t1\n');
+    expect(stub.requests[1]!.url).toBe('/open/forms/42/submissions?page=1&per_page=30');
+  });
+
+  it('shows a table with field names on a TTY, limited, with a note on stderr', async () => {
+    stub = await envelopeServer([sub(5), sub(4), sub(3)]);
+    const fio = fakeIO({ tty: true });
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date('2026-01-06T10:00:00Z'), form: '42', limit: 2, output: {} });
+    expect(fio.out()).toBe(
+      [
+        'ID  SUBMITTED   NAME  EMAIL    AGE',
+        '5   1 day ago   N5    e5@x.io  5',
+        '4   2 days ago  N4    e4@x.io  4',
+        '',
+      ].join('\n'),
+    );
+    expect(fio.err()).toBe('note: Showing the first 2; pass --all or --limit N for more.\n');
+  });
+});
+
+describe('submission update', () => {
+  it('resolves field names to ids, coerces numbers for numeric fields, and sends {data}', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.' })));
+    const fio = fakeIO({ tty: true });
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: 'contact-us', submissionId: '118', set: [['Name', 'Ada'], ['age', '36'], ['p_email', 'a@b.c']] });
+    expect(stub.requests[1]).toMatchObject({ method: 'PUT', url: '/open/forms/42/submissions/118' });
+    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
+    expect(fio.out()).toBe('✓ Updated submission 118 of form contact-us (3 fields).\n');
+  });
+
+  it('an ambiguous name is a usage error and nothing is sent', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
+    const fio = fakeIO();
+    const err = await failure(submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['COMMENT', 'x']] }));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toContain('ambiguous');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('reads --file from stdin and prints the service answer with --json', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.', data: { id: 7 } })));
+    const fio = fakeIO({ stdin: '{"Email": "z@z.z", "p_age": 40}' });
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', file: '-', json: true });
+    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_email: 'z@z.z', p_age: 40 } });
+    expect(JSON.parse(fio.out())).toEqual({ message: 'Record successfully updated.', data: { id: 7 } });
+  });
+
+  it('a server validation error exits 7 with the field errors', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 422, { message: 'Invalid.', errors: { 'data.p_email': ['Must be an email.'] } })));
+    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', set: [['Email', 'nope']] }));
+    expect(err.exitCode).toBe(7);
+    expect(err.message).toBe('Invalid. (HTTP 422, PUT /open/forms/42/submissions/7)\n  data.p_email: Must be an email.');
+  });
+});
