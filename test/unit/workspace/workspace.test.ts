@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { workspaceCreateRun } from '../../../src/commands/workspace/create.js';
+import { workspaceDeleteRun } from '../../../src/commands/workspace/delete.js';
+import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
+import { workspaceListRun } from '../../../src/commands/workspace/list.js';
+import { workspaceUpdateRun } from '../../../src/commands/workspace/update.js';
+import { workspaceUseRun } from '../../../src/commands/workspace/use.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
+import { scriptedPrompter, testConfig } from '../auth/fixtures.js';
+
+let sb: TestSandbox;
+let client: ApiClient;
+let readonlyClient: ApiClient;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  client = new ApiClient({ baseUrl: sb.url, token: sb.tokens.all, userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+  readonlyClient = new ApiClient({ baseUrl: sb.url, token: sb.tokens.readonly, userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+});
+afterAll(async () => {
+  await client.close();
+  await readonlyClient.close();
+  await sb.close();
+});
+
+const api = async () => client;
+const now = () => new Date();
+const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
+
+describe('workspace list', () => {
+  it('TTY: table with the default marked; piped: TSV; --json fields', async () => {
+    const tty = fakeIO({ tty: true });
+    await workspaceListRun({ io: tty.io, api, defaultWorkspace: async () => sb.workspaceId, now, output: {} });
+    const lines = tty.out().split('\n');
+    expect(lines[0]).toBe('ID  NAME                READ-ONLY  DEFAULT');
+    expect(lines[1]).toMatch(new RegExp(`^${sb.workspaceId}\\s+\\S.*\\s+no\\s+\\*$`));
+
+    const piped = fakeIO();
+    await workspaceListRun({ io: piped.io, api, defaultWorkspace: async () => undefined, now, output: {} });
+    const cells = piped.out().split('\n')[0]!.split('\t');
+    expect([cells[0], cells[2], cells[3]]).toEqual([String(sb.workspaceId), 'no', '']);
+
+    const js = fakeIO();
+    await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id,is_readonly' } });
+    expect(JSON.parse(js.out())[0]).toEqual({ id: sb.workspaceId, is_readonly: false });
+  });
+});
+
+describe('workspace create / update / delete', () => {
+  it('create: ✓ on a TTY, the id when piped, the object with --json; update keeps the name for emoji-only changes', async () => {
+    const tty = fakeIO({ tty: true });
+    await workspaceCreateRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops', emoji: '🛠', output: {} });
+    const id = Number(/\(id (\d+)\)/.exec(tty.out())![1]);
+    expect(tty.out()).toBe(`✓ Created workspace Ops (id ${id}). Make it the default: formctl workspace use ${id}\n`);
+
+    const piped = fakeIO();
+    await workspaceCreateRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 2', output: {} });
+    const id2 = Number(piped.out().trim());
+    expect(piped.out()).toBe(`${id2}\n`);
+
+    const js = fakeIO();
+    await workspaceCreateRun({ io: js.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 3', output: { json: 'name,icon' } });
+    expect(JSON.parse(js.out())).toEqual({ name: 'Ops 3', icon: '' });
+
+    const up = fakeIO({ tty: true });
+    await workspaceUpdateRun({ io: up.io, api, id, emoji: '🚀', output: {} });
+    expect(up.out()).toBe(`✓ Updated workspace Ops (id ${id}).\n`);
+    const upJson = fakeIO();
+    await workspaceUpdateRun({ io: upJson.io, api, id, name: 'Ops EU', output: { json: 'id,name,icon' } });
+    expect(JSON.parse(upJson.out())).toEqual({ id, name: 'Ops EU', icon: '🚀' });
+    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id, output: {} }).catch((e) => e))).toBe(2);
+    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id: 99999, emoji: 'x', output: {} }).catch((e) => e))).toBe(6);
+
+    const delPiped = fakeIO();
+    expect(codeOf(await workspaceDeleteRun({ io: delPiped.io, api, prompter: () => scriptedPrompter().prompter, id: id2 }).catch((e) => e))).toBe(2);
+    await workspaceDeleteRun({ io: delPiped.io, api, prompter: () => scriptedPrompter().prompter, id: id2, yes: true });
+    expect(delPiped.out()).toBe('');
+
+    const delTty = fakeIO({ tty: true });
+    const { prompter, asked } = scriptedPrompter({ confirm: [true] });
+    await workspaceDeleteRun({ io: delTty.io, api, prompter: () => prompter, id });
+    expect(asked).toEqual([`confirm: Delete workspace ${id} with all its forms and submissions?`]);
+    expect(delTty.out()).toBe(`✓ Deleted workspace ${id}.\n`);
+
+    const left = fakeIO();
+    await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'name' } });
+    expect(JSON.parse(left.out()).map((w: { name: string }) => w.name)).not.toContain('Ops EU');
+  });
+
+  it('a read-only token gets exit 5 with the ability named', async () => {
+    const err = (await workspaceCreateRun({ io: fakeIO().io, api: async () => readonlyClient, prompter: () => scriptedPrompter().prompter, name: 'X', output: {} }).catch((e) => e)) as CliError;
+    expect(err.exitCode).toBe(5);
+    expect(err.hint).toContain('workspaces-write');
+  });
+});
+
+describe('workspace leave / use', () => {
+  it('leave needs --yes off a TTY, then leaves', async () => {
+    const piped = fakeIO();
+    const created = fakeIO();
+    await workspaceCreateRun({ io: created.io, api, prompter: () => scriptedPrompter().prompter, name: 'Temp', output: {} });
+    const id = Number(created.out().trim());
+    expect(codeOf(await workspaceLeaveRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, id }).catch((e) => e))).toBe(2);
+    const tty = fakeIO({ tty: true });
+    await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true });
+    expect(tty.out()).toBe(`✓ You left workspace ${id}.\n`);
+    const after = fakeIO();
+    await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id' } });
+    expect(JSON.parse(after.out()).map((w: { id: number }) => w.id)).not.toContain(id);
+  });
+
+  it('use stores the default in the profile after checking it exists', async () => {
+    const t = await testConfig();
+    t.store.saveProfile('default', { baseUrl: sb.url, token: sb.tokens.all });
+    const tty = fakeIO({ tty: true });
+    await workspaceUseRun({ io: tty.io, api, config: t.config, profileName: async () => 'default', id: sb.workspaceId });
+    expect(t.store.profile('default')!.workspace).toBe(sb.workspaceId);
+    expect(tty.out()).toMatch(new RegExp(`^✓ Default workspace for profile default: .+ \\(id ${sb.workspaceId}\\)\\.\\n$`));
+    const err = (await workspaceUseRun({ io: fakeIO().io, api, config: t.config, profileName: async () => 'default', id: 424242 }).catch((e) => e)) as CliError;
+    expect([err.exitCode, err.message]).toEqual([2, 'Workspace 424242 is not one of yours.']);
+    const unsaved = (await workspaceUseRun({ io: fakeIO().io, api, config: t.config, profileName: async () => 'ghost', id: sb.workspaceId }).catch((e) => e)) as CliError;
+    expect(unsaved.exitCode).toBe(2);
+    await t.cleanup();
+  });
+});
