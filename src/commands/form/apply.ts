@@ -1,0 +1,143 @@
+import { dirname, resolve as resolvePath } from 'node:path';
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { NotFoundError } from '../../api/errors.js';
+import { type Form, createForm, getForm } from '../../api/forms.js';
+import { CliError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { writeFileAtomic } from '../../forms/backups.js';
+import { formDiff } from '../../forms/diff.js';
+import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
+import { safeUpdate } from '../../forms/safe-update.js';
+import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { type IOStreams, write } from '../../io/iostreams.js';
+import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLabel, readDocument } from './common.js';
+import { reportSafeUpdate } from './update.js';
+
+export interface FormApplyOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  workspace: (flag?: number) => Promise<number>;
+  backupDir: (formId: number) => Promise<string>;
+  now: () => Date;
+  file: string;
+  workspaceFlag?: number;
+  dryRun?: boolean;
+  force?: boolean;
+  validate?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl form apply -f form.json`. */
+export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
+  const cmd = new Command('apply')
+    .description('Create or safely update a form from a JSON document; applying it again changes nothing')
+    .requiredOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin');
+  addWorkspaceOption(cmd);
+  addSafeUpdateOptions(cmd);
+  addOutputOptions(cmd);
+  examples(cmd, [
+    'formctl form apply -f forms/contact.json --dry-run',
+    'formctl form apply -f forms/contact.json',
+    'formctl form apply -w 3 -f examples/contact-form.json   # creates it, then records its id in the file',
+  ]);
+  return cmd.action((flags: { file: string; workspace?: number } & SafeUpdateFlags & OutputFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      workspace: f.workspace,
+      backupDir: (id) => backupDirFor(f, id),
+      now: f.now,
+      file: flags.file,
+      workspaceFlag: flags.workspace,
+      dryRun: flags.dryRun,
+      force: flags.force,
+      validate: flags.validate,
+      output: flags,
+    }),
+  );
+}
+
+/** The existing form the document names (id first, then slug), or undefined when there is none. */
+async function findExisting(client: ApiClient, doc: Record<string, unknown>): Promise<Form | undefined> {
+  for (const key of ['id', 'slug'] as const) {
+    const ref = doc[key];
+    if ((typeof ref === 'number' && Number.isInteger(ref)) || (typeof ref === 'string' && ref.trim() !== '')) {
+      try {
+        return await getForm(client, ref as string | number);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Updates the form the document names through the safe update (no PUT when nothing differs), or
+ * creates it. After a create, the new id and slug are written into the file so the next apply
+ * updates that form instead of creating another one.
+ */
+export async function formApplyRun(o: FormApplyOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output);
+  const doc = await readDocument(o.io, o.file);
+  if (Array.isArray(doc.properties) && doc.properties.length === 0) {
+    throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
+  }
+  const client = await o.api();
+  const existing = await findExisting(client, doc);
+
+  if (existing) {
+    if (typeof doc.workspace_id === 'number' && typeof existing.workspace_id === 'number' && doc.workspace_id !== existing.workspace_id) {
+      await notice(o.io, `form ${existing.id} is in workspace ${existing.workspace_id}, not ${doc.workspace_id} as the file says; moving forms is not possible, updating it in place.`, 'warning');
+    }
+    const result = await safeUpdate({
+      client,
+      current: existing,
+      change: doc,
+      validate: o.validate !== false,
+      dryRun: o.dryRun === true,
+      force: o.force === true,
+      backupDir: await o.backupDir(existing.id),
+      now: o.now,
+      color: o.io.colorStdout,
+    });
+    await reportSafeUpdate(o.io, o.output, result, { showDiff: true });
+    return;
+  }
+
+  const workspaceId = o.workspaceFlag ?? (typeof doc.workspace_id === 'number' ? doc.workspace_id : await o.workspace(undefined));
+  const draft: Record<string, unknown> = { ...doc };
+  for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (draft[k] === undefined) draft[k] = v;
+  const body = { workspace_id: workspaceId, ...toUpdateBody(draft) };
+  assertPropertiesKept(body);
+  if (o.validate !== false) assertValidForm(body, 'update');
+  const named = doc.id ?? doc.slug;
+
+  if (o.dryRun) {
+    const diff = await formDiff({}, toUpdateBody(draft), { from: '(no form)', to: `new form in workspace ${workspaceId}`, color: o.io.colorStdout });
+    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body }, []);
+    else await write(o.io.stdout, diff);
+    await notice(o.io, `dry run: would create this form${named !== undefined ? ` (no form ${named} exists)` : ''}; nothing was sent.`);
+    return;
+  }
+
+  const form = await createForm(client, body);
+  if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
+  if (o.file !== '-') {
+    const path = resolvePath(o.file);
+    const recorded = toDocument({ ...doc, id: form.id, slug: form.slug, workspace_id: form.workspace_id ?? workspaceId });
+    try {
+      await writeFileAtomic(path, documentText(recorded), dirname(path));
+    } catch (err) {
+      await notice(o.io, `created form ${form.id} but could not record its id in ${o.file} (${(err as Error).message}); add "id": ${form.id} to the file before the next apply.`, 'warning');
+    }
+  }
+  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, form, []);
+  else if (o.io.stdoutIsTTY) {
+    await success(o.io, `Created form ${formLabel(form)}${o.file !== '-' ? `; recorded its id in ${o.file}` : ''}.`);
+    if (form.share_url) await write(o.io.stdout, `  ${form.share_url}\n`);
+  } else await write(o.io.stdout, `${form.id}\t${form.share_url ?? ''}\n`);
+}

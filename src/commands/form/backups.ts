@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { resolveForm } from '../../api/forms.js';
+import type { Factory } from '../../factory.js';
+import { type BackupEntry, listBackups } from '../../forms/backups.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+import { backupDirFor } from './common.js';
+
+export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
+
+export interface FormBackupsOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  backupDir: (formId: number) => Promise<string>;
+  now: () => Date;
+  ref: string;
+  output: OutputFlags;
+}
+
+/** `formctl form backups <id>`. */
+export function newFormBackupsCommand(f: Factory, runF = formBackupsRun): Command {
+  const cmd = new Command('backups')
+    .description('List the copies saved before each update of a form, newest first')
+    .argument('<form>', 'Form id (or slug, looked up on the service)');
+  addOutputOptions(cmd, { list: true, fields: BACKUP_FIELDS });
+  examples(cmd, ['formctl form backups 42', 'formctl form backups 42 --json path | jq -r \'.[0].path\'']);
+  return cmd.action((ref: string, flags: OutputFlags) =>
+    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref, output: flags }),
+  );
+}
+
+/** A numeric id needs no request, so backups can be listed while the service is down. */
+export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Promise<number> {
+  const t = ref.trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  return (await resolveForm(await api(), t)).id;
+}
+
+/** Lists backup files of the form for the active profile. */
+export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, BACKUP_FIELDS);
+  const id = await formIdOf(o.api, o.ref);
+  const entries = await listBackups(await o.backupDir(id));
+  const columns: Column<BackupEntry>[] = [
+    { header: 'Saved', value: (b) => b.savedAt, time: true },
+    { header: 'Title', value: (b) => b.title },
+    { header: 'Form updated', value: (b) => b.updated_at, time: true },
+    { header: 'Path', value: (b) => b.path },
+  ];
+  await writeList(o.io, format, entries, columns, { now: o.now(), empty: `No backups of form ${id} yet; one is saved before every update.` });
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type Form, createForm } from '../../api/forms.js';
+import { listWorkspaces } from '../../api/workspaces.js';
+import { CliError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
+import { parseSetValue, setPath } from '../../forms/merge.js';
+import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { type IOStreams, write } from '../../io/iostreams.js';
+import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import type { Prompter } from '../../io/prompter.js';
+import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples } from '../shared.js';
+import { readDocument } from './common.js';
+
+/** Field types offered by the interactive prompt (research §7; the service accepts any non-empty type). */
+export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
+
+export interface FormCreateOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  workspace: (flag?: number) => Promise<number>;
+  prompter: () => Prompter;
+  /** Ids for new fields; tests make them predictable. */
+  newId?: () => string;
+  workspaceFlag?: number;
+  title?: string;
+  visibility?: string;
+  language?: string;
+  file?: string;
+  fields?: string[];
+  set?: Array<[string, string]>;
+  validate?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl form create`. */
+export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command {
+  const cmd = new Command('create')
+    .description('Create a form from flags, a JSON file, or prompts')
+    .option('--title <title>', 'Form title (at most 60 characters)')
+    .addOption(choiceOption('--visibility <v>', 'Visibility (default: draft, so nobody sees it before you publish)', VISIBILITIES))
+    .option('--language <code>', 'Two-letter language code (default: en)')
+    .option('-f, --file <file>', 'Read the form (title, properties, settings…) from a JSON file, or - for stdin')
+    .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" (repeatable; default type text)', collect)
+    .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
+    .option('--no-validate', 'Skip local checks and let the service decide');
+  addWorkspaceOption(cmd);
+  addOutputOptions(cmd);
+  examples(cmd, [
+    'formctl form create --title "Contact us" --field Name --field Email:email',
+    'formctl form create -w 3 --file examples/contact-form.json --visibility public',
+    'formctl form create --title Feedback --set color=\'"#10B981"\' --set uppercase_labels=true',
+    'formctl form create            # prompts on a terminal',
+  ]);
+  return cmd.action(
+    (flags: { workspace?: number; title?: string; visibility?: string; language?: string; file?: string; field?: string[]; set?: Array<[string, string]>; validate?: boolean } & OutputFlags) =>
+      runF({
+        io: f.io,
+        api: f.api,
+        workspace: f.workspace,
+        prompter: f.prompter,
+        workspaceFlag: flags.workspace,
+        title: flags.title,
+        visibility: flags.visibility,
+        language: flags.language,
+        file: flags.file,
+        fields: flags.field,
+        set: flags.set,
+        validate: flags.validate,
+        output: flags,
+      }),
+  );
+}
+
+/** Parses `--field "Name:type"`. */
+function parseField(spec: string, newId: () => string): Record<string, unknown> {
+  const i = spec.lastIndexOf(':');
+  const name = (i > 0 ? spec.slice(0, i) : spec).trim();
+  const type = (i > 0 ? spec.slice(i + 1) : 'text').trim();
+  if (!name || !type) throw new UsageError(`Invalid --field "${spec}".`, 'Use --field "Name" or --field "Email:email".');
+  return { id: newId(), type, name, required: false };
+}
+
+/** Chooses the workspace: flag or default, else (on a terminal) a pick from the user's workspaces. */
+async function chooseWorkspace(o: FormCreateOptions, fromFile: unknown): Promise<number> {
+  if (o.workspaceFlag !== undefined) return o.workspaceFlag;
+  if (typeof fromFile === 'number') return fromFile;
+  try {
+    return await o.workspace(undefined);
+  } catch (err) {
+    if (!(err instanceof UsageError) || !o.io.canPrompt) throw err;
+  }
+  const workspaces = await listWorkspaces(await o.api());
+  if (workspaces.length === 0) throw new UsageError('You have no workspace.', 'Create one with `formctl workspace create --name <name>`.');
+  return o.prompter().select({
+    message: 'Workspace',
+    flag: '--workspace',
+    choices: workspaces.map((w) => ({ name: `${w.icon ? `${w.icon} ` : ''}${w.name}`, value: w.id, description: `id ${w.id}` })),
+  });
+}
+
+/**
+ * Builds the create body: file, then flags, then --set, then the defaults FIDELITY lists for every
+ * attribute the deployed service requires, so one request works against both services.
+ */
+export async function formCreateRun(o: FormCreateOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output);
+  const newId = o.newId ?? randomUUID;
+  let doc: Record<string, unknown> = o.file !== undefined ? await readDocument(o.io, o.file) : {};
+  const workspaceFromFile = doc.workspace_id;
+  // A document pulled from another form carries its identity; a new form gets its own.
+  for (const k of ['id', 'slug', 'workspace_id']) delete doc[k];
+  if (o.title !== undefined) doc.title = o.title;
+  if (o.visibility !== undefined) doc.visibility = o.visibility;
+  if (o.language !== undefined) doc.language = o.language;
+  for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+
+  const extraFields = (o.fields ?? []).map((s) => parseField(s, newId));
+  const interactive = (doc.title === undefined || doc.title === '') && o.io.canPrompt;
+  if (interactive) {
+    const p = o.prompter();
+    doc.title = await p.input({ message: 'Title', flag: '--title', validate: (v) => (v.trim() ? true : 'Required') });
+  }
+  if (typeof doc.title !== 'string' || doc.title.trim() === '') {
+    throw new UsageError('Missing --title.', 'Pass --title "<title>", a --file with a title, or run on a terminal to be asked.');
+  }
+  const workspaceId = await chooseWorkspace(o, workspaceFromFile);
+
+  if (extraFields.length > 0) doc.properties = [...(Array.isArray(doc.properties) ? doc.properties : []), ...extraFields];
+  if (!Array.isArray(doc.properties) || doc.properties.length === 0) {
+    if (interactive) {
+      const p = o.prompter();
+      const name = await p.input({ message: 'First field name', flag: '--field', default: 'Name' });
+      const type = await p.select({ message: 'First field type', flag: '--field', choices: FIELD_TYPES.map((t) => ({ name: t, value: t })) });
+      doc.properties = [{ id: newId(), type, name: name.trim(), required: false }];
+    } else if (doc.properties === undefined) {
+      // The service refuses a form without fields; one text field is the smallest useful form.
+      doc.properties = [{ id: newId(), type: 'text', name: 'Name', required: false }];
+    }
+  }
+  for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (doc[k] === undefined) doc[k] = v;
+
+  const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
+  assertPropertiesKept(body);
+  if (o.validate !== false) assertValidForm(body, 'update');
+
+  const form: Form = await createForm(await o.api(), body);
+  if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, form, []);
+  } else if (o.io.stdoutIsTTY) {
+    await success(o.io, `Created form "${form.title}" (id ${form.id}, ${form.visibility}).`);
+    if (form.share_url) await write(o.io.stdout, `  ${form.share_url}\n`);
+  } else {
+    await write(o.io.stdout, `${form.id}\t${form.share_url ?? ''}\n`);
+  }
+}

@@ -1,0 +1,156 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { resolveForm } from '../../api/forms.js';
+import { CliError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { parseFormJson } from '../../forms/backups.js';
+import { documentText, toDocument, toUpdateBody } from '../../forms/document.js';
+import { mergePatch } from '../../forms/merge.js';
+import { safeUpdate } from '../../forms/safe-update.js';
+import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { type IOStreams, write } from '../../io/iostreams.js';
+import type { Prompter } from '../../io/prompter.js';
+import { addYesOption, examples } from '../shared.js';
+import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
+import { reportSafeUpdate } from './update.js';
+
+/** Opens a file in the user's editor and resolves when it exits. */
+export type EditorRunner = (file: string) => Promise<void>;
+
+export interface FormEditOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  backupDir: (formId: number) => Promise<string>;
+  prompter: () => Prompter;
+  editor: EditorRunner;
+  now: () => Date;
+  ref: string;
+  yes?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+  validate?: boolean;
+}
+
+/** `$VISUAL`, else `$EDITOR`, else vi; run through the shell because both may carry arguments (`code --wait`). */
+export function systemEditor(env: NodeJS.ProcessEnv): EditorRunner {
+  const command = env.VISUAL || env.EDITOR || 'vi';
+  return async (file) => {
+    const { spawn } = await import('node:child_process');
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(`${command} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit', env });
+      child.on('error', (err) => reject(new UsageError(`Cannot start the editor "${command}": ${err.message}.`, 'Set $VISUAL or $EDITOR.')));
+      child.on('exit', (code, signal) => {
+        if (code === 0) resolve();
+        else reject(new CliError(`The editor "${command}" exited with ${signal ?? `code ${code}`}; nothing was sent.`, 1));
+      });
+    });
+  };
+}
+
+/** `formctl form edit <id|slug>`. */
+export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
+  const cmd = new Command('edit')
+    .description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely')
+    .argument('<form>', 'Form id or slug');
+  addSafeUpdateOptions(cmd);
+  addYesOption(cmd);
+  examples(cmd, ['formctl form edit 42', 'EDITOR="code --wait" formctl form edit contact-us', 'formctl form edit 42 --dry-run   # only show what would change']);
+  return cmd.action((ref: string, flags: { yes?: boolean } & SafeUpdateFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      backupDir: (id) => backupDirFor(f, id),
+      prompter: f.prompter,
+      editor: systemEditor(f.env),
+      now: f.now,
+      ref,
+      yes: flags.yes,
+      dryRun: flags.dryRun,
+      force: flags.force,
+      validate: flags.validate,
+    }),
+  );
+}
+
+const HEADER = [
+  '// Edit the form below and save to update it; the diff is shown before anything is sent.',
+  '// Lines starting with // at the top are ignored. Save an empty file to cancel.',
+  '// Server-computed fields (counts, share_url, timestamps) are left out; fields you delete keep their value.',
+];
+
+/** Drops the leading `//` lines formctl put there; comments are not JSON. */
+function stripHeader(text: string): string {
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && /^\s*\/\//.test(lines[i]!)) i++;
+  return lines.slice(i).join('\n');
+}
+
+/**
+ * Loops editor → parse → local checks until the document is usable: a mistake reopens the editor
+ * with the error noted at the top (nothing is sent), saving it unchanged again gives up (exit 2).
+ * Then the diff is confirmed and the safe update runs, which re-checks for concurrent changes:
+ * the editor may have been open for a while.
+ */
+export async function formEditRun(o: FormEditOptions): Promise<void> {
+  const client = await o.api();
+  const current = await resolveForm(client, o.ref);
+  const original = documentText(toDocument(current));
+  const dir = await mkdtemp(join(tmpdir(), 'formctl-edit-'));
+  const file = join(dir, `form-${current.id}.json`);
+  try {
+    let body = original;
+    let problem: string | undefined;
+    let lastRejected: string | undefined;
+    for (;;) {
+      const header = problem ? [...HEADER, '//', ...problem.split('\n').map((l) => `// ERROR: ${l}`)] : HEADER;
+      await writeFile(file, `${header.join('\n')}\n${body}`, { mode: 0o600 });
+      await o.editor(file);
+      const edited = stripHeader(await readFile(file, 'utf8'));
+      if (edited.trim() === '') throw new UsageError('The file was saved empty: edit cancelled, nothing was sent.');
+      if (edited === original) {
+        await write(o.io.stderr, 'No changes; nothing was sent.\n');
+        return;
+      }
+      if (problem !== undefined && edited === lastRejected) {
+        throw new UsageError(`${problem.split('\n')[0]} (saved again without a fix; nothing was sent)`, `Run \`formctl form edit ${current.id}\` to start over.`);
+      }
+      try {
+        const doc = parseFormJson(edited, 'The edited form');
+        const next = toUpdateBody(mergePatch(current, doc));
+        assertPropertiesKept(next);
+        if (o.validate !== false) assertValidForm(next, 'update');
+        const result = await safeUpdate({
+          client,
+          current,
+          change: doc,
+          validate: o.validate !== false,
+          dryRun: o.dryRun === true,
+          force: o.force === true,
+          backupDir: await o.backupDir(current.id),
+          now: o.now,
+          color: o.io.colorStdout,
+          confirm: async (diff) => {
+            await write(o.io.stdout, diff);
+            if (o.yes) return true;
+            if (!o.io.canPrompt) throw new UsageError('Not on a terminal: refusing to update without confirmation.', 'Pass --yes to confirm.');
+            return o.prompter().confirm({ message: `Update form ${current.id} with these changes?`, flag: '--yes', default: true });
+          },
+        });
+        await reportSafeUpdate(o.io, {}, result);
+        return;
+      } catch (err) {
+        if (!(err instanceof UsageError) || err.message.startsWith('Not on a terminal')) throw err;
+        problem = err.message;
+        lastRejected = edited;
+        body = edited;
+        await write(o.io.stderr, `error: ${err.message.split('\n')[0]} Reopening the editor…\n`);
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

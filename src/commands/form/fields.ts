@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+
+export interface FormFieldsOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  ref: string;
+  output: OutputFlags;
+}
+
+/** `formctl form fields <id|slug>`. */
+export function newFormFieldsCommand(f: Factory, runF = formFieldsRun): Command {
+  const cmd = new Command('fields')
+    .description("List a form's fields with the ids that exports and submission patches use")
+    .argument('<form>', 'Form id or slug');
+  addOutputOptions(cmd, { list: true });
+  examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
+  return cmd.action((ref: string, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref, output: flags }));
+}
+
+const COLUMNS: Column<FormProperty>[] = [
+  { header: 'ID', value: (p) => p.id, style: 'cyan' },
+  { header: 'Type', value: (p) => p.type },
+  { header: 'Name', value: (p) => p.name },
+  { header: 'Required', value: (p) => (p.required === true ? 'yes' : 'no') },
+];
+
+/** Writes a form's properties in the chosen format. */
+export async function writeFieldTable(io: IOStreams, format: OutputFormat, form: Form): Promise<void> {
+  await writeList(io, format, Array.isArray(form.properties) ? form.properties : [], COLUMNS, { empty: 'This form has no fields.' });
+}
+
+/** Lists the form's properties (id, type, name, required; --json gives every key). */
+export async function formFieldsRun(o: FormFieldsOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output);
+  const form = await resolveForm(await o.api(), o.ref);
+  await writeFieldTable(o.io, format, form);
+}

@@ -1,0 +1,50 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type Form, resolveForm } from '../../api/forms.js';
+import type { Factory } from '../../factory.js';
+import { write, type IOStreams } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+import { writeFieldTable } from './fields.js';
+
+export interface FormGetOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  ref: string;
+  output: OutputFlags;
+}
+
+/** `formctl form get <id|slug>`. */
+export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
+  const cmd = new Command('get')
+    .description('Show a form with its settings and fields')
+    .argument('<form>', 'Form id or slug');
+  addOutputOptions(cmd);
+  examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
+  return cmd.action((ref: string, flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, ref, output: flags }));
+}
+
+const COLUMNS: Column<Form>[] = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'Slug', value: (r) => r.slug },
+  { header: 'Title', value: (r) => r.title },
+  { header: 'Visibility', value: (r) => r.visibility },
+  { header: 'Language', value: (r) => r.language },
+  { header: 'Workspace', value: (r) => r.workspace_id },
+  { header: 'Fields', value: (r) => (Array.isArray(r.properties) ? r.properties.length : 0) },
+  { header: 'Submissions', value: (r) => r.submissions_count },
+  { header: 'Updated', value: (r) => r.updated_at, time: true },
+  { header: 'URL', value: (r) => r.share_url },
+];
+
+/** Prints the full form: every field with --json; a summary and the field table for people. */
+export async function formGetRun(o: FormGetOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output);
+  const form = await resolveForm(await o.api(), o.ref);
+  await writeObject(o.io, format, form, COLUMNS, { now: o.now() });
+  if (format.kind === 'table' && Array.isArray(form.properties) && form.properties.length > 0) {
+    await write(o.io.stdout, '\n');
+    await writeFieldTable(o.io, format, form);
+  }
+}

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listAllFormsDeprecated } from '../../api/forms.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+import { FORM_SUMMARY_COLUMNS } from './common.js';
+
+export interface FormListAllOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  output: OutputFlags;
+}
+
+/** `formctl form list-all`. */
+export function newFormListAllCommand(f: Factory, runF = formListAllRun): Command {
+  const cmd = new Command('list-all').description('List forms across all your workspaces (deprecated endpoint, for old automations)');
+  addOutputOptions(cmd, { list: true });
+  examples(cmd, ['formctl form list-all', 'formctl form list-all --json id,title,workspace_id']);
+  return cmd.action((flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, output: flags }));
+}
+
+/** Calls the deprecated `GET /open/forms` (not paginated; full forms on the deployed service). */
+export async function formListAllRun(o: FormListAllOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output);
+  await notice(o.io, 'GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.');
+  const forms = await listAllFormsDeprecated(await o.api());
+  await writeList(o.io, format, forms, FORM_SUMMARY_COLUMNS, { now: o.now(), empty: 'No forms.' });
+}

@@ -1,0 +1,122 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type FormSummary, listWorkspaceForms } from '../../api/forms.js';
+import type { Page } from '../../api/paginate.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { VISIBILITIES } from '../../forms/document.js';
+import { addOutputOptions, addWorkspaceOption, choiceOption, examples, parsePositiveInt } from '../shared.js';
+import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './common.js';
+
+/** Forms shown when neither --limit nor --all is given. */
+export const DEFAULT_LIMIT = 30;
+/** The service's maximum page size (research §2). */
+const MAX_PER_PAGE = 100;
+
+export interface FormListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  workspace: (flag?: number) => Promise<number>;
+  now: () => Date;
+  workspaceFlag?: number;
+  all?: boolean;
+  limit?: number;
+  page?: number;
+  visibility?: string;
+  tag?: string;
+  output: OutputFlags;
+}
+
+/** `formctl form list`. */
+export function newFormListCommand(f: Factory, runF = formListRun): Command {
+  const cmd = new Command('list')
+    .alias('ls')
+    .description("List a workspace's forms")
+    .option('--all', 'Fetch every page')
+    .option('-L, --limit <n>', `Show at most this many forms (default ${DEFAULT_LIMIT})`, parsePositiveInt('--limit'))
+    .option('--page <n>', 'Fetch only this page (page size: --limit, default 30)', parsePositiveInt('--page'))
+    .addOption(choiceOption('--visibility <v>', 'Only forms with this visibility', VISIBILITIES))
+    .option('--tag <tag>', 'Only forms with this tag');
+  addWorkspaceOption(cmd);
+  addOutputOptions(cmd, { list: true, fields: FORM_SUMMARY_FIELDS });
+  examples(cmd, [
+    'formctl form list',
+    'formctl form list -w 3 --all --visibility public',
+    "formctl form list --all --json id,title,submissions_count | jq -r '.[] | \"\\(.id)\\t\\(.title)\"'",
+  ]);
+  return cmd.action((flags: { workspace?: number; all?: boolean; limit?: number; page?: number; visibility?: string; tag?: string } & OutputFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      workspace: f.workspace,
+      now: f.now,
+      workspaceFlag: flags.workspace,
+      all: flags.all,
+      limit: flags.limit,
+      page: flags.page,
+      visibility: flags.visibility,
+      tag: flags.tag,
+      output: flags,
+    }),
+  );
+}
+
+/** Whether the service has pages after this one (`meta.last_page`, else `links.next`). */
+function morePages(page: Page<FormSummary>): boolean {
+  const i = page.info;
+  if (!i) return false;
+  if (i.currentPage !== undefined && i.lastPage !== undefined) return i.currentPage < i.lastPage;
+  if (i.nextUrl !== undefined) return i.nextUrl !== null;
+  return i.currentPage !== undefined && i.perPage !== undefined && i.total !== undefined && i.currentPage * i.perPage < i.total;
+}
+
+/**
+ * Lists form summaries page by page. Visibility and tag are filtered here because the service's list
+ * takes no such parameters; `--limit` counts matching forms and stops fetching once it has enough.
+ */
+export async function formListRun(o: FormListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, FORM_SUMMARY_FIELDS);
+  if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
+  if (o.all && o.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
+  const workspaceId = await o.workspace(o.workspaceFlag);
+  const client = await o.api();
+  const limit = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
+  const filtered = o.visibility !== undefined || o.tag !== undefined;
+  // One page of `limit` items is enough when nothing is filtered out; otherwise take the largest pages.
+  const perPage = o.page !== undefined ? Math.min(limit!, MAX_PER_PAGE) : filtered || limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
+  const matches = (s: FormSummary) =>
+    (o.visibility === undefined || s.visibility === o.visibility) &&
+    (o.tag === undefined || (Array.isArray(s.tags) && s.tags.includes(o.tag)));
+
+  let cut = false;
+  async function* rows(): AsyncGenerator<FormSummary> {
+    let shown = 0;
+    const pages = listWorkspaceForms(client, workspaceId, { page: o.page, perPage, all: o.page === undefined });
+    for await (const page of pages) {
+      const wanted = page.items.filter(matches);
+      for (let i = 0; i < wanted.length; i++) {
+        if (limit !== undefined && shown >= limit) {
+          cut = true;
+          return;
+        }
+        shown++;
+        yield wanted[i]!;
+      }
+      if ((limit !== undefined && shown >= limit) || o.page !== undefined) {
+        cut = page.truncated || morePages(page);
+        return;
+      }
+    }
+  }
+
+  const count = await writeList(o.io, format, rows(), FORM_SUMMARY_COLUMNS, {
+    now: o.now(),
+    empty: filtered ? 'No forms match.' : `No forms in workspace ${workspaceId}. Create one with \`formctl form create --title <title>\`.`,
+  });
+  if (cut) {
+    const more = o.page !== undefined ? `pass --page ${o.page + 1} for the next page, or --all` : 'pass --limit N or --all for more';
+    await notice(o.io, `showing the first ${count} form${count === 1 ? '' : 's'}; there ${filtered ? 'may be' : 'are'} more (${more}).`);
+  }
+}

@@ -1,0 +1,97 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { getForm } from '../../api/forms.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { listBackups, readFormFile } from '../../forms/backups.js';
+import { safeUpdate } from '../../forms/safe-update.js';
+import { type IOStreams, write } from '../../io/iostreams.js';
+import type { OutputFlags } from '../../io/output.js';
+import type { Prompter } from '../../io/prompter.js';
+import { addOutputOptions, addYesOption, examples } from '../shared.js';
+import { formIdOf } from './backups.js';
+import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
+import { reportSafeUpdate } from './update.js';
+
+export interface FormRestoreOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  backupDir: (formId: number) => Promise<string>;
+  prompter: () => Prompter;
+  now: () => Date;
+  ref: string;
+  backup?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+  validate?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl form restore <id>`. */
+export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Command {
+  const cmd = new Command('restore')
+    .description('Put a saved version of a form back (through the same safe update)')
+    .argument('<form>', 'Form id (or slug)')
+    .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
+  addSafeUpdateOptions(cmd);
+  addYesOption(cmd);
+  addOutputOptions(cmd);
+  examples(cmd, [
+    'formctl form restore 42 --dry-run',
+    'formctl form restore 42 --yes',
+    'formctl form restore 42 --backup ~/.local/state/formctl/backups/default/42/2025-01-31T09-12-00.000Z.json',
+  ]);
+  return cmd.action((ref: string, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      backupDir: (id) => backupDirFor(f, id),
+      prompter: f.prompter,
+      now: f.now,
+      ref,
+      backup: flags.backup,
+      yes: flags.yes,
+      dryRun: flags.dryRun,
+      force: flags.force,
+      validate: flags.validate,
+      output: flags,
+    }),
+  );
+}
+
+/** Restores a backup; the version it replaces is itself backed up first, so a restore can be undone. */
+export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
+  const id = await formIdOf(o.api, o.ref);
+  const dir = await o.backupDir(id);
+  let path = o.backup ?? 'latest';
+  if (path === 'latest') {
+    const [newest] = await listBackups(dir);
+    if (!newest) throw new UsageError(`No backups of form ${id} for this profile.`, 'Backups are saved before every update; see `formctl form backups <id>`.');
+    path = newest.path;
+  }
+  const saved = await readFormFile(path);
+  if (saved.id !== undefined && Number(saved.id) !== id) {
+    throw new UsageError(`${path} is a backup of form ${String(saved.id)}, not form ${id}.`, `Restore it with \`formctl form restore ${String(saved.id)} --backup ${path}\`.`);
+  }
+  const client = await o.api();
+  const current = await getForm(client, id);
+  const result = await safeUpdate({
+    client,
+    current,
+    change: saved,
+    validate: o.validate !== false,
+    dryRun: o.dryRun === true,
+    force: o.force === true,
+    backupDir: dir,
+    now: o.now,
+    color: o.io.colorStdout,
+    confirm: async (diff) => {
+      if (o.yes) return true;
+      if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm (see the change first with --dry-run).');
+      await write(o.io.stdout, diff);
+      return o.prompter().confirm({ message: `Restore form ${id} from ${path}?`, flag: '--yes', default: false });
+    },
+  });
+  await reportSafeUpdate(o.io, o.output, result);
+}

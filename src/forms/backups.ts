@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { isObject } from './document.js';
+
+/** One saved copy of a form, as listed by `form backups`. */
+export interface BackupEntry {
+  file: string;
+  path: string;
+  savedAt: string;
+  size: number;
+  title?: string;
+  updated_at?: string;
+}
+
+/** Profile names become one path segment; anything odd is replaced so a name cannot escape the directory. */
+function segment(s: string): string {
+  const clean = s.replace(/[^A-Za-z0-9._-]/g, '_');
+  return clean === '' || clean === '.' || clean === '..' ? '_' : clean;
+}
+
+/** `<state>/backups/<profile>/<form-id>`. */
+export function backupDir(stateDir: string, profile: string, formId: number | string): string {
+  return join(stateDir, 'backups', segment(profile), segment(String(formId)));
+}
+
+/** File names sort in time order and carry no colons (not allowed on every file system). */
+function stamp(d: Date): string {
+  return d.toISOString().replace(/:/g, '-');
+}
+
+/**
+ * Writes `content` to `path` atomically with mode 0600: a temporary file in the same directory is
+ * written, flushed to disk and renamed, so a crash never leaves a half backup under the real name.
+ */
+export async function writeFileAtomic(path: string, content: string, dir: string): Promise<void> {
+  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'wx', 0o600);
+  try {
+    await fh.writeFile(content, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory). */
+export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const base = stamp(now);
+  let path = join(dir, `${base}.json`);
+  for (let i = 1; await exists(path); i++) path = join(dir, `${base}-${i}.json`);
+  await writeFileAtomic(path, JSON.stringify(form, null, 2) + '\n', dir);
+  return path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Backups of one form, newest first. */
+export async function listBackups(dir: string): Promise<BackupEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort().reverse();
+  const out: BackupEntry[] = [];
+  for (const file of files) {
+    const path = join(dir, file);
+    const st = await stat(path);
+    const entry: BackupEntry = { file, path, savedAt: savedAtOf(file, st.mtime), size: st.size };
+    try {
+      const doc = JSON.parse(await readFile(path, 'utf8')) as unknown;
+      if (isObject(doc)) {
+        if (typeof doc.title === 'string') entry.title = doc.title;
+        if (typeof doc.updated_at === 'string') entry.updated_at = doc.updated_at;
+      }
+    } catch {
+      // An unreadable backup is still listed; restore reports the problem if it is chosen.
+    }
+    out.push(entry);
+  }
+  return out;
+}
+
+/** Turns `2024-05-01T12-30-00.000Z(-1).json` back into an ISO time. */
+function savedAtOf(file: string, mtime: Date): string {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2})-(\d{2})-(\d{2}(?:\.\d+)?Z)/.exec(file);
+  return m ? `${m[1]}:${m[2]}:${m[3]}` : mtime.toISOString();
+}
+
+/** Reads a backup or any form document file; a parse error is a usage error naming the file. */
+export async function readFormFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+  }
+  return parseFormJson(text, path);
+}
+
+/** Parses a form document; the error says where the JSON broke. */
+export function parseFormJson(text: string, source: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}.`);
+  }
+  if (!isObject(doc)) throw new UsageError(`${source} must hold a JSON object (a form), not ${Array.isArray(doc) ? 'a list' : typeof doc}.`);
+  return doc;
+}

@@ -1,0 +1,35 @@
+import { loadChalk } from '../io/output.js';
+import { documentText } from './document.js';
+
+/**
+ * A unified diff of two forms as normalised documents (server-computed keys left out, stable key
+ * order), so only real changes show. Empty string when nothing differs. `diff` is loaded lazily.
+ */
+export async function formDiff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  o: { from?: string; to?: string; color?: boolean; context?: number } = {},
+): Promise<string> {
+  const a = documentText(before);
+  const b = documentText(after);
+  if (a === b) return '';
+  const { createTwoFilesPatch } = await import('diff');
+  const patch = createTwoFilesPatch(o.from ?? 'current', o.to ?? 'new', a, b, undefined, undefined, { context: o.context ?? 3 });
+  const lines = patch
+    .split('\n')
+    .filter((l) => !/^=+$/.test(l))
+    .map((l) => l.replace(/\t$/, ''));
+  if (lines[lines.length - 1] === '') lines.pop();
+  const chalk = await loadChalk(o.color ?? false);
+  return (
+    lines
+      .map((l) => {
+        if (l.startsWith('+++') || l.startsWith('---')) return chalk.bold(l);
+        if (l.startsWith('@@')) return chalk.cyan(l);
+        if (l.startsWith('+')) return chalk.green(l);
+        if (l.startsWith('-')) return chalk.red(l);
+        return l;
+      })
+      .join('\n') + '\n'
+  );
+}
