@@ -7,7 +7,7 @@ import { updateSubmission } from '../api/submissions.js';
 import { resolveData } from '../commands/submission/fields.js';
 import { CliError, InterruptedError } from '../errors.js';
 import { write } from '../io/iostreams.js';
-import type { Pacer } from './pacer.js';
+import type { Pacer } from '../api/ratelimit.js';
 
 /** One line's outcome, written as one NDJSON line (the results file is also the resume log). */
 export interface LineResult {
@@ -33,7 +33,7 @@ export interface BulkUpdateOptions {
   form: Form;
   input: Readable;
   concurrency: number;
-  pacer: Pacer;
+  pacer: Pick<Pacer, 'take' | 'observe'>;
   dryRun?: boolean;
   /** NDJSON results sink. */
   results: Writable;
@@ -125,8 +125,7 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       return;
     }
     try {
-      await o.pacer.take();
-      if (o.signal?.aborted) throw new InterruptedError();
+      await o.pacer.take(o.signal);
       await updateSubmission(o.client, o.form.id, parsed.submissionId, parsed.data, o.signal);
       o.pacer.observe(o.client.rateLimit);
       await record({ line: n, submission_id: parsed.submissionId, status: 'ok' });

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
-import { createPacer } from '../../bulk/pacer.js';
+import { type Pacer, createPacer } from '../../api/ratelimit.js';
 import { type BulkStats, resumeKey, runBulkUpdate } from '../../bulk/update.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -12,8 +12,6 @@ import { write } from '../../io/iostreams.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;
-/** Pace at 95 % of the limit: see PacerOptions.headroom. */
-const HEADROOM = 0.95;
 
 export interface BulkUpdateRunOptions {
   io: IOStreams;
@@ -28,7 +26,7 @@ export interface BulkUpdateRunOptions {
   resume?: boolean;
   dryRun?: boolean;
   /** Tests pace with a fake clock. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Lines already done according to a results file (status ok). A torn last line is ignored. */
@@ -152,7 +150,12 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const form = await resolveForm(client, o.form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.
   const limit = o.rateLimit ?? client.rateLimit.limit ?? DEFAULT_RATE_LIMIT;
-  const pacer = createPacer({ limitPerMinute: limit, headroom: HEADROOM, now: o.now, sleep: o.sleep });
+  const shared = createPacer({ limitPerMinute: limit, now: o.now, sleep: o.sleep });
+  // The shared pacer follows X-RateLimit-Limit up and down; an explicit --rate-limit stays a ceiling.
+  const pacer: Pick<Pacer, 'take' | 'observe'> = {
+    take: (signal) => shared.take(signal),
+    observe: (st) => shared.observe(o.rateLimit !== undefined && st.limit !== undefined ? { ...st, limit: Math.min(st.limit, o.rateLimit) } : st),
+  };
   const sink = await openResults(o.io, o, size);
   const progress = progressReporter(o.io, o.now, total);
   let stats: BulkStats | undefined;

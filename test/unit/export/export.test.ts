@@ -160,16 +160,17 @@ describe('submission export (async job)', () => {
     };
     const server = await startStubServer((req, res) => {
       if (serveForm(req, res)) return;
-      if (req.method === 'POST') return json(res, 200, { message: 'Export started.', job_id: JOB, is_async: true });
-      if (req.url === `/open/forms/42/submissions/export/${JOB}/status`) return o.docs404 ? json(res, 404, { message: '' }) : json(res, 200, next());
-      if (req.url === `/open/forms/42/submissions/export/status/${JOB}`) {
-        return o.code404 ? json(res, 404, { message: 'Export job not found or has expired.' }) : json(res, 200, next());
-      }
-      if (req.url === '/files/export.csv?sig=abc') {
+      if (req.method === 'POST') json(res, 200, { message: 'Export started.', job_id: JOB, is_async: true });
+      else if (req.url === `/open/forms/42/submissions/export/${JOB}/status`) {
+        if (o.docs404) json(res, 404, { message: '' });
+        else json(res, 200, next());
+      } else if (req.url === `/open/forms/42/submissions/export/status/${JOB}`) {
+        if (o.code404) json(res, 404, { message: 'Export job not found or has expired.' });
+        else json(res, 200, next());
+      } else if (req.url === '/files/export.csv?sig=abc') {
         res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="contact-us-submissions.csv"' });
-        return res.end(CSV);
-      }
-      json(res, 404, { message: 'no route' });
+        res.end(CSV);
+      } else json(res, 404, { message: 'no route' });
     });
     base = server.url;
     return server;
