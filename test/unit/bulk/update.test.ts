@@ -104,7 +104,7 @@ describe('bulk update', () => {
     // the first PUT announces 600/min and the pace follows it (95 % of 600).
     expect(sleeps.map((ms) => Math.round(ms))).toEqual([632, 105, 105, 105]);
     expect(fio.out()).toBe('');
-    expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed · 498/min (results in ${join(dir, 'results.ndjson')})\n`);
+    expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed · 507/min (results in ${join(dir, 'results.ndjson')})\n`);
   });
 
   it('--resume skips lines already ok and appends the rest', async () => {
