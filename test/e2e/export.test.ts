@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { startStubServer } from '../helpers/http.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+/** What the sandbox itself sends for an export, fetched without formctl (sync CSV or job → file_url). */
+async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Promise<Buffer> {
+  const headers = { authorization: `Bearer ${sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
+  const res = await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/export`, { method: 'POST', headers, body: JSON.stringify({ columns }) });
+  if (res.headers.get('content-type')?.includes('csv')) return Buffer.from(await res.arrayBuffer());
+  const { job_id } = (await res.json()) as { job_id: string };
+  for (;;) {
+    const s = (await (await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/export/${job_id}/status`, { headers })).json()) as { status: string; file_url: string };
+    if (s.status === 'completed') return Buffer.from(await (await fetch(s.file_url)).arrayBuffer());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('submission export (e2e)', () => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let work: string;
+  beforeAll(async () => {
+    home = tempHome();
+    work = mkdtempSync(join(tmpdir(), 'formctl-export-e2e-'));
+    // 30 submissions; a threshold of 20 makes the export async.
+    sb = await startTestSandbox({ seed: 30, exportAsyncThreshold: 20, exportJobStepMs: 20 });
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('async export: polls, downloads, and writes the exact bytes the sandbox generated', async () => {
+    const out = join(work, 'async.csv');
+    const r = await runFormctl(['submission', 'export', String(sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    expect(r.stderr).toMatch(/^Export job [0-9a-f-]+: queued 0%\n/);
+    expect(r.code).toBe(0);
+    const expected = await sandboxCsv(sb, { email: true, name: true, created_at: true });
+    expect(readFileSync(out).equals(expected)).toBe(true);
+    expect(expected.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(readdirSync(work)).toEqual(['async.csv']);
+  });
+
+  it('sync export (below the threshold) to the server-given name, byte-identical, --json report', async () => {
+    const small = await startTestSandbox({ seed: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-export-sync-'));
+    try {
+      const r = await runFormctl(['submission', 'export', String(small.formId), '--json'], { env: { ...home.env, ...small.env }, cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const name = `${small.formSlug}-submission-data.csv`;
+      expect(readdirSync(dir)).toEqual([name]);
+      const expected = await sandboxCsv(small, { name: true, email: true, rating: true, comments: true, created_at: true });
+      expect(readFileSync(join(dir, name)).equals(expected)).toBe(true);
+      expect(JSON.parse(r.stdout)).toEqual({ file: name, bytes: expected.length, job_id: null });
+    } finally {
+      await small.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('-o - writes the CSV to stdout; an unknown column exits 2 listing the valid ones', async () => {
+    const r = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name', '-o', '-', '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe((await sandboxCsv(sb, { name: true })).toString('utf8'));
+    const bad = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name,shoe'], { env: { ...home.env, ...sb.env } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      `error: Unknown column id for form ${sb.formSlug}: shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at\n`,
+    );
+  });
+
+  it('--no-wait prints the job id; export-status --download fetches it later', async () => {
+    const r = await runFormctl(['submission', 'export', String(sb.formId), '--no-wait'], { env: { ...home.env, ...sb.env } });
+    expect(r.code).toBe(0);
+    const jobId = r.stdout.trim();
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).toContain(`Resume with: formctl submission export-status ${sb.formId} ${jobId} --download`);
+    const out = join(work, 'later.csv');
+    const d = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    expect(d.code).toBe(0);
+    expect(readFileSync(out).equals(await sandboxCsv(sb, { name: true, email: true, rating: true, comments: true, created_at: true }))).toBe(true);
+    const st = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json'], { env: { ...home.env, ...sb.env } });
+    expect(JSON.parse(st.stdout)).toMatchObject({ job_id: jobId, status: 'completed', progress: 100 });
+    const gone = await runFormctl(['submission', 'export-status', String(sb.formId), 'no-such-job'], { env: { ...home.env, ...sb.env } });
+    expect(gone.code).toBe(6);
+    expect(gone.stderr).toContain('error: Export job no-such-job was not found');
+  });
+});
+
+describe('interrupted export (e2e)', () => {
+  it('SIGINT mid-download exits 130 and leaves neither the file nor a .part', async () => {
+    const home = tempHome();
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-sigint-'));
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    // A slow server: the CSV trickles out until the client goes away.
+    const stub = await startStubServer((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ id: 7, slug: 'slow', title: 'Slow', visibility: 'public', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
+      }
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=slow-submission-data.csv' });
+      const timer = setInterval(() => res.write(chunk), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    try {
+      const out = join(dir, 'slow.csv');
+      const child = spawn(process.execPath, [BIN, 'submission', 'export', '7', '-o', out], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 't' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      // Wait until part of the CSV is on disk, then press Ctrl-C.
+      while (!(existsSync(`${out}.part`) && statSync(`${out}.part`).size > 0)) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(dir)).toEqual([]);
+      expect(stderr).toBe('');
+    } finally {
+      await stub.close();
+      home.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
