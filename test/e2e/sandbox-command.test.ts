@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+
+const home = tempHome();
+afterAll(() => home.cleanup());
+
+/** Spawns `formctl sandbox …`, resolves with the first stdout line and a way to stop it. */
+function startSandboxProcess(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once('line', resolve);
+    child.once('close', () => reject(new Error(`sandbox exited before printing: ${stderr}`)));
+  });
+  return { child, firstLine, exited, stderr: () => stderr };
+}
+
+describe('formctl sandbox', () => {
+  it('--port 0 --json prints one JSON line, serves requests, and closes cleanly on SIGINT with the data file flushed', async () => {
+    const data = join(home.dir, 'sandbox.json');
+    const p = startSandboxProcess(['--port', '0', '--json', '--data', data, '--seed', '2', '--profile-name', 'sbx']);
+    const info = JSON.parse(await p.firstLine);
+    expect(Object.keys(info).sort()).toEqual(['form_id', 'form_slug', 'tokens', 'url', 'workspace_id']);
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Object.keys(info.tokens).sort()).toEqual(['all', 'forms', 'noIntegrations', 'readonly']);
+
+    const created = await runFormctl(['--profile', 'sbx', 'workspace', 'create', '--name', 'Persisted', '--json', 'id'], { env: home.env });
+    expect(created.code).toBe(0);
+    const wsId = JSON.parse(created.stdout).id as number;
+
+    p.child.kill('SIGINT');
+    expect(await p.exited).toBe(0);
+    expect(p.stderr()).toBe('');
+    const state = JSON.parse(readFileSync(data, 'utf8'));
+    expect(state.meta.tokens.all).toBe(info.tokens.all);
+    expect(JSON.stringify(state)).toContain('"Persisted"');
+
+    // The next start resumes from the file: same tokens, the workspace is still there.
+    const again = startSandboxProcess(['--port', '0', '--json', '--data', data, '--profile-name', 'sbx']);
+    const info2 = JSON.parse(await again.firstLine);
+    expect(info2.tokens).toEqual(info.tokens);
+    const list = await runFormctl(['--profile', 'sbx', 'workspace', 'list', '--json', 'id'], { env: home.env });
+    expect(JSON.parse(list.stdout)).toContainEqual({ id: wsId });
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('text mode prints the URL, the tokens and copy-paste lines', async () => {
+    const p = startSandboxProcess(['--port', '0', '--rate-limit', '0']);
+    const first = await p.firstLine;
+    expect(first).toMatch(/^✓ Sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(API under \/open\/\), state in memory$/);
+    await new Promise((r) => setTimeout(r, 50));
+    p.child.kill('SIGINT');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('a corrupt data file is a one-line error (exit 2) and the file is left alone', async () => {
+    const bad = join(home.dir, 'corrupt.json');
+    writeFileSync(bad, '{"oops":');
+    const r = await runFormctl(['sandbox', '--port', '0', '--data', bad], { env: home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: Sandbox data file .*corrupt\.json is not valid sandbox state: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(bad, 'utf8')).toBe('{"oops":');
+  });
+
+  it('bad option values are usage errors', async () => {
+    const r = await runFormctl(['sandbox', '--port', '70000'], { env: home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --port must be a whole number from 0 to 65535, got "70000".\n');
+  });
+});
