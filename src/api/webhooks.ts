@@ -1,0 +1,86 @@
+import type { ApiClient } from './client.js';
+import { NotFoundError } from './errors.js';
+import { messageOf, normalizeEvent, unwrapIntegration, unwrapList } from './normalize.js';
+import { apiPath } from './path.js';
+
+/** The spec's `data` of a webhook integration. */
+export interface WebhookIntegrationData {
+  webhook_url?: string;
+  webhook_secret?: string | null;
+  webhook_headers?: Record<string, string> | null;
+  [key: string]: unknown;
+}
+
+/** A webhook integration as the service returns it (extra keys from the deployed server pass through). */
+export interface WebhookIntegration {
+  id: number;
+  form_id: number;
+  integration_id: string;
+  status: string;
+  data: WebhookIntegrationData;
+  logic?: unknown;
+  created_at?: string;
+  updated_at?: string;
+  [key: string]: unknown;
+}
+
+/** A body for create and update: always the full data (FIDELITY "integration update"). */
+export interface WebhookIntegrationBody {
+  integration_id: 'webhook';
+  status: 'active' | 'inactive';
+  data: { webhook_url: string; webhook_secret?: string | null; webhook_headers?: Record<string, string> };
+  logic?: unknown;
+}
+
+/** A dispatch event record in the spec's shape (deployed `{date, status, data}` is normalised). */
+export interface DispatchEvent {
+  id: unknown;
+  integration_id: unknown;
+  event: unknown;
+  status: string;
+  response_code: unknown;
+  error_message: unknown;
+  created_at: string | null;
+  [key: string]: unknown;
+}
+
+const ABILITY = 'manage-integrations';
+
+/** The form's webhook integrations (the deployed list holds every integration kind; only webhooks are kept). */
+export async function listWebhooks(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
+  const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations`, ability: ABILITY });
+  return unwrapList<WebhookIntegration>(res.data).items.filter((i) => i && (i.integration_id ?? 'webhook') === 'webhook');
+}
+
+/** One webhook integration; the service has no single-get route, so it is found in the list. */
+export async function getWebhook(c: ApiClient, formId: number, id: number): Promise<WebhookIntegration> {
+  const found = (await listWebhooks(c, formId)).find((i) => Number(i.id) === id);
+  if (!found) {
+    throw new NotFoundError({ status: 404, method: 'GET', path: `/open/forms/${formId}/integrations`, serverMessage: `Form ${formId} has no webhook integration ${id}` });
+  }
+  return found;
+}
+
+/** Creates a webhook integration (200 `{message, form_integration}`). */
+export async function createWebhook(c: ApiClient, formId: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
+  const res = await c.request({ method: 'POST', path: apiPath`/open/forms/${formId}/integrations`, body, ability: ABILITY });
+  return unwrapIntegration<WebhookIntegration>(res.data);
+}
+
+/** Replaces a webhook integration's settings; callers send the full merged data so no service drops a field. */
+export async function updateWebhook(c: ApiClient, formId: number, id: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
+  const res = await c.request({ method: 'PUT', path: apiPath`/open/forms/${formId}/integrations/${id}`, body, ability: ABILITY });
+  return unwrapIntegration<WebhookIntegration>(res.data);
+}
+
+/** Deletes a webhook integration. */
+export async function deleteWebhook(c: ApiClient, formId: number, id: number): Promise<string> {
+  const res = await c.request({ method: 'DELETE', path: apiPath`/open/forms/${formId}/integrations/${id}`, ability: ABILITY });
+  return messageOf(res.data, 'Form Integration was deleted.');
+}
+
+/** Dispatch event records, newest first, in the spec's shape whatever the service sent. */
+export async function listWebhookEvents(c: ApiClient, formId: number, id: number): Promise<DispatchEvent[]> {
+  const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations/${id}/events`, ability: ABILITY });
+  return unwrapList<Record<string, unknown>>(res.data).items.map((e) => normalizeEvent(e) as DispatchEvent);
+}

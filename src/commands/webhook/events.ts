@@ -1,0 +1,147 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { type Column, type OutputFlags, loadChalk, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, choiceOption, examples } from '../shared.js';
+import { formIdOf, parseWebhookId } from './common.js';
+
+export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
+export const EVENT_STATUSES = ['success', 'failed', 'timeout'] as const;
+
+/** Default poll interval: 12 requests a minute leaves most of the service's 100/min for other work. */
+export const DEFAULT_INTERVAL_S = 5;
+const MIN_INTERVAL_S = 1;
+
+export interface WebhookEventsOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  signal: AbortSignal;
+  /** Waits between polls; resolves early when the signal aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  form: string;
+  id: number;
+  status?: string;
+  follow?: boolean;
+  intervalMs?: number;
+  output: OutputFlags;
+}
+
+const COLUMNS: Column<DispatchEvent>[] = [
+  { header: 'ID', value: (e) => e.id, style: 'cyan' },
+  { header: 'Status', value: (e) => e.status },
+  { header: 'Code', value: (e) => e.response_code },
+  { header: 'Event', value: (e) => e.event },
+  { header: 'Error', value: (e) => e.error_message },
+  { header: 'When', value: (e) => e.created_at, time: true },
+];
+
+/** `formctl webhook events <form> <id>`. */
+export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Command {
+  const cmd = new Command('events')
+    .description('Show delivery attempts, newest first; --follow prints new ones as they happen')
+    .argument('<form>', 'Form id or slug')
+    .argument('<id>', 'Webhook integration id', parseWebhookId)
+    .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
+    .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
+    .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`);
+  addOutputOptions(cmd, { list: true, fields: EVENT_FIELDS });
+  examples(cmd, [
+    'formctl webhook events contact 7',
+    'formctl webhook events 42 7 --status failed',
+    'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
+  ]);
+  return cmd.action((form: string, id: number, flags: OutputFlags & { status?: string; follow?: boolean; interval?: string }) => {
+    let intervalMs: number | undefined;
+    if (flags.interval !== undefined) {
+      const n = Number(flags.interval);
+      if (!Number.isFinite(n) || n < MIN_INTERVAL_S) throw new UsageError(`--interval must be a number of seconds of at least ${MIN_INTERVAL_S}, got "${flags.interval}".`);
+      intervalMs = Math.round(n * 1000);
+    }
+    return runF({ io: f.io, api: f.api, now: f.now, signal: f.signal, form, id, status: flags.status, follow: flags.follow, intervalMs, output: flags });
+  });
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+/** Record identity: the spec's id, or (deployed records have none) position from the oldest. */
+function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): DispatchEvent[] {
+  if (current.every((e) => e.id !== null && e.id !== undefined)) {
+    const seen = new Set(previous.map((e) => String(e.id)));
+    return current.filter((e) => !seen.has(String(e.id)));
+  }
+  return current.slice(0, Math.max(0, current.length - previous.length));
+}
+
+/** Lists dispatch records; with --follow, polls within the rate budget until Ctrl-C. */
+export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
+  let format = resolveFormat(o.io, o.output, EVENT_FIELDS);
+  const client = await o.api();
+  const formId = await formIdOf(client, o.form);
+  const keep = (e: DispatchEvent) => o.status === undefined || e.status === o.status;
+  const first = await listWebhookEvents(client, formId, o.id);
+
+  if (!o.follow) {
+    await writeList(o.io, format, first.filter(keep), COLUMNS, {
+      now: o.now(),
+      empty: o.status ? `No ${o.status} deliveries for webhook ${o.id}.` : `No deliveries yet for webhook ${o.id}.`,
+    });
+    return;
+  }
+
+  // A stream has no closing bracket: --json becomes one object per line.
+  if (format.kind === 'json') format = { kind: 'ndjson', fields: format.fields };
+  const chalk = await loadChalk(o.io.colorStdout);
+  const print = async (batch: DispatchEvent[]) => {
+    const oldestFirst = batch.filter(keep).reverse();
+    if (format.kind !== 'table') {
+      await writeList(o.io, format, oldestFirst, COLUMNS);
+      return;
+    }
+    for (const e of oldestFirst) {
+      const color = e.status === 'success' ? chalk.green : chalk.red;
+      const parts = [e.created_at ?? '-', color(String(e.status).padEnd(7)), String(e.response_code ?? '-').padEnd(3), String(e.event ?? '')];
+      if (e.error_message) parts.push(chalk.dim(String(e.error_message)));
+      await write(o.io.stdout, parts.join('  ') + '\n');
+    }
+  };
+  if (o.io.stderrIsTTY) await write(o.io.stderr, `Following deliveries of webhook ${o.id} (Ctrl-C to stop)…\n`);
+  await print(first);
+  const sleep = o.sleep ?? abortableSleep;
+  const interval = o.intervalMs ?? DEFAULT_INTERVAL_S * 1000;
+  let previous = first;
+  while (!o.signal.aborted) {
+    let wait = interval;
+    // Near the end of the rate window, wait for it to reset rather than spend the last requests.
+    const rl = client.rateLimit;
+    if (rl.remaining !== undefined && rl.limit !== undefined && rl.remaining < Math.max(5, rl.limit / 10) && rl.resetAt !== undefined) {
+      wait = Math.max(wait, rl.resetAt - o.now().getTime());
+    }
+    await sleep(wait, o.signal);
+    if (o.signal.aborted) break;
+    let current: DispatchEvent[];
+    try {
+      current = await listWebhookEvents(client, formId, o.id);
+    } catch (err) {
+      if (err instanceof InterruptedError && o.signal.aborted) break;
+      throw err;
+    }
+    await print(newRecords(previous, current));
+    previous = current;
+  }
+}

@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { getWebhook } from '../../api/webhooks.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, parseWebhookId, webhookView } from './common.js';
+
+export interface WebhookGetOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  form: string;
+  id: number;
+  showSecret?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl webhook get <form> <id>`. */
+export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command {
+  const cmd = new Command('get')
+    .description('Show one webhook integration: URL, status, masked secret, headers, logic')
+    .argument('<form>', 'Form id or slug')
+    .argument('<id>', 'Webhook integration id', parseWebhookId);
+  addShowSecretOption(cmd);
+  addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
+  examples(cmd, ['formctl webhook get contact 7', 'formctl webhook get 42 7 --json data | jq .data.webhook_headers']);
+  return cmd.action((form: string, id: number, flags: OutputFlags & { showSecret?: boolean }) =>
+    runF({ io: f.io, api: f.api, now: f.now, form, id, showSecret: flags.showSecret, output: flags }),
+  );
+}
+
+/** Shows one webhook. */
+export async function webhookGetRun(o: WebhookGetOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  const client = await o.api();
+  const formId = await formIdOf(client, o.form);
+  const hook = webhookView(await getWebhook(client, formId, o.id), o.showSecret);
+  await writeObject(o.io, format, hook, DETAIL_COLUMNS, { now: o.now() });
+}

@@ -1,0 +1,40 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { listWebhooks } from '../../api/webhooks.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { addOutputOptions, examples } from '../shared.js';
+import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';
+
+export interface WebhookListOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  form: string;
+  showSecret?: boolean;
+  output: OutputFlags;
+}
+
+/** `formctl webhook list <form>`. */
+export function newWebhookListCommand(f: Factory, runF = webhookListRun): Command {
+  const cmd = new Command('list').alias('ls').description("List a form's webhook integrations").argument('<form>', 'Form id or slug');
+  addShowSecretOption(cmd);
+  addOutputOptions(cmd, { list: true, fields: WEBHOOK_FIELDS });
+  examples(cmd, ['formctl webhook list contact', "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'"]);
+  return cmd.action((form: string, flags: OutputFlags & { showSecret?: boolean }) =>
+    runF({ io: f.io, api: f.api, now: f.now, form, showSecret: flags.showSecret, output: flags }),
+  );
+}
+
+/** Lists webhooks with their secrets masked. */
+export async function webhookListRun(o: WebhookListOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  const client = await o.api();
+  const formId = await formIdOf(client, o.form);
+  const hooks = (await listWebhooks(client, formId)).map((i) => webhookView(i, o.showSecret));
+  await writeList(o.io, format, hooks, LIST_COLUMNS, {
+    now: o.now(),
+    empty: `Form ${o.form} has no webhooks. Add one with \`formctl webhook create ${o.form} --url https://…\`.`,
+  });
+}

@@ -1,0 +1,160 @@
+import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { loadChalk } from '../../io/output.js';
+import { type Delivery, startListener } from '../../webhooks/listener.js';
+import { examples } from '../shared.js';
+import { readSecretFile } from './common.js';
+
+export const DEFAULT_LISTEN_PORT = 8787;
+
+export interface WebhookListenOptions {
+  io: IOStreams;
+  now: () => Date;
+  /** Aborted on Ctrl-C: the listener stops and the command exits 0. */
+  signal: AbortSignal;
+  port: number;
+  host: string;
+  secretFile?: string;
+  forwardTo?: string;
+  saveDir?: string;
+  json?: boolean;
+  /** Tests learn the URL here instead of parsing stderr. */
+  onListening?: (url: string) => void;
+}
+
+interface ListenFlags {
+  port?: string;
+  host?: string;
+  secretFile?: string;
+  forwardTo?: string;
+  saveDir?: string;
+  json?: boolean;
+}
+
+/** `formctl webhook listen`. */
+export function newWebhookListenCommand(f: Factory, runF = webhookListenRun): Command {
+  const cmd = new Command('listen')
+    .description('Run a local receiver that prints every delivery and checks its signature')
+    .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`)
+    .option('--host <address>', 'Address to bind (default 127.0.0.1)')
+    .option('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)')
+    .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
+    .option('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)')
+    .option('--json', 'One JSON object per delivery on stdout (NDJSON)');
+  examples(cmd, [
+    'formctl webhook listen --port 8787 --secret-file secret.txt',
+    'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
+    'formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c \'{seq, verdict: .signature.verdict}\'',
+  ]);
+  return cmd.action((flags: ListenFlags) => {
+    let port = DEFAULT_LISTEN_PORT;
+    if (flags.port !== undefined) {
+      port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535, got "${flags.port}".`);
+    }
+    return runF({
+      io: f.io,
+      now: f.now,
+      signal: f.signal,
+      port,
+      host: flags.host ?? '127.0.0.1',
+      secretFile: flags.secretFile,
+      forwardTo: flags.forwardTo,
+      saveDir: flags.saveDir,
+      json: flags.json,
+    });
+  });
+}
+
+/** The body as JSON when it is JSON, else as text (listen prints and verifies any body). */
+function parsedBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The NDJSON record of one delivery (a contract with scripts). */
+export function deliveryRecord(d: Delivery): Record<string, unknown> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of d.rawHeaders) headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
+  return {
+    seq: d.seq,
+    received_at: d.receivedAt.toISOString(),
+    method: d.method,
+    path: d.path,
+    headers,
+    body: parsedBody(d.body),
+    body_bytes: d.body.length,
+    signature: { verdict: d.signature.verdict, reason: d.signature.reason ?? null, message: d.signature.message ?? null },
+    forward: d.forward ? { url: d.forward.url, status: d.forward.status ?? null, error: d.forward.error ?? null } : null,
+    response_status: d.responseStatus,
+    saved: d.saved ?? null,
+  };
+}
+
+async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
+  const c = await loadChalk(io.colorStdout);
+  const verdict =
+    d.signature.verdict === 'valid' ? c.green('signature valid') : d.signature.verdict === 'invalid' ? c.red(`signature INVALID (${d.signature.reason}): ${d.signature.message}`) : c.dim('signature not checked (no --secret-file)');
+  const lines = [c.bold(`#${d.seq} ${d.method} ${d.path}  ${d.receivedAt.toISOString()}  ${d.body.length} bytes`), `  ${verdict}`];
+  for (const [k, v] of d.rawHeaders) lines.push(`  ${c.dim(`${k}:`)} ${v}`);
+  const body = parsedBody(d.body);
+  lines.push('', typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  if (d.forward) {
+    lines.push(d.forward.error ? c.red(`→ forward to ${d.forward.url} failed: ${d.forward.error}`) : `→ forwarded to ${d.forward.url}: HTTP ${d.forward.status}`);
+  }
+  if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));
+  lines.push(c.dim(`→ answered HTTP ${d.responseStatus}`), '');
+  await write(io.stdout, lines.join('\n') + '\n');
+}
+
+/** Listens until Ctrl-C, printing each delivery as it arrives. */
+export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
+  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
+  let forwardTo: URL | undefined;
+  if (o.forwardTo !== undefined) {
+    if (!URL.canParse(o.forwardTo) || !/^https?:$/.test(new URL(o.forwardTo).protocol)) {
+      throw new UsageError(`--forward-to must be an http:// or https:// URL, got "${o.forwardTo}".`);
+    }
+    forwardTo = new URL(o.forwardTo);
+  }
+  let listener;
+  try {
+    listener = await startListener({
+      host: o.host,
+      port: o.port,
+      secret,
+      forwardTo,
+      saveDir: o.saveDir,
+      now: o.now,
+      onDelivery: async (d) => {
+        if (o.json) await write(o.io.stdout, `${JSON.stringify(deliveryRecord(d))}\n`);
+        else await printHuman(o.io, d);
+      },
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${o.port} on ${o.host} is already in use.`, 'Pass another --port, or --port 0 for a free one.');
+    if (e.code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${o.port}.`, 'Use a port above 1023, or --port 0.');
+    if (e.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot bind ${o.host}: no such local address.`);
+    throw err;
+  }
+  // Scripts read this first stderr line to learn the URL (with --port 0 especially).
+  await write(o.io.stderr, `Listening on ${listener.url}\n`);
+  const notes = [secret !== undefined ? 'checking signatures' : 'not checking signatures (pass --secret-file)'];
+  if (forwardTo) notes.push(`forwarding to ${forwardTo.href}`);
+  if (o.saveDir) notes.push(`saving to ${o.saveDir}`);
+  await write(o.io.stderr, `${notes.join('; ')}. Press Ctrl-C to stop.\n`);
+  o.onListening?.(listener.url);
+  await new Promise<void>((resolve) => {
+    if (o.signal.aborted) return resolve();
+    o.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await listener.close();
+}

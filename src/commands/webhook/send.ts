@@ -1,0 +1,112 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { getForm } from '../../api/forms.js';
+import { NetworkError } from '../../api/errors.js';
+import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { notice } from '../../io/output.js';
+import { postRaw } from '../../webhooks/http.js';
+import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
+import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
+import { userAgent } from '../../version.js';
+import { examples } from '../shared.js';
+import { collectHeader, headerObject, readLocalFile, readSecretFile } from './common.js';
+
+export interface WebhookSendOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  signal: AbortSignal;
+  timeoutMs: number;
+  userAgent: string;
+  url: string;
+  secretFile?: string;
+  form?: string;
+  sample?: boolean;
+  bodyFile?: string;
+  headers: Array<[string, string]>;
+  json?: boolean;
+}
+
+interface SendFlags {
+  secretFile?: string;
+  form?: string;
+  sample?: boolean;
+  bodyFile?: string;
+  header?: Array<[string, string]>;
+  json?: boolean;
+}
+
+/** `formctl webhook send <url>`. */
+export function newWebhookSendCommand(f: Factory, runF = webhookSendRun): Command {
+  const cmd = new Command('send')
+    .description('POST a correctly signed sample delivery to a receiver under development')
+    .argument('<url>', 'Receiver URL (http:// is fine for a local one)')
+    .option('--secret-file <file>', 'Sign with the secret in this file (without it the delivery is unsigned)')
+    .option('--form <form>', "Shape the sample like this form's deliveries (id or slug; needs a login)")
+    .option('--sample', 'Send a sample payload (the default when no --body-file is given)')
+    .option('--body-file <file>', 'Send these exact bytes instead of a sample')
+    .option('--header <name:value>', 'Extra header, as a webhook\'s custom headers are sent (repeatable)', collectHeader)
+    .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON');
+  examples(cmd, [
+    'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
+    'formctl webhook send http://127.0.0.1:3000/hook --secret-file secret.txt --form contact --sample',
+    'formctl webhook send https://staging.example.com/hook --secret-file secret.txt --body-file deliveries/delivery-0001.body',
+  ]);
+  return cmd.action((url: string, flags: SendFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      now: f.now,
+      signal: f.signal,
+      timeoutMs: f.globals.timeoutMs,
+      userAgent: userAgent(),
+      url,
+      secretFile: flags.secretFile,
+      form: flags.form,
+      sample: flags.sample,
+      bodyFile: flags.bodyFile,
+      headers: flags.header ?? [],
+      json: flags.json,
+    }),
+  );
+}
+
+/** Builds the body (sample or file), signs it as the service does and POSTs it once. */
+export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
+  if (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol)) throw new UsageError(`The receiver URL must be http:// or https://, got "${o.url}".`);
+  if (o.bodyFile !== undefined && (o.form !== undefined || o.sample)) throw new UsageError('Use either --body-file or --form/--sample, not both.');
+  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
+  const extra = headerObject(o.headers);
+  let body: Buffer;
+  if (o.bodyFile !== undefined) body = await readLocalFile(o.bodyFile, '--body-file');
+  else {
+    const form = o.form !== undefined ? await getForm(await o.api(), o.form.trim()) : GENERIC_SAMPLE_FORM;
+    // Compact JSON, as the service sends it: receivers must verify these exact bytes.
+    body = Buffer.from(JSON.stringify(samplePayload(form, { now: o.now() })), 'utf8');
+  }
+  if (secret === undefined) await notice(o.io, 'no --secret-file: sending without an X-Webhook-Signature header.', 'warning');
+  const headers: Record<string, string> = { ...extra, 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
+  if (secret !== undefined) headers[SIGNATURE_HEADER] = signBody(secret, body);
+
+  const url = new URL(o.url);
+  let res;
+  try {
+    res = await postRaw(url, { headers, body, timeoutMs: o.timeoutMs, signal: o.signal });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
+    throw new NetworkError(`Could not deliver to ${url.origin}${url.pathname}: ${e.code ?? e.message}.`, 'Is the receiver running on that address and port?', e.code);
+  }
+  const response = res.body.toString('utf8');
+  if (o.json) {
+    await write(o.io.stdout, `${JSON.stringify({ url: url.href, status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`);
+  } else {
+    await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
+  }
+  if (res.status < 200 || res.status >= 300) {
+    throw new CliError(`The receiver answered HTTP ${res.status}; the service would record this delivery as failed.`, ExitCode.error, res.status === 401 || res.status === 403 ? 'Does the receiver use the same secret, and verify the raw body bytes?' : undefined);
+  }
+}

@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
+import { signBody } from '../../webhooks/signature.js';
+import { examples } from '../shared.js';
+import { readLocalFile, readSecretFile, readStdin } from './common.js';
+
+export interface WebhookSignOptions {
+  io: IOStreams;
+  secretFile?: string;
+  bodyFile?: string;
+}
+
+/** `formctl webhook sign`. */
+export function newWebhookSignCommand(f: Factory, runF = webhookSignRun): Command {
+  const cmd = new Command('sign')
+    .description('Print the X-Webhook-Signature value for a body, for testing receivers')
+    .option('--secret-file <file>', 'File holding the signing secret (required)')
+    .option('--body-file <file>', 'The exact body bytes to sign (default: stdin)');
+  examples(cmd, [
+    'formctl webhook sign --secret-file secret.txt --body-file delivery.json',
+    'printf \'{"form_id":1}\' | formctl webhook sign --secret-file secret.txt',
+    'curl -X POST http://127.0.0.1:3000/hook -H "Content-Type: application/json" \\\n      -H "X-Webhook-Signature: $(formctl webhook sign --secret-file secret.txt --body-file body.json)" --data-binary @body.json',
+  ]);
+  return cmd.action((flags: { secretFile?: string; bodyFile?: string }) => runF({ io: f.io, secretFile: flags.secretFile, bodyFile: flags.bodyFile }));
+}
+
+/** The body for sign/verify: a file, or stdin when it is piped. */
+export async function bodyFrom(io: IOStreams, bodyFile: string | undefined): Promise<Buffer> {
+  if (bodyFile !== undefined) return readLocalFile(bodyFile, '--body-file');
+  if (io.stdinIsTTY) throw new UsageError('Missing the body.', 'Pass --body-file <file>, or pipe the body into stdin.');
+  return readStdin(io);
+}
+
+/** Prints `sha256=<hex>` for the body. */
+export async function webhookSignRun(o: WebhookSignOptions): Promise<void> {
+  if (o.secretFile === undefined) throw new UsageError('Missing --secret-file.', 'Pass --secret-file <file> (the webhook\'s signing secret; there is no flag for the value itself).');
+  const secret = await readSecretFile(o.secretFile);
+  const body = await bodyFrom(o.io, o.bodyFile);
+  await write(o.io.stdout, `${signBody(secret, body)}\n`);
+}

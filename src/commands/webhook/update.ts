@@ -1,0 +1,117 @@
+import { Command } from 'commander';
+import type { ApiClient } from '../../api/client.js';
+import { getWebhook, updateWebhook } from '../../api/webhooks.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
+import { addOutputOptions, examples } from '../shared.js';
+import {
+  ALLOW_PRIVATE_WARNING,
+  WEBHOOK_FIELDS,
+  addAllowPrivateOption,
+  addShowSecretOption,
+  collectHeader,
+  formIdOf,
+  fullBody,
+  headerObject,
+  headersOf,
+  parseWebhookId,
+  readLogicFile,
+  webhookView,
+} from './common.js';
+
+export interface WebhookUpdateOptions {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  resolve?: Resolver;
+  form: string;
+  id: number;
+  url?: string;
+  headers: Array<[string, string]>;
+  clearHeaders?: boolean;
+  activate?: boolean;
+  deactivate?: boolean;
+  logicFile?: string;
+  allowPrivate?: boolean;
+  showSecret?: boolean;
+  output: OutputFlags;
+}
+
+interface UpdateFlags extends OutputFlags {
+  url?: string;
+  header?: Array<[string, string]>;
+  clearHeaders?: boolean;
+  activate?: boolean;
+  deactivate?: boolean;
+  logicFile?: string;
+  allowPrivate?: boolean;
+  showSecret?: boolean;
+}
+
+/** `formctl webhook update <form> <id>`. */
+export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Command {
+  const cmd = new Command('update')
+    .description('Change a webhook\'s URL, headers, status or logic, keeping everything else')
+    .argument('<form>', 'Form id or slug')
+    .argument('<id>', 'Webhook integration id', parseWebhookId)
+    .option('--url <url>', 'New receiver URL')
+    .option('--header <name:value>', 'Add or replace a custom header (repeatable); others are kept', collectHeader)
+    .option('--clear-headers', 'Remove every custom header (then add those given with --header)')
+    .option('--activate', 'Switch deliveries on')
+    .option('--deactivate', 'Switch deliveries off')
+    .option('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)');
+  addAllowPrivateOption(cmd);
+  addShowSecretOption(cmd);
+  addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
+  examples(cmd, [
+    'formctl webhook update contact 7 --deactivate',
+    'formctl webhook update 42 7 --url https://hooks.example.com/v2 --header "X-Api-Key: new-key"',
+    'formctl webhook update 42 7 --clear-headers',
+    '# to change the secret: formctl webhook rotate-secret 42 7',
+  ]);
+  return cmd.action((form: string, id: number, flags: UpdateFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      form,
+      id,
+      url: flags.url,
+      headers: flags.header ?? [],
+      clearHeaders: flags.clearHeaders,
+      activate: flags.activate,
+      deactivate: flags.deactivate,
+      logicFile: flags.logicFile,
+      allowPrivate: flags.allowPrivate,
+      showSecret: flags.showSecret,
+      output: flags,
+    }),
+  );
+}
+
+/** Fetches the webhook, merges the change into its full data, validates the result and PUTs it all. */
+export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  if (o.activate && o.deactivate) throw new UsageError('Use either --activate or --deactivate, not both.');
+  const touched = o.url !== undefined || o.headers.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined;
+  if (!touched) throw new UsageError('Nothing to update.', 'Pass --url, --header, --clear-headers, --activate, --deactivate or --logic-file.');
+  const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
+  if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
+
+  const client = await o.api();
+  const formId = await formIdOf(client, o.form);
+  const current = await getWebhook(client, formId, o.id);
+  const headers = o.headers.length > 0 || o.clearHeaders ? headerObject(o.headers, o.clearHeaders ? {} : headersOf(current)) : undefined;
+  const body = fullBody(current, {
+    url: o.url,
+    headers,
+    status: o.activate ? 'active' : o.deactivate ? 'inactive' : undefined,
+    logic,
+  });
+  // The whole merged data is checked: the service re-validates all of it on every write.
+  throwIfInvalid(await validateWebhookData(body.data, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
+  const updated = await updateWebhook(client, formId, o.id, body);
+  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
+  else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
+}
