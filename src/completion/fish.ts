@@ -29,11 +29,13 @@ function specBranch(c: CommandSpec): string {
 
 function optvalBranches(root: CommandSpec): string[] {
   const lines: string[] = [];
-  for (const c of allCommands(root)) {
+  // Root options are accepted everywhere, so they get one wildcard case each, after the specific ones.
+  for (const c of [...allCommands(root).slice(1), root]) {
     for (const o of c.options) {
       const v = encodeValues(o.values);
-      if (o.value === 'none' || v === '-') continue;
-      lines.push(`        case ${o.flags.map((fl) => q(`${c.path.join(' ')}|${fl}`)).join(' ')}\n            echo ${q(v)}`);
+      if (o.value === 'none' || v === '-' || o.inherited) continue;
+      const pattern = o.flags.map((fl) => q(`${c === root ? '*' : c.path.join(' ')}|${fl}`)).join(' ');
+      lines.push(`        case ${pattern}\n            echo ${q(v)}`);
     }
   }
   return lines;

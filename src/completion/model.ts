@@ -20,6 +20,8 @@ export interface OptionSpec {
   /** Whether the option takes a value: `<v>` required, `[v]` optional (only consumed when it is not an option). */
   value: 'none' | 'required' | 'optional';
   values: ValueSpec;
+  /** Accepted because an ancestor (the root) defines it: the same everywhere. */
+  inherited?: boolean;
 }
 
 export interface ArgSpec {
@@ -106,7 +108,7 @@ export function describeProgram(program: Command): CommandSpec {
     const group = path[0];
     const own = ownOptions(cmd).map((o) => optionSpec(o, group));
     const seen = new Set(own.flatMap((o) => o.flags));
-    const options = [...own, ...inherited.filter((o) => !o.flags.some((fl) => seen.has(fl)))];
+    const options = [...own, ...inherited.filter((o) => !o.flags.some((fl) => seen.has(fl))).map((o) => ({ ...o, inherited: true }))];
     // Only the root's options are global: a group's own options (rare) are not accepted by its verbs.
     const passDown = path.length === 0 ? own.filter((o) => !o.flags.includes('--help') && !o.flags.includes('--version')) : inherited;
     return {

@@ -36,11 +36,12 @@ function specBranch(c: CommandSpec): string {
 
 function optvalBranches(root: CommandSpec): string[] {
   const lines: string[] = [];
-  for (const c of allCommands(root)) {
+  // Root options are accepted everywhere, so they get one wildcard branch each, after the specific ones.
+  for (const c of [...allCommands(root).slice(1), root]) {
     for (const o of c.options) {
       const v = encodeValues(o.values);
-      if (o.value === 'none' || v === '-') continue;
-      const pattern = o.flags.map((fl) => q(`${c.path.join(' ')}|${fl}`)).join('|');
+      if (o.value === 'none' || v === '-' || o.inherited) continue;
+      const pattern = o.flags.map((fl) => (c === root ? `*${q(`|${fl}`)}` : q(`${c.path.join(' ')}|${fl}`))).join('|');
       lines.push(`    (${pattern}) fc_spec=${q(v)} ;;`);
     }
   }

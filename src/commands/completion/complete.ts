@@ -53,8 +53,8 @@ export async function completeRun(o: CompleteOptions): Promise<void> {
   try {
     const { cacheKey, readCache, writeCache } = await import('../../completion/cache.js');
     const now = o.now().getTime();
-    const key = cacheKey(o.env, { source, workspace: o.workspace, form: o.form, profile: o.profile });
-    let lines = readCache(o.env, key, now);
+    const parts = { source, workspace: o.workspace, form: o.form, profile: o.profile };
+    let lines = readCache(o.env, cacheKey(o.env, parts), now);
     if (!lines) {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
@@ -67,7 +67,8 @@ export async function completeRun(o: CompleteOptions): Promise<void> {
         clearTimeout(timer);
       }
       // Profiles come from a local file: caching them would only hide a fresh login.
-      if (source !== 'profiles') writeCache(o.env, key, lines, now);
+      // The key is taken again: the first config read may create the config file, changing its version.
+      if (source !== 'profiles') writeCache(o.env, cacheKey(o.env, parts), lines, now);
     }
     if (lines.length) o.io.stdout.write(`${lines.join('\n')}\n`);
   } catch {

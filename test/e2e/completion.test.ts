@@ -1,0 +1,150 @@
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type StubServer, json, startStubServer } from '../helpers/http.js';
+
+const TOKEN = 'fsk_completion_test_token_123';
+let home: ReturnType<typeof tempHome>;
+let stub: StubServer;
+let status = 200;
+
+beforeEach(async () => {
+  home = tempHome();
+  status = 200;
+  stub = await startStubServer((req, res) => {
+    if (status !== 200) return json(res, status, { message: 'boom' });
+    if (req.url === '/open/workspaces') return json(res, 200, [{ id: 1, name: 'Acme', icon: '🚀' }, { id: 12, name: 'Side\tproject' }]);
+    if (req.url?.startsWith('/open/workspaces/12/forms')) {
+      return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 3 } });
+    }
+    if (req.url === '/open/forms/5/integrations') {
+      return json(res, 200, [{ id: 9, form_id: 5, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in?key=SECRET', webhook_secret: 'supersecretvalue' } }]);
+    }
+    return json(res, 404, { message: 'Not found' });
+  });
+});
+afterEach(async () => {
+  await stub.close();
+  home.cleanup();
+});
+
+const complete = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runFormctl(['__complete', ...args], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN, ...env } });
+
+describe('formctl __complete', () => {
+  it('lists workspaces as value<TAB>description and serves the next tab press from the cache', async () => {
+    const first = await complete(['workspaces']);
+    expect(first).toEqual({ code: 0, stdout: '1\t🚀 Acme\n12\tSide project\n', stderr: '' });
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+    const second = await complete(['workspaces']);
+    expect(second.stdout).toBe(first.stdout);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('loads neither conf nor undici on a cache hit', async () => {
+    await complete(['workspaces']);
+    // A module hook that records every package resolved from node_modules.
+    const log = join(home.dir, 'loads.log');
+    const hooks = join(home.dir, 'hooks.mjs');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+export async function resolve(spec, ctx, next) {
+  const r = await next(spec, ctx);
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url);
+  if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
+  return r;
+}`);
+    const register = join(home.dir, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+    writeFileSync(log, '');
+    const hit = await complete(['workspaces'], { NODE_OPTIONS: `--import ${register}` });
+    expect(hit.stdout).toBe('1\t🚀 Acme\n12\tSide project\n');
+    expect(stub.requests).toHaveLength(1);
+    const loaded = new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+    expect(loaded.has('commander')).toBe(true);
+    expect([...loaded].filter((p) => p !== 'commander')).toEqual([]);
+  });
+
+  it('keys the cache by token, so another login asks again', async () => {
+    await complete(['workspaces']);
+    await complete(['workspaces'], { FORMCTL_TOKEN: 'fsk_another_token_456' });
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('lists one page of forms of the -w workspace with a single request', async () => {
+    const r = await complete(['forms', '--workspace', '12']);
+    expect(r.stdout).toBe('5\tContact (contact-x1)\n');
+    expect(stub.requests.map((q) => q.url.split('?')[0])).toEqual(['/open/workspaces/12/forms']);
+  });
+
+  it('uses FORMCTL_WORKSPACE when no --workspace is given, and offers nothing without a workspace', async () => {
+    expect((await complete(['forms'], { FORMCTL_WORKSPACE: '12' })).stdout).toBe('5\tContact (contact-x1)\n');
+    expect(await complete(['forms'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('lists integrations with status and host only: no secret, path or query', async () => {
+    const r = await complete(['integrations', '--form', '5']);
+    expect(r.stdout).toBe('9\tactive hooks.example.com\n');
+  });
+
+  it('stores no token and no secret in a 0600 cache file', async () => {
+    await complete(['integrations', '--form', '5']);
+    const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, files[0]!)).mode & 0o777).toBe(0o600);
+    const text = readFileSync(join(dir, files[0]!), 'utf8');
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain('SECRET');
+    expect(text).not.toContain('supersecretvalue');
+  });
+
+  it('refetches once the entry is older than 60 s', async () => {
+    await complete(['workspaces']);
+    const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
+    const file = join(dir, readdirSync(dir)[0]!);
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { at: number };
+    writeFileSync(file, JSON.stringify({ ...entry, at: entry.at - 61_000 }));
+    await complete(['workspaces']);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('is silent with exit 0 on a server error, with one request and no retry', async () => {
+    status = 503;
+    expect(await complete(['workspaces'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('is silent when not logged in, when the service is unreachable, and for unknown sources', async () => {
+    expect(await runFormctl(['__complete', 'workspaces'], { env: home.env })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await complete(['workspaces'], { FORMCTL_BASE_URL: 'http://127.0.0.1:1' })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await complete(['nonsense', '--what'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('never prompts: a non-numeric form offers nothing instead of resolving it', async () => {
+    expect(await complete(['integrations', '--form', 'contact-x1'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('lists saved profiles from the config file without any request', async () => {
+    const login = await runFormctl(['auth', 'login', '--with-token', '--base-url', stub.url], { env: home.env, input: `${TOKEN}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const before = stub.requests.length;
+    const r = await runFormctl(['__complete', 'profiles'], { env: home.env });
+    expect(r.stdout).toBe(`default\t${stub.url} (current)\n`);
+    expect(stub.requests).toHaveLength(before);
+  });
+});
+
+describe('formctl completion', () => {
+  it('prints the bash script and rejects an unknown shell with the valid choices', async () => {
+    const ok = await runFormctl(['completion', 'bash'], { env: home.env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^# bash completion for formctl\n/);
+    expect(ok.stdout).toContain('\ncomplete -F _formctl formctl\n');
+    const bad = await runFormctl(['completion', 'powershell'], { env: home.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+});

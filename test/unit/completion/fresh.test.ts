@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMPLETION_FILES, SHELLS, generateCompletion } from '../../../src/completion/index.js';
+import { ROOT } from '../../helpers/cli.js';
+import { fullProgram } from './full-program.js';
+
+describe('checked-in completion scripts', () => {
+  it.each(SHELLS)('completions/ matches what `formctl completion %s` generates', async (shell) => {
+    const { program } = await fullProgram();
+    const file = `completions/${COMPLETION_FILES[shell]}`;
+    let checkedIn = '';
+    try {
+      checkedIn = readFileSync(join(ROOT, file), 'utf8');
+    } catch {
+      // Reported below as stale.
+    }
+    const generated = generateCompletion(shell, program);
+    if (checkedIn !== generated) {
+      expect.fail(`${file} is stale (the command tree changed). Regenerate it: npm run build && node scripts/gen-completions.mjs`);
+    }
+  });
+});
