@@ -16,6 +16,8 @@ import { Store } from './store.js';
 import { isEmail } from './validation.js';
 
 export { SandboxError } from './errors.js';
+
+const CLOSE_GRACE_MS = 5000;
 export type { SandboxTokens } from './model.js';
 
 export interface SandboxOptions {
@@ -140,7 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await drained();
+      // A client that never finishes its request must not hold close() forever.
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([drained(), new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+      clearTimeout(grace);
       // Keep-alive sockets of finished requests would hold server.close() open until they time out.
       server.closeAllConnections();
       await stopped;
