@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+
+describe('bulk update (e2e)', () => {
+  it('60 lines under a 600/min limit: all ok, zero 429s, then a failed line gives exit 10 and --resume retries only it', async () => {
+    const home = tempHome();
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-e2e-'));
+    const sb = await startTestSandbox({ seed: 60, rateLimit: 600 });
+    const env = { ...home.env, ...sb.env };
+    try {
+      const from = join(dir, 'in.ndjson');
+      const results = join(dir, 'results.ndjson');
+      writeFileSync(from, Array.from({ length: 60 }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `bulk ${i + 1}` })).join('\n') + '\n');
+      const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4'], { env, timeoutMs: 30_000 });
+      expect(r.code).toBe(0);
+      // Every request the client made, as logged by --debug: 1 form lookup + 60 PUTs, none answered 429.
+      const answers = r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l));
+      expect(answers.length).toBe(61);
+      expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
+      const lines = readFileSync(results, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.length).toBe(60);
+      expect(lines.every((l) => l.status === 'ok')).toBe(true);
+      const check = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'bulk 42', '--json', 'id'], { env });
+      expect(JSON.parse(check.stdout)).toEqual([{ id: 42 }]);
+
+      // A second file with a bad line: exit 10; after fixing it, --resume sends only that line.
+      const from2 = join(dir, 'in2.ndjson');
+      const results2 = join(dir, 'results2.ndjson');
+      writeFileSync(from2, '{"submission_id":"1","Name":"one"}\n{"submission_id":"2","Nme":"two"}\n{"submission_id":"3","Name":"three"}\n');
+      const r2 = await runFormctl(['submission', 'update', String(sb.formId), '--from', from2, '--results', results2], { env });
+      expect(r2.code).toBe(10);
+      expect(r2.stderr).toContain('error: 1 of 3 lines failed.');
+      writeFileSync(from2, '{"submission_id":"1","Name":"one"}\n{"submission_id":"2","Name":"two"}\n{"submission_id":"3","Name":"three"}\n');
+      const r3 = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from2, '--results', results2, '--resume'], { env });
+      expect(r3.code).toBe(0);
+      expect(r3.stderr.split('\n').filter((l) => l.startsWith('[debug] > PUT'))).toEqual([`[debug] > PUT ${sb.url}/open/forms/${sb.formId}/submissions/2`]);
+      expect(r3.stderr).toContain('3/3 lines · 1 ok · 0 failed · 2 skipped');
+    } finally {
+      await sb.close();
+      home.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

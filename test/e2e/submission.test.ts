@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+describe('submission list/update/delete (e2e)', () => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    home = tempHome();
+    sb = await startTestSandbox({ seed: 150 });
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+  });
+
+  it('--ndjson streams every submission across pages; piped TSV defaults to 30 rows', async () => {
+    const r = await runFormctl(['submission', 'list', String(sb.formSlug), '--ndjson'], { env });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBe(150);
+    expect(rows[0]).toMatchObject({ id: 150, submission_id: '150' });
+    expect(Object.keys(rows[0])).toEqual(['id', 'submission_id', 'submitted_at', 'data']);
+    const tsv = await runFormctl(['submission', 'list', String(sb.formId)], { env });
+    expect(tsv.stdout.trim().split('\n').length).toBe(30);
+    expect(tsv.stdout.split('\n')[0]!.split('\t').slice(0, 1)).toEqual(['150']);
+  });
+
+  it('update by field name, then list --search finds it', async () => {
+    const u = await runFormctl(['submission', 'update', String(sb.formId), '7', '--set', 'Name=Ada Lovelace', '--set', 'rating=2'], { env });
+    expect(u).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const r = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'Ada Lovelace', '--json', 'id,data'], { env });
+    const found = JSON.parse(r.stdout) as Array<{ id: number; data: Record<string, unknown> }>;
+    expect(found.map((s) => s.id)).toEqual([7]);
+    expect(found[0]!.data).toMatchObject({ name: 'Ada Lovelace', rating: 2 });
+  });
+
+  it('an unknown field is exit 2 with the field list; a missing submission is exit 6', async () => {
+    const bad = await runFormctl(['submission', 'update', String(sb.formId), '7', '--set', 'Shoe=44'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`error: Unknown field "Shoe" in form ${sb.formSlug}.\nhint: Fields: "Name" (name), "Email" (email), "Rating" (rating), "Comments" (comments)\n`);
+    const missing = await runFormctl(['submission', 'update', String(sb.formId), '9999', '--set', 'Name=x'], { env });
+    expect(missing.code).toBe(6);
+  });
+
+  it('delete needs --yes when not on a terminal', async () => {
+    const no = await runFormctl(['submission', 'delete', String(sb.formId), '3'], { env });
+    expect(no.code).toBe(2);
+    expect(no.stderr).toContain('hint: Pass --yes to confirm.');
+    const yes = await runFormctl(['submission', 'delete', String(sb.formId), '3', '--yes'], { env });
+    expect(yes.code).toBe(0);
+    const again = await runFormctl(['submission', 'delete', String(sb.formId), '3', '--yes'], { env });
+    expect(again.code).toBe(6);
+  });
+});
