@@ -1,0 +1,166 @@
+import { readdirSync, statSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formUpdateRun } from '../../../src/commands/form/update.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type FormStub, sampleForm, startFormStub, tempDir } from './fixtures.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let stub: FormStub | undefined;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  tmp.cleanup();
+});
+
+const now = () => new Date('2025-03-04T05:06:07.890Z');
+const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
+
+function run(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<typeof formUpdateRun>[0]> = {}) {
+  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir: async (id) => join(tmp.dir, String(id)), now, ref: '42', output: {}, ...o });
+}
+
+/** The body the client should send for `sampleForm()` with `change` applied: every writable field, nothing computed. */
+function expectedBody(change: Record<string, unknown> = {}) {
+  const { id: _i, slug: _s, workspace_id: _w, submissions_count: _c, views_count: _v, share_url: _u, created_at: _ca, updated_at: _ua, ...writable } = sampleForm();
+  return { ...writable, ...change };
+}
+
+describe('form update (safe update)', () => {
+  it('a title change sends the complete form: every omitted field keeps its value', async () => {
+    stub = await startFormStub();
+    const io = fakeIO();
+    await run(stub, io, { title: 'Write to us' });
+    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42']);
+    expect(JSON.parse(stub.puts()[0]!.body)).toEqual(expectedBody({ title: 'Write to us' }));
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe('');
+  });
+
+  it('--set parses JSON, keeps siblings of dotted keys, and addresses fields by index', async () => {
+    stub = await startFormStub();
+    await run(stub, fakeIO(), {
+      set: [['settings.navigation_arrows', 'true'], ['properties.1.required', 'false'], ['closed_text', 'See you'], ['uppercase_labels', 'true']],
+    });
+    const body = JSON.parse(stub.puts()[0]!.body);
+    expect(body.settings).toEqual({ navigation_arrows: true, other: 1 });
+    expect(body.properties).toEqual([
+      { id: 'f-name', type: 'text', name: 'Name', required: true },
+      { id: 'f-email', type: 'email', name: 'Email', required: false },
+    ]);
+    expect(body.closed_text).toBe('See you');
+    expect(body.uppercase_labels).toBe(true);
+  });
+
+  it('never sends an empty properties list: patch file, --set, even with --no-validate (exit 2)', async () => {
+    stub = await startFormStub();
+    const patch = join(tmp.dir, 'patch.json');
+    writeFileSync(patch, JSON.stringify({ title: 'x', properties: [] }));
+    expect(codeOf(await run(stub, fakeIO(), { file: patch }).catch((e) => e))).toBe(2);
+    expect(codeOf(await run(stub, fakeIO(), { set: [['properties', '[]']] }).catch((e) => e))).toBe(2);
+    const e = await run(stub, fakeIO(), { set: [['properties', '[]']], validate: false }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe('Refusing to send an empty "properties" list: the service would delete every field of the form.');
+    expect(stub.puts()).toEqual([]);
+  });
+
+  it('validates locally (title ≤ 60, enums) unless --no-validate', async () => {
+    stub = await startFormStub();
+    const long = 'x'.repeat(61);
+    const e = await run(stub, fakeIO(), { title: long, set: [['theme', 'dark']] }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe(
+      'The form is not valid (2 problems); nothing was sent:\n  title: is 61 characters; the maximum is 60\n  theme: "dark" is not one of default, simple, notion, minimal, transparent',
+    );
+    expect(stub.puts()).toEqual([]);
+    await run(stub, fakeIO(), { title: long, validate: false });
+    expect(JSON.parse(stub.puts()[0]!.body).title).toBe(long);
+  });
+
+  it('a change made by someone else between read and write aborts with exit 9 and sends nothing', async () => {
+    stub = await startFormStub({
+      onGet: (n, form) => {
+        if (n === 2) Object.assign(form, { title: 'Changed elsewhere', updated_at: '2025-01-03T00:00:00.000Z' });
+      },
+    });
+    const e = await run(stub, fakeIO(), { visibility: 'closed' }).catch((err) => err);
+    expect(codeOf(e)).toBe(9);
+    expect((e as Error).message).toBe('Form 42 changed since it was read (updated_at 2025-01-02T00:00:00.000Z → 2025-01-03T00:00:00.000Z); nothing was sent.');
+    expect(stub.puts()).toEqual([]);
+  });
+
+  it('detects a change within the same second (content differs, updated_at equal)', async () => {
+    stub = await startFormStub({ onGet: (n, form) => n === 2 && Object.assign(form, { description: 'edited' }) });
+    expect(codeOf(await run(stub, fakeIO(), { visibility: 'closed' }).catch((e) => e))).toBe(9);
+    expect(stub.puts()).toEqual([]);
+  });
+
+  it('--force skips the re-read and overwrites', async () => {
+    stub = await startFormStub();
+    await run(stub, fakeIO(), { visibility: 'closed', force: true });
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
+  });
+
+  it('writes a 0600 backup of the current form before the PUT', async () => {
+    let backupsAtPut: string[] = [];
+    stub = await startFormStub({ onPut: () => (backupsAtPut = readdirSync(join(tmp.dir, '42'))) });
+    const io = fakeIO({ tty: true });
+    await run(stub, io, { visibility: 'draft' });
+    expect(backupsAtPut).toEqual(['2025-03-04T05-06-07.890Z.json']);
+    const path = join(tmp.dir, '42', backupsAtPut[0]!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(tmp.dir, '42')).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(path, 'utf8')))).toEqual(sampleForm());
+    expect(io.out()).toBe(`✓ Updated form "Contact us" (id 42). Previous version saved to ${path}\n`);
+  });
+
+  it('--dry-run prints the diff and sends nothing', async () => {
+    stub = await startFormStub();
+    const io = fakeIO();
+    await run(stub, io, { visibility: 'draft', dryRun: true });
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    expect(io.out()).toBe(
+      [
+        '--- form 42 (current)',
+        '+++ form 42 (new)',
+        '@@ -1,6 +1,6 @@',
+        ' {',
+        '   "title": "Contact us",',
+        '-  "visibility": "public",',
+        '+  "visibility": "draft",',
+        '   "language": "en",',
+        '   "theme": "default",',
+        '   "presentation_style": "classic",',
+        '',
+      ].join('\n'),
+    );
+    expect(io.err()).toBe('note: dry run: nothing was sent.\n');
+    expect(readdirSync(tmp.dir)).toEqual([]);
+  });
+
+  it('no difference → no backup and no PUT', async () => {
+    stub = await startFormStub();
+    const io = fakeIO();
+    await run(stub, io, { title: 'Contact us' });
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    expect(io.err()).toBe('note: no changes: form "Contact us" (id 42) already matches; nothing was sent.\n');
+  });
+
+  it('accepts the deployed {type,message,form} answer and prints the form with --json', async () => {
+    stub = await startFormStub({ wrap: true });
+    const io = fakeIO();
+    await run(stub, io, { title: 'New', output: { json: 'id,title' } });
+    expect(JSON.parse(io.out())).toEqual({ id: 42, title: 'New' });
+  });
+
+  it('nothing to update is a usage error', async () => {
+    stub = await startFormStub();
+    expect(codeOf(await run(stub, fakeIO()).catch((e) => e))).toBe(2);
+    expect(stub.requests).toEqual([]);
+  });
+});
