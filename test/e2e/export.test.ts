@@ -103,7 +103,8 @@ describe('interrupted export (e2e)', () => {
     const stub = await startStubServer((req, res) => {
       if (req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ id: 7, slug: 'slow', title: 'Slow', visibility: 'public', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
+        res.end(JSON.stringify({ id: 7, slug: 'slow', title: 'Slow', visibility: 'public', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
+        return;
       }
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=slow-submission-data.csv' });
       const timer = setInterval(() => res.write(chunk), 20);
