@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+
+const home = tempHome();
+afterAll(() => home.cleanup());
+const run = (...args: string[]) => runFormctl(args, { env: home.env });
+
+describe('help topics', () => {
+  it('formctl help environment lists every variable formctl reads', async () => {
+    const r = await run('help', 'environment');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')[0]).toBe('Environment variables:');
+    for (const name of ['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'FORMCTL_CACHE_DIR', 'NO_COLOR', 'CI']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
+  });
+
+  it('formctl help exit-codes lists the documented codes', async () => {
+    const r = await run('help', 'exit-codes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}0 +Success$/m);
+    expect(r.stdout).toMatch(/^ {2}2 +Usage error/m);
+    expect(r.stdout).toMatch(/^ {2}10 +Partial failure/m);
+    expect(r.stdout).toMatch(/^ {2}130 +Interrupted \(Ctrl-C\)$/m);
+  });
+
+  it('formctl help <command> shows that command\'s help with examples', async () => {
+    const r = await run('help', 'workspace', 'list');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: formctl workspace list|ls [options]');
+    expect(r.stdout).toMatch(/Examples:\n {2}\$ formctl workspace list\n/);
+  });
+
+  it('an unknown help topic is a usage error naming the topics', async () => {
+    const r = await run('help', 'nonsense');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: No help topic or command "nonsense".\nhint: Topics: environment, exit-codes. Commands: see `formctl --help`.\n');
+  });
+});
+
+describe('suggestions', () => {
+  it('an unknown command suggests the nearest one, exit 2', async () => {
+    const r = await run('workspce', 'list');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'workspce'\n(Did you mean workspace?)\n" });
+  });
+
+  it('an unknown subcommand suggests the nearest ones, exit 2', async () => {
+    const r = await run('workspace', 'lst');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)\n");
+  });
+
+  it('an unknown flag suggests the nearest one, exit 2', async () => {
+    const r = await run('workspace', 'list', '--jsn');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--jsn'\n(Did you mean --json?)\n" });
+  });
+
+  it('a root flag typo suggests the root flag', async () => {
+    const r = await run('--profle', 'x', 'workspace', 'list');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(Did you mean --profile?)');
+  });
+});
+
+describe('top-level help', () => {
+  it('formctl with no arguments lists every command group and the topics', async () => {
+    const r = await run();
+    expect(r.code).toBe(0);
+    for (const group of ['auth', 'profile', 'workspace|ws', 'form', 'submission', 'member', 'invite', 'webhook', 'api', 'config', 'completion', 'sandbox']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${group.replace('|', '\\|')}\\b`, 'm'));
+    }
+    expect(r.stdout).not.toContain('__complete');
+    expect(r.stdout).toContain('formctl help exit-codes');
+  });
+});
