@@ -67,7 +67,7 @@ describe('sandbox async export', () => {
     const clock = Date.UTC(2025, 0, 2, 3, 4, 5);
     const columns = { comments: true, name: true, rating: false, created_at: true };
 
-    const sb = await boot({ dataFile, seed: 1200, exportAsyncThreshold: 2, exportJobStepMs: 150, now: () => clock });
+    const sb = await boot({ dataFile, seed: 1200, exportAsyncThreshold: 2, exportJobStepMs: 250, now: () => clock });
     const start = await call(sb, 'POST', `/open/forms/${sb.formId}/submissions/export`, { columns });
     expect(start.status).toBe(200);
     expect(start.json).toEqual({ message: 'Export started. Large export will be processed in the background.', job_id: expect.any(String), is_async: true });
