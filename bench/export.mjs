@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Export streaming benchmark: formctl's `submission export` against `curl -o` on the same local
+// server, for a 256 MiB and a 1 GiB CSV. Prints throughput, the ratio to curl, and formctl's peak RSS.
+// Usage: npm run build && node bench/export.mjs [sizesInMiB…]   (default: 256 1024)
+// Loopback only; every file it writes is removed at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'formctl.js');
+const MiB = 1024 * 1024;
+const sizes = (process.argv.slice(2).length ? process.argv.slice(2) : ['256', '1024']).map((s) => Number(s) * MiB);
+
+// One MiB of realistic rows, sent again and again (the server must not be the bottleneck).
+let block = '';
+for (let i = 0; block.length < MiB; i++) block += `${i},"Person ${i}",person${i}@example.com,${i % 5},"Some comment, with a comma",2026-01-01 10:00\n`;
+const BLOCK = Buffer.from(block.slice(0, MiB));
+const HEADER = Buffer.from('\uFEFFid,Name,Email,Rating,Comments,created_at\n');
+const FORM = JSON.stringify({ id: 1, slug: 'bench', title: 'Bench', visibility: 'public', properties: ['name', 'email', 'rating', 'comments'].map((id) => ({ id, type: 'text', name: id })) });
+
+let size = 0;
+const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/open/forms/1') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(FORM);
+  }
+  if (req.method === 'POST' && req.url === '/open/forms/1/submissions/export') {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=bench-submission-data.csv', 'content-length': String(size) });
+    let left = size;
+    const pump = () => {
+      while (left > 0) {
+        const chunk = left === size ? HEADER : BLOCK.subarray(0, Math.min(BLOCK.length, left));
+        left -= chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    return pump();
+  }
+  res.writeHead(404).end();
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}`;
+const dir = mkdtempSync(join(tmpdir(), 'formctl-bench-export-'));
+
+/** Runs a command, sampling its peak RSS (VmHWM) from /proc while it runs. */
+function timed(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let peakKb = 0;
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const sample = () => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {}
+    };
+    const timer = setInterval(sample, 20);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err}`));
+      resolve({ secs, peakMb: peakKb / 1024 });
+    });
+  });
+}
+
+const hasCurl = spawnSync('curl', ['--version']).status === 0;
+if (!hasCurl) console.log('curl not found: printing formctl figures only');
+const body = JSON.stringify({ columns: { name: true, email: true, rating: true, comments: true, created_at: true } });
+const env = { FORMCTL_BASE_URL: url, FORMCTL_TOKEN: 'bench', FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+try {
+  console.log('size       formctl MiB/s   curl MiB/s   ratio   formctl peak RSS');
+  for (const s of sizes) {
+    size = s;
+    const ours = join(dir, 'formctl.csv');
+    const theirs = join(dir, 'curl.csv');
+    const f = await timed(process.execPath, [BIN, 'submission', 'export', '1', '-o', ours, '--clobber'], env);
+    if (statSync(ours).size !== s) throw new Error(`formctl wrote ${statSync(ours).size} bytes, expected ${s}`);
+    rmSync(ours);
+    let c;
+    if (hasCurl) {
+      c = await timed('curl', ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, '-o', theirs, `${url}/open/forms/1/submissions/export`], {});
+      rmSync(theirs);
+    }
+    const mbps = (x) => (s / MiB / x.secs).toFixed(0).padStart(8);
+    console.log(
+      `${String(s / MiB).padStart(5)} MiB  ${mbps(f)}      ${c ? mbps(c) : '     n/a'}     ${c ? (c.secs / f.secs).toFixed(2) : ' n/a'}    ${f.peakMb.toFixed(0)} MB`,
+    );
+  }
+} finally {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
