@@ -1,0 +1,241 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+/** A long-running `formctl webhook listen`, read line by line. */
+interface Listen {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the n-th NDJSON record (1-based) once it has been printed. */
+  record(n: number): Promise<Record<string, any>>;
+  stop(): Promise<number | null>;
+}
+
+function startListen(args: string[], env: NodeJS.ProcessEnv): Promise<Listen> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+    let out = '';
+    let err = '';
+    const waiters: Array<() => void> = [];
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (const w of waiters.splice(0)) w();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /^Listening on (http:\/\/\S+)$/m.exec(err);
+      if (m) {
+        resolve({
+          url: m[1]!,
+          child,
+          stdout: () => out,
+          stderr: () => err,
+          record: (n) =>
+            new Promise((res) => {
+              const check = () => {
+                const lines = out.split('\n').filter(Boolean);
+                if (lines.length >= n) res(JSON.parse(lines[n - 1]!));
+                else waiters.push(check);
+              };
+              check();
+            }),
+          stop: () => {
+            child.kill('SIGINT');
+            return exited;
+          },
+        });
+      }
+    });
+    child.on('error', reject);
+    exited.then((code) => reject(new Error(`listen exited early (${code}): ${err}`)));
+  });
+}
+
+let sb: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+let env: NodeJS.ProcessEnv;
+let slug: string;
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ allowPrivateWebhooks: true, seed: 1 });
+  home = tempHome();
+  env = { ...home.env, ...sb.env };
+  slug = sb.formSlug!;
+});
+
+afterAll(async () => {
+  await sb?.close();
+  home?.cleanup();
+});
+
+/** A public answer to the demo form: triggers deliveries. */
+async function submit(name: string): Promise<void> {
+  const res = await fetch(`${sb.url}/forms/${slug}/answer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email: 'ada@example.com' }),
+  });
+  expect(res.status).toBeLessThan(300);
+  await res.arrayBuffer();
+  await sb.admin.deliveries();
+}
+
+describe('webhook: full loop with the sandbox, listen, verify and rotate-secret', () => {
+  it('delivers signed submissions that listen and verify accept; after rotation the old secret fails', async () => {
+    const secret = randomBytes(24).toString('hex');
+    const secretFile = join(home.dir, 'secret.txt');
+    writeFileSync(secretFile, `${secret}\n`);
+    const saveDir = join(home.dir, 'deliveries');
+    const listen = await startListen(['--json', '--secret-file', secretFile, '--save-dir', saveDir], env);
+    try {
+      const created = await runFormctl(['webhook', 'create', slug, '--url', `${listen.url}/hook`, '--secret-file', secretFile, '--allow-private', '--json'], { env });
+      expect(created.stderr).toContain('warning: --allow-private: not checking HTTPS or public addresses');
+      expect(created.code).toBe(0);
+      const hook = JSON.parse(created.stdout);
+      expect(hook).toMatchObject({ form_id: sb.formId, integration_id: 'webhook', status: 'active', data: { webhook_url: `${listen.url}/hook`, webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: {} } });
+      expect(created.stdout + created.stderr).not.toContain(secret);
+
+      await submit('Ada');
+      const first = await listen.record(1);
+      expect(first).toMatchObject({ seq: 1, method: 'POST', path: '/hook', signature: { verdict: 'valid', reason: null }, response_status: 200 });
+      expect(first.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Ada' } });
+      expect(first.headers['X-Webhook-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      // listen --json prints the signature header (an HMAC), never the secret itself.
+      expect(listen.stdout()).not.toContain(secret);
+
+      const verify1 = await runFormctl(['webhook', 'verify', '--secret-file', secretFile, '--header-file', first.saved.headers, '--body-file', first.saved.body], { env });
+      expect(verify1).toEqual({ code: 0, stdout: `Signature is valid (${first.body_bytes} bytes).\n`, stderr: '' });
+
+      const events1 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--json', 'status,response_code,event'], { env });
+      expect(events1.code).toBe(0);
+      expect(JSON.parse(events1.stdout)).toEqual([{ status: 'success', response_code: 200, event: 'submission.created' }]);
+
+      const rotated = await runFormctl(['webhook', 'rotate-secret', slug, String(hook.id)], { env });
+      expect(rotated.code).toBe(0);
+      const newSecret = rotated.stdout.trim();
+      expect(rotated.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      expect(rotated.stderr).toBe('warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n');
+      const newSecretFile = join(home.dir, 'new-secret.txt');
+      writeFileSync(newSecretFile, newSecret);
+
+      await submit('Grace');
+      const second = await listen.record(2);
+      expect(second).toMatchObject({ seq: 2, signature: { verdict: 'invalid', reason: 'mismatch' }, response_status: 401 });
+
+      const oldVerify = await runFormctl(['webhook', 'verify', '--secret-file', secretFile, '--header-file', second.saved.headers, '--body-file', second.saved.body], { env });
+      expect(oldVerify.code).toBe(1);
+      expect(oldVerify.stderr).toMatch(/^error: Invalid signature: The signature does not match this body and secret\.\nhint: /);
+      const newVerify = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json'], {
+        env,
+        input: readFileSync(second.saved.body),
+      });
+      expect(newVerify).toEqual({ code: 0, stdout: '{"valid":true,"reason":null,"message":"The signature matches."}\n', stderr: '' });
+
+      // The listener (still on the old secret) answered 401, which the service records as a failure.
+      const events2 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--status', 'failed', '--json', 'status,response_code'], { env });
+      expect(JSON.parse(events2.stdout)).toEqual([{ status: 'failed', response_code: 401 }]);
+
+      // The rest of the integration survived the rotation.
+      const after = await runFormctl(['webhook', 'get', slug, String(hook.id), '--json', 'status,data', '--show-secret'], { env });
+      expect(JSON.parse(after.stdout)).toEqual({ status: 'active', data: { webhook_url: `${listen.url}/hook`, webhook_secret: newSecret, webhook_headers: {} } });
+
+      // `send` posts a sample shaped like this form's deliveries, signed with the new secret.
+      const sent = await runFormctl(['webhook', 'send', `${listen.url}/hook`, '--secret-file', newSecretFile, '--form', slug, '--sample'], { env });
+      expect(sent).toMatchObject({ code: 1, stdout: 'HTTP 401\n{"message":"Invalid signature."}\n' });
+      const third = await listen.record(3);
+      expect(third.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Sample name', Email: 'jane.doe@example.com' } });
+      const v3 = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--header-file', third.saved.headers, '--body-file', third.saved.body], { env });
+      expect(v3.code).toBe(0);
+      expect(readdirSync(saveDir).sort()).toEqual(['delivery-0001.body', 'delivery-0001.headers', 'delivery-0002.body', 'delivery-0002.headers', 'delivery-0003.body', 'delivery-0003.headers']);
+    } finally {
+      // Ctrl-C is the normal way to stop a listener: exit 0.
+      expect(await listen.stop()).toBe(0);
+    }
+  });
+});
+
+describe('webhook create: local validation (exit 2, nothing sent)', () => {
+  const cases: Array<[string, string[], string]> = [
+    ['http://', ['--url', 'http://hooks.example.com/x'], '  data.webhook_url: The webhook URL must use HTTPS.'],
+    ['loopback IPv4', ['--url', 'https://127.0.0.1/x'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
+    ['loopback IPv6', ['--url', 'https://[::1]/x'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (::1, a loopback address).'],
+    ['metadata', ['--url', 'https://169.254.169.254/latest'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (169.254.169.254, a cloud metadata address).'],
+    ['a name resolving to loopback', ['--url', 'https://localhost/x'], 'data.webhook_url: The webhook URL must resolve only to public IP addresses (localhost resolves to'],
+    ['over-long header value', ['--url', 'https://8.8.8.8/x', '--header', `X-Long: ${'v'.repeat(256)}`], "  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256)."],
+    ['11 headers', ['--url', 'https://8.8.8.8/x', ...Array.from({ length: 11 }, (_, i) => ['--header', `X-H${i}: v`]).flat()], '  data.webhook_headers: Maximum 10 custom headers allowed (got 11).'],
+    ['blocked header in odd case', ['--url', 'https://8.8.8.8/x', '--header', 'x-FoRwArDeD-fOr: 1.2.3.4'], "  data.webhook_headers: The 'x-FoRwArDeD-fOr' header cannot be customized for security reasons."],
+  ];
+  it.each(cases)('refuses %s', async (_name, args, line) => {
+    const r = await runFormctl(['webhook', 'create', slug, ...args], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.startsWith('error: The webhook settings would be rejected by the service:\n')).toBe(true);
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).toMatch(/\nhint: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports a short secret under data.webhook_secret without echoing it', async () => {
+    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret-stdin'], { env, input: 'tiny-secret\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('  data.webhook_secret: The webhook secret must be at least 12 characters (it has 11).');
+    expect(r.stderr).not.toContain('tiny-secret');
+  });
+
+  it('sent nothing to the service', async () => {
+    const r = await runFormctl(['webhook', 'list', slug, '--json', 'id'], { env });
+    // Only the full-loop test's integration exists.
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+
+  it('has no --secret flag: secrets do not belong in shell history', async () => {
+    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret', 'abcdefghijklmnop'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--secret'");
+  });
+});
+
+describe('webhook secrets stay out of output', () => {
+  it('--generate-secret prints the secret once; list, get and --debug never show it unless asked', async () => {
+    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/never', '--generate-secret', '--allow-private', '--inactive', '--header', 'X-Env: test', '--debug'], { env });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    const secret = created.stdout.trim();
+    expect(created.stderr).toContain('[debug] > POST');
+    expect(created.stderr).not.toContain(secret);
+
+    const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`\tinactive\thttp://127.0.0.1:9/never\t••••${secret.slice(-4)}\tX-Env\t`);
+    for (const args of [['list', slug, '--json'], ['get', slug, '2'], ['get', slug, '2', '--json'], ['list', slug, '--ndjson']]) {
+      const r = await runFormctl(['webhook', ...args, '--debug'], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(secret);
+    }
+    const shown = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env });
+    expect(JSON.parse(shown.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test' } } });
+  });
+
+  it('update keeps the secret and headers it was not asked to change, then delete needs --yes', async () => {
+    const before = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env })).stdout);
+    const upd = await runFormctl(['webhook', 'update', slug, '2', '--activate', '--header', 'X-Team: forms', '--allow-private'], { env });
+    expect(upd.code).toBe(0);
+    const after = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'status,data', '--show-secret'], { env })).stdout);
+    expect(after).toEqual({ status: 'active', data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Team': 'forms' } } });
+
+    const refused = await runFormctl(['webhook', 'delete', slug, '2'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('error: Delete webhook 2 of form ' + slug + ': refusing without confirmation.\nhint: Pass --yes to confirm.\n');
+    const del = await runFormctl(['webhook', 'delete', slug, '2', '--yes'], { env });
+    expect(del).toEqual({ code: 0, stdout: '', stderr: '' });
+    const gone = await runFormctl(['webhook', 'get', slug, '2'], { env });
+    expect(gone.code).toBe(6);
+  });
+});
