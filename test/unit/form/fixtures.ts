@@ -72,10 +72,9 @@ export async function startFormStub(o: { form?: Form; onGet?: (n: number, form: 
   });
   const client = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
   const closeServer = server.close;
-  return Object.assign(server, {
-    get form() {
-      return state.form;
-    },
+  // defineProperty, not Object.assign: assign would copy the getter's value once.
+  Object.defineProperty(server, 'form', { get: () => state.form });
+  return Object.assign(server as StubServer & { form: Form }, {
     puts: () => server.requests.filter((r) => r.method === 'PUT'),
     client,
     close: async () => {

@@ -1,0 +1,200 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formApplyRun } from '../../../src/commands/form/apply.js';
+import { formEditRun } from '../../../src/commands/form/edit.js';
+import { formPullRun } from '../../../src/commands/form/pull.js';
+import { formRestoreRun } from '../../../src/commands/form/restore.js';
+import { formUpdateRun } from '../../../src/commands/form/update.js';
+import { CliError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { json, startStubServer } from '../../helpers/http.js';
+import { ApiClient } from '../../../src/api/client.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type FormStub, sampleForm, startFormStub, tempDir } from './fixtures.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let stub: FormStub | undefined;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  tmp.cleanup();
+});
+
+let tick = 0;
+const now = () => new Date(Date.UTC(2025, 2, 4, 5, 6, 7, tick++));
+const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
+const backupDir = async (id: number) => join(tmp.dir, 'backups', String(id));
+const noPrompter = (): Prompter => {
+  throw new Error('no prompts expected');
+};
+
+describe('form pull / apply', () => {
+  it('pull writes a stable document without computed fields; applying it sends nothing', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'form.json');
+    await formPullRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', out: file });
+    const text = readFileSync(file, 'utf8');
+    const doc = JSON.parse(text);
+    expect(Object.keys(doc)).toEqual([
+      'id', 'slug', 'workspace_id', 'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size',
+      'border_radius', 'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background',
+      'description', 'password', 'settings', 'properties',
+    ]);
+    const stdout = fakeIO();
+    await formPullRun({ io: stdout.io, api: async () => stub!.client, ref: 'contact-us' });
+    expect(stdout.out()).toBe(text);
+
+    const io = fakeIO();
+    await formApplyRun({ io: io.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    expect(stub.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(io.err()).toBe('note: no changes: form "Contact us" (id 42) already matches; nothing was sent.\n');
+  });
+
+  it('apply updates by id through the safe update; the second apply sends no PUT', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'form.json');
+    // A hand-written partial document: only what the user cares about.
+    writeFileSync(file, JSON.stringify({ id: 42, title: 'Contact', properties: [{ id: 'f-name', type: 'text', name: 'Full name', required: true }] }));
+    const first = fakeIO();
+    await formApplyRun({ io: first.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    const puts = stub.puts();
+    expect(puts).toHaveLength(1);
+    const body = JSON.parse(puts[0]!.body);
+    expect(body.title).toBe('Contact');
+    expect(body.description).toBe('Say hello');
+    expect(body.properties).toEqual([{ id: 'f-name', type: 'text', name: 'Full name', required: true }]);
+    expect(readdirSync(join(tmp.dir, 'backups', '42'))).toHaveLength(1);
+
+    const second = fakeIO();
+    await formApplyRun({ io: second.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    expect(stub.puts()).toHaveLength(1);
+    expect(second.err()).toBe('note: no changes: form "Contact" (id 42) already matches; nothing was sent.\n');
+  });
+
+  it('apply creates a missing form with every required attribute, records its id, then updates it', async () => {
+    const forms = new Map<number, Record<string, unknown>>();
+    const server = await startStubServer((req, res) => {
+      const path = req.url.split('?')[0]!;
+      if (req.method === 'POST' && path === '/open/forms') {
+        const form = { ...JSON.parse(req.body), id: 77, slug: 'signup-abc', updated_at: '2025-01-01T00:00:00.000Z' };
+        forms.set(77, form);
+        // The deployed service's create answer.
+        return json(res, 200, { type: 'success', message: 'Form created.', form, users_first_form: false });
+      }
+      const m = /^\/open\/forms\/(.+)$/.exec(path);
+      if (req.method === 'GET' && m && forms.has(Number(m[1]))) return json(res, 200, forms.get(Number(m[1])));
+      return json(res, 404, { message: 'Not found' });
+    });
+    const client = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const file = join(tmp.dir, 'signup.json');
+      writeFileSync(file, JSON.stringify({ slug: 'signup', title: 'Sign up', properties: [{ id: 'email', type: 'email', name: 'Email' }] }));
+      const dry = fakeIO();
+      await formApplyRun({ io: dry.io, api: async () => client, workspace: async () => 3, backupDir, now, file, dryRun: true, output: {} });
+      expect(dry.err()).toBe('note: dry run: would create this form (no form signup exists); nothing was sent.\n');
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/signup']);
+
+      const io = fakeIO();
+      await formApplyRun({ io: io.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      const post = server.requests.find((r) => r.method === 'POST')!;
+      expect(JSON.parse(post.body)).toEqual({
+        workspace_id: 3, title: 'Sign up', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic',
+        width: 'centered', size: 'md', border_radius: 'small', dark_mode: 'auto', color: '#3B82F6', uppercase_labels: false,
+        no_branding: false, transparent_background: false, properties: [{ id: 'email', type: 'email', name: 'Email' }],
+      });
+      expect(io.out()).toBe('77\t\n');
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 77, slug: 'signup-abc', workspace_id: 3, title: 'Sign up' });
+
+      const again = fakeIO();
+      await formApplyRun({ io: again.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      expect(server.requests.filter((r) => r.method === 'POST' || r.method === 'PUT')).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('refuses a document with an empty properties list before any request', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ id: 42, properties: [] }));
+    expect(codeOf(await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} }).catch((e) => e))).toBe(2);
+    expect(stub.requests).toEqual([]);
+  });
+});
+
+describe('form restore', () => {
+  it('puts the latest backup back through the safe update, backing up the replaced version', async () => {
+    stub = await startFormStub();
+    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], output: {} });
+    expect(stub.form.title).toBe('Oops');
+
+    expect(codeOf(await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', output: {} }).catch((e) => e))).toBe(2);
+
+    const io = fakeIO();
+    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', yes: true, output: {} });
+    const restored = JSON.parse(stub.puts()[1]!.body);
+    expect(restored.title).toBe('Contact us');
+    expect(restored.properties).toEqual(sampleForm().properties);
+    expect(readdirSync(join(tmp.dir, 'backups', '42'))).toHaveLength(2);
+  });
+
+  it('refuses a backup of another form', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'other.json');
+    writeFileSync(file, JSON.stringify(sampleForm({ id: 7 })));
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, output: {} }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe(`${file} is a backup of form 7, not form 42.`);
+  });
+});
+
+describe('form edit', () => {
+  it('reopens the editor with the parse error noted, then shows the diff and updates', async () => {
+    stub = await startFormStub();
+    const seen: string[] = [];
+    const editor = async (file: string) => {
+      const text = readFileSync(file, 'utf8');
+      seen.push(text);
+      if (seen.length === 1) writeFileSync(file, text.replace('"Contact us"', '"Contact us'));
+      else writeFileSync(file, text.replace('"Contact us', '"Talk to us"'));
+    };
+    const io = fakeIO();
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.startsWith('// Edit the form below')).toBe(true);
+    expect(seen[1]).toMatch(/^\/\/ ERROR: The edited form is not valid JSON: /m);
+    expect(JSON.parse(stub.puts()[0]!.body).title).toBe('Talk to us');
+    expect(io.out()).toContain('-  "title": "Contact us",\n+  "title": "Talk to us",\n');
+    expect(io.err()).toMatch(/^error: The edited form is not valid JSON: .* Reopening the editor…\n$/);
+  });
+
+  it('an empty properties list reopens the editor; saving it again unchanged gives up with exit 2, nothing sent', async () => {
+    stub = await startFormStub();
+    let opens = 0;
+    const editor = async (file: string) => {
+      opens++;
+      const doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\/\/.*\n/gm, ''));
+      doc.properties = [];
+      writeFileSync(file, JSON.stringify(doc, null, 2));
+    };
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true }).catch((err) => err);
+    expect(opens).toBe(2);
+    expect(codeOf(e)).toBe(2);
+    expect(stub.puts()).toEqual([]);
+  });
+
+  it('without --yes off a terminal it refuses; unchanged file sends nothing', async () => {
+    stub = await startFormStub();
+    const io = fakeIO();
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, now, ref: '42' });
+    expect(io.err()).toBe('No changes; nothing was sent.\n');
+    const change = async (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('"public"', '"closed"'));
+    expect(codeOf(await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, now, ref: '42' }).catch((e) => e))).toBe(2);
+    expect(stub.puts()).toEqual([]);
+  });
+});
