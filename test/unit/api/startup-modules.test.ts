@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../../helpers/cli.js';
+
+const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
+const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3'];
+
+/** Runs the built binary with a preload that logs every module it resolves; returns the set. */
+async function modulesLoadedBy(args: string[]): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'formctl-loadlog-'));
+  const log = join(dir, 'modules.log');
+  try {
+    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_LOAD_LOG: log },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    const modules = existsSync(log) ? [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
+    return { code, stdout, modules };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`)));
+
+describe('startup loads nothing heavy', () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--version answers from the shim alone', async () => {
+    const r = await modulesLoadedBy(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    expect(r.modules.filter((m) => !m.startsWith('node:'))).toEqual([`file://${BIN}`]);
+  });
+
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--help and `workspace --help` load no undici, conf, chalk, ora or inquirer', async () => {
+    for (const args of [['--help'], ['workspace', '--help']]) {
+      const r = await modulesLoadedBy(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Usage: formctl');
+      // The log works: it saw the CLI itself and commander.
+      expect(r.modules.some((m) => m.includes('/dist/main.js'))).toBe(true);
+      expect(r.modules.some((m) => m.includes('/node_modules/commander/'))).toBe(true);
+      expect(heavyIn(r.modules)).toEqual([]);
+    }
+  });
+});
