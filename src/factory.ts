@@ -102,6 +102,8 @@ export function createFactory(init: FactoryInit): Factory {
       if (flag !== undefined) return flag;
       const ctx = await f.context();
       if (ctx.workspace !== undefined) return ctx.workspace;
+      // A person at a terminal picks from a list; scripts get the usage error below.
+      if (init.io.canPrompt && !f.globals.noInput) return (await import('./io/pickers.js')).pickWorkspace(f);
       throw new UsageError(
         'Missing --workspace.',
         'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).',
