@@ -1,0 +1,76 @@
+// Searchable pickers for a missing workspace, form or integration id. They run only where a person
+// can answer (TTY, no --no-input, no CI); everywhere else they fail at once, before any request,
+// with the flag or argument to pass instead.
+import { UsageError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import type { Choice } from './prompter.js';
+
+/** Largest list offered in a picker: beyond this a person should type the id. */
+const PICK_LIMIT = 500;
+
+function canAsk(f: Factory): boolean {
+  return f.io.canPrompt && !f.globals.noInput;
+}
+
+async function pick<T>(f: Factory, o: { message: string; flag: string; choices: Choice<T>[]; empty: string; emptyHint: string }): Promise<T> {
+  if (o.choices.length === 0) throw new UsageError(o.empty, o.emptyHint);
+  return f.prompter().search({ message: o.message, flag: o.flag, choices: o.choices });
+}
+
+/** Picks one of the user's workspaces on a TTY; otherwise throws a usage error naming `flag`. */
+export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<number> {
+  if (!canAsk(f)) {
+    throw new UsageError(`Missing ${flag}.`, `Pass ${flag} <id>, or run \`formctl workspace use <id>\` to set a default (see \`formctl workspace list\`).`);
+  }
+  const { listWorkspaces } = await import('../api/workspaces.js');
+  const list = await listWorkspaces(await f.api());
+  return pick(f, {
+    message: 'Workspace (type to search)',
+    flag,
+    choices: list.map((w) => ({ name: `${w.icon ? `${w.icon} ` : ''}${w.name}`, value: w.id, description: `id ${w.id}` })),
+    empty: 'You have no workspaces yet.',
+    emptyHint: 'Create one: formctl workspace create --name <name>',
+  });
+}
+
+/** Picks a form of a workspace on a TTY (returns its numeric id); otherwise throws a usage error naming `arg`. */
+export async function pickForm(f: Factory, workspaceId: number, arg = '<form>'): Promise<number> {
+  if (!canAsk(f)) throw new UsageError(`Missing ${arg}.`, `Pass the form id or slug as ${arg} (see \`formctl form list -w ${workspaceId}\`).`);
+  const { listWorkspaceForms } = await import('../api/forms.js');
+  const { items } = await import('../api/paginate.js');
+  const choices: Choice<number>[] = [];
+  for await (const form of items(listWorkspaceForms(await f.api(), workspaceId, { limit: PICK_LIMIT }))) {
+    choices.push({ name: form.title, value: form.id, description: `id ${form.id} · ${form.slug} · ${form.visibility}` });
+  }
+  return pick(f, {
+    message: 'Form (type to search)',
+    flag: arg,
+    choices,
+    empty: `Workspace ${workspaceId} has no forms.`,
+    emptyHint: `Create one: formctl form create -w ${workspaceId} --file form.json`,
+  });
+}
+
+/** The URL without query or fragment: those may carry a key, and the picker is on screen. */
+function safeUrl(raw: unknown): string {
+  try {
+    const u = new URL(String(raw));
+    return `${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Picks a webhook integration of a form on a TTY (returns its id); otherwise throws a usage error naming `arg`. */
+export async function pickIntegration(f: Factory, formId: number, arg = '<id>'): Promise<number> {
+  if (!canAsk(f)) throw new UsageError(`Missing ${arg}.`, `Pass the webhook id as ${arg} (see \`formctl webhook list ${formId}\`).`);
+  const { listWebhooks } = await import('../api/webhooks.js');
+  const list = await listWebhooks(await f.api(), formId);
+  return pick(f, {
+    message: 'Webhook (type to search)',
+    flag: arg,
+    choices: list.map((i) => ({ name: `${safeUrl(i.data?.webhook_url) || `webhook ${i.id}`}`, value: Number(i.id), description: `id ${i.id} · ${i.status}` })),
+    empty: `Form ${formId} has no webhooks.`,
+    emptyHint: `Create one: formctl webhook create ${formId} --url https://…`,
+  });
+}
