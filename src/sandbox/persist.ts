@@ -149,19 +149,22 @@ export class DataFileWriter {
   private run(): Promise<void> {
     if (this.running) return this.running;
     this.running = (async () => {
+      await null; // so that `running` is assigned before the loop can clear it
       while (this.dirty) {
         this.dirty = false;
         try {
           await writeFileAtomic(this.path, this.serialise());
+          this.lastError = undefined;
         } catch (err) {
           this.lastError = err as Error;
           // A background write has nobody to throw to: warn. A flush reports the error itself.
           if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
         }
       }
-    })().finally(() => {
+      // Cleared in the same synchronous step as the last dirty check: a mutation arriving after
+      // this point sees no running writer and schedules a new write.
       this.running = undefined;
-    });
+    })();
     return this.running;
   }
 }
