@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { formCreateRun } from '../../../src/commands/form/create.js';
+import { formDeleteRun } from '../../../src/commands/form/delete.js';
+import { formFieldsRun } from '../../../src/commands/form/fields.js';
+import { formGetRun } from '../../../src/commands/form/get.js';
+import { formListAllRun } from '../../../src/commands/form/list-all.js';
+import { formListRun } from '../../../src/commands/form/list.js';
+import { CliError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { json, startStubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
+import { tempDir } from './fixtures.js';
+
+let sb: TestSandbox;
+let client: ApiClient;
+beforeAll(async () => {
+  sb = await startTestSandbox({ seed: 2 });
+  client = new ApiClient({ baseUrl: sb.url, token: sb.tokens.all, userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+});
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
+
+const api = async () => client;
+const now = () => new Date();
+const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
+let ids = 0;
+const newId = () => `field-${++ids}`;
+const fail = async (): Promise<never> => {
+  throw new Error('no prompts expected');
+};
+const noPrompter = (): Prompter => ({ input: fail, password: fail, confirm: fail, select: fail, search: fail });
+
+/** A prompter that answers in order and records the questions. */
+function scripted(answers: unknown[]): { prompter: Prompter; asked: string[] } {
+  const asked: string[] = [];
+  const next = async (o: { message: string }) => {
+    asked.push(o.message);
+    return answers.shift() as never;
+  };
+  return { asked, prompter: { input: next, password: next, confirm: next, select: next, search: next } as Prompter };
+}
+
+describe('form create', () => {
+  it('from flags: sends all 14 required attributes with FIDELITY defaults; piped prints id and URL', async () => {
+    const io = fakeIO();
+    await formCreateRun({ io: io.io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Contact', fields: ['Name', 'Email:email'], output: {} });
+    const [id, url] = io.out().trimEnd().split('\t');
+    expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-`));
+    const js = fakeIO();
+    await formGetRun({ io: js.io, api, now, ref: id!, output: { json: true } });
+    const form = JSON.parse(js.out());
+    expect(form).toMatchObject({
+      title: 'Contact', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic', width: 'centered',
+      size: 'md', border_radius: 'small', dark_mode: 'auto', color: '#3B82F6', uppercase_labels: false, no_branding: false,
+      transparent_background: false, workspace_id: sb.workspaceId,
+    });
+    expect(form.properties).toEqual([
+      { id: 'field-1', type: 'text', name: 'Name', required: false },
+      { id: 'field-2', type: 'email', name: 'Email', required: false },
+    ]);
+  });
+
+  it('TTY: ✓ line and share URL; prompts for title, workspace and first field when nothing is given', async () => {
+    const { prompter, asked } = scripted(['Survey', sb.workspaceId, 'Your name', 'text']);
+    const io = fakeIO({ tty: true, canPrompt: true });
+    await formCreateRun({
+      io: io.io,
+      api,
+      workspace: async () => {
+        throw new (await import('../../../src/errors.js')).UsageError('Missing --workspace.');
+      },
+      prompter: () => prompter,
+      newId,
+      output: {},
+    });
+    expect(asked).toEqual(['Title', 'Workspace', 'First field name', 'First field type']);
+    expect(io.out()).toMatch(/^✓ Created form "Survey" \(id \d+, draft\)\.\n {2}http:\/\/127\.0\.0\.1:\d+\/forms\/survey-[a-z0-9]+\n$/);
+  });
+
+  it('off a terminal a missing title is a usage error naming the flag; local validation runs first', async () => {
+    const e = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe('Missing --title.');
+    const bad = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, title: 'x', language: 'english', output: {} }).catch((err) => err);
+    expect(codeOf(bad)).toBe(2);
+    expect((bad as Error).message).toContain('language: "english" is not a two-letter language code such as en');
+  });
+});
+
+describe('form get / fields / list / delete against the sandbox', () => {
+  it('fields: table on a TTY, TSV piped, every key with --json', async () => {
+    const tty = fakeIO({ tty: true });
+    await formFieldsRun({ io: tty.io, api, ref: String(sb.formId), output: {} });
+    expect(tty.out().split('\n')[0]).toMatch(/^ID\s+TYPE\s+NAME\s+REQUIRED$/);
+    const piped = fakeIO();
+    await formFieldsRun({ io: piped.io, api, ref: sb.formSlug!, output: {} });
+    expect(piped.out().split('\n')[0]).toMatch(/^[^\t]+\t[^\t]+\t[^\t]+\t(yes|no)$/);
+    const js = fakeIO();
+    await formFieldsRun({ io: js.io, api, ref: String(sb.formId), output: { json: 'id,name' } });
+    expect(Object.keys(JSON.parse(js.out())[0])).toEqual(['id', 'name']);
+  });
+
+  it('list: TSV rows with id, slug, title, visibility, submissions, updated; --json fields; --visibility filters', async () => {
+    const piped = fakeIO();
+    await formListRun({ io: piped.io, api, workspace: async () => sb.workspaceId, now, output: {} });
+    const demo = piped.out().split('\n').find((l) => l.startsWith(`${sb.formId}\t`))!;
+    expect(demo.split('\t').slice(0, 5)).toEqual([String(sb.formId), sb.formSlug, expect.any(String), 'public', '2']);
+    const drafts = fakeIO();
+    await formListRun({ io: drafts.io, api, workspace: async () => sb.workspaceId, now, visibility: 'draft', output: { json: 'visibility' } });
+    const rows = JSON.parse(drafts.out());
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r: { visibility: string }) => r.visibility === 'draft')).toBe(true);
+  });
+
+  it('delete: needs --yes off a terminal, backs the definition up, then 404s', async () => {
+    const created = fakeIO();
+    await formCreateRun({ io: created.io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Temp', output: {} });
+    const id = created.out().split('\t')[0]!;
+    const tmp = tempDir();
+    try {
+      const backupDir = async (n: number) => `${tmp.dir}/${n}`;
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id }).catch((e) => e))).toBe(2);
+      await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true });
+      expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, ref: id, output: {} }).catch((e) => e))).toBe(6);
+      expect((await import('node:fs')).readdirSync(`${tmp.dir}/${id}`)).toHaveLength(1);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('form list paging (exact requests)', () => {
+  /** 25 forms, Laravel envelope, honouring page/per_page. */
+  async function pagedServer() {
+    const all = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, slug: `f${i + 1}`, title: `F${i + 1}`, visibility: i % 2 ? 'draft' : 'public', tags: i % 5 === 0 ? ['x'] : [] }));
+    return startStubServer((req, res) => {
+      const u = new URL(req.url, 'http://x');
+      if (u.pathname === '/open/forms') return json(res, 200, all);
+      const page = Number(u.searchParams.get('page') ?? 1);
+      const per = Number(u.searchParams.get('per_page') ?? 10);
+      const last = Math.ceil(all.length / per);
+      json(res, 200, { data: all.slice((page - 1) * per, page * per), links: { next: page < last ? 'n' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } });
+    });
+  }
+
+  it('--limit asks for exactly that many per page and says on stderr that results were cut', async () => {
+    const server = await pagedServer();
+    const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const io = fakeIO();
+      await formListRun({ io: io.io, api: async () => c, workspace: async () => 3, now, limit: 5, output: { json: 'id' } });
+      expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=5']);
+      expect(JSON.parse(io.out())).toEqual([1, 2, 3, 4, 5].map((id) => ({ id })));
+      expect(io.err()).toBe('note: showing the first 5 forms; there are more (pass --limit N or --all for more).\n');
+
+      server.requests.length = 0;
+      const all = fakeIO();
+      await formListRun({ io: all.io, api: async () => c, workspace: async () => 3, now, all: true, tag: 'x', output: { json: 'id' } });
+      expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=100']);
+      expect(JSON.parse(all.out())).toEqual([1, 6, 11, 16, 21].map((id) => ({ id })));
+      expect(all.err()).toBe('');
+
+      server.requests.length = 0;
+      const paged = fakeIO();
+      await formListRun({ io: paged.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 10, output: { ndjson: true } });
+      expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=2&per_page=10']);
+      expect(paged.out().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      expect(paged.err()).toBe('note: showing the first 10 forms; there are more (pass --page 3 for the next page, or --all).\n');
+
+      expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, workspace: async () => 3, now, all: true, limit: 3, output: {} }).catch((e) => e))).toBe(2);
+
+      const dep = fakeIO();
+      await formListAllRun({ io: dep.io, api: async () => c, now, output: { json: 'id' } });
+      expect(JSON.parse(dep.out())).toHaveLength(25);
+      expect(dep.err()).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('--all follows every page', async () => {
+    const server = await pagedServer();
+    const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const io = fakeIO();
+      await formListRun({ io: io.io, api: async () => c, workspace: async () => 3, now, all: true, output: {} });
+      expect(io.out().trimEnd().split('\n')).toHaveLength(25);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+});
