@@ -1,0 +1,311 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { webhookCreateRun } from '../../../src/commands/webhook/create.js';
+import { webhookEventsRun } from '../../../src/commands/webhook/events.js';
+import { webhookListRun } from '../../../src/commands/webhook/list.js';
+import { webhookRotateSecretRun } from '../../../src/commands/webhook/rotate-secret.js';
+import { webhookSendRun } from '../../../src/commands/webhook/send.js';
+import { webhookSignRun } from '../../../src/commands/webhook/sign.js';
+import { webhookUpdateRun } from '../../../src/commands/webhook/update.js';
+import { webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
+import { CliError, UsageError } from '../../../src/errors.js';
+import { signBody } from '../../../src/webhooks/signature.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type StubServer, json, startStubServer } from '../../helpers/http.js';
+
+const SECRET = 'current-secret-value-1234';
+const integration = {
+  id: 7,
+  form_id: 42,
+  integration_id: 'webhook',
+  status: 'active',
+  data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: SECRET, webhook_headers: { 'X-Api-Key': 'k1', 'X-Env': 'prod' } },
+  logic: { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'is_not_empty', value: null } }] },
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-02T00:00:00Z',
+};
+const resolve = async () => ['93.184.216.34'];
+
+let dir: string;
+const servers: StubServer[] = [];
+const clients: ApiClient[] = [];
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-webhook-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function stub(handler: Parameters<typeof startStubServer>[0]) {
+  const server = await startStubServer(handler);
+  servers.push(server);
+  const api = async () => {
+    const c = new ApiClient({ baseUrl: server.url, token: 't0ken', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    clients.push(c);
+    return c;
+  };
+  return { server, api };
+}
+
+function file(name: string, content: string | Buffer): string {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+async function thrown(p: Promise<unknown>): Promise<CliError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as CliError;
+  }
+  throw new Error('did not throw');
+}
+
+describe('webhook create', () => {
+  it('sends the spec body: integration_id, status, data with secret and headers, logic', async () => {
+    const { server, api } = await stub((_req, res) => json(res, 200, { message: 'Form Integration was created.', form_integration: { ...integration, id: 9 } }));
+    const io = fakeIO();
+    await webhookCreateRun({
+      io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in',
+      secretFile: file('s.txt', `${SECRET}\n`), headers: [['X-Api-Key', 'k1']], logicFile: file('logic.json', JSON.stringify(integration.logic)), output: {},
+    });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.method).toBe('POST');
+    expect(server.requests[0]!.url).toBe('/open/forms/42/integrations');
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: 'https://hooks.example.com/in', webhook_headers: { 'X-Api-Key': 'k1' }, webhook_secret: SECRET },
+      logic: integration.logic,
+    });
+    // Piped, a mutation prints nothing.
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe('');
+  });
+
+  it('--generate-secret prints the secret once; --json adds generated_secret beside the masked object', async () => {
+    const { server, api } = await stub((req, res) => {
+      const body = JSON.parse(req.body);
+      json(res, 200, { form_integration: { ...integration, id: 9, status: body.status, data: body.data } });
+    });
+    const io = fakeIO();
+    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], inactive: true, output: { json: true } });
+    const sent = JSON.parse(server.requests[0]!.body);
+    expect(sent.status).toBe('inactive');
+    expect(sent.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
+    const out = JSON.parse(io.out());
+    expect(out.generated_secret).toBe(sent.data.webhook_secret);
+    expect(out.data.webhook_secret).toBe(`••••${sent.data.webhook_secret.slice(-4)}`);
+  });
+
+  it('validates before any request and needs --url', async () => {
+    const { server, api } = await stub((_req, res) => json(res, 500, {}));
+    const io = fakeIO();
+    const e = await thrown(webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://10.0.0.1/x', headers: [['Host', 'evil']], output: {} }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toBe(
+      'The webhook settings would be rejected by the service:\n' +
+        '  data.webhook_url: The webhook URL must resolve only to public IP addresses (10.0.0.1, a private address).\n' +
+        "  data.webhook_headers: The 'Host' header cannot be customized for security reasons.",
+    );
+    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', headers: [], output: {} }))).message).toBe('Missing --url.');
+    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', url: 'https://x', generateSecret: true, secretFile: 'f', headers: [], output: {} }))).message).toBe(
+      'Use only one of --secret-file, --secret-stdin and --generate-secret.',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--allow-private admits a loopback http:// receiver with a warning on stderr', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, { form_integration: integration }));
+    const io = fakeIO();
+    await webhookCreateRun({ io: io.io, api, form: '42', url: 'http://127.0.0.1:8787/hook', allowPrivate: true, headers: [], output: {} });
+    expect(io.err()).toMatch(/^warning: --allow-private: not checking HTTPS or public addresses/);
+  });
+});
+
+describe('webhook update', () => {
+  it('sends the full current data merged with the change (nothing untouched is lost)', async () => {
+    const { server, api } = await stub((req, res) => {
+      if (req.method === 'GET') return json(res, 200, [integration, { id: 8, integration_id: 'slack', data: {} }]);
+      json(res, 200, { form_integration: { ...integration, ...JSON.parse(req.body) } });
+    });
+    const io = fakeIO();
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, headers: [['x-env', 'staging']], deactivate: true, output: {} });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/42/integrations', 'PUT /open/forms/42/integrations/7']);
+    expect(JSON.parse(server.requests[1]!.body)).toEqual({
+      integration_id: 'webhook',
+      status: 'inactive',
+      data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: SECRET, webhook_headers: { 'X-Api-Key': 'k1', 'x-env': 'staging' } },
+      logic: integration.logic,
+    });
+  });
+
+  it('--clear-headers empties them; a changed URL is validated before the PUT', async () => {
+    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
+    const io = fakeIO();
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, headers: [], clearHeaders: true, output: {} });
+    expect(JSON.parse(server.requests[1]!.body).data.webhook_headers).toEqual({});
+    const e = await thrown(webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, url: 'https://[::1]/', headers: [], output: {} }));
+    expect(e.message).toContain('data.webhook_url: The webhook URL must resolve only to public IP addresses (::1, a loopback address).');
+    expect(server.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect((await thrown(webhookUpdateRun({ io: io.io, api, form: '42', id: 7, headers: [], output: {} }))).message).toBe('Nothing to update.');
+  });
+
+  it('a missing integration is a not-found error (exit 6)', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [integration]));
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 99, activate: true, headers: [], output: {} }));
+    expect(e.exitCode).toBe(6);
+  });
+});
+
+describe('webhook rotate-secret', () => {
+  it('generates a new secret, PUTs it with everything else unchanged, prints it once and warns', async () => {
+    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
+    const io = fakeIO();
+    await webhookRotateSecretRun({ io: io.io, api, form: '42', id: 7, output: {} });
+    const body = JSON.parse(server.requests[1]!.body);
+    expect(body.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(body).toEqual({ integration_id: 'webhook', status: 'active', data: { ...integration.data, webhook_secret: body.data.webhook_secret }, logic: integration.logic });
+    expect(io.out()).toBe(`${body.data.webhook_secret}\n`);
+    expect(io.err()).toBe('warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n');
+  });
+});
+
+describe('webhook list', () => {
+  it('masks secrets in TSV and JSON unless --show-secret', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [integration]));
+    const io = fakeIO();
+    await webhookListRun({ io: io.io, api, now: () => new Date('2025-01-03T00:00:00Z'), form: '42', output: {} });
+    expect(io.out()).toBe('7\tactive\thttps://hooks.example.com/in\t••••1234\tX-Api-Key, X-Env\t2025-01-02T00:00:00Z\n');
+    const j = fakeIO();
+    await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', output: { json: 'id,data' } });
+    expect(JSON.parse(j.out())).toEqual([{ id: 7, data: { ...integration.data, webhook_secret: '••••1234' } }]);
+    const shown = fakeIO();
+    await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, output: { json: 'data' } });
+    expect(shown.out()).toContain(SECRET);
+  });
+});
+
+describe('webhook events', () => {
+  const ev = (id: number, status: string, code: number | null) => ({ id, integration_id: 7, event: 'submission.created', status, response_code: code, error_message: null, created_at: `2025-01-01T00:00:0${id}Z` });
+
+  it('lists newest first and filters by status; deployed {date, status, data} records are normalised', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }]));
+    const io = fakeIO();
+    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: new AbortController().signal, form: '42', id: 7, status: 'failed', output: { json: 'id,status,response_code,error_message' } });
+    expect(JSON.parse(io.out())).toEqual([
+      { id: 3, status: 'failed', response_code: 500, error_message: null },
+      { id: null, status: 'failed', response_code: 502, error_message: 'boom' },
+    ]);
+  });
+
+  it('--follow prints the log oldest first, then only new records as NDJSON, and stops quietly on Ctrl-C', async () => {
+    const pages = [[ev(1, 'success', 200)], [ev(1, 'success', 200)], [ev(3, 'failed', 500), ev(2, 'success', 200), ev(1, 'success', 200)]];
+    const { server, api } = await stub((_req, res, i) => json(res, 200, pages[Math.min(i, pages.length - 1)]));
+    const controller = new AbortController();
+    const io = fakeIO();
+    const waits: number[] = [];
+    await webhookEventsRun({
+      io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 2000, output: { json: 'id,status' },
+      sleep: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 3) controller.abort();
+      },
+    });
+    expect(io.out()).toBe('{"id":1,"status":"success"}\n{"id":2,"status":"success"}\n{"id":3,"status":"failed"}\n');
+    expect(server.requests).toHaveLength(3);
+    expect(waits).toEqual([2000, 2000, 2000]);
+  });
+});
+
+describe('webhook sign and verify', () => {
+  const body = '{"form_id":1,"submission":{"Name":"Ada"}}';
+  it('sign prints the header value for a body file', async () => {
+    const io = fakeIO();
+    await webhookSignRun({ io: io.io, secretFile: file('sign-secret', `${SECRET}\n`), bodyFile: file('b.json', body) });
+    expect(io.out()).toBe(`${signBody(SECRET, body)}\n`);
+  });
+
+  it('sign refuses to run without --secret-file', async () => {
+    expect((await thrown(webhookSignRun({ io: fakeIO({ stdin: body }).io }))).exitCode).toBe(2);
+  });
+
+  it('verify reads the body from stdin and the signature from a header file', async () => {
+    const io = fakeIO({ stdin: body });
+    await webhookVerifyRun({ io: io.io, secretFile: file('v-secret', SECRET), headerFile: file('h.txt', `Content-Type: application/json\nX-Webhook-Signature: ${signBody(SECRET, body)}\n`) });
+    expect(io.out()).toBe(`Signature is valid (${body.length} bytes).\n`);
+  });
+
+  it.each([
+    ['a pretty-printed body', JSON.stringify(JSON.parse(body), null, 2), /re-serialised/],
+    ['a trailing newline', `${body}\n`, /ends with a line break/],
+    ['another body', '{"form_id":2}', /current secret/],
+  ])('verify explains a mismatch caused by %s (exit 1)', async (_n, received, hint) => {
+    const io = fakeIO();
+    const e = await thrown(webhookVerifyRun({ io: io.io, secretFile: file('v2-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('recv.json', received), json: true }));
+    expect(e.exitCode).toBe(1);
+    expect(e.message).toBe('Invalid signature: The signature does not match this body and secret.');
+    expect(e.hint).toMatch(hint);
+    expect(JSON.parse(io.out())).toEqual({ valid: false, reason: 'mismatch', message: 'The signature does not match this body and secret.' });
+  });
+
+  it('verify reports a missing signature line and a malformed value', async () => {
+    const missing = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v3', SECRET), headerFile: file('none.txt', 'Content-Type: x\n') }));
+    expect(missing.message).toMatch(/^Invalid signature: No X-Webhook-Signature header/);
+    const bad = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v4', SECRET), signature: 'md5=abc' }));
+    expect(bad.message).toBe('Invalid signature: The signature does not start with "sha256=".');
+    const usage = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v5', SECRET) }));
+    expect(usage.exitCode).toBe(2);
+  });
+});
+
+describe('webhook send', () => {
+  it('posts a compact sample shaped like the service payload, signed over the exact bytes', async () => {
+    const { server } = await stub((_req, res) => json(res, 200, { ok: true }));
+    const io = fakeIO();
+    await webhookSendRun({
+      io: io.io, api: async () => { throw new Error('no API needed'); }, now: () => new Date('2025-05-06T07:08:09Z'), signal: new AbortController().signal,
+      timeoutMs: 5000, userAgent: 'formctl/test', url: `${server.url}/hook`, secretFile: file('send-secret', SECRET), headers: [['X-Env', 'dev']],
+    });
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/hook');
+    expect(req.headers['x-webhook-signature']).toBe(signBody(SECRET, req.body));
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-env']).toBe('dev');
+    expect(JSON.parse(req.body)).toEqual({
+      form_id: 1,
+      form_title: 'Sample form',
+      form_slug: 'sample-form',
+      submission: { Name: 'Sample name', Email: 'jane.doe@example.com', Message: 'Sample message' },
+      data: {
+        name: { value: 'Sample name', name: 'Name', type: 'text' },
+        email: { value: 'jane.doe@example.com', name: 'Email', type: 'email' },
+        message: { value: 'Sample message', name: 'Message', type: 'text' },
+      },
+      message: 'Please do not use the `submission` field. It is deprecated and will be removed in the future.',
+      submission_id: 1,
+    });
+    expect(io.out()).toBe('HTTP 200\n{"ok":true}\n');
+  });
+
+  it('a non-2xx answer exits 1; an unreachable receiver exits 11', async () => {
+    const { server } = await stub((_req, res) => json(res, 401, { message: 'bad signature' }));
+    const base = { api: async () => { throw new Error('unused'); }, now: () => new Date(), signal: new AbortController().signal, timeoutMs: 5000, userAgent: 'x', headers: [] as Array<[string, string]> };
+    const io = fakeIO();
+    const e = await thrown(webhookSendRun({ ...base, io: io.io, url: server.url, secretFile: file('s2', SECRET) }));
+    expect(e.exitCode).toBe(1);
+    expect(io.out()).toBe('HTTP 401\n{"message":"bad signature"}\n');
+    const closed = server.url;
+    await server.close();
+    servers.length = 0;
+    const net = await thrown(webhookSendRun({ ...base, io: fakeIO().io, url: closed, secretFile: file('s3', SECRET) }));
+    expect(net.exitCode).toBe(11);
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deliveryRecord, webhookListenRun } from '../../../src/commands/webhook/listen.js';
+import newWebhookCommand from '../../../src/commands/webhook/index.js';
+import type { Factory } from '../../../src/factory.js';
+import { postRaw } from '../../../src/webhooks/http.js';
+import { type Delivery, type Listener, startListener } from '../../../src/webhooks/listener.js';
+import { signBody } from '../../../src/webhooks/signature.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type StubServer, startStubServer } from '../../helpers/http.js';
+
+const SECRET = 'listener-secret-123456';
+const body = Buffer.from('{"form_id":1,"submission_id":5}');
+const open: Array<Listener | StubServer> = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string }) {
+  const got: Delivery[] = [];
+  const l = await startListener({ host: '127.0.0.1', port: 0, now: () => new Date('2025-01-01T00:00:00Z'), onDelivery: (d) => void got.push(d), ...o });
+  open.push(l);
+  return { l, got };
+}
+
+const post = (url: string, headers: Record<string, string>) => postRaw(new URL(url), { headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs: 5000 });
+
+describe('startListener', () => {
+  it('verifies the raw bytes: 200 for a valid signature, 401 for a wrong or missing one', async () => {
+    const { l, got } = await listener({ secret: SECRET });
+    expect((await post(`${l.url}/hook`, { 'X-Webhook-Signature': signBody(SECRET, body) })).status).toBe(200);
+    expect((await post(`${l.url}/hook`, { 'X-Webhook-Signature': signBody('other-secret-000', body) })).status).toBe(401);
+    expect((await post(`${l.url}/hook`, {})).status).toBe(401);
+    expect(got.map((d) => [d.seq, d.path, d.signature.verdict, d.signature.reason, d.responseStatus])).toEqual([
+      [1, '/hook', 'valid', undefined, 200],
+      [2, '/hook', 'invalid', 'mismatch', 401],
+      [3, '/hook', 'invalid', 'missing', 401],
+    ]);
+    expect(got[0]!.body.equals(body)).toBe(true);
+  });
+
+  it('without a secret leaves signatures unchecked and answers 200; GET is a health check', async () => {
+    const { l, got } = await listener({});
+    expect((await post(l.url, {})).status).toBe(200);
+    expect(got[0]!.signature).toEqual({ verdict: 'unchecked' });
+    expect((await postRaw(new URL(l.url), { method: 'GET', headers: {}, body: Buffer.alloc(0), timeoutMs: 5000 })).status).toBe(200);
+    expect(got).toHaveLength(1);
+  });
+
+  it('forwards the bytes and headers unchanged and passes the target\'s answer back', async () => {
+    const target = await startStubServer((_req, res) => {
+      res.writeHead(202, { 'content-type': 'text/plain' });
+      res.end('queued');
+    });
+    open.push(target);
+    const { l, got } = await listener({ secret: SECRET, forwardTo: new URL(`${target.url}/app`) });
+    const sig = signBody(SECRET, body);
+    const res = await post(`${l.url}/hook?x=1`, { 'X-Webhook-Signature': sig, 'X-Env': 'dev' });
+    expect(res.status).toBe(202);
+    expect(res.body.toString()).toBe('queued');
+    const fwd = target.requests[0]!;
+    expect(fwd.url).toBe('/app/hook?x=1');
+    expect(fwd.body).toBe(body.toString());
+    expect(fwd.headers['x-webhook-signature']).toBe(sig);
+    expect(fwd.headers['x-env']).toBe('dev');
+    expect(got[0]!.forward).toEqual({ url: `${target.url}/app/hook?x=1`, status: 202 });
+  });
+
+  it('a failed forward answers 502 and says why', async () => {
+    const gone = await startStubServer(() => undefined);
+    const url = gone.url;
+    await gone.close();
+    const { l, got } = await listener({ forwardTo: new URL(url) });
+    expect((await post(l.url, {})).status).toBe(502);
+    expect(got[0]!.forward?.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('--save-dir writes the raw body and header lines, numbering after existing files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-listen-'));
+    dirs.push(dir);
+    const { l, got } = await listener({ saveDir: dir });
+    await post(l.url, { 'X-Webhook-Signature': 'sha256=abc' });
+    expect(readFileSync(join(dir, 'delivery-0001.body')).equals(body)).toBe(true);
+    expect(readFileSync(join(dir, 'delivery-0001.headers'), 'utf8')).toMatch(/^content-type: application\/json\nX-Webhook-Signature: sha256=abc\n/);
+    await l.close();
+    open.length = 0;
+    const again = await listener({ saveDir: dir });
+    await post(again.l.url, {});
+    expect(again.got[0]!.saved?.body).toBe(join(dir, 'delivery-0002.body'));
+    expect(got).toHaveLength(1);
+  });
+});
+
+describe('webhookListenRun', () => {
+  it('prints the URL to stderr, one NDJSON record per delivery, and stops on abort', async () => {
+    const io = fakeIO();
+    const controller = new AbortController();
+    let url = '';
+    let onListening: () => void = () => undefined;
+    const listening = new Promise<void>((r) => (onListening = r));
+    const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', json: true, onListening: (u) => { url = u; onListening(); } });
+    await listening;
+    await post(`${url}/x`, {});
+    controller.abort();
+    await done;
+    expect(io.err()).toBe(`Listening on ${url}\nnot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n`);
+    const rec = JSON.parse(io.out());
+    expect(rec).toMatchObject({ seq: 1, received_at: '2025-01-01T00:00:00.000Z', method: 'POST', path: '/x', body: { form_id: 1, submission_id: 5 }, body_bytes: body.length, signature: { verdict: 'unchecked', reason: null, message: null }, forward: null, response_status: 200, saved: null });
+  });
+
+  it('deliveryRecord keeps a non-JSON body as text', () => {
+    const d: Delivery = { seq: 1, receivedAt: new Date(0), method: 'POST', path: '/', rawHeaders: [['A', '1'], ['A', '2']], body: Buffer.from('plain'), signature: { verdict: 'unchecked' }, responseStatus: 200 };
+    expect(deliveryRecord(d)).toMatchObject({ body: 'plain', headers: { A: '1, 2' } });
+  });
+});
+
+describe('webhook command tree', () => {
+  const cmd = newWebhookCommand({} as Factory);
+  const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
+
+  it('every verb has a description and an Examples block', () => {
+    for (const c of all(cmd)) {
+      expect(c.description()).not.toBe('');
+      const help: string[] = [];
+      c.configureOutput({ writeOut: (s) => void help.push(s) });
+      c.outputHelp();
+      expect(help.join('')).toContain('Examples:');
+    }
+  });
+
+  it('no verb takes the secret value as a flag (it would land in shell history)', () => {
+    for (const c of all(cmd)) for (const o of c.options) expect(o.long).not.toBe('--secret');
+  });
+});
