@@ -19,8 +19,12 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  // Dependencies stay in node_modules: several are CommonJS with dynamic requires.
-  packages: 'external',
+  // Dependencies stay in node_modules (several are CommonJS with dynamic requires), except
+  // commander: every command needs it, and one bundled copy loads ~7 ms faster than its seven
+  // CommonJS files through the ESM loader (docs/performance.md). Its require() of node:events and
+  // friends goes through the createRequire banner below.
+  external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander'),
+  banner: { js: "import { createRequire as __formctlCreateRequire } from 'node:module';\nconst require = __formctlCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
   sourcemap: 'linked',
