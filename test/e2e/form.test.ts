@@ -1,0 +1,181 @@
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sb = await startTestSandbox({ seed: 2 });
+  home = tempHome();
+  env = { ...home.env, ...sb.env, FORMCTL_WORKSPACE: String(sb.workspaceId) };
+});
+afterAll(async () => {
+  await sb.close();
+  home.cleanup();
+});
+
+const example = join(ROOT, 'examples', 'contact-form.json');
+const backupsOf = (id: number) => join(home.dir, 'state', 'backups', 'default', String(id));
+
+async function getForm(id: number): Promise<Record<string, unknown>> {
+  const r = await runFormctl(['form', 'get', String(id), '--json'], { env });
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+async function createExample(): Promise<number> {
+  const r = await runFormctl(['form', 'create', '--file', example, '--title', 'Contact e2e'], { env });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const [id, url] = r.stdout.trimEnd().split('\t');
+  expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-e2e-`));
+  return Number(id);
+}
+
+/** An $EDITOR: a node script that applies a JS expression to the parsed document (after the // header). */
+function editorScript(expr: string, extra = ''): string {
+  const path = join(home.dir, `editor-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(
+    path,
+    `import { readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+const text = readFileSync(file, 'utf8').replace(/^\\/\\/.*\\n/gm, '');
+const doc = JSON.parse(text);
+${extra}
+writeFileSync(file, JSON.stringify((${expr})(doc), null, 2));
+`,
+  );
+  return `"${process.execPath}" "${path}"`;
+}
+
+describe('formctl form (built binary against the sandbox)', () => {
+  it('create from the example file, fields, get', async () => {
+    const id = await createExample();
+    const fields = await runFormctl(['form', 'fields', String(id)], { env });
+    expect(fields.stdout).toBe('name\ttext\tYour name\tyes\nemail\temail\tEmail\tyes\ntopic\tselect\tTopic\tyes\nmessage\ttext\tMessage\tyes\n');
+    const form = await getForm(id);
+    expect(form).toMatchObject({ title: 'Contact e2e', visibility: 'public', description: expect.stringContaining('two working days') });
+  });
+
+  it('update keeps omitted fields, writes a 0600 backup first, refuses properties: [] (exit 2)', async () => {
+    const id = await createExample();
+    const before = await getForm(id);
+    const r = await runFormctl(['form', 'update', String(id), '--visibility', 'draft', '--set', 'submit_button_text=Go'], { env });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const after = await getForm(id);
+    expect(after).toMatchObject({ visibility: 'draft', submit_button_text: 'Go', description: before.description, title: before.title });
+    expect(after.properties).toEqual(before.properties);
+
+    const files = readdirSync(backupsOf(id));
+    expect(files).toHaveLength(1);
+    const backup = join(backupsOf(id), files[0]!);
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(backup, 'utf8'))).toEqual(before);
+
+    const empty = await runFormctl(['form', 'update', String(id), '--set', 'properties=[]'], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe(
+      'error: Refusing to send an empty "properties" list: the service would delete every field of the form.\n' +
+        'hint: Keep at least one field; to change fields, edit the list returned by `formctl form pull` or `formctl form edit`.\n',
+    );
+    const patch = await runFormctl(['form', 'update', String(id), '--file', '-'], { env, input: '{"properties":[]}' });
+    expect(patch.code).toBe(2);
+    expect((await getForm(id)).properties).toEqual(before.properties);
+  });
+
+  it('--dry-run prints a diff and changes nothing; restore puts the backup back', async () => {
+    const id = await createExample();
+    const original = await getForm(id);
+    const dry = await runFormctl(['form', 'update', String(id), '--title', 'Renamed', '--dry-run'], { env });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('-  "title": "Contact e2e",\n+  "title": "Renamed",\n');
+    expect(dry.stderr).toBe('note: dry run: nothing was sent.\n');
+    expect((await getForm(id)).updated_at).toBe(original.updated_at);
+    expect(() => readdirSync(backupsOf(id))).toThrow();
+
+    expect((await runFormctl(['form', 'update', String(id), '--title', 'Renamed'], { env })).code).toBe(0);
+    const list = await runFormctl(['form', 'backups', String(id), '--json', 'title'], { env });
+    expect(JSON.parse(list.stdout)).toEqual([{ title: 'Contact e2e' }]);
+
+    expect((await runFormctl(['form', 'restore', String(id)], { env })).code).toBe(2);
+    const restore = await runFormctl(['form', 'restore', String(id), '--yes'], { env });
+    expect(restore.code).toBe(0);
+    expect((await getForm(id)).title).toBe('Contact e2e');
+    expect(readdirSync(backupsOf(id))).toHaveLength(2);
+  });
+
+  it('pull then apply twice: the second apply sends no PUT', async () => {
+    const id = await createExample();
+    const file = join(home.dir, `form-${id}.json`);
+    expect((await runFormctl(['form', 'pull', String(id), '-o', file], { env })).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc).not.toHaveProperty('share_url');
+    expect(doc).not.toHaveProperty('updated_at');
+    doc.title = 'Applied';
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+
+    const first = await runFormctl(['form', 'apply', '-f', file], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('');
+    const stamp = (await getForm(id)).updated_at;
+    expect((await getForm(id)).title).toBe('Applied');
+
+    const second = await runFormctl(['form', 'apply', '-f', file], { env });
+    expect(second).toMatchObject({ code: 0, stdout: '', stderr: `note: no changes: form "Applied" (id ${id}) already matches; nothing was sent.\n` });
+    expect((await getForm(id)).updated_at).toBe(stamp);
+    expect(readdirSync(backupsOf(id))).toHaveLength(1);
+  });
+
+  it('apply creates a form that does not exist and records its id in the file', async () => {
+    const file = join(home.dir, 'new-form.json');
+    writeFileSync(file, readFileSync(example, 'utf8'));
+    const r = await runFormctl(['form', 'apply', '-f', file], { env });
+    expect(r.code).toBe(0);
+    const id = Number(r.stdout.split('\t')[0]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id, workspace_id: sb.workspaceId, title: 'Contact us' });
+    const again = await runFormctl(['form', 'apply', '-f', file], { env });
+    expect(again.stderr).toBe(`note: no changes: form "Contact us" (id ${id}) already matches; nothing was sent.\n`);
+  });
+
+  it('edit: $EDITOR changes the document, the diff is shown, the form is updated', async () => {
+    const id = await createExample();
+    const editor = editorScript('(d) => ({ ...d, title: "Edited" })');
+    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...env, EDITOR: editor } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('-  "title": "Contact e2e",\n+  "title": "Edited",\n');
+    expect((await getForm(id)).title).toBe('Edited');
+  });
+
+  it('edit detects a change made while the editor was open (exit 9, nothing sent)', async () => {
+    const id = await createExample();
+    // The "editor" changes the form through another formctl process before saving its own change.
+    const other = `(await import('node:child_process')).execFileSync(process.execPath, [${JSON.stringify(BIN)}, 'form', 'update', '${id}', '--title', 'Someone else']);`;
+    const editor = editorScript('(d) => ({ ...d, description: "mine" })', other);
+    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...env, EDITOR: editor } });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/^error: Form \d+ changed since it was read \(updated_at .+ → .+\); nothing was sent\.\n/);
+    const form = await getForm(id);
+    expect(form).toMatchObject({ title: 'Someone else' });
+    expect(form.description).not.toBe('mine');
+  });
+
+  it('list, list-all and delete', async () => {
+    const id = await createExample();
+    const list = await runFormctl(['form', 'list', '--json', 'id,title'], { env });
+    expect(JSON.parse(list.stdout)).toContainEqual({ id, title: 'Contact e2e' });
+    const limited = await runFormctl(['form', 'list', '--limit', '1'], { env });
+    expect(limited.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(limited.stderr).toBe('note: showing the first 1 form; there are more (pass --limit N or --all for more).\n');
+    const all = await runFormctl(['form', 'list-all', '--json', 'id'], { env });
+    expect(all.stderr).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
+    expect(JSON.parse(all.stdout)).toContainEqual({ id });
+
+    expect((await runFormctl(['form', 'delete', String(id)], { env })).code).toBe(2);
+    expect((await runFormctl(['form', 'delete', String(id), '--yes'], { env })).code).toBe(0);
+    expect((await runFormctl(['form', 'get', String(id)], { env })).code).toBe(6);
+  });
+});
