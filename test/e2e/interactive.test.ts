@@ -1,0 +1,145 @@
+// Prompts in a real terminal (tmux), and the same commands without one failing fast with the flag
+// to pass. Needs tmux (apt package "tmux"); without it the terminal half is skipped with a notice.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
+
+let sandbox: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+const sessions: TmuxSession[] = [];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 2 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  home = tempHome();
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+  home.cleanup();
+});
+
+const env = () => ({ ...home.env, ...sandbox.env });
+const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
+  const s = startTmux(args, { env: extra });
+  sessions.push(s);
+  return s;
+};
+const noStack = (screen: string) => expect(screen).not.toMatch(/^\s+at .+\(.+:\d+:\d+\)$|Error:|ExitPromptError/m);
+
+async function workspaceIds(): Promise<Array<{ id: number; name: string }>> {
+  const r = await runFormctl(['workspace', 'list', '--json', 'id,name'], { env: env() });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Array<{ id: number; name: string }>;
+}
+
+if (!hasTmux()) {
+  // Visible in the test output: the terminal tests need `apt-get install -y tmux`.
+  describe('interactive (tmux)', () => {
+    it.skip('tmux is not installed: install it (apt package "tmux") to run the terminal tests', () => undefined);
+  });
+}
+
+describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
+  it('workspace create run bare asks for the name, then creates the workspace', async () => {
+    const t = term(['workspace', 'create']);
+    await t.waitForText(/Workspace name/);
+    t.type('Tmux Team');
+    t.sendKeys('Enter');
+    const screen = await t.waitForText(/EXIT=\d+/);
+    expect(screen).toMatch(/Created workspace Tmux Team \(id \d+\)/);
+    expect(await t.exitCode()).toBe(0);
+    expect((await workspaceIds()).map((w) => w.name)).toContain('Tmux Team');
+  });
+
+  it('workspace delete asks for confirmation: "n" cancels with exit 3, "y" deletes', async () => {
+    const created = await runFormctl(['workspace', 'create', '--name', 'Doomed', '--json', 'id'], { env: env() });
+    const { id } = JSON.parse(created.stdout) as { id: number };
+
+    const no = term(['workspace', 'delete', String(id)]);
+    await no.waitForText(new RegExp(`Delete workspace ${id} with all its forms and submissions\\?`));
+    no.sendKeys('n', 'Enter');
+    expect(await no.exitCode()).toBe(3);
+    expect(no.screen()).toContain('Cancelled.');
+    expect((await workspaceIds()).map((w) => w.id)).toContain(id);
+
+    const yes = term(['workspace', 'delete', String(id)]);
+    await yes.waitForText(/Delete workspace/);
+    yes.sendKeys('y', 'Enter');
+    expect(await yes.exitCode()).toBe(0);
+    expect(yes.screen()).toContain(`Deleted workspace ${id}.`);
+    expect((await workspaceIds()).map((w) => w.id)).not.toContain(id);
+  });
+
+  it('auth login asks for the token with hidden input and saves it; the token never appears on screen', async () => {
+    const t = term(['auth', 'login', '--base-url', sandbox.url], { ...home.env });
+    await t.waitForText(/Personal access token for 127\.0\.0\.1:\d+/);
+    t.type(sandbox.tokens.all);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    expect(screen).toContain('Logged in to 127.0.0.1');
+    expect(screen).not.toContain(sandbox.tokens.all);
+    expect(screen).not.toContain(sandbox.tokens.all.slice(4, 16));
+    const status = await runFormctl(['auth', 'status'], { env: home.env });
+    expect(status.code, status.stderr).toBe(0);
+  });
+
+  it('a missing workspace is picked from a searchable list', async () => {
+    const t = term(['form', 'list', '--json', 'id,title']);
+    await t.waitForText(/Workspace \(type to search\)/);
+    t.type('ada');
+    await t.waitForText(/Ada's Workspace/);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toContain('{"id":1,"title":"Customer feedback (demo)"}');
+  });
+
+  it('Ctrl-C at a prompt exits 130 without a stack trace', async () => {
+    const t = term(['workspace', 'create']);
+    await t.waitForText(/Workspace name/);
+    t.type('half typed');
+    t.sendKeys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    noStack(t.screen());
+  });
+
+  it('prompts are off with CI=true even on a terminal: the flag to pass instead', async () => {
+    const t = term(['workspace', 'create'], { ...env(), CI: 'true' });
+    expect(await t.exitCode()).toBe(2);
+    expect(t.screen()).toContain('error: Missing --name.');
+  });
+});
+
+describe('the same commands without a terminal fail fast with the flag to pass', () => {
+  it('workspace create without --name', async () => {
+    const r = await runFormctl(['workspace', 'create'], { env: env() });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: Missing --name.\nhint: Pass --name (prompts are off: not a terminal, CI, or --no-input).\n' });
+  });
+
+  it('workspace delete without --yes', async () => {
+    const r = await runFormctl(['workspace', 'delete', String(sandbox.workspaceId)], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: Delete workspace ${sandbox.workspaceId} with all its forms and submissions: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
+    );
+  });
+
+  it('auth login without --with-token', async () => {
+    const r = await runFormctl(['auth', 'login', '--base-url', sandbox.url], { env: home.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: Pass --with-token and pipe the token on stdin');
+  });
+
+  it('form list without a workspace', async () => {
+    const r = await runFormctl(['form', 'list'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: Missing --workspace.\nhint: Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).\n',
+    );
+  });
+});
