@@ -78,11 +78,24 @@ function report(err: unknown, io: IOStreams, debug: boolean): number {
 export async function cli(): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
-  process.on('SIGINT', () => {
+  let echoes = 0;
+  const onSigint = () => {
+    // conf → atomically → when-exit adds its own SIGINT listener that re-raises the signal after its
+    // cleanup. That echo is not a second Ctrl-C: counting it would force-exit in the middle of a graceful
+    // close (sandbox data flush, export .part cleanup). So foreign listeners are dropped on the first
+    // Ctrl-C and one following SIGINT is treated as their echo (our own exit path still runs their 'exit' hooks).
+    const foreign = process.listeners('SIGINT').filter((l) => l !== onSigint);
+    if (foreign.length === 0 && echoes > 0) {
+      echoes--;
+      return;
+    }
+    for (const l of foreign) process.removeListener('SIGINT', l as () => void);
+    if (foreign.length > 0) echoes++;
     interrupts++;
     controller.abort();
     if (interrupts > 1) process.exit(ExitCode.interrupted);
-  });
+  };
+  process.on('SIGINT', onSigint);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `formctl … | head` closes the pipe early: that is success, not an error.
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
