@@ -36,7 +36,7 @@ describe('formctl sandbox', () => {
     const wsId = JSON.parse(created.stdout).id as number;
 
     p.child.kill('SIGINT');
-    expect(await p.exited).toBe(0);
+    expect(await p.exited, p.stderr()).toBe(0);
     expect(p.stderr()).toBe('');
     const state = JSON.parse(readFileSync(data, 'utf8'));
     expect(state.meta.tokens.all).toBe(info.tokens.all);
@@ -49,7 +49,7 @@ describe('formctl sandbox', () => {
     const list = await runFormctl(['--profile', 'sbx', 'workspace', 'list', '--json', 'id'], { env: home.env });
     expect(JSON.parse(list.stdout)).toContainEqual({ id: wsId });
     again.child.kill('SIGINT');
-    expect(await again.exited).toBe(0);
+    expect(await again.exited, again.stderr()).toBe(0);
   });
 
   it('text mode prints the URL, the tokens and copy-paste lines', async () => {
@@ -58,7 +58,7 @@ describe('formctl sandbox', () => {
     expect(first).toMatch(/^✓ Sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(API under \/open\/\), state in memory$/);
     await new Promise((r) => setTimeout(r, 50));
     p.child.kill('SIGINT');
-    expect(await p.exited).toBe(0);
+    expect(await p.exited, p.stderr()).toBe(0);
   });
 
   it('a corrupt data file is a one-line error (exit 2) and the file is left alone', async () => {
