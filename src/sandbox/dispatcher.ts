@@ -15,7 +15,7 @@ const DEPRECATION = 'Please do not use the `submission` field. It is deprecated 
  * The delivery body, keys in the deployed order (research §3.3): the spec's form_id, form_title,
  * submission and submission_id, plus form_slug, data {id: {value, name, type}} and message (FIDELITY).
  */
-export function webhookPayload(form: Form, sub: Submission): Record<string, unknown> {
+function webhookPayload(form: Form, sub: Submission): Record<string, unknown> {
   const byName: Record<string, unknown> = {};
   const byId: Record<string, unknown> = {};
   for (const p of form.properties) {
@@ -36,7 +36,7 @@ export function webhookPayload(form: Form, sub: Submission): Record<string, unkn
 }
 
 /** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes (spec, Events). */
-export function signature(secret: string, body: Buffer): string {
+function signature(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 

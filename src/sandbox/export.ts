@@ -121,9 +121,9 @@ export function* csvTexts(chunks: Iterable<{ text: string }>): Generator<string>
   for (const chunk of chunks) yield chunk.text;
 }
 
-/** Response headers of a CSV download. */
-export function csvHeaders(form: Form): Record<string, string> {
-  return { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${csvFilename(form)}"` };
+/** Response headers of a CSV download (sync export and async file alike). */
+export function csvHeaders(filename: string): Record<string, string> {
+  return { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename="${filename}"` };
 }
 
 type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';

@@ -10,7 +10,7 @@ export const LANGUAGES = [
 export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
 
 /** Enum sets of the deployed server (FIDELITY table, "form enums"), each with the create default. */
-export const FORM_ENUMS = {
+const FORM_ENUMS = {
   theme: { values: ['default', 'simple', 'notion', 'minimal', 'transparent'], default: 'default' },
   presentation_style: { values: ['classic', 'focused'], default: 'classic' },
   width: { values: ['centered', 'full'], default: 'centered' },
@@ -21,12 +21,6 @@ export const FORM_ENUMS = {
 
 const STYLE_BOOLEANS = ['uppercase_labels', 'no_branding', 'transparent_background'] as const;
 const DEFAULT_COLOR = '#3B82F6';
-
-/** The 14 fields every update must carry (spec, PUT /open/forms/{id}). */
-export const UPDATE_REQUIRED = [
-  'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius',
-  'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'properties',
-] as const;
 
 type Optional =
   | { kind: 'string'; max?: number; default: string | null }
@@ -40,7 +34,7 @@ type Optional =
 /**
  * Optional writable attributes ("description, logo_picture and further optional fields" in the spec),
  * with the deployed server's rules (research §1.3) and the defaults a new form gets.
- * Keys not listed here or in UPDATE_REQUIRED are ignored, as the deployed server keeps only validated keys,
+ * Keys not listed here or among the 14 update fields are ignored, as the deployed server keeps only validated keys,
  * so a fetched form (with id, share_url, counts…) can be sent back unchanged.
  */
 const OPTIONAL: Record<string, Optional> = {

@@ -132,7 +132,7 @@ export function requestListener(app: App, router: Router<Route>, limiter: RateLi
 }
 
 /** Creates the node:http server (not yet listening) and counts in-flight requests for a graceful close. */
-export function createHttpServer(app: App): { server: http.Server; inflight: () => number; drained: () => Promise<void> } {
+export function createHttpServer(app: App): { server: http.Server; drained: () => Promise<void> } {
   const limiter = app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined;
   const listener = requestListener(app, buildRouter(), limiter);
   let inflight = 0;
@@ -150,7 +150,6 @@ export function createHttpServer(app: App): { server: http.Server; inflight: () 
   });
   return {
     server,
-    inflight: () => inflight,
     drained: () => (inflight === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
   };
 }

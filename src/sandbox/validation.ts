@@ -26,10 +26,6 @@ export class Errors {
     (this.map[path] ??= []).push(message);
   }
 
-  has(path: string): boolean {
-    return path in this.map;
-  }
-
   get empty(): boolean {
     return Object.keys(this.map).length === 0;
   }

@@ -1,7 +1,7 @@
 import { ok } from '../context.js';
 import type { Ctx, RouteTable } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
-import { csvChunks, csvHeaders, csvTexts, parseColumns, streamBody } from '../export.js';
+import { csvChunks, csvFilename, csvHeaders, csvTexts, parseColumns, streamBody } from '../export.js';
 import { formFor } from './common.js';
 
 function exportStatus(ctx: Ctx) {
@@ -22,7 +22,7 @@ export function registerExport(r: RouteTable): void {
       const jobId = app.exports.start(form, cols);
       return ok({ message: 'Export started. Large export will be processed in the background.', job_id: jobId, is_async: true });
     }
-    await streamBody(ctx.res, { ...ctx.baseHeaders, ...csvHeaders(form) }, csvTexts(csvChunks(app.store, form, cols)));
+    await streamBody(ctx.res, { ...ctx.baseHeaders, ...csvHeaders(csvFilename(form)) }, csvTexts(csvChunks(app.store, form, cols)));
     return undefined;
   });
 
@@ -38,12 +38,7 @@ export function registerExport(r: RouteTable): void {
     const length = got.file.reduce((n, b) => n + b.length, 0);
     await streamBody(
       ctx.res,
-      {
-        ...ctx.baseHeaders,
-        'Content-Type': 'text/csv',
-        'Content-Disposition': `attachment; filename="${got.filename}"`,
-        'Content-Length': String(length),
-      },
+      { ...ctx.baseHeaders, ...csvHeaders(got.filename), 'Content-Length': String(length) },
       got.file,
     );
     return undefined;

@@ -9,7 +9,7 @@ import { eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
 /** FIDELITY "blocked webhook headers": the deployed server's 14 names, compared case-insensitively. */
-export const BLOCKED_HEADERS = [
+const BLOCKED_HEADERS = [
   'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',
   'X-CSRF-TOKEN', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding',
   'Transfer-Encoding',
