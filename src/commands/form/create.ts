@@ -51,7 +51,7 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
   examples(cmd, [
     'formctl form create --title "Contact us" --field Name --field Email:email',
     'formctl form create -w 3 --file examples/contact-form.json --visibility public',
-    'formctl form create --title Feedback --set color=\'"#10B981"\' --set uppercase_labels=true',
+    'formctl form create --title Feedback --set color=#10B981 --set uppercase_labels=true',
     'formctl form create            # prompts on a terminal',
   ]);
   return cmd.action(
