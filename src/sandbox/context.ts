@@ -32,10 +32,11 @@ export interface App {
   exports: ExportJobs;
 }
 
-/** A JSON reply; `body: undefined` sends no body (204). */
+/** A JSON reply (`body`), a text reply (`raw`, with its Content-Type in `headers`), or neither (204). */
 export interface Reply {
   status: number;
   body?: unknown;
+  raw?: string;
   headers?: Record<string, string>;
 }
 

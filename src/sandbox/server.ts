@@ -9,6 +9,7 @@ import { registerExport } from './routes/export.js';
 import { registerForms } from './routes/forms.js';
 import { registerIntegrations } from './routes/integrations.js';
 import { registerMembers } from './routes/members.js';
+import { registerSharePage } from './routes/share-page.js';
 import { registerSubmissions } from './routes/submissions.js';
 import { registerWorkspaces } from './routes/workspaces.js';
 import { isObject } from './validation.js';
@@ -33,6 +34,7 @@ export function buildRouter(): Router<Route> {
   registerSubmissions(table);
   registerExport(table);
   registerIntegrations(table);
+  registerSharePage(table);
   return router;
 }
 
@@ -114,7 +116,10 @@ export function requestListener(app: App, router: Router<Route>, limiter: RateLi
       const reply = route.auth
         ? await (route.handler as Handler<Ctx>)({ ...ctx, caller: authenticate(req, app.store) })
         : await (route.handler as Handler<PublicCtx>)(ctx);
-      if (reply) sendJson(res, reply.status, reply.body, { ...baseHeaders, ...reply.headers });
+      if (reply?.raw !== undefined) {
+        res.writeHead(reply.status, { ...baseHeaders, ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.raw)) });
+        res.end(reply.raw);
+      } else if (reply) sendJson(res, reply.status, reply.body, { ...baseHeaders, ...reply.headers });
     } catch (err) {
       if (res.headersSent) {
         res.destroy();

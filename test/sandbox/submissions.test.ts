@@ -64,6 +64,26 @@ describe('sandbox public answers', () => {
   });
 });
 
+describe('sandbox share page', () => {
+  it('serves share_url as an escaped HTML page that counts views; drafts are not found', async () => {
+    const sb = await boot();
+    const form = await createForm(sb, { title: '<b>Hi</b> & bye' });
+    const page = await fetch(form.share_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain('<h1>&#60;b&#62;Hi&#60;/b&#62; &#38; bye</h1>');
+    expect(html).not.toContain('<b>Hi');
+    expect(html).toContain(`curl -X POST ${sb.url}/forms/${form.slug}/answer`);
+    expect(html).toContain('<li><code>name</code> Name (text) — required</li>');
+    expect((await call(sb, 'GET', `/open/forms/${form.id}`)).json.views_count).toBe(1);
+    const draft = await createForm(sb, { visibility: 'draft' });
+    const hidden = await fetch(draft.share_url);
+    expect(hidden.status).toBe(404);
+    expect(await hidden.json()).toEqual({ message: 'Form not found.' });
+  });
+});
+
 describe('sandbox submissions API', () => {
   it('lists a bare array by default and a Laravel page when page or per_page is given', async () => {
     const sb = await boot({ seed: 150 });
