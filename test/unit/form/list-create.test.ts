@@ -109,6 +109,11 @@ describe('form get / fields / list / delete against the sandbox', () => {
     await formListRun({ io: piped.io, api, workspace: async () => sb.workspaceId, now, output: {} });
     const demo = piped.out().split('\n').find((l) => l.startsWith(`${sb.formId}\t`))!;
     expect(demo.split('\t').slice(0, 5)).toEqual([String(sb.formId), sb.formSlug, expect.any(String), 'public', '2']);
+    const tty = fakeIO({ tty: true });
+    await formListRun({ io: tty.io, api, workspace: async () => sb.workspaceId, now, output: {} });
+    const [head, ...rest] = tty.out().trimEnd().split('\n');
+    expect(head).toMatch(/^ID\s+SLUG\s+TITLE\s+VISIBILITY\s+SUBMISSIONS\s+UPDATED$/);
+    expect(rest.find((l) => l.startsWith(`${sb.formId} `))).toMatch(/\spublic\s+2\s+(just now|\d+ seconds? ago)$/);
     const drafts = fakeIO();
     await formListRun({ io: drafts.io, api, workspace: async () => sb.workspaceId, now, visibility: 'draft', output: { json: 'visibility' } });
     const rows = JSON.parse(drafts.out());
