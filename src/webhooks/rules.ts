@@ -125,7 +125,7 @@ export async function validateWebhookData(data: WebhookData, o: UrlRuleOptions =
   const add = (path: string, messages: string[]) => {
     if (messages.length > 0) errors[path] = messages;
   };
-  add('data.webhook_url', await checkWebhookUrl(data.webhook_url, o));
+  if ('webhook_url' in data) add('data.webhook_url', await checkWebhookUrl(data.webhook_url, o));
   add('data.webhook_secret', checkSecret(data.webhook_secret));
   add('data.webhook_headers', checkHeaders(data.webhook_headers));
   return errors;

@@ -109,8 +109,11 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
     status: o.activate ? 'active' : o.deactivate ? 'inactive' : undefined,
     logic,
   });
-  // The whole merged data is checked: the service re-validates all of it on every write.
-  throwIfInvalid(await validateWebhookData(body.data, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
+  // The stored URL was accepted when it was saved (perhaps with --allow-private against a sandbox), so
+  // only a new URL is checked here; secret and headers are re-checked as the service re-checks them.
+  const { webhook_url: _stored, ...kept } = body.data;
+  const toCheck = o.url !== undefined ? body.data : kept;
+  throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
   const updated = await updateWebhook(client, formId, o.id, body);
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
   else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);

@@ -157,6 +157,15 @@ describe('webhook update', () => {
     expect((await thrown(webhookUpdateRun({ io: io.io, api, form: '42', id: 7, headers: [], output: {} }))).message).toBe('Nothing to update.');
   });
 
+  it('re-checks only a new URL: a stored private URL (created with --allow-private) can still be switched off', async () => {
+    const local = { ...integration, data: { ...integration.data, webhook_url: 'http://127.0.0.1:8787/hook' } };
+    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [local]) : json(res, 200, { form_integration: local })));
+    await webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, deactivate: true, headers: [], output: {} });
+    expect(JSON.parse(server.requests[1]!.body).data.webhook_url).toBe('http://127.0.0.1:8787/hook');
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, headers: [['X-Long', 'v'.repeat(256)]], output: {} }));
+    expect(e.message).toBe("The webhook settings would be rejected by the service:\n  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256).");
+  });
+
   it('a missing integration is a not-found error (exit 6)', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
     const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 99, activate: true, headers: [], output: {} }));
