@@ -1,0 +1,111 @@
+// `npm run demo` (after the build): the whole narrated tour must pass, and it must leave nothing
+// behind: no temp directory, no sandbox and no receiver still listening, also after Ctrl-C.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+interface DemoRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+}
+
+/** Runs scripts/demo.mjs as CI would; `onOutput` may act on the output so far (e.g. send Ctrl-C). */
+function runDemo(onOutput?: (out: string, child: ReturnType<typeof spawn>) => void): Promise<DemoRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString('utf8');
+      onOutput?.(out, child);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out });
+    });
+  });
+}
+
+/** Resolves true when something accepts connections on the URL's port. */
+function listening(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** The temp dir, sandbox URL and receiver URL the demo announced. */
+function started(out: string): { tmp: string; sandbox: string; receiver: string } {
+  return {
+    tmp: /config lives in (\S+) and is removed/.exec(out)![1]!,
+    sandbox: /Sandbox listening on (http:\/\/\S+)/.exec(out)![1]!,
+    receiver: /^Listening on (http:\/\/\S+)/m.exec(out)![1]!,
+  };
+}
+
+describe('npm run demo', () => {
+  it('runs the whole tour with real output, exit 0, and cleans up', async () => {
+    const r = await runDemo();
+    expect(r.code, r.out).toBe(0);
+    const titles = [
+      'Log in',
+      'Create a workspace',
+      'Create a form from examples/contact-form.json',
+      'Add a member',
+      'Create a signed webhook',
+      'Post three public answers',
+      'Show the verified deliveries and the event log',
+      'List submissions',
+      'Export the answers to CSV',
+      'Update the form safely, with a diff',
+      'Clean up',
+    ];
+    titles.forEach((t, i) => expect(r.out).toContain(`━━ ${i + 1}/${titles.length} ${t}\n`));
+    expect(r.out).toContain('$ formctl auth login --with-token --base-url http://127.0.0.1:');
+    expect(r.out).toMatch(/\$ formctl form create --file examples\/contact-form.json/);
+    expect(r.out.match(/^ {2}signature valid$/gm)).toHaveLength(3);
+    expect(r.out.match(/\tsuccess\t200\tsubmission\.created\t/g)).toHaveLength(3);
+    expect(r.out).toMatch(/^\uFEFF?id,Your name,Email,Topic,Message,created_at$/m);
+    expect(r.out).toContain('-  "title": "Contact us",\n+  "title": "Contact us (updated by the demo)",');
+    expect(r.out).toContain('✓ all 11 steps passed');
+    expect(r.out).not.toContain('✗');
+    const { tmp, sandbox, receiver } = started(r.out);
+    expect(existsSync(tmp)).toBe(false);
+    expect(await listening(sandbox)).toBe(false);
+    expect(await listening(receiver)).toBe(false);
+  });
+
+  it('stops everything it started on Ctrl-C and exits 130', async () => {
+    let sent = false;
+    let seen: ReturnType<typeof started> | undefined;
+    const r = await runDemo((out, child) => {
+      if (!sent && out.includes('━━ 3/11')) {
+        sent = true;
+        seen = started(out);
+        child.kill('SIGINT');
+      }
+    });
+    expect(sent, r.out).toBe(true);
+    expect(r.code, r.out).toBe(130);
+    expect(r.out).toContain('Interrupted: stopping the sandbox and the receiver');
+    expect(existsSync(seen!.tmp)).toBe(false);
+    expect(await listening(seen!.sandbox)).toBe(false);
+    expect(await listening(seen!.receiver)).toBe(false);
+  });
+});
