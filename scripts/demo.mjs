@@ -259,7 +259,8 @@ const steps = [
     needs: ['form'],
     async run(ctx) {
       await formctl(['form', 'update', ctx.form, '--title', 'Contact us (updated by the demo)', '--set', 'submit_button_text=Send it', '--dry-run']);
-      await formctl(['form', 'update', ctx.form, '--title', 'Contact us (updated by the demo)', '--set', 'submit_button_text=Send it', '--json', 'id,title']);
+      await formctl(['form', 'update', ctx.form, '--title', 'Contact us (updated by the demo)', '--set', 'submit_button_text=Send it']);
+      await formctl(['form', 'backups', ctx.form], { note: '`form restore` puts a backup back' });
     },
   },
   {

@@ -1,11 +1,13 @@
 // `npm run demo` (after the build): the whole narrated tour must pass, and it must leave nothing
 // behind: no temp directory, no sandbox and no receiver still listening, also after Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 interface DemoRun {
   code: number | null;
@@ -107,5 +109,37 @@ describe('npm run demo', () => {
     expect(existsSync(seen!.tmp)).toBe(false);
     expect(await listening(seen!.sandbox)).toBe(false);
     expect(await listening(seen!.receiver)).toBe(false);
+  });
+});
+
+describe('examples/ci-export.sh', () => {
+  it('exports a form without prompting, and passes formctl\'s exit code on', async () => {
+    const sandbox = await startTestSandbox({ seed: 3 });
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-ci-example-'));
+    try {
+      // `formctl` on PATH is the built binary, as after `npm install -g`.
+      writeFileSync(join(dir, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'formctl.js'))} "$@"\n`);
+      chmodSync(join(dir, 'formctl'), 0o755);
+      const env = { PATH: `${dir}:${process.env.PATH}`, CI: 'true', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), ...sandbox.env };
+      const run = (form: string) =>
+        new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+          const child = spawn('sh', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d: Buffer) => (stdout += d));
+          child.stderr.on('data', (d: Buffer) => (stderr += d));
+          child.on('close', (status) => resolve({ status, stdout, stderr }));
+        });
+      const ok = await run(String(sandbox.formId));
+      expect(ok.stderr).toBe('');
+      expect(ok.status).toBe(0);
+      expect(ok.stdout).toBe(`Exporting answers of "Customer feedback (demo)" to ${join(dir, 'out.csv')}\nSaved ${join(dir, 'out.csv')} (4 lines including the header)\n`);
+      expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
+      const missing = await run('99999');
+      expect(missing.status).toBe(6);
+    } finally {
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
