@@ -239,3 +239,34 @@ describe('webhook secrets stay out of output', () => {
     expect(gone.code).toBe(6);
   });
 });
+
+describe('webhook events --follow', () => {
+  it('prints new records as NDJSON as they arrive, and exits 0 on Ctrl-C', async () => {
+    // Its own webhook, to a port nobody listens on: every delivery is a `failed` record.
+    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/down', '--allow-private', '--json', 'id'], { env });
+    const { id } = JSON.parse(created.stdout) as { id: number };
+    const child = spawn(process.execPath, [BIN, 'webhook', 'events', slug, String(id), '--follow', '--interval', '1', '--json', 'id,status'], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+    let out = '';
+    let waiter: (() => void) | undefined;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      waiter?.();
+    });
+    const lines = (n: number) =>
+      new Promise<void>((r) => {
+        waiter = () => out.split('\n').filter(Boolean).length >= n && r();
+        waiter();
+      });
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // Whether a record lands before the first poll or after it, it is printed once, oldest first.
+    await submit('Linus');
+    await lines(1);
+    await submit('Ken');
+    await lines(2);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const records = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; status: string });
+    expect(records.map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(records[0]!.id).toBeLessThan(records[1]!.id);
+  });
+});

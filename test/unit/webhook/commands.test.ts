@@ -104,6 +104,20 @@ describe('webhook create', () => {
     expect(out.data.webhook_secret).toBe(`••••${sent.data.webhook_secret.slice(-4)}`);
   });
 
+  it('on a terminal: a ✓ line, then the generated secret alone on its line, with the shown-once note on stderr', async () => {
+    const { server, api } = await stub((req, res) =>
+      req.method === 'GET'
+        ? json(res, 200, { id: 42, slug: 'contact', title: 'Contact', visibility: 'public', properties: [] })
+        : json(res, 200, { form_integration: { ...integration, id: 9, data: JSON.parse(req.body).data } }),
+    );
+    const io = fakeIO({ tty: true });
+    await webhookCreateRun({ io: io.io, api, resolve, form: 'contact', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], output: {} });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact', 'POST /open/forms/42/integrations']);
+    const secret = JSON.parse(server.requests.at(-1)!.body).data.webhook_secret as string;
+    expect(io.out()).toBe(`✓ Created webhook 9 on form contact (active) → https://hooks.example.com/in\n${secret}\n`);
+    expect(io.err()).toBe('note: the signing secret follows; it is shown only now. Store it with your receiver.\n');
+  });
+
   it('validates before any request and needs --url', async () => {
     const { server, api } = await stub((_req, res) => json(res, 500, {}));
     const io = fakeIO();
