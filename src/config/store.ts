@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
@@ -17,17 +18,19 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
-interface ConfLike {
-  get store(): unknown;
-  set store(v: unknown);
-  path: string;
-}
-
-/** Profiles on disk (conf), file mode 0600 inside a 0700 directory. */
+/**
+ * Profiles on disk, file mode 0600 inside a 0700 directory. Reads parse config.json directly;
+ * writes go through `conf` (atomic write, file mode). conf loads ajv and semver at import
+ * (~130 ms CPU on Node 20), so it is imported only when something is saved.
+ */
 export class ConfigStore {
-  private constructor(private readonly conf: ConfLike) {}
+  private constructor(
+    private readonly dir: string,
+    readonly path: string,
+    private current: ConfigData,
+  ) {}
 
-  /** Opens (creating if needed) the config file in `dir`. */
+  /** Opens (creating the directory if needed) the config file in `dir`. */
   static async open(dir: string): Promise<ConfigStore> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
@@ -35,68 +38,84 @@ export class ConfigStore {
     } catch {
       // Not ours to fix (e.g. a shared directory); the file itself is still 0600.
     }
-    const { default: Conf } = await import('conf');
-    let conf: ConfLike;
-    try {
-      conf = new Conf<ConfigData>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'formctl',
-        projectSuffix: '',
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-      }) as unknown as ConfLike;
-    } catch (err) {
-      throw new UsageError(
-        `The config file in ${dir} could not be read: ${(err as Error).message.split('\n')[0]}`,
-        'Fix or remove the file (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.',
-      );
-    }
-    return new ConfigStore(conf);
-  }
-
-  get path(): string {
-    return this.conf.path;
+    const path = join(dir, 'config.json');
+    return new ConfigStore(dir, path, readConfig(path));
   }
 
   get data(): ConfigData {
-    const raw = this.conf.store as Partial<ConfigData>;
-    return { currentProfile: raw.currentProfile, profiles: { ...(raw.profiles ?? {}) } };
+    return { currentProfile: this.current.currentProfile, profiles: { ...this.current.profiles } };
   }
 
   profile(name: string): Profile | undefined {
-    return this.data.profiles[name];
+    return this.current.profiles[name];
   }
 
   /** Writes a profile (merging with what is there) and returns it. */
-  saveProfile(name: string, patch: Partial<Profile>): Profile {
+  async saveProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
     const data = this.data;
-    const prev = data.profiles[name];
-    const next = { ...prev, ...patch } as Profile;
+    const next = { ...data.profiles[name], ...patch } as Profile;
     for (const k of Object.keys(next) as Array<keyof Profile>) if (next[k] === undefined) delete next[k];
     data.profiles[name] = next;
     if (!data.currentProfile) data.currentProfile = name;
-    this.conf.store = data;
+    await this.persist(data);
     return next;
   }
 
-  removeProfile(name: string): boolean {
+  /** Removes a profile; the current one moves to another saved profile. */
+  async removeProfile(name: string): Promise<boolean> {
     const data = this.data;
     if (!(name in data.profiles)) return false;
     delete data.profiles[name];
     if (data.currentProfile === name) data.currentProfile = Object.keys(data.profiles)[0];
-    this.conf.store = stripUndefined(data);
+    if (data.currentProfile === undefined) delete data.currentProfile;
+    await this.persist(data);
     return true;
   }
 
-  setCurrent(name: string): void {
+  /** Makes a saved profile the current one. */
+  async setCurrent(name: string): Promise<void> {
     const data = this.data;
     if (!(name in data.profiles)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
     data.currentProfile = name;
-    this.conf.store = data;
+    await this.persist(data);
+  }
+
+  private async persist(data: ConfigData): Promise<void> {
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<ConfigData>({
+      cwd: this.dir,
+      configName: 'config',
+      projectName: 'formctl',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+    });
+    conf.store = data;
+    this.current = data;
   }
 }
 
-function stripUndefined(d: ConfigData): ConfigData {
-  return d.currentProfile === undefined ? { profiles: d.profiles } : d;
+function readConfig(path: string): ConfigData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new UsageError(`The config file ${path} could not be read: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `The config file ${path} is not valid JSON: ${(err as Error).message}`,
+      'Fix or remove the file (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.',
+    );
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`The config file ${path} does not hold a JSON object.`, 'Fix or remove the file, or point FORMCTL_CONFIG_DIR elsewhere.');
+  }
+  const raw = parsed as Partial<ConfigData>;
+  const profiles = raw.profiles && typeof raw.profiles === 'object' ? raw.profiles : {};
+  return raw.currentProfile === undefined ? { profiles } : { currentProfile: raw.currentProfile, profiles };
 }

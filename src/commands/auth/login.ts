@@ -112,7 +112,7 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
     picked = workspaces[0]!;
     patch.workspace = picked.id;
   }
-  store.saveProfile(profileName, patch);
+  await store.saveProfile(profileName, patch);
 
   await success(o.io, `Logged in to ${host} as profile ${profileName}`);
   if (picked) await success(o.io, `Default workspace: ${picked.name} (id ${picked.id}), the only one this token can see`);

@@ -35,7 +35,7 @@ export async function authLogoutRun(o: AuthLogoutOptions): Promise<void> {
   if (profile.token === undefined) {
     await notice(o.io, `Profile ${ctx.profileName} has no saved token; nothing to do.`);
   } else {
-    store.saveProfile(ctx.profileName, { token: undefined });
+    await store.saveProfile(ctx.profileName, { token: undefined });
     await success(o.io, `Logged out of profile ${ctx.profileName} (the token was removed from ${store.path})`);
   }
   if (o.env.FORMCTL_TOKEN) await notice(o.io, 'FORMCTL_TOKEN is still set in the environment, so commands keep using it.', 'warning');

@@ -32,7 +32,7 @@ export async function configSetRun(o: ConfigSetOptions): Promise<void> {
   const ctx = await o.context();
   const store = await o.config();
   if (!store.profile(ctx.profileName) && patch.baseUrl === undefined) patch.baseUrl = DEFAULT_BASE_URL;
-  const saved = store.saveProfile(ctx.profileName, patch);
+  const saved = await store.saveProfile(ctx.profileName, patch);
   const now = k.read(saved);
   await success(o.io, now === undefined ? `Cleared ${k.key} of profile ${ctx.profileName}` : `Set ${k.key} of profile ${ctx.profileName} to ${now}`);
 }

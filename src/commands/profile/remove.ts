@@ -29,7 +29,7 @@ export async function profileRemoveRun(o: ProfileRemoveOptions): Promise<void> {
   if (!store.profile(o.name)) throw unknownProfile(o.name, store);
   await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Remove profile ${o.name} and its saved token?` });
   const wasCurrent = store.data.currentProfile === o.name;
-  store.removeProfile(o.name);
+  await store.removeProfile(o.name);
   await success(o.io, `Removed profile ${o.name}`);
   const next = store.data.currentProfile;
   if (wasCurrent) await notice(o.io, next ? `Current profile is now ${next}.` : 'No profiles left; run `formctl auth login` to create one.');

@@ -23,7 +23,7 @@ export function newProfileUseCommand(f: Factory, runF = profileUseRun): Command 
 export async function profileUseRun(o: ProfileUseOptions): Promise<void> {
   const store = await o.config();
   if (!store.profile(o.name)) throw unknownProfile(o.name, store);
-  store.setCurrent(o.name);
+  await store.setCurrent(o.name);
   await success(o.io, `Current profile: ${o.name}`);
 }
 

@@ -96,7 +96,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   try {
     if (o.profileName) {
       const store = await o.config();
-      store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId });
+      await store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId });
     }
     if (o.json) {
       const line = {

@@ -42,6 +42,6 @@ export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
   if (!store.profile(name)) {
     throw new UsageError(`Profile "${name}" is not saved, so it cannot hold a default workspace.`, 'Run `formctl auth login` first, or set FORMCTL_WORKSPACE.');
   }
-  store.saveProfile(name, { workspace: o.id });
+  await store.saveProfile(name, { workspace: o.id });
   await success(o.io, `Default workspace for profile ${name}: ${ws.name} (id ${ws.id}).`);
 }

@@ -60,7 +60,7 @@ describe('auth login', () => {
 
   it('keeps an existing default workspace and does not choose among several', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: server.url, workspace: 3 });
+    await t.store.saveProfile('default', { baseUrl: server.url, workspace: 3 });
     workspaces = [{ id: 7, name: 'A' }, { id: 8, name: 'B' }];
     const fio = fakeIO({ stdin: GOOD });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, withToken: true });
@@ -115,7 +115,7 @@ describe('auth login', () => {
 describe('auth status', () => {
   it('--json reports the stable fields with the token masked', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
+    await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
     const fio = fakeIO();
     await authStatusRun({ ...t, io: fio.io, output: { json: true } });
     expect(JSON.parse(fio.out())).toEqual({
@@ -171,7 +171,7 @@ describe('auth status', () => {
 describe('auth logout and token', () => {
   it('token prints the raw token; logout removes it but keeps base URL and workspace', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
+    await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
     const a = fakeIO();
     await authTokenRun({ io: a.io, context: t.context });
     expect(a.out()).toBe(`${GOOD}\n`);
@@ -193,7 +193,7 @@ describe('auth logout and token', () => {
 
   it('logout warns that FORMCTL_TOKEN still applies', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD } });
-    t.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+    await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
     const fio = fakeIO();
     await authLogoutRun({ ...t, io: fio.io });
     expect(fio.err()).toBe('warning: FORMCTL_TOKEN is still set in the environment, so commands keep using it.\n');

@@ -13,7 +13,7 @@ import { testConfig } from '../auth/fixtures.js';
 describe('config store', () => {
   it('writes the file with mode 0600 inside a 0700 directory', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
+    await t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
     expect(statSync(t.configDir).mode & 0o777).toBe(0o700);
     expect(statSync(t.store.path).mode & 0o777).toBe(0o600);
     expect(t.store.path).toBe(`${t.configDir}/config.json`);
@@ -34,8 +34,8 @@ describe('config store', () => {
 
   it('resolution: --profile > FORMCTL_PROFILE > current; FORMCTL_TOKEN/BASE_URL override the profile', async () => {
     const t = await testConfig();
-    t.store.saveProfile('a', { baseUrl: 'https://a.example', token: 'tok_a', workspace: 1 });
-    t.store.saveProfile('b', { baseUrl: 'https://b.example', token: 'tok_b' });
+    await t.store.saveProfile('a', { baseUrl: 'https://a.example', token: 'tok_a', workspace: 1 });
+    await t.store.saveProfile('b', { baseUrl: 'https://b.example', token: 'tok_b' });
     const pick = (env: NodeJS.ProcessEnv, profile?: string) => {
       const c = resolveContext(t.store, env, { profile });
       return [c.profileName, c.baseUrl, c.token, c.tokenSource, c.workspace];
@@ -91,7 +91,7 @@ describe('config commands', () => {
 
   it('list shows the saved settings with the token masked (TTY, piped, --json)', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_very_secret', workspace: 4 });
+    await t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_very_secret', workspace: 4 });
     const a = fakeIO({ tty: true });
     await configListRun({ io: a.io, context: t.context, output: {} });
     expect(a.out()).toBe('profile    default\nbase_url   https://api.opnform.com\nworkspace  4\ntoken      tok_••••\n');

@@ -8,8 +8,8 @@ import { scriptedPrompter, testConfig } from '../auth/fixtures.js';
 
 async function seeded(o: { env?: NodeJS.ProcessEnv; profile?: string } = {}) {
   const t = await testConfig(o);
-  t.store.saveProfile('work', { baseUrl: 'https://api.opnform.com', token: 'tok_secret_work', workspace: 12 });
-  t.store.saveProfile('local', { baseUrl: 'http://127.0.0.1:8787' });
+  await t.store.saveProfile('work', { baseUrl: 'https://api.opnform.com', token: 'tok_secret_work', workspace: 12 });
+  await t.store.saveProfile('local', { baseUrl: 'http://127.0.0.1:8787' });
   return t;
 }
 

@@ -113,7 +113,7 @@ describe('workspace leave / use', () => {
 
   it('use stores the default in the profile after checking it exists', async () => {
     const t = await testConfig();
-    t.store.saveProfile('default', { baseUrl: sb.url, token: sb.tokens.all });
+    await t.store.saveProfile('default', { baseUrl: sb.url, token: sb.tokens.all });
     const tty = fakeIO({ tty: true });
     await workspaceUseRun({ io: tty.io, api, config: t.config, profileName: async () => 'default', id: sb.workspaceId });
     expect(t.store.profile('default')!.workspace).toBe(sb.workspaceId);
