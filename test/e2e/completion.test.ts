@@ -62,9 +62,9 @@ export async function resolve(spec, ctx, next) {
       return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
     };
     const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'cli-table3'];
-    // The miss proves the hook sees dynamic imports: it needs the config and an HTTP request.
+    // The miss proves the hook sees dynamic imports: it makes an HTTP request.
     const miss = await loads();
-    expect(['conf', 'undici'].filter((p) => miss.has(p))).toEqual(['conf', 'undici']);
+    expect(miss.has('undici')).toBe(true);
     const hit = await loads();
     expect(stub.requests).toHaveLength(1);
     expect([...hit].filter((p) => heavy.includes(p))).toEqual([]);
