@@ -29,7 +29,8 @@ type Optional =
   | { kind: 'date' }
   | { kind: 'int'; min: number }
   | { kind: 'tags' }
-  | { kind: 'object' };
+  | { kind: 'object' }
+  | { kind: 'array' };
 
 /**
  * Optional writable attributes ("description, logo_picture and further optional fields" in the spec),
@@ -65,6 +66,17 @@ const OPTIONAL: Record<string, Optional> = {
   password: { kind: 'string', default: null },
   custom_code: { kind: 'string', default: null },
   seo_meta: { kind: 'object' },
+  // Further optional attributes the deployed server validates and stores (research §1.3).
+  settings: { kind: 'object' },
+  cover_settings: { kind: 'object' },
+  translations: { kind: 'array' },
+  computed_variables: { kind: 'array' },
+  database_fields_update: { kind: 'array' },
+  custom_css: { kind: 'string', default: null },
+  pdf_download_enabled: { kind: 'bool', default: false },
+  pdf_download_button_text: { kind: 'string', max: 50, default: 'Download PDF' },
+  enable_ip_tracking: { kind: 'bool', default: false },
+  clear_empty_fields_on_update: { kind: 'bool', default: false },
 };
 
 function optionalDefault(spec: Optional): unknown {
@@ -73,6 +85,7 @@ function optionalDefault(spec: Optional): unknown {
     case 'bool':
       return spec.default;
     case 'tags':
+    case 'array':
       return [];
     case 'object':
       return {};
@@ -116,6 +129,10 @@ function checkOptional(errors: Errors, key: string, spec: Optional, v: unknown):
     case 'object':
       if (v === null) return {};
       if (!isObject(v)) errors.add(key, `The ${name} field must be an object.`);
+      return v;
+    case 'array':
+      if (v === null) return [];
+      if (!Array.isArray(v)) errors.add(key, `The ${name} field must be an array.`);
       return v;
   }
 }

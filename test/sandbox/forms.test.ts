@@ -50,6 +50,22 @@ describe('sandbox forms', () => {
     expect(form.share_url).toBe(`${sb.url}/forms/${form.slug}`);
   });
 
+  it('stores the further optional attributes the deployed server keeps (settings, translations…) across updates', async () => {
+    const sb = await boot();
+    const form = await createForm(sb, { settings: { navigation_arrows: true }, description: 'Say hi' });
+    expect(form.settings).toEqual({ navigation_arrows: true });
+    const res = await call(sb, 'PUT', `/open/forms/${form.id}`, { ...updateBody(form), settings: { navigation_arrows: false, auto_next: true }, translations: [] });
+    expect(res.status).toBe(200);
+    expect(res.json.settings).toEqual({ navigation_arrows: false, auto_next: true });
+    expect(res.json.description).toBe('Say hi');
+    const bad = await call(sb, 'PUT', `/open/forms/${form.id}`, { ...updateBody(form), settings: 'on', translations: {} });
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors).toEqual({
+      settings: ['The settings field must be an object.'],
+      translations: ['The translations field must be an array.'],
+    });
+  });
+
   it('validates create: required fields, title ≤ 60, enums, language, properties', async () => {
     const sb = await boot();
     const missing = await call(sb, 'POST', '/open/forms', {});
