@@ -99,6 +99,19 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
     expect(t.screen()).toContain('{"id":1,"title":"Customer feedback (demo)"}');
   });
 
+  it('form create run bare walks through title and first field, then creates a draft form', async () => {
+    const t = term(['form', 'create'], { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) });
+    await t.waitForText(/\? Title/);
+    t.type('Tmux feedback');
+    t.sendKeys('Enter');
+    await t.waitForText(/\? First field name/);
+    t.sendKeys('Enter');
+    await t.waitForText(/\? First field type/);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/✓ Created form "Tmux feedback" \(id \d+, draft\)\./);
+  });
+
   it('Ctrl-C at a prompt exits 130 without a stack trace', async () => {
     const t = term(['workspace', 'create']);
     await t.waitForText(/Workspace name/);
@@ -133,6 +146,11 @@ describe('the same commands without a terminal fail fast with the flag to pass',
     const r = await runFormctl(['auth', 'login', '--base-url', sandbox.url], { env: home.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hint: Pass --with-token and pipe the token on stdin');
+  });
+
+  it('form create without --title', async () => {
+    const r = await runFormctl(['form', 'create'], { env: { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) } });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: Missing --title.\nhint: Pass --title "<title>", a --file with a title, or run on a terminal to be asked.\n' });
   });
 
   it('form list without a workspace', async () => {
