@@ -2,6 +2,9 @@
 // size; tests type with send-keys and read the screen with capture-pane. Every session has its own
 // tmux server socket, so tests never touch a user's tmux or each other.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
 
 /** True when tmux is installed (CI installs it; see the report for the apt package). */
@@ -24,8 +27,6 @@ export interface TmuxSession {
   kill(): void;
 }
 
-let counter = 0;
-
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -35,8 +36,9 @@ function shellQuote(s: string): string {
  * environment: PATH, TERM, NO_COLOR=1 and `env`. After formctl exits the pane prints `EXIT=<code>`.
  */
 export function startTmux(args: string[], o: { env?: NodeJS.ProcessEnv; width?: number; height?: number } = {}): TmuxSession {
-  const socket = `formctl-test-${process.pid}-${++counter}`;
-  const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...a], { encoding: 'utf8' });
+  // A socket in our own temp directory: tmux leaves socket files behind, and this one is removed.
+  const dir = mkdtempSync(join(tmpdir(), 'formctl-tmux-'));
+  const tmux = (...a: string[]) => execFileSync('tmux', ['-S', join(dir, 'socket'), '-f', '/dev/null', ...a], { encoding: 'utf8' });
   const env = { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...o.env };
   const assignments = Object.entries(env)
     .filter(([, v]) => v !== undefined)
@@ -71,6 +73,7 @@ export function startTmux(args: string[], o: { env?: NodeJS.ProcessEnv; width?: 
       } catch {
         // Already gone.
       }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   return session;
