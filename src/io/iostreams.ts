@@ -58,7 +58,8 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     stderrIsTTY,
     colorStdout: colorEnabled(stdoutIsTTY, o.env, o.noColor),
     colorStderr: colorEnabled(stderrIsTTY, o.env, o.noColor),
-    columns: o.stdout.columns ?? (Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80),
+    // A pty without a size (e.g. under `script` or some CI runners) reports 0 columns: treat it as unknown.
+    columns: o.stdout.columns && o.stdout.columns > 0 ? o.stdout.columns : Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80,
     canPrompt: stdinIsTTY && stdoutIsTTY && !promptsDisabled(o.env, o.noInput),
   };
 }

@@ -43,7 +43,7 @@ export function newSubmissionListCommand(f: Factory, runF = submissionListRun): 
     'formctl submission list contact-us',
     'formctl submission list 42 --search alice@example.com',
     'formctl submission list 42 --ndjson | jq -r \'.data | to_entries | map(.value) | @csv\'',
-    'formctl submission list 42 --json id,submitted_at --limit 5',
+    "formctl submission list 42 --all --json id,submitted_at | jq -r '.[] | \"\\(.id) \\(.submitted_at)\"'",
   ]);
   return cmd.action((form: string, flags: { all?: boolean; limit?: number; status?: string; search?: string } & OutputFlags) =>
     runF({ io: f.io, api: f.api, now: f.now, form, all: flags.all, limit: flags.limit, status: flags.status, search: flags.search, output: flags }),

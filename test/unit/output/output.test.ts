@@ -150,3 +150,17 @@ describe('colour and prompt rules', () => {
     expect(promptsDisabled({ FORMCTL_NO_INPUT: '1' })).toBe(true);
   });
 });
+
+describe('terminal width', () => {
+  const streams = (columns: number | undefined) => {
+    const stdout = new Capture(true);
+    (stdout as { columns?: number }).columns = columns;
+    return { stdin: new Capture(true) as never, stdout, stderr: new Capture(true) };
+  };
+  it('treats a pty that reports 0 columns as unknown: COLUMNS, else 80', () => {
+    expect(createIOStreams({ ...streams(0), env: {} }).columns).toBe(80);
+    expect(createIOStreams({ ...streams(0), env: { COLUMNS: '132' } }).columns).toBe(132);
+    expect(createIOStreams({ ...streams(100), env: { COLUMNS: '132' } }).columns).toBe(100);
+    expect(createIOStreams({ ...streams(undefined), env: { COLUMNS: 'wide' } }).columns).toBe(80);
+  });
+});
