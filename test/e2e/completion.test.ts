@@ -1,8 +1,10 @@
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
+import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
+import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
 
 const TOKEN = 'fsk_completion_test_token_123';
 let home: ReturnType<typeof tempHome>;
@@ -151,5 +153,61 @@ describe('formctl completion', () => {
     const bad = await runFormctl(['completion', 'powershell'], { env: home.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+});
+
+const hasShell = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), through the built binary and the API', () => {
+  let t: TmuxSession | undefined;
+  afterEach(() => t?.kill());
+
+  /** A `formctl` on PATH (the built binary) and the environment an interactive shell gets. */
+  function shellEnv(): string {
+    const bin = join(home.dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
+    chmodSync(join(bin, 'formctl'), 0o755);
+    const env: NodeJS.ProcessEnv = { ...home.env, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm', ZDOTDIR: home.dir, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN };
+    return Object.entries(env)
+      .map(([k, v]) => `${k}='${String(v).replace(/'/g, `'\\''`)}'`)
+      .join(' ');
+  }
+
+  it.skipIf(!hasShell('bash'))('bash: subcommands, then workspace ids from the API', async () => {
+    const script = join(home.dir, 'formctl.bash');
+    writeFileSync(script, (await runFormctl(['completion', 'bash'], { env: home.env })).stdout);
+    writeFileSync(join(home.dir, 'bashrc'), `source '${script}'\nPS1='READY> '\n`);
+    t = startTmuxCommand(`env -i ${shellEnv()} bash --noprofile --rcfile '${join(home.dir, 'bashrc')}' -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl ws d');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl ws delete\s*$/m);
+    t.sendKeys('C-u');
+    t.type('formctl workspace use ');
+    // The first Tab inserts the common prefix "1"; two more list both candidates (bash's double Tab).
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl workspace use 1\s*$/m);
+    t.sendKeys('Tab', 'Tab');
+    await t.waitForText(/^1\s+12\s*$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('zsh'))('zsh: descriptions for commands and for workspace ids from the API', async () => {
+    const fn = join(home.dir, 'fn');
+    mkdirSync(fn, { recursive: true });
+    writeFileSync(join(fn, '_formctl'), (await runFormctl(['completion', 'zsh'], { env: home.env })).stdout);
+    writeFileSync(join(home.dir, '.zshrc'), `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\nPROMPT='READY> '\n`);
+    t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl ws ');
+    t.sendKeys('Tab');
+    await t.waitForText(/^delete\s+rm\s+-- Delete a workspace and everything in it \(admins only\)$/m);
+    t.sendKeys('C-u');
+    t.type('formctl workspace use ');
+    t.sendKeys('Tab', 'Tab');
+    const screen = await t.waitForText(/^12\s+-- Side project$/m);
+    expect(screen).toMatch(/^1\s+-- 🚀 Acme$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
   });
 });

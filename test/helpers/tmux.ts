@@ -36,9 +36,6 @@ function shellQuote(s: string): string {
  * environment: PATH, TERM, NO_COLOR=1 and `env`. After formctl exits the pane prints `EXIT=<code>`.
  */
 export function startTmux(args: string[], o: { env?: NodeJS.ProcessEnv; width?: number; height?: number } = {}): TmuxSession {
-  // A socket in our own temp directory: tmux leaves socket files behind, and this one is removed.
-  const dir = mkdtempSync(join(tmpdir(), 'formctl-tmux-'));
-  const tmux = (...a: string[]) => execFileSync('tmux', ['-S', join(dir, 'socket'), '-f', '/dev/null', ...a], { encoding: 'utf8' });
   const env = { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...o.env };
   const assignments = Object.entries(env)
     .filter(([, v]) => v !== undefined)
@@ -47,6 +44,14 @@ export function startTmux(args: string[], o: { env?: NodeJS.ProcessEnv; width?: 
   // `env -i` so nothing from the test runner's environment (CI, FORMCTL_*) leaks into the pane;
   // the trailing sleep keeps the pane (and its last screen) alive until the test kills it.
   const command = `cd ${shellQuote(ROOT)} && env -i ${assignments} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo "EXIT=$?"; sleep 600`;
+  return startTmuxCommand(command, o);
+}
+
+/** Starts any `sh -c` command line in a detached tmux pane (e.g. an interactive shell to test completion). */
+export function startTmuxCommand(command: string, o: { width?: number; height?: number } = {}): TmuxSession {
+  // A socket in our own temp directory: tmux leaves socket files behind, and this one is removed.
+  const dir = mkdtempSync(join(tmpdir(), 'formctl-tmux-'));
+  const tmux = (...a: string[]) => execFileSync('tmux', ['-S', join(dir, 'socket'), '-f', '/dev/null', ...a], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'main', '-x', String(o.width ?? 120), '-y', String(o.height ?? 40), 'sh', '-c', command);
 
   const session: TmuxSession = {
