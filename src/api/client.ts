@@ -88,17 +88,21 @@ let undici: Promise<Undici> | undefined;
  * otherwise V8 optimises the parser on a background thread after the first response and the
  * process waits ~100 ms for it at exit. Liftoff (V8's baseline compiler) code parses the small
  * JSON answers of this API just as well.
+ * The flag is set only after undici's modules (and the built-ins they require: net, http, http2,
+ * tls…) are loaded: any V8 flag change alters V8's flag hash, so every built-in compiled after it
+ * misses the code cache embedded in the node binary (undici's built-ins then cost ~25 ms more
+ * CPU, docs/performance.md). The WASM module itself is compiled on the first connection.
  */
 function loadUndici(): Promise<Undici> {
   undici ??= (async () => {
-    const v8 = await import('node:v8');
-    v8.setFlagsFromString('--liftoff-only');
-    const [agent, api] = await Promise.all([
+    const [agent, api, v8] = await Promise.all([
       // @ts-expect-error undici ships no types for its lib/ files; the shapes are the public Agent and request.
       import('undici/lib/dispatcher/agent.js') as Promise<{ default: Undici['Agent'] }>,
       // @ts-expect-error as above
       import('undici/lib/api/api-request.js') as Promise<{ default: Undici['request'] }>,
+      import('node:v8'),
     ]);
+    v8.setFlagsFromString('--liftoff-only');
     return { Agent: agent.default, request: api.default };
   })();
   return undici;
