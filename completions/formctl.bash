@@ -546,12 +546,21 @@ __formctl_values() {
 
 _formctl() {
   COMPREPLY=()
-  local line=${COMP_LINE:0:COMP_POINT} fc_path= fc_ws= fc_form= fc_prof= fc_pending= fc_spec
+  local fc_path= fc_ws= fc_form= fc_prof= fc_pending= fc_spec k join=
   local fc_subs fc_aliases fc_opts fc_vopts fc_oopts fc_args
   local -a words pos specs
-  # Split the line ourselves: COMP_WORDS breaks --flag=value at "=", which would confuse the walk.
-  read -ra words <<< "$line"
-  [[ $line == *[[:space:]] || ${#words[@]} -eq 0 ]] && words+=("")
+  # Bash splits "--flag=value" at "=" (COMP_WORDBREAKS); the pieces are joined back into one word.
+  for (( k = 0; k <= COMP_CWORD; k++ )); do
+    if [[ -n $join ]]; then
+      words[${#words[@]}-1]+=${COMP_WORDS[k]}
+      join=
+    elif [[ ${COMP_WORDS[k]} == = && ${#words[@]} -gt 1 && ${words[${#words[@]}-1]} == -* ]]; then
+      words[${#words[@]}-1]+='='
+      join=1
+    else
+      words+=("${COMP_WORDS[k]}")
+    fi
+  done
   local cur=${words[${#words[@]}-1]} i w flag val name a
   __formctl_spec ''
   for (( i = 1; i < ${#words[@]} - 1; i++ )); do
@@ -596,6 +605,7 @@ _formctl() {
   if [[ $cur == --*=* ]]; then
     __formctl_optval "$fc_path" "${cur%%=*}"
     __formctl_values "$fc_spec" "${cur#*=}"
+    # Readline replaces only the text after "=" (a word break), so the replies are bare values.
     return 0
   fi
   if [[ $cur == -* ]]; then

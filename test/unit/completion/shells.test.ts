@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -21,6 +21,18 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Splits a command line the way bash fills COMP_WORDS: quotes kept together, "--flag=value" split at "=". */
+function bashWords(line: string): string[] {
+  const words: string[] = [];
+  for (const w of line.match(/"[^"]*"|[^\s"]+/g) ?? []) {
+    const m = /^(-[^=]+)=(.*)$/.exec(w);
+    if (m) words.push(m[1]!, '=', ...(m[2] ? [m[2]] : []));
+    else words.push(w);
+  }
+  if (/\s$/.test(line)) words.push('');
+  return words;
+}
+
 /**
  * Runs the bash completion for a command line (cursor at the end) with `formctl` replaced by a
  * function that logs its arguments and answers like `formctl __complete`.
@@ -31,13 +43,14 @@ function bashComplete(line: string, scriptFile = scripts.bash!): { words: string
   const script = `
 source "${scriptFile}"
 formctl() { echo "$*" >> "${log}"; printf '1\\tAcme\\n12\\tSide project\\n'; }
-COMP_LINE=$1; COMP_POINT=\${#1}
+COMP_LINE=$1; COMP_POINT=\${#1}; shift
+COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
 _formctl
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
-  const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line], { encoding: 'utf8', cwd: dir });
+  const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], { encoding: 'utf8', cwd: dir });
   expect(r.stderr).toBe('');
-  const calls = spawnSync('cat', [log], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   return { words: r.stdout.split('\n').filter(Boolean), calls };
 }
 
@@ -86,6 +99,19 @@ describe('bash completion', () => {
     expect(bashComplete('formctl hook update -w 12 ', file).calls).toEqual(['__complete forms --workspace 12']);
     expect(bashComplete('formctl hook update --json id 7 ', file).calls).toEqual(['__complete integrations --form 7']);
     expect(bashComplete('formctl hook list --form=9 -w ', file).calls).toEqual(['__complete workspaces --form 9']);
+  });
+
+  it('completes the value after "--flag=" with nothing typed yet (bash\'s word is then "=")', () => {
+    expect(bashComplete('formctl completion --profile=').calls).toEqual(['__complete profiles']);
+    expect(bashComplete('formctl form list --workspace=').words).toEqual(['1', '12']);
+  });
+
+  it('counts a quoted value with spaces as one word', () => {
+    const program = new Command('formctl');
+    program.command('hook').command('get').argument('<form>').argument('<integration>').option('--title <t>');
+    const file = join(dir, 'quoted.bash');
+    writeFileSync(file, generateCompletion('bash', program));
+    expect(bashComplete('formctl hook get --title "Contact us" ', file).calls).toEqual(['__complete forms']);
   });
 
   it('does not treat a flag value as a positional', () => {
