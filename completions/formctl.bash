@@ -468,7 +468,7 @@ __formctl_spec() {
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''
-      fc_args='-...' ;;
+      fc_args='choices:environment,exit-codes,auth,profile,workspace,form,submission,member,invite,webhook,api,config,completion,sandbox...' ;;
   esac
 }
 

@@ -601,7 +601,7 @@ function __formctl_spec -a p
             set -g __fc_optdescs 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts
-            set -g __fc_args '-...'
+            set -g __fc_args 'choices:environment,exit-codes,auth,profile,workspace,form,submission,member,invite,webhook,api,config,completion,sandbox...'
     end
 end
 

@@ -121,7 +121,14 @@ export function describeProgram(program: Command): CommandSpec {
       commands: visibleSubcommands(cmd).map((c) => walk(c, [...path, c.name()], passDown)),
     };
   };
-  return walk(program, [], []);
+  const root = walk(program, [], []);
+  // `formctl help <topic|command>`: its argument is free text to Commander, but the valid words are known.
+  const help = root.commands.find((c) => c.name === 'help');
+  if (help?.args[0]) {
+    const words = ['environment', 'exit-codes', ...root.commands.filter((c) => c !== help).map((c) => c.name)];
+    help.args[0] = { ...help.args[0], values: { kind: 'choices', values: words } };
+  }
+  return root;
 }
 
 /** Every command in the model, depth first, root included. */

@@ -17,7 +17,11 @@ describe('checked-in completion scripts', () => {
     }
     const generated = generateCompletion(shell, program);
     if (checkedIn !== generated) {
-      expect.fail(`${file} is stale (the command tree changed). Regenerate it: npm run build && node scripts/gen-completions.mjs`);
+      const a = checkedIn.split('\n');
+      const b = generated.split('\n');
+      const i = b.findIndex((line, n) => line !== a[n]);
+      const where = i < 0 ? `${a.length - b.length} extra line(s) at the end` : `first difference at line ${i + 1}: ${JSON.stringify(b[i])}`;
+      expect.fail(`${file} is stale (the command tree changed; ${where}). Regenerate it: npm run build && node scripts/gen-completions.mjs`);
     }
   });
 });

@@ -69,6 +69,11 @@ describe('bash completion', () => {
     expect(bashComplete('formctl workspace list --n').words).toEqual(['--ndjson', '--no-input', '--no-color']);
   });
 
+  it('completes help topics and commands after formctl help', () => {
+    expect(bashComplete('formctl help e').words).toEqual(['environment', 'exit-codes']);
+    expect(bashComplete('formctl help w').words).toEqual(['workspace', 'webhook']);
+  });
+
   it('completes enum values from the tree', () => {
     expect(bashComplete('formctl completion ').words).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete('formctl completion f').words).toEqual(['fish']);
