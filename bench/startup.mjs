@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Startup bench: median wall time of formctl's cheapest commands next to `node -e 0`.
-// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--bin path/to/formctl.js]
+// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--bin path/to/formctl.js] [--cold]
 // Loopback only: `workspace list` talks to a node:http server this script starts on 127.0.0.1:0.
 // Bounded: every spawn has a 10 s kill timer and the whole bench stops after 60 s.
+// The cache directory is a fresh temporary one: the warm-up runs write the code cache that Node 20
+// runs use (bin/formctl.js), so the timed runs are warm, as every run after a user's first is.
+// --cold also times `--help` with FORMCTL_CODE_CACHE=0 (the ESM build, no code cache).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -40,10 +43,10 @@ delete env.NODE_OPTIONS;
 delete env.FORMCTL_DEBUG;
 
 /** Runs one process to completion and returns its wall time in ms (spawn to exit). */
-function once(argv) {
+function once(argv, extraEnv) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { env: extraEnv ? { ...env, ...extraEnv } : env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (err += d));
@@ -70,17 +73,18 @@ const cases = [
   ['formctl --help', [BIN, '--help']],
   ['formctl workspace list --json', [BIN, 'workspace', 'list', '--json']],
 ];
+if (process.argv.includes('--cold')) cases.push(['--help, ESM build (no cache)', [BIN, '--help'], { FORMCTL_CODE_CACHE: '0' }]);
 /** Before issue #2's changes (commit c42ec02), same machine, medians of 15 interleaved runs (docs/performance.md). */
 const BEFORE = { 'node -e 0': 38, 'formctl --version': 88, 'formctl --help': 117, 'formctl workspace list --json': 689 };
 const goals = { 'formctl --version': 1.5, 'formctl --help': 1.5, 'formctl workspace list --json': 3 };
 
 try {
   const times = new Map(cases.map(([name]) => [name, []]));
-  for (let i = 0; i < WARMUP; i++) for (const [, argv] of cases) await once(argv);
+  for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const [, argv, extra] of cases) await once(argv, extra);
   // Interleaved so that machine noise (2 cores shared with others) hits every case alike.
   for (let i = 0; i < RUNS; i++) {
     if (Date.now() > deadline) throw new Error('bench exceeded 60 s; try --runs 5');
-    for (const [name, argv] of cases) times.get(name).push(await once(argv));
+    for (const [name, argv, extra] of cases) times.get(name).push(await once(argv, extra));
   }
   const base = median(times.get('node -e 0'));
   console.log(`node ${process.version}, ${RUNS} runs after ${WARMUP} warm-ups, median wall time`);

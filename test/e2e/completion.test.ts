@@ -59,7 +59,8 @@ export async function resolve(spec, ctx, next) {
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
     const loads = async () => {
       writeFileSync(log, '');
-      const r = await complete(['workspaces'], { NODE_OPTIONS: `--import ${register}` });
+      // The ESM build (dist/main.js): on Node 20 the shim otherwise runs dist/single.js, where undici is bundled.
+      const r = await complete(['workspaces'], { NODE_OPTIONS: `--import ${register}`, FORMCTL_CODE_CACHE: '0' });
       expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n');
       return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
     };

@@ -16,7 +16,9 @@ async function modulesLoadedBy(args: string[]): Promise<{ code: number | null; s
   try {
     const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_LOAD_LOG: log },
+      // FORMCTL_CODE_CACHE=0: the ESM build and its chunks (Node 20 otherwise runs dist/single.js,
+      // checked in test/e2e/startup-cache.test.ts).
+      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_LOAD_LOG: log, FORMCTL_CODE_CACHE: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
