@@ -8,13 +8,7 @@ import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { examples } from '../shared.js';
 
-export interface SandboxRunOptions {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
-  signal: AbortSignal;
-  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
-  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
+interface SandboxFlags {
   host: string;
   port: number;
   data?: string;
@@ -27,17 +21,13 @@ export interface SandboxRunOptions {
   json?: boolean;
 }
 
-interface SandboxFlags {
-  host: string;
-  port: number;
-  data?: string;
-  rateLimit: number;
-  exportAsyncThreshold: number;
-  allowPrivateWebhooks?: boolean;
-  community?: boolean;
-  seed?: number;
-  profileName?: string;
-  json?: boolean;
+export interface SandboxRunOptions extends SandboxFlags {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
+  signal: AbortSignal;
+  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
+  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
 }
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
