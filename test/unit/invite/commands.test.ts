@@ -13,8 +13,11 @@ const ROWS = [
 
 let stub: (StubServer & { pending(): string[] }) | undefined;
 afterEach(async () => {
+  const unused = stub?.pending() ?? [];
   await stub?.close();
   stub = undefined;
+  // Like httpmock: a stubbed route nobody called means the command did not do what the test expected.
+  expect(unused).toEqual([]);
 });
 async function serve(routes: Array<[string, Reply]>) {
   stub = await stubRoutes(routes);

@@ -16,8 +16,11 @@ const MEMBERS = [
 
 let stub: (StubServer & { pending(): string[] }) | undefined;
 afterEach(async () => {
+  const unused = stub?.pending() ?? [];
   await stub?.close();
   stub = undefined;
+  // Like httpmock: a stubbed route nobody called means the command did not do what the test expected.
+  expect(unused).toEqual([]);
 });
 
 async function serve(routes: Array<[string, Reply]>) {
@@ -121,6 +124,20 @@ describe('member add', () => {
     ]);
     const r = await runCli(['member', 'add', 'bob@example.com', '--role', 'user', '-w', '7', '--json'], { url: s.url });
     expect(JSON.parse(r.out)).toEqual({ outcome: 'added', message: 'OK' });
+  });
+
+  it('exits 1 without guessing when the answer is unreadable and the member list fails', async () => {
+    const s = await serve([
+      [ADD, [200, { message: 'OK' }]],
+      [`GET ${USERS}`, [403, { message: 'This action is unauthorized.' }]],
+    ]);
+    const r = await runCli(['member', 'add', 'zoe@example.com', '--role', 'user', '-w', '7', '--json'], { url: s.url });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      'error: The server accepted the request but its answer ("OK") does not say whether zoe@example.com was added or invited.\n' +
+        'hint: Check with `formctl member list -w 7` and `formctl invite list -w 7`; do not retry blindly.\n',
+    );
   });
 
   it.each([
