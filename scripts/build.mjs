@@ -34,10 +34,10 @@ const result = await build({
 });
 
 // The same CLI as one script, for Node versions without module.enableCompileCache (Node 20):
-// bin/formctl.js compiles it with vm.Script and a V8 code cache (docs/performance.md). No ESM
+// dist/boot.js compiles it with vm.Script and a V8 code cache (docs/performance.md). No ESM
 // loader work per chunk, built-ins through require (no ESM facades). Modules stay lazily
 // initialised (esbuild's __esm wrappers) and the heavy dependencies stay external, reached through
-// the __formctlImport the shim passes in (vm.Script cannot run import() on Node 20 without
+// the __formctlImport dist/boot.js passes in (vm.Script cannot run import() on Node 20 without
 // --experimental-vm-modules). The first line names a hash of the rest: the code cache key.
 // In the single-file bundle, undici's Agent and request are bundled too (one code cache, no
 // CommonJS resolution and compilation per file: ~20 ms of a one-request command). Two of its
@@ -79,7 +79,7 @@ const single = await build({
   target: 'node20.18',
   external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander' && name !== 'undici'),
   plugins: [undiciLean],
-  charset: 'ascii', // the shim reads it as latin1 (no UTF-8 decoding); comments go with the whitespace
+  charset: 'ascii', // dist/boot.js reads it as latin1 (no UTF-8 decoding); comments go with the whitespace
   minifyWhitespace: true,
   legalComments: 'linked', // undici's bundled formdata-polyfill notice (not ASCII) goes to single.LEGAL.txt
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
@@ -113,8 +113,23 @@ const singleFiles = single.outputFiles.map((file) => {
   return { path: file.path, contents: Buffer.from(`// formctl single ${hash}\n${text}`, 'latin1') };
 });
 
+// dist/boot.js, loaded by the shim: picks the single script with its code cache, or dist/main.js.
+// Its own build, importing nothing (no banner: an ESM import of a built-in costs a facade).
+const boot = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/startup/boot.ts'],
+  outfile: join(outdir, 'boot.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  logLevel: 'warning',
+  write: false,
+});
+
 const isEntry = (p) => !relative(outdir, p).startsWith('chunks');
-const ordered = [...result.outputFiles, ...singleFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
+// boot.js goes last: it is what a starting process reads first, and it expects the rest in place.
+const ordered = [...result.outputFiles, ...singleFiles, ...boot.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 const written = new Set();
 for (const file of ordered) {
   mkdirSync(dirname(file.path), { recursive: true });

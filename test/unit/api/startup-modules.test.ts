@@ -34,11 +34,11 @@ async function modulesLoadedBy(args: string[]): Promise<{ code: number | null; s
 const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`)));
 
 describe('startup loads nothing heavy', () => {
-  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--version answers from the shim alone', async () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--version answers from the shim and dist/boot.js alone', async () => {
     const r = await modulesLoadedBy(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
-    expect(r.modules.filter((m) => !m.startsWith('node:'))).toEqual([`file://${BIN}`]);
+    expect(r.modules.filter((m) => !m.startsWith('node:'))).toEqual([`file://${BIN}`, `file://${join(ROOT, 'dist', 'boot.js')}`]);
   });
 
   it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--help and `workspace --help` load no undici, conf, chalk, ora or inquirer', async () => {
