@@ -14,6 +14,14 @@ export function addWorkspaceOption(cmd: Command): Command {
   return cmd.option('-w, --workspace <id>', 'Workspace id (default: the profile\'s, see `formctl workspace use`)', parseId('--workspace'));
 }
 
+/**
+ * Adds the optional `[form]` argument. It is optional so that the action runs without it and a person
+ * on a terminal can pick the form (`resolveFormArg`); Commander would reject a missing `<form>` first.
+ */
+export function addFormArgument(cmd: Command): Command {
+  return cmd.argument('[form]', 'Form id or slug (prompted on a terminal when omitted)');
+}
+
 /** Adds `-y, --yes` for destructive verbs. */
 export function addYesOption(cmd: Command): Command {
   return cmd.option('-y, --yes', 'Skip the confirmation prompt (required when not on a terminal)');

@@ -8,8 +8,14 @@ import type { Choice } from './prompter.js';
 /** Largest list offered in a picker: beyond this a person should type the id. */
 const PICK_LIMIT = 500;
 
-function canAsk(f: Factory): boolean {
+/** True where a person can answer a prompt: a TTY, no --no-input, no CI. */
+export function canAsk(f: Factory): boolean {
   return f.io.canPrompt && !f.globals.noInput;
+}
+
+/** The usage error for an omitted positional argument such as `<form>`. */
+function missingArg(arg: string, hint: string): UsageError {
+  return new UsageError(`Missing ${arg} argument.`, hint);
 }
 
 async function pick<T>(f: Factory, o: { message: string; flag: string; choices: Choice<T>[]; empty: string; emptyHint: string }): Promise<T> {
@@ -35,7 +41,7 @@ export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<n
 
 /** Picks a form of a workspace on a TTY (returns its numeric id); otherwise throws a usage error naming `arg`. */
 export async function pickForm(f: Factory, workspaceId: number, arg = '<form>'): Promise<number> {
-  if (!canAsk(f)) throw new UsageError(`Missing ${arg}.`, `Pass the form id or slug as ${arg} (see \`formctl form list -w ${workspaceId}\`).`);
+  if (!canAsk(f)) throw missingArg(arg, `Pass the form id or slug as ${arg} (see \`formctl form list -w ${workspaceId}\`).`);
   const { listWorkspaceForms } = await import('../api/forms.js');
   const { items } = await import('../api/paginate.js');
   const choices: Choice<number>[] = [];
@@ -63,7 +69,7 @@ function safeUrl(raw: unknown): string {
 
 /** Picks a webhook integration of a form on a TTY (returns its id); otherwise throws a usage error naming `arg`. */
 export async function pickIntegration(f: Factory, formId: number, arg = '<id>'): Promise<number> {
-  if (!canAsk(f)) throw new UsageError(`Missing ${arg}.`, `Pass the webhook id as ${arg} (see \`formctl webhook list ${formId}\`).`);
+  if (!canAsk(f)) throw missingArg(arg, `Pass the webhook id as ${arg} (see \`formctl webhook list ${formId}\`).`);
   const { listWebhooks } = await import('../api/webhooks.js');
   const list = await listWebhooks(await f.api(), formId);
   return pick(f, {
@@ -73,4 +79,27 @@ export async function pickIntegration(f: Factory, formId: number, arg = '<id>'):
     empty: `Form ${formId} has no webhooks.`,
     emptyHint: `Create one: formctl webhook create ${formId} --url https://…`,
   });
+}
+
+/**
+ * The `<form>` argument as given, or (on a terminal) the id of a form picked from the workspace's
+ * forms. Without a terminal it fails before resolving the workspace, so a script sees the argument it
+ * forgot rather than a workspace error, and no request is sent.
+ */
+export async function resolveFormArg(f: Factory, arg: string | undefined, workspaceFlag?: number): Promise<string> {
+  if (arg !== undefined) return arg;
+  if (!canAsk(f)) throw missingArg('<form>', 'Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.');
+  return String(await pickForm(f, await f.workspace(workspaceFlag), '<form>'));
+}
+
+/**
+ * The integration `<id>` argument as given, or (on a terminal) one picked from the form's webhooks.
+ * `form` is the already resolved form argument (id or slug); a slug is looked up only when picking.
+ */
+export async function resolveIntegrationArg(f: Factory, form: string, id: number | undefined): Promise<number> {
+  if (id !== undefined) return id;
+  if (!canAsk(f)) throw missingArg('<id>', `Pass the webhook id (see \`formctl webhook list ${form}\`), or run on a terminal to pick one.`);
+  const client = await f.api();
+  const formId = /^\d+$/.test(form.trim()) ? Number(form.trim()) : (await (await import('../api/forms.js')).resolveForm(client, form.trim())).id;
+  return pickIntegration(f, formId, '<id>');
 }

@@ -9,7 +9,7 @@ export interface Choice<T> {
 
 /** Prompts for people on a TTY. Every method names the flag that replaces it when prompting is not allowed. */
 export interface Prompter {
-  input(o: { message: string; flag: string; default?: string; validate?: (v: string) => string | true }): Promise<string>;
+  input(o: { message: string; flag: string; default?: string; validate?: (v: string) => string | true | Promise<string | true> }): Promise<string>;
   password(o: { message: string; flag: string }): Promise<string>;
   confirm(o: { message: string; flag: string; default?: boolean }): Promise<boolean>;
   select<T>(o: { message: string; flag: string; choices: Choice<T>[] }): Promise<T>;

@@ -5,7 +5,8 @@ import type { Factory } from '../../factory.js';
 import { type BackupEntry, listBackups } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { backupDirFor } from './common.js';
 
 export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
@@ -22,12 +23,12 @@ export interface FormBackupsOptions {
 /** `formctl form backups <id>`. */
 export function newFormBackupsCommand(f: Factory, runF = formBackupsRun): Command {
   const cmd = new Command('backups')
-    .description('List the copies saved before each update of a form, newest first')
-    .argument('<form>', 'Form id (or slug, looked up on the service)');
+    .description('List the copies saved before each update of a form, newest first');
+  addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: BACKUP_FIELDS });
   examples(cmd, ['formctl form backups 42', 'formctl form backups 42 --json path | jq -r \'.[0].path\'']);
-  return cmd.action((ref: string, flags: OutputFlags) =>
-    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref, output: flags }),
+  return cmd.action(async (ref: string | undefined, flags: OutputFlags) =>
+    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref: await resolveFormArg(f, ref), output: flags }),
   );
 }
 

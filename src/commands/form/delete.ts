@@ -5,8 +5,9 @@ import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
+import { resolveFormArg } from '../../io/pickers.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addYesOption, examples } from '../shared.js';
+import { addFormArgument, addYesOption, examples } from '../shared.js';
 import { backupDirFor, formLabel } from './common.js';
 
 export interface FormDeleteOptions {
@@ -23,12 +24,12 @@ export interface FormDeleteOptions {
 export function newFormDeleteCommand(f: Factory, runF = formDeleteRun): Command {
   const cmd = new Command('delete')
     .alias('rm')
-    .description('Delete a form and its submissions')
-    .argument('<form>', 'Form id or slug');
+    .description('Delete a form and its submissions');
+  addFormArgument(cmd);
   addYesOption(cmd);
   examples(cmd, ['formctl form delete 42', 'formctl form delete contact-us --yes   # in scripts']);
-  return cmd.action((ref: string, flags: { yes?: boolean }) =>
-    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, ref, yes: flags.yes }),
+  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean }) =>
+    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, ref: await resolveFormArg(f, ref), yes: flags.yes }),
   );
 }
 

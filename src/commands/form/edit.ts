@@ -13,7 +13,8 @@ import { safeUpdate } from '../../forms/safe-update.js';
 import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import type { Prompter } from '../../io/prompter.js';
-import { addYesOption, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addYesOption, examples } from '../shared.js';
 import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
 import { reportSafeUpdate } from './update.js';
 
@@ -53,12 +54,12 @@ export function systemEditor(env: NodeJS.ProcessEnv): EditorRunner {
 /** `formctl form edit <id|slug>`. */
 export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
   const cmd = new Command('edit')
-    .description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely')
-    .argument('<form>', 'Form id or slug');
+    .description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely');
+  addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addYesOption(cmd);
   examples(cmd, ['formctl form edit 42', 'EDITOR="code --wait" formctl form edit contact-us', 'formctl form edit 42 --dry-run   # only show what would change']);
-  return cmd.action((ref: string, flags: { yes?: boolean } & SafeUpdateFlags) =>
+  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean } & SafeUpdateFlags) =>
     runF({
       io: f.io,
       api: f.api,
@@ -66,7 +67,7 @@ export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
       prompter: f.prompter,
       editor: systemEditor(f.env),
       now: f.now,
-      ref,
+      ref: await resolveFormArg(f, ref),
       yes: flags.yes,
       dryRun: flags.dryRun,
       force: flags.force,

@@ -4,7 +4,8 @@ import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 
 export interface FormFieldsOptions {
   io: IOStreams;
@@ -16,11 +17,11 @@ export interface FormFieldsOptions {
 /** `formctl form fields <id|slug>`. */
 export function newFormFieldsCommand(f: Factory, runF = formFieldsRun): Command {
   const cmd = new Command('fields')
-    .description("List a form's fields with the ids that exports and submission patches use")
-    .argument('<form>', 'Form id or slug');
+    .description("List a form's fields with the ids that exports and submission patches use");
+  addFormArgument(cmd);
   addOutputOptions(cmd, { list: true });
   examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
-  return cmd.action((ref: string, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref, output: flags }));
+  return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
 }
 
 const COLUMNS: Column<FormProperty>[] = [

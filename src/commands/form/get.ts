@@ -4,7 +4,8 @@ import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { write, type IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { writeFieldTable } from './fields.js';
 
 export interface FormGetOptions {
@@ -18,11 +19,11 @@ export interface FormGetOptions {
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
   const cmd = new Command('get')
-    .description('Show a form with its settings and fields')
-    .argument('<form>', 'Form id or slug');
+    .description('Show a form with its settings and fields');
+  addFormArgument(cmd);
   addOutputOptions(cmd);
   examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
-  return cmd.action((ref: string, flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, ref, output: flags }));
+  return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref), output: flags }));
 }
 
 const COLUMNS: Column<Form>[] = [

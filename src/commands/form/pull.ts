@@ -8,7 +8,8 @@ import { writeFileAtomic } from '../../forms/backups.js';
 import { documentText, toDocument } from '../../forms/document.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, examples } from '../shared.js';
 import { formLabel } from './common.js';
 
 export interface FormPullOptions {
@@ -22,10 +23,10 @@ export interface FormPullOptions {
 export function newFormPullCommand(f: Factory, runF = formPullRun): Command {
   const cmd = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
-    .argument('<form>', 'Form id or slug')
     .option('-o, --output <file>', 'Write to this file instead of stdout');
+  addFormArgument(cmd);
   examples(cmd, ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
-  return cmd.action((ref: string, flags: { output?: string }) => runF({ io: f.io, api: f.api, ref, out: flags.output }));
+  return cmd.action(async (ref: string | undefined, flags: { output?: string }) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output }));
 }
 
 /**

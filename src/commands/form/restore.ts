@@ -8,7 +8,8 @@ import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import type { OutputFlags } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { addOutputOptions, addYesOption, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formIdOf } from './backups.js';
 import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
 import { reportSafeUpdate } from './update.js';
@@ -32,8 +33,8 @@ export interface FormRestoreOptions {
 export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Command {
   const cmd = new Command('restore')
     .description('Put a saved version of a form back (through the same safe update)')
-    .argument('<form>', 'Form id (or slug)')
     .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
+  addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addYesOption(cmd);
   addOutputOptions(cmd);
@@ -42,14 +43,14 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
     'formctl form restore 42 --yes',
     'formctl form restore 42 --backup ~/.local/state/formctl/backups/default/42/2025-01-31T09-12-00.000Z.json',
   ]);
-  return cmd.action((ref: string, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
+  return cmd.action(async (ref: string | undefined, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
     runF({
       io: f.io,
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
       prompter: f.prompter,
       now: f.now,
-      ref,
+      ref: await resolveFormArg(f, ref),
       backup: flags.backup,
       yes: flags.yes,
       dryRun: flags.dryRun,

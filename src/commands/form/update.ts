@@ -8,7 +8,8 @@ import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
 import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLabel, readDocument } from './common.js';
 
 export interface FormUpdateOptions {
@@ -31,11 +32,11 @@ export interface FormUpdateOptions {
 export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command {
   const cmd = new Command('update')
     .description('Change a form safely: fields you do not mention keep their values')
-    .argument('<form>', 'Form id or slug')
     .option('--title <title>', 'New title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'New visibility', VISIBILITIES))
     .option('--set <key=value>', 'Set an attribute; JSON when it parses, dotted keys for nested, e.g. settings.navigation_arrows=true (repeatable)', collectKeyValue)
     .option('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin');
+  addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addOutputOptions(cmd);
   examples(cmd, [
@@ -45,13 +46,13 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
   ]);
   return cmd.action(
-    (ref: string, flags: { title?: string; visibility?: string; set?: Array<[string, string]>; file?: string } & SafeUpdateFlags & OutputFlags) =>
+    async (ref: string | undefined, flags: { title?: string; visibility?: string; set?: Array<[string, string]>; file?: string } & SafeUpdateFlags & OutputFlags) =>
       runF({
         io: f.io,
         api: f.api,
         backupDir: (id) => backupDirFor(f, id),
         now: f.now,
-        ref,
+        ref: await resolveFormArg(f, ref),
         title: flags.title,
         visibility: flags.visibility,
         set: flags.set,

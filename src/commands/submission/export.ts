@@ -9,7 +9,8 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import type { OutputFlags } from '../../io/output.js';
-import { examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, examples } from '../shared.js';
 import { inputProperties } from './fields.js';
 import { parseList, parseSeconds } from './options.js';
 
@@ -48,14 +49,14 @@ export function addDownloadOptions(cmd: Command): Command {
     .option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
 }
 
-/** `formctl submission export <form>`. */
+/** `formctl submission export [form]`. */
 export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun): Command {
   const cmd = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
-    .argument('<form>', 'Form id or slug')
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
     .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting');
+  addFormArgument(cmd);
   addDownloadOptions(cmd);
   examples(cmd, [
     'formctl submission export contact-us',
@@ -64,14 +65,14 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
     'formctl submission export 42 --no-wait   # prints the job id; fetch it later with export-status',
   ]);
   return cmd.action(
-    (form: string, flags: { columns?: string[]; allColumns?: boolean; output?: string; wait: boolean; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
+    async (form: string | undefined, flags: { columns?: string[]; allColumns?: boolean; output?: string; wait: boolean; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
       runF({
         io: f.io,
         api: f.api,
         signal: f.signal,
         now: () => f.now().getTime(),
         sleep: abortableSleep,
-        form,
+        form: await resolveFormArg(f, form),
         columns: flags.columns,
         allColumns: flags.allColumns,
         output: flags.output,

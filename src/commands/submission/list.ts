@@ -8,7 +8,8 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, examples, parsePositiveInt } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, examples, parsePositiveInt } from '../shared.js';
 import { inputProperties } from './fields.js';
 
 export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
@@ -28,16 +29,16 @@ export interface SubmissionListOptions {
   output: OutputFlags;
 }
 
-/** `formctl submission list <form>`. */
+/** `formctl submission list [form]`. */
 export function newSubmissionListCommand(f: Factory, runF = submissionListRun): Command {
   const cmd = new Command('list')
     .alias('ls')
     .description('List a form\'s submissions, newest first')
-    .argument('<form>', 'Form id or slug')
     .option('--all', 'Fetch every submission (default for --json/--ndjson)')
     .option('-L, --limit <n>', `Show at most this many (default ${DEFAULT_LIMIT} in a table, all with --json/--ndjson)`, parsePositiveInt('--limit'))
     .addOption(new Option('--status <status>', 'Only submissions with this status').choices(['completed', 'partial', 'all']))
     .option('--search <text>', 'Only submissions with an answer matching this text');
+  addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: SUBMISSION_FIELDS });
   examples(cmd, [
     'formctl submission list contact-us',
@@ -45,8 +46,8 @@ export function newSubmissionListCommand(f: Factory, runF = submissionListRun): 
     'formctl submission list 42 --ndjson | jq -r \'.data | to_entries | map(.value) | @csv\'',
     "formctl submission list 42 --all --json id,submitted_at | jq -r '.[] | \"\\(.id) \\(.submitted_at)\"'",
   ]);
-  return cmd.action((form: string, flags: { all?: boolean; limit?: number; status?: string; search?: string } & OutputFlags) =>
-    runF({ io: f.io, api: f.api, now: f.now, form, all: flags.all, limit: flags.limit, status: flags.status, search: flags.search, output: flags }),
+  return cmd.action(async (form: string | undefined, flags: { all?: boolean; limit?: number; status?: string; search?: string } & OutputFlags) =>
+    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), all: flags.all, limit: flags.limit, status: flags.status, search: flags.search, output: flags }),
   );
 }
 

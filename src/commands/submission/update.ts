@@ -8,7 +8,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { examples, collectKeyValue, parsePositiveInt } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { resolveData } from './fields.js';
 
@@ -34,12 +35,10 @@ interface UpdateFlags {
   json?: boolean;
 }
 
-/** `formctl submission update <form> [submission-id]`: one submission with --set/--file, or many with --from. */
+/** `formctl submission update [form] [submission-id]`: one submission with --set/--file, or many with --from. */
 export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun): Command {
   const cmd = new Command('update')
     .description('Change answers of one submission, or of many from an NDJSON file')
-    .argument('<form>', 'Form id or slug')
-    .argument('[submission-id]', 'Submission id (not with --from)')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
     .option('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin')
     .option('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line; "-" reads stdin')
@@ -49,6 +48,9 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
     .option('--dry-run', 'Bulk: check every line and print what would be sent, without sending')
     .option('--json', 'Print the service\'s answer as JSON (single update)');
+  addFormArgument(cmd);
+  // After [form]: Commander fills positionals in the order they were added.
+  cmd.argument('[submission-id]', 'Submission id (not with --from)');
   examples(cmd, [
     'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',
     'formctl submission update 42 118 --file answers.json',
@@ -56,7 +58,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
     'formctl submission update 42 --from fixes.ndjson --dry-run',
   ]);
-  return cmd.action(async (form: string, submissionId: string | undefined, flags: UpdateFlags) => {
+  return cmd.action(async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
     const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
@@ -67,7 +69,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
         api: f.api,
         signal: f.signal,
         now: () => f.now().getTime(),
-        form,
+        form: await resolveFormArg(f, formArg),
         from: flags.from,
         concurrency: flags.concurrency ?? 4,
         rateLimit: flags.rateLimit,
@@ -81,8 +83,12 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
       const names = bulkOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
       throw new UsageError(`${names.join(', ')} ${names.length > 1 ? 'apply' : 'applies'} only to bulk updates with --from.`);
     }
-    if (submissionId === undefined) throw new UsageError('Missing <submission-id>.', 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
-    return runF({ io: f.io, api: f.api, form, submissionId, set: flags.set, file: flags.file, json: flags.json });
+    if (submissionId === undefined) {
+      // Without --from the form alone is not enough, so picking it on a terminal would only lead to this error.
+      const missing = formArg === undefined ? '<form> and <submission-id> arguments' : '<submission-id> argument';
+      throw new UsageError(`Missing ${missing}.`, 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
+    }
+    return runF({ io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId, set: flags.set, file: flags.file, json: flags.json });
   });
 }
 

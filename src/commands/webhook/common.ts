@@ -4,8 +4,10 @@ import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { WebhookIntegration, WebhookIntegrationBody } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import type { Column } from '../../io/output.js';
+import { resolveFormArg, resolveIntegrationArg } from '../../io/pickers.js';
 import { cleanSecret, maskSecret } from '../../webhooks/secret.js';
 
 /** Top-level JSON fields of a webhook integration (a contract with scripts). */
@@ -22,6 +24,17 @@ export async function formIdOf(client: ApiClient, ref: string): Promise<number> 
 export function parseWebhookId(v: string): number {
   if (!/^\d+$/.test(v.trim())) throw new UsageError(`Webhook id must be a number, got "${v}".`, 'See the ids with `formctl webhook list <form>`.');
   return Number(v.trim());
+}
+
+/** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */
+export function addWebhookIdArgument(cmd: Command): Command {
+  return cmd.argument('[id]', 'Webhook integration id (prompted on a terminal when omitted)', parseWebhookId);
+}
+
+/** The `[form] [id]` arguments of a webhook verb, each picked on a terminal when omitted (form first). */
+export async function resolveWebhookArgs(f: Factory, formArg: string | undefined, idArg: number | undefined): Promise<{ form: string; id: number }> {
+  const form = await resolveFormArg(f, formArg);
+  return { form, id: await resolveIntegrationArg(f, form, idArg) };
 }
 
 /** Headers as sent: the service may answer `[]` for an empty PHP array. */

@@ -5,10 +5,12 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import type { Prompter } from '../../io/prompter.js';
+import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
@@ -18,6 +20,7 @@ import {
   formIdOf,
   headerObject,
   readLogicFile,
+  readSecretFile,
   secretFromFlags,
   webhookView,
 } from './common.js';
@@ -28,6 +31,8 @@ const CREATE_FIELDS = [...WEBHOOK_FIELDS, 'generated_secret'] as const;
 export interface WebhookCreateOptions {
   io: IOStreams;
   api: () => Promise<ApiClient>;
+  /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
+  prompter?: () => Prompter;
   /** DNS for the public-address check; tests inject one. */
   resolve?: Resolver;
   form: string;
@@ -55,18 +60,18 @@ interface CreateFlags extends OutputFlags {
   showSecret?: boolean;
 }
 
-/** `formctl webhook create <form> --url URL`. */
+/** `formctl webhook create [form] --url URL`; run bare on a terminal it asks for each. */
 export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Command {
   const cmd = new Command('create')
     .description('Send every new submission of a form to an HTTPS endpoint')
-    .argument('<form>', 'Form id or slug')
-    .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses')
+    .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
     .option('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)')
     .option('--secret-stdin', 'Read the signing secret from stdin')
     .option('--generate-secret', 'Generate a 32-byte random secret and print it once to stdout')
     .option('--header <name:value>', 'Custom header sent with each delivery (repeatable, at most 10)', collectHeader)
     .option('--inactive', 'Create it switched off (no deliveries until `webhook update --activate`)')
     .option('--logic-file <file>', 'JSON condition that limits when the webhook fires');
+  addFormArgument(cmd);
   addAllowPrivateOption(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { fields: CREATE_FIELDS });
@@ -76,12 +81,14 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Co
     'pass show crm/webhook | formctl webhook create 42 --url https://crm.example.com/hook --secret-stdin --inactive',
     '# local development against `formctl sandbox --allow-private-webhooks`:',
     'formctl webhook create 1 --url http://127.0.0.1:8787/ --generate-secret --allow-private',
+    'formctl webhook create   # on a terminal: pick the form, then URL, secret and status',
   ]);
-  return cmd.action((form: string, flags: CreateFlags) =>
+  return cmd.action(async (form: string | undefined, flags: CreateFlags) =>
     runF({
       io: f.io,
       api: f.api,
-      form,
+      prompter: f.prompter,
+      form: await resolveFormArg(f, form),
       url: flags.url,
       secretFile: flags.secretFile,
       secretStdin: flags.secretStdin,
@@ -99,14 +106,19 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Co
 /** Validates everything locally as the service would, then creates the integration. */
 export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, CREATE_FIELDS);
-  if (o.url === undefined) throw new UsageError('Missing --url.', 'Pass --url https://… (the endpoint that receives deliveries).');
-  let secret = await secretFromFlags(o.io, o);
-  if (o.generateSecret) secret = generateSecret();
+  let choices: WalkThrough = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
+  if (o.url === undefined) {
+    if (!o.io.canPrompt || !o.prompter) throw new UsageError('Missing --url.', 'Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.');
+    choices = await walkThrough(o, o.prompter());
+  }
+  const url = choices.url!;
+  let secret = await secretFromFlags(o.io, { ...o, ...choices });
+  if (choices.generateSecret) secret = generateSecret();
   const headers = headerObject(o.headers);
   const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
   throwIfInvalid(
-    await validateWebhookData({ webhook_url: o.url, webhook_secret: secret, webhook_headers: headers }, { allowPrivate: o.allowPrivate, resolve: o.resolve }),
+    await validateWebhookData({ webhook_url: url, webhook_secret: secret, webhook_headers: headers }, { allowPrivate: o.allowPrivate, resolve: o.resolve }),
     { allowPrivate: o.allowPrivate },
   );
 
@@ -114,8 +126,8 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const formId = await formIdOf(client, o.form);
   const body: WebhookIntegrationBody = {
     integration_id: 'webhook',
-    status: o.inactive ? 'inactive' : 'active',
-    data: { webhook_url: o.url, webhook_headers: headers },
+    status: choices.inactive ? 'inactive' : 'active',
+    data: { webhook_url: url, webhook_headers: headers },
   };
   if (secret !== undefined) body.data.webhook_secret = secret;
   if (logic) body.logic = logic;
@@ -124,12 +136,68 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const view = webhookView(created, o.showSecret);
   if (format.kind === 'json' || format.kind === 'ndjson') {
     // The generated secret is shown this once, beside the (masked) integration.
-    await writeObject(o.io, format, o.generateSecret ? { ...view, generated_secret: secret } : view, []);
+    await writeObject(o.io, format, choices.generateSecret ? { ...view, generated_secret: secret } : view, []);
     return;
   }
-  await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${o.url}`);
-  if (o.generateSecret) {
+  await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${url}`);
+  if (choices.generateSecret) {
     if (o.io.stdoutIsTTY) await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
     await write(o.io.stdout, `${secret}\n`);
   }
+}
+
+/** What the walk-through settles: each answer stands for the flag named in its prompt. */
+interface WalkThrough {
+  url?: string;
+  secretFile?: string;
+  generateSecret?: boolean;
+  inactive?: boolean;
+}
+
+/**
+ * Asks for the URL (re-asking until it passes the same local rules as `--url`), then how to sign
+ * deliveries and whether to start active, skipping whatever a flag already settled.
+ */
+async function walkThrough(o: WebhookCreateOptions, p: Prompter): Promise<WalkThrough> {
+  const url = await p.input({
+    message: o.allowPrivate ? 'Receiver URL (private addresses allowed)' : 'Receiver URL (https://…)',
+    flag: '--url',
+    validate: async (v) => {
+      const problems = await checkWebhookUrl(v.trim(), { allowPrivate: o.allowPrivate, resolve: o.resolve });
+      if (problems.length === 0) return true;
+      // The prompt cannot turn --allow-private on: the check is deliberate, so say how to ask for it.
+      const local = !o.allowPrivate && /HTTPS|public IP/.test(problems.join(' '));
+      return local ? `${problems.join(' ')} For a local receiver, run again with --allow-private.` : problems.join(' ');
+    },
+  });
+  const out: WalkThrough = { url: url.trim(), secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
+  if (o.secretFile === undefined && !o.secretStdin && !o.generateSecret) {
+    const how = await p.select<'generate' | 'file' | 'none'>({
+      message: 'Signing secret',
+      flag: '--generate-secret',
+      choices: [
+        { name: 'Generate one (printed once, store it with your receiver)', value: 'generate', description: 'Same as --generate-secret' },
+        { name: 'Read it from a file', value: 'file', description: 'Same as --secret-file <file>' },
+        { name: 'None (deliveries are not signed)', value: 'none', description: 'Receivers cannot tell deliveries from forgeries' },
+      ],
+    });
+    if (how === 'generate') out.generateSecret = true;
+    if (how === 'file') {
+      out.secretFile = await p.input({
+        message: 'Secret file',
+        flag: '--secret-file',
+        validate: async (v) => {
+          try {
+            const problems = checkSecret(await readSecretFile(v.trim()));
+            return problems.length === 0 ? true : problems.join(' ');
+          } catch (err) {
+            return (err as Error).message;
+          }
+        },
+      });
+      out.secretFile = out.secretFile.trim();
+    }
+  }
+  if (!o.inactive) out.inactive = !(await p.confirm({ message: 'Deliver new submissions right away (active)?', flag: '--inactive', default: true }));
+  return out;
 }

@@ -5,8 +5,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addYesOption, examples } from '../shared.js';
-import { formIdOf, parseWebhookId } from './common.js';
+import { addFormArgument, addYesOption, examples } from '../shared.js';
+import { addWebhookIdArgument, formIdOf, resolveWebhookArgs } from './common.js';
 
 export interface WebhookDeleteOptions {
   io: IOStreams;
@@ -17,16 +17,19 @@ export interface WebhookDeleteOptions {
   yes?: boolean;
 }
 
-/** `formctl webhook delete <form> <id>`. */
+/** `formctl webhook delete [form] [id]`. */
 export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun): Command {
   const cmd = new Command('delete')
     .alias('rm')
-    .description('Delete a webhook integration (deliveries stop at once)')
-    .argument('<form>', 'Form id or slug')
-    .argument('<id>', 'Webhook integration id', parseWebhookId);
+    .description('Delete a webhook integration (deliveries stop at once)');
+  addFormArgument(cmd);
+  addWebhookIdArgument(cmd);
   addYesOption(cmd);
   examples(cmd, ['formctl webhook delete contact 7', 'formctl webhook delete 42 7 --yes   # in scripts']);
-  return cmd.action((form: string, id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, form, id, yes: flags.yes }));
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: { yes?: boolean }) => {
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
+    return runF({ io: f.io, api: f.api, prompter: f.prompter, form, id, yes: flags.yes });
+  });
 }
 
 /** Confirms, then deletes. */

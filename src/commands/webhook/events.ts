@@ -6,8 +6,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, loadChalk, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, choiceOption, examples } from '../shared.js';
-import { formIdOf, parseWebhookId } from './common.js';
+import { addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
+import { addWebhookIdArgument, formIdOf, resolveWebhookArgs } from './common.js';
 
 export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
 export const EVENT_STATUSES = ['success', 'failed', 'timeout'] as const;
@@ -40,28 +40,29 @@ const COLUMNS: Column<DispatchEvent>[] = [
   { header: 'When', value: (e) => e.created_at, time: true },
 ];
 
-/** `formctl webhook events <form> <id>`. */
+/** `formctl webhook events [form] [id]`. */
 export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Command {
   const cmd = new Command('events')
     .description('Show delivery attempts, newest first; --follow prints new ones as they happen')
-    .argument('<form>', 'Form id or slug')
-    .argument('<id>', 'Webhook integration id', parseWebhookId)
     .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
     .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
     .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`);
+  addFormArgument(cmd);
+  addWebhookIdArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: EVENT_FIELDS });
   examples(cmd, [
     'formctl webhook events contact 7',
     'formctl webhook events 42 7 --status failed',
     'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
   ]);
-  return cmd.action((form: string, id: number, flags: OutputFlags & { status?: string; follow?: boolean; interval?: string }) => {
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & { status?: string; follow?: boolean; interval?: string }) => {
     let intervalMs: number | undefined;
     if (flags.interval !== undefined) {
       const n = Number(flags.interval);
       if (!Number.isFinite(n) || n < MIN_INTERVAL_S) throw new UsageError(`--interval must be a number of seconds of at least ${MIN_INTERVAL_S}, got "${flags.interval}".`);
       intervalMs = Math.round(n * 1000);
     }
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
     return runF({ io: f.io, api: f.api, now: f.now, signal: f.signal, form, id, status: flags.status, follow: flags.follow, intervalMs, output: flags });
   });
 }

@@ -4,8 +4,8 @@ import { getWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
-import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, parseWebhookId, webhookView } from './common.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, addWebhookIdArgument, formIdOf, resolveWebhookArgs, webhookView } from './common.js';
 
 export interface WebhookGetOptions {
   io: IOStreams;
@@ -17,18 +17,19 @@ export interface WebhookGetOptions {
   output: OutputFlags;
 }
 
-/** `formctl webhook get <form> <id>`. */
+/** `formctl webhook get [form] [id]`. */
 export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command {
   const cmd = new Command('get')
-    .description('Show one webhook integration: URL, status, masked secret, headers, logic')
-    .argument('<form>', 'Form id or slug')
-    .argument('<id>', 'Webhook integration id', parseWebhookId);
+    .description('Show one webhook integration: URL, status, masked secret, headers, logic');
+  addFormArgument(cmd);
+  addWebhookIdArgument(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
   examples(cmd, ['formctl webhook get contact 7', 'formctl webhook get 42 7 --json data | jq .data.webhook_headers']);
-  return cmd.action((form: string, id: number, flags: OutputFlags & { showSecret?: boolean }) =>
-    runF({ io: f.io, api: f.api, now: f.now, form, id, showSecret: flags.showSecret, output: flags }),
-  );
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & { showSecret?: boolean }) => {
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
+    return runF({ io: f.io, api: f.api, now: f.now, form, id, showSecret: flags.showSecret, output: flags });
+  });
 }
 
 /** Shows one webhook. */

@@ -4,7 +4,8 @@ import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';
 
 export interface WebhookListOptions {
@@ -16,14 +17,15 @@ export interface WebhookListOptions {
   output: OutputFlags;
 }
 
-/** `formctl webhook list <form>`. */
+/** `formctl webhook list [form]`. */
 export function newWebhookListCommand(f: Factory, runF = webhookListRun): Command {
-  const cmd = new Command('list').alias('ls').description("List a form's webhook integrations").argument('<form>', 'Form id or slug');
+  const cmd = new Command('list').alias('ls').description("List a form's webhook integrations");
+  addFormArgument(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { list: true, fields: WEBHOOK_FIELDS });
   examples(cmd, ['formctl webhook list contact', "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'"]);
-  return cmd.action((form: string, flags: OutputFlags & { showSecret?: boolean }) =>
-    runF({ io: f.io, api: f.api, now: f.now, form, showSecret: flags.showSecret, output: flags }),
+  return cmd.action(async (form: string | undefined, flags: OutputFlags & { showSecret?: boolean }) =>
+    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), showSecret: flags.showSecret, output: flags }),
   );
 }
 

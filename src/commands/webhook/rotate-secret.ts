@@ -6,8 +6,8 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
-import { examples } from '../shared.js';
-import { formIdOf, fullBody, parseWebhookId } from './common.js';
+import { addFormArgument, examples } from '../shared.js';
+import { addWebhookIdArgument, formIdOf, fullBody, resolveWebhookArgs } from './common.js';
 
 export interface WebhookRotateSecretOptions {
   io: IOStreams;
@@ -17,15 +17,18 @@ export interface WebhookRotateSecretOptions {
   output: OutputFlags;
 }
 
-/** `formctl webhook rotate-secret <form> <id>`. */
+/** `formctl webhook rotate-secret [form] [id]`. */
 export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun): Command {
   const cmd = new Command('rotate-secret')
     .description('Replace the signing secret with a new random one and print it once')
-    .argument('<form>', 'Form id or slug')
-    .argument('<id>', 'Webhook integration id', parseWebhookId)
     .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
+  addFormArgument(cmd);
+  addWebhookIdArgument(cmd);
   examples(cmd, ['formctl webhook rotate-secret contact 7 > new-secret.txt', "formctl webhook rotate-secret 42 7 --json | jq -r .secret"]);
-  return cmd.action((form: string, id: number, flags: OutputFlags) => runF({ io: f.io, api: f.api, form, id, output: flags }));
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags) => {
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
+    return runF({ io: f.io, api: f.api, form, id, output: flags });
+  });
 }
 
 /** Generates a secret, saves it with the rest of the webhook's data unchanged, prints it once. */

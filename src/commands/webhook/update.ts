@@ -6,19 +6,20 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
   addAllowPrivateOption,
   addShowSecretOption,
+  addWebhookIdArgument,
   collectHeader,
   formIdOf,
   fullBody,
   headerObject,
   headersOf,
-  parseWebhookId,
   readLogicFile,
+  resolveWebhookArgs,
   webhookView,
 } from './common.js';
 
@@ -50,18 +51,18 @@ interface UpdateFlags extends OutputFlags {
   showSecret?: boolean;
 }
 
-/** `formctl webhook update <form> <id>`. */
+/** `formctl webhook update [form] [id]`. */
 export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Command {
   const cmd = new Command('update')
     .description('Change a webhook\'s URL, headers, status or logic, keeping everything else')
-    .argument('<form>', 'Form id or slug')
-    .argument('<id>', 'Webhook integration id', parseWebhookId)
     .option('--url <url>', 'New receiver URL')
     .option('--header <name:value>', 'Add or replace a custom header (repeatable); others are kept', collectHeader)
     .option('--clear-headers', 'Remove every custom header (then add those given with --header)')
     .option('--activate', 'Switch deliveries on')
     .option('--deactivate', 'Switch deliveries off')
     .option('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)');
+  addFormArgument(cmd);
+  addWebhookIdArgument(cmd);
   addAllowPrivateOption(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
@@ -71,8 +72,9 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
     'formctl webhook update 42 7 --clear-headers',
     '# to change the secret: formctl webhook rotate-secret 42 7',
   ]);
-  return cmd.action((form: string, id: number, flags: UpdateFlags) =>
-    runF({
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: UpdateFlags) => {
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
+    return runF({
       io: f.io,
       api: f.api,
       form,
@@ -86,8 +88,8 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
       allowPrivate: flags.allowPrivate,
       showSecret: flags.showSecret,
       output: flags,
-    }),
-  );
+    });
+  });
 }
 
 /** Fetches the webhook, merges the change into its full data, validates the result and PUTs it all. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { type Factory, createFactory } from '../../../src/factory.js';
-import { pickForm, pickIntegration, pickWorkspace } from '../../../src/io/pickers.js';
+import { pickForm, pickIntegration, pickWorkspace, resolveFormArg, resolveIntegrationArg } from '../../../src/io/pickers.js';
 import type { Choice, Prompter } from '../../../src/io/prompter.js';
 import { tempHome } from '../../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
@@ -17,6 +17,7 @@ beforeEach(async () => {
     if (req.url === '/open/workspaces') return json(res, 200, [{ id: 1, name: 'Acme', icon: '🚀' }, { id: 12, name: 'Side project' }]);
     if (req.url?.startsWith('/open/workspaces/12/forms')) return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 1 } });
     if (req.url?.startsWith('/open/workspaces/1/forms')) return json(res, 200, { data: [], meta: { current_page: 1, last_page: 1 } });
+    if (req.url === '/open/forms/contact-x1') return json(res, 200, { id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' });
     if (req.url === '/open/forms/5/integrations') {
       return json(res, 200, [{ id: 9, form_id: 5, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in?key=SECRET' } }]);
     }
@@ -91,13 +92,51 @@ describe('pickers on a terminal', () => {
   });
 });
 
+describe('resolveFormArg and resolveIntegrationArg', () => {
+  it('pass a given argument through without asking or sending anything', async () => {
+    for (const canPrompt of [true, false]) {
+      const { f, searches } = setup({ canPrompt });
+      expect(await resolveFormArg(f, 'contact-x1')).toBe('contact-x1');
+      expect(await resolveIntegrationArg(f, 'contact-x1', 9)).toBe(9);
+      expect(searches).toEqual([]);
+    }
+    expect(stub.requests).toEqual([]);
+  });
+
+  it('on a terminal pick the form in the workspace, then an integration of the form (a slug looked up first)', async () => {
+    const { f, searches } = setup({ canPrompt: true });
+    expect(await resolveFormArg(f, undefined, 12)).toBe('5');
+    expect(await resolveIntegrationArg(f, 'contact-x1', undefined)).toBe(9);
+    expect(searches.map((s) => [s.message, s.flag])).toEqual([
+      ['Form (type to search)', '<form>'],
+      ['Webhook (type to search)', '<id>'],
+    ]);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces/12/forms?page=1', '/open/forms/contact-x1', '/open/forms/5/integrations']);
+  });
+
+  it('without a terminal name the argument before resolving a workspace or sending a request', async () => {
+    const { f } = setup({ canPrompt: false });
+    await expect(resolveFormArg(f, undefined)).rejects.toMatchObject({
+      message: 'Missing <form> argument.',
+      hint: 'Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.',
+      exitCode: 2,
+    });
+    await expect(resolveIntegrationArg(f, 'contact-x1', undefined)).rejects.toMatchObject({
+      message: 'Missing <id> argument.',
+      hint: 'Pass the webhook id (see `formctl webhook list contact-x1`), or run on a terminal to pick one.',
+      exitCode: 2,
+    });
+    expect(stub.requests).toEqual([]);
+  });
+});
+
 describe('pickers without a terminal', () => {
   it('fail at once, before any request, naming the flag or argument', async () => {
     const { f, searches } = setup({ canPrompt: false });
     const cases: Array<[Promise<number>, string, string]> = [
       [pickWorkspace(f), 'Missing --workspace.', 'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).'],
-      [pickForm(f, 12), 'Missing <form>.', 'Pass the form id or slug as <form> (see `formctl form list -w 12`).'],
-      [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook>.', 'Pass the webhook id as <webhook> (see `formctl webhook list 5`).'],
+      [pickForm(f, 12), 'Missing <form> argument.', 'Pass the form id or slug as <form> (see `formctl form list -w 12`).'],
+      [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook> argument.', 'Pass the webhook id as <webhook> (see `formctl webhook list 5`).'],
       [f.workspace(), 'Missing --workspace.', 'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).'],
     ];
     for (const [p, message, hint] of cases) {

@@ -12,6 +12,7 @@ import { webhookSignRun } from '../../../src/commands/webhook/sign.js';
 import { webhookUpdateRun } from '../../../src/commands/webhook/update.js';
 import { webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
 import { CliError, UsageError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
 import { signBody } from '../../../src/webhooks/signature.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
@@ -140,6 +141,100 @@ describe('webhook create', () => {
     const io = fakeIO();
     await webhookCreateRun({ io: io.io, api, form: '42', url: 'http://127.0.0.1:8787/hook', allowPrivate: true, headers: [], output: {} });
     expect(io.err()).toMatch(/^warning: --allow-private: not checking HTTPS or public addresses/);
+  });
+
+  describe('run bare on a terminal (--url missing)', () => {
+    type Asked = { kind: string; message: string; flag: string; rejected?: string[] };
+    /** A prompter that answers from a script; each input answer is tried in turn against the prompt's validate. */
+    function scripted(answers: { input: string[][]; select: unknown[]; confirm: boolean[] }) {
+      const asked: Asked[] = [];
+      const p: Prompter = {
+        async input(o) {
+          const tries = answers.input.shift()!;
+          const entry: Asked = { kind: 'input', message: o.message, flag: o.flag, rejected: [] };
+          asked.push(entry);
+          for (const v of tries) {
+            const ok = o.validate ? await o.validate(v) : true;
+            if (ok === true) return v;
+            entry.rejected!.push(ok);
+          }
+          throw new Error(`no valid answer for ${o.message}`);
+        },
+        async select(o) {
+          asked.push({ kind: 'select', message: o.message, flag: o.flag });
+          return answers.select.shift() as never;
+        },
+        async confirm(o) {
+          asked.push({ kind: 'confirm', message: o.message, flag: o.flag });
+          return answers.confirm.shift()!;
+        },
+        password: async () => Promise.reject(new Error('not asked')),
+        search: async () => Promise.reject(new Error('not asked')),
+      };
+      return { asked, prompter: () => p };
+    }
+
+    it('asks URL (re-asking until it passes the local rules), secret source and status, then creates', async () => {
+      const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
+      const io = fakeIO({ tty: true, canPrompt: true });
+      const { asked, prompter } = scripted({
+        input: [['ftp://hooks.example.com/in', 'http://hooks.example.com/in', 'https://hooks.example.com/in'], ['/nonexistent/secret', file('short.txt', 'abc\n'), file('ok.txt', `${SECRET}\n`)]],
+        select: ['file'],
+        confirm: [false],
+      });
+      await webhookCreateRun({ io: io.io, api, prompter, resolve, form: '42', headers: [], output: {} });
+      expect(asked).toEqual([
+        {
+          kind: 'input',
+          message: 'Receiver URL (https://…)',
+          flag: '--url',
+          rejected: [
+            'The webhook URL must use HTTPS. For a local receiver, run again with --allow-private.',
+            'The webhook URL must use HTTPS. For a local receiver, run again with --allow-private.',
+          ],
+        },
+        { kind: 'select', message: 'Signing secret', flag: '--generate-secret' },
+        {
+          kind: 'input',
+          message: 'Secret file',
+          flag: '--secret-file',
+          rejected: ['Cannot read --secret-file /nonexistent/secret: no such file.', 'The webhook secret must be at least 12 characters (it has 3).'],
+        },
+        { kind: 'confirm', message: 'Deliver new submissions right away (active)?', flag: '--inactive' },
+      ]);
+      expect(JSON.parse(server.requests[0]!.body)).toEqual({
+        integration_id: 'webhook',
+        status: 'inactive',
+        data: { webhook_url: 'https://hooks.example.com/in', webhook_headers: {}, webhook_secret: SECRET },
+      });
+      expect(io.out()).toBe('✓ Created webhook 9 on form 42 (inactive) → https://hooks.example.com/in\n');
+      expect(io.out()).not.toContain(SECRET);
+    });
+
+    it('"generate" prints the new secret once, the one sent; flags already given are not asked again', async () => {
+      const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
+      const io = fakeIO({ tty: true, canPrompt: true });
+      const { asked, prompter } = scripted({ input: [['http://127.0.0.1:9/hook']], select: ['generate'], confirm: [] });
+      await webhookCreateRun({ io: io.io, api, prompter, form: '42', headers: [], inactive: true, allowPrivate: true, output: {} });
+      expect(asked.map((a) => a.message)).toEqual(['Receiver URL (private addresses allowed)', 'Signing secret']);
+      const sent = JSON.parse(server.requests[0]!.body) as { status: string; data: { webhook_secret: string } };
+      expect(sent.status).toBe('inactive');
+      expect(sent.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(io.out().split(sent.data.webhook_secret)).toHaveLength(2);
+      expect(io.out().endsWith(`\n${sent.data.webhook_secret}\n`)).toBe(true);
+    });
+
+    it('"none" sends no secret; without a prompter or terminal it is a usage error naming --url', async () => {
+      const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
+      const { prompter } = scripted({ input: [['https://hooks.example.com/in']], select: ['none'], confirm: [true] });
+      await webhookCreateRun({ io: fakeIO({ tty: true, canPrompt: true }).io, api, prompter, resolve, form: '42', headers: [], output: {} });
+      expect(JSON.parse(server.requests[0]!.body).data).toEqual({ webhook_url: 'https://hooks.example.com/in', webhook_headers: {} });
+      expect(JSON.parse(server.requests[0]!.body).status).toBe('active');
+
+      const e = await thrown(webhookCreateRun({ io: fakeIO({ tty: false }).io, api, prompter, form: '42', headers: [], output: {} }));
+      expect(e).toMatchObject({ message: 'Missing --url.', exitCode: 2 });
+      expect(server.requests).toHaveLength(1);
+    });
   });
 });
 

@@ -1,0 +1,170 @@
+// Pickers and walk-throughs for a missing form, integration or input (issue #6), in a real terminal
+// (tmux), and the same commands without one failing fast, before any request, with the argument or
+// flag to pass. Needs tmux (apt package "tmux"); without it the terminal half is skipped with a notice.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type StubServer, json, startStubServer } from '../helpers/http.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
+
+let sandbox: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+const sessions: TmuxSession[] = [];
+/** Ids of two forms created for the picker to choose between, besides the seeded demo form. */
+let alpha: number;
+let beta: number;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 1, allowPrivateWebhooks: true });
+  const h = tempHome();
+  try {
+    const create = async (title: string) => {
+      const r = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', title, '--json', 'id'], { env: { ...h.env, ...sandbox.env } });
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { id: number }).id;
+    };
+    alpha = await create('Alpha survey');
+    beta = await create('Beta signup');
+  } finally {
+    h.cleanup();
+  }
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  home = tempHome();
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+  home.cleanup();
+});
+
+/** The sandbox with its workspace as the default, so only the form is picked. */
+const env = () => ({ ...home.env, ...sandbox.env, FORMCTL_WORKSPACE: String(sandbox.workspaceId) });
+const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
+  const s = startTmux(args, { env: extra });
+  sessions.push(s);
+  return s;
+};
+const noStack = (screen: string) => expect(screen).not.toMatch(/^\s+at .+\(.+:\d+:\d+\)$|Error:|ExitPromptError/m);
+
+if (!hasTmux()) {
+  // Visible in the test output: the terminal tests need `apt-get install -y tmux`.
+  describe('pickers (tmux)', () => {
+    it.skip('tmux is not installed: install it (apt package "tmux") to run the terminal tests', () => undefined);
+  });
+}
+
+describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)', () => {
+  it('form get run bare offers the forms; typing filters, Enter picks and the form is printed', async () => {
+    const t = term(['form', 'get', '--json', 'id,title']);
+    await t.waitForText(/Form \(type to search\)/);
+    await t.waitForText(/Alpha survey/);
+    t.type('beta');
+    // The filter has applied once the other forms are gone from the list.
+    await t.waitForText(/^(?![\s\S]*Alpha survey)[\s\S]*Beta signup/);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    // On a terminal --json is pretty-printed.
+    expect(t.screen()).toMatch(new RegExp(`^\\{\\n  "id": ${beta},\\n  "title": "Beta signup"\\n\\}$`, 'm'));
+  });
+
+  it('webhook get run bare picks the form, then the integration', async () => {
+    const created = await runFormctl(['webhook', 'create', String(alpha), '--url', 'http://127.0.0.1:9/picked', '--allow-private', '--json', 'id'], { env: env() });
+    expect(created.code, created.stderr).toBe(0);
+    const { id } = JSON.parse(created.stdout) as { id: number };
+
+    const t = term(['webhook', 'get', '--json', 'id,form_id']);
+    await t.waitForText(/Form \(type to search\)/);
+    t.type('alpha');
+    await t.waitForText(/^(?![\s\S]*Beta signup)[\s\S]*Alpha survey/);
+    t.sendKeys('Enter');
+    await t.waitForText(/Webhook \(type to search\)/);
+    await t.waitForText(/127\.0\.0\.1:9\/picked/);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(new RegExp(`^\\{\\n  "id": ${id},\\n  "form_id": ${alpha}\\n\\}$`, 'm'));
+  });
+
+  it('webhook create --allow-private run bare walks through form, URL (re-asked when invalid), secret and status', async () => {
+    const t = term(['webhook', 'create', '--allow-private']);
+    await t.waitForText(/Form \(type to search\)/);
+    t.type('beta');
+    await t.waitForText(/^(?![\s\S]*Alpha survey)[\s\S]*Beta signup/);
+    t.sendKeys('Enter');
+
+    await t.waitForText(/\? Receiver URL \(private addresses allowed\)/);
+    t.type('ftp://127.0.0.1/hook');
+    t.sendKeys('Enter');
+    await t.waitForText(/The webhook URL must use HTTPS\./);
+    // Readline's Ctrl-U clears what was typed before the cursor.
+    t.sendKeys('C-u');
+    t.type('http://127.0.0.1:9/hook');
+    t.sendKeys('Enter');
+
+    await t.waitForText(/\? Signing secret/);
+    t.sendKeys('Enter'); // the first choice: generate
+    await t.waitForText(/\? Deliver new submissions right away \(active\)\?/);
+    t.sendKeys('Enter'); // default yes
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    const created = new RegExp(`✓ Created webhook (\\d+) on form ${beta} \\(active\\) → http://127\\.0\\.0\\.1:9/hook`).exec(screen);
+    expect(created, screen).not.toBeNull();
+    const secret = /^([0-9a-f]{64})$/m.exec(screen)?.[1];
+    expect(secret, screen).toBeDefined();
+
+    // The printed secret is the one the service signs with.
+    const saved = await runFormctl(['webhook', 'get', String(beta), created![1]!, '--show-secret', '--json', 'status,data'], { env: env() });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(JSON.parse(saved.stdout)).toMatchObject({ status: 'active', data: { webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: secret } });
+  });
+
+  it('Ctrl-C at a picker exits 130 without a stack trace', async () => {
+    const t = term(['form', 'get']);
+    await t.waitForText(/Form \(type to search\)/);
+    t.type('alp');
+    t.sendKeys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    noStack(t.screen());
+  });
+});
+
+describe('without a terminal: exit 2 naming the argument or flag, and no request sent', () => {
+  let stub: StubServer;
+  beforeAll(async () => {
+    stub = await startStubServer((_req, res) => json(res, 500, { message: 'no request was expected' }));
+  });
+  afterAll(async () => {
+    await stub.close();
+  });
+  const stubEnv = () => ({ ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' });
+
+  const FORM = 'error: Missing <form> argument.\nhint: Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.\n';
+  const cases: Array<[string[], string]> = [
+    [['form', 'get'], FORM],
+    [['form', 'delete', '--yes'], FORM],
+    [['submission', 'list'], FORM],
+    [['submission', 'export'], FORM],
+    [['webhook', 'list'], FORM],
+    [['webhook', 'create', '--url', 'https://hooks.example.com/in'], FORM],
+    [['webhook', 'get'], FORM],
+    [['webhook', 'get', '42'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list 42`), or run on a terminal to pick one.\n'],
+    [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list contact`), or run on a terminal to pick one.\n'],
+    [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.\n'],
+  ];
+  for (const [args, stderr] of cases) {
+    it(`formctl ${args.join(' ')}`, async () => {
+      const r = await runFormctl(args, { env: stubEnv() });
+      expect(r).toEqual({ code: 2, stdout: '', stderr });
+      expect(stub.requests).toEqual([]);
+    });
+  }
+
+  it.skipIf(!hasTmux())('--no-input turns the picker off on a terminal too', async () => {
+    const t = term(['form', 'get', '--no-input'], stubEnv());
+    expect(await t.exitCode()).toBe(2);
+    expect(t.screen()).toContain('error: Missing <form> argument.');
+    expect(stub.requests).toEqual([]);
+  });
+});
