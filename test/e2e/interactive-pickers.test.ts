@@ -1,6 +1,7 @@
-// Pickers and walk-throughs for a missing form, integration or input (issue #6), in a real terminal
-// (tmux), and the same commands without one failing fast, before any request, with the argument or
-// flag to pass. Needs tmux (apt package "tmux"); without it the terminal half is skipped with a notice.
+// Pickers for a missing form or webhook id, and the walk-throughs of `webhook create` and `member add`
+// run bare (issue #6), in a real terminal (tmux); and the same commands without one failing fast,
+// before any request, with the argument or flag to pass. Needs tmux (apt package "tmux"); without it
+// the terminal half is skipped with a notice.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
@@ -120,6 +121,32 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
     expect(JSON.parse(saved.stdout)).toMatchObject({ status: 'active', data: { webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: secret } });
   });
 
+  it('member add run bare walks through email (re-asked when invalid), role and workspace; a new person is invited', async () => {
+    // No default workspace: the workspace is picked too.
+    const t = term(['member', 'add'], { ...home.env, ...sandbox.env });
+    await t.waitForText(/\? Email address/);
+    t.type('newbie@example');
+    t.sendKeys('Enter');
+    await t.waitForText(/Enter an address such as alice@example\.com\./);
+    t.sendKeys('C-u');
+    t.type('newbie@example.com');
+    t.sendKeys('Enter');
+    await t.waitForText(/\? Role in the workspace/);
+    t.sendKeys('Down');
+    await t.waitForText(/❯ readonly/);
+    t.sendKeys('Enter');
+    await t.waitForText(/Workspace \(type to search\)/);
+    await t.waitForText(/Ada's Workspace/);
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toContain(
+      `✓ Invited newbie@example.com to workspace ${sandbox.workspaceId} as readonly: no account exists yet, so an invitation email was sent.`,
+    );
+    const invites = await runFormctl(['invite', 'list', '-w', String(sandbox.workspaceId), '--json', 'email,role,status'], { env: env() });
+    expect(invites.code, invites.stderr).toBe(0);
+    expect(JSON.parse(invites.stdout)).toContainEqual({ email: 'newbie@example.com', role: 'readonly', status: 'pending' });
+  });
+
   it('Ctrl-C at a picker exits 130 without a stack trace', async () => {
     const t = term(['form', 'get']);
     await t.waitForText(/Form \(type to search\)/);
@@ -151,6 +178,7 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
     [['webhook', 'get'], FORM],
     [['webhook', 'get', '42'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list 42`), or run on a terminal to pick one.\n'],
     [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list contact`), or run on a terminal to pick one.\n'],
+    [['member', 'add', '--role', 'user'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
     [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.\n'],
   ];
   for (const [args, stderr] of cases) {

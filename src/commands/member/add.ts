@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
-import { parseEmail, parseRole } from './args.js';
+import { isValidEmail, parseEmail, parseRole } from './args.js';
 
 export const ADD_FIELDS = ['outcome', 'message'] as const;
 
@@ -17,18 +17,18 @@ export interface MemberAddOptions {
   prompter: () => Prompter;
   resolveWorkspace: (flag?: number) => Promise<number>;
   workspace?: number;
-  /** Raw argument: validated in the run so a bad address never reaches the network. */
-  email: string;
+  /** Raw argument: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
+  email?: string;
   role?: Role;
   output: OutputFlags;
 }
 
-/** `formctl member add <email> --role <role>`. */
+/** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
 export function newMemberAddCommand(f: Factory, runF = memberAddRun): Command {
   const cmd = new Command('add')
     .description('Add a person to a workspace by email, or invite them when they have no account')
-    .argument('<email>', 'Email address of the person to add')
-    .addOption(new Option('--role <role>', 'Role in the workspace').choices(ROLES).argParser(parseRole));
+    .argument('[email]', 'Email address of the person to add (prompted on a terminal when omitted)')
+    .addOption(new Option('--role <role>', 'Role in the workspace (prompted on a terminal when omitted)').choices(ROLES).argParser(parseRole));
   addWorkspaceOption(cmd);
   addOutputOptions(cmd, { fields: ADD_FIELDS });
   cmd.addHelpText(
@@ -40,8 +40,9 @@ export function newMemberAddCommand(f: Factory, runF = memberAddRun): Command {
     'formctl member add alice@example.com --role user',
     'formctl member add bob@example.com --role readonly -w 12',
     "formctl member add carol@example.com --role admin --json | jq -r .outcome",
+    'formctl member add   # on a terminal: asks for the email, role and workspace',
   ]);
-  return cmd.action((email: string, flags: OutputFlags & { workspace?: number; role?: Role }) =>
+  return cmd.action((email: string | undefined, flags: OutputFlags & { workspace?: number; role?: Role }) =>
     runF({
       io: f.io,
       api: f.api,
@@ -58,7 +59,7 @@ export function newMemberAddCommand(f: Factory, runF = memberAddRun): Command {
 /** Validates locally, adds, and reports which of the three outcomes happened. */
 export async function memberAddRun(o: MemberAddOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, ADD_FIELDS);
-  const email = parseEmail(o.email);
+  const email = o.email !== undefined ? parseEmail(o.email) : await askEmail(o);
   const role = o.role ?? (await askRole(o));
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const result: AddResult = await addMember(await o.api(), workspaceId, { email, role });
@@ -80,6 +81,17 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
       await notice(o.io, `their role was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`);
       break;
   }
+}
+
+async function askEmail(o: MemberAddOptions): Promise<string> {
+  if (!o.io.canPrompt) throw new UsageError('Missing <email> argument.', 'Pass the email address of the person to add, or run on a terminal to be asked.');
+  const email = await o.prompter().input({
+    message: 'Email address',
+    flag: '<email>',
+    // The same check as the argument's, so a typo is caught here rather than by the service.
+    validate: (v) => (isValidEmail(v.trim()) ? true : 'Enter an address such as alice@example.com.'),
+  });
+  return email.trim();
 }
 
 async function askRole(o: MemberAddOptions): Promise<Role> {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
+import { memberAddRun } from '../../../src/commands/member/add.js';
 import { memberRemoveRun } from '../../../src/commands/member/remove.js';
 import { CancelledError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
@@ -145,6 +146,9 @@ describe('member add', () => {
     [['member', 'add', 'carol@example', '--role', 'user', '-w', '7'], 'error: Invalid email address "carol@example".\nhint: Pass an address such as alice@example.com.\n'],
     [['member', 'add', 'carol@example.com', '--role', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
     [['member', 'add', 'carol@example.com', '-w', '7'], 'error: Missing --role.\nhint: Pass --role admin|user|readonly.\n'],
+    [['member', 'add', '--role', 'user', '-w', '7'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
+    // The missing argument is named before any workspace is looked for.
+    [['member', 'add'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
     [['member', 'set-role', '5', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
     [['member', 'set-role', 'bob', 'user', '-w', '7'], 'error: Expected a numeric user id or an email address, got "bob".\nhint: See ids and emails with `formctl member list`.\n'],
     [['member', 'remove', 'bob@example', '-w', '7', '--yes'], 'error: Invalid email address "bob@example".\nhint: Pass an address such as alice@example.com.\n'],
@@ -165,6 +169,41 @@ describe('member add', () => {
     const [error, hint] = r.err.split('\n');
     expect(error).toBe(`error: ${msg} (HTTP 403, POST /open/workspaces/7/users/add)`);
     expect(hint).toMatch(/^hint: This self-hosted Community instance allows 2 users in total, and that limit is reached; adding or inviting a new person needs an Enterprise licence\./);
+  });
+
+  it('run bare on a terminal asks for the email (re-asking until it is valid), then the role and the workspace', async () => {
+    const s = await serve([[ADD, [200, { type: 'success', message: 'Registration invitation email sent to user.' }]]]);
+    const fio = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const rejected: Array<string | true> = [];
+    const prompter = {
+      async input(o: { message: string; flag: string; validate: (v: string) => string | true }) {
+        asked.push(`${o.message} [${o.flag}]`);
+        rejected.push(o.validate('carol@example'));
+        expect(o.validate(' carol@example.com ')).toBe(true);
+        return ' carol@example.com ';
+      },
+      async select(o: { message: string; flag: string; choices: Array<{ value: string }> }) {
+        asked.push(`${o.message} [${o.flag}]: ${o.choices.map((c) => c.value).join('|')}`);
+        return 'readonly';
+      },
+    } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      await memberAddRun({
+        io: fio.io,
+        api: async () => client,
+        prompter: () => prompter,
+        resolveWorkspace: async (w) => (asked.push(`workspace ${w}`), 7),
+        output: {},
+      });
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Email address [<email>]', 'Role in the workspace [--role]: user|readonly|admin', 'workspace undefined']);
+    expect(rejected).toEqual(['Enter an address such as alice@example.com.']);
+    expect(JSON.parse(s.requests[0]!.body)).toEqual({ email: 'carol@example.com', role: 'readonly' });
+    expect(fio.out()).toBe('✓ Invited carol@example.com to workspace 7 as readonly: no account exists yet, so an invitation email was sent.\n');
   });
 
   it("explains a non-admin's 403", async () => {
