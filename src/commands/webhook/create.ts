@@ -106,12 +106,11 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Co
 /** Validates everything locally as the service would, then creates the integration. */
 export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, CREATE_FIELDS);
-  let choices: WalkThrough = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
-  if (o.url === undefined) {
-    if (!o.io.canPrompt || !o.prompter) throw new UsageError('Missing --url.', 'Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.');
-    choices = await walkThrough(o, o.prompter());
-  }
-  const url = choices.url!;
+  let choices: WalkThrough;
+  if (o.url !== undefined) choices = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
+  else if (o.io.canPrompt && o.prompter) choices = await walkThrough(o, o.prompter());
+  else throw new UsageError('Missing --url.', 'Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.');
+  const { url } = choices;
   let secret = await secretFromFlags(o.io, { ...o, ...choices });
   if (choices.generateSecret) secret = generateSecret();
   const headers = headerObject(o.headers);
@@ -148,7 +147,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
 
 /** What the walk-through settles: each answer stands for the flag named in its prompt. */
 interface WalkThrough {
-  url?: string;
+  url: string;
   secretFile?: string;
   generateSecret?: boolean;
   inactive?: boolean;
