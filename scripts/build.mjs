@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -34,10 +35,10 @@ const result = await build({
 });
 
 // The same CLI as one script, for Node versions without module.enableCompileCache (Node 20):
-// dist/boot.js compiles it with vm.Script and a V8 code cache (docs/performance.md). No ESM
+// dist/boot.cjs compiles it with vm.Script and a V8 code cache (docs/performance.md). No ESM
 // loader work per chunk, built-ins through require (no ESM facades). Modules stay lazily
 // initialised (esbuild's __esm wrappers) and the heavy dependencies stay external, reached through
-// the __formctlImport dist/boot.js passes in (vm.Script cannot run import() on Node 20 without
+// the __formctlImport dist/boot.cjs passes in (vm.Script cannot run import() on Node 20 without
 // --experimental-vm-modules). The first line names a hash of the rest: the code cache key.
 // In the single-file bundle, undici's Agent and request are bundled too (one code cache, no
 // CommonJS resolution and compilation per file: ~20 ms of a one-request command). Two of its
@@ -79,7 +80,7 @@ const single = await build({
   target: 'node20.18',
   external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander' && name !== 'undici'),
   plugins: [undiciLean],
-  charset: 'ascii', // dist/boot.js reads it as latin1 (no UTF-8 decoding); comments go with the whitespace
+  charset: 'ascii', // dist/boot.cjs reads it as latin1 (no UTF-8 decoding); comments go with the whitespace
   minifyWhitespace: true,
   legalComments: 'linked', // undici's bundled formdata-polyfill notice (not ASCII) goes to single.LEGAL.txt
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
@@ -113,14 +114,15 @@ const singleFiles = single.outputFiles.map((file) => {
   return { path: file.path, contents: Buffer.from(`// formctl single ${hash}\n${text}`, 'latin1') };
 });
 
-// dist/boot.js, loaded by the shim: picks the single script with its code cache, or dist/main.js.
-// Its own build, importing nothing (no banner: an ESM import of a built-in costs a facade).
+// dist/boot.cjs, required by the (CommonJS) shim: picks the single script with its code cache, or
+// dist/main.js. Its own build, importing nothing, and CommonJS so that the Node 20 path does not
+// start the ESM loader unless a command imports an ES module package.
 const boot = await build({
   absWorkingDir: root,
   entryPoints: ['src/startup/boot.ts'],
-  outfile: join(outdir, 'boot.js'),
+  outfile: join(outdir, 'boot.cjs'),
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.18',
   logLevel: 'warning',
@@ -128,7 +130,7 @@ const boot = await build({
 });
 
 const isEntry = (p) => !relative(outdir, p).startsWith('chunks');
-// boot.js goes last: it is what a starting process reads first, and it expects the rest in place.
+// boot.cjs goes last: it is what a starting process reads first, and it expects the rest in place.
 const ordered = [...result.outputFiles, ...singleFiles, ...boot.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 const written = new Set();
 for (const file of ordered) {
@@ -138,6 +140,19 @@ for (const file of ordered) {
   renameSync(tmp, file.path);
   written.add(file.path);
 }
+// The root help, rendered by the CLI just built (`formctl help` prints the same text as `--help`),
+// so that dist/boot.cjs can answer `formctl --help` without loading the CLI.
+const rendered = spawnSync(process.execPath, [join(root, 'bin', 'formctl.js'), 'help'], {
+  env: { ...process.env, FORMCTL_CODE_CACHE: '0', NO_COLOR: '1' },
+  encoding: 'utf8',
+});
+if (rendered.status !== 0 || !rendered.stdout.startsWith('Usage: formctl')) {
+  throw new Error(`rendering the root help failed (exit ${rendered.status}): ${rendered.stderr}`);
+}
+const helpFile = join(outdir, 'root-help.txt');
+writeFileSync(`${helpFile}.${process.pid}.tmp`, rendered.stdout);
+renameSync(`${helpFile}.${process.pid}.tmp`, helpFile);
+
 // Chunks from older builds are removed once they are unlikely to be in use by a running process.
 const chunksDir = join(outdir, 'chunks');
 for (const name of readdirSync(chunksDir)) {

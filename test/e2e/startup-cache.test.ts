@@ -26,9 +26,9 @@ const cacheFiles = () => {
   const d = join(dir, 'cache', 'code-cache');
   return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('.bin')).map((n) => join(d, n)) : [];
 };
-/** `formctl --help` with the startup trace on: stdout, and the [startup] lines of stderr. */
+/** `formctl help` with the startup trace on: stdout, and the [startup] lines of stderr. */
 async function help(extra: NodeJS.ProcessEnv = {}) {
-  const r = await runFormctl(['--help'], { env: { ...env, FORMCTL_STARTUP_TRACE: '1', ...extra } });
+  const r = await runFormctl(['help'], { env: { ...env, FORMCTL_STARTUP_TRACE: '1', ...extra } });
   expect(r.code).toBe(0);
   const trace = r.stderr.split('\n').filter((l) => l.startsWith('[startup] '));
   expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('[startup] '))).toEqual([]);
@@ -37,7 +37,7 @@ async function help(extra: NodeJS.ProcessEnv = {}) {
 
 describe.skipIf(!singlePath)('startup code cache (Node < 22.1)', () => {
   it('a cold run writes the cache, a warm run uses it, and both print the same help as the ESM build', async () => {
-    const esm = await runFormctl(['--help'], { env: { ...env, FORMCTL_CODE_CACHE: '0' } });
+    const esm = await runFormctl(['help'], { env: { ...env, FORMCTL_CODE_CACHE: '0' } });
     expect(esm.code).toBe(0);
     expect(cacheFiles()).toEqual([]);
 
@@ -46,7 +46,7 @@ describe.skipIf(!singlePath)('startup code cache (Node < 22.1)', () => {
     expect(cold.trace).toMatch(/code cache written/);
     expect(cold.stdout).toBe(esm.stdout);
     const [file] = cacheFiles();
-    expect(file).toMatch(/single-v[\d.]+-\w+-root\.bin$/);
+    expect(file).toMatch(/single-v[\d.]+-\w+-help\.bin$/);
     const written = readFileSync(file!);
 
     const warm = await help();
@@ -55,7 +55,7 @@ describe.skipIf(!singlePath)('startup code cache (Node < 22.1)', () => {
     expect(warm.stdout).toBe(esm.stdout);
     expect(readFileSync(file!).equals(written)).toBe(true);
     // Without the trace variable, nothing on stderr.
-    const quiet = await runFormctl(['--help'], { env });
+    const quiet = await runFormctl(['help'], { env });
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(esm.stdout);
   });
@@ -109,12 +109,12 @@ describe.skipIf(!singlePath)('startup code cache (Node < 22.1)', () => {
     const r = await runFormctl(['workspace', '--nope'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown option '--nope'/);
-    expect(cacheFiles().map((f) => f.replace(/.*-/, '')).sort()).toEqual(['root.bin', 'workspace.bin']);
+    expect(cacheFiles().map((f) => f.replace(/.*-/, '')).sort()).toEqual(['help.bin', 'workspace.bin']);
   });
 
-  it('--help through dist/single.js loads no heavy dependency, no undici built-ins and no child_process', async () => {
+  it('`help` through dist/single.js loads no heavy dependency, no undici built-ins and no child_process', async () => {
     const log = join(dir, 'modules.log');
-    const r = await runFormctl(['--help'], { env: { ...env, NODE_OPTIONS: `--import ${PRELOAD}`, FORMCTL_LOAD_LOG: log } });
+    const r = await runFormctl(['help'], { env: { ...env, NODE_OPTIONS: `--import ${PRELOAD}`, FORMCTL_LOAD_LOG: log } });
     expect(r.code).toBe(0);
     const modules = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     // The log works: commander's require of node:events went through it.
@@ -125,7 +125,7 @@ describe.skipIf(!singlePath)('startup code cache (Node < 22.1)', () => {
   });
 
   it('FORMCTL_CODE_CACHE=0 runs the ESM build and writes no cache', async () => {
-    const r = await runFormctl(['--help'], { env: { ...env, FORMCTL_CODE_CACHE: '0', FORMCTL_STARTUP_TRACE: '1' } });
+    const r = await runFormctl(['help'], { env: { ...env, FORMCTL_CODE_CACHE: '0', FORMCTL_STARTUP_TRACE: '1' } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(cacheFiles()).toEqual([]);
