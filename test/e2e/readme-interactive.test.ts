@@ -1,0 +1,152 @@
+// The README lines that prompt on a terminal (listed in ELSEWHERE of test/helpers/readme.ts), run
+// as written in a real terminal (tmux) against the sandbox, answering the prompts as a person would.
+// Each entry's setup brings the story to the state the README assumes at that line.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { ELSEWHERE, README_HOSTS, type Statement, copyExamples, readReadme } from '../helpers/readme.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
+
+interface Ctx {
+  sandbox: TestSandbox;
+  env: NodeJS.ProcessEnv;
+  t: TmuxSession;
+}
+
+interface Scripted {
+  pattern: RegExp;
+  /** CLI lines (README lines of the same section) run first, with the story's logged-in profile. */
+  setup?: (c: Omit<Ctx, 't'>) => Promise<void>;
+  answer: (c: Ctx, s: Statement) => Promise<void>;
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+async function cli(c: Omit<Ctx, 't'>, args: string[]): Promise<void> {
+  const r = await runFormctl(args, { env: c.env });
+  expect(r.code, r.stderr).toBe(0);
+}
+
+const login = async ({ sandbox, t }: Ctx) => {
+  await t.waitForText(/Personal access token for 127\.0\.0\.1:\d+/);
+  t.type(sandbox.tokens.all);
+  t.sendKeys('Enter');
+  expect(await t.exitCode()).toBe(0);
+  expect(t.screen()).not.toContain(sandbox.tokens.all);
+};
+const confirmYes = (prompt: RegExp) => async ({ t }: Ctx) => {
+  await t.waitForText(prompt);
+  t.sendKeys('y', 'Enter');
+  expect(await t.exitCode()).toBe(0);
+};
+const createForms = (n: number) => async (c: Omit<Ctx, 't'>) => {
+  // README "Creating forms": form 2 "Contact us", form 3 from examples/contact-form.json.
+  await cli(c, ['form', 'create', '--title', 'Contact us', '--field', 'Name', '--field', 'Email:email']);
+  if (n > 1) await cli(c, ['form', 'create', '--file', join(c.env.PWD!, 'examples', 'contact-form.json'), '--visibility', 'public']);
+};
+
+const SCRIPTED: Scripted[] = [
+  { pattern: /^formctl auth login(?:\s+#|$)/, answer: login },
+  { pattern: /^formctl auth login --base-url \S+(?:\s+#|$)/, answer: login },
+  {
+    pattern: /^formctl form create(?:\s+#|$)/,
+    answer: async ({ t }) => {
+      await t.waitForText(/\? Title/);
+      t.type('Contact us');
+      t.sendKeys('Enter');
+      await t.waitForText(/\? First field name/);
+      t.sendKeys('Enter');
+      await t.waitForText(/\? First field type/);
+      t.sendKeys('Enter');
+      expect(await t.exitCode()).toBe(0);
+      expect(t.screen()).toMatch(/✓ Created form "Contact us" \(id 2, draft\)\./);
+    },
+  },
+  {
+    pattern: /^formctl form edit \S+(?:\s+#|$)/,
+    setup: createForms(1),
+    answer: async (c) => {
+      await confirmYes(/Update form 2 with these changes\?/)(c);
+      expect(c.t.screen()).toContain('Edited in $EDITOR.');
+    },
+  },
+  { pattern: /^formctl form delete \d+\s+# asks/, setup: createForms(2), answer: confirmYes(/Delete form .*\(id 3\)/) },
+  { pattern: /^formctl submission delete \d+ \d+\s+# asks/, answer: confirmYes(/Delete submission 5/) },
+  {
+    pattern: /^formctl member remove \S+(?:\s+#|$)/,
+    // The README removes the admin themself: "answer `n` here: that is you" (exit 3, nothing removed).
+    answer: async ({ t }, s) => {
+      await t.waitForText(/Remove admin@example\.com/);
+      expect(t.screen().replace(/\s+/g, ' ')).toContain(promptShownAfter(s).replace(/\s+/g, ' ').trim());
+      t.sendKeys('n', 'Enter');
+      expect(await t.exitCode()).toBe(3);
+    },
+  },
+];
+
+/** The output line the README shows right under a console statement (here: the prompt). */
+function promptShownAfter(s: Statement): string {
+  return readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')[s.line] ?? '';
+}
+
+const interactive = ELSEWHERE.filter((e) => e.covers?.file === 'test/e2e/readme-interactive.test.ts');
+const statements = readReadme();
+
+describe('README lines that prompt: the table', () => {
+  it('scripts exactly the lines the README runner sends here', () => {
+    expect(SCRIPTED.map((x) => x.pattern.source).sort()).toEqual(interactive.map((e) => e.pattern.source).sort());
+  });
+});
+
+const sessions: TmuxSession[] = [];
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) s.kill();
+  for (const c of cleanups.splice(0)) await c();
+});
+
+describe.skipIf(!hasTmux())('README lines that prompt, in a real terminal (tmux)', () => {
+  for (const entry of SCRIPTED) {
+    for (const s of statements.filter((x) => entry.pattern.test(x.text))) {
+      it(`README.md:${s.line}: ${s.text}`, async () => {
+        const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
+        const home = tempHome();
+        cleanups.push(() => sandbox.close(), () => home.cleanup());
+        const dir = join(home.dir, 'work');
+        mkdirSync(dir);
+        copyExamples(dir);
+        const editor = join(home.dir, 'editor.mjs');
+        writeFileSync(
+          editor,
+          `#!/usr/bin/env node
+import { readFileSync, writeFileSync } from 'node:fs';
+const f = process.argv[2];
+const lines = readFileSync(f, 'utf8').split('\\n');
+const doc = JSON.parse(lines.filter((l) => !l.startsWith('//')).join('\\n'));
+doc.description = 'Edited in $EDITOR.';
+writeFileSync(f, JSON.stringify(doc, null, 2) + '\\n');
+`,
+        );
+        chmodSync(editor, 0o755);
+        const env: NodeJS.ProcessEnv = { ...home.env, PWD: dir, EDITOR: editor };
+        const login = await runFormctl(['--profile', 'local', 'auth', 'login', '--with-token', '--base-url', sandbox.url], { env, input: sandbox.tokens.all });
+        expect(login.code, login.stderr).toBe(0);
+        await cli({ sandbox, env }, ['profile', 'use', 'local']);
+        await entry.setup?.({ sandbox, env });
+
+        let line = s.text;
+        for (const host of README_HOSTS) line = line.split(host).join(sandbox.url);
+        const assignments = Object.entries({ PATH: process.env.PATH, TERM: 'xterm-256color', NO_COLOR: '1', ...env })
+          .map(([k, v]) => `${k}=${q(String(v))}`)
+          .join(' ');
+        const script = `formctl() { ${q(process.execPath)} ${q(BIN)} "$@"; }\n${line}\n`;
+        const t = startTmuxCommand(`cd ${q(dir)} && env -i ${assignments} bash --norc --noprofile -c ${q(script)}; echo "EXIT=$?"; sleep 600`, { height: 50 });
+        sessions.push(t);
+        await entry.answer({ sandbox, env, t }, s);
+        expect(t.screen()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+      }, 30_000);
+    }
+  }
+});
