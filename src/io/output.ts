@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { IOStreams } from './iostreams.js';
 import { write } from './iostreams.js';
+import { collectWithSpinner } from './spinner.js';
 
 /** How a command's result is rendered; decided once from flags and the terminal. */
 export type OutputFormat =
@@ -69,7 +70,7 @@ export async function writeList<T>(
   format: OutputFormat,
   rows: Iterable<T> | AsyncIterable<T>,
   columns: Column<T>[],
-  opts: { now?: Date; empty?: string } = {},
+  opts: { now?: Date; empty?: string; loading?: string } = {},
 ): Promise<number> {
   let count = 0;
   switch (format.kind) {
@@ -96,8 +97,8 @@ export async function writeList<T>(
       }
       return count;
     case 'table': {
-      const all: T[] = [];
-      for await (const row of rows) all.push(row);
+      // Rows still to be fetched page by page: a spinner covers the wait (after 150 ms, terminals only).
+      const all: T[] = Symbol.asyncIterator in rows ? await collectWithSpinner(io, opts.loading ?? 'Loading…', rows) : [...rows];
       if (all.length === 0) {
         if (opts.empty) await write(io.stderr, opts.empty + '\n');
         return 0;

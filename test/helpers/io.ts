@@ -17,6 +17,20 @@ export class Capture extends Writable {
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
   }
+  // The cursor methods of a tty.WriteStream (spinners draw with them), as the escape codes they send.
+  cursorTo(x: number, y?: number | (() => void), cb?: () => void): boolean {
+    const done = typeof y === 'function' ? y : cb;
+    this.write(typeof y === 'number' ? `\x1b[${y + 1};${x + 1}H` : `\x1b[${x + 1}G`, done);
+    return true;
+  }
+  moveCursor(dx: number, dy: number, cb?: () => void): boolean {
+    this.write(`${dx < 0 ? `\x1b[${-dx}D` : dx > 0 ? `\x1b[${dx}C` : ''}${dy < 0 ? `\x1b[${-dy}A` : dy > 0 ? `\x1b[${dy}B` : ''}`, cb);
+    return true;
+  }
+  clearLine(_dir: number, cb?: () => void): boolean {
+    this.write('\x1b[2K', cb);
+    return true;
+  }
 }
 
 export interface FakeIO {

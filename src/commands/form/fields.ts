@@ -5,6 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 
 export interface FormFieldsOptions {
@@ -39,6 +40,7 @@ export async function writeFieldTable(io: IOStreams, format: OutputFormat, form:
 /** Lists the form's properties (id, type, name, required; --json gives every key). */
 export async function formFieldsRun(o: FormFieldsOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output);
-  const form = await resolveForm(await o.api(), o.ref);
+  const client = await o.api();
+  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
   await writeFieldTable(o.io, format, form);
 }

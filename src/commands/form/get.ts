@@ -5,6 +5,7 @@ import type { Factory } from '../../factory.js';
 import { write, type IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { writeFieldTable } from './fields.js';
 
@@ -42,7 +43,8 @@ const COLUMNS: Column<Form>[] = [
 /** Prints the full form: every field with --json; a summary and the field table for people. */
 export async function formGetRun(o: FormGetOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output);
-  const form = await resolveForm(await o.api(), o.ref);
+  const client = await o.api();
+  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
   await writeObject(o.io, format, form, COLUMNS, { now: o.now() });
   if (format.kind === 'table' && Array.isArray(form.properties) && form.properties.length > 0) {
     await write(o.io.stdout, '\n');

@@ -4,6 +4,7 @@ import { listAllFormsDeprecated } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, examples } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS } from './common.js';
 
@@ -26,6 +27,7 @@ export function newFormListAllCommand(f: Factory, runF = formListAllRun): Comman
 export async function formListAllRun(o: FormListAllOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output);
   await notice(o.io, 'GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.');
-  const forms = await listAllFormsDeprecated(await o.api());
+  const client = await o.api();
+  const forms = await withSpinner(o.io, 'Loading forms…', () => listAllFormsDeprecated(client));
   await writeList(o.io, format, forms, FORM_SUMMARY_COLUMNS, { now: o.now(), empty: 'No forms.' });
 }

@@ -113,6 +113,7 @@ export async function formListRun(o: FormListOptions): Promise<void> {
 
   const count = await writeList(o.io, format, rows(), FORM_SUMMARY_COLUMNS, {
     now: o.now(),
+    loading: 'Loading forms…',
     empty: filtered ? 'No forms match.' : `No forms in workspace ${workspaceId}. Create one with \`formctl form create --title <title>\`.`,
   });
   if (cut) {

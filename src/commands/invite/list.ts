@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
 export const INVITE_FIELDS = ['id', 'email', 'role', 'status', 'valid_until'] as const;
@@ -58,7 +59,8 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun): Command 
 export async function inviteListRun(o: InviteListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, INVITE_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
-  const invites = (await listInvites(await o.api(), workspaceId)).filter((i) => !o.status || i.status === o.status);
+  const client = await o.api();
+  const invites = (await withSpinner(o.io, 'Loading invites…', () => listInvites(client, workspaceId))).filter((i) => !o.status || i.status === o.status);
   const now = o.now();
   // Deployed servers also list pending invites past valid_until; people should see they no longer work.
   const expired = (i: Invite) => i.status === 'pending' && i.valid_until !== null && Date.parse(i.valid_until) < now.getTime();

@@ -4,6 +4,7 @@ import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
 export const MEMBER_FIELDS = ['id', 'name', 'email', 'role'] as const;
@@ -35,7 +36,8 @@ export function newMemberListCommand(f: Factory, runF = memberListRun): Command 
 export async function memberListRun(o: MemberListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, MEMBER_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
-  const members = await listMembers(await o.api(), workspaceId);
+  const client = await o.api();
+  const members = await withSpinner(o.io, 'Loading members…', () => listMembers(client, workspaceId));
   const columns: Column<Member>[] = [
     { header: 'ID', value: (m) => m.id, style: 'cyan' },
     { header: 'Name', value: (m) => m.name },

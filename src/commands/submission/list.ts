@@ -77,6 +77,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
   });
   await writeList(o.io, format, machine ? toRecords(rows) : rows, columns as Column<unknown>[], {
     now: o.now(),
+    loading: 'Loading submissions…',
     empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${form.slug}.`,
   });
   if (truncated && format.kind === 'table') await notice(o.io, `Showing the first ${limit}; pass --all or --limit N for more.`);

@@ -5,6 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';
 
@@ -33,8 +34,8 @@ export function newWebhookListCommand(f: Factory, runF = webhookListRun): Comman
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
-  const hooks = (await listWebhooks(client, formId)).map((i) => webhookView(i, o.showSecret));
+  const found = await withSpinner(o.io, 'Loading webhooks…', async () => listWebhooks(client, await formIdOf(client, o.form)));
+  const hooks = found.map((i) => webhookView(i, o.showSecret));
   await writeList(o.io, format, hooks, LIST_COLUMNS, {
     now: o.now(),
     empty: `Form ${o.form} has no webhooks. Add one with \`formctl webhook create ${o.form} --url https://…\`.`,

@@ -4,6 +4,7 @@ import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, examples } from '../shared.js';
 
 export const WORKSPACE_FIELDS = ['id', 'name', 'icon', 'settings', 'max_file_size', 'is_readonly'] as const;
@@ -36,7 +37,7 @@ export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun): Co
 export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
   const client = await o.api();
-  const [workspaces, current] = await Promise.all([listWorkspaces(client), o.defaultWorkspace()]);
+  const [workspaces, current] = await withSpinner(o.io, 'Loading workspaces…', () => Promise.all([listWorkspaces(client), o.defaultWorkspace()]));
   const columns: Column<Workspace>[] = [
     { header: 'ID', value: (w) => w.id, style: 'cyan' },
     { header: 'Name', value: (w) => `${w.icon ? `${w.icon} ` : ''}${w.name}` },
