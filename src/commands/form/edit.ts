@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
-import { CliError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { parseFormJson } from '../../forms/backups.js';
 import { documentText, toDocument, toUpdateBody } from '../../forms/document.js';
@@ -102,6 +102,10 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
   const original = documentText(toDocument(current));
   const dir = await mkdtemp(join(tmpdir(), 'formctl-edit-'));
   const file = join(dir, `form-${current.id}.json`);
+  // The user's last edit, once there is one: if the update then fails (a concurrent change, a 422, a
+  // dropped connection), it is kept on disk instead of being deleted with the temporary directory.
+  let edit: string | undefined;
+  let kept = false;
   try {
     let body = original;
     let problem: string | undefined;
@@ -112,6 +116,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
       await o.editor(file);
       const edited = stripHeader(await readFile(file, 'utf8'));
       if (edited.trim() === '') throw new UsageError('The file was saved empty: edit cancelled, nothing was sent.');
+      edit = edited;
       if (edited === original) {
         await write(o.io.stderr, 'No changes; nothing was sent.\n');
         return;
@@ -151,7 +156,15 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
         await write(o.io.stderr, `error: ${err.message.split('\n')[0]} Reopening the editor…\n`);
       }
     }
+  } catch (err) {
+    if (edit === undefined || edit === original || err instanceof CancelledError) throw err;
+    await writeFile(file, edit, { mode: 0o600 });
+    kept = true;
+    const note = `Your edited form is kept in ${file}.`;
+    if (err instanceof CliError) throw new CliError(err.message, err.exitCode, err.hint ? `${err.hint}\n${note}` : note);
+    await write(o.io.stderr, `${note}\n`);
+    throw err;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!kept) await rm(dir, { recursive: true, force: true });
   }
 }

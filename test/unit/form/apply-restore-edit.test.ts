@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formApplyRun } from '../../../src/commands/form/apply.js';
 import { formEditRun } from '../../../src/commands/form/edit.js';
@@ -186,6 +186,25 @@ describe('form edit', () => {
     expect(opens).toBe(2);
     expect(codeOf(e)).toBe(2);
     expect(stub.puts()).toEqual([]);
+  });
+
+  it('a failed update (someone changed the form meanwhile) keeps the edited file instead of deleting it', async () => {
+    stub = await startFormStub({
+      onGet: (n, form) => {
+        if (n === 2) Object.assign(form, { description: 'Changed by someone else', updated_at: '2025-01-03T00:00:00.000Z' });
+      },
+    });
+    let path = '';
+    const editor = async (file: string) => {
+      path = file;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"Contact us"', '"My long edit"'));
+    };
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true }).catch((err) => err);
+    expect(codeOf(e)).toBe(9);
+    expect(stub.puts()).toEqual([]);
+    expect((e as CliError).hint).toContain(`Your edited form is kept in ${path}.`);
+    expect(JSON.parse(readFileSync(path, 'utf8')).title).toBe('My long edit');
+    rmSync(dirname(path), { recursive: true, force: true });
   });
 
   it('without --yes off a terminal it refuses; unchanged file sends nothing', async () => {
