@@ -47,7 +47,7 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   try {
     const bytes = file === '-'
       ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
-      : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes });
+      : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
     return { file, bytes };
   } finally {
     line.done();

@@ -1,9 +1,8 @@
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
+import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/promises';
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
-import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** The temporary name a download is written under until it is complete. */
 export function partName(file: string): string {
@@ -15,21 +14,62 @@ export function partName(file: string): string {
  * interrupted or failed export never leaves a half file under the final name (ARCHITECTURE, data
  * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a
  * stray .part would only confuse the next run.
+ *
+ * The .part is created exclusively: a second export to the same file while one runs stops instead of
+ * writing into the first one's .part. Without `clobber` the final name is taken with link(2), which
+ * fails if a file appeared there during the download, so nothing is ever replaced by accident.
  */
-export async function writeFileAtomically(body: Readable, file: string, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+export async function writeFileAtomically(
+  body: Readable,
+  file: string,
+  o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean } = {},
+): Promise<number> {
   const part = partName(file);
+  let fh: FileHandle;
+  try {
+    fh = await open(part, 'wx', 0o644);
+  } catch (err) {
+    body.destroy();
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(
+        `${part} exists: another export to ${file} is running, or an earlier one was killed.`,
+        `Wait for the other export, or remove ${part} if none is running.`,
+      );
+    }
+    throw downloadError(err, o.signal, file);
+  }
   // A 1 MiB buffer keeps write syscalls large; it is the only buffering between socket and disk.
-  const out = createWriteStream(part, { highWaterMark: 1 << 20, flags: 'w', mode: 0o644 });
+  const out = fh.createWriteStream({ highWaterMark: 1 << 20 });
   const bytes = counter(o.onBytes);
   try {
     await pipeline(body, bytes, out, { signal: o.signal });
-    await rename(part, file);
+    await publish(part, file, o.clobber === true);
     return bytes.total;
   } catch (err) {
     out.destroy();
     await unlink(part).catch(() => undefined);
     throw downloadError(err, o.signal, file);
   }
+}
+
+/** Moves the finished .part to its final name; without `clobber`, never over an existing file. */
+async function publish(part: string, file: string, clobber: boolean): Promise<void> {
+  if (clobber) return rename(part, file);
+  try {
+    await link(part, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
+    }
+    // A file system without hard links: check, then rename (a narrower race than none at all).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    if (await access(file).then(() => true, () => false)) {
+      throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
+    }
+    return rename(part, file);
+  }
+  await unlink(part);
 }
 
 /** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same. */

@@ -127,6 +127,52 @@ describe('submission export (sync)', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  /** A CSV stub that sends the first bytes, then waits for `release()` before finishing. */
+  async function heldServer() {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const server = await startStubServer(async (req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.write(CSV.slice(0, 10));
+      await gate;
+      res.end(CSV.slice(10));
+    });
+    return { server, release };
+  }
+  const until = async (cond: () => boolean) => {
+    while (!cond()) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it('a file that appears under the final name during the download is not replaced (exit 2, no .part)', async () => {
+    const held = await heldServer();
+    stub = held.server;
+    const out = join(dir, 'a.csv');
+    const run = failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    await until(() => existsSync(`${out}.part`));
+    writeFileSync(out, 'precious');
+    held.release();
+    const err = await run;
+    expect(err.exitCode).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('precious');
+    expect(readdirSync(dir)).toEqual(['a.csv']);
+  });
+
+  it('a second export to the same file while one runs stops without touching the first one\'s .part', async () => {
+    const held = await heldServer();
+    stub = held.server;
+    const out = join(dir, 'a.csv');
+    const first = submissionExportRun(opts(stub.url, { output: out }).options);
+    await until(() => existsSync(`${out}.part`));
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`${out}.part exists: another export to ${out} is running, or an earlier one was killed.`);
+    held.release();
+    await first;
+    expect(readFileSync(out, 'utf8')).toBe(CSV);
+    expect(readdirSync(dir)).toEqual(['a.csv']);
+  });
+
   it('Ctrl-C mid-download leaves no file (exit 130)', async () => {
     const ac = new AbortController();
     stub = await startStubServer((req, res) => {
