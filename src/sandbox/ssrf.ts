@@ -1,15 +1,23 @@
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 
+/** IPv6 global unicast (RFC 4291): every other IPv6 block is special-purpose or unassigned. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /**
  * Whether an address is publicly routable. Only ipaddr.js's `unicast` range counts: that rejects
  * private, loopback, link-local (incl. 169.254.169.254 metadata), unique-local (incl. fd00:ec2::254),
  * CGNAT, unspecified, multicast, reserved/documentation, NAT64/6to4/Teredo and every IPv4-mapped
- * IPv6 address (even ::ffff:8.8.8.8: a mapped address in a webhook URL is never needed, only abused).
+ * IPv6 address (even ::ffff:8.8.8.8: a mapped address in a webhook URL is never needed, only abused),
+ * IPv4-compatible ::a.b.c.d and any IPv6 address outside 2000::/3.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const ip = ipaddr.parse(address);
+  if (ip.range() !== 'unicast') return false;
+  // ipaddr.js calls IPv4-compatible ::a.b.c.d (e.g. ::7f00:1, ::a9fe:a9fe) and other unassigned IPv6
+  // space `unicast`: only the global unicast block 2000::/3 can be a public receiver.
+  return ip.kind() === 'ipv4' || (ip as ipaddr.IPv6).match(GLOBAL_UNICAST);
 }
 
 export type UrlCheck = { ok: true; url: URL; addresses: LookupAddress[] } | { ok: false; message: string };

@@ -33,13 +33,20 @@ export interface UrlRuleOptions {
   resolve?: Resolver;
 }
 
-/** Why an address is not public, or undefined when it is (only ipaddr.js's plain `unicast` range counts as public). */
+/** Why an address is not public, or undefined when it is (only ipaddr.js's plain `unicast` range counts as public, for IPv6 only inside 2000::/3). */
 export async function nonPublicReason(address: string): Promise<string | undefined> {
   const ipaddr = (await import('ipaddr.js')).default;
   if (!ipaddr.isValid(address)) return 'not an IP address';
   const ip = ipaddr.parse(address);
   const range = ip.range();
-  if (range === 'unicast') return undefined;
+  if (range === 'unicast') {
+    if (ip.kind() === 'ipv4') return undefined;
+    // ipaddr.js also calls IPv4-compatible ::a.b.c.d and unassigned IPv6 space `unicast`; only
+    // global unicast (2000::/3) can be a public receiver.
+    const v6 = ip as InstanceType<typeof ipaddr.IPv6>;
+    if (v6.match(ipaddr.parseCIDR('2000::/3') as [typeof v6, number])) return undefined;
+    return v6.match(ipaddr.parseCIDR('::/96') as [typeof v6, number]) ? 'an IPv4-compatible IPv6 address' : 'a reserved address (outside 2000::/3)';
+  }
   // The cloud metadata endpoints (AWS/GCP/Azure IPv4, AWS IPv6) are the classic SSRF prize: say so.
   const normalized = ip.toNormalizedString();
   if (normalized === '169.254.169.254' || normalized === ipaddr.parse('fd00:ec2::254').toNormalizedString()) return 'a cloud metadata address';

@@ -127,6 +127,13 @@ describe('sandbox webhook integrations', () => {
       ['https://100.64.0.1/', 'The webhook URL must resolve only to public IP addresses.'],
       ['https://0.0.0.0/', 'The webhook URL must resolve only to public IP addresses.'],
       ['https://[fe80::1]/', 'The webhook URL must resolve only to public IP addresses.'],
+      // IPv4-compatible IPv6 spellings of loopback and the metadata address.
+      ['https://[::127.0.0.1]/', 'The webhook URL must resolve only to public IP addresses.'],
+      ['https://[::169.254.169.254]/', 'The webhook URL must resolve only to public IP addresses.'],
+      ['https://2130706433/', 'The webhook URL must resolve only to public IP addresses.'],
+      ['https://0x7f.1/', 'The webhook URL must resolve only to public IP addresses.'],
+      ['https://017700000001/', 'The webhook URL must resolve only to public IP addresses.'],
+      ['https://public.example@127.0.0.1/', 'The webhook URL cannot contain embedded credentials.'],
       ['https://localhost/hook', 'The webhook URL must resolve only to public IP addresses.'],
       ['https://does-not-exist.invalid/hook', 'The webhook URL host could not be resolved.'],
     ];

@@ -58,6 +58,14 @@ describe('sandbox address classification', () => {
     ['::ffff:8.8.8.8', false],
     ['64:ff9b::a00:1', false],
     ['2001:db8::1', false],
+    // IPv4-compatible IPv6 (::a.b.c.d, deprecated) and everything outside 2000::/3 (global unicast).
+    ['::7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::808:808', false],
+    ['2002:7f00:1::', false],
+    ['2001::1', false],
+    ['4000::1', false],
+    ['2606:4700:4700::1111', true],
     ['not-an-ip', false],
   ])('%s public = %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);

@@ -50,6 +50,12 @@ describe('checkWebhookUrl', () => {
     ['https://[::ffff:127.0.0.1]/', 'The webhook URL must resolve only to public IP addresses (::ffff:7f00:1, an IPv4-mapped IPv6 address).'],
     ['https://[::ffff:8.8.8.8]/', 'The webhook URL must resolve only to public IP addresses (::ffff:808:808, an IPv4-mapped IPv6 address).'],
     ['https://0.0.0.0/', 'The webhook URL must resolve only to public IP addresses (0.0.0.0, an unspecified address).'],
+    // IPv4-compatible IPv6 (ipaddr.js calls these `unicast`) and IPv6 space outside 2000::/3.
+    ['https://[::127.0.0.1]/', 'The webhook URL must resolve only to public IP addresses (::7f00:1, an IPv4-compatible IPv6 address).'],
+    ['https://[::169.254.169.254]/', 'The webhook URL must resolve only to public IP addresses (::a9fe:a9fe, an IPv4-compatible IPv6 address).'],
+    ['https://[4000::1]/', 'The webhook URL must resolve only to public IP addresses (4000::1, a reserved address (outside 2000::/3)).'],
+    ['https://017700000001/', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
+    ['https://public.example@127.0.0.1/', 'The webhook URL cannot contain embedded credentials.'],
     // WHATWG URL parsing turns these spellings of 127.0.0.1 into the dotted form before the check.
     ['https://2130706433/', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
     ['https://0x7f.1/', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
@@ -90,6 +96,16 @@ describe('nonPublicReason', () => {
     await fc.assert(
       fc.asyncProperty(fc.ipV4(), async (v4) => {
         expect(await nonPublicReason(`::ffff:${v4}`)).toBe('an IPv4-mapped IPv6 address');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('property: every IPv4-compatible IPv6 address (::a.b.c.d, written ::hhhh:hhhh) is refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 0xffffffff }), async (v4) => {
+        const address = `::${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+        expect(await nonPublicReason(address)).toBeDefined();
       }),
       { numRuns: 100 },
     );
