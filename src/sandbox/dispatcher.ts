@@ -109,33 +109,41 @@ export class Dispatcher {
         resolve(o);
       };
       const mod = url.protocol === 'https:' ? https : http;
-      const req = mod.request(
-        {
-          method: 'POST',
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          headers,
-          agent: false,
-          // Connect to the address that passed the check, not to whatever a second lookup returns.
-          lookup: (_host, options, cb) => {
-            if ((options as { all?: boolean }).all) (cb as (e: null, a: LookupAddress[]) => void)(null, [pinned]);
-            else (cb as (e: null, a: string, f: number) => void)(null, pinned.address, pinned.family);
+      let req: http.ClientRequest;
+      try {
+        req = mod.request(
+          {
+            method: 'POST',
+            hostname: url.hostname.replace(/^\[|\]$/g, ''),
+            port: url.port || undefined,
+            path: `${url.pathname}${url.search}`,
+            headers,
+            agent: false,
+            // Connect to the address that passed the check, not to whatever a second lookup returns.
+            lookup: (_host, options, cb) => {
+              if ((options as { all?: boolean }).all) (cb as (e: null, a: LookupAddress[]) => void)(null, [pinned]);
+              else (cb as (e: null, a: string, f: number) => void)(null, pinned.address, pinned.family);
+            },
           },
-        },
-        (res) => {
-          const code = res.statusCode ?? 0;
-          res.resume();
-          res.on('error', () => {});
-          res.on('end', () => {
-            if (code >= 200 && code < 300) done({ status: 'success', response_code: code, error_message: null });
-            else if (code >= 300 && code < 400) {
-              const where = res.headers.location ? ` to ${res.headers.location}` : '';
-              done({ status: 'failed', response_code: code, error_message: `The endpoint answered ${code} (redirect${where}); redirects are not followed.` });
-            } else done({ status: 'failed', response_code: code, error_message: `The endpoint answered HTTP ${code}.` });
-          });
-        },
-      );
+          (res) => {
+            const code = res.statusCode ?? 0;
+            res.resume();
+            res.on('error', () => {});
+            res.on('end', () => {
+              if (code >= 200 && code < 300) done({ status: 'success', response_code: code, error_message: null });
+              else if (code >= 300 && code < 400) {
+                const where = res.headers.location ? ` to ${res.headers.location}` : '';
+                done({ status: 'failed', response_code: code, error_message: `The endpoint answered ${code} (redirect${where}); redirects are not followed.` });
+              } else done({ status: 'failed', response_code: code, error_message: `The endpoint answered HTTP ${code}.` });
+            });
+          },
+        );
+      } catch (err) {
+        // Node refuses some requests before sending (e.g. ERR_INVALID_CHAR for a stored header value):
+        // a failed attempt like any other, never an unhandled rejection that stops the sandbox.
+        resolve({ status: 'failed', response_code: null, error_message: `Not delivered: ${(err as Error).message}` });
+        return;
+      }
       const timer = setTimeout(() => {
         done({ status: 'timeout', response_code: null, error_message: `No complete response within ${timeoutMs} ms.` });
         req.destroy();

@@ -115,6 +115,8 @@ export function checkHeaders(headers: unknown): string[] {
     if (typeof value !== 'string') problems.push(`Header values must be strings. '${name}' has invalid value type.`);
     else if (charLength(value) > MAX_HEADER_LENGTH) problems.push(`Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters (it has ${charLength(value)}).`);
     else if (/[\r\n\0]/.test(value)) problems.push(`Header value for '${name}' contains a line break.`);
+    // eslint-disable-next-line no-control-regex
+    else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) problems.push(`Header value for '${name}' contains a control character.`);
   }
   return problems;
 }

@@ -105,6 +105,14 @@ describe('sandbox webhook integrations', () => {
       expect(res.status, name).toBe(422);
       expect(res.json.errors).toEqual({ 'data.webhook_headers': [`The '${name}' header cannot be customized for security reasons.`] });
     }
+    // Control characters other than a tab can never be sent in a header value (RFC 9110 field-value).
+    for (const value of ['a\x01b', 'esc \x1b[2J', 'del\x7f']) {
+      const res = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': value } } });
+      expect(res.status, JSON.stringify(value)).toBe(422);
+      expect(res.json.errors).toEqual({ 'data.webhook_headers': ["Header value for 'X-V' contains a control character."] });
+    }
+    const tab = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': 'a\tb' } } });
+    expect(tab.status).toBe(200);
     const twelve = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: PUBLIC_URL, webhook_secret: 'exactly-12ch' } });
     expect(twelve.status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answer, boot, call, createForm, tempDir } from './helpers.js';
@@ -198,5 +199,35 @@ describe('sandbox webhook delivery', () => {
     expect(rx.received).toEqual([]);
     const [event] = await events(second, form.id, id);
     expect(event).toMatchObject({ status: 'failed', response_code: null, error_message: 'Not delivered: The webhook URL must use HTTPS.' });
+  });
+
+  it('records a delivery Node refuses to send (a stored header value it cannot encode) as failed, without crashing', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'state.json');
+    const rx = await receiver();
+    const first = await boot({ dataFile, allowPrivateWebhooks: true });
+    const form = await createForm(first);
+    const id = await hook(first, form.id, { data: { webhook_url: `${rx.url}/ok`, webhook_headers: { 'X-Team': 'forms' } } });
+    await first.close();
+    // A data file from elsewhere (or an older sandbox) may hold values the API would now refuse.
+    const state = JSON.parse(await readFile(dataFile, 'utf8'));
+    for (const i of state.integrations) if (i.id === id) i.data.webhook_headers = { 'X-Team': 'caf\u00e9 \u20ac \u0001' };
+    await writeFile(dataFile, JSON.stringify(state));
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const second = await boot({ dataFile, allowPrivateWebhooks: true });
+      expect((await answer(second, form.slug, { name: 'a' })).status).toBe(200);
+      await second.admin.deliveries();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(rejections).toEqual([]);
+      expect(rx.received).toEqual([]);
+      const [event] = await events(second, form.id, id);
+      expect(event).toMatchObject({ status: 'failed', response_code: null });
+      expect(event.error_message).toMatch(/X-Team/);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });

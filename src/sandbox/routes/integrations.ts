@@ -34,6 +34,8 @@ function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
     if (typeof value !== 'string') errors.add(path, `Header values must be strings. '${name}' has invalid value type.`);
     else if (charLength(value) > 255) errors.add(path, `Header value for '${name}' exceeds 255 characters.`);
     else if (/[\r\n\0]/.test(value)) errors.add(path, `Header value for '${name}' contains a line break.`);
+    // eslint-disable-next-line no-control-regex
+    else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) errors.add(path, `Header value for '${name}' contains a control character.`);
   }
   return v as Record<string, string>;
 }

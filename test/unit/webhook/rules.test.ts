@@ -162,6 +162,9 @@ describe('checkHeaders', () => {
   it('refuses names that cannot be sent and values with line breaks', () => {
     expect(checkHeaders({ 'Bad Name': 'x' })).toEqual(["Header names must be non-empty strings of valid header characters ('Bad Name')."]);
     expect(checkHeaders({ 'X-A': 'a\r\nX-Injected: 1' })).toEqual(["Header value for 'X-A' contains a line break."]);
+    expect(checkHeaders({ 'X-A': 'a\x1b[2Jb' })).toEqual(["Header value for 'X-A' contains a control character."]);
+    expect(checkHeaders({ 'X-A': 'a\x7f' })).toEqual(["Header value for 'X-A' contains a control character."]);
+    expect(checkHeaders({ 'X-A': 'a\tb' })).toEqual([]);
   });
 });
 
