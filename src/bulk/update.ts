@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
@@ -18,6 +19,8 @@ export interface LineResult {
   error?: string;
   /** The resolved `{data}` body (dry runs only). */
   data?: Record<string, unknown>;
+  /** Hash of the input line's text: --resume skips a line only if it still reads the same. */
+  input_hash?: string;
 }
 
 export interface BulkStats {
@@ -26,6 +29,16 @@ export interface BulkStats {
   skipped: number;
   /** Lines seen so far (including skipped and blank). */
   seen: number;
+  /** Lines the resume log records as ok whose text or submission id differs now (sent again). */
+  changed: number;
+}
+
+/** What an earlier run finished, read from its results file. */
+export interface ResumeLog {
+  /** `resumeKey`s of lines that were ok. */
+  keys: Set<string>;
+  /** Line numbers that were ok (to notice lines whose text changed since). */
+  lines: Set<number>;
 }
 
 export interface BulkUpdateOptions {
@@ -37,15 +50,24 @@ export interface BulkUpdateOptions {
   dryRun?: boolean;
   /** NDJSON results sink. */
   results: Writable;
-  /** Resume keys (`line:submission_id`) already done. */
-  done?: Set<string>;
+  /** Lines already done by an earlier run (--resume). */
+  done?: ResumeLog;
   signal?: AbortSignal;
   onProgress?: (s: BulkStats) => void;
 }
 
-/** The resume key: a line counts as done only if it still names the same submission. */
-export function resumeKey(line: number, submissionId: string | null): string {
-  return `${line}:${submissionId ?? ''}`;
+/**
+ * The resume key: a line counts as done only if it still names the same submission with the same
+ * text, so a line edited after the run (or moved by an inserted line) is sent again, never skipped.
+ * `hash` is `*` for results written before formctl recorded it.
+ */
+export function resumeKey(line: number, submissionId: string | null, hash: string): string {
+  return `${line}:${submissionId ?? ''}:${hash}`;
+}
+
+/** Short hash of an input line (trimmed), recorded with its result. */
+export function inputHash(text: string): string {
+  return createHash('sha256').update(text.trim()).digest('hex').slice(0, 16);
 }
 
 interface Parsed {
@@ -84,7 +106,7 @@ function sniffId(text: string): string | null {
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
     const v = o?.submission_id ?? o?.id;
-    return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : null;
   } catch {
     return null;
   }
@@ -103,10 +125,11 @@ function firstLine(err: unknown): string {
  * of finished lines be written, and throws InterruptedError.
  */
 export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
-  const stats: BulkStats = { ok: 0, failed: 0, skipped: 0, seen: 0 };
+  const stats: BulkStats = { ok: 0, failed: 0, skipped: 0, seen: 0, changed: 0 };
   const inflight = new Set<Promise<void>>();
   let fatal: unknown;
-  const record = async (r: LineResult) => {
+  const record = async (r: LineResult, text: string) => {
+    r.input_hash = inputHash(text);
     if (r.status === 'ok' || r.status === 'dry-run') stats.ok++;
     else if (r.status === 'failed') stats.failed++;
     await write(o.results, JSON.stringify(r) + '\n');
@@ -117,28 +140,28 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
     try {
       parsed = parseLine(o.form, text);
     } catch (err) {
-      await record({ line: n, submission_id: sniffId(text), status: 'failed', error: firstLine(err) });
+      await record({ line: n, submission_id: sniffId(text), status: 'failed', error: firstLine(err) }, text);
       return;
     }
     if (o.dryRun) {
-      await record({ line: n, submission_id: parsed.submissionId, status: 'dry-run', data: parsed.data });
+      await record({ line: n, submission_id: parsed.submissionId, status: 'dry-run', data: parsed.data }, text);
       return;
     }
     try {
       await o.pacer.take(o.signal);
       await updateSubmission(o.client, o.form.id, parsed.submissionId, parsed.data, o.signal);
       o.pacer.observe(o.client.rateLimit);
-      await record({ line: n, submission_id: parsed.submissionId, status: 'ok' });
+      await record({ line: n, submission_id: parsed.submissionId, status: 'ok' }, text);
     } catch (err) {
       o.pacer.observe(o.client.rateLimit);
       if (err instanceof InterruptedError || o.signal?.aborted) {
-        await record({ line: n, submission_id: parsed.submissionId, status: 'interrupted' });
+        await record({ line: n, submission_id: parsed.submissionId, status: 'interrupted' }, text);
         return;
       }
       if (err instanceof UnauthorizedError) fatal ??= err;
       const r: LineResult = { line: n, submission_id: parsed.submissionId, status: 'failed', error: firstLine(err) };
       if (err instanceof ApiError) r.http_status = err.status;
-      await record(r);
+      await record(r, text);
     }
   };
 
@@ -151,10 +174,14 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       if (o.signal?.aborted || fatal) break;
       const text = raw.trim();
       if (text === '') continue;
-      if (o.done?.size && o.done.has(resumeKey(n, sniffId(text)))) {
-        stats.skipped++;
-        o.onProgress?.(stats);
-        continue;
+      if (o.done?.lines.has(n)) {
+        const sid = sniffId(text);
+        if (o.done.keys.has(resumeKey(n, sid, inputHash(text))) || o.done.keys.has(resumeKey(n, sid, '*'))) {
+          stats.skipped++;
+          o.onProgress?.(stats);
+          continue;
+        }
+        stats.changed++;
       }
       while (inflight.size >= o.concurrency) await Promise.race(inflight);
       if (o.signal?.aborted || fatal) break;

@@ -5,10 +5,11 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { type Pacer, createPacer } from '../../api/ratelimit.js';
-import { type BulkStats, resumeKey, runBulkUpdate } from '../../bulk/update.js';
+import { type BulkStats, type ResumeLog, resumeKey, runBulkUpdate } from '../../bulk/update.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
+import { notice } from '../../io/output.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -30,13 +31,17 @@ export interface BulkUpdateRunOptions {
 }
 
 /** Lines already done according to a results file (status ok). A torn last line is ignored. */
-export async function readDoneKeys(file: string): Promise<Set<string>> {
-  const done = new Set<string>();
+export async function readDoneKeys(file: string): Promise<ResumeLog> {
+  const done: ResumeLog = { keys: new Set(), lines: new Set() };
   const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of rl) {
     try {
-      const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown };
-      if (r.status === 'ok' && typeof r.line === 'number') done.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id)));
+      const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown; input_hash?: unknown };
+      if (r.status === 'ok' && typeof r.line === 'number') {
+        const hash = typeof r.input_hash === 'string' ? r.input_hash : '*';
+        done.keys.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id), hash));
+        done.lines.add(r.line);
+      }
     } catch {
       // A line cut short by a crash: it is simply not done.
     }
@@ -145,7 +150,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   }
   // Checked before any request: an existing results file is the log of an earlier run.
   const size = await resultsSize(o);
-  const done = o.resume && o.results ? await readDoneKeys(o.results).catch(() => new Set<string>()) : new Set<string>();
+  const done = o.resume && o.results ? await readDoneKeys(o.results).catch((): ResumeLog => ({ keys: new Set(), lines: new Set() })) : undefined;
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.
@@ -181,6 +186,13 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     if (stats) {
       const where = o.results ? ` (results in ${o.results})` : '';
       await write(o.io.stderr, `${o.dryRun ? 'Dry run: ' : ''}${progress.finish(stats)}${where}\n`);
+      if (stats.changed > 0) {
+        await notice(
+          o.io,
+          `${stats.changed} line${stats.changed === 1 ? '' : 's'} that ${o.results} records as ok read${stats.changed === 1 ? 's' : ''} differently now (the input was edited or lines moved); ${stats.changed === 1 ? 'it was' : 'they were'} not skipped.`,
+          'warning',
+        );
+      }
     }
     if (o.from !== '-') input.destroy();
   }

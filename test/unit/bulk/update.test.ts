@@ -74,7 +74,13 @@ async function failure(p: Promise<unknown>): Promise<CliError> {
   throw new Error('expected a failure');
 }
 
-const results = () => readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+/** The results file; `input_hash` is checked on its own (it is a hash of the line's text). */
+const results = () =>
+  readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => {
+    const { input_hash, ...r } = JSON.parse(l);
+    expect(input_hash).toMatch(/^[0-9a-f]{16}$/);
+    return r;
+  });
 
 describe('bulk update', () => {
   it('writes one result per line, keeps going past failures, exits 10, paced at the announced limit', async () => {
@@ -119,6 +125,32 @@ describe('bulk update', () => {
     expect(results().length).toBe(8 + 5);
   });
 
+  it('--resume sends a line again when its text changed since that run (same line and id), and says so', async () => {
+    stub = await server();
+    const first = setup();
+    writeFileSync(first.options.from, '{"submission_id": "11", "Name": "Ada"}\n{"submission_id": "12", "Name": "Bob"}\n{"submission_id": "15", "Age": 3}\n');
+    await bulkUpdateRun(first.options);
+    const puts = stub.requests.filter((r) => r.method === 'PUT').length;
+    expect(puts).toBe(3);
+    const again = setup({ resume: true });
+    // The user notices a typo in a line that went through and fixes it.
+    writeFileSync(first.options.from, '{"submission_id": "11", "Name": "Ada"}\n{"submission_id": "12", "Name": "Bobby"}\n{"submission_id": "15", "Age": 3}\n');
+    await bulkUpdateRun(again.options);
+    const sent = stub.requests.filter((r) => r.method === 'PUT').slice(puts);
+    expect(sent.map((r) => [r.url, JSON.parse(r.body)])).toEqual([['/open/forms/42/submissions/12', { data: { p_name: 'Bobby' } }]]);
+    expect(again.fio.err()).toContain('warning: 1 line that');
+    expect(again.fio.err()).toContain('reads differently now (the input was edited or lines moved); it was not skipped.');
+  });
+
+  it('--resume still skips ok lines of a results file written before input_hash existed', async () => {
+    stub = await server();
+    const { options } = setup({ resume: true });
+    writeFileSync(options.from, '{"submission_id": "11", "Name": "Ada"}\n{"submission_id": "15", "Age": 3}\n');
+    writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');
+    await bulkUpdateRun(options);
+    expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/15']);
+  });
+
   it('refuses to overwrite an existing results file without --resume', async () => {
     stub = await server();
     writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');
@@ -133,7 +165,7 @@ describe('bulk update', () => {
     await failure(bulkUpdateRun(options));
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
     const lines = fio.out().trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ line: 1, submission_id: '11', status: 'dry-run', data: { p_name: 'Ada' } });
+    expect(lines[0]).toEqual({ line: 1, submission_id: '11', status: 'dry-run', data: { p_name: 'Ada' }, input_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7]);
   });
 
