@@ -145,6 +145,11 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     } catch (err) {
       throw new UsageError(`Cannot read ${o.from}: ${(err as Error).message}`);
     }
+    if (o.results) {
+      // Appending results to the file being read would feed them back in as input, without end.
+      const [a, b] = await Promise.all([stat(o.from), stat(o.results).catch(() => undefined)]);
+      if (b && a.dev === b.dev && a.ino === b.ino) throw new UsageError('--results must not be the --from file.', 'Write the results next to it, e.g. --results fixes.results.ndjson.');
+    }
     total = await countLines(o.from);
     input = createReadStream(o.from);
   }

@@ -151,6 +151,15 @@ describe('bulk update', () => {
     expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/15']);
   });
 
+  it('refuses --results naming the --from file (the results would be read back as input)', async () => {
+    stub = await server();
+    const { options } = setup({ resume: true });
+    const err = await failure(bulkUpdateRun({ ...options, results: options.from }));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe('--results must not be the --from file.');
+    expect(stub.requests.length).toBe(0);
+  });
+
   it('refuses to overwrite an existing results file without --resume', async () => {
     stub = await server();
     writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');
