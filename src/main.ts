@@ -3,6 +3,7 @@ import { CliError, ExitCode } from './errors.js';
 import { createFactory } from './factory.js';
 import { createIOStreams } from './io/iostreams.js';
 import type { IOStreams } from './io/iostreams.js';
+import { escapeControls } from './io/output.js';
 
 export interface Stdio {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -61,16 +62,17 @@ function report(err: unknown, io: IOStreams, debug: boolean): number {
     const red = (s: string) => (color ? `\x1b[31m${s}\x1b[39m` : s);
     const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);
     if (err.exitCode !== ExitCode.interrupted || err.message !== 'Interrupted.') {
-      io.stderr.write(`${red('error:')} ${err.message}\n`);
+      // Messages quote the service (and its field errors): escape sequences in them are shown, not obeyed.
+      io.stderr.write(`${red('error:')} ${escapeControls(err.message, { newlines: true })}\n`);
     }
-    if (err.hint) io.stderr.write(`${dim('hint:')} ${err.hint}\n`);
-    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    if (err.hint) io.stderr.write(`${dim('hint:')} ${escapeControls(err.hint, { newlines: true })}\n`);
+    if (debug && err.stack) io.stderr.write(`${escapeControls(err.stack, { newlines: true })}\n`);
     return err.exitCode;
   }
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'EPIPE') return ExitCode.ok;
-  io.stderr.write(`error: ${e?.message ?? String(err)}\n`);
-  io.stderr.write(debug && e?.stack ? `${e.stack}\n` : 'hint: this is a bug in formctl; rerun with --debug for details and report it\n');
+  io.stderr.write(`error: ${escapeControls(String(e?.message ?? err), { newlines: true })}\n`);
+  io.stderr.write(debug && e?.stack ? `${escapeControls(e.stack, { newlines: true })}\n` : 'hint: this is a bug in formctl; rerun with --debug for details and report it\n');
   return ExitCode.error;
 }
 

@@ -137,6 +137,17 @@ export async function writeObject<T>(
   await write(io.stdout, out);
 }
 
+/**
+ * Text from the service (titles, names, messages) shown to a person: C0 control characters except
+ * tab (and newline when `newlines`), DEL and C1 become visible `\xNN`, so an ANSI/OSC sequence or a
+ * carriage return cannot clear the screen, retitle the window, forge a hyperlink or overwrite a line.
+ * For human output only; JSON is escaped by JSON.stringify and TSV is data.
+ */
+export function escapeControls(text: string, o: { newlines?: boolean } = {}): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(o.newlines ? /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g : /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function tsvCell(v: unknown, time?: boolean): string {
   if (v === null || v === undefined) return '';
   if (time && typeof v === 'string') return v;
@@ -146,16 +157,16 @@ function tsvCell(v: unknown, time?: boolean): string {
 
 function humanCell(v: unknown): string {
   if (v === null || v === undefined || v === '') return '-';
-  if (Array.isArray(v)) return v.length === 0 ? '-' : v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ');
+  if (Array.isArray(v)) return v.length === 0 ? '-' : escapeControls(v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v).replace(/[\t\r\n]+/g, ' ');
+  return escapeControls(String(v).replace(/[\t\r\n]+/g, ' '));
 }
 
 /** "3 minutes ago", "in 2 days", or the raw value when it is not a date. */
 export function humanTime(v: unknown, now: Date): string {
   if (v === null || v === undefined || v === '') return '-';
   const t = Date.parse(String(v));
-  if (Number.isNaN(t)) return String(v);
+  if (Number.isNaN(t)) return escapeControls(String(v));
   const diff = (t - now.getTime()) / 1000;
   const abs = Math.abs(diff);
   const units: Array<[number, string]> = [
@@ -176,7 +187,7 @@ export function humanTime(v: unknown, now: Date): string {
     }
     value /= size;
   }
-  return String(v);
+  return escapeControls(String(v));
 }
 
 type ChalkLike = Record<'bold' | 'dim' | 'cyan' | 'green' | 'yellow' | 'red', (s: string) => string>;
@@ -230,12 +241,12 @@ function fitWidths(natural: number[], total: number): number[] {
 export async function success(io: IOStreams, message: string): Promise<void> {
   if (!io.stdoutIsTTY) return;
   const chalk = await loadChalk(io.colorStdout);
-  await write(io.stdout, `${chalk.green('✓')} ${message}\n`);
+  await write(io.stdout, `${chalk.green('✓')} ${escapeControls(message, { newlines: true })}\n`);
 }
 
 /** A warning or note for a person, always on stderr. */
 export async function notice(io: IOStreams, message: string, level: 'note' | 'warning' = 'note'): Promise<void> {
   const chalk = await loadChalk(io.colorStderr);
   const tag = level === 'warning' ? chalk.yellow('warning:') : chalk.dim('note:');
-  await write(io.stderr, `${tag} ${message}\n`);
+  await write(io.stderr, `${tag} ${escapeControls(message, { newlines: true })}\n`);
 }

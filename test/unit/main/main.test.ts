@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/main.js';
+import { startStubServer } from '../../helpers/http.js';
 import { Capture } from '../../helpers/io.js';
 
 const home = mkdtempSync(join(tmpdir(), 'formctl-main-'));
@@ -53,6 +54,24 @@ describe('main error mapping', () => {
     const r = await formctl(['workspace', 'list'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://example.com' } });
     expect(r.code).toBe(2);
     expect(r.err.split('\n')[0]).toBe('error: Refusing to send your token over plain http:// to example.com.');
+  });
+});
+
+describe('server-controlled text in error lines', () => {
+  it('escape sequences and carriage returns in a server message or field error are shown, not obeyed', async () => {
+    const stub = await startStubServer((_req, res) => {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Bad\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07\r\x1b[2K', errors: { 'name\x1b[31m': ['too\x9b1mred'] } }));
+    });
+    try {
+      const r = await formctl(['workspace', 'list'], { tty: true, env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: stub.url } });
+      expect(r.code).toBe(7);
+      expect(r.err).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(r.err).toContain('error: Bad\\x1b]8;;https://evil.example/\\x07click\\x1b]8;;\\x07\\x0d\\x1b[2K. (HTTP 422, GET /open/workspaces)\n');
+      expect(r.err).toContain('  name\\x1b[31m: too\\x9b1mred\n');
+    } finally {
+      await stub.close();
+    }
   });
 });
 

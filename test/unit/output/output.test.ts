@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/errors.js';
 import { colorEnabled, createIOStreams, promptsDisabled } from '../../../src/io/iostreams.js';
-import { type Column, humanTime, resolveFormat, success, writeList, writeObject } from '../../../src/io/output.js';
+import { type Column, escapeControls, humanTime, notice, resolveFormat, success, writeList, writeObject } from '../../../src/io/output.js';
 import { Capture, fakeIO } from '../../helpers/io.js';
 
 interface Row {
@@ -162,5 +162,37 @@ describe('terminal width', () => {
     expect(createIOStreams({ ...streams(0), env: { COLUMNS: '132' } }).columns).toBe(132);
     expect(createIOStreams({ ...streams(100), env: { COLUMNS: '132' } }).columns).toBe(100);
     expect(createIOStreams({ ...streams(undefined), env: { COLUMNS: 'wide' } }).columns).toBe(80);
+  });
+});
+
+describe('server-controlled text on a terminal', () => {
+  // A form title or error message from the service can carry ANSI/OSC sequences (clear screen,
+  // retitle the window, hyperlinks) or a carriage return that overwrites the line.
+  const evil = 'Evil\x1b[2J\x1b]0;pwned\x07\rX\x9b31m';
+  const shown = 'Evil\\x1b[2J\\x1b]0;pwned\\x07\\x0dX\\x9b31m';
+
+  it('escapeControls shows C0 (but tab and, when asked, newline), DEL and C1 as \\xNN', () => {
+    expect(escapeControls(evil)).toBe(shown);
+    expect(escapeControls('a\tb\nc\x7f')).toBe('a\tb\\x0ac\\x7f');
+    expect(escapeControls('a\nb', { newlines: true })).toBe('a\nb');
+    expect(escapeControls('Zoë 📣 ok')).toBe('Zoë 📣 ok');
+  });
+
+  it('tables, key/value views, ✓ lines and notes never pass escape sequences through', async () => {
+    const cols: Column<Row>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'Name', value: (r) => r.name }, { header: 'When', value: (r) => r.created_at, time: true }];
+    const row: Row = { id: 1, name: evil, created_at: `not a date ${evil}`, tags: [] };
+    const t = fakeIO({ tty: true });
+    await writeList(t.io, { kind: 'table' }, [row], cols, { now: NOW });
+    await writeObject(t.io, { kind: 'table' }, row, cols, { now: NOW });
+    await success(t.io, `Created ${evil}`);
+    await notice(t.io, `note ${evil}`);
+    for (const text of [t.out(), t.err()]) {
+      expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(text).toContain(shown);
+    }
+    // JSON output is untouched (JSON.stringify already escapes control characters).
+    const j = fakeIO();
+    await writeObject(j.io, { kind: 'json' }, row, cols);
+    expect(JSON.parse(j.out()).name).toBe(evil);
   });
 });
