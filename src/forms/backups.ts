@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { isObject } from './document.js';
@@ -30,19 +30,28 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/:/g, '-');
 }
 
-/**
- * Writes `content` to `path` atomically with mode 0600: a temporary file in the same directory is
- * written, flushed to disk and renamed, so a crash never leaves a half backup under the real name.
- */
-export async function writeFileAtomic(path: string, content: string, dir: string): Promise<void> {
+/** Writes `content` to a new temporary file (mode 0600) in `dir`, flushed to disk; returns its path. */
+async function writeTemp(dir: string, content: string): Promise<string> {
   const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', 0o600);
   try {
     await fh.writeFile(content, 'utf8');
     await fh.sync();
-  } finally {
+  } catch (err) {
     await fh.close();
+    await rm(tmp, { force: true });
+    throw err;
   }
+  await fh.close();
+  return tmp;
+}
+
+/**
+ * Writes `content` to `path` atomically with mode 0600: a temporary file in the same directory is
+ * written, flushed to disk and renamed, so a crash never leaves a half backup under the real name.
+ */
+export async function writeFileAtomic(path: string, content: string, dir: string): Promise<void> {
+  const tmp = await writeTemp(dir, content);
   try {
     await rename(tmp, path);
   } catch (err) {
@@ -51,14 +60,34 @@ export async function writeFileAtomic(path: string, content: string, dir: string
   }
 }
 
-/** Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory). */
+/**
+ * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory).
+ * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
+ * which fails if it exists, so two processes can never overwrite each other's backup.
+ */
 export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const base = stamp(now);
-  let path = join(dir, `${base}.json`);
-  for (let i = 1; await exists(path); i++) path = join(dir, `${base}-${i}.json`);
-  await writeFileAtomic(path, JSON.stringify(form, null, 2) + '\n', dir);
-  return path;
+  const tmp = await writeTemp(dir, JSON.stringify(form, null, 2) + '\n');
+  try {
+    for (let i = 0; ; i++) {
+      const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);
+      try {
+        await link(tmp, path);
+        return path;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') continue;
+        // A file system without hard links: check, then rename.
+        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+        if (await exists(path)) continue;
+        await rename(tmp, path);
+        return path;
+      }
+    }
+  } finally {
+    await rm(tmp, { force: true });
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -77,7 +106,7 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort().reverse();
+  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort(newestFirst);
   const out: BackupEntry[] = [];
   for (const file of files) {
     const path = join(dir, file);
@@ -95,6 +124,19 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     out.push(entry);
   }
   return out;
+}
+
+/** `<stamp>.json` < `<stamp>-1.json` < … < `<stamp>-10.json` in time; compared as (stamp, number). */
+function orderKey(file: string): [string, number] {
+  const m = /^(.*?Z)(?:-(\d+))?\.json$/.exec(file);
+  return m ? [m[1]!, m[2] ? Number(m[2]) : 0] : [file.replace(/\.json$/, ''), 0];
+}
+
+function newestFirst(a: string, b: string): number {
+  const [sa, na] = orderKey(a);
+  const [sb, nb] = orderKey(b);
+  if (sa !== sb) return sa < sb ? 1 : -1;
+  return nb - na;
 }
 
 /** Turns `2024-05-01T12-30-00.000Z(-1).json` back into an ISO time. */

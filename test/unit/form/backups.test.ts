@@ -1,0 +1,36 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listBackups, writeBackup } from '../../../src/forms/backups.js';
+import { tempDir } from './fixtures.js';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+describe('backups', () => {
+  it('backups in the same millisecond all survive, and the newest is listed first (so restore picks it)', async () => {
+    const at = new Date('2025-03-04T05:06:07.890Z');
+    const written: string[] = [];
+    // Twelve at once, as concurrent processes would: none may overwrite another.
+    const all = await Promise.all(Array.from({ length: 12 }, (_, i) => writeBackup(tmp.dir, { id: 42, title: `v${i}` }, at)));
+    written.push(...all);
+    expect(new Set(written).size).toBe(12);
+    expect(readdirSync(tmp.dir).filter((n) => n.endsWith('.json'))).toHaveLength(12);
+    expect(readdirSync(tmp.dir).filter((n) => n.startsWith('.'))).toEqual([]);
+
+    const later = await writeBackup(tmp.dir, { id: 42, title: 'last' }, at);
+    const list = await listBackups(tmp.dir);
+    expect(list[0]!.path).toBe(later);
+    expect(list[0]!.file).toBe('2025-03-04T05-06-07.890Z-12.json');
+    expect(list.map((b) => b.file).slice(1, 4)).toEqual(['2025-03-04T05-06-07.890Z-11.json', '2025-03-04T05-06-07.890Z-10.json', '2025-03-04T05-06-07.890Z-9.json']);
+    expect(list[list.length - 1]!.file).toBe('2025-03-04T05-06-07.890Z.json');
+    expect(JSON.parse(readFileSync(list[0]!.path, 'utf8')).title).toBe('last');
+    // A backup from a later millisecond is newer than every suffixed one.
+    const next = await writeBackup(tmp.dir, { id: 42, title: 'next' }, new Date('2025-03-04T05:06:07.891Z'));
+    expect((await listBackups(tmp.dir))[0]!.path).toBe(next);
+    expect(join(tmp.dir, '2025-03-04T05-06-07.891Z.json')).toBe(next);
+  });
+});
