@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -5,7 +6,7 @@ import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { writeFileAtomic } from '../../forms/backups.js';
+import { readFormFile, writeFileAtomic } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate } from '../../forms/safe-update.js';
@@ -127,9 +128,13 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   const form = await createForm(client, body);
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
   if (o.file !== '-') {
-    const path = resolvePath(o.file);
     const recorded = toDocument({ ...doc, id: form.id, slug: form.slug, workspace_id: form.workspace_id ?? workspaceId });
     try {
+      // Through a symlink to its target (replacing the link would detach the file it points to).
+      const path = await realpath(resolvePath(o.file));
+      // The file may have been edited while the form was being created: those edits are not overwritten.
+      const now = await readFormFile(path).catch(() => undefined);
+      if (!now || JSON.stringify(now) !== JSON.stringify(doc)) throw new Error('it changed while the form was being created');
       await writeFileAtomic(path, documentText(recorded), dirname(path));
     } catch (err) {
       await notice(o.io, `created form ${form.id} but could not record its id in ${o.file} (${(err as Error).message}); add "id": ${form.id} to the file before the next apply.`, 'warning');

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formApplyRun } from '../../../src/commands/form/apply.js';
@@ -112,6 +112,42 @@ describe('form pull / apply', () => {
       const again = fakeIO();
       await formApplyRun({ io: again.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
       expect(server.requests.filter((r) => r.method === 'POST' || r.method === 'PUT')).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('after a create, writes the id through a symlink, and never over edits made to the file meanwhile', async () => {
+    let onPost = () => {};
+    const server = await startStubServer((req, res) => {
+      const path = req.url.split('?')[0]!;
+      if (req.method === 'POST' && path === '/open/forms') {
+        onPost();
+        return json(res, 201, { ...JSON.parse(req.body), id: 77, slug: 'signup-abc' });
+      }
+      return json(res, 404, { message: 'Not found' });
+    });
+    const client = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const target = join(tmp.dir, 'real.json');
+      const link = join(tmp.dir, 'link.json');
+      const doc = { title: 'Sign up', properties: [{ id: 'email', type: 'email', name: 'Email' }] };
+      writeFileSync(target, JSON.stringify(doc));
+      symlinkSync(target, link);
+      await formApplyRun({ io: fakeIO().io, api: async () => client, workspace: async () => 3, backupDir, now, file: link, output: {} });
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, 'utf8'))).toMatchObject({ id: 77, slug: 'signup-abc', title: 'Sign up' });
+
+      // The user saves the file again while the create request is on its way.
+      const file = join(tmp.dir, 'other.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const edited = JSON.stringify({ ...doc, title: 'Sign up now' });
+      onPost = () => writeFileSync(file, edited);
+      const io = fakeIO();
+      await formApplyRun({ io: io.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      expect(readFileSync(file, 'utf8')).toBe(edited);
+      expect(io.err()).toBe(`warning: created form 77 but could not record its id in ${file} (it changed while the form was being created); add "id": 77 to the file before the next apply.\n`);
     } finally {
       await client.close();
       await server.close();
