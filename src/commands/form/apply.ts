@@ -91,6 +91,14 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   const existing = await findExisting(client, doc);
 
   if (existing) {
+    // Slugs never change, so a file whose id finds a form with another slug describes another form
+    // (pulled from another profile or service, or a copied file): updating would overwrite an unrelated form.
+    if (typeof doc.slug === 'string' && doc.slug.trim() !== '' && existing.id === Number(doc.id) && existing.slug !== doc.slug.trim() && o.force !== true) {
+      throw new UsageError(
+        `${o.file} names form ${existing.id} with slug "${doc.slug.trim()}", but form ${existing.id} is "${existing.slug}" (${existing.title}): a different form; nothing was sent.`,
+        'If the file was pulled from another profile or service, remove its "id" so apply finds the form by slug (or creates it); pass --force to overwrite this form anyway.',
+      );
+    }
     if (typeof doc.workspace_id === 'number' && typeof existing.workspace_id === 'number' && doc.workspace_id !== existing.workspace_id) {
       await notice(o.io, `form ${existing.id} is in workspace ${existing.workspace_id}, not ${doc.workspace_id} as the file says; moving forms is not possible, updating it in place.`, 'warning');
     }

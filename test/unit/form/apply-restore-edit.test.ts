@@ -154,6 +154,18 @@ describe('form pull / apply', () => {
     }
   });
 
+  it('refuses a file whose id finds a form with another slug (a different form); --force overrides', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'prod.json');
+    writeFileSync(file, JSON.stringify({ id: 42, slug: 'newsletter-9f8e7d', title: 'Newsletter', properties: [{ id: 'e', type: 'email', name: 'Email' }] }));
+    const e = await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe(`${file} names form 42 with slug "newsletter-9f8e7d", but form 42 is "contact-us" (Contact us): a different form; nothing was sent.`);
+    expect(stub.puts()).toEqual([]);
+    await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, force: true, output: {} });
+    expect(stub.puts()).toHaveLength(1);
+  });
+
   it('refuses a document with an empty properties list before any request', async () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'bad.json');
