@@ -77,6 +77,10 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   }
   const client = await o.api();
   const current = await getForm(client, id);
+  // Same id, other slug: a backup of another service's or profile's form 42 (slugs never change).
+  if (typeof saved.slug === 'string' && saved.slug !== '' && saved.slug !== current.slug && o.force !== true) {
+    throw new UsageError(`${path} is a backup of form "${saved.slug}", not of form ${id} ("${current.slug}"); nothing was sent.`, 'Check the profile (formctl auth status); pass --force to restore it anyway.');
+  }
   const result = await safeUpdate({
     client,
     current,

@@ -191,6 +191,16 @@ describe('form restore', () => {
     expect(readdirSync(join(tmp.dir, 'backups', '42'))).toHaveLength(2);
   });
 
+  it('refuses a backup with the same id but another slug (another profile\'s form 42)', async () => {
+    stub = await startFormStub();
+    const file = join(tmp.dir, 'other-profile.json');
+    writeFileSync(file, JSON.stringify(sampleForm({ slug: 'payroll-1a2b3c', title: 'Payroll' })));
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, output: {} }).catch((err) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as Error).message).toBe(`${file} is a backup of form "payroll-1a2b3c", not of form 42 ("contact-us"); nothing was sent.`);
+    expect(stub.puts()).toEqual([]);
+  });
+
   it('refuses a backup of another form', async () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other.json');
