@@ -56,6 +56,9 @@ describe('dispositionFilename', () => {
     expect(dispositionFilename("attachment; filename*=UTF-8''caf%C3%A9.csv; filename=x.csv")).toBe('café.csv');
     expect(dispositionFilename('attachment; filename="../../etc/passwd"')).toBe('passwd');
     expect(dispositionFilename('attachment; filename=".."')).toBeUndefined();
+    expect(dispositionFilename("attachment; filename*=UTF-8''..%2F..%2F.bashrc")).toBe('bashrc');
+    expect(dispositionFilename('attachment; filename=".profile"')).toBe('profile');
+    expect(dispositionFilename('attachment; filename="..."')).toBeUndefined();
     expect(dispositionFilename(undefined)).toBeUndefined();
   });
 });
