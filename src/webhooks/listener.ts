@@ -30,6 +30,8 @@ export interface ListenerOptions {
   secret?: string;
   forwardTo?: URL;
   saveDir?: string;
+  /** Bodies larger than this are refused with 413 before they are buffered; default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
   /** How long a forward may take (the service gives a delivery 5 s). */
   forwardTimeoutMs?: number;
   now: () => Date;
@@ -42,6 +44,9 @@ export interface Listener {
   port: number;
   close(): Promise<void>;
 }
+
+/** A delivery is a few kilobytes; anything near this is not one, and must not fill the memory. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 // Hop-by-hop headers describe one connection, not the delivery; everything else is forwarded unchanged.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'proxy-connection', 'te', 'trailer']);
@@ -131,10 +136,31 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
     res.end(answer.body);
   };
 
+  const max = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let refused = false;
+    const refuse = () => {
+      refused = true;
+      chunks.length = 0;
+      // The rest of the body is never read: answer, then drop the connection.
+      res.on('finish', () => req.destroy());
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ message: `formctl webhook listen: the body is larger than ${max} bytes.` }));
+    };
+    if (Number(req.headers['content-length'] ?? 0) > max) {
+      refuse();
+      return;
+    }
+    req.on('data', (c: Buffer) => {
+      if (refused) return;
+      size += c.length;
+      if (size > max) refuse();
+      else chunks.push(c);
+    });
     req.on('end', () => {
+      if (refused) return;
       handle(req, res, Buffer.concat(chunks)).catch((err: Error) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
         res.end(`formctl webhook listen failed: ${err.message}\n`);

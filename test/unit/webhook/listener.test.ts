@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -7,7 +8,7 @@ import { deliveryRecord, webhookListenRun } from '../../../src/commands/webhook/
 import newWebhookCommand from '../../../src/commands/webhook/index.js';
 import type { Factory } from '../../../src/factory.js';
 import { postRaw } from '../../../src/webhooks/http.js';
-import { type Delivery, type Listener, startListener } from '../../../src/webhooks/listener.js';
+import { DEFAULT_MAX_BODY_BYTES, type Delivery, type Listener, startListener } from '../../../src/webhooks/listener.js';
 import { signBody } from '../../../src/webhooks/signature.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type StubServer, startStubServer } from '../../helpers/http.js';
@@ -21,7 +22,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string }) {
+async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string; maxBodyBytes?: number }) {
   const got: Delivery[] = [];
   const l = await startListener({ host: '127.0.0.1', port: 0, now: () => new Date('2025-01-01T00:00:00Z'), onDelivery: (d) => void got.push(d), ...o });
   open.push(l);
@@ -93,6 +94,37 @@ describe('startListener', () => {
     await post(again.l.url, {});
     expect(again.got[0]!.saved?.body).toBe(join(dir, 'delivery-0002.body'));
     expect(got).toHaveLength(1);
+  });
+});
+
+describe('startListener body limit', () => {
+  it('answers 413 to a body over the limit without buffering or recording it, and keeps serving', async () => {
+    const { l, got } = await listener({ maxBodyBytes: 64 });
+    const big = await postRaw(new URL(`${l.url}/hook`), { headers: {}, body: Buffer.alloc(200, 'a'), timeoutMs: 5000 });
+    expect(big.status).toBe(413);
+    expect(got).toEqual([]);
+    expect((await post(`${l.url}/hook`, {})).status).toBe(200);
+    expect(got).toHaveLength(1);
+  });
+
+  it('counts the bytes of a chunked body too (no Content-Length)', async () => {
+    const { l, got } = await listener({ maxBodyBytes: 64 });
+    const status = await new Promise<number | string>((resolve) => {
+      const req = http.request(`${l.url}/hook`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      req.write(Buffer.alloc(50, 'a'));
+      req.write(Buffer.alloc(50, 'b'));
+    });
+    // The listener answers 413 and drops the connection; either is a refusal, and nothing is recorded.
+    expect([413, 'ECONNRESET', 'EPIPE']).toContain(status);
+    expect(got).toEqual([]);
+  });
+
+  it('defaults to a limit (10 MiB), far above any delivery', () => {
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(10 * 1024 * 1024);
   });
 });
 
