@@ -158,7 +158,7 @@ function tsvCell(v: unknown, time?: boolean): string {
 function humanCell(v: unknown): string {
   if (v === null || v === undefined || v === '') return '-';
   if (Array.isArray(v)) return v.length === 0 ? '-' : escapeControls(v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return escapeControls(JSON.stringify(v));
   return escapeControls(String(v).replace(/[\t\r\n]+/g, ' '));
 }
 

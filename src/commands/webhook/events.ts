@@ -5,7 +5,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, loadChalk, resolveFormat, writeList } from '../../io/output.js';
+import { type Column, type OutputFlags, escapeControls, loadChalk, resolveFormat, writeList } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
 import { addWebhookIdArgument, formIdOf, resolveWebhookArgs } from './common.js';
 
@@ -116,8 +116,10 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
     }
     for (const e of oldestFirst) {
       const color = e.status === 'success' ? chalk.green : chalk.red;
-      const parts = [e.created_at ?? '-', color(String(e.status).padEnd(7)), String(e.response_code ?? '-').padEnd(3), String(e.event ?? '')];
-      if (e.error_message) parts.push(chalk.dim(String(e.error_message)));
+      // Every field comes from the service (error_message quotes the receiver): show escapes, never obey them.
+      const t = (v: unknown) => escapeControls(String(v));
+      const parts = [t(e.created_at ?? '-'), color(t(e.status).padEnd(7)), t(e.response_code ?? '-').padEnd(3), t(e.event ?? '')];
+      if (e.error_message) parts.push(chalk.dim(t(e.error_message)));
       await write(o.io.stdout, parts.join('  ') + '\n');
     }
   };

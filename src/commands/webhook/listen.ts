@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { loadChalk } from '../../io/output.js';
+import { escapeControls, loadChalk } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
 import { examples } from '../shared.js';
 import { readSecretFile } from './common.js';
@@ -100,14 +100,16 @@ export function deliveryRecord(d: Delivery): Record<string, unknown> {
 
 async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
   const c = await loadChalk(io.colorStdout);
+  // Whoever can reach the listener (and every form answer in a delivery) controls these bytes.
+  const e = (s: string) => escapeControls(s);
   const verdict =
     d.signature.verdict === 'valid' ? c.green('signature valid') : d.signature.verdict === 'invalid' ? c.red(`signature INVALID (${d.signature.reason}): ${d.signature.message}`) : c.dim('signature not checked (no --secret-file)');
-  const lines = [c.bold(`#${d.seq} ${d.method} ${d.path}  ${d.receivedAt.toISOString()}  ${d.body.length} bytes`), `  ${verdict}`];
-  for (const [k, v] of d.rawHeaders) lines.push(`  ${c.dim(`${k}:`)} ${v}`);
+  const lines = [c.bold(`#${d.seq} ${e(d.method)} ${e(d.path)}  ${d.receivedAt.toISOString()}  ${d.body.length} bytes`), `  ${verdict}`];
+  for (const [k, v] of d.rawHeaders) lines.push(`  ${c.dim(`${e(k)}:`)} ${e(v)}`);
   const body = parsedBody(d.body);
-  lines.push('', typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  lines.push('', escapeControls(typeof body === 'string' ? body : JSON.stringify(body, null, 2), { newlines: true }));
   if (d.forward) {
-    lines.push(d.forward.error ? c.red(`→ forward to ${d.forward.url} failed: ${d.forward.error}`) : `→ forwarded to ${d.forward.url}: HTTP ${d.forward.status}`);
+    lines.push(d.forward.error ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(d.forward.error)}`) : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`);
   }
   if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));
   lines.push(c.dim(`→ answered HTTP ${d.responseStatus}`), '');

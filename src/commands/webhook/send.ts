@@ -6,7 +6,7 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { notice } from '../../io/output.js';
+import { escapeControls, notice } from '../../io/output.js';
 import { postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
@@ -100,7 +100,9 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
     throw new NetworkError(`Could not deliver to ${url.origin}${url.pathname}: ${e.code ?? e.message}.`, 'Is the receiver running on that address and port?', e.code);
   }
-  const response = res.body.toString('utf8');
+  const received = res.body.toString('utf8');
+  // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
+  const response = o.io.stdoutIsTTY && !o.json ? escapeControls(received, { newlines: true }) : received;
   if (o.json) {
     await write(o.io.stdout, `${JSON.stringify({ url: url.href, status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`);
   } else {

@@ -190,6 +190,10 @@ describe('server-controlled text on a terminal', () => {
       expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(text).toContain(shown);
     }
+    // An object cell is shown as JSON, which leaves DEL and C1 as they are.
+    const o = fakeIO({ tty: true });
+    await writeObject(o.io, { kind: 'table' }, { id: 1, name: 'x', created_at: '', tags: [] } as Row, [{ header: 'Data', value: () => ({ a: 'b\x9b2J' }) }]);
+    expect(o.out()).toBe('Data  {"a":"b\\x9b2J"}\n');
     // JSON output is untouched (JSON.stringify already escapes control characters).
     const j = fakeIO();
     await writeObject(j.io, { kind: 'json' }, row, cols);

@@ -342,6 +342,33 @@ describe('webhook events', () => {
   });
 });
 
+describe('webhook human output on a terminal', () => {
+  const evil = 'boom\x1b]0;pwned\x07\x1b[2J\r\x9b1m';
+
+  it('events --follow shows escape sequences in a server error message instead of obeying them', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [{ id: 1, integration_id: 7, event: 'submission.created\x1b[8m', status: 'failed', response_code: 500, error_message: evil, created_at: '2025-01-01T00:00:01Z' }]));
+    const controller = new AbortController();
+    const io = fakeIO({ tty: true });
+    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 1, output: {}, sleep: async () => controller.abort() });
+    expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(io.out()).toContain('submission.created\\x1b[8m  boom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m');
+  });
+
+  it('send shows the receiver\'s answer escaped on a terminal, and as received when piped', async () => {
+    const { server } = await stub((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(evil);
+    });
+    const base = { api: async () => { throw new Error('unused'); }, now: () => new Date(), signal: new AbortController().signal, timeoutMs: 5000, userAgent: 'x', headers: [] as Array<[string, string]>, url: server.url };
+    const tty = fakeIO({ tty: true });
+    await webhookSendRun({ ...base, io: tty.io, secretFile: file('s-tty', SECRET) });
+    expect(tty.out()).toBe('HTTP 200\nboom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m\n');
+    const piped = fakeIO();
+    await webhookSendRun({ ...base, io: piped.io, secretFile: file('s-pipe', SECRET) });
+    expect(piped.out()).toBe(`HTTP 200\n${evil}\n`);
+  });
+});
+
 describe('webhook sign and verify', () => {
   const body = '{"form_id":1,"submission":{"Name":"Ada"}}';
   it('sign prints the header value for a body file', async () => {

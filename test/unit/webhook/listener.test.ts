@@ -129,6 +129,26 @@ describe('startListener body limit', () => {
 });
 
 describe('webhookListenRun', () => {
+  it('human output shows escape sequences in the path, headers and a text body instead of sending them to the terminal', async () => {
+    const io = fakeIO({ tty: true });
+    const controller = new AbortController();
+    let url = '';
+    let onListening: () => void = () => undefined;
+    const listening = new Promise<void>((r) => (onListening = r));
+    const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', onListening: (u) => { url = u; onListening(); } });
+    await listening;
+    await postRaw(new URL(`${url}/x`), { headers: { 'content-type': 'text/plain', 'X-Note': 'caf\u00e9 \u009b2J' }, body: Buffer.from('hello \x1b]0;pwned\x07\x1b[2J\r\n'), timeoutMs: 5000 });
+    await postRaw(new URL(`${url}/json`), { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a\u009bb"}'), timeoutMs: 5000 });
+    controller.abort();
+    await done;
+    expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(io.out()).toContain('hello \\x1b]0;pwned\\x07\\x1b[2J\\x0d');
+    expect(io.out()).toContain('X-Note: café \\x9b2J');
+    // JSON.stringify leaves DEL and C1 as they are: the pretty-printed JSON body is escaped too.
+    expect(io.out()).toContain('"name": "a\\x9bb"');
+  });
+
+
   it('prints the URL to stderr, one NDJSON record per delivery, and stops on abort', async () => {
     const io = fakeIO();
     const controller = new AbortController();
