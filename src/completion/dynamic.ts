@@ -13,9 +13,13 @@ export interface DynamicRequest {
   form?: string;
 }
 
-/** Tabs and newlines would break the line protocol, so descriptions are flattened. */
+/**
+ * Tabs and newlines would break the line protocol, and shells print descriptions in their menus, so
+ * every control character (ANSI/OSC escape sequences from a name or title) becomes a space.
+ */
 function clean(s: unknown): string {
-  return String(s ?? '').replace(/[\t\r\n]+/g, ' ').trim();
+  // eslint-disable-next-line no-control-regex
+  return String(s ?? '').replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ').trim();
 }
 
 function hostOf(url: unknown): string {
