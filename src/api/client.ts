@@ -391,7 +391,7 @@ export class ApiClient {
   }
 
   /** Removes the token from text that may reach the terminal (a server may echo it back). */
-  private redact(text: string): string {
+  redact(text: string): string {
     const token = this.opts.token;
     return token ? text.split(token).join('[REDACTED]') : text;
   }

@@ -144,18 +144,20 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   });
   if (o.include) await printHead(o.io, res);
   if (!o.silent || res.status >= 400) await printBody(o.io, res.data);
-  if (res.status >= 400) throw errorFor(res, method, path);
+  if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
 }
 
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i).filter((s) => s !== 429 && s !== 502 && s !== 503 && s !== 504);
 
-function errorFor(res: ApiResponse<unknown>, method: string, path: string): CliError {
+/** The error line for an error answer; `redact` removes the token should the service echo it (as the client does for its own errors). */
+function errorFor(res: ApiResponse<unknown>, method: string, path: string, redact: (text: string) => string): CliError {
   const data = res.data as { message?: unknown; error?: unknown; errors?: unknown } | undefined;
-  const message = typeof data?.message === 'string' ? data.message : typeof data?.error === 'string' ? data.error : undefined;
+  const raw = typeof data?.message === 'string' ? data.message : typeof data?.error === 'string' ? data.error : undefined;
+  const message = raw === undefined ? undefined : redact(raw);
   let errors: Record<string, string[]> | undefined;
   if (data?.errors && typeof data.errors === 'object') {
     errors = {};
-    for (const [k, v] of Object.entries(data.errors as Record<string, unknown>)) errors[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+    for (const [k, v] of Object.entries(data.errors as Record<string, unknown>)) errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
   const err = apiErrorFor({ status: res.status, method, path: path.startsWith('/') ? path : `/${path}`, serverMessage: message, errors });
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {

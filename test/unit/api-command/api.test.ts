@@ -69,6 +69,7 @@ describe('apiRun', () => {
         const page = Number(url.searchParams.get('page'));
         return json(res, 200, { data: [{ n: page * 10 + 1 }, { n: page * 10 + 2 }], meta: { current_page: page, last_page: 3, per_page: 2, total: 6 } });
       }
+      if (url.pathname === '/open/echo') return json(res, 401, { message: 'The token tok_api is not valid.', errors: { token: ['tok_api was revoked'] } });
       if (url.pathname === '/open/fail') return json(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
       if (url.pathname === '/open/empty') {
         res.writeHead(204);
@@ -148,6 +149,13 @@ describe('apiRun', () => {
     expect(r.err).toBe('The name field is required. (HTTP 422, GET /open/fail)\n  name: The name field is required.');
     const nf = await run({ path: 'workspaces' });
     expect([nf.code, nf.hint]).toEqual([6, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.']);
+  });
+
+  it('an error line never repeats the token when the service echoes it (the body on stdout is the answer as sent)', async () => {
+    const r = await run({ path: '/open/echo' });
+    expect(r.code).toBe(4);
+    expect(r.err).not.toContain('tok_api');
+    expect(r.err).toBe('The token [REDACTED] is not valid. (HTTP 401, GET /open/echo)\n  token: [REDACTED] was revoked');
   });
 
   it('--include prints status and headers; 204 prints no body; --silent prints nothing', async () => {
