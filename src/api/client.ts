@@ -111,7 +111,8 @@ function loadUndici(): Promise<Undici> {
 /** Loopback hosts may receive a token over plain http (local sandbox, tests). */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  // Not *.localhost: without a local resolver rule such names can come from DNS and point anywhere.
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** The one HTTP door of formctl: auth, JSON, timeouts, retries, rate limits, typed errors, debug log. */

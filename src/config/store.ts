@@ -32,11 +32,14 @@ export class ConfigStore {
 
   /** Opens (creating the directory if needed) the config file in `dir`. */
   static async open(dir: string): Promise<ConfigStore> {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    try {
-      chmodSync(dir, 0o700);
-    } catch {
-      // Not ours to fix (e.g. a shared directory); the file itself is still 0600.
+    // A directory formctl creates is 0700 (umask aside, hence the chmod); one that already exists
+    // (FORMCTL_CONFIG_DIR may even be $HOME) keeps its mode: the file itself is 0600.
+    if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) {
+      try {
+        chmodSync(dir, 0o700);
+      } catch {
+        // Created but not ours to change (an odd file system): the file is still 0600.
+      }
     }
     const path = join(dir, 'config.json');
     return new ConfigStore(dir, path, readConfig(path));

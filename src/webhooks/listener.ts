@@ -75,7 +75,8 @@ async function nextSeq(dir: string): Promise<number> {
  */
 export async function startListener(o: ListenerOptions): Promise<Listener> {
   let seq = o.saveDir ? await nextSeq(o.saveDir) - 1 : 0;
-  if (o.saveDir) await mkdir(o.saveDir, { recursive: true });
+  // Saved deliveries hold form answers and the receiver's custom headers (often credentials).
+  if (o.saveDir) await mkdir(o.saveDir, { recursive: true, mode: 0o700 });
   let queue: Promise<unknown> = Promise.resolve();
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> => {
@@ -103,8 +104,8 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
     }
     if (o.saveDir) {
       const base = join(o.saveDir, `delivery-${String(d.seq).padStart(4, '0')}`);
-      await writeFile(`${base}.body`, body);
-      await writeFile(`${base}.headers`, headerText(rawHeaders));
+      await writeFile(`${base}.body`, body, { mode: 0o600 });
+      await writeFile(`${base}.headers`, headerText(rawHeaders), { mode: 0o600 });
       d.saved = { body: `${base}.body`, headers: `${base}.headers` };
     }
     let answer: { status: number; type: string; body: Buffer | string } = d.signature.verdict === 'invalid'

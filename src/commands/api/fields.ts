@@ -33,7 +33,11 @@ export function keyPath(key: string): string[] {
   const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
   if (!m) throw new UsageError(`Invalid field name "${key}".`, 'Use name, name[sub] or name[] (array).');
   const rest = [...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!);
-  return [m[1]!, ...rest];
+  const path = [m[1]!, ...rest];
+  // These names would reach Object.prototype through the nesting below, not a JSON key.
+  const bad = path.find((seg) => seg === '__proto__' || seg === 'constructor' || seg === 'prototype');
+  if (bad !== undefined) throw new UsageError(`Field name "${key}" uses the reserved name "${bad}".`, 'Pass such a body with --input instead.');
+  return path;
 }
 
 /** Builds a JSON body from fields; `a[b]=1` nests objects and `a[]=1` appends to arrays, like `gh api`. */

@@ -28,6 +28,10 @@ describe('field parsing', () => {
 
   it('nests a[b] and appends a[]', () => {
     expect(keyPath('a[b][]')).toEqual(['a', 'b', '']);
+    for (const key of ['__proto__[x]', 'a[__proto__]', 'a[constructor][prototype]']) {
+      expect(() => keyPath(key), key).toThrow(/reserved name/);
+    }
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
     expect(
       buildBody([
         { key: 'name', value: 'x' },

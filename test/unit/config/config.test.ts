@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configGetRun } from '../../../src/commands/config/get.js';
 import { configListRun } from '../../../src/commands/config/list.js';
@@ -18,6 +19,18 @@ describe('config store', () => {
     expect(statSync(t.store.path).mode & 0o777).toBe(0o600);
     expect(t.store.path).toBe(`${t.configDir}/config.json`);
     expect(JSON.parse(readFileSync(t.store.path, 'utf8'))).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: 'https://api.opnform.com', token: 'tok_x' } } });
+    await t.cleanup();
+  });
+
+  it('leaves the mode of a directory it did not create alone (FORMCTL_CONFIG_DIR may be a shared one)', async () => {
+    const t = await testConfig();
+    const shared = join(t.dir, 'shared');
+    mkdirSync(shared, { mode: 0o755 });
+    chmodSync(shared, 0o755);
+    const store = await ConfigStore.open(shared);
+    await store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
+    expect(statSync(shared).mode & 0o777).toBe(0o755);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
     await t.cleanup();
   });
 

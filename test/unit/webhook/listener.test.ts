@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,9 @@ describe('startListener', () => {
     const { l, got } = await listener({ saveDir: dir });
     await post(l.url, { 'X-Webhook-Signature': 'sha256=abc' });
     expect(readFileSync(join(dir, 'delivery-0001.body')).equals(body)).toBe(true);
+    // Deliveries hold answers and the receiver's custom headers: private to the user.
+    expect(statSync(join(dir, 'delivery-0001.body')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'delivery-0001.headers')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dir, 'delivery-0001.headers'), 'utf8')).toMatch(/^content-type: application\/json\nX-Webhook-Signature: sha256=abc\n/);
     await l.close();
     open.length = 0;
