@@ -36,6 +36,8 @@ export interface SafeUpdateResult {
   backup?: string;
   /** Top-level keys that were sent but are absent from the service's answer (it does not store them). */
   ignored?: string[];
+  /** Ids of the fields the change removes (a `properties` list in a patch replaces the whole list). */
+  removedFields: string[];
 }
 
 /**
@@ -50,8 +52,9 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
   if (o.validate) assertValidForm(body, 'update');
 
   const diff = await formDiff(before, body, { from: `form ${o.current.id} (current)`, to: `form ${o.current.id} (new)`, color: o.color });
-  if (diff === '') return { outcome: 'unchanged', diff, form: o.current };
-  if (o.dryRun) return { outcome: 'dry-run', diff, form: o.current };
+  const removedFields = fieldIds(before).filter((id) => !fieldIds(body).includes(id));
+  if (diff === '') return { outcome: 'unchanged', diff, form: o.current, removedFields };
+  if (o.dryRun) return { outcome: 'dry-run', diff, form: o.current, removedFields };
   if (o.confirm && !(await o.confirm(diff))) throw new CancelledError('Cancelled; nothing was sent.');
 
   const backup = await writeBackup(o.backupDir, o.current, o.now());
@@ -69,5 +72,10 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
 
   const form = await putForm(o.client, o.current.id, body);
   const ignored = Object.keys(body).filter((k) => form && typeof form === 'object' && !(k in form) && body[k] !== null);
-  return { outcome: 'updated', diff, form, backup, ignored };
+  return { outcome: 'updated', diff, form, backup, ignored, removedFields };
+}
+
+function fieldIds(form: Obj): string[] {
+  const props = Array.isArray(form.properties) ? (form.properties as Obj[]) : [];
+  return props.map((p) => (p && typeof p.id === 'string' ? p.id : '')).filter(Boolean);
 }

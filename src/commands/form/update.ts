@@ -75,10 +75,19 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     return;
   }
   if (r.outcome === 'dry-run') {
-    if (json) await writeObject(io, format, { dry_run: true, form_id: r.form.id, diff: stripAnsi(r.diff) }, []);
+    if (json) await writeObject(io, format, { dry_run: true, form_id: r.form.id, diff: stripAnsi(r.diff), removed_fields: r.removedFields }, []);
     else await write(io.stdout, r.diff);
+    if (r.removedFields.length) await notice(io, `this would remove ${fieldList(r.removedFields)} from the form.`, 'warning');
     await notice(io, 'dry run: nothing was sent.');
     return;
+  }
+  if (r.removedFields.length) {
+    // A `properties` list replaces the whole list: say so, since answers to those fields stop showing.
+    await notice(
+      io,
+      `removed ${fieldList(r.removedFields)} from form ${r.form.id}; the previous version is in ${r.backup} (\`formctl form restore ${r.form.id}\` puts it back).`,
+      'warning',
+    );
   }
   if (r.ignored?.length) {
     await notice(io, `the service did not keep ${r.ignored.map((k) => `"${k}"`).join(', ')} (not an attribute it stores).`, 'warning');
@@ -89,6 +98,10 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
   }
   if (o.showDiff && io.stdoutIsTTY) await write(io.stdout, r.diff);
   await success(io, `Updated form ${formLabel(r.form)}. Previous version saved to ${r.backup}`);
+}
+
+function fieldList(ids: string[]): string {
+  return `${ids.length === 1 ? 'field' : `${ids.length} fields`} ${ids.map((id) => `"${id}"`).join(', ')}`;
 }
 
 function stripAnsi(s: string): string {

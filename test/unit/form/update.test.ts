@@ -57,6 +57,25 @@ describe('form update (safe update)', () => {
     expect(body.uppercase_labels).toBe(true);
   });
 
+  it('says which fields a properties list removes: a warning after the update, a forecast in a dry run', async () => {
+    stub = await startFormStub();
+    const patch = join(tmp.dir, 'patch.json');
+    writeFileSync(patch, JSON.stringify({ properties: [{ id: 'f-name', type: 'text', name: 'Name', required: true }] }));
+    const dry = fakeIO();
+    await run(stub, dry, { file: patch, dryRun: true });
+    expect(stub.puts()).toHaveLength(0);
+    expect(dry.err()).toBe('warning: this would remove field "f-email" from the form.\nnote: dry run: nothing was sent.\n');
+
+    const io = fakeIO();
+    await run(stub, io, { file: patch });
+    expect(JSON.parse(stub.puts()[0]!.body).properties).toEqual([{ id: 'f-name', type: 'text', name: 'Name', required: true }]);
+    expect(io.err()).toMatch(/^warning: removed field "f-email" from form 42; the previous version is in .+\.json \(`formctl form restore 42` puts it back\)\.\n$/);
+
+    const json = fakeIO();
+    await run(stub, json, { title: 'Other', dryRun: true, output: { json: true } });
+    expect(JSON.parse(json.out()).removed_fields).toEqual([]);
+  });
+
   it('never sends an empty properties list: patch file, --set, even with --no-validate (exit 2)', async () => {
     stub = await startFormStub();
     const patch = join(tmp.dir, 'patch.json');
