@@ -94,6 +94,10 @@ export function createFactory(init: FactoryInit): Factory {
         maxWaitMs: f.globals.maxWaitMs,
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
+        // Short backoffs pass unremarked; a wait a person would notice is explained on stderr.
+        onWait: ({ ms, reason }) => {
+          if (ms >= 1000) init.io.stderr.write(`note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
+        },
       });
       clients.push(client);
       return client;

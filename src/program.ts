@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import { VERSION } from './version.js';
@@ -24,10 +24,13 @@ export function targetCommand(args: string[]): { name?: string; helpTopic?: stri
 }
 
 /** Seconds (may be fractional) → ms, for --timeout and --max-wait. */
-function seconds(flag: string) {
+function seconds(o: { min: number }) {
   return (v: string) => {
     const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new CommanderError(2, 'formctl.invalidArgument', `error: ${flag} must be a number of seconds, got "${v}"`);
+    // Commander prints an InvalidArgumentError itself ("error: option … argument … is invalid. <this>").
+    if (v.trim() === '' || !Number.isFinite(n) || n < o.min || (o.min > 0 && n === 0)) {
+      throw new InvalidArgumentError(`Use a number of seconds${o.min > 0 ? ' above 0' : ' (0 or more)'}.`);
+    }
     return n;
   };
 }
@@ -39,8 +42,8 @@ export async function buildProgram(f: Factory, args: string[], o: { all?: boolea
     .version(VERSION, '-v, --version', 'Print the formctl version')
     .option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)')
     .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
-    .addOption(new Option('--timeout <seconds>', 'Network timeout per request phase').default(30).argParser(seconds('--timeout')))
-    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(60).argParser(seconds('--max-wait')))
+    .addOption(new Option('--timeout <seconds>', 'Network timeout per request phase').default(30).argParser(seconds({ min: 0.001 })))
+    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(60).argParser(seconds({ min: 0 })))
     .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
     .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')
     .helpCommand(false)

@@ -20,6 +20,8 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   signal?: AbortSignal;
+  /** Told before each wait between attempts (rate limit, 5xx, network), so people see why nothing happens. */
+  onWait?: (w: { ms: number; reason: string }) => void;
   /** Injected for tests; default is an undici Agent made on first request. */
   dispatcher?: Dispatcher;
 }
@@ -121,6 +123,7 @@ export class ApiClient {
   readonly rateLimit: RateLimitState = {};
   private dispatcher?: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly abortableDefaultSleep: boolean;
   private readonly now: () => number;
 
   constructor(private readonly opts: ClientOptions) {
@@ -137,6 +140,7 @@ export class ApiClient {
     this.baseUrl = url;
     this.dispatcher = opts.dispatcher;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.abortableDefaultSleep = opts.sleep === undefined;
     this.now = opts.now ?? Date.now;
   }
 
@@ -272,12 +276,14 @@ export class ApiClient {
         if (
           IDEMPOTENT.has(method) &&
           !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
+          // Nothing listens on that local port: waiting will not change that (a sandbox not started).
+          !(netErr.code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) &&
           attempt < MAX_ATTEMPTS &&
           waited + delay <= this.opts.maxWaitMs
         ) {
           this.log(`  retrying in ${delay} ms`);
           waited += delay;
-          await this.sleep(delay);
+          await this.pause(delay, `the connection failed (${netErr.code ?? 'network error'})`, o.signal ?? this.opts.signal);
           continue;
         }
         throw netErr;
@@ -306,7 +312,7 @@ export class ApiClient {
         await res.body.dump();
         this.log(`  retrying in ${delay} ms`);
         waited += delay;
-        await this.sleep(delay);
+        await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
         continue;
       }
       const parsed = await readErrorBody(res.body);
@@ -325,6 +331,33 @@ export class ApiClient {
         throw e;
       }
       throw apiErrorFor(init);
+    }
+  }
+
+  /** Waits between attempts; Ctrl-C (the abort signal) ends the wait at once with exit 130. */
+  private async pause(ms: number, reason: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new InterruptedError();
+    this.opts.onWait?.({ ms, reason });
+    if (!signal) return this.sleep(ms);
+    if (this.abortableDefaultSleep) {
+      // The timer itself is cancelled, so an interrupted process does not linger until it fires.
+      const { setTimeout: delay } = await import('node:timers/promises');
+      try {
+        await delay(ms, undefined, { signal });
+      } catch {
+        throw new InterruptedError();
+      }
+      return;
+    }
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new InterruptedError());
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
   }
 

@@ -209,6 +209,7 @@ describe('webhook secrets stay out of output', () => {
     expect(created.stdout).toMatch(/^[0-9a-f]{64}\n$/);
     const secret = created.stdout.trim();
     expect(created.stderr).toContain('[debug] > POST');
+    expect(created.stderr).toContain(`note: created webhook 2 on form ${slug}; stdout holds its signing secret, shown only now.\n`);
     expect(created.stderr).not.toContain(secret);
 
     const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env });
@@ -268,5 +269,16 @@ describe('webhook events --follow', () => {
     const records = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; status: string });
     expect(records.map((r) => r.status)).toEqual(['failed', 'failed']);
     expect(records[0]!.id).toBeLessThan(records[1]!.id);
+  });
+});
+
+describe('webhook create piped', () => {
+  it('prints only the new id, so ID=$(formctl webhook create …) works', async () => {
+    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/piped', '--allow-private', '--inactive'], { env });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^\d+\n$/);
+    const id = created.stdout.trim();
+    const got = await runFormctl(['webhook', 'get', slug, id, '--json', 'id,status'], { env });
+    expect(JSON.parse(got.stdout)).toEqual({ id: Number(id), status: 'inactive' });
   });
 });

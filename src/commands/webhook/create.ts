@@ -67,7 +67,7 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Co
     .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
     .option('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)')
     .option('--secret-stdin', 'Read the signing secret from stdin')
-    .option('--generate-secret', 'Generate a 32-byte random secret and print it once to stdout')
+    .option('--generate-secret', 'Generate a 32-byte random secret and print it once to stdout (piped, the new id goes to stderr)')
     .option('--header <name:value>', 'Custom header sent with each delivery (repeatable, at most 10)', collectHeader)
     .option('--inactive', 'Create it switched off (no deliveries until `webhook update --activate`)')
     .option('--logic-file <file>', 'JSON condition that limits when the webhook fires');
@@ -138,10 +138,19 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     await writeObject(o.io, format, choices.generateSecret ? { ...view, generated_secret: secret } : view, []);
     return;
   }
-  await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${url}`);
-  if (choices.generateSecret) {
-    if (o.io.stdoutIsTTY) await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
+  if (o.io.stdoutIsTTY) {
+    await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${url}`);
+    if (choices.generateSecret) {
+      await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
+      await write(o.io.stdout, `${secret}\n`);
+    }
+  } else if (choices.generateSecret) {
+    // `> secret.txt` must capture exactly the secret (shown only this once), so the id goes to stderr.
+    await notice(o.io, `created webhook ${created.id} on form ${o.form}; stdout holds its signing secret, shown only now.`);
     await write(o.io.stdout, `${secret}\n`);
+  } else {
+    // README contract: piped, a create prints the new id and nothing else.
+    await write(o.io.stdout, `${created.id}\n`);
   }
 }
 

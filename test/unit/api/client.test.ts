@@ -409,7 +409,7 @@ describe('retries', () => {
     expect(s.requests).toHaveLength(4);
   });
 
-  it('retries a refused connection for a GET, then reports it (exit 11)', async () => {
+  it('reports a refused connection to a loopback host at once (exit 11): nothing listens there, retrying cannot help', async () => {
     const s = await stub(ok);
     const url = s.url;
     await s.close();
@@ -419,7 +419,7 @@ describe('retries', () => {
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.exitCode).toBe(11);
     expect(e.message).toMatch(/^Connection refused by 127\.0\.0\.1:\d+ \(GET \/open\/workspaces\)\.$/);
-    expect(sleeps).toHaveLength(4);
+    expect(sleeps).toEqual([]);
   });
 });
 
@@ -567,5 +567,43 @@ describe('the token stays secret', () => {
   it('isLoopbackHost accepts only loopback names and addresses', () => {
     for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) expect(isLoopbackHost(h), h).toBe(true);
     for (const h of ['app.localhost', 'example.com', 'localhost.example.com', '10.0.0.1', '128.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
+
+describe('waiting between attempts', () => {
+  it('tells onWait why and how long, then Ctrl-C ends a long rate-limit wait at once (exit 130)', async () => {
+    const s = await stub((_req, res) => json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '42' }));
+    const controller = new AbortController();
+    const waits: Array<{ ms: number; reason: string }> = [];
+    const c = new ApiClient({
+      baseUrl: s.url,
+      token: TOKEN,
+      userAgent: userAgent(),
+      timeoutMs: 5_000,
+      maxWaitMs: 60_000,
+      signal: controller.signal,
+      // The real, abortable sleep: the test would hang for 42 s if Ctrl-C did not end it.
+      onWait: (w) => {
+        waits.push(w);
+        setImmediate(() => controller.abort());
+      },
+    });
+    clients.push(c);
+    const err = await c.request({ path: '/open/workspaces' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as CliError).exitCode).toBe(130);
+    expect(waits).toEqual([{ ms: 42_000, reason: 'rate limited (HTTP 429)' }]);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('an injected sleep is raced against the abort signal too', async () => {
+    const s = await stub((_req, res) => json(res, 503, { message: 'Down' }));
+    const controller = new AbortController();
+    const { c } = client(s.url, {
+      signal: controller.signal,
+      sleep: () => new Promise(() => undefined), // never resolves
+      onWait: () => setImmediate(() => controller.abort()),
+    });
+    await expect(c.request({ path: '/open/workspaces' })).rejects.toBeInstanceOf(InterruptedError);
   });
 });

@@ -85,9 +85,19 @@ describe('webhook create', () => {
       data: { webhook_url: 'https://hooks.example.com/in', webhook_headers: { 'X-Api-Key': 'k1' }, webhook_secret: SECRET },
       logic: integration.logic,
     });
-    // Piped, a mutation prints nothing.
-    expect(io.out()).toBe('');
+    // Piped, a create prints the new id and nothing else (README: "create prints the new id").
+    expect(io.out()).toBe('9\n');
     expect(io.err()).toBe('');
+  });
+
+  it('piped with --generate-secret: stdout is exactly the secret, the new id is a note on stderr', async () => {
+    const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, data: JSON.parse(req.body).data } }));
+    const io = fakeIO();
+    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], output: {} });
+    const secret = JSON.parse(server.requests[0]!.body).data.webhook_secret as string;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(io.out()).toBe(`${secret}\n`);
+    expect(io.err()).toBe('note: created webhook 9 on form 42; stdout holds its signing secret, shown only now.\n');
   });
 
   it('--generate-secret prints the secret once; --json adds generated_secret beside the masked object', async () => {
