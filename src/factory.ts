@@ -76,6 +76,7 @@ export function createFactory(init: FactoryInit): Factory {
     async api() {
       if (init.api) return init.api();
       const ctx = await f.context();
+      await assertProfileExists(ctx, f);
       if (!ctx.token) {
         throw new CliError(
           `Not logged in (profile "${ctx.profileName}").`,
@@ -105,6 +106,7 @@ export function createFactory(init: FactoryInit): Factory {
     async workspace(flag) {
       if (flag !== undefined) return flag;
       const ctx = await f.context();
+      await assertProfileExists(ctx, f);
       if (ctx.workspace !== undefined) return ctx.workspace;
       // A person at a terminal picks from a list; scripts get the usage error below.
       if (init.io.canPrompt && !f.globals.noInput) return (await import('./io/pickers.js')).pickWorkspace(f);
@@ -126,4 +128,20 @@ export function createFactory(init: FactoryInit): Factory {
     },
   };
   return f;
+}
+
+/**
+ * A profile named with --profile or FORMCTL_PROFILE must exist, unless FORMCTL_TOKEN supplies the
+ * token: otherwise a typo would surface as "Missing --workspace" or "Not logged in".
+ */
+async function assertProfileExists(ctx: ResolvedContext, f: Factory): Promise<void> {
+  if (ctx.profile || ctx.tokenSource === 'env' || (ctx.profileSource !== 'flag' && ctx.profileSource !== 'env')) return;
+  const saved = Object.keys((await f.config()).data.profiles);
+  const via = ctx.profileSource === 'flag' ? '--profile' : 'FORMCTL_PROFILE';
+  throw new UsageError(
+    `No profile named "${ctx.profileName}" (from ${via}).`,
+    saved.length
+      ? `Saved profiles: ${saved.join(', ')}. To create this one: formctl --profile ${ctx.profileName} auth login`
+      : `No profile is saved yet. Create one: formctl --profile ${ctx.profileName} auth login`,
+  );
 }

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { UnauthorizedError } from './api/errors.js';
 import { CliError, ExitCode } from './errors.js';
 import { createFactory } from './factory.js';
 import { createIOStreams } from './io/iostreams.js';
@@ -44,14 +45,14 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     await program.parseAsync(args, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
-    return report(err, io, f.globals.debug);
+    return report(err, io, env, f.globals.debug);
   } finally {
     await f.dispose();
   }
 }
 
 /** Turns any error into one line (plus hint) on stderr and an exit code. */
-function report(err: unknown, io: IOStreams, debug: boolean): number {
+function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: boolean): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
     // Commander has already printed its message (with a suggestion where it has one).
@@ -65,7 +66,12 @@ function report(err: unknown, io: IOStreams, debug: boolean): number {
       // Messages quote the service (and its field errors): escape sequences in them are shown, not obeyed.
       io.stderr.write(`${red('error:')} ${escapeControls(err.message, { newlines: true })}\n`);
     }
-    if (err.hint) io.stderr.write(`${dim('hint:')} ${escapeControls(err.hint, { newlines: true })}\n`);
+    // A rejected FORMCTL_TOKEN wins over any profile: logging in again would not help.
+    const hint =
+      err instanceof UnauthorizedError && env.FORMCTL_TOKEN
+        ? "FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it."
+        : err.hint;
+    if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(hint, { newlines: true })}\n`);
     if (debug && err.stack) io.stderr.write(`${escapeControls(err.stack, { newlines: true })}\n`);
     return err.exitCode;
   }

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
@@ -41,7 +42,11 @@ export function resolveContext(
   const token = env.FORMCTL_TOKEN || profile?.token || undefined;
   const tokenSource: Source = env.FORMCTL_TOKEN ? 'env' : profile?.token ? 'profile' : 'none';
 
-  const envWs = env.FORMCTL_WORKSPACE ? Number(env.FORMCTL_WORKSPACE) : undefined;
+  const rawWs = env.FORMCTL_WORKSPACE?.trim();
+  if (rawWs && !/^\d+$/.test(rawWs)) {
+    throw new UsageError(`FORMCTL_WORKSPACE must be a numeric workspace id, got "${env.FORMCTL_WORKSPACE}".`, 'See `formctl workspace list`, or unset it.');
+  }
+  const envWs = rawWs ? Number(rawWs) : undefined;
   let workspace: number | undefined;
   let workspaceSource: Source = 'none';
   if (flags.workspace !== undefined) {
