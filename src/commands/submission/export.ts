@@ -8,7 +8,7 @@ import { abortableSleep, describeStatus, waitForExport } from '../../export/wait
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import type { OutputFlags } from '../../io/output.js';
+import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
 import { inputProperties } from './fields.js';
@@ -55,7 +55,7 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
     .description('Export submissions as CSV, waiting for large exports to finish')
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
-    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting');
+    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty)');
   addFormArgument(cmd);
   addDownloadOptions(cmd);
   examples(cmd, [
@@ -115,6 +115,7 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
 export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
   const toStdout = o.output === '-';
   if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  if (toStdout && !o.wait) throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
@@ -126,6 +127,12 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const fallbackName = `${form.slug}-submission-data.csv`;
   if (started.kind === 'csv') {
     const saved = await saveExport({ io: o.io, res: started.response, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+    if (!o.wait) {
+      // `JOB=$(… --no-wait)` must not capture anything but a job id: stdout stays empty, and the note says why.
+      if (o.json) await reportSaved(o, saved);
+      await notice(o.io, `the service sent the CSV directly (a small export), so there is no job; it was saved to ${saved.file}.`);
+      return;
+    }
     await reportSaved(o, saved);
     return;
   }

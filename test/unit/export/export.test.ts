@@ -98,6 +98,28 @@ describe('submission export (sync)', () => {
     expect(JSON.parse(stub.requests[1]!.body)).toEqual({ columns: { p_name: true, p_email: true, p_age: true, p_c1: true, p_c2: true, created_at: true } });
   });
 
+  it('--no-wait on a small export: saves the CSV, prints nothing on stdout and says on stderr why there is no job', async () => {
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end(CSV);
+    });
+    const out = join(dir, 'a.csv');
+    const { fio, options } = opts(stub.url, { wait: false, output: out });
+    await submissionExportRun(options);
+    expect(readFileSync(out, 'utf8')).toBe(CSV);
+    expect(fio.out()).toBe('');
+    expect(fio.err()).toBe(`note: the service sent the CSV directly (a small export), so there is no job; it was saved to ${out}.\n`);
+  });
+
+  it('--no-wait with -o - is a usage error before any request (stdout is for the job id)', async () => {
+    stub = await startStubServer((req, res) => void serveForm(req, res));
+    const err = await failure(submissionExportRun(opts(stub.url, { wait: false, output: '-' }).options));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe('--no-wait cannot be used with -o - (stdout carries the job id).');
+    expect(stub.requests).toEqual([]);
+  });
+
   it('rejects an unknown column id before calling the export, listing the valid ones', async () => {
     stub = await startStubServer((req, res) => void serveForm(req, res));
     const { options } = opts(stub.url, { columns: ['p_name', 'nope'], output: join(dir, 'x.csv') });
