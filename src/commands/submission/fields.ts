@@ -7,25 +7,59 @@ export function inputProperties(form: Form): FormProperty[] {
   return (Array.isArray(form.properties) ? form.properties : []).filter((p) => !isLayoutBlock(p));
 }
 
+const NUMERIC_TYPES = ['number', 'rating', 'scale', 'slider'];
+
 /**
- * Turns a `--set` string into the JSON value the field type expects. Only unambiguous cases are
- * converted (numbers for numeric fields, true/false for checkboxes); everything else stays text,
- * and `--file` is the way to send arrays or objects.
+ * Turns a `--set` string into the JSON value the field type expects: numbers for numeric fields,
+ * true/false for checkboxes (anything else there is a UsageError naming the field); other fields
+ * keep the text, and `--file` is the way to send arrays, objects or null.
  */
-export function coerceValue(p: FormProperty, raw: string): unknown {
+export function coerceValue(p: FormProperty, raw: string, key: string = p.id): unknown {
   const type = String(p.type ?? '');
-  if (['number', 'rating', 'scale', 'slider'].includes(type) && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
-  if (type === 'checkbox' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
+  if (NUMERIC_TYPES.includes(type)) {
+    if (raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+    throw typeError(p, key, raw);
+  }
+  if (type === 'checkbox') {
+    if (/^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
+    throw typeError(p, key, raw);
+  }
   return raw;
 }
 
-/** Maps user keys (field names or ids) to property ids; UsageError on an unknown or ambiguous key. */
+/**
+ * Checks a JSON value (`--file`, bulk lines) against a numeric or checkbox field: a number (or a
+ * numeric string) and a boolean (or "true"/"false") pass unchanged, null clears; anything else is a
+ * UsageError, so a typo is caught here rather than stored as text in a numeric field.
+ */
+export function checkValue(p: FormProperty, value: unknown, key: string = p.id): unknown {
+  if (value === null) return value;
+  const type = String(p.type ?? '');
+  if (NUMERIC_TYPES.includes(type)) {
+    const ok = typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
+    if (!ok) throw typeError(p, key, value);
+  } else if (type === 'checkbox') {
+    const ok = typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value.trim()));
+    if (!ok) throw typeError(p, key, value);
+  }
+  return value;
+}
+
+function typeError(p: FormProperty, key: string, value: unknown): UsageError {
+  const type = String(p.type ?? '');
+  const wanted = type === 'checkbox' ? 'true or false' : 'a number';
+  const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;
+  const got = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+  return new UsageError(`Field ${name} is a ${type} field and takes ${wanted}, got ${got}.`);
+}
+
+/** Maps user keys (field names or ids) to property ids and checks typed fields; UsageError on an unknown or ambiguous key or a wrong value. */
 export function resolveData(form: Form, entries: Iterable<[string, unknown]>, o: { coerce?: boolean } = {}): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [key, value] of entries) {
     const p = findProperty(form, key);
     if (p.id in data) throw new UsageError(`Field "${key}" is set twice (it is ${p.id}).`);
-    data[p.id] = o.coerce && typeof value === 'string' ? coerceValue(p, value) : value;
+    data[p.id] = o.coerce && typeof value === 'string' ? coerceValue(p, value, key) : checkValue(p, value, key);
   }
   return data;
 }

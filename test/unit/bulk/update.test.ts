@@ -113,6 +113,19 @@ describe('bulk update', () => {
     expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed · 507/min (results in ${join(dir, 'results.ndjson')})\n`);
   });
 
+  it('a non-number for a numeric field fails that line only', async () => {
+    stub = await server();
+    const { options } = setup();
+    writeFileSync(options.from, '{"submission_id": "11", "Age": "old"}\n{"submission_id": "15", "Age": 3}\n');
+    const err = await failure(bulkUpdateRun(options));
+    expect(err.exitCode).toBe(10);
+    expect(results()).toEqual([
+      { line: 1, submission_id: '11', status: 'failed', error: 'Field "Age" (p_age) is a number field and takes a number, got "old".' },
+      { line: 2, submission_id: '15', status: 'ok' },
+    ]);
+    expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/15']);
+  });
+
   it('--resume skips lines already ok and appends the rest', async () => {
     stub = await server();
     const first = setup();

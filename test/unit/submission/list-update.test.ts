@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { submissionListRun } from '../../../src/commands/submission/list.js';
 import { submissionUpdateRun } from '../../../src/commands/submission/update.js';
+import { checkValue, coerceValue } from '../../../src/commands/submission/fields.js';
 import type { CliError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
@@ -85,6 +86,34 @@ describe('submission update', () => {
     expect(stub.requests[1]).toMatchObject({ method: 'PUT', url: '/open/forms/42/submissions/118' });
     expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
     expect(fio.out()).toBe('✓ Updated submission 118 of form contact-us (3 fields).\n');
+  });
+
+  it('a non-number for a numeric field is exit 2 naming the field and the type, and nothing is sent', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
+    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['Age', 'abc']] }));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe('Field "Age" (p_age) is a number field and takes a number, got "abc".');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    const fromFile = await failure(submissionUpdateRun({ io: fakeIO({ stdin: '{"p_age": [3]}' }).io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', file: '-' }));
+    expect(fromFile.message).toBe('Field "p_age" is a number field and takes a number, got [3].');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('checks numeric and checkbox values: --set parses them, JSON values must already fit', () => {
+    const rating = { id: 'r', type: 'rating', name: 'Rating' };
+    const box = { id: 'b', type: 'checkbox', name: 'Agree' };
+    expect(coerceValue(rating, ' 4 ')).toBe(4);
+    expect(() => coerceValue(rating, '')).toThrow('Field "r" is a rating field and takes a number, got "".');
+    expect(coerceValue(box, 'TRUE')).toBe(true);
+    expect(() => coerceValue(box, 'yes', 'Agree')).toThrow('Field "Agree" (b) is a checkbox field and takes true or false, got "yes".');
+    expect(coerceValue({ id: 't', type: 'text', name: 'T' }, '12')).toBe('12');
+    expect(checkValue(rating, 3)).toBe(3);
+    expect(checkValue(rating, '3')).toBe('3');
+    expect(checkValue(rating, null)).toBe(null);
+    expect(() => checkValue(rating, 'abc')).toThrow('takes a number, got "abc".');
+    expect(() => checkValue(rating, true)).toThrow('takes a number, got true.');
+    expect(checkValue(box, false)).toBe(false);
+    expect(() => checkValue(box, 1)).toThrow('Field "b" is a checkbox field and takes true or false, got 1.');
   });
 
   it('an ambiguous name is a usage error and nothing is sent', async () => {
