@@ -163,6 +163,18 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect(form.description).not.toBe('mine');
   });
 
+  it('get and fields refuse unknown --json fields (exit 2) and list the known ones in --help', async () => {
+    const get = await runFormctl(['form', 'get', String(sb.formId), '--json', 'nope'], { env });
+    expect(get).toMatchObject({ code: 2, stdout: '' });
+    expect(get.stderr).toMatch(/^error: Unknown JSON field: nope\.\nhint: Available fields: id, slug, workspace_id, title, visibility, .*, share_url(, [a-z_]+)*\n$/);
+    const fields = await runFormctl(['form', 'fields', String(sb.formId), '--json', 'nope'], { env });
+    expect(fields).toMatchObject({ code: 2, stdout: '' });
+    expect(fields.stderr).toMatch(/^error: Unknown JSON field: nope\.\nhint: Available fields: id, type, name, required, hidden, help, /);
+    const help = await runFormctl(['form', 'get', '--help'], { env });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('(fields: id, slug, workspace_id, title, visibility, language,');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('--json also accepts any other key the form has on the service (checked once fetched)');
+  });
+
   it('list, list-all and delete', async () => {
     const id = await createExample();
     const list = await runFormctl(['form', 'list', '--json', 'id,title'], { env });

@@ -14,7 +14,20 @@ import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
-import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLabel, readDocument } from './common.js';
+import {
+  DRY_RUN_FIELDS,
+  FORM_FIELDS,
+  type SafeUpdateFlags,
+  addSafeUpdateOptions,
+  backupDirFor,
+  formLabel,
+  otherKeysNote,
+  readDocument,
+  resolveFormFormat,
+} from './common.js';
+
+/** Keys of the `--dry-run --json` answer when apply would create the form. */
+const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
 import { reportSafeUpdate } from './update.js';
 
 export interface FormApplyOptions {
@@ -38,7 +51,8 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
     .requiredOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin');
   addWorkspaceOption(cmd);
   addSafeUpdateOptions(cmd);
-  addOutputOptions(cmd);
+  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  otherKeysNote(cmd, 'the form', [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])]);
   examples(cmd, [
     'formctl form apply -f forms/contact.json --dry-run',
     'formctl form apply -f forms/contact.json',
@@ -82,13 +96,17 @@ async function findExisting(client: ApiClient, doc: Record<string, unknown>): Pr
  * updates that form instead of creating another one.
  */
 export async function formApplyRun(o: FormApplyOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o.output);
   const doc = await readDocument(o.io, o.file);
   if (Array.isArray(doc.properties) && doc.properties.length === 0) {
     throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
   }
   const client = await o.api();
   const existing = await findExisting(client, doc);
+  // Checked before anything is sent: a typo in --json must not follow a create or an update.
+  const format = existing
+    ? resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
+    : resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...CREATE_DRY_RUN_FIELDS], [doc]);
 
   if (existing) {
     // Slugs never change, so a file whose id finds a form with another slug describes another form

@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import type { Form, FormSummary } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { backupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
+import { isObject } from '../../forms/document.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import type { Column } from '../../io/output.js';
+import { type Column, type OutputFlags, type OutputFormat, resolveFormat } from '../../io/output.js';
 
 /** Fields of a form summary (spec "Form (summary)", plus the deployed `plan_tier`). */
 export const FORM_SUMMARY_FIELDS = [
@@ -12,6 +13,47 @@ export const FORM_SUMMARY_FIELDS = [
   'last_edited_human', 'closes_at', 'is_closed', 'max_submissions_count', 'max_number_of_submissions_reached',
   'is_pro', 'plan_tier', 'workspace_id', 'share_url',
 ] as const;
+
+/**
+ * Keys of a full form that `--json` offers by name: the spec's Form fields, then what the deployed
+ * FormResource adds (research §1.3), then the summary's timestamps and limits. The service adds
+ * attributes over time, so commands also accept any other key the form really has (`resolveFormFormat`).
+ */
+export const FORM_FIELDS = [
+  'id', 'slug', 'workspace_id', 'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size',
+  'border_radius', 'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'description',
+  'closed_text', 'logo_picture', 'properties', 'settings', 'tags', 'password', 'redirect_url', 'submissions_url',
+  'database_fields_update', 'clear_empty_fields_on_update', 'cleanings', 'can_be_indexed', 'removed_properties',
+  'seo_meta', 'submission_retention_value', 'submission_retention_unit', 'auto_save', 'cover_settings', 'translations',
+  'computed_variables', 'views_count', 'submissions_count', 'created_at', 'updated_at', 'last_edited_human', 'closes_at',
+  'is_closed', 'max_submissions_count', 'max_number_of_submissions_reached', 'is_pro', 'plan_tier', 'is_trialing',
+  'workspace', 'is_password_protected', 'has_password', 'form_pending_submission_key', 'max_file_size', 'share_url',
+] as const;
+
+/** Keys of a form property that `--json` offers by name: the spec's four, then the core keys of every block (research §7). */
+export const PROPERTY_FIELDS = ['id', 'type', 'name', 'required', 'hidden', 'help', 'placeholder', 'help_position', 'width', 'align', 'logic'] as const;
+
+/** Keys of the `--dry-run --json` answer of update, edit, restore and apply. */
+export const DRY_RUN_FIELDS = ['dry_run', 'form_id', 'diff', 'removed_fields'] as const;
+
+/**
+ * Help text for commands using `resolveFormFormat`. Checking after the fetch costs a request on a
+ * typo, but a fixed list alone would refuse attributes the service has added since formctl was built.
+ */
+export function otherKeysNote(cmd: Command, what = 'the form', dryRun?: readonly string[]): Command {
+  const dry = dryRun ? `\nWith --dry-run, --json describes the change instead: ${dryRun.join(', ')}.` : '';
+  return cmd.addHelpText('after', `\n--json also accepts any other key ${what} has on the service (checked once fetched): the list\nabove is what formctl knows, not a limit. Other names are refused with exit 2.${dry}`);
+}
+
+/**
+ * Resolves `--json [fields]` against the declared fields plus every key of `objects` (the form or
+ * fields as fetched), so a key the service sends but formctl does not declare yet can still be picked.
+ */
+export function resolveFormFormat(io: IOStreams, flags: OutputFlags, declared: readonly string[], objects: readonly unknown[]): OutputFormat {
+  const keys = new Set<string>(declared);
+  for (const o of objects) if (isObject(o)) for (const k of Object.keys(o)) keys.add(k);
+  return resolveFormat(io, flags, [...keys]);
+}
 
 /** Table columns for form lists: what a person scans for, the rest is in --json. */
 export const FORM_SUMMARY_COLUMNS: Column<FormSummary>[] = [

@@ -12,7 +12,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples } from '../shared.js';
-import { readDocument } from './common.js';
+import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './common.js';
 
 /** Field types offered by the interactive prompt (research §7; the service accepts any non-empty type). */
 export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
@@ -47,7 +47,8 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
   addWorkspaceOption(cmd);
-  addOutputOptions(cmd);
+  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  otherKeysNote(cmd, 'the new form');
   examples(cmd, [
     'formctl form create --title "Contact us" --field Name --field Email:email',
     'formctl form create -w 3 --file examples/contact-form.json --visibility public',
@@ -106,7 +107,7 @@ async function chooseWorkspace(o: FormCreateOptions, fromFile: unknown): Promise
  * attribute the deployed service requires, so one request works against both services.
  */
 export async function formCreateRun(o: FormCreateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o.output);
   const newId = o.newId ?? randomUUID;
   let doc: Record<string, unknown> = o.file !== undefined ? await readDocument(o.io, o.file) : {};
   const workspaceFromFile = doc.workspace_id;
@@ -145,6 +146,8 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
   assertPropertiesKept(body);
   if (o.validate !== false) assertValidForm(body, 'update');
+  // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
+  const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [body]);
 
   const form: Form = await createForm(await o.api(), body);
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');

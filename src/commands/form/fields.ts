@@ -7,6 +7,7 @@ import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeL
 import { resolveFormArg } from '../../io/pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
 
 export interface FormFieldsOptions {
   io: IOStreams;
@@ -20,7 +21,8 @@ export function newFormFieldsCommand(f: Factory, runF = formFieldsRun): Command 
   const cmd = new Command('fields')
     .description("List a form's fields with the ids that exports and submission patches use");
   addFormArgument(cmd);
-  addOutputOptions(cmd, { list: true });
+  addOutputOptions(cmd, { list: true, fields: PROPERTY_FIELDS });
+  otherKeysNote(cmd, 'one of the fields');
   examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
   return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
 }
@@ -39,8 +41,9 @@ export async function writeFieldTable(io: IOStreams, format: OutputFormat, form:
 
 /** Lists the form's properties (id, type, name, required; --json gives every key). */
 export async function formFieldsRun(o: FormFieldsOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o.output);
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
+  const format = resolveFormFormat(o.io, o.output, PROPERTY_FIELDS, Array.isArray(form.properties) ? form.properties : []);
   await writeFieldTable(o.io, format, form);
 }

@@ -7,6 +7,7 @@ import { type Column, type OutputFlags, resolveFormat, writeObject } from '../..
 import { resolveFormArg } from '../../io/pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
 import { writeFieldTable } from './fields.js';
 
 export interface FormGetOptions {
@@ -22,7 +23,8 @@ export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
   const cmd = new Command('get')
     .description('Show a form with its settings and fields');
   addFormArgument(cmd);
-  addOutputOptions(cmd);
+  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  otherKeysNote(cmd);
   examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
   return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref), output: flags }));
 }
@@ -42,9 +44,10 @@ const COLUMNS: Column<Form>[] = [
 
 /** Prints the full form: every field with --json; a summary and the field table for people. */
 export async function formGetRun(o: FormGetOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o.output);
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
+  const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [form]);
   await writeObject(o.io, format, form, COLUMNS, { now: o.now() });
   if (format.kind === 'table' && Array.isArray(form.properties) && form.properties.length > 0) {
     await write(o.io.stdout, '\n');

@@ -6,12 +6,12 @@ import type { Factory } from '../../factory.js';
 import { listBackups, readFormFile } from '../../forms/backups.js';
 import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import type { OutputFlags } from '../../io/output.js';
+import { type OutputFlags, resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formIdOf } from './backups.js';
-import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
+import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, otherKeysNote, resolveFormFormat } from './common.js';
 import { reportSafeUpdate } from './update.js';
 
 export interface FormRestoreOptions {
@@ -37,7 +37,8 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
   addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addYesOption(cmd);
-  addOutputOptions(cmd);
+  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  otherKeysNote(cmd, 'the form', DRY_RUN_FIELDS);
   examples(cmd, [
     'formctl form restore 42 --dry-run',
     'formctl form restore 42 --yes',
@@ -63,6 +64,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
 
 /** Restores a backup; the version it replaces is itself backed up first, so a restore can be undone. */
 export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
+  resolveFormat(o.io, o.output);
   const id = await formIdOf(o.api, o.ref);
   const dir = await o.backupDir(id);
   let path = o.backup ?? 'latest';
@@ -81,6 +83,7 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   if (typeof saved.slug === 'string' && saved.slug !== '' && saved.slug !== current.slug && o.force !== true) {
     throw new UsageError(`${path} is a backup of form "${saved.slug}", not of form ${id} ("${current.slug}"); nothing was sent.`, 'Check the profile (formctl auth status); pass --force to restore it anyway.');
   }
+  resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, saved]);
   const result = await safeUpdate({
     client,
     current,

@@ -10,7 +10,17 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
-import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLabel, readDocument } from './common.js';
+import {
+  DRY_RUN_FIELDS,
+  FORM_FIELDS,
+  type SafeUpdateFlags,
+  addSafeUpdateOptions,
+  backupDirFor,
+  formLabel,
+  otherKeysNote,
+  readDocument,
+  resolveFormFormat,
+} from './common.js';
 
 export interface FormUpdateOptions {
   io: IOStreams;
@@ -38,7 +48,8 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
     .option('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin');
   addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
-  addOutputOptions(cmd);
+  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  otherKeysNote(cmd, 'the form', DRY_RUN_FIELDS);
   examples(cmd, [
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
@@ -124,6 +135,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   if (o.title !== undefined) doc.title = o.title;
   if (o.visibility !== undefined) doc.visibility = o.visibility;
   for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+  resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
   const result = await safeUpdate({
     client,
     current,
