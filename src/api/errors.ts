@@ -54,8 +54,27 @@ export class ForbiddenError extends ApiError {
 /** 404. */
 export class NotFoundError extends ApiError {
   constructor(init: ApiErrorInit) {
-    super(init, ExitCode.notFound, 'Check the id or slug, and that your token can see that workspace.');
+    super(init, ExitCode.notFound, notFoundHint(init.path));
   }
+}
+
+/** What to check after a 404, by the resource the path names (ids quoted back from the path). */
+export function notFoundHint(path: string): string {
+  const p = path.split('?')[0]!;
+  const seg = (re: RegExp) => re.exec(p)?.slice(1).map((x) => decodeURIComponent(x)) ?? [];
+  let m: string[];
+  if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/export\//)).length) {
+    return `The export job is unknown or expired (jobs are kept for a limited time); start a new one: formctl submission export ${m[0]}`;
+  }
+  if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/[^/]+/)).length) return `Check the submission id: formctl submission list ${m[0]}`;
+  if ((m = seg(/^\/open\/forms\/([^/]+)\/integrations\/[^/]+/)).length) return `Check the webhook id: formctl webhook list ${m[0]}`;
+  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: formctl form list (forms of other workspaces need -w).';
+  if ((m = seg(/^\/open\/workspaces\/([^/]+)\/users\/[^/]+/)).length) return `Check the user id: formctl member list -w ${m[0]}`;
+  if ((m = seg(/^\/open\/workspaces\/([^/]+)\/invites\/[^/]+/)).length) return `Check the invite id: formctl invite list -w ${m[0]}`;
+  if (/^\/open\/workspaces\/[^/]+/.test(p)) {
+    return 'Check the workspace id: formctl workspace list (a default set with `formctl workspace use` may point at a deleted workspace).';
+  }
+  return 'Check the path and the ids in it.';
 }
 
 /** 400/422: the server rejected the input. */
