@@ -3,7 +3,7 @@
 // with the flag or argument to pass instead.
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { Choice } from './prompter.js';
+import { type Choice, promptsOffHint } from './prompter.js';
 
 /** Largest list offered in a picker: beyond this a person should type the id. */
 const PICK_LIMIT = 500;
@@ -26,7 +26,7 @@ async function pick<T>(f: Factory, o: { message: string; flag: string; choices: 
 /** Picks one of the user's workspaces on a TTY; otherwise throws a usage error naming `flag`. */
 export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<number> {
   if (!canAsk(f)) {
-    throw new UsageError(`Missing ${flag}.`, `Pass ${flag} <id>, or run \`formctl workspace use <id>\` to set a default (see \`formctl workspace list\`).`);
+    throw new UsageError(`Missing ${flag}.`, promptsOffHint(`${flag} <id>`, 'Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'));
   }
   const { listWorkspaces } = await import('../api/workspaces.js');
   const list = await listWorkspaces(await f.api());
@@ -41,7 +41,7 @@ export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<n
 
 /** Picks a form of a workspace on a TTY (returns its numeric id); otherwise throws a usage error naming `arg`. */
 export async function pickForm(f: Factory, workspaceId: number, arg = '<form>'): Promise<number> {
-  if (!canAsk(f)) throw missingArg(arg, `Pass the form id or slug as ${arg} (see \`formctl form list -w ${workspaceId}\`).`);
+  if (!canAsk(f)) throw missingArg(arg, promptsOffHint(`the form id or slug as ${arg}`, `See \`formctl form list -w ${workspaceId}\`.`));
   const { listWorkspaceForms } = await import('../api/forms.js');
   const { items } = await import('../api/paginate.js');
   const choices: Choice<number>[] = [];
@@ -69,7 +69,7 @@ function safeUrl(raw: unknown): string {
 
 /** Picks a webhook integration of a form on a TTY (returns its id); otherwise throws a usage error naming `arg`. */
 export async function pickIntegration(f: Factory, formId: number, arg = '<id>'): Promise<number> {
-  if (!canAsk(f)) throw missingArg(arg, `Pass the webhook id as ${arg} (see \`formctl webhook list ${formId}\`).`);
+  if (!canAsk(f)) throw missingArg(arg, promptsOffHint(`the webhook id as ${arg}`, `See \`formctl webhook list ${formId}\`.`));
   const { listWebhooks } = await import('../api/webhooks.js');
   const list = await listWebhooks(await f.api(), formId);
   return pick(f, {
@@ -88,7 +88,7 @@ export async function pickIntegration(f: Factory, formId: number, arg = '<id>'):
  */
 export async function resolveFormArg(f: Factory, arg: string | undefined, workspaceFlag?: number): Promise<string> {
   if (arg !== undefined) return arg;
-  if (!canAsk(f)) throw missingArg('<form>', 'Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.');
+  if (!canAsk(f)) throw missingArg('<form>', promptsOffHint('the form id or slug as <form>', 'See `formctl form list`.'));
   return String(await pickForm(f, await f.workspace(workspaceFlag), '<form>'));
 }
 
@@ -98,7 +98,7 @@ export async function resolveFormArg(f: Factory, arg: string | undefined, worksp
  */
 export async function resolveIntegrationArg(f: Factory, form: string, id: number | undefined): Promise<number> {
   if (id !== undefined) return id;
-  if (!canAsk(f)) throw missingArg('<id>', `Pass the webhook id (see \`formctl webhook list ${form}\`), or run on a terminal to pick one.`);
+  if (!canAsk(f)) throw missingArg('<id>', promptsOffHint('the webhook id as <id>', `See \`formctl webhook list ${form}\`.`));
   const client = await f.api();
   const formId = /^\d+$/.test(form.trim()) ? Number(form.trim()) : (await (await import('../api/forms.js')).resolveForm(client, form.trim())).id;
   return pickIntegration(f, formId, '<id>');

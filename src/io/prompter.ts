@@ -7,6 +7,15 @@ export interface Choice<T> {
   description?: string;
 }
 
+/**
+ * The hint wherever a prompt would have asked but cannot: what to pass instead, and why nothing was
+ * asked. One phrasing everywhere, and true in each case (a person on a terminal with CI set is not
+ * "off a terminal"). `more` follows as its own sentence.
+ */
+export function promptsOffHint(what: string, more?: string): string {
+  return `Pass ${what} (prompts are off: not a terminal, CI, or --no-input).${more ? ` ${more}` : ''}`;
+}
+
 /** Prompts for people on a TTY. Every method names the flag that replaces it when prompting is not allowed. */
 export interface Prompter {
   input(o: { message: string; flag: string; default?: string; validate?: (v: string) => string | true | Promise<string | true> }): Promise<string>;
@@ -21,7 +30,7 @@ export function createPrompter(io: IOStreams): Prompter {
   const ctx = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
   const guard = (flag: string) => {
     if (!io.canPrompt) {
-      throw new UsageError(`Missing ${flag}.`, `Pass ${flag} (prompts are off: not a terminal, CI, or --no-input).`);
+      throw new UsageError(`Missing ${flag}.`, promptsOffHint(flag));
     }
   };
   const run = async <T>(fn: () => Promise<T>): Promise<T> => {

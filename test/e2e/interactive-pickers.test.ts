@@ -167,7 +167,7 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
   });
   const stubEnv = () => ({ ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' });
 
-  const FORM = 'error: Missing <form> argument.\nhint: Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.\n';
+  const FORM = 'error: Missing <form> argument.\nhint: Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list`.\n';
   const cases: Array<[string[], string]> = [
     [['form', 'get'], FORM],
     [['form', 'delete', '--yes'], FORM],
@@ -176,10 +176,10 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
     [['webhook', 'list'], FORM],
     [['webhook', 'create', '--url', 'https://hooks.example.com/in'], FORM],
     [['webhook', 'get'], FORM],
-    [['webhook', 'get', '42'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list 42`), or run on a terminal to pick one.\n'],
-    [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id (see `formctl webhook list contact`), or run on a terminal to pick one.\n'],
-    [['member', 'add', '--role', 'user'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
-    [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.\n'],
+    [['webhook', 'get', '42'], 'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 42`.\n'],
+    [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list contact`.\n'],
+    [['member', 'add', '--role', 'user'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (prompts are off: not a terminal, CI, or --no-input).\n'],
   ];
   for (const [args, stderr] of cases) {
     it(`formctl ${args.join(' ')}`, async () => {

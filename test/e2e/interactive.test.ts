@@ -126,6 +126,15 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
     expect(await t.exitCode()).toBe(2);
     expect(t.screen()).toContain('error: Missing --name.');
   });
+
+  it('member add with CI=true on a terminal gives the reason prompts are off, not "run on a terminal"', async () => {
+    const t = term(['member', 'add', '--role', 'user', '-w', String(sandbox.workspaceId)], { ...env(), CI: 'true' });
+    expect(await t.exitCode()).toBe(2);
+    const screen = t.screen().replace(/\n/g, '');
+    expect(screen).toContain('error: Missing <email> argument.');
+    expect(screen).toContain('hint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).');
+    expect(screen).not.toContain('run on a terminal');
+  });
 });
 
 describe('the same commands without a terminal fail fast with the flag to pass', () => {

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import type { Prompter } from '../../io/prompter.js';
+import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './args.js';
 
@@ -84,7 +84,7 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
 }
 
 async function askEmail(o: MemberAddOptions): Promise<string> {
-  if (!o.io.canPrompt) throw new UsageError('Missing <email> argument.', 'Pass the email address of the person to add, or run on a terminal to be asked.');
+  if (!o.io.canPrompt) throw new UsageError('Missing <email> argument.', promptsOffHint('the email address of the person to add as <email>'));
   const email = await o.prompter().input({
     message: 'Email address',
     flag: '<email>',
@@ -95,7 +95,7 @@ async function askEmail(o: MemberAddOptions): Promise<string> {
 }
 
 async function askRole(o: MemberAddOptions): Promise<Role> {
-  if (!o.io.canPrompt) throw new UsageError('Missing --role.', `Pass --role ${ROLES.join('|')}.`);
+  if (!o.io.canPrompt) throw new UsageError('Missing --role.', promptsOffHint(`--role ${ROLES.join('|')}`));
   return o.prompter().select<Role>({
     message: 'Role in the workspace',
     flag: '--role',

@@ -6,7 +6,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
-import type { Prompter } from '../../io/prompter.js';
+import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
@@ -109,7 +109,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   let choices: WalkThrough;
   if (o.url !== undefined) choices = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
   else if (o.io.canPrompt && o.prompter) choices = await walkThrough(o, o.prompter());
-  else throw new UsageError('Missing --url.', 'Pass --url https://… (the endpoint that receives deliveries), or run on a terminal to be asked.');
+  else throw new UsageError('Missing --url.', promptsOffHint('--url https://…'));
   const { url } = choices;
   let secret = await secretFromFlags(o.io, { ...o, ...choices });
   if (choices.generateSecret) secret = generateSecret();

@@ -118,12 +118,12 @@ describe('resolveFormArg and resolveIntegrationArg', () => {
     const { f } = setup({ canPrompt: false });
     await expect(resolveFormArg(f, undefined)).rejects.toMatchObject({
       message: 'Missing <form> argument.',
-      hint: 'Pass the form id or slug (see `formctl form list`), or run on a terminal to pick one.',
+      hint: 'Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list`.',
       exitCode: 2,
     });
     await expect(resolveIntegrationArg(f, 'contact-x1', undefined)).rejects.toMatchObject({
       message: 'Missing <id> argument.',
-      hint: 'Pass the webhook id (see `formctl webhook list contact-x1`), or run on a terminal to pick one.',
+      hint: 'Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list contact-x1`.',
       exitCode: 2,
     });
     expect(stub.requests).toEqual([]);
@@ -134,9 +134,9 @@ describe('pickers without a terminal', () => {
   it('fail at once, before any request, naming the flag or argument', async () => {
     const { f, searches } = setup({ canPrompt: false });
     const cases: Array<[Promise<number>, string, string]> = [
-      [pickWorkspace(f), 'Missing --workspace.', 'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).'],
-      [pickForm(f, 12), 'Missing <form> argument.', 'Pass the form id or slug as <form> (see `formctl form list -w 12`).'],
-      [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook> argument.', 'Pass the webhook id as <webhook> (see `formctl webhook list 5`).'],
+      [pickWorkspace(f), 'Missing --workspace.', 'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'],
+      [pickForm(f, 12), 'Missing <form> argument.', 'Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list -w 12`.'],
+      [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook> argument.', 'Pass the webhook id as <webhook> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 5`.'],
       [f.workspace(), 'Missing --workspace.', 'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).'],
     ];
     for (const [p, message, hint] of cases) {

@@ -145,10 +145,10 @@ describe('member add', () => {
     [['member', 'add', 'not-an-email', '--role', 'user', '-w', '7'], 'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n'],
     [['member', 'add', 'carol@example', '--role', 'user', '-w', '7'], 'error: Invalid email address "carol@example".\nhint: Pass an address such as alice@example.com.\n'],
     [['member', 'add', 'carol@example.com', '--role', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
-    [['member', 'add', 'carol@example.com', '-w', '7'], 'error: Missing --role.\nhint: Pass --role admin|user|readonly.\n'],
-    [['member', 'add', '--role', 'user', '-w', '7'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
+    [['member', 'add', 'carol@example.com', '-w', '7'], 'error: Missing --role.\nhint: Pass --role admin|user|readonly (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [['member', 'add', '--role', 'user', '-w', '7'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
     // The missing argument is named before any workspace is looked for.
-    [['member', 'add'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add, or run on a terminal to be asked.\n'],
+    [['member', 'add'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
     [['member', 'set-role', '5', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
     [['member', 'set-role', 'bob', 'user', '-w', '7'], 'error: Expected a numeric user id or an email address, got "bob".\nhint: See ids and emails with `formctl member list`.\n'],
     [['member', 'remove', 'bob@example', '-w', '7', '--yes'], 'error: Invalid email address "bob@example".\nhint: Pass an address such as alice@example.com.\n'],
