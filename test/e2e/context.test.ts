@@ -48,4 +48,25 @@ describe('profile, workspace and token resolution errors', () => {
     expect(r.stderr).toMatch(/\nhint: FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it\.\n$/);
     expect(r.stderr).not.toContain('fsk_revoked');
   });
+
+  it('deleting or leaving the default workspace forgets it in the profile, and says so', async () => {
+    sb = await startTestSandbox();
+    home = tempHome();
+    expect((await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env: home.env, input: sb.tokens.all })).code).toBe(0);
+    const created = await runFormctl(['workspace', 'create', '--name', 'Scratch'], { env: home.env });
+    const id = created.stdout.trim();
+    expect(id).toMatch(/^\d+$/);
+    expect((await runFormctl(['workspace', 'use', id], { env: home.env })).code).toBe(0);
+    const del = await runFormctl(['workspace', 'delete', id, '--yes'], { env: home.env });
+    expect(del.code).toBe(0);
+    expect(del.stderr).toBe(`note: workspace ${id} was the default of profile default; it has none now (pick one with \`formctl workspace use <id>\`).\n`);
+    const get = await runFormctl(['config', 'get', 'workspace'], { env: home.env });
+    expect(get.stdout.trim()).toBe('');
+    // Another workspace than the default: nothing to forget, nothing said.
+    const other = (await runFormctl(['workspace', 'create', '--name', 'Other'], { env: home.env })).stdout.trim();
+    expect((await runFormctl(['workspace', 'use', String(sb.workspaceId)], { env: home.env })).code).toBe(0);
+    const del2 = await runFormctl(['workspace', 'delete', other, '--yes'], { env: home.env });
+    expect(del2.code).toBe(0);
+    expect(del2.stderr).toBe('');
+  });
 });

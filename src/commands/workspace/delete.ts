@@ -3,13 +3,16 @@ import type { ApiClient } from '../../api/client.js';
 import { deleteWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { success } from '../../io/output.js';
+import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { addYesOption, examples, parseId } from '../shared.js';
+import { forgetDefaultWorkspace } from './default.js';
 
 export interface WorkspaceDeleteOptions {
   io: IOStreams;
   api: () => Promise<ApiClient>;
+  /** Forgets the workspace as the profile's default; returns the profile name when it was. */
+  forgetDefault?: (id: number) => Promise<string | undefined>;
   prompter: () => Prompter;
   id: number;
   yes?: boolean;
@@ -23,7 +26,7 @@ export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun)
     .argument('<id>', 'Workspace id', parseId('workspace id'));
   addYesOption(cmd);
   examples(cmd, ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
-  return cmd.action((id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, id, yes: flags.yes }));
+  return cmd.action((id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes }));
 }
 
 /** Confirms, then deletes. */
@@ -31,4 +34,6 @@ export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<voi
   await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete workspace ${o.id} with all its forms and submissions?` });
   await deleteWorkspace(await o.api(), o.id);
   await success(o.io, `Deleted workspace ${o.id}.`);
+  const profile = await o.forgetDefault?.(o.id);
+  if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
 }
