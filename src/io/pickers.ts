@@ -1,6 +1,7 @@
 // Searchable pickers for a missing workspace, form or integration id. They run only where a person
 // can answer (TTY, no --no-input, no CI); everywhere else they fail at once, before any request,
 // with the flag or argument to pass instead.
+import { ForbiddenError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { type Choice, promptsOffHint } from './prompter.js';
@@ -29,7 +30,20 @@ export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<n
     throw new UsageError(`Missing ${flag}.`, promptsOffHint(`${flag} <id>`, 'Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'));
   }
   const { listWorkspaces } = await import('../api/workspaces.js');
-  const list = await listWorkspaces(await f.api());
+  let list: Awaited<ReturnType<typeof listWorkspaces>>;
+  try {
+    list = await listWorkspaces(await f.api());
+  } catch (err) {
+    // A token scoped to one workspace's members or forms often lacks workspaces-read; the server's
+    // text names the ability, but what the person needs is a way round the picker.
+    if (err instanceof ForbiddenError) {
+      throw new ForbiddenError(
+        { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, errors: err.errors, ability: err.ability },
+        `This token cannot list workspaces to pick from (that needs \`workspaces-read\`). Pass ${flag} <id>, or set FORMCTL_WORKSPACE=<id>; \`formctl workspace use\` needs the same ability.`,
+      );
+    }
+    throw err;
+  }
   return pick(f, {
     message: 'Workspace (type to search)',
     flag,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ForbiddenError } from '../../../src/api/errors.js';
 import { UsageError } from '../../../src/errors.js';
 import { type Factory, createFactory } from '../../../src/factory.js';
 import { pickForm, pickIntegration, pickWorkspace, resolveFormArg, resolveIntegrationArg } from '../../../src/io/pickers.js';
@@ -10,10 +11,14 @@ import { fakeIO } from '../../helpers/io.js';
 let stub: StubServer;
 let home: ReturnType<typeof tempHome>;
 const factories: Factory[] = [];
+/** When set, GET /open/workspaces answers 403 as for a token without workspaces-read. */
+let forbidWorkspaces = false;
 
 beforeEach(async () => {
   home = tempHome();
+  forbidWorkspaces = false;
   stub = await startStubServer((req, res) => {
+    if (req.url === '/open/workspaces' && forbidWorkspaces) return json(res, 403, { message: 'This action requires the workspaces-read ability.' });
     if (req.url === '/open/workspaces') return json(res, 200, [{ id: 1, name: 'Acme', icon: '🚀' }, { id: 12, name: 'Side project' }]);
     if (req.url?.startsWith('/open/workspaces/12/forms')) return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 1 } });
     if (req.url?.startsWith('/open/workspaces/1/forms')) return json(res, 200, { data: [], meta: { current_page: 1, last_page: 1 } });
@@ -83,6 +88,20 @@ describe('pickers on a terminal', () => {
     const { f, searches } = setup({ canPrompt: true });
     await expect(pickForm(f, 1)).rejects.toMatchObject({ message: 'Workspace 1 has no forms.', exitCode: 2 });
     expect(searches).toEqual([]);
+  });
+
+  it('a token that cannot list workspaces gets exit 5 with the way round the picker: --workspace or FORMCTL_WORKSPACE', async () => {
+    forbidWorkspaces = true;
+    const { f, searches } = setup({ canPrompt: true });
+    const err = await f.workspace().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect(err).toMatchObject({
+      exitCode: 5,
+      message: 'This action requires the workspaces-read ability. (HTTP 403, GET /open/workspaces)',
+      hint: 'This token cannot list workspaces to pick from (that needs `workspaces-read`). Pass --workspace <id>, or set FORMCTL_WORKSPACE=<id>; `formctl workspace use` needs the same ability.',
+    });
+    expect(searches).toEqual([]);
+    await expect(pickWorkspace(f, '--in-workspace')).rejects.toMatchObject({ hint: expect.stringContaining('Pass --in-workspace <id>,') });
   });
 
   it('Factory.workspace() picks when there is no flag and no default', async () => {
