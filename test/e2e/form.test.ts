@@ -150,6 +150,31 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect((await getForm(id)).title).toBe('Edited');
   });
 
+  it('edit refuses before opening the editor when it could not be confirmed or there is no terminal editor (exit 2)', async () => {
+    const id = await createExample();
+    const marker = join(home.dir, `opened-${id}`);
+    const editor = editorScript('(d) => ({ ...d, title: "Never" })', `writeFileSync(${JSON.stringify(marker)}, 'x');`);
+    const noYes = await runFormctl(['form', 'edit', String(id)], { env: { ...env, EDITOR: editor, CI: 'true' } });
+    expect(noYes).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: form edit asks before updating, and prompts are off.\n' +
+        'hint: Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).\n',
+    });
+    // Piped and no $VISUAL/$EDITOR: vi must not be started on a pipe.
+    const noEditor = await runFormctl(['form', 'edit', String(id), '--yes'], { env, timeoutMs: 5000 });
+    expect(noEditor).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: form edit needs an editor: $VISUAL and $EDITOR are unset, and vi needs a terminal.\n' +
+        'hint: Set EDITOR (e.g. EDITOR="code --wait"), or change the form with `formctl form update` or `formctl form pull` + `formctl form apply`.\n',
+    });
+    expect(() => statSync(marker)).toThrow();
+    expect((await getForm(id)).title).toBe('Contact e2e');
+  });
+
   it('edit detects a change made while the editor was open (exit 9, nothing sent)', async () => {
     const id = await createExample();
     // The "editor" changes the form through another formctl process before saving its own change.

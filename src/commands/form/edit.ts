@@ -27,6 +27,8 @@ export interface FormEditOptions {
   backupDir: (formId: number) => Promise<string>;
   prompter: () => Prompter;
   editor: EditorRunner;
+  /** True when $VISUAL or $EDITOR names an editor; the fallback, vi, needs a terminal. */
+  editorSet: boolean;
   now: () => Date;
   ref: string;
   yes?: boolean;
@@ -66,6 +68,7 @@ export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
       backupDir: (id) => backupDirFor(f, id),
       prompter: f.prompter,
       editor: systemEditor(f.env),
+      editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
       now: f.now,
       ref: await resolveFormArg(f, ref),
       yes: flags.yes,
@@ -90,6 +93,24 @@ function stripHeader(text: string): string {
   return lines.slice(i).join('\n');
 }
 
+/** The one line when the update could not be confirmed: said before the editor opens, not after the edit. */
+const NO_CONFIRM = 'form edit asks before updating, and prompts are off.';
+const NO_CONFIRM_HINT = 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).';
+
+/**
+ * Refuses before the form is fetched or the editor opened when the edit could not end well: nobody
+ * could confirm it (the user would edit, then be refused), or vi would be started on a pipe.
+ */
+function assertCanEdit(o: FormEditOptions): void {
+  if (!o.io.canPrompt && !o.yes && !o.dryRun) throw new UsageError(NO_CONFIRM, NO_CONFIRM_HINT);
+  if ((!o.io.stdinIsTTY || !o.io.stdoutIsTTY) && !o.editorSet) {
+    throw new UsageError(
+      'form edit needs an editor: $VISUAL and $EDITOR are unset, and vi needs a terminal.',
+      'Set EDITOR (e.g. EDITOR="code --wait"), or change the form with `formctl form update` or `formctl form pull` + `formctl form apply`.',
+    );
+  }
+}
+
 /**
  * Loops editor → parse → local checks until the document is usable: a mistake reopens the editor
  * with the error noted at the top (nothing is sent), saving it unchanged again gives up (exit 2).
@@ -97,6 +118,7 @@ function stripHeader(text: string): string {
  * the editor may have been open for a while.
  */
 export async function formEditRun(o: FormEditOptions): Promise<void> {
+  assertCanEdit(o);
   const client = await o.api();
   const current = await resolveForm(client, o.ref);
   const original = documentText(toDocument(current));
@@ -142,14 +164,15 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           confirm: async (diff) => {
             await write(o.io.stdout, diff);
             if (o.yes) return true;
-            if (!o.io.canPrompt) throw new UsageError('Not on a terminal: refusing to update without confirmation.', 'Pass --yes to confirm.');
+            // Unreachable after assertCanEdit; kept so a refusal can never reopen the editor below.
+            if (!o.io.canPrompt) throw new UsageError(NO_CONFIRM, NO_CONFIRM_HINT);
             return o.prompter().confirm({ message: `Update form ${current.id} with these changes?`, flag: '--yes', default: true });
           },
         });
         await reportSafeUpdate(o.io, {}, result);
         return;
       } catch (err) {
-        if (!(err instanceof UsageError) || err.message.startsWith('Not on a terminal')) throw err;
+        if (!(err instanceof UsageError) || err.message === NO_CONFIRM) throw err;
         problem = err.message;
         lastRejected = edited;
         body = edited;

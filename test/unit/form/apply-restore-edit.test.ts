@@ -222,7 +222,7 @@ describe('form edit', () => {
       else writeFileSync(file, text.replace('"Contact us', '"Talk to us"'));
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true });
     expect(seen).toHaveLength(2);
     expect(seen[0]!.startsWith('// Edit the form below')).toBe(true);
     expect(seen[1]).toMatch(/^\/\/ ERROR: The edited form is not valid JSON: /m);
@@ -240,7 +240,7 @@ describe('form edit', () => {
       doc.properties = [];
       writeFileSync(file, JSON.stringify(doc, null, 2));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true }).catch((err) => err);
     expect(opens).toBe(2);
     expect(codeOf(e)).toBe(2);
     expect(stub.puts()).toEqual([]);
@@ -257,7 +257,7 @@ describe('form edit', () => {
       path = file;
       writeFileSync(file, readFileSync(file, 'utf8').replace('"Contact us"', '"My long edit"'));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, now, ref: '42', yes: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true }).catch((err) => err);
     expect(codeOf(e)).toBe(9);
     expect(stub.puts()).toEqual([]);
     expect((e as CliError).hint).toContain(`Your edited form is kept in ${path}.`);
@@ -265,13 +265,43 @@ describe('form edit', () => {
     rmSync(dirname(path), { recursive: true, force: true });
   });
 
-  it('without --yes off a terminal it refuses; unchanged file sends nothing', async () => {
+  it('refuses before fetching or opening the editor when nobody could confirm, or vi would get a pipe (exit 2)', async () => {
     stub = await startFormStub();
-    const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, now, ref: '42' });
-    expect(io.err()).toBe('No changes; nothing was sent.\n');
+    let opened = 0;
+    const editor = async () => {
+      opened++;
+    };
+    const cases: Array<{ io: ReturnType<typeof fakeIO>; yes?: boolean; editorSet: boolean; message: string; hint: string }> = [
+      { io: fakeIO(), editorSet: true, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
+      // On a terminal with CI or --no-input set: prompts are off too.
+      { io: fakeIO({ tty: true, canPrompt: false }), editorSet: false, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
+      {
+        io: fakeIO(),
+        yes: true,
+        editorSet: false,
+        message: 'form edit needs an editor: $VISUAL and $EDITOR are unset, and vi needs a terminal.',
+        hint: 'Set EDITOR (e.g. EDITOR="code --wait"), or change the form with `formctl form update` or `formctl form pull` + `formctl form apply`.',
+      },
+    ];
+    for (const c of cases) {
+      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, ref: '42', yes: c.yes }).catch((err) => err);
+      expect(codeOf(e)).toBe(2);
+      expect([(e as CliError).message, (e as CliError).hint]).toEqual([c.message, c.hint]);
+    }
+    expect(opened).toBe(0);
+    expect(stub.requests).toEqual([]);
+  });
+
+  it('off a terminal --dry-run needs no confirmation; on a terminal vi is fine without $EDITOR', async () => {
+    stub = await startFormStub();
     const change = async (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('"public"', '"closed"'));
-    expect(codeOf(await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, now, ref: '42' }).catch((e) => e))).toBe(2);
+    const dry = fakeIO();
+    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, ref: '42', dryRun: true });
+    expect(dry.out()).toContain('-  "visibility": "public",\n+  "visibility": "closed",\n');
+    expect(dry.err()).toBe('note: dry run: nothing was sent.\n');
+    const tty = fakeIO({ tty: true, canPrompt: true });
+    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, ref: '42' });
+    expect(tty.err()).toBe('No changes; nothing was sent.\n');
     expect(stub.puts()).toEqual([]);
   });
 });
