@@ -16,6 +16,8 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** Render as a time: relative on a TTY, ISO when piped. */
   time?: boolean;
+  /** An identifier people copy (slug, URL, email): narrowed only when the other columns cannot give more room. */
+  keep?: boolean;
   /** Colour to use for this column on a TTY. */
   style?: 'dim' | 'bold' | 'cyan' | 'green' | 'yellow' | 'red';
 }
@@ -180,8 +182,9 @@ export function humanTime(v: unknown, now: Date): string {
   if (abs < 10) return 'just now';
   let value = abs;
   for (const [size, unit] of units) {
-    if (value < size) {
-      const n = Math.floor(value);
+    // Rounded, not floored: an invite valid for 7 days reads "in 7 days" a moment after it is sent.
+    const n = Math.round(value);
+    if (n < size) {
       const label = `${n} ${unit}${n === 1 ? '' : 's'}`;
       return diff < 0 ? `${label} ago` : `in ${label}`;
     }
@@ -204,6 +207,7 @@ async function renderTable<T>(io: IOStreams, rows: T[], columns: Column<T>[], no
   const widths = fitWidths(
     columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length))),
     io.columns,
+    columns.map((c) => c.keep === true),
   );
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header.toUpperCase())),
@@ -225,14 +229,21 @@ async function renderTable<T>(io: IOStreams, rows: T[], columns: Column<T>[], no
   return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
-/** Shrinks the widest columns until the row fits the terminal (cli-table3 truncates with "…"). */
-function fitWidths(natural: number[], total: number): number[] {
+/** Shrinks the widest columns until the row fits the terminal (cli-table3 truncates with "…"), free text before identifiers. */
+export function fitWidths(natural: number[], total: number, keep: boolean[] = []): number[] {
   const widths = [...natural];
   const gap = 2 * (widths.length - 1);
-  while (widths.reduce((a, b) => a + b, 0) + gap > total) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 8) break;
-    widths[widest]!--;
+  const tooWide = () => widths.reduce((a, b) => a + b, 0) + gap > total;
+  // Free text gives way first; identifiers (keep) only when nothing else can.
+  for (const mayShrink of [(i: number) => !keep[i], () => true]) {
+    while (tooWide()) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if (mayShrink(i) && w > 8 && (widest < 0 || w > widths[widest]!)) widest = i;
+      });
+      if (widest < 0) break;
+      widths[widest]!--;
+    }
   }
   return widths;
 }

@@ -200,3 +200,23 @@ describe('server-controlled text on a terminal', () => {
     expect(JSON.parse(j.out()).name).toBe(evil);
   });
 });
+
+describe('table fitting and relative times', () => {
+  it('narrows free text before identifier columns marked keep', async () => {
+    const { fitWidths } = await import('../../../src/io/output.js');
+    // id 2, slug 30 (keep), title 40, visibility 10 = 82, + 6 for the gaps: 28 too many for 60
+    expect(fitWidths([2, 30, 40, 10], 60, [false, true, false, false])).toEqual([2, 30, 12, 10]);
+    // Without keep the widest goes first, slug included.
+    expect(fitWidths([2, 30, 40, 10], 60)).toEqual([2, 21, 21, 10]);
+    // When the other columns are down to 8, identifiers give way too.
+    expect(fitWidths([2, 30, 40, 10], 40, [false, true, false, false])).toEqual([2, 16, 8, 8]);
+  });
+
+  it('rounds relative times: a 7-day invite sent a minute ago is "in 7 days"', () => {
+    const now = new Date('2026-01-10T00:00:00Z');
+    expect(humanTime('2026-01-16T23:59:00Z', now)).toBe('in 7 days');
+    expect(humanTime('2026-01-09T23:59:00.4Z', now)).toBe('1 minute ago');
+    expect(humanTime('2026-01-09T23:58:30Z', now)).toBe('2 minutes ago');
+    expect(humanTime('2026-01-09T23:59:00.6Z', now)).toBe('59 seconds ago');
+  });
+});
