@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { StreamResponse } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io/iostreams.js';
@@ -23,14 +23,12 @@ export function targetOf(output: string | undefined, res: StreamResponse, fallba
   return output ?? dispositionFilename(res.headers['content-disposition']) ?? fallbackName;
 }
 
-/** Refuses to replace an existing file unless --clobber: an export must never destroy an earlier one by accident. */
+/** Refuses to replace an existing file unless --clobber (an export must never destroy an earlier one by accident), and a directory always. */
 export async function refuseExisting(file: string, clobber?: boolean): Promise<void> {
-  if (clobber || file === '-') return;
-  const exists = await access(file).then(
-    () => true,
-    () => false,
-  );
-  if (exists) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
+  if (file === '-') return;
+  const st = await stat(file).catch(() => undefined);
+  if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, 'Pass a file name with -o, e.g. -o answers.csv.');
+  if (st && !clobber) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
 }
 
 /** Streams a CSV response to its target, bytes untouched (FIDELITY), with a byte counter on a TTY. */

@@ -2,6 +2,7 @@ import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/pro
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
+import { fsReason } from '../commands/submission/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** The temporary name a download is written under until it is complete. */
@@ -29,6 +30,8 @@ export async function writeFileAtomically(
   try {
     fh = await open(part, 'wx', 0o644);
   } catch (err) {
+    // Undici's body emits an AbortError when destroyed; unheard, it would crash the process.
+    body.on('error', () => undefined);
     body.destroy();
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(
@@ -109,7 +112,8 @@ export function downloadError(err: unknown, signal: AbortSignal | undefined, tar
     return new NetworkError(`The download was cut off (${code}); ${what}.`, 'Run the export again.', code);
   }
   if (code && /^E[A-Z]+$/.test(code)) {
-    return new CliError(`Could not write ${target}: ${e.message}`, ExitCode.error, 'Check free disk space and that the directory is writable.');
+    // Short words, not Node's text: that names the internal FILE.part (research: newcomers took it for the output).
+    return new CliError(`Cannot write ${target}: ${fsReason(e, 'write')}.`, ExitCode.error, 'Check free disk space and that the directory is writable.');
   }
   const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
   return new NetworkError(`The download failed: ${e?.message ?? String(err)}; ${what}.`, 'Run the export again.', code);

@@ -10,6 +10,7 @@ import { PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
+import { cannotRead, cannotWrite } from './files.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -30,23 +31,30 @@ export interface BulkUpdateRunOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Lines already done according to a results file (status ok). A torn last line is ignored. */
+/** Lines already done according to a results file (status ok). A torn last line is ignored; an unreadable file stops the run (rather than resending every line). */
 export async function readDoneKeys(file: string): Promise<ResumeLog> {
   const done: ResumeLog = { keys: new Set(), lines: new Set() };
   const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of rl) {
-    try {
-      const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown; input_hash?: unknown };
-      if (r.status === 'ok' && typeof r.line === 'number') {
-        const hash = typeof r.input_hash === 'string' ? r.input_hash : '*';
-        done.keys.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id), hash));
-        done.lines.add(r.line);
-      }
-    } catch {
-      // A line cut short by a crash: it is simply not done.
-    }
+  try {
+    for await (const line of rl) readDoneLine(done, line);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done;
+    throw cannotRead(file, err);
   }
   return done;
+}
+
+function readDoneLine(done: ResumeLog, line: string): void {
+  try {
+    const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown; input_hash?: unknown };
+    if (r.status === 'ok' && typeof r.line === 'number') {
+      const hash = typeof r.input_hash === 'string' ? r.input_hash : '*';
+      done.keys.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id), hash));
+      done.lines.add(r.line);
+    }
+  } catch {
+    // A line cut short by a crash: it is simply not done.
+  }
 }
 
 /** Counts non-blank lines, for the ETA (a quick streaming pass; stdin is not counted). */
@@ -62,8 +70,11 @@ async function resultsSize(o: BulkUpdateRunOptions): Promise<number> {
   if (!o.results) return -1;
   let size = -1;
   try {
-    size = (await stat(o.results)).size;
-  } catch {
+    const st = await stat(o.results);
+    if (st.isDirectory()) throw new UsageError(`Cannot write ${o.results}: it is a directory.`, 'Pass a file name, e.g. --results fixes.results.ndjson.');
+    size = st.size;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
     // Missing: a fresh run.
   }
   if (size > 0 && !o.resume) {
@@ -74,23 +85,28 @@ async function resultsSize(o: BulkUpdateRunOptions): Promise<number> {
 
 async function openResults(io: IOStreams, o: BulkUpdateRunOptions, size: number): Promise<{ stream: Writable; close(): Promise<void> }> {
   if (!o.results) return { stream: io.stdout, close: async () => undefined };
+  const file = o.results;
   if (size > 0) {
     // Make sure an append starts on a new line even if the last run died mid-line.
-    const fh = await open(o.results, 'r');
-    const buf = Buffer.alloc(1);
-    await fh.read(buf, 0, 1, size - 1);
-    await fh.close();
-    if (buf[0] !== 0x0a) size = -2;
+    try {
+      const fh = await open(file, 'r');
+      const buf = Buffer.alloc(1);
+      await fh.read(buf, 0, 1, size - 1);
+      await fh.close();
+      if (buf[0] !== 0x0a) size = -2;
+    } catch (err) {
+      throw cannotRead(file, err);
+    }
   }
-  const stream = createWriteStream(o.results, { flags: o.resume ? 'a' : 'w' });
+  const stream = createWriteStream(file, { flags: o.resume ? 'a' : 'w' });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
-    stream.once('error', (e) => reject(new UsageError(`Cannot write ${o.results}: ${e.message}`)));
+    stream.once('error', (e) => reject(cannotWrite(file, e)));
   });
   if (size === -2) stream.write('\n');
   return {
     stream,
-    close: () => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve()))),
+    close: () => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(cannotWrite(file, err)) : resolve()))),
   };
 }
 
@@ -139,12 +155,14 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   let total: number | undefined;
   if (o.from === '-') input = o.io.stdin;
   else {
+    let st;
     try {
-      const st = await stat(o.from);
-      if (!st.isFile()) throw new Error('not a regular file');
+      st = await stat(o.from);
     } catch (err) {
-      throw new UsageError(`Cannot read ${o.from}: ${(err as Error).message}`);
+      throw cannotRead(o.from, err);
     }
+    if (st.isDirectory()) throw new UsageError(`Cannot read ${o.from}: it is a directory.`);
+    if (!st.isFile()) throw new UsageError(`Cannot read ${o.from}: not a regular file.`, 'Pipe it in with --from - instead.');
     if (o.results) {
       // Appending results to the file being read would feed them back in as input, without end.
       const [a, b] = await Promise.all([stat(o.from), stat(o.results).catch(() => undefined)]);
@@ -155,7 +173,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   }
   // Checked before any request: an existing results file is the log of an earlier run.
   const size = await resultsSize(o);
-  const done = o.resume && o.results ? await readDoneKeys(o.results).catch((): ResumeLog => ({ keys: new Set(), lines: new Set() })) : undefined;
+  const done = o.resume && o.results ? await readDoneKeys(o.results) : undefined;
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.

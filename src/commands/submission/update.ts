@@ -12,6 +12,7 @@ import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { resolveData } from './fields.js';
+import { cannotRead } from './files.js';
 
 export interface SubmissionUpdateOptions {
   io: IOStreams;
@@ -98,7 +99,7 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
   try {
     text = file === '-' ? await readAll(io) : await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`Could not read ${file}: ${(err as Error).message}`);
+    throw cannotRead(file === '-' ? 'stdin' : file, err);
   }
   let obj: unknown;
   try {

@@ -173,6 +173,21 @@ describe('bulk update', () => {
     expect(stub.requests.length).toBe(0);
   });
 
+  it('file errors read as short words: a missing --from, a directory, a --results in a missing directory', async () => {
+    stub = await server();
+    const missing = join(dir, 'nofile.ndjson');
+    const e1 = await failure(bulkUpdateRun(setup({ from: missing }).options));
+    expect([e1.exitCode, e1.message]).toEqual([2, `Cannot read ${missing}: no such file.`]);
+    const e2 = await failure(bulkUpdateRun(setup({ from: dir }).options));
+    expect([e2.exitCode, e2.message]).toEqual([2, `Cannot read ${dir}: it is a directory.`]);
+    const nowhere = join(dir, 'nodir', 'r.ndjson');
+    const e3 = await failure(bulkUpdateRun(setup({ results: nowhere }).options));
+    expect([e3.exitCode, e3.message]).toEqual([2, `Cannot write ${nowhere}: no such directory.`]);
+    const e4 = await failure(bulkUpdateRun(setup({ results: dir, resume: true }).options));
+    expect([e4.exitCode, e4.message]).toEqual([2, `Cannot write ${dir}: it is a directory.`]);
+    expect(stub.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+  });
+
   it('refuses to overwrite an existing results file without --resume', async () => {
     stub = await server();
     writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');

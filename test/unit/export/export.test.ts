@@ -139,6 +139,20 @@ describe('submission export (sync)', () => {
     expect(readFileSync(out, 'utf8')).toBe('precious');
   });
 
+  it('-o in a missing directory fails in short words without naming the .part file; -o a directory is refused first', async () => {
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end(CSV);
+    });
+    const out = join(dir, 'nodir', 'a.csv');
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
+    expect([err.exitCode, err.message]).toEqual([1, `Cannot write ${out}: no such directory.`]);
+    const isDir = await failure(submissionExportRun(opts(stub.url, { output: dir, clobber: true }).options));
+    expect([isDir.exitCode, isDir.message]).toEqual([2, `Cannot write ${dir}: it is a directory.`]);
+    expect(stub.requests.filter((r) => r.method === 'POST').length).toBe(1);
+  });
+
   it('a dropped connection leaves neither the file nor a .part (exit 11)', async () => {
     stub = await startStubServer((req, res) => {
       if (serveForm(req, res)) return;

@@ -116,6 +116,11 @@ describe('submission update', () => {
     expect(() => checkValue(box, 1)).toThrow('Field "b" is a checkbox field and takes true or false, got 1.');
   });
 
+  it('an unreadable --file is exit 2 in short words, before any request', async () => {
+    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => Promise.reject(new Error('no request expected')), form: '42', submissionId: '1', file: 'nofile.json' }));
+    expect([err.exitCode, err.message]).toEqual([2, 'Cannot read nofile.json: no such file.']);
+  });
+
   it('an ambiguous name is a usage error and nothing is sent', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
     const fio = fakeIO();
