@@ -2,7 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { postRaw } from './http.js';
+import { describeFailure, postRaw } from './http.js';
 import { SIGNATURE_HEADER, type VerifyFailure, verifySignature } from './signature.js';
 
 /** The signature verdict shown for each delivery; `unchecked` when the listener has no secret. */
@@ -18,7 +18,8 @@ export interface Delivery {
   rawHeaders: Array<[string, string]>;
   body: Buffer;
   signature: { verdict: Verdict; reason?: VerifyFailure; message?: string };
-  forward?: { url: string; status?: number; error?: string };
+  /** `error` in words; `code` the errno (ECONNREFUSED…) when there is one. */
+  forward?: { url: string; status?: number; error?: string; code?: string };
   /** The status the listener answered the sender with. */
   responseStatus: number;
   saved?: { body: string; headers: string };
@@ -124,8 +125,8 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
         d.forward = { url: target.href, status: r.status };
         answer = { status: r.status, type: String(r.headers['content-type'] ?? 'application/octet-stream'), body: r.body };
       } catch (err) {
-        const e = err as NodeJS.ErrnoException;
-        d.forward = { url: target.href, error: e.code ? `${e.code}: ${e.message}` : e.message };
+        const { reason, code } = describeFailure(err, target);
+        d.forward = { url: target.href, error: reason, code };
         answer = { status: 502, type: 'application/json', body: JSON.stringify({ message: `Forward to ${target.href} failed.` }) };
       }
     }

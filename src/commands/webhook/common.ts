@@ -20,6 +20,11 @@ export async function formIdOf(client: ApiClient, ref: string): Promise<number> 
   return (await resolveForm(client, t)).id;
 }
 
+/** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
+export function afterColon(text: string): string {
+  return /^[A-Z](?![A-Z])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
+
 /** Parser for a `<id>` argument of an integration. */
 export function parseWebhookId(v: string): number {
   if (!/^\d+$/.test(v.trim())) throw new UsageError(`Webhook id must be a number, got "${v}".`, 'See the ids with `formctl webhook list <form>`.');

@@ -6,7 +6,7 @@ import { write } from '../../io/iostreams.js';
 import { escapeControls, loadChalk } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
 import { examples } from '../shared.js';
-import { readSecretFile } from './common.js';
+import { afterColon, readSecretFile } from './common.js';
 
 export const DEFAULT_LISTEN_PORT = 8787;
 
@@ -92,7 +92,7 @@ export function deliveryRecord(d: Delivery): Record<string, unknown> {
     body: parsedBody(d.body),
     body_bytes: d.body.length,
     signature: { verdict: d.signature.verdict, reason: d.signature.reason ?? null, message: d.signature.message ?? null },
-    forward: d.forward ? { url: d.forward.url, status: d.forward.status ?? null, error: d.forward.error ?? null } : null,
+    forward: d.forward ? { url: d.forward.url, status: d.forward.status ?? null, error: d.forward.error ?? null, code: d.forward.code ?? null } : null,
     response_status: d.responseStatus,
     saved: d.saved ?? null,
   };
@@ -103,13 +103,13 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
   // Whoever can reach the listener (and every form answer in a delivery) controls these bytes.
   const e = (s: string) => escapeControls(s);
   const verdict =
-    d.signature.verdict === 'valid' ? c.green('signature valid') : d.signature.verdict === 'invalid' ? c.red(`signature INVALID (${d.signature.reason}): ${d.signature.message}`) : c.dim('signature not checked (no --secret-file)');
+    d.signature.verdict === 'valid' ? c.green('signature valid') : d.signature.verdict === 'invalid' ? c.red(`signature INVALID (${d.signature.reason}): ${afterColon(d.signature.message ?? '')}`) : c.dim('signature not checked (no --secret-file)');
   const lines = [c.bold(`#${d.seq} ${e(d.method)} ${e(d.path)}  ${d.receivedAt.toISOString()}  ${d.body.length} bytes`), `  ${verdict}`];
   for (const [k, v] of d.rawHeaders) lines.push(`  ${c.dim(`${e(k)}:`)} ${e(v)}`);
   const body = parsedBody(d.body);
   lines.push('', escapeControls(typeof body === 'string' ? body : JSON.stringify(body, null, 2), { newlines: true }));
   if (d.forward) {
-    lines.push(d.forward.error ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(d.forward.error)}`) : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`);
+    lines.push(d.forward.error ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(afterColon(d.forward.error))}`) : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`);
   }
   if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));
   lines.push(c.dim(`→ answered HTTP ${d.responseStatus}`), '');

@@ -7,7 +7,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, notice } from '../../io/output.js';
-import { postRaw } from '../../webhooks/http.js';
+import { describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { userAgent } from '../../version.js';
@@ -98,7 +98,9 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
-    throw new NetworkError(`Could not deliver to ${url.origin}${url.pathname}: ${e.code ?? e.message}.`, 'Is the receiver running on that address and port?', e.code);
+    const { reason, code } = describeFailure(err, url);
+    const hint = code === 'ECONNREFUSED' ? 'Is the receiver running on that address and port?' : code === 'ETIMEDOUT' ? 'Is the receiver stuck? Raise --timeout if it is just slow.' : undefined;
+    throw new NetworkError(`${reason} (POST ${url.origin}${url.pathname}).`, hint, code);
   }
   const received = res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.

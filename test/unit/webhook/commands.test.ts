@@ -460,7 +460,10 @@ describe('webhook send', () => {
     const closed = server.url;
     await server.close();
     servers.length = 0;
-    const net = await thrown(webhookSendRun({ ...base, io: fakeIO().io, url: closed, secretFile: file('s3', SECRET) }));
+    const net = await thrown(webhookSendRun({ ...base, io: fakeIO().io, url: `${closed}/hook`, secretFile: file('s3', SECRET) }));
     expect(net.exitCode).toBe(11);
+    // The API client's words for the same errno, not the bare code.
+    expect(net.message).toBe(`Connection refused by ${new URL(closed).host} (POST ${closed}/hook).`);
+    expect(net.hint).toBe('Is the receiver running on that address and port?');
   });
 });

@@ -78,7 +78,29 @@ describe('startListener', () => {
     await gone.close();
     const { l, got } = await listener({ forwardTo: new URL(url) });
     expect((await post(l.url, {})).status).toBe(502);
-    expect(got[0]!.forward?.error).toMatch(/ECONNREFUSED/);
+    // In words, as the API client says it; the errno stays in `code` for scripts.
+    expect(got[0]!.forward).toEqual({ url: `${url}/`, error: `Connection refused by ${new URL(url).host}`, code: 'ECONNREFUSED' });
+  });
+
+  it('listen prints a failed forward in words, and its NDJSON record keeps the code', async () => {
+    const gone = await startStubServer(() => undefined);
+    const target = gone.url;
+    await gone.close();
+    const host = new URL(target).host;
+    for (const json of [false, true]) {
+      const io = fakeIO();
+      const controller = new AbortController();
+      let url = '';
+      let onListening: () => void = () => undefined;
+      const listening = new Promise<void>((r) => (onListening = r));
+      const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', forwardTo: target, json, onListening: (u) => { url = u; onListening(); } });
+      await listening;
+      expect((await post(`${url}/x`, {})).status).toBe(502);
+      controller.abort();
+      await done;
+      if (json) expect(JSON.parse(io.out()).forward).toEqual({ url: `${target}/x`, status: null, error: `Connection refused by ${host}`, code: 'ECONNREFUSED' });
+      else expect(io.out()).toContain(`→ forward to ${target}/x failed: connection refused by ${host}\n`);
+    }
   });
 
   it('--save-dir writes the raw body and header lines, numbering after existing files', async () => {
