@@ -52,7 +52,7 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
   addWorkspaceOption(cmd);
   addSafeUpdateOptions(cmd);
   addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd, 'the form', [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])]);
+  otherKeysNote(cmd, { what: 'the form or the file has', when: 'checked before anything is sent', dryRun: [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])] });
   examples(cmd, [
     'formctl form apply -f forms/contact.json --dry-run',
     'formctl form apply -f forms/contact.json',

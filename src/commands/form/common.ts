@@ -40,9 +40,12 @@ export const DRY_RUN_FIELDS = ['dry_run', 'form_id', 'diff', 'removed_fields'] a
  * Help text for commands using `resolveFormFormat`. Checking after the fetch costs a request on a
  * typo, but a fixed list alone would refuse attributes the service has added since formctl was built.
  */
-export function otherKeysNote(cmd: Command, what = 'the form', dryRun?: readonly string[]): Command {
-  const dry = dryRun ? `\nWith --dry-run, --json describes the change instead: ${dryRun.join(', ')}.` : '';
-  return cmd.addHelpText('after', `\n--json also accepts any other key ${what} has on the service (checked once fetched): the list\nabove is what formctl knows, not a limit. Other names are refused with exit 2.${dry}`);
+export function otherKeysNote(cmd: Command, o: { what?: string; when?: string; dryRun?: readonly string[] } = {}): Command {
+  const dry = o.dryRun ? `\nWith --dry-run, --json describes the change instead: ${o.dryRun.join(', ')}.` : '';
+  return cmd.addHelpText(
+    'after',
+    `\n--json also accepts any other key ${o.what ?? 'the form has on the service'} (${o.when ?? 'checked once fetched'}): the list\nabove is what formctl knows, not a limit. Other names are refused with exit 2.${dry}`,
+  );
 }
 
 /**

@@ -22,7 +22,7 @@ export function newFormFieldsCommand(f: Factory, runF = formFieldsRun): Command 
     .description("List a form's fields with the ids that exports and submission patches use");
   addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: PROPERTY_FIELDS });
-  otherKeysNote(cmd, 'one of the fields');
+  otherKeysNote(cmd, { what: 'a field has on the service' });
   examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
   return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
 }

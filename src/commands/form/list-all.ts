@@ -22,7 +22,7 @@ export interface FormListAllOptions {
 export function newFormListAllCommand(f: Factory, runF = formListAllRun): Command {
   const cmd = new Command('list-all').description('List forms across all your workspaces (deprecated endpoint, for old automations)');
   addOutputOptions(cmd, { list: true, fields: LIST_ALL_FIELDS });
-  otherKeysNote(cmd, 'one of the forms');
+  otherKeysNote(cmd, { what: 'a listed form has' });
   examples(cmd, ['formctl form list-all', 'formctl form list-all --json id,title,workspace_id']);
   return cmd.action((flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, output: flags }));
 }

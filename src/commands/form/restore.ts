@@ -38,7 +38,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
   addSafeUpdateOptions(cmd);
   addYesOption(cmd);
   addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd, 'the form', DRY_RUN_FIELDS);
+  otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   examples(cmd, [
     'formctl form restore 42 --dry-run',
     'formctl form restore 42 --yes',

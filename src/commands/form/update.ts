@@ -49,7 +49,7 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
   addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd, 'the form', DRY_RUN_FIELDS);
+  otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   examples(cmd, [
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
