@@ -1,6 +1,16 @@
 import type { Form, FormProperty } from '../api/forms.js';
 import { UsageError } from '../errors.js';
 
+/**
+ * The service's block types (research §7, blocks_types.json): inputs, then layout blocks. The
+ * service itself accepts any non-empty type, so formctl checks `--field` types against this list.
+ */
+export const PROPERTY_TYPES = [
+  'text', 'rich_text', 'date', 'url', 'phone_number', 'email', 'checkbox', 'select', 'radio', 'multi_select', 'matrix',
+  'number', 'rating', 'scale', 'slider', 'files', 'signature', 'barcode', 'qrcode', 'password', 'toggle_switch', 'payment',
+  'nf-text', 'nf-page-break', 'nf-divider', 'nf-image', 'nf-video', 'nf-audio', 'nf-code',
+] as const;
+
 /** Layout blocks (`nf-*`) are never answered nor exported (research §7). */
 export function isLayoutBlock(p: Pick<FormProperty, 'type'>): boolean {
   return typeof p.type === 'string' && p.type.startsWith('nf-');

@@ -7,6 +7,7 @@ import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
 import { parseSetValue, setPath } from '../../forms/merge.js';
+import { PROPERTY_TYPES } from '../../forms/properties.js';
 import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
@@ -48,7 +49,8 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
     .option('--no-validate', 'Skip local checks and let the service decide');
   addWorkspaceOption(cmd);
   addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd, 'the new form');
+  otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
+  cmd.addHelpText('after', `\nField types for --field "Name:type":\n  ${PROPERTY_TYPES.join(', ').replace(/(.{1,90})(, |$)/g, '$1,\n  ').replace(/,\n {2}$/, '')}`);
   examples(cmd, [
     'formctl form create --title "Contact us" --field Name --field Email:email',
     'formctl form create -w 3 --file examples/contact-form.json --visibility public',
@@ -75,12 +77,22 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
   );
 }
 
-/** Parses `--field "Name:type"`. */
-function parseField(spec: string, newId: () => string): Record<string, unknown> {
+/**
+ * Parses `--field "Name:type"`: the type follows the last colon (a name may hold colons, "Time: start:text"),
+ * and must be one of the service's block types, since the service stores any string and the form would
+ * then show a field nobody can fill in.
+ */
+export function parseField(spec: string, newId: () => string): Record<string, unknown> {
   const i = spec.lastIndexOf(':');
-  const name = (i > 0 ? spec.slice(0, i) : spec).trim();
-  const type = (i > 0 ? spec.slice(i + 1) : 'text').trim();
-  if (!name || !type) throw new UsageError(`Invalid --field "${spec}".`, 'Use --field "Name" or --field "Email:email".');
+  const name = (i >= 0 ? spec.slice(0, i) : spec).trim();
+  const type = (i >= 0 ? spec.slice(i + 1) : 'text').trim().toLowerCase();
+  if (!name) throw new UsageError(`Invalid --field "${spec}": the field needs a name.`, 'Use --field "Name" or --field "Email:email".');
+  if (!(PROPERTY_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(
+      type ? `Invalid --field "${spec}": unknown field type "${type}".` : `Invalid --field "${spec}": the type after ":" is empty.`,
+      `Types: ${PROPERTY_TYPES.join(', ')}. Leave out ":type" for a text field.`,
+    );
+  }
   return { id: newId(), type, name, required: false };
 }
 

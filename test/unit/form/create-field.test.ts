@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { formCreateRun, parseField } from '../../../src/commands/form/create.js';
+import { CliError } from '../../../src/errors.js';
+import { PROPERTY_TYPES } from '../../../src/forms/properties.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type FormStub, startFormStub } from './fixtures.js';
+
+let stub: FormStub | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+const newId = () => 'f1';
+const errorOf = (fn: () => unknown): CliError => {
+  try {
+    fn();
+  } catch (e) {
+    return e as CliError;
+  }
+  throw new Error('expected an error');
+};
+const TYPES_HINT = `Types: ${PROPERTY_TYPES.join(', ')}. Leave out ":type" for a text field.`;
+
+describe('form create --field "Name:type"', () => {
+  it.each([
+    ['Name', { name: 'Name', type: 'text' }],
+    ['Email:email', { name: 'Email', type: 'email' }],
+    ['Email:EMAIL', { name: 'Email', type: 'email' }],
+    ['Time: start:date', { name: 'Time: start', type: 'date' }],
+    ['Intro:nf-text', { name: 'Intro', type: 'nf-text' }],
+  ])('%s', (spec, want) => {
+    expect(parseField(spec, newId)).toEqual({ id: 'f1', ...want, required: false });
+  });
+
+  it.each([
+    ['Email:bogus', 'Invalid --field "Email:bogus": unknown field type "bogus".', TYPES_HINT],
+    ['Email:', 'Invalid --field "Email:": the type after ":" is empty.', TYPES_HINT],
+    [':email', 'Invalid --field ":email": the field needs a name.', 'Use --field "Name" or --field "Email:email".'],
+    ['  ', 'Invalid --field "  ": the field needs a name.', 'Use --field "Name" or --field "Email:email".'],
+    // Not a block type of the service (research §7), though the spec's sample uses it.
+    ['Name:short_text', 'Invalid --field "Name:short_text": unknown field type "short_text".', TYPES_HINT],
+  ])('%s is refused (exit 2)', (spec, message, hint) => {
+    const e = errorOf(() => parseField(spec, newId));
+    expect([e.exitCode, e.message, e.hint]).toEqual([2, message, hint]);
+  });
+
+  it('refuses before any request', async () => {
+    stub = await startFormStub();
+    const noPrompter = (): Prompter => {
+      throw new Error('no prompts expected');
+    };
+    const e = await formCreateRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, prompter: noPrompter, title: 'T', fields: ['Email:bogus'], output: {} }).catch((err) => err);
+    expect((e as CliError).exitCode).toBe(2);
+    expect(stub.requests).toEqual([]);
+  });
+});
