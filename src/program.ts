@@ -90,10 +90,14 @@ Run \`formctl <command> --help\` for a command's flags and examples.`);
 }
 
 /** Applies output routing, error style and suggestions to every command, recursively. */
-export function applySettings(cmd: Command, f: Factory): void {
+export function applySettings(cmd: Command, f: Factory, path = 'formctl'): void {
   cmd.exitOverride();
   cmd.showSuggestionAfterError(true);
   cmd.helpOption('-h, --help', 'Show help for this command');
+  // Commander's own errors (unknown command or option, missing argument, bad choice) end like ours: with a hint.
+  cmd.showHelpAfterError(`hint: see \`${path} --help\``);
+  // Groups get Commander's implicit `help [command]`; the root has formctl's own `help` with topics.
+  if (path !== 'formctl' && cmd.commands.length > 0) cmd.helpCommand('help [command]', 'Show help for a command');
   cmd.configureOutput({
     writeOut: (s) => f.io.stdout.write(s),
     writeErr: (s) => f.io.stderr.write(s),
@@ -103,5 +107,5 @@ export function applySettings(cmd: Command, f: Factory): void {
     getErrHelpWidth: () => 80,
     outputError: (s, write) => write(s.endsWith('\n') ? s : s + '\n'),
   });
-  for (const sub of cmd.commands) applySettings(sub, f);
+  for (const sub of cmd.commands) applySettings(sub, f, `${path} ${sub.name()}`);
 }

@@ -51,7 +51,7 @@ describe('foundation end to end', () => {
 
   it('unknown command: suggestion and exit 2', async () => {
     const r = await runFormctl(['profiel', 'list'], { env: home.env });
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "error: unknown command 'profiel'\n(Did you mean profile?)\n"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "error: unknown command 'profiel'\n(Did you mean profile?)\nhint: see `formctl --help`\n"]);
   });
 
   it('--debug traces requests without the token', async () => {

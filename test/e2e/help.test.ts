@@ -42,18 +42,18 @@ describe('help topics', () => {
 describe('suggestions', () => {
   it('an unknown command suggests the nearest one, exit 2', async () => {
     const r = await run('workspce', 'list');
-    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'workspce'\n(Did you mean workspace?)\n" });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'workspce'\n(Did you mean workspace?)\nhint: see `formctl --help`\n" });
   });
 
   it('an unknown subcommand suggests the nearest ones, exit 2', async () => {
     const r = await run('workspace', 'lst');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)\n");
+    expect(r.stderr).toBe("error: unknown command 'lst'\n(Did you mean one of list, ls?)\nhint: see `formctl workspace --help`\n");
   });
 
   it('an unknown flag suggests the nearest one, exit 2', async () => {
     const r = await run('workspace', 'list', '--jsn');
-    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--jsn'\n(Did you mean --json?)\n" });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--jsn'\n(Did you mean --json?)\nhint: see `formctl workspace list --help`\n" });
   });
 
   it('a root flag typo suggests the root flag', async () => {

@@ -79,13 +79,13 @@ describe('usage errors and suggestions', () => {
   it('unknown command suggests the nearest one (exit 2)', async () => {
     const r = await formctl(['worksapce', 'list']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe("error: unknown command 'worksapce'\n(Did you mean workspace?)\n");
+    expect(r.err).toBe("error: unknown command 'worksapce'\n(Did you mean workspace?)\nhint: see `formctl --help`\n");
   });
 
   it('unknown flag suggests the nearest one (exit 2)', async () => {
     const r = await formctl(['workspace', 'list', '--jsno']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe("error: unknown option '--jsno'\n(Did you mean --json?)\n");
+    expect(r.err).toBe("error: unknown option '--jsno'\n(Did you mean --json?)\nhint: see `formctl workspace list --help`\n");
   });
 
   it('--no-input and CI make a prompt a usage error naming the flag', async () => {
