@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
@@ -142,9 +142,10 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${o.port} on ${o.host} is already in use.`, 'Pass another --port, or --port 0 for a free one.');
-    if (e.code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${o.port}.`, 'Use a port above 1023, or --port 0.');
-    if (e.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot bind ${o.host}: no such local address.`);
+    // Whether a port is free is the machine's state, not a mistake in the command: exit 1, as `formctl sandbox`.
+    if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.error, 'Pick another --port (0 picks a free one).');
+    if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.error, 'Pick a port above 1023 (0 picks a free one).');
+    if (e.code === 'EADDRNOTAVAIL') throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.error, 'Pass a --host this machine has, such as 127.0.0.1.');
     throw err;
   }
   // Scripts read this first stderr line to learn the URL (with --port 0 especially).

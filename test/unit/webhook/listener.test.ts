@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryRecord, webhookListenRun } from '../../../src/commands/webhook/listen.js';
 import newWebhookCommand from '../../../src/commands/webhook/index.js';
+import { CliError } from '../../../src/errors.js';
 import type { Factory } from '../../../src/factory.js';
 import { postRaw } from '../../../src/webhooks/http.js';
 import { DEFAULT_MAX_BODY_BYTES, type Delivery, type Listener, startListener } from '../../../src/webhooks/listener.js';
@@ -188,6 +189,17 @@ describe('webhookListenRun', () => {
     expect(io.err()).toBe(`Listening on ${url}\nnot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n`);
     const rec = JSON.parse(io.out());
     expect(rec).toMatchObject({ seq: 1, received_at: '2025-01-01T00:00:00.000Z', method: 'POST', path: '/x', body: { form_id: 1, submission_id: 5 }, body_bytes: body.length, signature: { verdict: 'unchecked', reason: null, message: null }, forward: null, response_status: 200, saved: null });
+  });
+
+  it('a port in use is an environment problem: exit 1 with the way out, as `formctl sandbox` says it', async () => {
+    const busy = await startStubServer(() => undefined);
+    open.push(busy);
+    const port = Number(new URL(busy.url).port);
+    const io = fakeIO();
+    const err = await webhookListenRun({ io: io.io, now: () => new Date(), signal: new AbortController().signal, port, host: '127.0.0.1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect(err).toMatchObject({ exitCode: 1, message: `Port ${port} is in use.`, hint: 'Pick another --port (0 picks a free one).' });
+    expect(io.err()).toBe('');
   });
 
   it('deliveryRecord keeps a non-JSON body as text', () => {
