@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { type Pacer, createPacer } from '../../api/ratelimit.js';
 import { type BulkStats, type ResumeLog, resumeKey, runBulkUpdate } from '../../bulk/update.js';
-import { PartialFailureError, UsageError } from '../../errors.js';
+import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
@@ -118,31 +118,61 @@ function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Progress on stderr: redrawn on a TTY, one line every 10 s otherwise (CI logs). */
-function progressReporter(io: IOStreams, now: () => number, total: number | undefined) {
-  const started = now();
+/** The rate shown is measured over the last minute: long enough to smooth the pacer's steps, short enough to follow a changed limit. */
+const RATE_WINDOW_MS = 60_000;
+/** Below this much measured time a rate is noise (the first requests go at once), so none is shown. */
+const MIN_RATE_SPAN_MS = 2_000;
+
+/**
+ * Progress on stderr: redrawn on a TTY, one line every 10 s otherwise (CI logs). The rate counts
+ * lines that were sent (not skipped ones), over the last minute, and never shows more than the
+ * pacer lets through: a burst at the start would otherwise promise a rate, and an ETA, the limit
+ * forbids. A dry run sends nothing, so it has neither.
+ */
+function progressReporter(io: IOStreams, o: { now: () => number; total?: number; dryRun?: boolean; ceiling: () => number }) {
+  const started = o.now();
   // The first line comes after one interval: a short run needs only the summary.
   let lastAt = started;
   const every = io.stderrIsTTY ? 250 : 10_000;
+  const done: number[] = [];
+  let handledSeen = 0;
+  const track = (s: BulkStats) => {
+    const t = o.now();
+    for (; handledSeen < s.ok + s.failed; handledSeen++) done.push(t);
+    while (done.length > 0 && done[0]! < t - RATE_WINDOW_MS) done.shift();
+  };
+  const rate = (): number | undefined => {
+    const t = o.now();
+    const span = Math.min(t - started, RATE_WINDOW_MS);
+    if (o.dryRun || done.length === 0 || span < MIN_RATE_SPAN_MS) return undefined;
+    return Math.min((done.length / span) * 60_000, o.ceiling());
+  };
+  const count = (s: BulkStats) => `${s.ok + s.failed + s.skipped}${o.total !== undefined ? `/${o.total}` : ''}`;
   const text = (s: BulkStats) => {
-    const elapsed = now() - started;
-    const handled = s.ok + s.failed;
-    const rate = elapsed > 0 ? (handled / elapsed) * 60_000 : 0;
-    const left = total !== undefined ? Math.max(0, total - handled - s.skipped) : undefined;
-    const eta = left !== undefined && left > 0 && rate > 0 ? ` · ETA ${formatDuration((left / rate) * 60_000)}` : '';
-    const of = total !== undefined ? `/${total}` : '';
-    return `${handled + s.skipped}${of} lines · ${s.ok} ok · ${s.failed} failed${s.skipped ? ` · ${s.skipped} skipped` : ''} · ${Math.round(rate)}/min${eta}`;
+    const r = rate();
+    const left = o.total !== undefined ? Math.max(0, o.total - s.ok - s.failed - s.skipped) : undefined;
+    const perMin = r !== undefined ? ` · ${Math.round(r)}/min` : '';
+    const eta = r !== undefined && r > 0 && left !== undefined && left > 0 ? ` · ETA ${formatDuration((left / r) * 60_000)}` : '';
+    return `${count(s)} lines · ${s.ok} ok · ${s.failed} failed${s.skipped ? ` · ${s.skipped} skipped` : ''}${perMin}${eta}`;
   };
   return {
     update(s: BulkStats) {
-      const t = now();
+      track(s);
+      const t = o.now();
       if (t - lastAt < every) return;
       lastAt = t;
       io.stderr.write(io.stderrIsTTY ? `\r\x1b[2K${text(s)}` : `${text(s)}\n`);
     },
+    /** Clears the live line and returns the summary. */
     finish(s: BulkStats) {
+      track(s);
       if (io.stderrIsTTY) io.stderr.write('\r\x1b[2K');
       return text(s);
+    },
+    /** Clears the live line and returns how far an interrupted run got. */
+    interrupted(s: BulkStats) {
+      if (io.stderrIsTTY) io.stderr.write('\r\x1b[2K');
+      return `Interrupted after ${count(s)} lines`;
     },
   };
 }
@@ -185,8 +215,9 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     observe: (st) => shared.observe(o.rateLimit !== undefined && st.limit !== undefined ? { ...st, limit: Math.min(st.limit, o.rateLimit) } : st),
   };
   const sink = await openResults(o.io, o, size);
-  const progress = progressReporter(o.io, o.now, total);
+  const progress = progressReporter(o.io, { now: o.now, total, dryRun: o.dryRun, ceiling: () => shared.ratePerMinute });
   let stats: BulkStats | undefined;
+  let interrupted = false;
   try {
     stats = await runBulkUpdate({
       client,
@@ -203,19 +234,27 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
         progress.update(s);
       },
     });
+  } catch (err) {
+    interrupted = err instanceof InterruptedError;
+    throw err;
   } finally {
     // Results are flushed before any exit, Ctrl-C included: they are the resume log.
     await sink.close();
-    if (stats) {
+    if (interrupted) {
+      const how = o.results
+        ? 'rerun with --resume to continue.'
+        : 'the results so far are on stdout; save them to a file and rerun with --results FILE --resume to continue.';
+      await write(o.io.stderr, `${progress.interrupted(stats ?? { ok: 0, failed: 0, skipped: 0, seen: 0, changed: 0 })}; ${how}\n`);
+    } else if (stats) {
       const where = o.results ? ` (results in ${o.results})` : '';
       await write(o.io.stderr, `${o.dryRun ? 'Dry run: ' : ''}${progress.finish(stats)}${where}\n`);
-      if (stats.changed > 0) {
-        await notice(
-          o.io,
-          `${stats.changed} line${stats.changed === 1 ? '' : 's'} that ${o.results} records as ok read${stats.changed === 1 ? 's' : ''} differently now (the input was edited or lines moved); ${stats.changed === 1 ? 'it was' : 'they were'} not skipped.`,
-          'warning',
-        );
-      }
+    }
+    if (stats && stats.changed > 0) {
+      await notice(
+        o.io,
+        `${stats.changed} line${stats.changed === 1 ? '' : 's'} that ${o.results} records as ok read${stats.changed === 1 ? 's' : ''} differently now (the input was edited or lines moved); ${stats.changed === 1 ? 'it was' : 'they were'} not skipped.`,
+        'warning',
+      );
     }
     if (o.from !== '-') input.destroy();
   }

@@ -110,7 +110,8 @@ describe('bulk update', () => {
     // the first PUT announces 600/min and the pace follows it (95 % of 600).
     expect(sleeps.map((ms) => Math.round(ms))).toEqual([632, 105, 105, 105]);
     expect(fio.out()).toBe('');
-    expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed · 507/min (results in ${join(dir, 'results.ndjson')})\n`);
+    // Under a second of (fake) time: too short to measure a rate, so none is shown.
+    expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed (results in ${join(dir, 'results.ndjson')})\n`);
   });
 
   it('a non-number for a numeric field fails that line only', async () => {
@@ -204,6 +205,33 @@ describe('bulk update', () => {
     const lines = fio.out().trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toEqual({ line: 1, submission_id: '11', status: 'dry-run', data: { p_name: 'Ada' }, input_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7]);
+    // Nothing was sent, so there is no rate or ETA to show.
+    expect(fio.err()).toBe('Dry run: 8/8 lines · 5 ok · 3 failed\n');
+  });
+
+  it('an all-skipped --resume run shows no rate', async () => {
+    stub = await server();
+    const { fio, options } = setup({ resume: true });
+    writeFileSync(options.from, '{"submission_id": "11", "Name": "Ada"}\n');
+    writeFileSync(join(dir, 'results.ndjson'), '{"line":1,"submission_id":"11","status":"ok"}\n');
+    await bulkUpdateRun(options);
+    expect(fio.err()).toBe(`1/1 lines · 0 ok · 0 failed · 1 skipped (results in ${join(dir, 'results.ndjson')})\n`);
+  });
+
+  it('under --rate-limit 20 the rate shown and the ETA never exceed what the pacer lets through (18/min)', async () => {
+    stub = await server();
+    const { fio, options } = setup({ rateLimit: 20 });
+    writeFileSync(options.from, Array.from({ length: 10 }, (_, i) => `{"submission_id": "${20 + i}", "Name": "x"}`).join('\n') + '\n');
+    await bulkUpdateRun(options);
+    // One line every 10 s (not a terminal); a line goes every 60/18 = 3.33 s.
+    expect(fio.err()).toBe(
+      [
+        '4/10 lines · 4 ok · 0 failed · 18/min · ETA 20s',
+        '7/10 lines · 7 ok · 0 failed · 18/min · ETA 10s',
+        `10/10 lines · 10 ok · 0 failed · 18/min (results in ${join(dir, 'results.ndjson')})`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('Ctrl-C stops reading, flushes the results written so far and exits 130', async () => {
@@ -214,7 +242,7 @@ describe('bulk update', () => {
       if (++n === 2) ac.abort();
       json(res, 200, { message: 'ok' });
     });
-    const { options } = setup({ signal: ac.signal, api: async () => clientFor(stub!.url, { signal: ac.signal }) });
+    const { fio, options } = setup({ signal: ac.signal, api: async () => clientFor(stub!.url, { signal: ac.signal }) });
     const err = await failure(bulkUpdateRun(options));
     expect(err.exitCode).toBe(130);
     const r = results();
@@ -223,5 +251,7 @@ describe('bulk update', () => {
     expect(r.map((x) => x.line)).toEqual([1, 2]);
     expect(['ok', 'interrupted']).toContain(r[1].status);
     expect(stub.requests.filter((x) => x.method === 'PUT').length).toBe(2);
+    // The last line says where the run stopped and how to go on, not a stale ETA.
+    expect(fio.err()).toMatch(/^Interrupted after [12]\/8 lines; rerun with --resume to continue\.\n$/);
   });
 });
