@@ -1,11 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath, dirname } from 'node:path';
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { resolveForm } from '../../api/forms.js';
+import { type Form, resolveForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { writeFileAtomic } from '../../forms/backups.js';
-import { documentText, toDocument } from '../../forms/document.js';
+import { documentText, isObject, toDocument } from '../../forms/document.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
@@ -17,16 +18,20 @@ export interface FormPullOptions {
   api: () => Promise<ApiClient>;
   ref: string;
   out?: string;
+  force?: boolean;
 }
 
 /** `formctl form pull <id|slug>`. */
 export function newFormPullCommand(f: Factory, runF = formPullRun): Command {
   const cmd = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
-    .option('-o, --output <file>', 'Write to this file instead of stdout');
+    .option('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)')
+    .option('--force', 'Overwrite the --output file whatever it holds');
   addFormArgument(cmd);
   examples(cmd, ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
-  return cmd.action(async (ref: string | undefined, flags: { output?: string }) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output }));
+  return cmd.action(async (ref: string | undefined, flags: { output?: string; force?: boolean }) =>
+    runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output, force: flags.force }),
+  );
 }
 
 /**
@@ -42,10 +47,47 @@ export async function formPullRun(o: FormPullOptions): Promise<void> {
     return;
   }
   const path = resolvePath(o.out);
+  const problem = o.force ? undefined : await overwriteProblem(path, form);
+  if (problem) {
+    throw new UsageError(`${o.out} ${problem}; nothing was written.`, 'Pass --force to overwrite it, or choose another file with -o.');
+  }
   try {
     await writeFileAtomic(path, text, dirname(path));
   } catch (err) {
     throw new UsageError(`Cannot write ${o.out}: ${(err as Error).message}`);
   }
   await success(o.io, `Saved form ${formLabel(form)} to ${o.out}`);
+}
+
+/**
+ * Why writing over `path` would lose other work, or undefined when it is safe: no file, an empty one,
+ * or this form's own document (same id; same slug when the file has no id), which pull is for refreshing.
+ * A slug differs for the same id only when the file came from another profile or service.
+ */
+async function overwriteProblem(path: string, form: Form): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    // Missing: nothing to lose. Unreadable or a directory: the write below says why it fails.
+    return undefined;
+  }
+  if (text.trim() === '') return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return 'exists and is not a form document (not JSON)';
+  }
+  if (!isObject(doc) || !(Array.isArray(doc.properties) || typeof doc.title === 'string')) return 'exists and is not a form document';
+  const slug = typeof doc.slug === 'string' && doc.slug !== '' ? doc.slug : undefined;
+  const title = typeof doc.title === 'string' ? `"${doc.title}" ` : '';
+  if (doc.id !== undefined && doc.id !== null) {
+    const other = `holds form ${title}(id ${String(doc.id)}`;
+    if (Number(doc.id) !== form.id) return `${other}), not form ${formLabel(form)}`;
+    if (slug !== undefined && slug !== form.slug) return `${other}, slug "${slug}"), not form "${form.title}" (id ${form.id}, slug "${form.slug}"): a form of another profile or service`;
+    return undefined;
+  }
+  if (slug !== undefined && slug === form.slug) return undefined;
+  return `holds form ${title}(no id${slug !== undefined ? `, slug "${slug}"` : ''}), not form ${formLabel(form)}`;
 }

@@ -1,0 +1,49 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formPullRun } from '../../../src/commands/form/pull.js';
+import { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type FormStub, startFormStub, tempDir } from './fixtures.js';
+
+let tmp: ReturnType<typeof tempDir>;
+let stub: FormStub;
+beforeEach(async () => {
+  tmp = tempDir();
+  stub = await startFormStub();
+});
+afterEach(async () => {
+  await stub.close();
+  tmp.cleanup();
+});
+
+const pull = (out: string, force?: boolean) => formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', out, force });
+const HINT = 'Pass --force to overwrite it, or choose another file with -o.';
+
+describe('form pull -o over an existing file', () => {
+  it('overwrites the same form\'s document (by id, or by slug without an id), and an empty file', async () => {
+    for (const before of ['{"id": 42, "title": "Old title", "properties": []}', '{"slug": "contact-us", "title": "Hand-written"}', '', '\n']) {
+      const file = join(tmp.dir, 'form.json');
+      writeFileSync(file, before);
+      await pull(file);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 42, title: 'Contact us' });
+    }
+  });
+
+  it.each([
+    ['{"id": 7, "slug": "newsletter", "title": "Newsletter", "properties": []}', 'holds form "Newsletter" (id 7), not form "Contact us" (id 42)'],
+    ['{"id": 42, "slug": "payroll", "title": "Payroll", "properties": []}', 'holds form "Payroll" (id 42, slug "payroll"), not form "Contact us" (id 42, slug "contact-us"): a form of another profile or service'],
+    ['{"title": "Signup", "properties": []}', 'holds form "Signup" (no id), not form "Contact us" (id 42)'],
+    ['{"name": "my-package", "version": "1.0.0"}', 'exists and is not a form document'],
+    ['[1, 2]', 'exists and is not a form document'],
+    ['notes, not JSON', 'exists and is not a form document (not JSON)'],
+  ])('refuses %s (exit 2, file untouched) unless --force', async (before, problem) => {
+    const file = join(tmp.dir, 'target.json');
+    writeFileSync(file, before);
+    const e = (await pull(file).catch((err) => err)) as CliError;
+    expect([e.exitCode, e.message, e.hint]).toEqual([2, `${file} ${problem}; nothing was written.`, HINT]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    await pull(file, true);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 42, slug: 'contact-us' });
+  });
+});
