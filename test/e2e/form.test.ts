@@ -206,7 +206,7 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect(JSON.parse(list.stdout)).toContainEqual({ id, title: 'Contact e2e' });
     const limited = await runFormctl(['form', 'list', '--limit', '1'], { env });
     expect(limited.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(limited.stderr).toBe('note: showing the first 1 form; there are more (pass --limit N or --all for more).\n');
+    expect(limited.stderr).toBe('note: showing the first 1 form; pass --all or --limit N for more.\n');
     const all = await runFormctl(['form', 'list-all', '--json', 'id'], { env });
     expect(all.stderr).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
     expect(JSON.parse(all.stdout)).toContainEqual({ id });

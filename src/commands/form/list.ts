@@ -91,10 +91,16 @@ export async function formListRun(o: FormListOptions): Promise<void> {
     (o.tag === undefined || (Array.isArray(s.tags) && s.tags.includes(o.tag)));
 
   let cut = false;
+  // With --page: where the fetched page sits in the whole list, for the note.
+  let pageInfo: { first: number; last: number; total?: number } | undefined;
   async function* rows(): AsyncGenerator<FormSummary> {
     let shown = 0;
     const pages = listWorkspaceForms(client, workspaceId, { page: o.page, perPage, all: o.page === undefined });
     for await (const page of pages) {
+      if (o.page !== undefined) {
+        const first = ((page.info?.currentPage ?? o.page) - 1) * (page.info?.perPage ?? perPage) + 1;
+        pageInfo = { first, last: first + page.items.length - 1, total: page.info?.total };
+      }
       const wanted = page.items.filter(matches);
       for (let i = 0; i < wanted.length; i++) {
         if (limit !== undefined && shown >= limit) {
@@ -116,8 +122,21 @@ export async function formListRun(o: FormListOptions): Promise<void> {
     loading: 'Loading forms…',
     empty: filtered ? 'No forms match.' : `No forms in workspace ${workspaceId}. Create one with \`formctl form create --title <title>\`.`,
   });
-  if (cut) {
-    const more = o.page !== undefined ? `pass --page ${o.page + 1} for the next page, or --all` : 'pass --limit N or --all for more';
-    await notice(o.io, `showing the first ${count} form${count === 1 ? '' : 's'}; there ${filtered ? 'may be' : 'are'} more (${more}).`);
+  if (cut) await notice(o.io, moreNote(count, filtered, o.page, pageInfo));
+}
+
+/**
+ * The "more results" note, in the shape every list uses: `showing the first N <things>; pass --all or
+ * --limit N for more.` A --page note says which part of the whole list the page is instead.
+ */
+function moreNote(count: number, filtered: boolean, page: number | undefined, info: { first: number; last: number; total?: number } | undefined): string {
+  const forms = (n: number) => `${n} form${n === 1 ? '' : 's'}`;
+  const match = count === 1 ? 'that matches' : 'that match';
+  if (page === undefined || info === undefined) {
+    return `showing the first ${forms(count)}${filtered ? ` ${match}` : ''}; pass --all or --limit N for more.`;
   }
+  const of = info.total !== undefined ? ` of ${info.total}` : '';
+  const range = info.first === info.last ? `form ${info.first}${of}` : `forms ${info.first}–${info.last}${of}`;
+  const shown = filtered ? `${forms(count)} ${match} among ${range}` : range;
+  return `showing ${shown}; pass --page ${page + 1} for the next page, or --all for every form.`;
 }

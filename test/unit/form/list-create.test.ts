@@ -160,7 +160,7 @@ describe('form list paging (exact requests)', () => {
       await formListRun({ io: io.io, api: async () => c, workspace: async () => 3, now, limit: 5, output: { json: 'id' } });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=5']);
       expect(JSON.parse(io.out())).toEqual([1, 2, 3, 4, 5].map((id) => ({ id })));
-      expect(io.err()).toBe('note: showing the first 5 forms; there are more (pass --limit N or --all for more).\n');
+      expect(io.err()).toBe('note: showing the first 5 forms; pass --all or --limit N for more.\n');
 
       server.requests.length = 0;
       const all = fakeIO();
@@ -174,7 +174,21 @@ describe('form list paging (exact requests)', () => {
       await formListRun({ io: paged.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 10, output: { ndjson: true } });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=2&per_page=10']);
       expect(paged.out().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
-      expect(paged.err()).toBe('note: showing the first 10 forms; there are more (pass --page 3 for the next page, or --all).\n');
+      expect(paged.err()).toBe('note: showing forms 11–20 of 25; pass --page 3 for the next page, or --all for every form.\n');
+
+      // The UX review's case: page 2 of 2-form pages shows forms 3–4, not "the first 2".
+      const small = fakeIO();
+      await formListRun({ io: small.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 2, output: { json: 'id' } });
+      expect(JSON.parse(small.out())).toEqual([{ id: 3 }, { id: 4 }]);
+      expect(small.err()).toBe('note: showing forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
+      const filteredPage = fakeIO();
+      await formListRun({ io: filteredPage.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 2, visibility: 'public', output: { json: 'id' } });
+      expect(JSON.parse(filteredPage.out())).toEqual([{ id: 3 }]);
+      expect(filteredPage.err()).toBe('note: showing 1 form that matches among forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
+      const filteredFirst = fakeIO();
+      await formListRun({ io: filteredFirst.io, api: async () => c, workspace: async () => 3, now, limit: 2, visibility: 'draft', output: { json: 'id' } });
+      expect(JSON.parse(filteredFirst.out())).toEqual([{ id: 2 }, { id: 4 }]);
+      expect(filteredFirst.err()).toBe('note: showing the first 2 forms that match; pass --all or --limit N for more.\n');
 
       expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, workspace: async () => 3, now, all: true, limit: 3, output: {} }).catch((e) => e))).toBe(2);
 
