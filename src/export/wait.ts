@@ -13,6 +13,8 @@ export interface WaitOptions {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** The command that fetches the job later, for the wait-timeout hint. */
+  resumeCommand?: string;
   onStatus?: (s: ExportStatus) => void;
 }
 
@@ -38,7 +40,7 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
     if (left <= 0) {
       throw new NetworkError(
         `Gave up waiting for export job ${o.jobId} after ${Math.round(o.timeoutMs / 1000)} s (last status: ${s.status}).`,
-        `It may still finish: run \`formctl submission export-status ${o.formId} ${o.jobId} --download\`, or raise --wait-timeout.`,
+        `It may still finish: run \`${o.resumeCommand ?? `formctl submission export-status ${o.formId} ${o.jobId} --download`}\`, or raise --wait-timeout.`,
       );
     }
     await o.sleep(Math.min(o.pollMs, left), o.signal);

@@ -81,7 +81,7 @@ describe('submission export (e2e)', () => {
     expect(r.code).toBe(0);
     const jobId = r.stdout.trim();
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.stderr).toContain(`Resume with: formctl submission export-status ${sb.formId} ${jobId} --download`);
+    expect(r.stderr).toContain(`note: export job ${jobId} runs in the background; fetch it with: formctl submission export-status ${sb.formId} ${jobId} --download`);
     const out = join(work, 'later.csv');
     const d = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
     expect(d.code).toBe(0);

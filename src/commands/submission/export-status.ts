@@ -5,6 +5,7 @@ import { resolveForm } from '../../api/forms.js';
 import { refuseExisting } from '../../export/download.js';
 import { abortableSleep } from '../../export/wait.js';
 import { UsageError } from '../../errors.js';
+import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
@@ -17,6 +18,8 @@ export interface SubmissionExportStatusOptions {
   signal?: AbortSignal;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Names a non-default profile in the resume command printed on Ctrl-C. */
+  context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
   form: string;
   jobId: string;
   download?: boolean;
@@ -47,6 +50,7 @@ export function newSubmissionExportStatusCommand(f: Factory, runF = submissionEx
         signal: f.signal,
         now: () => f.now().getTime(),
         sleep: abortableSleep,
+        context: () => f.context(),
         form,
         jobId,
         download: flags.download,

@@ -5,7 +5,8 @@ import { type Form, resolveForm } from '../../api/forms.js';
 import { refuseExisting, saveExport } from '../../export/download.js';
 import { createStatusLine, formatBytes } from '../../export/progress.js';
 import { abortableSleep, describeStatus, waitForExport } from '../../export/wait.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
@@ -20,6 +21,8 @@ export interface SubmissionExportOptions {
   signal?: AbortSignal;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where the profile came from, so resume commands name it when it is not the shell's default. */
+  context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
   form: string;
   columns?: string[];
   allColumns?: boolean;
@@ -72,6 +75,7 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
         signal: f.signal,
         now: () => f.now().getTime(),
         sleep: abortableSleep,
+        context: () => f.context(),
         form: await resolveFormArg(f, form),
         columns: flags.columns,
         allColumns: flags.allColumns,
@@ -138,45 +142,56 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   }
   const jobId = started.job.job_id;
   if (!o.wait) {
-    const resume = `formctl submission export-status ${form.id} ${jobId} --download${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+    const resume = await resumeCommand(o, form.id, jobId);
     if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
     else {
       await write(o.io.stdout, `${jobId}\n`);
-      await write(o.io.stderr, `Export job ${jobId} started in the background.\nResume with: ${resume}\n`);
+      await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
     }
     return;
   }
   await downloadJob(o, client, form, jobId, fallbackName);
 }
 
-/** Polls a job to completion and downloads its file (shared with `export-status --download`). */
-export async function downloadJob(
-  o: Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'pollIntervalMs' | 'waitTimeoutMs' | 'output' | 'clobber' | 'json'>,
-  client: ApiClient,
-  form: Form,
-  jobId: string,
-  fallbackName: string,
-): Promise<void> {
+type DownloadJobOptions = Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollIntervalMs' | 'waitTimeoutMs' | 'output' | 'clobber' | 'json'>;
+
+/** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
+export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' | 'output'>, formId: number, jobId: string): Promise<string> {
+  const ctx = await o.context?.().catch(() => undefined);
+  const profile = ctx && (ctx.profileSource === 'flag' || ctx.profileSource === 'env') ? ` --profile ${shellQuote(ctx.profileName)}` : '';
+  return `formctl${profile} submission export-status ${formId} ${shellQuote(jobId)} --download${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+}
+
+/** Polls a job to completion and downloads its file (shared with `export-status --download`); on Ctrl-C, says how to fetch the job later. */
+export async function downloadJob(o: DownloadJobOptions, client: ApiClient, form: Form, jobId: string, fallbackName: string): Promise<void> {
+  const resume = await resumeCommand(o, form.id, jobId);
   const line = createStatusLine(o.io, o.now);
-  let status: ExportStatus & { file_url: string };
   try {
-    status = await waitForExport({
-      client,
-      formId: form.id,
-      jobId,
-      pollMs: o.pollIntervalMs,
-      timeoutMs: o.waitTimeoutMs,
-      now: o.now,
-      sleep: o.sleep,
-      signal: o.signal,
-      onStatus: (s) => line.update(`Export job ${jobId}: ${describeStatus(s)}`),
-    });
-  } finally {
-    line.done();
+    let status: ExportStatus & { file_url: string };
+    try {
+      status = await waitForExport({
+        client,
+        formId: form.id,
+        jobId,
+        pollMs: o.pollIntervalMs,
+        timeoutMs: o.waitTimeoutMs,
+        now: o.now,
+        sleep: o.sleep,
+        signal: o.signal,
+        resumeCommand: resume,
+        onStatus: (s) => line.update(`Export job ${jobId}: ${describeStatus(s)}`),
+      });
+    } finally {
+      line.done();
+    }
+    const res = await openExportFile(client, status.file_url, o.signal);
+    const saved = await saveExport({ io: o.io, res, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+    await reportSaved(o, saved, jobId);
+  } catch (err) {
+    // The job goes on without us (and its file outlives the download): Ctrl-C must not lose its id.
+    if (err instanceof InterruptedError) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
+    throw err;
   }
-  const res = await openExportFile(client, status.file_url, o.signal);
-  const saved = await saveExport({ io: o.io, res, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
-  await reportSaved(o, saved, jobId);
 }
 
 async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, saved: { file: string; bytes: number }, jobId?: string): Promise<void> {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispositionFilename } from '../../../src/export/filename.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
 import { submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
-import type { CliError } from '../../../src/errors.js';
+import { type CliError, InterruptedError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
 import { clientFor, serveForm } from '../submission/util.js';
@@ -345,13 +345,41 @@ describe('submission export (async job)', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('--no-wait prints the job id on stdout and the resume command on stderr', async () => {
+  it('--no-wait prints the job id on stdout and the resume command in a note on stderr', async () => {
     stub = await asyncServer([]);
-    const { fio, options } = opts(stub.url, { wait: false, output: 'answers.csv' });
+    const { fio, options } = opts(stub.url, { wait: false, output: 'answers.csv', context: async () => ({ profileName: 'work', profileSource: 'profile' }) });
     await submissionExportRun(options);
     expect(fio.out()).toBe(`${JOB}\n`);
-    expect(fio.err()).toBe(`Export job ${JOB} started in the background.\nResume with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`);
+    // The current profile (`profile use`) is what the next command picks anyway: not named.
+    expect(fio.err()).toBe(`note: export job ${JOB} runs in the background; fetch it with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`);
     expect(stub.requests.length).toBe(2);
+  });
+
+  it('--no-wait names a profile chosen by --profile or FORMCTL_PROFILE in the resume command (text and --json)', async () => {
+    stub = await asyncServer([]);
+    const jobs = async () => ({ profileName: 'jobs', profileSource: 'flag' as const });
+    const text = opts(stub.url, { wait: false, context: jobs });
+    await submissionExportRun(text.options);
+    expect(text.fio.err()).toBe(`note: export job ${JOB} runs in the background; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download\n`);
+    const asJson = opts(stub.url, { wait: false, json: true, context: async () => ({ profileName: "ada's", profileSource: 'env' as const }) });
+    await submissionExportRun(asJson.options);
+    expect(JSON.parse(asJson.fio.out()).resume).toBe(`formctl --profile 'ada'\\''s' submission export-status 42 ${JOB} --download`);
+  });
+
+  it('Ctrl-C while waiting for the job prints how to fetch it later (exit 130)', async () => {
+    stub = await asyncServer([{ status: 'processing', progress: 10 }]);
+    const { fio, options } = opts(stub.url, {
+      output: 'answers.csv',
+      context: async () => ({ profileName: 'jobs', profileSource: 'env' }),
+      sleep: async () => {
+        throw new InterruptedError();
+      },
+    });
+    const err = await failure(submissionExportRun(options));
+    expect(err.exitCode).toBe(130);
+    expect(fio.err()).toBe(
+      `Export job ${JOB}: processing 10%\nnote: export job ${JOB} keeps running on the service; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download -o answers.csv\n`,
+    );
   });
 
   it('export-status prints the status as JSON', async () => {
