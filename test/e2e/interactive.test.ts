@@ -159,7 +159,7 @@ describe('the same commands without a terminal fail fast with the flag to pass',
 
   it('form create without --title', async () => {
     const r = await runFormctl(['form', 'create'], { env: { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) } });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: Missing --title.\nhint: Pass --title "<title>", a --file with a title, or run on a terminal to be asked.\n' });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: Missing --title.\nhint: Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).\n' });
   });
 
   it('form list without a workspace', async () => {

@@ -137,7 +137,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
     doc.title = await p.input({ message: 'Title', flag: '--title', validate: (v) => (v.trim() ? true : 'Required') });
   }
   if (typeof doc.title !== 'string' || doc.title.trim() === '') {
-    throw new UsageError('Missing --title.', 'Pass --title "<title>", a --file with a title, or run on a terminal to be asked.');
+    throw new UsageError('Missing --title.', 'Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).');
   }
   const workspaceId = await chooseWorkspace(o, workspaceFromFile);
 

@@ -96,7 +96,7 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
     color: o.io.colorStdout,
     confirm: async (diff) => {
       if (o.yes) return true;
-      if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm (see the change first with --dry-run).');
+      if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).');
       await write(o.io.stdout, diff);
       return o.prompter().confirm({ message: `Restore form ${id} from ${path}?`, flag: '--yes', default: false });
     },

@@ -181,7 +181,8 @@ describe('form restore', () => {
     await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], output: {} });
     expect(stub.form.title).toBe('Oops');
 
-    expect(codeOf(await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', output: {} }).catch((e) => e))).toBe(2);
+    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', output: {} }).catch((e) => e);
+    expect([codeOf(refused), (refused as CliError).hint]).toEqual([2, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).']);
 
     const io = fakeIO();
     await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', yes: true, output: {} });

@@ -84,7 +84,10 @@ describe('form create', () => {
   it('off a terminal a missing title is a usage error naming the flag; local validation runs first', async () => {
     const e = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
-    expect((e as Error).message).toBe('Missing --title.');
+    expect([(e as CliError).message, (e as CliError).hint]).toEqual(['Missing --title.', 'Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).']);
+    // On a terminal with CI or --no-input set: the same words, not "run on a terminal".
+    const ci = await formCreateRun({ io: fakeIO({ tty: true, canPrompt: false }).io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
+    expect((ci as CliError).hint).toBe('Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).');
     const bad = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, title: 'x', language: 'english', output: {} }).catch((err) => err);
     expect(codeOf(bad)).toBe(2);
     expect((bad as Error).message).toContain('language: "english" is not a two-letter language code such as en');
