@@ -72,7 +72,7 @@ describe('submission export (e2e)', () => {
     const bad = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name,shoe'], { env: { ...home.env, ...sb.env } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
-      `error: Unknown column id for form ${sb.formSlug}: shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at\n`,
+      `error: Unknown column id for form "Customer feedback (demo)" (id ${sb.formId}): shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at\n`,
     );
   });
 

@@ -7,6 +7,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { formLabel } from '../form/common.js';
 import { addYesOption, examples } from '../shared.js';
 
 export interface SubmissionDeleteOptions {
@@ -37,7 +38,7 @@ export async function submissionDeleteRun(o: SubmissionDeleteOptions): Promise<v
   if (!/^[\w-]+$/.test(o.submissionId)) throw new UsageError(`Invalid submission id "${o.submissionId}".`);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete submission ${o.submissionId} of form ${form.slug} for good?` });
+  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete submission ${o.submissionId} of form ${formLabel(form)} for good?` });
   await deleteSubmission(client, form.id, o.submissionId);
-  await success(o.io, `Deleted submission ${o.submissionId} of form ${form.slug}.`);
+  await success(o.io, `Deleted submission ${o.submissionId} of form ${formLabel(form)}.`);
 }

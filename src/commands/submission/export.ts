@@ -12,6 +12,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
+import { formLabel } from '../form/common.js';
 import { inputProperties } from './fields.js';
 import { parseList, parseSeconds } from './options.js';
 
@@ -107,7 +108,7 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
   const unknown = ids.filter((id) => !valid.has(id));
   if (unknown.length > 0) {
     const list = [...props.map((p) => `${p.id} (${p.name})`), 'created_at'].join(', ');
-    throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${form.slug}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
+    throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
   const out: Record<string, boolean> = {};
   // Object key order is the request's column order, which the service keeps in the CSV (research §4.6).

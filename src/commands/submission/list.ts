@@ -10,6 +10,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addOutputOptions, examples, parsePositiveInt } from '../shared.js';
+import { formLabel } from '../form/common.js';
 import { inputProperties } from './fields.js';
 
 export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
@@ -78,7 +79,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
   await writeList(o.io, format, machine ? toRecords(rows) : rows, columns as Column<unknown>[], {
     now: o.now(),
     loading: 'Loading submissions…',
-    empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${form.slug}.`,
+    empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${formLabel(form)}.`,
   });
   if (truncated && format.kind === 'table') await notice(o.io, `Showing the first ${limit}; pass --all or --limit N for more.`);
 }

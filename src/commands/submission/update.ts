@@ -11,6 +11,7 @@ import { success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
+import { formLabel } from '../form/common.js';
 import { resolveData } from './fields.js';
 import { cannotRead } from './files.js';
 
@@ -132,5 +133,5 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const data = resolveData(form, entries, { coerce: o.file === undefined });
   const res = await updateSubmission(client, form.id, o.submissionId, data);
   if (o.json) await write(o.io.stdout, JSON.stringify(res.body ?? { message: res.message }, null, 2) + '\n');
-  else await success(o.io, `Updated submission ${o.submissionId} of form ${form.slug} (${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'}).`);
+  else await success(o.io, `Updated ${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'} of submission ${o.submissionId} of form ${formLabel(form)}.`);
 }

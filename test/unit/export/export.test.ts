@@ -125,7 +125,7 @@ describe('submission export (sync)', () => {
     const { options } = opts(stub.url, { columns: ['p_name', 'nope'], output: join(dir, 'x.csv') });
     const err = await failure(submissionExportRun(options));
     expect(err.exitCode).toBe(2);
-    expect(err.message).toBe('Unknown column id for form contact-us: nope.');
+    expect(err.message).toBe('Unknown column id for form "Contact us" (id 42): nope.');
     expect(err.hint).toBe('Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
   });

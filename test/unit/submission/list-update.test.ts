@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { submissionDeleteRun } from '../../../src/commands/submission/delete.js';
 import { submissionListRun } from '../../../src/commands/submission/list.js';
 import { submissionUpdateRun } from '../../../src/commands/submission/update.js';
 import { checkValue, coerceValue } from '../../../src/commands/submission/fields.js';
@@ -78,6 +79,20 @@ describe('submission list', () => {
   });
 });
 
+describe('submission messages name the form by title and id', () => {
+  it('an empty list, and a deletion', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, req.method === 'DELETE' ? { message: 'Record successfully removed.' } : [])));
+    const list = fakeIO({ tty: true });
+    await submissionListRun({ io: list.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', search: 'zz', output: {} });
+    expect(list.err()).toBe('No submissions match in form "Contact us" (id 42).\n');
+    const del = fakeIO({ tty: true });
+    await submissionDeleteRun({ io: del.io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: 'contact-us', submissionId: '9', yes: true });
+    expect(del.out()).toBe('✓ Deleted submission 9 of form "Contact us" (id 42).\n');
+    const refused = await failure(submissionDeleteRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: '42', submissionId: '9' }));
+    expect(refused.message).toBe('Delete submission 9 of form "Contact us" (id 42) for good: refusing without confirmation.');
+  });
+});
+
 describe('submission update', () => {
   it('resolves field names to ids, coerces numbers for numeric fields, and sends {data}', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.' })));
@@ -85,7 +100,7 @@ describe('submission update', () => {
     await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: 'contact-us', submissionId: '118', set: [['Name', 'Ada'], ['age', '36'], ['p_email', 'a@b.c']] });
     expect(stub.requests[1]).toMatchObject({ method: 'PUT', url: '/open/forms/42/submissions/118' });
     expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
-    expect(fio.out()).toBe('✓ Updated submission 118 of form contact-us (3 fields).\n');
+    expect(fio.out()).toBe('✓ Updated 3 fields of submission 118 of form "Contact us" (id 42).\n');
   });
 
   it('a non-number for a numeric field is exit 2 naming the field and the type, and nothing is sent', async () => {
