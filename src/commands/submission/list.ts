@@ -81,7 +81,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
     loading: 'Loading submissions…',
     empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${formLabel(form)}.`,
   });
-  if (truncated && format.kind === 'table') await notice(o.io, `Showing the first ${limit}; pass --all or --limit N for more.`);
+  if (truncated && format.kind === 'table') await notice(o.io, `showing the first ${limit} submissions; pass --all or --limit N for more.`);
 }
 
 /** The JSON record: the service's object with `submitted_at` filled in; the internal path id is not a field. */

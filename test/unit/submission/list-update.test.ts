@@ -75,7 +75,7 @@ describe('submission list', () => {
         '',
       ].join('\n'),
     );
-    expect(fio.err()).toBe('note: Showing the first 2; pass --all or --limit N for more.\n');
+    expect(fio.err()).toBe('note: showing the first 2 submissions; pass --all or --limit N for more.\n');
   });
 });
 
