@@ -4,10 +4,10 @@ import { deleteForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { success } from '../../io/output.js';
+import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addFormArgument, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { backupDirFor, formLabel } from './common.js';
 
 export interface FormDeleteOptions {
@@ -18,7 +18,11 @@ export interface FormDeleteOptions {
   now: () => Date;
   ref: string;
   yes?: boolean;
+  output: OutputFlags;
 }
+
+/** Keys of `form delete --json`. */
+export const DELETE_FIELDS = ['id', 'deleted', 'backup'] as const;
 
 /** `formctl form delete <id|slug>`. */
 export function newFormDeleteCommand(f: Factory, runF = formDeleteRun): Command {
@@ -27,14 +31,25 @@ export function newFormDeleteCommand(f: Factory, runF = formDeleteRun): Command 
     .description('Delete a form and its submissions');
   addFormArgument(cmd);
   addYesOption(cmd);
-  examples(cmd, ['formctl form delete 42', 'formctl form delete contact-us --yes   # in scripts']);
-  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean }) =>
-    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, ref: await resolveFormArg(f, ref), yes: flags.yes }),
+  addOutputOptions(cmd, { fields: DELETE_FIELDS });
+  examples(cmd, ['formctl form delete 42', 'formctl form delete contact-us --yes   # in scripts', "formctl form delete 42 --yes --json backup | jq -r .backup"]);
+  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean } & OutputFlags) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      backupDir: (id) => backupDirFor(f, id),
+      prompter: f.prompter,
+      now: f.now,
+      ref: await resolveFormArg(f, ref),
+      yes: flags.yes,
+      output: flags,
+    }),
   );
 }
 
 /** Looks the form up (so the prompt names it), confirms, saves a last copy of its definition, deletes. */
 export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
+  const format = resolveFormat(o.io, o.output, DELETE_FIELDS);
   const client = await o.api();
   const form = await resolveForm(client, o.ref);
   const count = typeof form.submissions_count === 'number' ? ` and its ${form.submissions_count} submission${form.submissions_count === 1 ? '' : 's'}` : '';
@@ -42,5 +57,9 @@ export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
   // The definition can be recreated from this copy (`form create --file`); submissions cannot.
   const saved = await writeBackup(await o.backupDir(form.id), form, o.now());
   await deleteForm(client, form.id);
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, { id: form.id, deleted: true, backup: saved }, []);
+    return;
+  }
   await success(o.io, `Deleted form ${formLabel(form)}. Its definition was saved to ${saved}`);
 }

@@ -124,17 +124,21 @@ describe('form get / fields / list / delete against the sandbox', () => {
     expect(rows.every((r: { visibility: string }) => r.visibility === 'draft')).toBe(true);
   });
 
-  it('delete: needs --yes off a terminal, backs the definition up, then 404s', async () => {
+  it('delete: needs --yes off a terminal, backs the definition up, then 404s; --json gives {id, deleted, backup}', async () => {
     const created = fakeIO();
     await formCreateRun({ io: created.io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Temp', output: {} });
     const id = created.out().split('\t')[0]!;
     const tmp = tempDir();
     try {
       const backupDir = async (n: number) => `${tmp.dir}/${n}`;
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id }).catch((e) => e))).toBe(2);
-      await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true });
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, output: {} }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, output: { json: 'nope' } }).catch((e) => e))).toBe(2);
+      const io = fakeIO();
+      await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, output: { json: true } });
       expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, ref: id, output: {} }).catch((e) => e))).toBe(6);
-      expect((await import('node:fs')).readdirSync(`${tmp.dir}/${id}`)).toHaveLength(1);
+      const files = (await import('node:fs')).readdirSync(`${tmp.dir}/${id}`);
+      expect(files).toHaveLength(1);
+      expect(io.out()).toBe(`${JSON.stringify({ id: Number(id), deleted: true, backup: `${tmp.dir}/${id}/${files[0]}` }, null, 2)}\n`);
     } finally {
       tmp.cleanup();
     }
