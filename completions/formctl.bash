@@ -178,14 +178,14 @@ __formctl_spec() {
     'form delete')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-y --yes -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--profile --timeout --max-wait'
-      fc_oopts=''
+      fc_opts='-y --yes --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--json --profile --timeout --max-wait'
+      fc_oopts='--json'
       fc_args='dyn:forms' ;;
     'form pull')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-o --output -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='-o --output --force -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='-o --output --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='dyn:forms' ;;
