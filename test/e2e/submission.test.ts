@@ -37,6 +37,16 @@ describe('submission list/update/delete (e2e)', () => {
     expect(found[0]!.data).toMatchObject({ name: 'Ada Lovelace', rating: 2 });
   });
 
+  it('update --dry-run prints the patch and changes nothing; a non-number for rating is exit 2', async () => {
+    const dry = await runFormctl(['submission', 'update', String(sb.formId), '8', '--set', 'rating=1', '--set', 'Comments=dry', '--dry-run'], { env });
+    expect(dry).toMatchObject({ code: 0, stdout: '{\n  "data": {\n    "rating": 1,\n    "comments": "dry"\n  }\n}\n' });
+    expect(dry.stderr).toBe('note: dry run: nothing was sent to submission 8 of form "Customer feedback (demo)" (id ' + sb.formId + ').\n');
+    const r = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'dry', '--json', 'id'], { env });
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    const bad = await runFormctl(['submission', 'update', String(sb.formId), '8', '--set', 'rating=abc'], { env });
+    expect(bad).toMatchObject({ code: 2, stderr: 'error: Field "rating" is a rating field and takes a number, got "abc".\n' });
+  });
+
   it('an unknown field is exit 2 with the field list; a missing submission is exit 6', async () => {
     const bad = await runFormctl(['submission', 'update', String(sb.formId), '7', '--set', 'Shoe=44'], { env });
     expect(bad.code).toBe(2);

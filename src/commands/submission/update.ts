@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { success } from '../../io/output.js';
+import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
@@ -22,6 +22,7 @@ export interface SubmissionUpdateOptions {
   submissionId: string;
   set?: Array<[string, string]>;
   file?: string;
+  dryRun?: boolean;
   json?: boolean;
 }
 
@@ -48,7 +49,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
     .option('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume')
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
-    .option('--dry-run', 'Bulk: check every line and print what would be sent, without sending')
+    .option('--dry-run', 'Print the {"data": …} patch that would be sent (field ids resolved) and send nothing; with --from, check every line')
     .option('--json', 'Print the service\'s answer as JSON (single update)');
   addFormArgument(cmd);
   // After [form]: Commander fills positionals in the order they were added.
@@ -56,12 +57,13 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
   examples(cmd, [
     'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',
     'formctl submission update 42 118 --file answers.json',
+    'formctl submission update 42 118 --set rating=5 --dry-run   # print the patch, send nothing',
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson',
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
     'formctl submission update 42 --from fixes.ndjson --dry-run',
   ]);
   return cmd.action(async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
-    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
+    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
@@ -90,7 +92,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
       const missing = formArg === undefined ? '<form> and <submission-id> arguments' : '<submission-id> argument';
       throw new UsageError(`Missing ${missing}.`, 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
     }
-    return runF({ io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId, set: flags.set, file: flags.file, json: flags.json });
+    return runF({ io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId, set: flags.set, file: flags.file, dryRun: flags.dryRun, json: flags.json });
   });
 }
 
@@ -131,6 +133,12 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const data = resolveData(form, entries, { coerce: o.file === undefined });
+  if (o.dryRun) {
+    // Exactly the body the update would PUT, so it can be piped to `formctl api` or compared.
+    await write(o.io.stdout, JSON.stringify({ data }, null, 2) + '\n');
+    await notice(o.io, `dry run: nothing was sent to submission ${o.submissionId} of form ${formLabel(form)}.`);
+    return;
+  }
   const res = await updateSubmission(client, form.id, o.submissionId, data);
   if (o.json) await write(o.io.stdout, JSON.stringify(res.body ?? { message: res.message }, null, 2) + '\n');
   else await success(o.io, `Updated ${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'} of submission ${o.submissionId} of form ${formLabel(form)}.`);

@@ -136,6 +136,15 @@ describe('submission update', () => {
     expect([err.exitCode, err.message]).toEqual([2, 'Cannot read nofile.json: no such file.']);
   });
 
+  it('--dry-run prints the {data} patch with field ids resolved and sends nothing', async () => {
+    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
+    const fio = fakeIO();
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '118', set: [['Name', 'Ada'], ['age', '36']], dryRun: true });
+    expect(fio.out()).toBe('{\n  "data": {\n    "p_name": "Ada",\n    "p_age": 36\n  }\n}\n');
+    expect(fio.err()).toBe('note: dry run: nothing was sent to submission 118 of form "Contact us" (id 42).\n');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
   it('an ambiguous name is a usage error and nothing is sent', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
     const fio = fakeIO();
