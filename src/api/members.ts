@@ -162,11 +162,12 @@ export async function addMember(c: ApiClient, workspaceId: number, body: { email
   } catch (err) {
     // Deployed servers answer 400 when an unexpired invite to this address is already pending.
     if (err instanceof ApiError && (err.status === 400 || err.status === 422) && /already.*invited/i.test(err.serverMessage ?? '')) {
-      throw new ApiError(
-        initOf(err),
-        ExitCode.validation,
-        `An invite to ${body.email} is already pending. Resend it with \`formctl invite resend -w ${workspaceId} <invite-id>\` (ids: \`formctl invite list -w ${workspaceId}\`).`,
-      );
+      const id = await pendingInviteId(c, workspaceId, body.email);
+      const resend =
+        id !== undefined
+          ? `Resend it with \`formctl invite resend -w ${workspaceId} ${id}\`.`
+          : `Resend it with \`formctl invite resend -w ${workspaceId} <invite-id>\` (ids: \`formctl invite list -w ${workspaceId}\`).`;
+      throw new ApiError(initOf(err), ExitCode.validation, `An invite to ${body.email} is already pending. ${resend}`);
     }
     throw err;
   }
@@ -183,6 +184,19 @@ export async function addMember(c: ApiClient, workspaceId: number, body: { email
   }
   const found = members.some((m) => typeof m.email === 'string' && m.email.toLowerCase() === body.email.toLowerCase());
   return { outcome: found ? 'added' : 'invited', message };
+}
+
+/** The id of the pending invite to `email`, for a hint; undefined when there is none or the list cannot be read. */
+async function pendingInviteId(c: ApiClient, workspaceId: number, email: string): Promise<number | undefined> {
+  try {
+    // invites.ts builds on this module: imported on the one path that needs it, so neither loads the other at start.
+    const { listInvites } = await import('./invites.js');
+    const wanted = email.toLowerCase();
+    const invite = (await listInvites(c, workspaceId)).find((i) => i.status === 'pending' && String(i.email).toLowerCase() === wanted);
+    return invite ? Number(invite.id) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Removes a user from a workspace (`workspace-users-write`; admin on the deployed server). */

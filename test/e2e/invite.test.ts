@@ -49,6 +49,11 @@ describe('invites against the sandbox', () => {
       '',
     ]);
 
+    // Adding her again names the pending invite, so the hint is a command to copy, not a placeholder.
+    const again = await cli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', ws]);
+    expect(again.code).toBe(7);
+    expect(again.stderr).toContain(`hint: An invite to carol@example.com is already pending. Resend it with \`formctl invite resend -w ${ws} ${carol}\`.\n`);
+
     const resent = await cli(['invite', 'resend', String(carol), '-w', ws, '--json']);
     expect(resent.code).toBe(0);
     expect(JSON.parse(resent.stdout)).toEqual({ workspace_id: sb.workspaceId, invite_id: carol, message: 'Invite email resent successfully.' });

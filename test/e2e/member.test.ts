@@ -73,8 +73,12 @@ describe('members against the sandbox', () => {
     expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('readonly');
 
     const byId = await cli(sb, ['member', 'set-role', String(bobId), 'user', '-w', ws, '--json']);
-    expect(JSON.parse(byId.stdout)).toEqual({ workspace_id: sb.workspaceId, user_id: bobId, email: null, role: 'user', message: 'User role changed successfully.' });
+    expect(JSON.parse(byId.stdout)).toEqual({ workspace_id: sb.workspaceId, user_id: bobId, email: 'bob@example.com', role: 'user', changed: true, message: 'User role changed successfully.' });
     expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('user');
+
+    // The service answers "changed" for the role a member already has; formctl says what happened.
+    const same = await cli(sb, ['member', 'set-role', String(bobId), 'user', '-w', ws]);
+    expect(same).toEqual({ code: 0, stdout: '', stderr: `note: Bob Builder (bob@example.com) is already user in workspace ${ws}; nothing changed.\n` });
   });
 
   it("explains a non-admin member's 403 (exit 5)", async () => {

@@ -64,3 +64,10 @@ export async function resolveMember(client: ApiClient, workspaceId: number, ref:
 export function describeMember(m: ResolvedMember): string {
   return m.email ? `${m.email} (user ${m.id})` : `user ${m.id}`;
 }
+
+/** "Alice (alice@example.com)" when the member list gave a name, else as `describeMember`. */
+export function nameMember(m: ResolvedMember): string {
+  const name = typeof m.member?.name === 'string' ? m.member.name.trim() : '';
+  const email = m.email ?? (typeof m.member?.email === 'string' ? m.member.email : undefined);
+  return name && email ? `${name} (${email})` : describeMember({ id: m.id, email });
+}

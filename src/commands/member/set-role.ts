@@ -1,13 +1,14 @@
 import { Argument, Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { ROLES, type Role, updateMemberRole } from '../../api/members.js';
+import { type Member, ROLES, type Role, listMembers, updateMemberRole } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
-import { describeMember, parseMemberRef, parseRole, resolveMember } from './args.js';
+import { nameMember, parseMemberRef, parseRole, resolveMember } from './args.js';
 
-export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'message'] as const;
+/** `changed` is false when the member already had the role, null when the member list could not be read. */
+export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;
 
 export interface MemberSetRoleOptions {
   io: IOStreams;
@@ -34,17 +35,28 @@ export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun): Co
   );
 }
 
-/** Resolves the member, then changes the role. */
+/**
+ * Resolves the member, then changes the role. The service answers "changed" either way, so the
+ * member's current role (from the member list) tells whether anything changed.
+ */
 export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, SET_ROLE_FIELDS);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
   const target = await resolveMember(client, workspaceId, ref);
+  // By id, the list is read only to name the member and see their role: a token that may change roles
+  // but not read the list still gets the change, reported without the name.
+  const member: Member | undefined =
+    target.member ?? (await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
   const message = await updateMemberRole(client, workspaceId, target.id, o.role);
+  const changed = member ? String(member.role ?? '').toLowerCase() !== o.role : null;
+  const email = target.email ?? (typeof member?.email === 'string' ? member.email : undefined);
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { workspace_id: workspaceId, user_id: target.id, email: target.email ?? null, role: o.role, message }, []);
+    await writeObject(o.io, format, { workspace_id: workspaceId, user_id: target.id, email: email ?? null, role: o.role, changed, message }, []);
     return;
   }
-  await success(o.io, `${describeMember(target)} is now ${o.role} in workspace ${workspaceId}.`);
+  const who = nameMember({ id: target.id, email, member });
+  if (changed === false) await notice(o.io, `${who} is already ${o.role} in workspace ${workspaceId}; nothing changed.`);
+  else await success(o.io, `${who} is now ${o.role} in workspace ${workspaceId}.`);
 }

@@ -225,8 +225,31 @@ describe('member add', () => {
     );
   });
 
-  it('points to invite resend when an invite is already pending (deployed 400)', async () => {
-    const s = await serve([[ADD, [400, { type: 'error', message: 'User has already been invited.' }]]]);
+  it('points to the exact invite resend command when an invite is already pending (deployed 400)', async () => {
+    const s = await serve([
+      [ADD, [400, { type: 'error', message: 'User has already been invited.' }]],
+      [
+        'GET /open/workspaces/7/invites',
+        [200, [
+          { id: 2, email: 'carol@example.com', role: 'user', status: 'accepted', valid_until: null },
+          { id: 3, email: 'dan@example.com', role: 'user', status: 'pending', valid_until: null },
+          { id: 4, email: 'Carol@Example.com', role: 'user', status: 'pending', valid_until: null },
+        ]],
+      ],
+    ]);
+    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(7);
+    expect(r.err).toBe(
+      'error: User has already been invited. (HTTP 400, POST /open/workspaces/7/users/add)\n' +
+        'hint: An invite to carol@example.com is already pending. Resend it with `formctl invite resend -w 7 4`.\n',
+    );
+  });
+
+  it('keeps the <invite-id> placeholder when the invite list cannot be read', async () => {
+    const s = await serve([
+      [ADD, [400, { type: 'error', message: 'User has already been invited.' }]],
+      ['GET /open/workspaces/7/invites', [403, { message: 'This action is unauthorized.' }]],
+    ]);
     const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
     expect(r.code).toBe(7);
     expect(r.err).toBe(
@@ -303,21 +326,47 @@ describe('member remove', () => {
 });
 
 describe('member set-role', () => {
-  it('changes a role by email', async () => {
+  it('changes a role by email, naming the member in sentence case', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, MEMBERS]],
       [`PUT ${USERS}/5/update-role`, [200, { type: 'success', message: 'User role changed successfully.' }]],
     ]);
     const r = await runCli(['member', 'set-role', 'bob@example.com', 'USER', '-w', '7'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('✓ Bob@Example.com (user 5) is now user in workspace 7.\n');
+    expect(r.out).toBe('✓ Bob Builder (Bob@Example.com) is now user in workspace 7.\n');
+    expect(r.err).toBe('');
     expect(JSON.parse(s.requests[1]!.body)).toEqual({ role: 'user' });
   });
 
-  it('changes a role by id, with --json', async () => {
-    const s = await serve([[`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]]]);
+  it('changes a role by id, with --json: the member list fills in the email and whether it changed', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
+    ]);
     const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7', '--json'], { url: s.url });
-    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: null, role: 'admin', message: 'User role changed successfully.' });
-    expect(JSON.parse(s.requests[0]!.body)).toEqual({ role: 'admin' });
+    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: 'Bob@Example.com', role: 'admin', changed: true, message: 'User role changed successfully.' });
+    expect(JSON.parse(s.requests[1]!.body)).toEqual({ role: 'admin' });
+  });
+
+  it('says "nothing changed" when the member already had the role (the service answers "changed" regardless)', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      [`PUT ${USERS}/1/update-role`, [200, { message: 'User role changed successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'set-role', 'admin@example.com', 'admin', '-w', '7'], { url: s.url, tty: true });
+    expect(r).toEqual({ code: 0, out: '', err: 'note: Ada Admin (admin@example.com) is already admin in workspace 7; nothing changed.\n' });
+  });
+
+  it('by id, a token that cannot read the member list still changes the role, reported by id', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [403, { message: 'This action requires the workspaces-read ability.' }]],
+      [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
+      [`GET ${USERS}`, [403, { message: 'This action requires the workspaces-read ability.' }]],
+      [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7'], { url: s.url, tty: true });
+    expect(r).toEqual({ code: 0, out: '✓ user 5 is now admin in workspace 7.\n', err: '' });
+    const j = await runCli(['member', 'set-role', '5', 'admin', '-w', '7', '--json', 'email,changed'], { url: s.url });
+    expect(JSON.parse(j.out)).toEqual({ email: null, changed: null });
   });
 });
