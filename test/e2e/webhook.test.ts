@@ -131,7 +131,7 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
 
       const oldVerify = await runFormctl(['webhook', 'verify', '--secret-file', secretFile, '--header-file', second.saved.headers, '--body-file', second.saved.body], { env });
       expect(oldVerify.code).toBe(1);
-      expect(oldVerify.stderr).toMatch(/^error: Invalid signature: The signature does not match this body and secret\.\nhint: /);
+      expect(oldVerify.stderr).toMatch(/^error: Invalid signature: the signature does not match this body and secret\.\nhint: /);
       const newVerify = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json'], {
         env,
         input: readFileSync(second.saved.body),

@@ -150,7 +150,7 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
   }
   // Scripts read this first stderr line to learn the URL (with --port 0 especially).
   await write(o.io.stderr, `Listening on ${listener.url}\n`);
-  const notes = [secret !== undefined ? 'checking signatures' : 'not checking signatures (pass --secret-file)'];
+  const notes = [secret !== undefined ? 'Checking signatures' : 'Not checking signatures (pass --secret-file)'];
   if (forwardTo) notes.push(`forwarding to ${forwardTo.href}`);
   if (o.saveDir) notes.push(`saving to ${o.saveDir}`);
   await write(o.io.stderr, `${notes.join('; ')}. Press Ctrl-C to stop.\n`);

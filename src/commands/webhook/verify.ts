@@ -5,7 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
 import { examples } from '../shared.js';
-import { readLocalFile, readSecretFile } from './common.js';
+import { afterColon, readLocalFile, readSecretFile } from './common.js';
 import { bodyFrom } from './sign.js';
 
 export interface WebhookVerifyOptions {
@@ -64,5 +64,5 @@ export async function webhookVerifyRun(o: WebhookVerifyOptions): Promise<void> {
   }
   if (o.json) await write(o.io.stdout, `${JSON.stringify({ valid: false, reason: result.reason, message: result.message })}\n`);
   const hint = result.reason === 'mismatch' ? mismatchHint(secret, body, header!) : result.reason === 'missing' && o.headerFile ? `No X-Webhook-Signature line in ${o.headerFile}.` : undefined;
-  throw new CliError(`Invalid signature: ${result.message}`, ExitCode.error, hint);
+  throw new CliError(`Invalid signature: ${afterColon(result.message)}`, ExitCode.error, hint);
 }

@@ -405,16 +405,16 @@ describe('webhook sign and verify', () => {
     const io = fakeIO();
     const e = await thrown(webhookVerifyRun({ io: io.io, secretFile: file('v2-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('recv.json', received), json: true }));
     expect(e.exitCode).toBe(1);
-    expect(e.message).toBe('Invalid signature: The signature does not match this body and secret.');
+    expect(e.message).toBe('Invalid signature: the signature does not match this body and secret.');
     expect(e.hint).toMatch(hint);
     expect(JSON.parse(io.out())).toEqual({ valid: false, reason: 'mismatch', message: 'The signature does not match this body and secret.' });
   });
 
   it('verify reports a missing signature line and a malformed value', async () => {
     const missing = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v3', SECRET), headerFile: file('none.txt', 'Content-Type: x\n') }));
-    expect(missing.message).toMatch(/^Invalid signature: No X-Webhook-Signature header/);
+    expect(missing.message).toMatch(/^Invalid signature: no X-Webhook-Signature header/);
     const bad = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v4', SECRET), signature: 'md5=abc' }));
-    expect(bad.message).toBe('Invalid signature: The signature does not start with "sha256=".');
+    expect(bad.message).toBe('Invalid signature: the signature does not start with "sha256=".');
     const usage = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v5', SECRET) }));
     expect(usage.exitCode).toBe(2);
   });

@@ -186,7 +186,7 @@ describe('webhookListenRun', () => {
     await post(`${url}/x`, {});
     controller.abort();
     await done;
-    expect(io.err()).toBe(`Listening on ${url}\nnot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n`);
+    expect(io.err()).toBe(`Listening on ${url}\nNot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n`);
     const rec = JSON.parse(io.out());
     expect(rec).toMatchObject({ seq: 1, received_at: '2025-01-01T00:00:00.000Z', method: 'POST', path: '/x', body: { form_id: 1, submission_id: 5 }, body_bytes: body.length, signature: { verdict: 'unchecked', reason: null, message: null }, forward: null, response_status: 200, saved: null });
   });
