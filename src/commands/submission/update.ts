@@ -26,6 +26,17 @@ export interface SubmissionUpdateOptions {
   json?: boolean;
 }
 
+/** `--json` output of a single update: a contract with scripts. */
+export interface UpdateResult {
+  /** As given on the command line (the path id). */
+  submission_id: string;
+  form_id: number;
+  /** Field ids sent, in order. */
+  updated: string[];
+  /** The service's message. */
+  message: string;
+}
+
 interface UpdateFlags {
   set?: Array<[string, string]>;
   file?: string;
@@ -50,7 +61,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     .option('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume')
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
     .option('--dry-run', 'Print the {"data": …} patch that would be sent (field ids resolved) and send nothing; with --from, check every line')
-    .option('--json', 'Print the service\'s answer as JSON (single update)');
+    .option('--json', 'Print {submission_id, form_id, updated, message} as JSON (single update; updated: the field ids sent)');
   addFormArgument(cmd);
   // After [form]: Commander fills positionals in the order they were added.
   cmd.argument('[submission-id]', 'Submission id (not with --from)');
@@ -140,6 +151,8 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
     return;
   }
   const res = await updateSubmission(client, form.id, o.submissionId, data);
-  if (o.json) await write(o.io.stdout, JSON.stringify(res.body ?? { message: res.message }, null, 2) + '\n');
+  // A stable object rather than the service's envelope, whose shape differs between deployments.
+  const result: UpdateResult = { submission_id: o.submissionId, form_id: form.id, updated: Object.keys(data), message: res.message };
+  if (o.json) await write(o.io.stdout, JSON.stringify(result, null, 2) + '\n');
   else await success(o.io, `Updated ${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'} of submission ${o.submissionId} of form ${formLabel(form)}.`);
 }

@@ -154,12 +154,12 @@ describe('submission update', () => {
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
-  it('reads --file from stdin and prints the service answer with --json', async () => {
+  it('reads --file from stdin and prints {submission_id, form_id, updated, message} with --json, not the service envelope', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.', data: { id: 7 } })));
     const fio = fakeIO({ stdin: '{"Email": "z@z.z", "p_age": 40}' });
     await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', file: '-', json: true });
     expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_email: 'z@z.z', p_age: 40 } });
-    expect(JSON.parse(fio.out())).toEqual({ message: 'Record successfully updated.', data: { id: 7 } });
+    expect(fio.out()).toBe('{\n  "submission_id": "7",\n  "form_id": 42,\n  "updated": [\n    "p_email",\n    "p_age"\n  ],\n  "message": "Record successfully updated."\n}\n');
   });
 
   it('a server validation error exits 7 with the field errors', async () => {
