@@ -61,7 +61,7 @@ export function resolveFormFormat(io: IOStreams, flags: OutputFlags, declared: r
 /** Table columns for form lists: what a person scans for, the rest is in --json. */
 export const FORM_SUMMARY_COLUMNS: Column<FormSummary>[] = [
   { header: 'ID', value: (r) => r.id, style: 'cyan' },
-  { header: 'Slug', value: (r) => r.slug },
+  { header: 'Slug', value: (r) => r.slug, keep: true },
   { header: 'Title', value: (r) => r.title },
   { header: 'Visibility', value: (r) => r.visibility },
   { header: 'Submissions', value: (r) => r.submissions_count },
