@@ -382,8 +382,8 @@ __formctl_spec() {
       fc_subs=''
       fc_aliases=''
       fc_opts='--secret-file --signature --header-file --body-file --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--secret-file --signature --header-file --body-file --profile --timeout --max-wait'
-      fc_oopts=''
+      fc_vopts='--secret-file --signature --header-file --body-file --json --profile --timeout --max-wait'
+      fc_oopts='--json'
       fc_args='' ;;
     'webhook sign')
       fc_subs=''

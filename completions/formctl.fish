@@ -490,9 +490,9 @@ function __formctl_spec -a p
             set -g __fc_subdescs
             set -g __fc_aliases
             set -g __fc_opts '--secret-file' '--signature' '--header-file' '--body-file' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'File holding the signing secret (required)' 'The X-Webhook-Signature value, e.g. sha256=…' 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)' 'The exact body bytes as received (default: stdin)' 'Output {"valid", "reason", "message"} as JSON' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
-            set -g __fc_vopts '--secret-file' '--signature' '--header-file' '--body-file' '--profile' '--timeout' '--max-wait'
-            set -g __fc_oopts
+            set -g __fc_optdescs 'File holding the signing secret (required)' 'The X-Webhook-Signature value, e.g. sha256=…' 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)' 'The exact body bytes as received (default: stdin)' 'Output JSON; optionally only these comma-separated fields (fields: valid, reason, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_vopts '--secret-file' '--signature' '--header-file' '--body-file' '--json' '--profile' '--timeout' '--max-wait'
+            set -g __fc_oopts '--json'
             set -g __fc_args
         case 'webhook sign'
             set -g __fc_subs

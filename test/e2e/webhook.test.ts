@@ -136,7 +136,13 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
         env,
         input: readFileSync(second.saved.body),
       });
-      expect(newVerify).toEqual({ code: 0, stdout: '{"valid":true,"reason":null,"message":"The signature matches."}\n', stderr: '' });
+      expect(newVerify).toEqual({ code: 0, stdout: '{\n  "valid": true,\n  "reason": null,\n  "message": "The signature matches."\n}\n', stderr: '' });
+      // --json takes a field list here too, like every other command.
+      const onlyValid = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json', 'valid'], {
+        env,
+        input: readFileSync(second.saved.body),
+      });
+      expect(onlyValid).toEqual({ code: 0, stdout: '{\n  "valid": true\n}\n', stderr: '' });
 
       // The listener (still on the old secret) answered 401, which the service records as a failure.
       const events2 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--status', 'failed', '--json', 'status,response_code'], { env });

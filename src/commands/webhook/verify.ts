@@ -3,8 +3,9 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
+import { resolveFormat, writeObject } from '../../io/output.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
-import { examples } from '../shared.js';
+import { addOutputOptions, examples } from '../shared.js';
 import { afterColon, readLocalFile, readSecretFile } from './common.js';
 import { bodyFrom } from './sign.js';
 
@@ -14,8 +15,12 @@ export interface WebhookVerifyOptions {
   signature?: string;
   headerFile?: string;
   bodyFile?: string;
-  json?: boolean;
+  /** `--json [fields]`, as on every other command. */
+  json?: string | boolean;
 }
+
+/** Fields of `verify --json` (a contract with scripts). */
+export const VERIFY_FIELDS = ['valid', 'reason', 'message'] as const;
 
 /** `formctl webhook verify`. */
 export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun): Command {
@@ -24,8 +29,8 @@ export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun): Co
     .option('--secret-file <file>', 'File holding the signing secret (required)')
     .option('--signature <value>', 'The X-Webhook-Signature value, e.g. sha256=…')
     .option('--header-file <file>', 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)')
-    .option('--body-file <file>', 'The exact body bytes as received (default: stdin)')
-    .option('--json', 'Output {"valid", "reason", "message"} as JSON');
+    .option('--body-file <file>', 'The exact body bytes as received (default: stdin)');
+  addOutputOptions(cmd, { fields: VERIFY_FIELDS });
   examples(cmd, [
     'formctl webhook verify --secret-file secret.txt --header-file deliveries/delivery-0001.headers --body-file deliveries/delivery-0001.body',
     'formctl webhook verify --secret-file secret.txt --signature "sha256=5d41…" < body.json',
@@ -54,15 +59,18 @@ export async function webhookVerifyRun(o: WebhookVerifyOptions): Promise<void> {
   if (o.secretFile === undefined) throw new UsageError('Missing --secret-file.', 'Pass --secret-file <file> (there is no flag for the secret itself: it would end up in shell history).');
   if (o.signature !== undefined && o.headerFile !== undefined) throw new UsageError('Use either --signature or --header-file, not both.');
   if (o.signature === undefined && o.headerFile === undefined) throw new UsageError('Missing the signature.', 'Pass --signature "sha256=…" or --header-file <file>.');
+  const format = resolveFormat(o.io, { json: o.json }, VERIFY_FIELDS);
+  const json = format.kind === 'json' ? format : undefined;
   const secret = await readSecretFile(o.secretFile);
   const header = o.signature ?? signatureFromHeaderText((await readLocalFile(o.headerFile!, '--header-file')).toString('utf8'));
   const body = await bodyFrom(o.io, o.bodyFile);
   const result = verifySignature(secret, body, header);
   if (result.valid) {
-    await write(o.io.stdout, o.json ? `${JSON.stringify({ valid: true, reason: null, message: 'The signature matches.' })}\n` : `Signature is valid (${body.length} bytes).\n`);
+    if (json) await writeObject(o.io, json, { valid: true, reason: null, message: 'The signature matches.' }, []);
+    else await write(o.io.stdout, `Signature is valid (${body.length} bytes).\n`);
     return;
   }
-  if (o.json) await write(o.io.stdout, `${JSON.stringify({ valid: false, reason: result.reason, message: result.message })}\n`);
+  if (json) await writeObject(o.io, json, { valid: false, reason: result.reason, message: result.message }, []);
   const hint = result.reason === 'mismatch' ? mismatchHint(secret, body, header!) : result.reason === 'missing' && o.headerFile ? `No X-Webhook-Signature line in ${o.headerFile}.` : undefined;
   throw new CliError(`Invalid signature: ${afterColon(result.message)}`, ExitCode.error, hint);
 }

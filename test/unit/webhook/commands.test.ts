@@ -397,6 +397,16 @@ describe('webhook sign and verify', () => {
     expect(io.out()).toBe(`Signature is valid (${body.length} bytes).\n`);
   });
 
+  it('verify --json takes an optional field list like other commands, checked before anything is read', async () => {
+    const io = fakeIO();
+    const e = await thrown(webhookVerifyRun({ io: io.io, secretFile: file('v3-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('v3-body', '{"form_id":2}'), json: 'valid,reason' }));
+    expect(e.exitCode).toBe(1);
+    expect(io.out()).toBe('{\n  "valid": false,\n  "reason": "mismatch"\n}\n');
+    const bad = await thrown(webhookVerifyRun({ io: fakeIO().io, secretFile: file('v3-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('v3-body', body), json: 'ok' }));
+    expect(bad).toBeInstanceOf(UsageError);
+    expect(bad.message).toBe('Unknown JSON field: ok.');
+  });
+
   it.each([
     ['a pretty-printed body', JSON.stringify(JSON.parse(body), null, 2), /re-serialised/],
     ['a trailing newline', `${body}\n`, /ends with a line break/],
