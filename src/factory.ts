@@ -4,7 +4,7 @@ import { configDir, stateDir } from './config/paths.js';
 import { type ResolvedContext, resolveContext } from './config/resolve.js';
 import type { ConfigStore } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
-import { type Prompter, createPrompter } from './io/prompter.js';
+import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
 import { userAgent } from './version.js';
 
 /** Options every command inherits from the root program. */
@@ -112,7 +112,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (init.io.canPrompt && !f.globals.noInput) return (await import('./io/pickers.js')).pickWorkspace(f);
       throw new UsageError(
         'Missing --workspace.',
-        'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).',
+        promptsOffHint('--workspace <id>', 'Or set a default: formctl workspace use <id> (see formctl workspace list).'),
       );
     },
     prompter() {

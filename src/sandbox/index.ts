@@ -129,7 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${opts.host}:${opts.port}`;
-      reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is already in use.` : `Cannot listen on ${where}: ${err.message}`));
+      reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is in use.` : `Cannot listen on ${where}: ${err.message}`));
     });
     server.listen(opts.port, opts.host, () => resolve());
   });

@@ -85,7 +85,7 @@ describe('sandbox persistence', () => {
     await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(new RegExp(`^Could not write sandbox data file ${dataFile}: ENOENT`));
     const sb = await boot();
     const port = Number(new URL(sb.url).port);
-    await expect(startSandbox({ port })).rejects.toThrow(`Port 127.0.0.1:${port} is already in use.`);
+    await expect(startSandbox({ port })).rejects.toThrow(`Port 127.0.0.1:${port} is in use.`);
     await expect(startSandbox({ port: -1 })).rejects.toThrow('Invalid sandbox option port: -1 (expected an integer from 0 to 65535).');
   });
 });

@@ -66,7 +66,7 @@ export async function inviteListRun(o: InviteListOptions): Promise<void> {
   const expired = (i: Invite) => i.status === 'pending' && i.valid_until !== null && Date.parse(i.valid_until) < now.getTime();
   const columns: Column<Invite>[] = [
     { header: 'ID', value: (i) => i.id, style: 'cyan' },
-    { header: 'Email', value: (i) => i.email },
+    { header: 'Email', value: (i) => i.email, keep: true },
     { header: 'Role', value: (i) => i.role },
     { header: 'Status', value: (i) => (format.kind === 'table' && expired(i) ? 'pending (expired)' : i.status) },
     { header: 'Valid until', value: (i) => i.valid_until, time: true },

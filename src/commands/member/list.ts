@@ -41,7 +41,7 @@ export async function memberListRun(o: MemberListOptions): Promise<void> {
   const columns: Column<Member>[] = [
     { header: 'ID', value: (m) => m.id, style: 'cyan' },
     { header: 'Name', value: (m) => m.name },
-    { header: 'Email', value: (m) => m.email },
+    { header: 'Email', value: (m) => m.email, keep: true },
     { header: 'Role', value: (m) => m.role },
   ];
   await writeList(o.io, format, members, columns, { empty: `Workspace ${workspaceId} has no members.` });

@@ -141,8 +141,8 @@ function sandboxError(err: unknown, port: number): CliError {
   if (e?.name !== 'SandboxError') return new CliError(e?.message ?? String(err));
   const message = e.message.split('\n')[0]!;
   // Listening problems are about the machine, not the input; a bad data file or option is input.
-  if (/already in use|cannot listen/i.test(message)) {
-    return new CliError(message, ExitCode.error, port === 0 ? undefined : 'Pick another --port, or --port 0 for a free one.');
+  if (/is in use|cannot listen/i.test(message)) {
+    return new CliError(message, ExitCode.error, port === 0 ? undefined : 'Pick another --port (0 picks a free one).');
   }
   return new UsageError(message, /data file/i.test(message) ? 'Fix or move the file, or start without --data.' : undefined);
 }

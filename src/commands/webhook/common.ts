@@ -60,7 +60,7 @@ export function webhookView(i: WebhookIntegration, showSecret = false): WebhookI
 export const LIST_COLUMNS: Column<WebhookIntegration>[] = [
   { header: 'ID', value: (i) => i.id, style: 'cyan' },
   { header: 'Status', value: (i) => i.status },
-  { header: 'URL', value: (i) => i.data?.webhook_url },
+  { header: 'URL', value: (i) => i.data?.webhook_url, keep: true },
   { header: 'Secret', value: (i) => i.data?.webhook_secret ?? '' },
   { header: 'Headers', value: (i) => Object.keys(headersOf(i)).join(', ') },
   { header: 'Updated', value: (i) => i.updated_at, time: true },
@@ -71,7 +71,7 @@ export const DETAIL_COLUMNS: Column<WebhookIntegration>[] = [
   { header: 'ID', value: (i) => i.id, style: 'cyan' },
   { header: 'Form', value: (i) => i.form_id },
   { header: 'Status', value: (i) => i.status },
-  { header: 'URL', value: (i) => i.data?.webhook_url },
+  { header: 'URL', value: (i) => i.data?.webhook_url, keep: true },
   { header: 'Secret', value: (i) => i.data?.webhook_secret ?? '(none: deliveries are not signed)' },
   { header: 'Headers', value: (i) => Object.entries(headersOf(i)).map(([k, v]) => `${k}: ${v}`).join(', ') },
   { header: 'Logic', value: (i) => (isEmptyLogic(i.logic) ? '(always)' : i.logic) },

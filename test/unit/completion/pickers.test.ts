@@ -156,7 +156,7 @@ describe('pickers without a terminal', () => {
       [pickWorkspace(f), 'Missing --workspace.', 'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'],
       [pickForm(f, 12), 'Missing <form> argument.', 'Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list -w 12`.'],
       [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook> argument.', 'Pass the webhook id as <webhook> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 5`.'],
-      [f.workspace(), 'Missing --workspace.', 'Pass --workspace <id>, or run `formctl workspace use <id>` to set a default (see `formctl workspace list`).'],
+      [f.workspace(), 'Missing --workspace.', 'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl workspace use <id> (see formctl workspace list).'],
     ];
     for (const [p, message, hint] of cases) {
       const err = await p.catch((e: unknown) => e);
