@@ -147,6 +147,24 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
     expect(JSON.parse(invites.stdout)).toContainEqual({ email: 'newbie@example.com', role: 'readonly', status: 'pending' });
   });
 
+  it('submission delete run bare picks the form, asks for the submission id, confirms, then deletes', async () => {
+    const t = term(['submission', 'delete']);
+    await t.waitForText(/Form \(type to search\)/);
+    t.type('demo');
+    await t.waitForText(/^(?![\s\S]*Alpha survey)[\s\S]*demo/i);
+    t.sendKeys('Enter');
+    await t.waitForText(/Submission id to delete/);
+    t.type('1');
+    t.sendKeys('Enter');
+    await t.waitForText(/Delete submission 1 of form/);
+    t.type('y');
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    noStack(t.screen());
+    const left = await runFormctl(['submission', 'list', String(sandbox.formId), '--json', 'id'], { env: env() });
+    expect((JSON.parse(left.stdout) as Array<{ id: number }>).map((x) => x.id)).not.toContain(1);
+  });
+
   it('Ctrl-C at a picker exits 130 without a stack trace', async () => {
     const t = term(['form', 'get']);
     await t.waitForText(/Form \(type to search\)/);
@@ -180,6 +198,8 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
     [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list contact`.\n'],
     [['member', 'add', '--role', 'user'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
     [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [['submission', 'delete', '--yes'], FORM],
+    [['submission', 'delete', '42', '--yes'], 'error: Missing <submission-id> argument.\nhint: Pass the submission id as <submission-id> (prompts are off: not a terminal, CI, or --no-input). See `formctl submission list 42`.\n'],
   ];
   for (const [args, stderr] of cases) {
     it(`formctl ${args.join(' ')}`, async () => {

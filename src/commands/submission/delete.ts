@@ -6,9 +6,10 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { type Prompter, confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../form/common.js';
-import { addYesOption, examples } from '../shared.js';
+import { resolveFormArg } from '../../io/pickers.js';
+import { addFormArgument, addYesOption, examples } from '../shared.js';
 
 export interface SubmissionDeleteOptions {
   io: IOStreams;
@@ -23,14 +24,25 @@ export interface SubmissionDeleteOptions {
 export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun): Command {
   const cmd = new Command('delete')
     .alias('rm')
-    .description('Delete one submission for good')
-    .argument('<form>', 'Form id or slug')
-    .argument('<submission-id>', 'Submission id (see `formctl submission list`)');
+    .description('Delete one submission for good');
+  addFormArgument(cmd);
+  cmd.argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)');
   addYesOption(cmd);
-  examples(cmd, ['formctl submission delete contact-us 118', 'formctl submission delete 42 118 --yes   # in scripts']);
-  return cmd.action((form: string, submissionId: string, flags: { yes?: boolean }) =>
-    runF({ io: f.io, api: f.api, prompter: f.prompter, form, submissionId, yes: flags.yes }),
-  );
+  examples(cmd, ['formctl submission delete contact-us 118', 'formctl submission delete 42 118 --yes   # in scripts', 'formctl submission delete   # on a terminal: pick the form, then type the id']);
+  return cmd.action(async (form: string | undefined, submissionId: string | undefined, flags: { yes?: boolean }) => {
+    const ref = await resolveFormArg(f, form);
+    if (submissionId === undefined && !f.io.canPrompt) {
+      throw new UsageError('Missing <submission-id> argument.', promptsOffHint('the submission id as <submission-id>', `See \`formctl submission list ${ref}\`.`));
+    }
+    const id =
+      submissionId ??
+      (await f.prompter().input({
+        message: 'Submission id to delete',
+        flag: '<submission-id> argument',
+        validate: (v) => (/^[\w-]+$/.test(v.trim()) ? true : 'A submission id: digits (or the UUID the service shows)'),
+      })).trim();
+    return runF({ io: f.io, api: f.api, prompter: f.prompter, form: ref, submissionId: id, yes: flags.yes });
+  });
 }
 
 /** Resolves the form (a slug works too), confirms, then deletes. */
