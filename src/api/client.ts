@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -122,8 +123,7 @@ export class ApiClient {
   readonly baseUrl: URL;
   readonly rateLimit: RateLimitState = {};
   private dispatcher?: Dispatcher;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly abortableDefaultSleep: boolean;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
 
   constructor(private readonly opts: ClientOptions) {
@@ -139,8 +139,7 @@ export class ApiClient {
     if (!url.pathname.endsWith('/')) url.pathname += '/';
     this.baseUrl = url;
     this.dispatcher = opts.dispatcher;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.abortableDefaultSleep = opts.sleep === undefined;
+    this.sleep = opts.sleep ?? abortableSleep;
     this.now = opts.now ?? Date.now;
   }
 
@@ -339,16 +338,8 @@ export class ApiClient {
     if (signal?.aborted) throw new InterruptedError();
     this.opts.onWait?.({ ms, reason });
     if (!signal) return this.sleep(ms);
-    if (this.abortableDefaultSleep) {
-      // The timer itself is cancelled, so an interrupted process does not linger until it fires.
-      const { setTimeout: delay } = await import('node:timers/promises');
-      try {
-        await delay(ms, undefined, { signal });
-      } catch {
-        throw new InterruptedError();
-      }
-      return;
-    }
+    // The default sleep clears its timer on abort; an injected one (tests) is raced against the signal.
+    if (this.sleep === abortableSleep) return abortableSleep(ms, signal);
     let onAbort = (): void => undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(new InterruptedError());

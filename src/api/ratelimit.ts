@@ -1,4 +1,5 @@
 import { InterruptedError } from '../errors.js';
+import { abortableSleep } from '../sleep.js';
 import type { RateLimitState } from './client.js';
 
 const MINUTE_MS = 60_000;
@@ -114,19 +115,4 @@ function burstFor(limit: number, wanted: number): number {
 /** 95 % of the limit, at most limit − burst − 1, and never below half the limit (tiny limits). */
 function rateFor(limit: number, burst: number): number {
   return Math.max(limit / 2, Math.min(limit * 0.95, limit - burst - 1));
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -2,7 +2,7 @@ import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/pro
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
-import { fsReason } from '../commands/submission/files.js';
+import { fsReason } from '../io/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** The temporary name a download is written under until it is complete. */

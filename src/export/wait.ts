@@ -47,22 +47,6 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
   }
 }
 
-/** A sleep that ends early (rejecting with InterruptedError) when the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** One human line for a job status: "processing 45%". */
 export function describeStatus(s: ExportStatus): string {
   const pct = typeof s.progress === 'number' ? ` ${Math.round(s.progress)}%` : '';

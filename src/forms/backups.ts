@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { cannotRead } from '../io/files.js';
 import { isObject } from './document.js';
 
 /** One saved copy of a form, as listed by `form backups`. */
@@ -151,7 +152,7 @@ export async function readFormFile(path: string): Promise<Record<string, unknown
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+    throw cannotRead(path, err);
   }
   return parseFormJson(text, path);
 }

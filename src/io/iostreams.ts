@@ -80,3 +80,10 @@ export function write(stream: Writable, text: string | Uint8Array): Promise<void
     stream.once('error', onError);
   });
 }
+
+/** Reads a whole stream (stdin for `--with-token`, `--input -`, `--file -`, …) into one Buffer. */
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}

@@ -10,7 +10,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { collect, examples } from '../shared.js';
 import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
-import { readAll } from './input.js';
+import { readAll } from '../../io/iostreams.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 

@@ -9,7 +9,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { readAll } from '../api/input.js';
+import { readAll } from '../../io/iostreams.js';
 import { examples } from '../shared.js';
 
 export interface AuthLoginOptions {

@@ -4,7 +4,7 @@ import type { Form, FormSummary } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { backupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
 import { isObject } from '../../forms/document.js';
-import type { IOStreams } from '../../io/iostreams.js';
+import { type IOStreams, readAll } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, resolveFormat } from '../../io/output.js';
 
 /** Fields of a form summary (spec "Form (summary)", plus the deployed `plan_tier`). */
@@ -74,16 +74,9 @@ export async function backupDirFor(f: Factory, formId: number): Promise<string> 
   return backupDir(f.stateDir(), ctx.profileName, formId);
 }
 
-/** Reads all of stdin as text. */
-export async function readStdin(io: IOStreams): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** A JSON form document from a file, or from stdin for `-`. */
 export async function readDocument(io: IOStreams, file: string): Promise<Record<string, unknown>> {
-  if (file === '-') return parseFormJson(await readStdin(io), 'stdin');
+  if (file === '-') return parseFormJson((await readAll(io.stdin)).toString('utf8'), 'stdin');
   return readFormFile(file);
 }
 

@@ -10,7 +10,7 @@ import { InterruptedError, PartialFailureError, UsageError } from '../../errors.
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
-import { cannotRead, cannotWrite } from './files.js';
+import { cannotRead, cannotWrite } from '../../io/files.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;

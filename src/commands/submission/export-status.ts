@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
 import { refuseExisting } from '../../export/download.js';
-import { abortableSleep } from '../../export/wait.js';
+import { abortableSleep } from '../../sleep.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';

@@ -4,7 +4,8 @@ import { type ExportStatus, openExportFile, startExport } from '../../api/export
 import { type Form, resolveForm } from '../../api/forms.js';
 import { refuseExisting, saveExport } from '../../export/download.js';
 import { createStatusLine, formatBytes } from '../../export/progress.js';
-import { abortableSleep, describeStatus, waitForExport } from '../../export/wait.js';
+import { describeStatus, waitForExport } from '../../export/wait.js';
+import { abortableSleep } from '../../sleep.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';

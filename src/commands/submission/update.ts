@@ -6,14 +6,14 @@ import { updateSubmission } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { write } from '../../io/iostreams.js';
+import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { formLabel } from '../form/common.js';
 import { resolveData } from './fields.js';
-import { cannotRead } from './files.js';
+import { cannotRead } from '../../io/files.js';
 
 export interface SubmissionUpdateOptions {
   io: IOStreams;
@@ -111,7 +111,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
 async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[string, unknown]>> {
   let text: string;
   try {
-    text = file === '-' ? await readAll(io) : await readFile(file, 'utf8');
+    text = file === '-' ? (await readAll(io.stdin)).toString('utf8') : await readFile(file, 'utf8');
   } catch (err) {
     throw cannotRead(file === '-' ? 'stdin' : file, err);
   }
@@ -126,12 +126,6 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
   // A file saved from `submission list --json` has the answers under `data`.
   const fields = o.data && typeof o.data === 'object' && !Array.isArray(o.data) && Object.keys(o).every((k) => ['data', 'id', 'submission_id', 'submitted_at'].includes(k)) ? (o.data as Record<string, unknown>) : o;
   return Object.entries(fields);
-}
-
-async function readAll(io: IOStreams): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Resolves field names to ids against the form, then sends one `{data}` patch. */

@@ -5,7 +5,8 @@ import { resolveForm } from '../../api/forms.js';
 import type { WebhookIntegration, WebhookIntegrationBody } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
+import { fsReason } from '../../io/files.js';
+import { type IOStreams, readAll } from '../../io/iostreams.js';
 import type { Column } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../../io/pickers.js';
 import { cleanSecret, maskSecret } from '../../webhooks/secret.js';
@@ -132,17 +133,8 @@ export async function readLocalFile(path: string, flag: string): Promise<Buffer>
   try {
     return await readFile(path);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' ? 'permission denied' : (e.code ?? e.message);
-    throw new UsageError(`Cannot read ${flag} ${path}: ${why}.`);
+    throw new UsageError(`Cannot read ${flag} ${path}: ${fsReason(err)}.`);
   }
-}
-
-/** All of stdin as bytes. */
-export async function readStdin(io: IOStreams): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks);
 }
 
 /** A secret from `--secret-file` (trailing line breaks dropped); never echoed in errors. */
@@ -159,7 +151,7 @@ export async function secretFromFlags(io: IOStreams, f: { secretFile?: string; s
   if (f.secretFile !== undefined) return readSecretFile(f.secretFile);
   if (f.secretStdin) {
     if (io.stdinIsTTY) throw new UsageError('--secret-stdin needs the secret piped in.', 'Example: pass show webhooks/crm | formctl webhook create 42 --url … --secret-stdin');
-    const secret = cleanSecret((await readStdin(io)).toString('utf8'));
+    const secret = cleanSecret((await readAll(io.stdin)).toString('utf8'));
     if (secret === '') throw new UsageError('--secret-stdin: stdin was empty.');
     return secret;
   }

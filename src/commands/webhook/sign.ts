@@ -2,10 +2,10 @@ import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { write } from '../../io/iostreams.js';
+import { readAll, write } from '../../io/iostreams.js';
 import { signBody } from '../../webhooks/signature.js';
 import { examples } from '../shared.js';
-import { readLocalFile, readSecretFile, readStdin } from './common.js';
+import { readLocalFile, readSecretFile } from './common.js';
 
 export interface WebhookSignOptions {
   io: IOStreams;
@@ -31,7 +31,7 @@ export function newWebhookSignCommand(f: Factory, runF = webhookSignRun): Comman
 export async function bodyFrom(io: IOStreams, bodyFile: string | undefined): Promise<Buffer> {
   if (bodyFile !== undefined) return readLocalFile(bodyFile, '--body-file');
   if (io.stdinIsTTY) throw new UsageError('Missing the body.', 'Pass --body-file <file>, or pipe the body into stdin.');
-  return readStdin(io);
+  return readAll(io.stdin);
 }
 
 /** Prints `sha256=<hex>` for the body. */

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * Short words for a file system error, as every file message in formctl reads ("Cannot read x: no
