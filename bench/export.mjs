@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Export streaming benchmark: formctl's `submission export` against `curl -o` on the same local
 // server, for a 256 MiB and a 1 GiB CSV. Prints throughput, the ratio to curl, and formctl's peak RSS.
-// Usage: npm run build && node bench/export.mjs [sizesInMiB…]   (default: 256 1024)
+// Usage: npm run build && node bench/export.mjs [--rounds N] [sizesInMiB…]   (default: 5 rounds; 256 1024)
+// Each round runs both clients, in alternating order; the figures are the medians over the rounds
+// (a single run swings ±40 % on the shared VM: file writes there fault memory in from the host).
 // Loopback only; every file it writes is removed at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -13,7 +15,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'formctl.js');
 const MiB = 1024 * 1024;
-const sizes = (process.argv.slice(2).length ? process.argv.slice(2) : ['256', '1024']).map((s) => Number(s) * MiB);
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 5;
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number of at least 1');
+const sizes = (args.length ? args : ['256', '1024']).map((s) => Number(s) * MiB);
 
 // One MiB of realistic rows, sent again and again (the server must not be the bottleneck).
 let block = '';
@@ -77,23 +83,42 @@ const hasCurl = spawnSync('curl', ['--version']).status === 0;
 if (!hasCurl) console.log('curl not found: printing formctl figures only');
 const body = JSON.stringify({ columns: { name: true, email: true, rating: true, comments: true, created_at: true } });
 const env = { FORMCTL_BASE_URL: url, FORMCTL_TOKEN: 'bench', FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
+  const load = (await import('node:os')).loadavg()[0];
+  if (load > (await import('node:os')).availableParallelism()) console.log(`note: load average ${load.toFixed(1)} is above the core count; rerun when quieter`);
+  console.log(`median of ${rounds} round(s), each running both clients in alternating order`);
   console.log('size       formctl MiB/s   curl MiB/s   ratio   formctl peak RSS');
   for (const s of sizes) {
     size = s;
     const ours = join(dir, 'formctl.csv');
     const theirs = join(dir, 'curl.csv');
-    const f = await timed(process.execPath, [BIN, 'submission', 'export', '1', '-o', ours, '--clobber'], env);
-    if (statSync(ours).size !== s) throw new Error(`formctl wrote ${statSync(ours).size} bytes, expected ${s}`);
-    rmSync(ours);
-    let c;
-    if (hasCurl) {
-      c = await timed('curl', ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, '-o', theirs, `${url}/open/forms/1/submissions/export`], {});
+    const runFormctl = async () => {
+      const r = await timed(process.execPath, [BIN, 'submission', 'export', '1', '-o', ours, '--clobber'], env);
+      if (statSync(ours).size !== s) throw new Error(`formctl wrote ${statSync(ours).size} bytes, expected ${s}`);
+      rmSync(ours);
+      return r;
+    };
+    const runCurl = async () => {
+      const r = await timed('curl', ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, '-o', theirs, `${url}/open/forms/1/submissions/export`], {});
+      if (statSync(theirs).size !== s) throw new Error(`curl wrote ${statSync(theirs).size} bytes, expected ${s}`);
       rmSync(theirs);
+      return r;
+    };
+    const f = [];
+    const c = [];
+    for (let round = 0; round < rounds; round++) {
+      if (hasCurl && round % 2 === 1) c.push(await runCurl());
+      f.push(await runFormctl());
+      if (hasCurl && round % 2 === 0) c.push(await runCurl());
     }
-    const mbps = (x) => (s / MiB / x.secs).toFixed(0).padStart(8);
+    if (process.env.BENCH_VERBOSE) console.log(`  formctl ${f.map((x) => x.secs.toFixed(2)).join(" ")}  curl ${c.map((x) => x.secs.toFixed(2)).join(" ")}`);
+    const fSecs = median(f.map((x) => x.secs));
+    const cSecs = hasCurl ? median(c.map((x) => x.secs)) : undefined;
+    const peak = Math.max(...f.map((x) => x.peakMb));
+    const mbps = (secs) => (s / MiB / secs).toFixed(0).padStart(8);
     console.log(
-      `${String(s / MiB).padStart(5)} MiB  ${mbps(f)}      ${c ? mbps(c) : '     n/a'}     ${c ? (c.secs / f.secs).toFixed(2) : ' n/a'}    ${f.peakMb.toFixed(0)} MB`,
+      `${String(s / MiB).padStart(5)} MiB  ${mbps(fSecs)}      ${cSecs ? mbps(cSecs) : '     n/a'}     ${cSecs ? (cSecs / fSecs).toFixed(2) : ' n/a'}    ${peak.toFixed(0)} MB`,
     );
   }
 } finally {

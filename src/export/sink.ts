@@ -2,6 +2,7 @@ import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/pro
 import { type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
+import { BatchWriter } from './batch-writer.js';
 import { fsReason } from '../io/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
@@ -41,15 +42,17 @@ export async function writeFileAtomically(
     }
     throw downloadError(err, o.signal, file);
   }
-  // A 1 MiB buffer keeps write syscalls large; it is the only buffering between socket and disk.
-  const out = fh.createWriteStream({ highWaterMark: 1 << 20 });
-  const bytes = counter(o.onBytes);
+  const out = new BatchWriter(fh, o.onBytes);
   try {
-    await pipeline(body, bytes, out, { signal: o.signal });
+    await pipeline(body, out, { signal: o.signal });
+    // Closed before it is published: the file under its final name is complete and released.
+    await fh.close();
     await publish(part, file, o.clobber === true);
-    return bytes.total;
+    return out.total;
   } catch (err) {
     out.destroy();
+    // FileHandle.close waits for a write still on the thread pool, so the unlink comes after it.
+    await fh.close().catch(() => undefined);
     await unlink(part).catch(() => undefined);
     throw downloadError(err, o.signal, file);
   }
