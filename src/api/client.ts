@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
+import type { WireBody } from './wire.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -54,8 +54,26 @@ export interface ApiResponse<T> {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Readable & { json(): Promise<unknown>; text(): Promise<string>; dump(): Promise<void> };
+  body: WireBody;
 }
+
+/** What either transport answers: the status handling in `send` needs only this of the body. */
+interface Exchanged<B> {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: B;
+}
+
+interface Outgoing {
+  url: URL;
+  method: Method;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+type Transport<B> = (req: Outgoing) => Promise<Exchanged<B>>;
+type ResponseBody = { text(): Promise<string>; dump(): Promise<void> };
 
 /** What the client last learned from X-RateLimit-* headers. */
 export interface RateLimitState {
@@ -145,7 +163,7 @@ export class ApiClient {
 
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
-    const res = await this.send(o);
+    const res = await this.send(o, this.viaUndici);
     let text: string;
     try {
       text = await res.body.text();
@@ -169,10 +187,34 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, data: data as T };
   }
 
-  /** Sends a request and hands back the body as a stream (2xx only), for CSV downloads. */
+  /**
+   * Sends a request and hands back the body unread (2xx only), for CSV downloads. These go over
+   * `wire.ts` rather than undici: it reads the socket into one reused buffer (measured in
+   * docs/performance.md, "Export streaming"); everything else about the request is the same.
+   */
   async stream(o: RequestOptions): Promise<StreamResponse> {
-    return this.send(o);
+    return this.send(o, this.viaWire);
   }
+
+  private readonly viaUndici: Transport<Dispatcher.ResponseData['body']> = async (req) => {
+    const dispatcher = await this.getDispatcher();
+    const { request } = await loadUndici();
+    return request.call(dispatcher, {
+      origin: req.url.origin,
+      path: req.url.pathname + req.url.search,
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+    });
+  };
+
+  private readonly viaWire: Transport<WireBody> = async (req) => {
+    const { wireRequest } = await import('./wire.js');
+    return wireRequest({ ...req, timeoutMs: this.opts.timeoutMs });
+  };
 
   /** Closes pooled connections so the process can exit promptly. */
   async close(): Promise<void> {
@@ -219,7 +261,7 @@ export class ApiClient {
     return this.dispatcher;
   }
 
-  private async send(o: RequestOptions): Promise<StreamResponse> {
+  private async send<B extends ResponseBody>(o: RequestOptions, transport: Transport<B>): Promise<{ status: number; headers: StreamResponse['headers']; body: B }> {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
@@ -247,25 +289,14 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
 
-    const dispatcher = await this.getDispatcher();
-    const { request } = await loadUndici();
     const started = this.now();
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-      let res: Dispatcher.ResponseData;
+      let res: Exchanged<B>;
       try {
-        res = await request.call(dispatcher, {
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method,
-          headers,
-          body,
-          signal: o.signal ?? this.opts.signal,
-          headersTimeout: this.opts.timeoutMs,
-          bodyTimeout: this.opts.timeoutMs,
-        });
+        res = await transport({ url, method, headers, body, signal: o.signal ?? this.opts.signal });
       } catch (err) {
         const failure = this.failure(err as NodeJS.ErrnoException, o);
         if (!(failure instanceof NetworkError)) throw failure;
@@ -294,7 +325,7 @@ export class ApiClient {
           (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
       );
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
-        return { status, headers: res.headers, body: res.body as StreamResponse['body'] };
+        return { status, headers: res.headers, body: res.body };
       }
       if (status >= 300 && status < 400) {
         await res.body.dump();

@@ -1,8 +1,8 @@
 import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/promises';
-import { type Readable, Transform, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
 import { NetworkError } from '../api/errors.js';
-import { BatchWriter } from './batch-writer.js';
+import type { WireBody } from '../api/wire.js';
+import { FileBatchSink, StreamSink } from './body-sinks.js';
 import { fsReason } from '../io/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
@@ -22,7 +22,7 @@ export function partName(file: string): string {
  * fails if a file appeared there during the download, so nothing is ever replaced by accident.
  */
 export async function writeFileAtomically(
-  body: Readable,
+  body: WireBody,
   file: string,
   o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean } = {},
 ): Promise<number> {
@@ -31,9 +31,7 @@ export async function writeFileAtomically(
   try {
     fh = await open(part, 'wx', 0o644);
   } catch (err) {
-    // Undici's body emits an AbortError when destroyed; unheard, it would crash the process.
-    body.on('error', () => undefined);
-    body.destroy();
+    await body.dump().catch(() => undefined);
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(
         `${part} exists: another export to ${file} is running, or an earlier one was killed.`,
@@ -42,16 +40,18 @@ export async function writeFileAtomically(
     }
     throw downloadError(err, o.signal, file);
   }
-  const out = new BatchWriter(fh, o.onBytes);
+  const sink = new FileBatchSink(fh, o.onBytes);
   try {
-    await pipeline(body, out, { signal: o.signal });
+    await body.pipeTo(sink, o.signal);
+    const bytes = await sink.end();
     // Closed before it is published: the file under its final name is complete and released.
     await fh.close();
     await publish(part, file, o.clobber === true);
-    return out.total;
+    return bytes;
   } catch (err) {
-    out.destroy();
-    // FileHandle.close waits for a write still on the thread pool, so the unlink comes after it.
+    await body.dump().catch(() => undefined);
+    // The write in flight finishes before the file is closed and removed.
+    await sink.stop();
     await fh.close().catch(() => undefined);
     await unlink(part).catch(() => undefined);
     throw downloadError(err, o.signal, file);
@@ -79,29 +79,17 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
 }
 
 /** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same. */
-export async function writeToStream(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
-  const bytes = counter(o.onBytes);
+export async function writeToStream(body: WireBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+  const sink = new StreamSink(dest, o.onBytes);
   try {
-    // `end: false`: stdout belongs to the process, not to this download.
-    await pipeline(body, bytes, dest, { signal: o.signal, end: false });
-    return bytes.total;
+    await body.pipeTo(sink, o.signal);
+    return await sink.end();
   } catch (err) {
+    await body.dump().catch(() => undefined);
     throw downloadError(err, o.signal, 'stdout', true);
+  } finally {
+    sink.detach();
   }
-}
-
-/** A pass-through that counts bytes (a 'data' listener would switch off backpressure). */
-function counter(onBytes?: (n: number) => void): Transform & { total: number } {
-  const t = new Transform({
-    highWaterMark: 1 << 20,
-    transform(chunk: Buffer, _enc, cb) {
-      t.total += chunk.length;
-      onBytes?.(t.total);
-      cb(null, chunk);
-    },
-  }) as Transform & { total: number };
-  t.total = 0;
-  return t;
 }
 
 /** Maps a failed download to the documented exit codes: Ctrl-C 130, dropped connection 11, disk trouble 1. */

@@ -1,0 +1,157 @@
+import type { Writable } from 'node:stream';
+import type { BodySink } from '../api/wire.js';
+
+/** The part of a `FileHandle` the file sink uses (a fake in tests can write short or fail). */
+export interface SequentialFile {
+  write(buffer: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }>;
+}
+
+/**
+ * Size of each of the file sink's two buffers. Measured on the 2-core dev box
+ * (docs/performance.md, "Export streaming"): with 1 MiB writes the socket is stopped on every
+ * write, and reading and writing take turns (curl's pattern, which then also pays Node's start-up);
+ * with a few MiB per write the socket is read while the previous batch is on the thread pool.
+ */
+export const BATCH_BYTES = 4 << 20;
+
+/**
+ * Copies the body into one of two buffers while the other is written to the file on the thread
+ * pool; a batch is written as soon as no write is in flight, so a slow download still reaches the
+ * disk promptly. Memory is the two buffers, whatever the size of the export. Nothing is allocated
+ * per read: on the shared VMs fresh memory is what costs (wire.ts).
+ */
+export class FileBatchSink implements BodySink {
+  /** Bytes written to the file so far. */
+  total = 0;
+  private readonly buffers: [Buffer, Buffer];
+  private filling = 0;
+  private used = 0;
+  private inflight?: Promise<void>;
+  private error?: Error;
+  private stopped = false;
+
+  constructor(
+    private readonly file: SequentialFile,
+    private readonly onBytes?: (total: number) => void,
+    size = BATCH_BYTES,
+  ) {
+    this.buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
+  }
+
+  write(bytes: Buffer): number {
+    if (this.error) throw this.error;
+    const target = this.buffers[this.filling];
+    const n = Math.min(bytes.length, target.length - this.used);
+    bytes.copy(target, this.used, 0, n);
+    this.used += n;
+    if (!this.inflight) this.flush();
+    return n;
+  }
+
+  ready(): Promise<void> | undefined {
+    if (this.error) return Promise.reject(this.error);
+    if (this.used < this.buffers[this.filling].length) return undefined;
+    // Full while a write is in flight: its completion starts the next write and frees this buffer.
+    return this.inflight!.then(() => {
+      if (this.error) throw this.error;
+    });
+  }
+
+  /** Waits until every byte taken is in the file; rejects with the first write error. */
+  async end(): Promise<number> {
+    while (this.inflight) await this.inflight;
+    if (this.error) throw this.error;
+    return this.total;
+  }
+
+  /** After a failure: starts no further write and waits for the one in flight (the file can then be closed). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    while (this.inflight) await this.inflight;
+  }
+
+  private flush(): void {
+    if (this.used === 0 || this.stopped) return;
+    const batch = this.buffers[this.filling].subarray(0, this.used);
+    this.filling ^= 1;
+    this.used = 0;
+    this.inflight = this.writeAll(batch).then(
+      () => {
+        this.inflight = undefined;
+        this.flush();
+      },
+      (err: Error) => {
+        this.inflight = undefined;
+        this.error ??= err;
+      },
+    );
+  }
+
+  /** A write may take less than asked (a full disk, a signal): the rest is written again, never dropped. */
+  private async writeAll(batch: Buffer): Promise<void> {
+    let offset = 0;
+    while (offset < batch.length) {
+      const { bytesWritten } = await this.file.write(batch, offset, batch.length - offset);
+      if (bytesWritten <= 0) throw Object.assign(new Error('The file accepted no bytes.'), { code: 'EIO' });
+      offset += bytesWritten;
+      this.total += bytesWritten;
+      this.onBytes?.(this.total);
+    }
+  }
+}
+
+/** Hands the body to a stream (stdout with `-o -`), copying each piece, and waits for 'drain' when it is full. */
+export class StreamSink implements BodySink {
+  total = 0;
+  private drained?: Promise<void>;
+  private error?: Error;
+  private last: Promise<void> = Promise.resolve();
+  private readonly onError = (err: Error): void => {
+    this.error ??= err;
+  };
+
+  constructor(
+    private readonly dest: Writable,
+    private readonly onBytes?: (total: number) => void,
+  ) {
+    dest.on('error', this.onError);
+  }
+
+  write(bytes: Buffer): number {
+    if (this.error) throw this.error;
+    this.total += bytes.length;
+    this.onBytes?.(this.total);
+    this.last = new Promise<void>((resolve) => {
+      if (!this.dest.write(Buffer.from(bytes), () => resolve())) {
+        // An error or close ends the wait too: 'drain' never comes after them.
+        this.drained ??= new Promise<void>((done) => {
+          const settle = (): void => {
+            for (const event of ['drain', 'error', 'close']) this.dest.off(event, settle);
+            this.drained = undefined;
+            done();
+          };
+          for (const event of ['drain', 'error', 'close']) this.dest.on(event, settle);
+        });
+      }
+    });
+    return bytes.length;
+  }
+
+  ready(): Promise<void> | undefined {
+    if (this.error) return Promise.reject(this.error);
+    return this.drained?.then(() => {
+      if (this.error) throw this.error;
+    });
+  }
+
+  /** Waits until the stream has taken the last piece; the stream itself stays open (stdout belongs to the process). */
+  async end(): Promise<number> {
+    await this.last;
+    if (this.error) throw this.error;
+    return this.total;
+  }
+
+  detach(): void {
+    this.dest.off('error', this.onError);
+  }
+}
