@@ -7,12 +7,11 @@ export interface SequentialFile {
 }
 
 /**
- * Size of each of the file sink's two buffers. Measured on the 2-core dev box
- * (docs/performance.md, "Export streaming"): with 1 MiB writes the socket is stopped on every
- * write, and reading and writing take turns (curl's pattern, which then also pays Node's start-up);
- * with a few MiB per write the socket is read while the previous batch is on the thread pool.
+ * Size of each of the file sink's two buffers. Measured with bench/export.mjs on the 2-core dev box
+ * (docs/performance.md, "Export streaming"): 1, 2 and 4 MiB were alike within the run-to-run noise,
+ * 8 MiB was slower at 1 GiB (more fresh memory to fault in); 2 MiB keeps peak RSS lowest of the fast ones.
  */
-export const BATCH_BYTES = 4 << 20;
+export const BATCH_BYTES = 2 << 20;
 
 /**
  * Copies the body into one of two buffers while the other is written to the file on the thread
