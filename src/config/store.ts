@@ -1,6 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { abortableSleep } from '../sleep.js';
 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
@@ -22,6 +24,11 @@ export interface ConfigData {
  * Profiles on disk, file mode 0600 inside a 0700 directory. Reads parse config.json directly;
  * writes go through `conf` (atomic write, file mode). conf loads ajv and semver at import
  * (~130 ms CPU on Node 20), so it is imported only when something is saved.
+ *
+ * Every change re-reads the file under a lock (`config.json.lock`, created exclusively) and applies
+ * itself to what is there now: two formctl processes saving at once (two sandboxes with
+ * --profile-name, or an `auth login` that waited at a prompt while another profile was saved)
+ * each keep the other's profile instead of writing back the copy they read at start.
  */
 export class ConfigStore {
   private constructor(
@@ -55,32 +62,49 @@ export class ConfigStore {
 
   /** Writes a profile (merging with what is there) and returns it. */
   async saveProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
-    const data = this.data;
-    const next = { ...data.profiles[name], ...patch } as Profile;
-    for (const k of Object.keys(next) as Array<keyof Profile>) if (next[k] === undefined) delete next[k];
-    data.profiles[name] = next;
-    if (!data.currentProfile) data.currentProfile = name;
-    await this.persist(data);
+    let next!: Profile;
+    await this.update((data) => {
+      next = { ...data.profiles[name], ...patch } as Profile;
+      for (const k of Object.keys(next) as Array<keyof Profile>) if (next[k] === undefined) delete next[k];
+      data.profiles[name] = next;
+      if (!data.currentProfile) data.currentProfile = name;
+      return true;
+    });
     return next;
   }
 
   /** Removes a profile; the current one moves to another saved profile. */
   async removeProfile(name: string): Promise<boolean> {
-    const data = this.data;
-    if (!(name in data.profiles)) return false;
-    delete data.profiles[name];
-    if (data.currentProfile === name) data.currentProfile = Object.keys(data.profiles)[0];
-    if (data.currentProfile === undefined) delete data.currentProfile;
-    await this.persist(data);
-    return true;
+    return this.update((data) => {
+      if (!(name in data.profiles)) return false;
+      delete data.profiles[name];
+      if (data.currentProfile === name) data.currentProfile = Object.keys(data.profiles)[0];
+      if (data.currentProfile === undefined) delete data.currentProfile;
+      return true;
+    });
   }
 
   /** Makes a saved profile the current one. */
   async setCurrent(name: string): Promise<void> {
-    const data = this.data;
-    if (!(name in data.profiles)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
-    data.currentProfile = name;
-    await this.persist(data);
+    await this.update((data) => {
+      if (!(name in data.profiles)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
+      data.currentProfile = name;
+      return true;
+    });
+  }
+
+  /** Applies `change` to the file as it is now, under the lock; writes only when `change` says it changed something. */
+  private async update(change: (data: ConfigData) => boolean): Promise<boolean> {
+    const release = await takeLock(`${this.path}.lock`);
+    try {
+      const data = readConfig(this.path);
+      this.current = data;
+      if (!change(data)) return false;
+      await this.persist(data);
+      return true;
+    } finally {
+      release();
+    }
   }
 
   private async persist(data: ConfigData): Promise<void> {
@@ -95,6 +119,52 @@ export class ConfigStore {
     });
     conf.store = data;
     this.current = data;
+  }
+}
+
+/** A lock older than this was left by a process that died while saving (a save takes milliseconds). */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 5_000;
+
+/** Takes the lock file, waiting for another formctl that holds it; returns its release. */
+async function takeLock(lock: string): Promise<() => void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await (await open(lock, 'wx', 0o600)).close();
+      return () => {
+        try {
+          unlinkSync(lock);
+        } catch {
+          // Already gone (taken over as stale): nothing to release.
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new CliError(`Cannot save settings: ${lock} could not be created (${(err as NodeJS.ErrnoException).code}).`, ExitCode.error, 'Check that the config directory is writable.');
+      }
+    }
+    const age = lockAge(lock);
+    if (age !== undefined && age > STALE_LOCK_MS) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Another process took it over first.
+      }
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new CliError(`Another formctl is saving settings (${lock} exists).`, ExitCode.error, `Try again; remove ${lock} if no formctl is running.`);
+    }
+    await abortableSleep(10 + Math.random() * 20);
+  }
+}
+
+function lockAge(lock: string): number | undefined {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return undefined;
   }
 }
 
