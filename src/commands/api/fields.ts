@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
+import { cannotRead } from '../../io/files.js';
 
 /** One `-f` (raw string) or `-F` (typed) flag, in command-line order. */
 export interface FieldFlag {
@@ -22,7 +23,7 @@ export function typedValue(raw: string, readFile: FileReader = (p) => readFileSy
     try {
       return readFile(path);
     } catch (err) {
-      throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      throw cannotRead(path, err);
     }
   }
   return raw;

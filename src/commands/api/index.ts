@@ -8,6 +8,7 @@ import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
+import { cannotRead } from '../../io/files.js';
 import { collect, examples } from '../shared.js';
 import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
@@ -108,7 +109,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
       try {
         rawBody = readFileSync(o.input);
       } catch (err) {
-        throw new UsageError(`Cannot read --input ${o.input}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+        throw cannotRead(`--input ${o.input}`, err);
       }
     }
   }

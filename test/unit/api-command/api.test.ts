@@ -23,7 +23,7 @@ describe('field parsing', () => {
         return e as CliError;
       }
     })();
-    expect([err?.exitCode, err?.message]).toEqual([2, 'Cannot read /no/such/file: ENOENT.']);
+    expect([err?.exitCode, err?.message]).toEqual([2, 'Cannot read /no/such/file: no such file.']);
   });
 
   it('nests a[b] and appends a[]', () => {
@@ -136,7 +136,7 @@ describe('apiRun', () => {
       ['POST', '/open/x', 'application/json', 'raw-bytes'],
     ]);
     const missing = await run({ path: '/open/x', input: join(dir, 'nope.json') });
-    expect([missing.code, missing.err]).toEqual([2, `Cannot read --input ${join(dir, 'nope.json')}: ENOENT.`]);
+    expect([missing.code, missing.err]).toEqual([2, `Cannot read --input ${join(dir, 'nope.json')}: no such file.`]);
   });
 
   it('--paginate follows every page and prints one array', async () => {
