@@ -44,7 +44,7 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
     .addOption(choiceOption('--visibility <v>', 'Visibility (default: draft, so nobody sees it before you publish)', VISIBILITIES))
     .option('--language <code>', 'Two-letter language code (default: en)')
     .option('-f, --file <file>', 'Read the form (title, properties, settings…) from a JSON file, or - for stdin')
-    .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" (repeatable; default type text)', collect)
+    .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
   addWorkspaceOption(cmd);
@@ -77,15 +77,20 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command 
   );
 }
 
+/** Block types whose options the deployed service requires (research §7, SelectOptions: at least one). */
+const WITH_OPTIONS = ['select', 'multi_select'];
+
 /**
  * Parses `--field "Name:type"`: the type follows the last colon (a name may hold colons, "Time: start:text"),
  * and must be one of the service's block types, since the service stores any string and the form would
- * then show a field nobody can fill in.
+ * then show a field nobody can fill in. A select lists its options after "=": `"Plan:select=Free,Pro"`
+ * (the options may hold colons; the deployed service refuses a select without options).
  */
 export function parseField(spec: string, newId: () => string): Record<string, unknown> {
+  const withOptions = /^(.*):\s*(select|multi_select)\s*=(.*)$/is.exec(spec);
   const i = spec.lastIndexOf(':');
-  const name = (i >= 0 ? spec.slice(0, i) : spec).trim();
-  const type = (i >= 0 ? spec.slice(i + 1) : 'text').trim().toLowerCase();
+  const name = (withOptions ? withOptions[1]! : i >= 0 ? spec.slice(0, i) : spec).trim();
+  const type = (withOptions ? withOptions[2]! : i >= 0 ? spec.slice(i + 1) : 'text').trim().toLowerCase();
   if (!name) throw new UsageError(`Invalid --field "${spec}": the field needs a name.`, 'Use --field "Name" or --field "Email:email".');
   if (!(PROPERTY_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(
@@ -93,7 +98,23 @@ export function parseField(spec: string, newId: () => string): Record<string, un
       `Types: ${PROPERTY_TYPES.join(', ')}. Leave out ":type" for a text field.`,
     );
   }
-  return { id: newId(), type, name, required: false };
+  const field: Record<string, unknown> = { id: newId(), type, name, required: false };
+  if (!WITH_OPTIONS.includes(type)) return field;
+  const options = withOptions ? splitOptions(withOptions[3]!) : [];
+  if (options.length === 0) {
+    throw new UsageError(`Invalid --field "${spec}": a ${type} field needs its options.`, `List them after "=", e.g. --field "${name}:${type}=Free,Pro,Team".`);
+  }
+  return withSelectOptions(field, options);
+}
+
+/** Comma-separated option names, trimmed, empty ones and repeats left out. */
+export function splitOptions(list: string): string[] {
+  return [...new Set(list.split(',').map((o) => o.trim()).filter((o) => o !== ''))];
+}
+
+/** The service keys options by name when they have no id of their own (research §7); the answer stores the name. */
+function withSelectOptions(field: Record<string, unknown>, options: string[]): Record<string, unknown> {
+  return { ...field, [field.type as string]: { options: options.map((o) => ({ id: o, name: o })) } };
 }
 
 /** Chooses the workspace: flag or default, else (on a terminal) a pick from the user's workspaces. */
@@ -147,7 +168,16 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
       const p = o.prompter();
       const name = await p.input({ message: 'First field name', flag: '--field', default: 'Name' });
       const type = await p.select({ message: 'First field type', flag: '--field', choices: FIELD_TYPES.map((t) => ({ name: t, value: t })) });
-      doc.properties = [{ id: newId(), type, name: name.trim(), required: false }];
+      let field: Record<string, unknown> = { id: newId(), type, name: name.trim(), required: false };
+      if (WITH_OPTIONS.includes(type)) {
+        const options = await p.input({
+          message: 'Options (comma-separated)',
+          flag: '--field',
+          validate: (v) => (splitOptions(v).length > 0 ? true : 'Give at least one option, e.g. Free, Pro, Team'),
+        });
+        field = withSelectOptions(field, splitOptions(options));
+      }
+      doc.properties = [field];
     } else if (doc.properties === undefined) {
       // The service refuses a form without fields; one text field is the smallest useful form.
       doc.properties = [{ id: newId(), type: 'text', name: 'Name', required: false }];

@@ -46,6 +46,22 @@ describe('form create --field "Name:type"', () => {
     expect([e.exitCode, e.message, e.hint]).toEqual([2, message, hint]);
   });
 
+  it.each([
+    ['Plan:select=Free,Pro,Team', 'Plan', 'select', ['Free', 'Pro', 'Team']],
+    ['Plan:SELECT= Free , Pro ,,Free', 'Plan', 'select', ['Free', 'Pro']],
+    ['Slot: time:multi_select=10:00,11:30', 'Slot: time', 'multi_select', ['10:00', '11:30']],
+  ])('%s gives a %s field with its options keyed by name', (spec, name, type, options) => {
+    expect(parseField(spec, newId)).toEqual({ id: 'f1', type, name, required: false, [type]: { options: options.map((o) => ({ id: o, name: o })) } });
+  });
+
+  it.each([
+    ['Plan:select', 'Invalid --field "Plan:select": a select field needs its options.', 'List them after "=", e.g. --field "Plan:select=Free,Pro,Team".'],
+    ['Tags:multi_select= , ', 'Invalid --field "Tags:multi_select= , ": a multi_select field needs its options.', 'List them after "=", e.g. --field "Tags:multi_select=Free,Pro,Team".'],
+  ])('%s without options is refused (exit 2): the service refuses a select with none', (spec, message, hint) => {
+    const e = errorOf(() => parseField(spec, newId));
+    expect([e.exitCode, e.message, e.hint]).toEqual([2, message, hint]);
+  });
+
   it('refuses before any request', async () => {
     stub = await startFormStub();
     const noPrompter = (): Prompter => {

@@ -81,6 +81,18 @@ describe('form create', () => {
     expect(io.out()).toMatch(/^✓ Created form "Survey" \(id \d+, draft\)\.\n {2}http:\/\/127\.0\.0\.1:\d+\/forms\/survey-[a-z0-9]+\n$/);
   });
 
+  it('TTY: a select first field asks for its options, and the form is created with them', async () => {
+    const { prompter, asked } = scripted(['Plans', 'Plan', 'select', 'Free, Pro,, Team']);
+    const io = fakeIO({ tty: true, canPrompt: true });
+    await formCreateRun({ io: io.io, api, workspace: async () => sb.workspaceId, prompter: () => prompter, newId, output: { json: true } });
+    expect(asked).toEqual(['Title', 'First field name', 'First field type', 'Options (comma-separated)']);
+    const created = JSON.parse(io.out()) as { id: number };
+    const js = fakeIO();
+    await formGetRun({ io: js.io, api, now, ref: String(created.id), output: { json: true } });
+    const form = JSON.parse(js.out()) as { properties: Array<Record<string, unknown>> };
+    expect(form.properties[0]).toMatchObject({ name: 'Plan', type: 'select', select: { options: ['Free', 'Pro', 'Team'].map((o) => ({ id: o, name: o })) } });
+  });
+
   it('off a terminal a missing title is a usage error naming the flag; local validation runs first', async () => {
     const e = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
