@@ -10,6 +10,10 @@ import { type Socket, connect as netConnect, isIP } from 'node:net';
  * whole response: ~3k faults, 80–120 ms (docs/performance.md, "Export streaming"). The body is
  * handed on as views of that buffer, and reading resumes only once the sink has taken them.
  *
+ * Returning false from `onread` stops a TCP socket at once, but a TLS socket still hands over the
+ * records it has already decrypted, into the same buffer. So whenever the exchange pauses, the
+ * views it keeps are copied out first, and data that arrives while paused is queued as copies.
+ *
  * Deliberately small: `connection: close` (no pooling), no redirects (the client refuses them),
  * no content codings (we send no accept-encoding; bytes are kept as sent), no HTTP/2. Auth,
  * retries, errors and logging stay in ApiClient; this only moves bytes. Timeout and socket error
@@ -20,6 +24,8 @@ import { type Socket, connect as netConnect, isIP } from 'node:net';
 const READ_BUFFER_BYTES = 1 << 20;
 const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_LINE_BYTES = 8 * 1024;
+/** For `text()`: JSON answers and error bodies. A larger one is not what this API sends. */
+const MAX_TEXT_BYTES = 4 << 20;
 const EMPTY = Buffer.alloc(0);
 const HEAD_END = Buffer.from('\r\n\r\n');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -40,6 +46,11 @@ export interface WireBody {
   json(): Promise<unknown>;
   /** Discards the body and closes the connection. */
   dump(): Promise<void>;
+  /**
+   * The body has neither a length nor chunked framing: it ends when the connection does, so a
+   * connection cut short looks the same as a complete body (to any client).
+   */
+  readonly untilClose: boolean;
 }
 
 export interface WireResponse {
@@ -91,6 +102,12 @@ class Exchange {
   private input: Buffer = EMPTY;
   /** Decoded body bytes the sink has not taken yet. */
   private piece: Buffer = EMPTY;
+  /** Data that arrived while paused (TLS), copied, in order, before `input` is read again. */
+  private queue: Buffer[] = [];
+  /** Reading is stopped: waiting for the sink, or for the caller to take the body. */
+  private paused = false;
+  /** The server ended the stream (FIN); what is queued is all there is. */
+  private ended = false;
   private decoder!: BodyDecoder;
   private sink?: BodySink;
   private failure?: Error;
@@ -145,7 +162,10 @@ class Exchange {
     socket.on('error', (err) => this.fail(err));
     // The end of the stream is reported only in flowing mode; with `onread` no data goes through it.
     socket.on('end', () => this.onEnd());
-    socket.on('close', () => this.fail(wireError('other side closed', 'UND_ERR_SOCKET')));
+    // A close after the end is the end's business (queued data may still be delivered); before it, a cut.
+    socket.on('close', () => {
+      if (!this.ended) this.fail(wireError('other side closed', 'UND_ERR_SOCKET'));
+    });
     socket.resume();
     socket.once(https ? 'secureConnect' : 'connect', () => {
       if (this.failure) return;
@@ -158,61 +178,73 @@ class Exchange {
   /** Called by Node for every read into our buffer; false stops reading until `resume()`. */
   private onRead(data: Buffer): boolean {
     if (this.failure || this.phase === 'done') return false;
-    if (this.phase === 'head') return this.onHeadBytes(data);
-    this.timer?.refresh();
-    this.input = data;
-    return this.pump();
+    // TLS delivers already-decrypted records after a pause: keep a copy, in order.
+    if (this.paused) {
+      if (data.length > 0) this.queue.push(Buffer.from(data));
+      return false;
+    }
+    try {
+      if (this.phase === 'body') {
+        this.timer?.refresh();
+        this.input = data;
+        return this.pump();
+      }
+      return this.onHeadBytes(data);
+    } catch (err) {
+      this.fail(err as Error);
+      return false;
+    }
   }
 
+  /** Collects the head; skips 1xx answers; on the final one, holds the rest of the read for the body's consumer. */
   private onHeadBytes(data: Buffer): boolean {
-    const all = this.head.length > 0 ? Buffer.concat([this.head, data]) : data;
-    const end = all.indexOf(HEAD_END);
-    if (end < 0 || end > MAX_HEAD_BYTES) {
-      if (all.length > MAX_HEAD_BYTES) {
-        this.fail(malformed('headers larger than 64 KiB'));
-        return false;
+    let all = this.head.length > 0 ? Buffer.concat([this.head, data]) : data;
+    for (;;) {
+      const end = all.indexOf(HEAD_END);
+      if (end < 0 || end > MAX_HEAD_BYTES) {
+        if (all.length > MAX_HEAD_BYTES) throw malformed('headers larger than 64 KiB');
+        this.head = Buffer.from(all);
+        return true;
       }
-      this.head = Buffer.from(all);
-      return true;
-    }
-    this.head = EMPTY;
-    let parsed: { statusCode: number; headers: Record<string, string | string[]> };
-    try {
-      parsed = parseHead(all.subarray(0, end).toString('latin1'));
+      const parsed = parseHead(all.subarray(0, end).toString('latin1'));
       if (parsed.statusCode === 101) throw malformed('an unexpected protocol switch');
-    } catch (err) {
-      this.fail(err as Error);
-      return false;
-    }
-    const rest = all.subarray(end + HEAD_END.length);
-    // 1xx answers (100 Continue, 103 Early Hints) come before the real one.
-    if (parsed.statusCode < 200) return rest.length > 0 ? this.onHeadBytes(rest) : true;
-    try {
+      all = all.subarray(end + HEAD_END.length);
+      // 1xx answers (100 Continue, 103 Early Hints) come before the real one.
+      if (parsed.statusCode < 200) continue;
+      this.head = EMPTY;
       this.decoder = decoderFor(this.r.method, parsed.statusCode, parsed.headers);
-    } catch (err) {
-      this.fail(err as Error);
+      // Copied: the read buffer is reused once reading resumes, and the caller decides at leisure.
+      this.input = Buffer.from(all);
+      this.phase = 'held';
+      this.paused = true;
+      this.disarm();
+      // An unconsumed body must not keep the process alive.
+      this.socket?.unref();
+      const headWaiter = this.headWaiter;
+      this.headWaiter = undefined;
+      headWaiter?.resolve({ statusCode: parsed.statusCode, headers: parsed.headers, body: this.bodyApi() });
       return false;
     }
-    // Copied: the read buffer is reused once reading resumes, and the caller decides at leisure.
-    this.input = Buffer.from(rest);
-    this.phase = 'held';
-    this.disarm();
-    // An unconsumed body must not keep the process alive.
-    this.socket?.unref();
-    const headWaiter = this.headWaiter;
-    this.headWaiter = undefined;
-    headWaiter?.resolve({ statusCode: parsed.statusCode, headers: parsed.headers, body: this.bodyApi() });
-    return false;
   }
 
   private bodyApi(): WireBody {
     const pipeTo = (sink: BodySink, signal?: AbortSignal): Promise<void> => this.pipeTo(sink, signal);
     const text = async (): Promise<string> => {
       const parts: Buffer[] = [];
-      await pipeTo({ write: (b) => (parts.push(Buffer.from(b)), b.length), ready: () => undefined });
+      let size = 0;
+      await pipeTo({
+        write: (b) => {
+          size += b.length;
+          if (size > MAX_TEXT_BYTES) throw malformed('an answer larger than 4 MiB where a short one was expected');
+          parts.push(Buffer.from(b));
+          return b.length;
+        },
+        ready: () => undefined,
+      });
       return Buffer.concat(parts).toString('utf8');
     };
     return {
+      untilClose: this.decoder.untilClose,
       pipeTo,
       text,
       json: async () => JSON.parse(await text()) as unknown,
@@ -242,27 +274,28 @@ class Exchange {
     });
   }
 
-  /** Delivers what is pending; reads on when all of it was taken. */
+  /** Delivers what is pending (held input, queued data); reads on when all of it was taken. */
   private proceed(): void {
     if (this.failure || this.phase !== 'body') return;
+    this.paused = false;
     if (!this.pump()) return;
     this.arm('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
     this.socket?.resume();
   }
 
   /**
-   * Decodes `input` into body pieces and hands them to the sink. True: all taken, read more.
-   * False: finished, failed, or the sink is full (input and piece are kept; reading is stopped, so
-   * the read buffer they point into is not reused until `proceed` runs again).
+   * Decodes `input` (then the queue) into body pieces and hands them to the sink. True: all taken,
+   * read more. False: finished, failed, or the sink is full; then reading is paused and what is kept
+   * is copied out of the read buffer, which TLS may still write into.
    */
   private pump(): boolean {
     const sink = this.sink!;
-    for (;;) {
-      try {
+    try {
+      for (;;) {
         if (this.piece.length > 0) this.piece = this.piece.subarray(sink.write(this.piece));
         const wait = sink.ready();
         if (wait) {
-          this.disarm();
+          this.pause();
           wait.then(() => this.proceed(), (err: Error) => this.fail(err));
           return false;
         }
@@ -271,26 +304,49 @@ class Exchange {
           this.finish();
           return false;
         }
-        if (this.input.length === 0) return true;
+        if (this.input.length === 0) {
+          const next = this.queue.shift();
+          if (next) {
+            this.input = next;
+            continue;
+          }
+          if (!this.ended) return true;
+          // The server ended the stream and everything it sent was decoded.
+          if (!this.decoder.untilClose) throw wireError('other side closed', 'UND_ERR_SOCKET');
+          this.decoder.close();
+          continue;
+        }
         const step = this.decoder.step(this.input);
         this.input = this.input.subarray(step.used);
         this.piece = step.piece;
-      } catch (err) {
-        this.fail(err as Error);
-        return false;
       }
+    } catch (err) {
+      this.fail(err as Error);
+      return false;
+    }
+  }
+
+  /**
+   * Stops reading for the sink. On TLS the views kept now are copied out of the read buffer (records
+   * already decrypted keep arriving into it; each is at most 16 KiB). On TCP, returning false stops
+   * reading at once (readStop), so the views stay valid: no copy, which is what keeps a large export
+   * from allocating per read.
+   */
+  private pause(): void {
+    this.paused = true;
+    this.disarm();
+    if (this.r.url.protocol === 'https:') {
+      this.input = Buffer.from(this.input);
+      this.piece = Buffer.from(this.piece);
     }
   }
 
   private onEnd(): void {
     if (this.failure || this.phase === 'done') return;
-    // A body that runs until the connection closes is complete now; anything else was cut off.
-    if (this.phase === 'body' && this.decoder.untilClose && this.piece.length === 0 && this.input.length === 0) {
-      this.decoder.close();
-      this.proceed();
-      return;
-    }
-    this.fail(wireError('other side closed', 'UND_ERR_SOCKET'));
+    this.ended = true;
+    // Before the headers: cut off. While the body waits for its consumer or the sink: its pump sees the end.
+    if (this.phase === 'connect' || this.phase === 'head') this.fail(wireError('other side closed', 'UND_ERR_SOCKET'));
+    else if (this.phase === 'body' && !this.paused) this.proceed();
   }
 
   private finish(): void {
@@ -454,7 +510,8 @@ export class BodyDecoder {
       return;
     }
     const size = line.split(';')[0]!.trim();
-    if (!/^[0-9a-fA-F]{1,12}$/.test(size)) throw malformed(`chunk size ${JSON.stringify(line.slice(0, 20))}`);
+    // Up to 12 hex digits (256 TiB) after any leading zeros: beyond that it is not a size, it is an attack.
+    if (!/^0*[0-9a-fA-F]{1,12}$/.test(size)) throw malformed(`chunk size ${JSON.stringify(line.slice(0, 20))}`);
     this.left = Number.parseInt(size, 16);
     this.state = this.left === 0 ? 'trailer' : 'data';
   }

@@ -39,11 +39,21 @@ export class FileBatchSink implements BodySink {
 
   write(bytes: Buffer): number {
     if (this.error) throw this.error;
+    let taken = this.copyIn(bytes);
+    if (!this.inflight) {
+      // The batch goes to the file now, and the other buffer takes what did not fit.
+      this.flush();
+      taken += this.copyIn(bytes.subarray(taken));
+    }
+    // Anything left over means: this buffer is full and a write is in flight, so ready() asks to wait.
+    return taken;
+  }
+
+  private copyIn(bytes: Buffer): number {
     const target = this.buffers[this.filling];
     const n = Math.min(bytes.length, target.length - this.used);
     bytes.copy(target, this.used, 0, n);
     this.used += n;
-    if (!this.inflight) this.flush();
     return n;
   }
 
@@ -103,35 +113,42 @@ export class FileBatchSink implements BodySink {
 export class StreamSink implements BodySink {
   total = 0;
   private drained?: Promise<void>;
+  private endWait?: () => void;
   private error?: Error;
   private last: Promise<void> = Promise.resolve();
   private readonly onError = (err: Error): void => {
     this.error ??= err;
+    this.endWait?.();
   };
+  private readonly onClose = (): void => {
+    this.error ??= closedError();
+    this.endWait?.();
+  };
+  private readonly onDrain = (): void => this.endWait?.();
 
   constructor(
     private readonly dest: Writable,
     private readonly onBytes?: (total: number) => void,
   ) {
     dest.on('error', this.onError);
+    dest.on('close', this.onClose);
+    dest.on('drain', this.onDrain);
   }
 
   write(bytes: Buffer): number {
+    if (!this.error && (this.dest.destroyed || this.dest.writableEnded)) this.error = closedError();
     if (this.error) throw this.error;
     this.total += bytes.length;
     this.onBytes?.(this.total);
     this.last = new Promise<void>((resolve) => {
-      if (!this.dest.write(Buffer.from(bytes), () => resolve())) {
-        // An error or close ends the wait too: 'drain' never comes after them.
-        this.drained ??= new Promise<void>((done) => {
-          const settle = (): void => {
-            for (const event of ['drain', 'error', 'close']) this.dest.off(event, settle);
-            this.drained = undefined;
-            done();
-          };
-          for (const event of ['drain', 'error', 'close']) this.dest.on(event, settle);
-        });
-      }
+      const ok = this.dest.write(Buffer.from(bytes), (err) => {
+        // A failed write ends a wait for 'drain', which would never come.
+        if (err) this.onError(err);
+        resolve();
+      });
+      if (!ok) this.drained ??= new Promise<void>((done) => (this.endWait = done)).then(() => {
+        this.drained = this.endWait = undefined;
+      });
     });
     return bytes.length;
   }
@@ -152,5 +169,12 @@ export class StreamSink implements BodySink {
 
   detach(): void {
     this.dest.off('error', this.onError);
+    this.dest.off('close', this.onClose);
+    this.dest.off('drain', this.onDrain);
   }
+}
+
+/** The output went away (a closed pipe): like EPIPE, so the export stops as it does on one. */
+function closedError(): NodeJS.ErrnoException {
+  return Object.assign(new Error('The output was closed.'), { code: 'EPIPE' });
 }

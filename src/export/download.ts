@@ -3,6 +3,7 @@ import type { StreamResponse } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { dispositionFilename } from './filename.js';
+import { notice } from '../io/output.js';
 import { createStatusLine, formatBytes } from './progress.js';
 import { writeFileAtomically, writeToStream } from './sink.js';
 
@@ -46,6 +47,10 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
     const bytes = file === '-'
       ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
       : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
+    line.done();
+    if (o.res.body.untilClose) {
+      await notice(o.io, `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`, 'warning');
+    }
     return { file, bytes };
   } finally {
     line.done();

@@ -4,7 +4,7 @@ import { type AddressInfo, type Server, type Socket, createServer } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as TlsServer, createServer as createTlsServer } from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BodySink, type WireRequest, decoderFor, parseHead, wireRequest } from '../../../src/api/wire.js';
 
 /** A raw TCP server: `answer` gets the request head and the socket, and writes whatever bytes a test needs. */
@@ -70,6 +70,32 @@ function collector(pauses = 0) {
       full = false;
       waits++;
       return new Promise((r) => setTimeout(r, 1));
+    },
+  };
+  return { sink, text: () => Buffer.concat(parts).toString('latin1'), waits: () => waits };
+}
+
+/** Takes at most `room` bytes, then stays full until a timer empties it (a slow disk): pieces are taken in parts. */
+function throttled(room: number) {
+  const parts: Buffer[] = [];
+  let used = 0;
+  let emptying: Promise<void> | undefined;
+  let waits = 0;
+  const sink: BodySink = {
+    write(b) {
+      const n = Math.min(b.length, room - used);
+      parts.push(Buffer.from(b.subarray(0, n)));
+      used += n;
+      return n;
+    },
+    ready() {
+      if (used < room) return undefined;
+      waits++;
+      emptying ??= new Promise<void>((r) => setTimeout(r, 1)).then(() => {
+        used = 0;
+        emptying = undefined;
+      });
+      return emptying;
     },
   };
   return { sink, text: () => Buffer.concat(parts).toString('latin1'), waits: () => waits };
@@ -144,6 +170,29 @@ describe('wireRequest: framing', () => {
     expect(c.text().length).toBe(big.length);
     expect(c.text() === big.toString('latin1')).toBe(true);
   });
+});
+
+describe('wireRequest: a sink that takes pieces in parts (plain TCP keeps views, no copies)', () => {
+  const body = Buffer.alloc(2_000_000);
+  for (let i = 0; i < body.length; i += 8) body.write(String(i).padStart(8, '0'), i, 'latin1');
+  for (const chunked of [false, true]) {
+    it(`every byte arrives in order (${chunked ? 'chunked' : 'content-length'})`, async () => {
+      const s = await rawServer((socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\n${chunked ? 'transfer-encoding: chunked' : `content-length: ${body.length}`}\r\n\r\n`);
+        for (let i = 0; i < body.length; i += 100_000) {
+          const part = body.subarray(i, i + 100_000);
+          socket.write(chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part);
+        }
+        if (chunked) socket.end('0\r\n\r\n');
+        else socket.end();
+      });
+      const res = await wireRequest(req(s.url));
+      const c = throttled(50_000);
+      await res.body.pipeTo(c.sink);
+      expect(c.waits()).toBeGreaterThan(10);
+      expect(c.text() === body.toString('latin1')).toBe(true);
+    });
+  }
 });
 
 describe('wireRequest: failures', () => {
@@ -257,26 +306,98 @@ describe('wireRequest: failures', () => {
 
 describe('wireRequest: https', () => {
   const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+  let tlsDir = '';
+  let cert = Buffer.alloc(0);
+  let key = Buffer.alloc(0);
+  beforeAll(() => {
+    if (!hasOpenssl) return;
+    tlsDir = mkdtempSync(join(tmpdir(), 'formctl-wire-tls-'));
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(tlsDir, 'key.pem'), '-out', join(tlsDir, 'cert.pem')]);
+    if (made.status !== 0) throw new Error(`openssl failed: ${String(made.stderr)}`);
+    cert = readFileSync(join(tlsDir, 'cert.pem'));
+    key = readFileSync(join(tlsDir, 'key.pem'));
+  });
+  afterAll(() => {
+    if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
+  });
+  const tlsServer = async (answer: (socket: Socket) => void) => {
+    const s = await rawServer((socket) => answer(socket), createTlsServer({ key, cert }));
+    return s.url.replace('http:', 'https:');
+  };
+
   it.skipIf(!hasOpenssl)('speaks TLS with the given CA, and refuses a certificate it does not trust', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'formctl-wire-tls-'));
-    try {
-      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
-      expect(made.status, String(made.stderr)).toBe(0);
-      const cert = readFileSync(join(dir, 'cert.pem'));
-      const server = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert });
-      const s = await rawServer((socket) => socket.end('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'), server);
-      const url = s.url.replace('http:', 'https:');
+    const url = await tlsServer((socket) => socket.end('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
+    const res = await wireRequest(req(url, { ca: cert }));
+    expect(await res.body.text()).toBe('abc');
+    const untrusted = await failure(wireRequest(req(url)));
+    expect(untrusted.code).toMatch(/CERT|SELF_SIGNED/);
+  });
+
+  // A paused TLS socket still delivers the records it has decrypted: each must be kept, in order.
+  const body = Buffer.alloc(600_000);
+  for (let i = 0; i < body.length; i += 8) body.write(String(i).padStart(8, '0'), i, 'latin1');
+  const framings: Array<[string, string, (b: Buffer) => Buffer]> = [
+    ['content-length', `content-length: ${body.length}\r\n`, (b) => b],
+    ['chunked', 'transfer-encoding: chunked\r\n', (b) => Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')])],
+    ['the connection closing', '', (b) => b],
+  ];
+  for (const [name, header, frame] of framings) {
+    it.skipIf(!hasOpenssl)(`over TLS, a body framed by ${name} arrives whole and in order through a sink that keeps pausing`, async () => {
+      const url = await tlsServer((socket) => {
+        socket.write(`HTTP/1.1 200 OK\r\n${header}\r\n`);
+        // The body comes as one burst once the client reads it: many records per socket read.
+        setTimeout(() => {
+          for (let i = 0; i < body.length; i += 10_000) socket.write(frame(body.subarray(i, i + 10_000)));
+          setTimeout(() => (name === 'chunked' ? socket.end('0\r\n\r\n') : socket.end()), 50);
+        }, 100);
+      });
       const res = await wireRequest(req(url, { ca: cert }));
-      expect(await res.body.text()).toBe('abc');
-      const untrusted = await failure(wireRequest(req(url)));
-      expect(untrusted.code).toMatch(/CERT|SELF_SIGNED/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      const c = throttled(7_000);
+      await res.body.pipeTo(c.sink);
+      expect(c.waits()).toBeGreaterThan(10);
+      expect(c.text().length).toBe(body.length);
+      expect(c.text() === body.toString('latin1')).toBe(true);
+    });
+  }
+
+  it.skipIf(!hasOpenssl)('over TLS, a short body whose connection ends before the caller reads it is still read whole', async () => {
+    const url = await tlsServer((socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nabc'));
+    const res = await wireRequest(req(url, { ca: cert }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await res.body.text()).toBe('abc');
+    const cut = await tlsServer((socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nabc'));
+    const short = await wireRequest(req(cut, { ca: cert }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await failure(short.body.text())).code).toBe('UND_ERR_SOCKET');
+  });
+});
+
+describe('wireRequest: hostile answers', () => {
+  it('many 1xx answers in one read are skipped in a loop, not by recursion', async () => {
+    const s = await rawServer((socket) => socket.end(`${'HTTP/1.1 100 Continue\r\n\r\n'.repeat(60_000)}HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok`));
+    const res = await wireRequest(req(s.url));
+    expect(await res.body.text()).toBe('ok');
+  });
+
+  it('text() refuses an answer larger than 4 MiB instead of holding it all', async () => {
+    const s = await rawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n');
+      socket.end(Buffer.alloc(5 << 20, 0x20));
+    });
+    const res = await wireRequest(req(s.url));
+    expect((await failure(res.body.text())).message).toBe('The server sent a malformed HTTP response (an answer larger than 4 MiB where a short one was expected).');
   });
 });
 
 describe('framing rules', () => {
+  it('a chunk size may carry leading zeros, not more than 12 significant digits', () => {
+    const d = decoderFor('GET', 200, { 'transfer-encoding': 'chunked' });
+    expect(d.step(Buffer.from('00000000000000003\r\n')).used).toBe(19);
+    expect(d.step(Buffer.from('abc')).piece.toString()).toBe('abc');
+    const big = decoderFor('GET', 200, { 'transfer-encoding': 'chunked' });
+    expect(() => big.step(Buffer.from('1000000000000\r\n'))).toThrow('chunk size');
+  });
+
   it('parses a status line without a reason phrase', () => {
     expect(parseHead('HTTP/1.1 200\r\nA: b')).toEqual({ statusCode: 200, headers: { a: 'b' } });
   });

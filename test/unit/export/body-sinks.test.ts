@@ -111,6 +111,18 @@ describe('FileBatchSink', () => {
     expect(f.pending).toHaveLength(0);
   });
 
+  it('a piece larger than one buffer fills both and then asks to wait, never taking less silently', async () => {
+    const f = heldFile();
+    const sink = new FileBatchSink(f.file, undefined, 4);
+    expect(sink.write(Buffer.from('abcdefghijk'))).toBe(8);
+    expect(sink.ready()).toBeInstanceOf(Promise);
+    await f.settle();
+    expect(sink.write(Buffer.from('ijk'))).toBe(3);
+    await f.settle();
+    await sink.end();
+    expect(f.content()).toBe('abcdefghijk');
+  });
+
   it('a write that accepts nothing is an error rather than a loop', async () => {
     const sink = new FileBatchSink({ write: async () => ({ bytesWritten: 0 }) }, undefined, 4);
     sink.write(Buffer.from('ab'));
@@ -143,6 +155,25 @@ describe('StreamSink', () => {
     expect(s.text()).toBe('abcdefghijkl');
     sink.detach();
     expect(s.dest.listenerCount('error')).toBe(0);
+  });
+
+  it('a stream already closed without an error fails the offer at once rather than waiting forever', async () => {
+    const dest = new Writable({ write: (_c, _e, cb) => cb() });
+    dest.destroy();
+    await new Promise((r) => setImmediate(r));
+    const sink = new StreamSink(dest);
+    expect(() => sink.write(Buffer.from('abc'))).toThrow('The output was closed.');
+    await expect(sink.ready()).rejects.toMatchObject({ code: 'EPIPE' });
+  });
+
+  it('a stream closed while the sink waits for drain ends the wait with an error', async () => {
+    const dest = new Writable({ highWaterMark: 1, write: () => undefined });
+    const sink = new StreamSink(dest);
+    sink.write(Buffer.from('abc'));
+    const wait = sink.ready();
+    expect(wait).toBeInstanceOf(Promise);
+    dest.destroy();
+    await expect(wait).rejects.toMatchObject({ code: 'EPIPE' });
   });
 
   it('an error on the stream (a closed pipe) ends a wait and fails the next offer', async () => {

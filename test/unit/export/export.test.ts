@@ -86,6 +86,27 @@ describe('submission export (sync)', () => {
     expect(fio.out()).toBe('');
   });
 
+  it('a CSV whose end only the closed connection marks is saved with a warning that a cut cannot be detected', async () => {
+    for (const framed of [false, true]) {
+      stub = await startStubServer((req, res) => {
+        if (serveForm(req, res)) return;
+        // Without chunked encoding or a length, the body ends where the connection does (HTTP/1.0 style).
+        if (!framed) res.useChunkedEncodingByDefault = false;
+        res.writeHead(200, { 'content-type': 'text/csv', connection: 'close' });
+        res.end(CSV);
+      });
+      const out = join(dir, `closed-${framed}.csv`);
+      const { fio, options } = opts(stub.url, { output: out });
+      await submissionExportRun(options);
+      expect(readFileSync(out, 'utf8')).toBe(CSV);
+      const warned = `warning: the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${out}.\n`;
+      if (framed) expect(fio.err()).not.toContain('warning:');
+      else expect(fio.err()).toBe(warned);
+      await stub.close();
+      stub = undefined;
+    }
+  });
+
   it('selects every input field plus created_at by default, and writes to stdout with -o -', async () => {
     stub = await startStubServer((req, res) => {
       if (serveForm(req, res)) return;
