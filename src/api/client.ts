@@ -92,6 +92,8 @@ const MAX_ATTEMPTS = 5;
  * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
  */
 const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND']);
+/** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
+const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
 interface Undici {
   Agent: typeof import('undici').Agent;
@@ -306,6 +308,7 @@ export class ApiClient {
         if (
           IDEMPOTENT.has(method) &&
           !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
+          !TLS_FAILURE.test(netErr.code ?? '') &&
           // Nothing listens on that local port: waiting will not change that (a sandbox not started).
           !(netErr.code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) &&
           attempt < MAX_ATTEMPTS &&
@@ -435,7 +438,7 @@ export class ApiClient {
       case 'EPIPE':
         return new NetworkError(`The connection to ${host} was dropped ${where}.`, undefined, code);
       default:
-        if (code && /CERT|SSL|TLS|SELF_SIGNED/i.test(code)) {
+        if (code && TLS_FAILURE.test(code)) {
           return new NetworkError(`TLS error talking to ${host}: ${code} ${where}.`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
         }
         return new NetworkError(this.redact(`Network error talking to ${host}: ${code ?? e.message} ${where}.`), undefined, code);
