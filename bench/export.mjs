@@ -84,6 +84,7 @@ if (!hasCurl) console.log('curl not found: printing formctl figures only');
 const body = JSON.stringify({ columns: { name: true, email: true, rating: true, comments: true, created_at: true } });
 const env = { FORMCTL_BASE_URL: url, FORMCTL_TOKEN: 'bench', FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const results = [];
 try {
   const load = (await import('node:os')).loadavg()[0];
   if (load > (await import('node:os')).availableParallelism()) console.log(`note: load average ${load.toFixed(1)} is above the core count; rerun when quieter`);
@@ -116,10 +117,21 @@ try {
     const fSecs = median(f.map((x) => x.secs));
     const cSecs = hasCurl ? median(c.map((x) => x.secs)) : undefined;
     const peak = Math.max(...f.map((x) => x.peakMb));
+    results.push({ size: s, ratio: cSecs ? cSecs / fSecs : undefined, peak });
     const mbps = (secs) => (s / MiB / secs).toFixed(0).padStart(8);
     console.log(
       `${String(s / MiB).padStart(5)} MiB  ${mbps(fSecs)}      ${cSecs ? mbps(cSecs) : '     n/a'}     ${cSecs ? (cSecs / fSecs).toFixed(2) : ' n/a'}    ${peak.toFixed(0)} MB`,
     );
+  }
+  // Issue #4's goals: at least 0.7x curl's throughput; peak RSS under 150 MB and flat as size grows.
+  const met = (ok) => (ok ? 'met' : 'MISSED');
+  // Set for 256 MiB and 1 GiB; below that Node's start-up (~60 ms over curl's) is most of the time.
+  const ratios = results.filter((r) => r.ratio !== undefined && r.size >= 256 * MiB);
+  if (ratios.length) console.log(`goal ratio >= 0.7 (256 MiB and up): ${met(ratios.every((r) => r.ratio >= 0.7))}`);
+  console.log(`goal peak RSS < 150 MB: ${met(results.every((r) => r.peak < 150))}`);
+  if (results.length > 1) {
+    const growth = results.at(-1).peak - results[0].peak;
+    console.log(`peak RSS from ${results[0].size / MiB} to ${results.at(-1).size / MiB} MiB: ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB (flat: ${met(growth < 20)})`);
   }
 } finally {
   server.close();
