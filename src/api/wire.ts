@@ -48,7 +48,8 @@ export interface WireBody {
   dump(): Promise<void>;
   /**
    * The body has neither a length nor chunked framing: it ends when the connection does, so a
-   * connection cut short looks the same as a complete body (to any client).
+   * connection cut short, or even reset (libuv reports a reset after data as an end; node:http is
+   * fooled alike), looks the same as a complete body, to any client.
    */
   readonly untilClose: boolean;
 }
@@ -407,7 +408,8 @@ export function parseHead(text: string): { statusCode: number; headers: Record<s
   const lines = text.split('\r\n');
   const status = /^HTTP\/1\.[01] ([1-9]\d\d)(?: .*)?$/.exec(lines[0] ?? '');
   if (!status) throw malformed(`status line ${JSON.stringify((lines[0] ?? '').slice(0, 40))}`);
-  const headers: Record<string, string | string[]> = {};
+  // No prototype: a header named __proto__ or constructor is just a header.
+  const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon);

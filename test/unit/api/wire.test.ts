@@ -398,6 +398,13 @@ describe('framing rules', () => {
     expect(() => big.step(Buffer.from('1000000000000\r\n'))).toThrow('chunk size');
   });
 
+  it('a header named __proto__ or constructor is kept as a header, never reaching the object prototype', () => {
+    const { headers } = parseHead('HTTP/1.1 200 OK\r\n__proto__: a\r\nconstructor: x\r\ncontent-type: text/csv');
+    expect(Object.getPrototypeOf(headers)).toBeNull();
+    expect(Object.entries(headers)).toEqual([['__proto__', 'a'], ['constructor', 'x'], ['content-type', 'text/csv']]);
+    expect(headers.constructor).toBe('x');
+  });
+
   it('parses a status line without a reason phrase', () => {
     expect(parseHead('HTTP/1.1 200\r\nA: b')).toEqual({ statusCode: 200, headers: { a: 'b' } });
   });
