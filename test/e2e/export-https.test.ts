@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -6,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
+import { HAS_OPENSSL, selfSignedCert } from '../helpers/tls.js';
 
 // The hosted service is https: the export's own HTTP/1.1 reader (src/api/wire.ts) must deliver every
 // byte over TLS too, where a paused socket still hands over records it already decrypted.
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
 /** A CSV of about `mib` MiB whose every row is different, so a lost or repeated piece shows. */
 function bigCsv(mib: number): Buffer {
@@ -23,7 +22,7 @@ function bigCsv(mib: number): Buffer {
   return Buffer.from(`${rows.join('\n')}\n`);
 }
 
-describe.skipIf(!hasOpenssl)('submission export over https (e2e, built binary)', () => {
+describe.skipIf(!HAS_OPENSSL)('submission export over https (e2e, built binary)', () => {
   const home = tempHome();
   let work: string;
   let server: Server;
@@ -34,10 +33,9 @@ describe.skipIf(!hasOpenssl)('submission export over https (e2e, built binary)',
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'formctl-https-e2e-'));
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(work, 'key.pem'), '-out', join(work, 'cert.pem')]);
-    if (made.status !== 0) throw new Error(`openssl failed: ${String(made.stderr)}`);
-    caFile = join(work, 'cert.pem');
-    server = createServer({ key: readFileSync(join(work, 'key.pem')), cert: readFileSync(caFile) }, (req, res) => {
+    const { cert, key, certFile } = selfSignedCert(work);
+    caFile = certFile;
+    server = createServer({ key, cert }, (req, res) => {
       const path = req.url ?? '';
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server as TlsServer, createServer as createTlsServer } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BodySink, type WireRequest, decoderFor, parseHead, wireRequest } from '../../../src/api/wire.js';
+import { HAS_OPENSSL, selfSignedCert } from '../../helpers/tls.js';
 
 /** A raw TCP server: `answer` gets the request head and the socket, and writes whatever bytes a test needs. */
 interface RawServer {
@@ -305,17 +305,14 @@ describe('wireRequest: failures', () => {
 });
 
 describe('wireRequest: https', () => {
-  const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+  const hasOpenssl = HAS_OPENSSL;
   let tlsDir = '';
-  let cert = Buffer.alloc(0);
-  let key = Buffer.alloc(0);
+  let cert: Buffer = Buffer.alloc(0);
+  let key: Buffer = Buffer.alloc(0);
   beforeAll(() => {
     if (!hasOpenssl) return;
     tlsDir = mkdtempSync(join(tmpdir(), 'formctl-wire-tls-'));
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(tlsDir, 'key.pem'), '-out', join(tlsDir, 'cert.pem')]);
-    if (made.status !== 0) throw new Error(`openssl failed: ${String(made.stderr)}`);
-    cert = readFileSync(join(tlsDir, 'cert.pem'));
-    key = readFileSync(join(tlsDir, 'key.pem'));
+    ({ cert, key } = selfSignedCert(tlsDir));
   });
   afterAll(() => {
     if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
