@@ -43,16 +43,16 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   }
   const line = createStatusLine(o.io, o.now);
   const onBytes = o.io.stderrIsTTY ? (n: number) => line.update(`Downloading ${file === '-' ? 'CSV' : file}: ${formatBytes(n)}`) : undefined;
+  let bytes: number;
   try {
-    const bytes = file === '-'
+    bytes = file === '-'
       ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
       : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
-    line.done();
-    if (o.res.body.untilClose) {
-      await notice(o.io, `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`, 'warning');
-    }
-    return { file, bytes };
   } finally {
     line.done();
   }
+  if (o.res.body.untilClose) {
+    await notice(o.io, `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`, 'warning');
+  }
+  return { file, bytes };
 }
