@@ -1,12 +1,45 @@
 #!/usr/bin/env node
 'use strict';
-// Shim: checks Node, turns on Node's compile cache where Node has it (>= 22.1), and hands over to
-// dist/boot.cjs (which, on Node 20, runs the CLI with formctl's own V8 code cache).
-// CommonJS (bin/package.json): an ES module entry makes Node 20 start its ESM loader, ~6 ms.
+// Shim: checks Node, turns on Node's compile cache where Node has it (>= 22.1), answers
+// `--version` and the root help without loading the CLI, and hands over to dist/main.js.
+// CommonJS (bin/package.json): an ES module entry would start Node's ESM loader even for the two
+// answers below (docs/performance.md).
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1)))) {
   process.stderr.write(`error: formctl needs Node.js 20.18.1 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
 require('node:module').enableCompileCache?.();
-require('../dist/boot.cjs');
+
+const fs = require('node:fs');
+const path = require('node:path');
+const args = process.argv.slice(2);
+const only = (...flags) => args.length === 1 && flags.includes(args[0]);
+
+/** A file's text, or undefined when it cannot be read. */
+function read(file) {
+  try {
+    return fs.readFileSync(path.join(__dirname, '..', file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+if (only('--version', '-v')) {
+  // The answer Commander gives, without loading it.
+  process.stdout.write(`${JSON.parse(read('package.json')).version}\n`);
+} else {
+  // The root help is fixed text (80 columns), rendered by the build with the CLI itself.
+  const help = args.length === 0 || only('--help', '-h') ? read('dist/root-help.txt') : undefined;
+  if (help !== undefined) {
+    process.stdout.write(help);
+  } else {
+    import('../dist/main.js').then(
+      (main) => main.cli(),
+      (err) => {
+        process.stderr.write(`error: ${err?.message ?? err}\n`);
+        process.exitCode = 1;
+      },
+    );
+  }
+}

@@ -95,40 +95,16 @@ const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_T
 /** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
 const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
-interface Undici {
-  Agent: typeof import('undici').Agent;
-  /** undici's `Dispatcher#request`, called with the dispatcher as `this`. */
-  request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-}
-
+type Undici = Pick<typeof import('undici'), 'Agent'>;
 let undici: Promise<Undici> | undefined;
 
 /**
- * Loads only the two undici modules the client uses, on the first request. Measured on Node 20
- * (docs/performance.md): `import('undici')` evaluates fetch, WebSocket, caches and mocks too,
- * 60–75 ms of the cost of a one-request command; the Agent and `request` alone take about a third
- * of that. Also turns off TurboFan for WebAssembly before undici compiles its llhttp parser:
- * otherwise V8 optimises the parser on a background thread after the first response and the
- * process waits ~100 ms for it at exit. Liftoff (V8's baseline compiler) code parses the small
- * JSON answers of this API just as well.
- * The flag is set only after undici's modules (and the built-ins they require: net, http, http2,
- * tls…) are loaded: any V8 flag change alters V8's flag hash, so every built-in compiled after it
- * misses the code cache embedded in the node binary (undici's built-ins then cost ~25 ms more
- * CPU, docs/performance.md). The WASM module itself is compiled on the first connection.
+ * undici is loaded on the first request: commands that send none (help, config) never pay for it.
+ * Its `default` export is its CommonJS `module.exports`, both when Node imports it from
+ * node_modules and when the build bundles it (docs/performance.md).
  */
 function loadUndici(): Promise<Undici> {
-  undici ??= (async () => {
-    const [agent, api, v8] = await Promise.all([
-      // @ts-expect-error undici ships no types for its lib/ files; the shapes are the public Agent and request.
-      import('undici/lib/dispatcher/agent.js') as Promise<{ default: Undici['Agent'] }>,
-      // @ts-expect-error as above
-      import('undici/lib/api/api-request.js') as Promise<{ default: Undici['request'] }>,
-      import('node:v8'),
-    ]);
-    v8.setFlagsFromString('--liftoff-only');
-    return { Agent: agent.default, request: api.default };
-  })();
-  return undici;
+  return (undici ??= import('undici').then((m) => m.default));
 }
 
 /** Loopback hosts may receive a token over plain http (local sandbox, tests). */
@@ -200,8 +176,7 @@ export class ApiClient {
 
   private readonly viaUndici: Transport<Dispatcher.ResponseData['body']> = async (req) => {
     const dispatcher = await this.getDispatcher();
-    const { request } = await loadUndici();
-    return request.call(dispatcher, {
+    return dispatcher.request({
       origin: req.url.origin,
       path: req.url.pathname + req.url.search,
       method: req.method,

@@ -13,8 +13,6 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['FORMCTL_CACHE_DIR', 'Directory for the completion cache (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)'],
   ['FORMCTL_DEBUG', 'Set to 1 to log HTTP requests to stderr, like --debug (token redacted)'],
   ['FORMCTL_NO_INPUT', 'Set to 1 to never prompt, like --no-input'],
-  ['FORMCTL_CODE_CACHE', 'Set to 0 to start without the startup code cache kept in the cache directory (Node 20)'],
-  ['FORMCTL_STARTUP_TRACE', 'Set to 1 to log what the startup code cache did, on stderr'],
   ['CI', 'When set (and not "false"/"0"), prompts are disabled'],
   ['NO_COLOR', 'When set, no colour'],
   ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],
