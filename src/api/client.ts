@@ -2,7 +2,6 @@ import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
-import type { WireBody } from './wire.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -54,14 +53,12 @@ export interface ApiResponse<T> {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: WireBody;
-}
-
-/** What either transport answers: the status handling in `send` needs only this of the body. */
-interface Exchanged<B> {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: B;
+  body: Dispatcher.ResponseData['body'];
+  /**
+   * The body has neither a length nor chunked framing: it ends when the connection does, so a
+   * connection cut short looks the same as a complete body, to any client.
+   */
+  untilClose: boolean;
 }
 
 interface Outgoing {
@@ -72,8 +69,7 @@ interface Outgoing {
   signal?: AbortSignal;
 }
 
-type Transport<B> = (req: Outgoing) => Promise<Exchanged<B>>;
-type ResponseBody = { text(): Promise<string>; dump(): Promise<void> };
+type ResponseBody = Dispatcher.ResponseData['body'];
 
 /** What the client last learned from X-RateLimit-* headers. */
 export interface RateLimitState {
@@ -141,7 +137,7 @@ export class ApiClient {
 
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
-    const res = await this.send(o, this.viaUndici);
+    const res = await this.send(o);
     let text: string;
     try {
       text = await res.body.text();
@@ -166,15 +162,18 @@ export class ApiClient {
   }
 
   /**
-   * Sends a request and hands back the body unread (2xx only), for CSV downloads. These go over
-   * `wire.ts` rather than undici: it reads the socket into one reused buffer (measured in
-   * docs/performance.md, "Export streaming"); everything else about the request is the same.
+   * Sends a request and hands back the body unread (2xx only), for CSV downloads: the same
+   * request, checks, retries and errors as `request()`, but the caller streams the body.
    */
   async stream(o: RequestOptions): Promise<StreamResponse> {
-    return this.send(o, this.viaWire);
+    const res = await this.send(o);
+    const length = res.headers['content-length'];
+    const coding = String(res.headers['transfer-encoding'] ?? '').toLowerCase();
+    return { ...res, untilClose: length === undefined && !/(^|,)\s*chunked\s*$/.test(coding) };
   }
 
-  private readonly viaUndici: Transport<Dispatcher.ResponseData['body']> = async (req) => {
+  /** One exchange through undici; the body is left for the caller. */
+  private async exchange(req: Outgoing): Promise<Dispatcher.ResponseData> {
     const dispatcher = await this.getDispatcher();
     return dispatcher.request({
       origin: req.url.origin,
@@ -186,12 +185,7 @@ export class ApiClient {
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
     });
-  };
-
-  private readonly viaWire: Transport<WireBody> = async (req) => {
-    const { wireRequest } = await import('./wire.js');
-    return wireRequest({ ...req, timeoutMs: this.opts.timeoutMs });
-  };
+  }
 
   /** Closes pooled connections so the process can exit promptly. */
   async close(): Promise<void> {
@@ -238,7 +232,7 @@ export class ApiClient {
     return this.dispatcher;
   }
 
-  private async send<B extends ResponseBody>(o: RequestOptions, transport: Transport<B>): Promise<{ status: number; headers: StreamResponse['headers']; body: B }> {
+  private async send(o: RequestOptions): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody }> {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
@@ -271,9 +265,9 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-      let res: Exchanged<B>;
+      let res: Dispatcher.ResponseData;
       try {
-        res = await transport({ url, method, headers, body, signal: o.signal ?? this.opts.signal });
+        res = await this.exchange({ url, method, headers, body, signal: o.signal ?? this.opts.signal });
       } catch (err) {
         const failure = this.failure(err as NodeJS.ErrnoException, o);
         if (!(failure instanceof NetworkError)) throw failure;

@@ -5,7 +5,7 @@ import type { IOStreams } from '../io/iostreams.js';
 import { dispositionFilename } from './filename.js';
 import { notice } from '../io/output.js';
 import { createStatusLine, formatBytes } from './progress.js';
-import { writeFileAtomically, writeToStream } from './sink.js';
+import { discard, writeFileAtomically, writeToStream } from './sink.js';
 
 export interface SaveOptions {
   io: IOStreams;
@@ -38,7 +38,7 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   try {
     await refuseExisting(file, o.clobber);
   } catch (err) {
-    await o.res.body.dump().catch(() => undefined);
+    discard(o.res.body);
     throw err;
   }
   const line = createStatusLine(o.io, o.now);
@@ -51,7 +51,7 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   } finally {
     line.done();
   }
-  if (o.res.body.untilClose) {
+  if (o.res.untilClose) {
     await notice(o.io, `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`, 'warning');
   }
   return { file, bytes };

@@ -1,10 +1,18 @@
 import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
-import type { WireBody } from '../api/wire.js';
-import { FileBatchSink, StreamSink } from './body-sinks.js';
 import { fsReason } from '../io/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+
+/** A response body as the client hands it over. */
+export type DownloadBody = Readable;
+
+/** Closes the body's connection at once, unread (it may be large, or held open by the server). */
+export function discard(body: DownloadBody): void {
+  // undici reports the abort as an 'error': expected here, so it is not an unhandled one.
+  body.on('error', () => undefined).destroy();
+}
 
 /** The temporary name a download is written under until it is complete. */
 export function partName(file: string): string {
@@ -22,7 +30,7 @@ export function partName(file: string): string {
  * fails if a file appeared there during the download, so nothing is ever replaced by accident.
  */
 export async function writeFileAtomically(
-  body: WireBody,
+  body: DownloadBody,
   file: string,
   o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean } = {},
 ): Promise<number> {
@@ -31,7 +39,7 @@ export async function writeFileAtomically(
   try {
     fh = await open(part, 'wx', 0o644);
   } catch (err) {
-    await body.dump().catch(() => undefined);
+    discard(body);
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(
         `${part} exists: another export to ${file} is running, or an earlier one was killed.`,
@@ -40,18 +48,27 @@ export async function writeFileAtomically(
     }
     throw downloadError(err, o.signal, file);
   }
-  const sink = new FileBatchSink(fh, o.onBytes);
+  // The stream closes the file when it finishes or fails; pipeline waits for that close.
+  const out = fh.createWriteStream();
   try {
-    await body.pipeTo(sink, o.signal);
-    const bytes = await sink.end();
+    const onBytes = o.onBytes;
+    if (onBytes) {
+      let total = 0;
+      const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+        for await (const chunk of source) {
+          onBytes((total += chunk.length));
+          yield chunk;
+        }
+      };
+      await pipeline(body, count, out, { signal: o.signal });
+    } else {
+      await pipeline(body, out, { signal: o.signal });
+    }
     // Closed before it is published: the file under its final name is complete and released.
-    await fh.close();
     await publish(part, file, o.clobber === true);
-    return bytes;
+    return out.bytesWritten;
   } catch (err) {
-    await body.dump().catch(() => undefined);
-    // The write in flight finishes before the file is closed and removed.
-    await sink.stop();
+    discard(body);
     await fh.close().catch(() => undefined);
     await unlink(part).catch(() => undefined);
     throw downloadError(err, o.signal, file);
@@ -78,17 +95,40 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
   await unlink(part);
 }
 
-/** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same. */
-export async function writeToStream(body: WireBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
-  const sink = new StreamSink(dest, o.onBytes);
+/**
+ * Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the
+ * same. Not stream.pipeline: it would end or destroy stdout, which belongs to the process.
+ */
+export async function writeToStream(body: DownloadBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+  let total = 0;
+  let failed: Error | undefined;
+  let wake: (() => void) | undefined;
+  const onError = (err: Error): void => {
+    failed ??= err;
+    wake?.();
+  };
+  // The output went away (a closed pipe): like EPIPE, so the export stops as it does on one.
+  const onClose = (): void => onError(Object.assign(new Error('The output was closed.'), { code: 'EPIPE' }));
+  const onDrain = (): void => wake?.();
+  dest.on('error', onError).on('close', onClose).on('drain', onDrain);
   try {
-    await body.pipeTo(sink, o.signal);
-    return await sink.end();
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (!failed && (dest.destroyed || dest.writableEnded)) onClose();
+      if (failed) throw failed;
+      total += chunk.length;
+      o.onBytes?.(total);
+      if (!dest.write(chunk, (err) => err && onError(err))) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    }
+    if (failed) throw failed;
+    return total;
   } catch (err) {
-    await body.dump().catch(() => undefined);
+    discard(body);
     throw downloadError(err, o.signal, 'stdout', true);
   } finally {
-    sink.detach();
+    dest.off('error', onError).off('close', onClose).off('drain', onDrain);
   }
 }
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { HAS_OPENSSL, selfSignedCert } from '../helpers/tls.js';
 
-// The hosted service is https: the export's own HTTP/1.1 reader (src/api/wire.ts) must deliver every
-// byte over TLS too, where a paused socket still hands over records it already decrypted.
+// The hosted service is https: a download streamed to disk must deliver every byte over TLS too,
+// while the file write holds the socket back (backpressure).
 
 /** A CSV of about `mib` MiB whose every row is different, so a lost or repeated piece shows. */
 function bigCsv(mib: number): Buffer {
