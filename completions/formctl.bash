@@ -458,8 +458,8 @@ __formctl_spec() {
     'sandbox')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--host --port --data --rate-limit --export-async-threshold --allow-private-webhooks --community --seed --profile-name --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--host --port --data --rate-limit --export-async-threshold --seed --profile-name --profile --timeout --max-wait'
+      fc_opts='--flavor --user --host --port --data --rate-limit --export-async-threshold --allow-private-webhooks --community --seed --profile-name --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--flavor --user --host --port --data --rate-limit --export-async-threshold --seed --profile-name --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='' ;;
     'help')
@@ -518,6 +518,7 @@ __formctl_optval() {
     'webhook send|--body-file') fc_spec='file' ;;
     'api|-X'|'api|--method') fc_spec='choices:GET,POST,PUT,PATCH,DELETE,HEAD' ;;
     'api|--input') fc_spec='file' ;;
+    'sandbox|--flavor') fc_spec='choices:spec,deployed' ;;
     'sandbox|--data') fc_spec='file' ;;
     *'|--profile') fc_spec='dyn:profiles' ;;
   esac

@@ -5,8 +5,12 @@ import type { Dispatcher } from './dispatcher.js';
 import type { ExportJobs } from './export.js';
 import type { Store } from './store.js';
 
+/** Which service the sandbox behaves as: the spec (default) or the deployed OpnForm server (docs/service.md). */
+export type Flavor = 'spec' | 'deployed';
+
 /** Options after defaults are applied. */
 export interface ResolvedOptions {
+  flavor: Flavor;
   host: string;
   port: number;
   dataFile: string | undefined;
@@ -18,6 +22,8 @@ export interface ResolvedOptions {
   now: () => number;
   exportJobStepMs: number;
   webhookTimeoutMs: number;
+  /** Extra accounts to create at start (emails); existing ones are kept. */
+  users: string[];
   /** DNS resolution for webhook URL checks; dns.promises.lookup with `all: true`. */
   lookup: (host: string) => Promise<LookupAddress[]>;
 }

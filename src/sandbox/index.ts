@@ -1,8 +1,9 @@
-// formctl sandbox: a local, spec-faithful emulator of the form service's /open/ API (issue #3).
+// formctl sandbox: a local emulator of the form service's /open/ API, in two flavours: the spec
+// (default) and the deployed OpnForm server with its sharp edges (docs/service.md).
 // It imports nothing from the client; the client talks to it over HTTP like to the real service.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { newTokenString } from './auth.js';
-import type { App, ResolvedOptions } from './context.js';
+import type { App, Flavor, ResolvedOptions } from './context.js';
 import { Dispatcher } from './dispatcher.js';
 import { SandboxError } from './errors.js';
 import { ExportJobs } from './export.js';
@@ -10,6 +11,8 @@ import { ABILITIES } from './model.js';
 import type { Ability, SandboxTokens } from './model.js';
 import { DataFileWriter, loadStateFile } from './persist.js';
 import { ensureHasWorkspace, isOpenInvite } from './routes/members.js';
+import { acceptOpenInvites, ensureUser, listUsers, nameFromEmail } from './users.js';
+import type { SandboxUser } from './users.js';
 import { ensureDemoForm, initialStore } from './seed.js';
 import { createHttpServer } from './server.js';
 import { Store } from './store.js';
@@ -19,8 +22,16 @@ export { SandboxError } from './errors.js';
 
 const CLOSE_GRACE_MS = 5000;
 export type { SandboxTokens } from './model.js';
+export type { Flavor } from './context.js';
+export type { SandboxUser } from './users.js';
+
+export const FLAVORS: readonly Flavor[] = ['spec', 'deployed'];
 
 export interface SandboxOptions {
+  /** 'spec' (default): the contract. 'deployed': the deployed OpnForm server, sharp edges included. */
+  flavor?: Flavor;
+  /** Accounts to create (or find again) at start, each with an all-abilities token; see `users` on the handle. */
+  users?: string[];
   /** Interface to bind; default '127.0.0.1'. */
   host?: string;
   /** Default 8787; 0 picks a free port. */
@@ -48,7 +59,15 @@ export interface SandboxOptions {
 export interface SandboxHandle {
   /** e.g. http://127.0.0.1:41234 (no trailing slash; the API lives under /open/). */
   url: string;
+  flavor: Flavor;
+  /** The admin's tokens of different reach (`all` has every ability). */
   tokens: SandboxTokens;
+  /**
+   * Accounts to sign in as, each with an all-abilities token: the admin first, then the seeded
+   * colleague (bea@example.com, not a member of the seeded workspace; absent with `community`),
+   * then `users` and accounts created through POST /sandbox/users before the start.
+   */
+  users: SandboxUser[];
   /** The seeded workspace. */
   workspaceId: number;
   /** The demo form, when `seed` was given. */
@@ -71,7 +90,13 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     if (!Number.isInteger(v) || v < 0 || v > max) throw new SandboxError(`Invalid sandbox option ${name}: ${v} (expected an integer from 0 to ${max}).`);
     return v;
   };
+  if (o.flavor !== undefined && !FLAVORS.includes(o.flavor)) {
+    throw new SandboxError(`Invalid sandbox flavor ${JSON.stringify(o.flavor)} (expected ${FLAVORS.join(' or ')}).`);
+  }
+  for (const email of o.users ?? []) if (!isEmail(email)) throw new SandboxError(`Invalid email address for a sandbox user: ${email}`);
   return {
+    flavor: o.flavor ?? 'spec',
+    users: o.users ?? [],
     host: o.host ?? '127.0.0.1',
     port: int('port', o.port, 8787, 65535),
     dataFile: o.dataFile,
@@ -87,16 +112,6 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
   };
 }
 
-/** "ada.lovelace@x" → "Ada Lovelace": a readable default name for users created by hooks. */
-function nameFromEmail(email: string): string {
-  return email
-    .split('@')[0]!
-    .split(/[._-]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join(' ');
-}
-
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
@@ -107,7 +122,9 @@ function hostForUrl(host: string): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const opts = resolveOptions(options);
   const loaded = opts.dataFile ? await loadStateFile(opts.dataFile) : null;
-  const store = loaded ? Store.fromStateFile(loaded) : initialStore(opts.now());
+  const store = loaded ? Store.fromStateFile(loaded) : initialStore(opts.now(), !opts.community);
+  const before = store.counters.user;
+  for (const email of opts.users) ensureUser(store, email, opts.now());
   const app: App = {
     store,
     opts,
@@ -120,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const demo = opts.seed === undefined ? undefined : ensureDemoForm(app, opts.seed);
   // Write the file at once: a fresh state is saved before anyone uses its tokens, and an
   // unwritable path fails the start instead of the first request.
-  if (writer && (!loaded || demo)) {
+  if (writer && (!loaded || demo || store.counters.user !== before)) {
     writer.markDirty();
     await writer.flush();
   }
@@ -170,23 +187,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     acceptInvite(email) {
       const now = opts.now();
-      const invites = [...store.invites.values()].filter((i) => i.email.toLowerCase() === email.toLowerCase() && isOpenInvite(i, now));
-      if (invites.length === 0) throw new SandboxError(`No open invite for ${email}.`);
+      const open = [...store.invites.values()].some((i) => i.email.toLowerCase() === email.toLowerCase() && isOpenInvite(i, now));
+      if (!open) throw new SandboxError(`No open invite for ${email}.`);
       const user = store.userByEmail(email) ?? store.addUser({ id: store.nextId('user'), name: nameFromEmail(email), email, created_at: now });
-      for (const invite of invites) {
-        if (store.workspaces.has(invite.workspace_id)) store.setMember(invite.workspace_id, user.id, invite.role);
-        invite.status = 'accepted';
-        invite.updated_at = now;
-      }
+      acceptOpenInvites(store, user, now);
       ensureHasWorkspace(app, user);
-      store.changed();
     },
     deliveries: () => app.dispatcher.idle(),
   };
 
   return {
     url: app.baseUrl,
+    flavor: opts.flavor,
     tokens: { ...store.meta.tokens },
+    users: listUsers(store),
     workspaceId: store.meta.workspaceId,
     ...(demo ? { formId: demo.id, formSlug: demo.slug } : {}),
     admin,

@@ -121,11 +121,19 @@ export interface SandboxTokens {
   noIntegrations: string;
 }
 
+/** A user the sandbox created for people to sign in as (seeded, or by `--user`), with the all-abilities token. */
+export interface SeededUser {
+  user_id: number;
+  token: string;
+}
+
 export interface Meta {
   adminUserId: number;
   workspaceId: number;
   tokens: SandboxTokens;
   demoFormId?: number;
+  /** Users with a printed token, the admin first. Absent in data files written before there were several. */
+  users?: SeededUser[];
 }
 
 export interface Counters {

@@ -58,6 +58,11 @@ function stateProblem(v: unknown): string | null {
     if (typeof v.meta.tokens[k] !== 'string') return `"meta.tokens.${k}" is not a string`;
   }
   if (!Number.isInteger(v.meta.workspaceId)) return '"meta.workspaceId" is not an integer';
+  if (v.meta.users !== undefined) {
+    if (!Array.isArray(v.meta.users) || !v.meta.users.every((u) => isObject(u) && Number.isInteger(u.user_id) && typeof u.token === 'string')) {
+      return '"meta.users" is malformed';
+    }
+  }
   for (const name of COLLECTIONS) {
     const list = v[name];
     if (!Array.isArray(list)) return `"${name}" is not an array`;

@@ -6,6 +6,7 @@ import { ABILITIES } from './model.js';
 import type { Ability, FormProperty } from './model.js';
 import { createForm } from './routes/forms.js';
 import { Store } from './store.js';
+import { ensureUser } from './users.js';
 import { Errors } from './validation.js';
 
 /** The narrower seeded tokens exist to exercise 403s (FIDELITY / ARCHITECTURE "The sandbox"). */
@@ -16,8 +17,16 @@ const TOKEN_ABILITIES: Record<'all' | 'readonly' | 'forms' | 'noIntegrations', A
   noIntegrations: ABILITIES.filter((a) => a !== 'manage-integrations'),
 };
 
-/** A fresh state: Ada Admin, her workspace, and four tokens of different reach. */
-export function initialStore(now: number): Store {
+/** The seeded colleague: an account of her own, not yet a member of Ada's workspace (docs/service.md). */
+export const COLLEAGUE = { name: 'Bea Builder', email: 'bea@example.com' };
+
+/**
+ * A fresh state: Ada Admin, her workspace, and four tokens of different reach; unless `colleague`
+ * is false (a Community instance, whose second seat must stay free), also Bea with her own
+ * all-abilities token, so that adding an existing user, changing another member's role and removing
+ * another member can be tried at once.
+ */
+export function initialStore(now: number, colleague = true): Store {
   const store = new Store();
   const admin = store.addUser({ id: store.nextId('user'), name: 'Ada Admin', email: 'admin@example.com', created_at: now });
   const name = "Ada's Workspace";
@@ -34,7 +43,8 @@ export function initialStore(now: number): Store {
   for (const [kind, abilities] of Object.entries(TOKEN_ABILITIES) as [keyof typeof tokens, Ability[]][]) {
     tokens[kind] = store.addToken({ token: newTokenString(), user_id: admin.id, name: `sandbox-${kind}`, abilities }).token;
   }
-  store.meta = { adminUserId: admin.id, workspaceId: ws.id, tokens };
+  store.meta = { adminUserId: admin.id, workspaceId: ws.id, tokens, users: [{ user_id: admin.id, token: tokens.all }] };
+  if (colleague) ensureUser(store, COLLEAGUE.email, now, COLLEAGUE.name);
   return store;
 }
 

@@ -9,6 +9,7 @@ import { registerExport } from './routes/export.js';
 import { registerForms } from './routes/forms.js';
 import { registerIntegrations } from './routes/integrations.js';
 import { registerMembers } from './routes/members.js';
+import { registerSandboxUsers } from './routes/sandbox-users.js';
 import { registerSharePage } from './routes/share-page.js';
 import { registerSubmissions } from './routes/submissions.js';
 import { registerWorkspaces } from './routes/workspaces.js';
@@ -35,6 +36,7 @@ export function buildRouter(): Router<Route> {
   registerExport(table);
   registerIntegrations(table);
   registerSharePage(table);
+  registerSandboxUsers(table);
   return router;
 }
 

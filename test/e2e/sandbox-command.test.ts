@@ -27,7 +27,10 @@ describe('formctl sandbox', () => {
     const data = join(home.dir, 'sandbox.json');
     const p = startSandboxProcess(['--port', '0', '--json', '--data', data, '--seed', '2', '--profile-name', 'sbx']);
     const info = JSON.parse(await p.firstLine);
-    expect(Object.keys(info).sort()).toEqual(['form_id', 'form_slug', 'tokens', 'url', 'workspace_id']);
+    expect(Object.keys(info).sort()).toEqual(['flavor', 'form_id', 'form_slug', 'tokens', 'url', 'users', 'workspace_id']);
+    expect(info.flavor).toBe('spec');
+    expect(info.users.map((u: { email: string }) => u.email)).toEqual(['admin@example.com', 'bea@example.com']);
+    expect(info.users[0].token).toBe(info.tokens.all);
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Object.keys(info.tokens).sort()).toEqual(['all', 'forms', 'noIntegrations', 'readonly']);
 
@@ -46,6 +49,7 @@ describe('formctl sandbox', () => {
     const again = startSandboxProcess(['--port', '0', '--json', '--data', data, '--profile-name', 'sbx']);
     const info2 = JSON.parse(await again.firstLine);
     expect(info2.tokens).toEqual(info.tokens);
+    expect(info2.users).toEqual(info.users);
     const list = await runFormctl(['--profile', 'sbx', 'workspace', 'list', '--json', 'id'], { env: home.env });
     expect(JSON.parse(list.stdout)).toContainEqual({ id: wsId });
     again.child.kill('SIGINT');
@@ -59,6 +63,25 @@ describe('formctl sandbox', () => {
     await new Promise((r) => setTimeout(r, 50));
     p.child.kill('SIGINT');
     expect(await p.exited, p.stderr()).toBe(0);
+  });
+
+  it('--flavor deployed and --user: the flavour, every user and its token are printed; --user takes an address', async () => {
+    const p = startSandboxProcess(['--port', '0', '--json', '--flavor', 'deployed', '--user', 'carol@example.com', '--user', 'dan@example.com']);
+    const info = JSON.parse(await p.firstLine);
+    expect(info.flavor).toBe('deployed');
+    expect(info.users.map((u: { email: string }) => u.email)).toEqual(['admin@example.com', 'bea@example.com', 'carol@example.com', 'dan@example.com']);
+    const carol = info.users[2];
+    const list = await runFormctl(['workspace', 'list', '--json', 'id'], { env: { ...home.env, FORMCTL_BASE_URL: info.url, FORMCTL_TOKEN: carol.token } });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    p.child.kill('SIGINT');
+    expect(await p.exited, p.stderr()).toBe(0);
+    const bad = await runFormctl(['sandbox', '--port', '0', '--user', 'carol'], { env: home.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('error: --user must be an email address, got "carol".\n');
+    const flavor = await runFormctl(['sandbox', '--port', '0', '--flavor', 'live'], { env: home.env });
+    expect(flavor.code).toBe(2);
+    expect(flavor.stderr).toMatch(/--flavor/);
   });
 
   it('a corrupt data file is a one-line error (exit 2) and the file is left alone', async () => {

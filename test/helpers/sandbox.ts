@@ -1,12 +1,23 @@
-import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { type SandboxHandle, type SandboxOptions, type SandboxUser, startSandbox } from '../../src/sandbox/index.js';
+
+export type { Flavor, SandboxUser } from '../../src/sandbox/index.js';
+
+/** Both flavours, for `describe.each(FLAVORS)` over data-path tests. */
+export const FLAVORS = ['spec', 'deployed'] as const;
 
 export interface TestSandbox extends SandboxHandle {
-  /** Env for runFormctl: base URL and the all-abilities token. */
+  /** Env for runFormctl: base URL and the admin's all-abilities token. */
   env: NodeJS.ProcessEnv;
+  /** Env for runFormctl as another user (e.g. `sb.users[1]`, the seeded colleague bea@example.com). */
+  envFor(user: SandboxUser): NodeJS.ProcessEnv;
 }
 
-/** Starts the in-process sandbox on a free port; the rate limit is off unless the test sets one. */
+/**
+ * Starts the in-process sandbox on a free port; the rate limit is off unless the test sets one.
+ * `flavor: 'deployed'` gives the deployed server's behaviour (docs/service.md).
+ */
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
   const h = await startSandbox({ port: 0, rateLimit: 0, ...opts });
-  return Object.assign(h, { env: { FORMCTL_BASE_URL: h.url, FORMCTL_TOKEN: h.tokens.all } });
+  const envFor = (user: SandboxUser): NodeJS.ProcessEnv => ({ FORMCTL_BASE_URL: h.url, FORMCTL_TOKEN: user.token });
+  return Object.assign(h, { env: { FORMCTL_BASE_URL: h.url, FORMCTL_TOKEN: h.tokens.all }, envFor });
 }

@@ -189,7 +189,7 @@ describe('sandbox workspace members and invites', () => {
     expect(accepted.status).toBe(400);
     expect(accepted.json).toEqual({ message: 'Invite already accepted.' });
     const users = await call(sb, 'GET', `${ws}/users`);
-    expect(users.json[1]).toEqual({ id: 2, name: 'Finn', email: 'finn@example.com', role: 'admin' });
+    expect(users.json[1]).toEqual({ id: 3, name: 'Finn', email: 'finn@example.com', role: 'admin' });
     expect(() => sb.admin.acceptInvite('finn@example.com')).toThrow('No open invite for finn@example.com.');
   });
 });

@@ -9,6 +9,8 @@ import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { examples } from '../shared.js';
 
 interface SandboxFlags {
+  flavor: 'spec' | 'deployed';
+  user?: string[];
   host: string;
   port: number;
   data?: string;
@@ -38,10 +40,18 @@ function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** Collects repeated `--user` values, each a plausible address (checked again by the sandbox). */
+function collectEmail(v: string, previous: string[] | undefined): string[] {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new UsageError(`--user must be an email address, got "${v}".`);
+  return [...(previous ?? []), v];
+}
+
 /** `formctl sandbox`. */
 export default function newSandboxCommand(f: Factory, runF = sandboxRun): Command {
   const cmd = new Command('sandbox')
     .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
+    .addOption(new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)').choices(['spec', 'deployed']).default('spec'))
+    .addOption(new Option('--user <email>', 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it').argParser(collectEmail).default(undefined))
     .addOption(new Option('--host <host>', 'Interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'Port to listen on; 0 picks a free one').default(8787).argParser(wholeNumber('--port', 65535)))
     .option('--data <file>', 'Keep state in this JSON file (resumed on the next start); default: in memory')
@@ -51,9 +61,11 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun): Comman
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
     .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
-    .option('--json', 'Print one JSON line {url, tokens, workspace_id, form_id, form_slug} instead of text');
+    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text');
   examples(cmd, [
     'formctl sandbox --seed 25',
+    'formctl sandbox --flavor deployed --seed 25',
+    'formctl sandbox --user carol@example.com',
     'formctl sandbox --port 0 --data ./sandbox.json --profile-name local',
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
@@ -71,6 +83,8 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   let handle: SandboxHandle;
   try {
     handle = await start({
+      flavor: o.flavor,
+      users: o.user,
       host: o.host,
       port: o.port,
       dataFile: o.data,
@@ -91,7 +105,9 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     if (o.json) {
       const line = {
         url: handle.url,
+        flavor: handle.flavor,
         tokens: handle.tokens,
+        users: handle.users,
         workspace_id: handle.workspaceId,
         ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
       };
@@ -113,12 +129,15 @@ async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
   const c = await loadChalk(o.io.colorStdout);
   const lines = [
     `${c.green('✓')} Sandbox listening on ${c.bold(h.url)} (API under /open/)${o.data ? `, state in ${o.data}` : ', state in memory'}`,
+    `Flavor: ${h.flavor === 'deployed' ? 'deployed (behaves as the deployed OpnForm server)' : 'spec (behaves as the API spec says)'}`,
     '',
     'Tokens (local sandbox only):',
     `  all              ${h.tokens.all}`,
     `  readonly         ${h.tokens.readonly}`,
     `  forms            ${h.tokens.forms}`,
     `  noIntegrations   ${h.tokens.noIntegrations}`,
+    'Users (each token has every ability):',
+    ...h.users.map((u) => `  ${u.email.padEnd(24)} ${u.token}   ${u.name} (user ${u.id})`),
     `Workspace: ${h.workspaceId}${h.formId !== undefined ? `   Demo form: ${h.formId} (slug ${h.formSlug})` : ''}`,
     '',
   ];
