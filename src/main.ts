@@ -88,17 +88,18 @@ export async function cli(): Promise<void> {
   let interrupts = 0;
   let echoes = 0;
   const onSigint = () => {
-    // conf → atomically → when-exit adds its own SIGINT listener that re-raises the signal after its
-    // cleanup. That echo is not a second Ctrl-C: counting it would force-exit in the middle of a graceful
-    // close (sandbox data flush, export .part cleanup). So foreign listeners are dropped on the first
-    // Ctrl-C and one following SIGINT is treated as their echo (our own exit path still runs their 'exit' hooks).
+    // conf → atomically → when-exit, and proper-lockfile → signal-exit, each add a SIGINT listener that
+    // re-raises the signal after its cleanup. Those echoes are not a second Ctrl-C: counting them would
+    // force-exit in the middle of a graceful close (sandbox data flush, export .part cleanup). So foreign
+    // listeners are dropped on the first Ctrl-C and one following SIGINT per listener is treated as its
+    // echo (our own exit path still runs their 'exit' hooks).
     const foreign = process.listeners('SIGINT').filter((l) => l !== onSigint);
     if (foreign.length === 0 && echoes > 0) {
       echoes--;
       return;
     }
     for (const l of foreign) process.removeListener('SIGINT', l as () => void);
-    if (foreign.length > 0) echoes++;
+    echoes += foreign.length;
     interrupts++;
     controller.abort();
     if (interrupts > 1) process.exit(ExitCode.interrupted);

@@ -1,8 +1,6 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { abortableSleep } from '../sleep.js';
 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
@@ -25,8 +23,8 @@ export interface ConfigData {
  * writes go through `conf` (atomic write, file mode). conf loads ajv and semver at import
  * (~130 ms CPU on Node 20), so it is imported only when something is saved.
  *
- * Every change re-reads the file under a lock (`config.json.lock`, created exclusively) and applies
- * itself to what is there now: two formctl processes saving at once (two sandboxes with
+ * Every change re-reads the file under proper-lockfile's lock (the directory `config.json.lock`,
+ * refreshed while held, taken over when a dead process left it) and applies itself to what is there now: two formctl processes saving at once (two sandboxes with
  * --profile-name, or an `auth login` that waited at a prompt while another profile was saved)
  * each keep the other's profile instead of writing back the copy they read at start.
  */
@@ -95,7 +93,7 @@ export class ConfigStore {
 
   /** Applies `change` to the file as it is now, under the lock; writes only when `change` says it changed something. */
   private async update(change: (data: ConfigData) => boolean): Promise<boolean> {
-    const release = await takeLock(`${this.path}.lock`);
+    const release = await takeLock(this.path);
     try {
       const data = readConfig(this.path);
       this.current = data;
@@ -103,7 +101,7 @@ export class ConfigStore {
       await this.persist(data);
       return true;
     } finally {
-      release();
+      await release().catch(() => undefined);
     }
   }
 
@@ -122,49 +120,26 @@ export class ConfigStore {
   }
 }
 
-/** A lock older than this was left by a process that died while saving (a save takes milliseconds). */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 5_000;
-
-/** Takes the lock file, waiting for another formctl that holds it; returns its release. */
-async function takeLock(lock: string): Promise<() => void> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      await (await open(lock, 'wx', 0o600)).close();
-      return () => {
-        try {
-          unlinkSync(lock);
-        } catch {
-          // Already gone (taken over as stale): nothing to release.
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new CliError(`Cannot save settings: ${lock} could not be created (${(err as NodeJS.ErrnoException).code}).`, ExitCode.error, 'Check that the config directory is writable.');
-      }
-    }
-    const age = lockAge(lock);
-    if (age !== undefined && age > STALE_LOCK_MS) {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // Another process took it over first.
-      }
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new CliError(`Another formctl is saving settings (${lock} exists).`, ExitCode.error, `Try again; remove ${lock} if no formctl is running.`);
-    }
-    await abortableSleep(10 + Math.random() * 20);
-  }
-}
-
-function lockAge(lock: string): number | undefined {
+/** Takes the config file's lock, waiting up to ~5 s for another formctl that holds it; returns its release. */
+async function takeLock(path: string): Promise<() => Promise<void>> {
+  const { lock } = await import('proper-lockfile');
+  const lockfilePath = `${path}.lock`;
   try {
-    return Date.now() - statSync(lock).mtimeMs;
-  } catch {
-    return undefined;
+    return await lock(path, {
+      lockfilePath,
+      // config.json may not exist yet: lock its path as given.
+      realpath: false,
+      // A save takes milliseconds; a lock not refreshed for 10 s was left by a process that died.
+      stale: 10_000,
+      retries: { retries: 100, factor: 1, minTimeout: 20, maxTimeout: 60, randomize: true },
+      // Only if this process stalled for 10 s mid-save: the write itself is still atomic.
+      onCompromised: () => undefined,
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new CliError(`Another formctl is saving settings (${lockfilePath} exists).`, ExitCode.error, `Try again; remove ${lockfilePath} if no formctl is running.`);
+    }
+    throw new CliError(`Cannot save settings: ${lockfilePath} could not be created (${(err as NodeJS.ErrnoException).code}).`, ExitCode.error, 'Check that the config directory is writable.');
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/config/store.js';
 import { testConfig } from '../auth/fixtures.js';
@@ -39,19 +39,19 @@ describe('config store: saves from more than one process', () => {
 
   it('waits for a lock another process holds, and takes over one left by a process that died', async () => {
     const t = await testConfig();
+    // proper-lockfile's lock is a directory next to the file.
     const lock = `${t.store.path}.lock`;
-    writeFileSync(lock, '');
+    mkdirSync(lock);
     const started = Date.now();
-    const { unlinkSync } = await import('node:fs');
-    setTimeout(() => unlinkSync(lock), 150);
+    setTimeout(() => rmdirSync(lock), 150);
     await t.store.saveProfile('waited', { baseUrl: 'https://a.example' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    writeFileSync(lock, '');
+    mkdirSync(lock);
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(lock, old, old);
     await t.store.saveProfile('stale', { baseUrl: 'https://b.example' });
     expect(Object.keys(saved(t.store.path).profiles).sort()).toEqual(['stale', 'waited']);
-    expect(() => readFileSync(lock)).toThrow();
+    expect(existsSync(lock)).toBe(false);
     await t.cleanup();
   });
 });
