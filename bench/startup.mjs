@@ -1,32 +1,37 @@
 #!/usr/bin/env node
-// Startup bench: median wall time of formctl's cheapest commands next to `node -e 0`.
-// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--bin path/to/formctl.js] [--cold]
-// Loopback only: `workspace list` talks to a node:http server this script starts on 127.0.0.1:0.
-// Bounded: every spawn has a 10 s kill timer and the whole bench stops after 60 s.
-// The cache directory is a fresh temporary one: the warm-up runs write the code cache that Node 20
-// runs use (bin/formctl.js), so the timed runs are warm, as every run after a user's first is.
-// --cold also times `--help` with FORMCTL_CODE_CACHE=0 (the ESM build, no code cache).
-import { spawn } from 'node:child_process';
+// Startup bench: median wall time of formctl's cheapest commands next to what Node itself needs
+// for the same job, on this Node and (optionally) on a second one, side by side in one run.
+//   `formctl --version`, `formctl --help`  next to  `node -e 0`
+//   `formctl workspace list --json`         next to  a bare node:http GET script (same server, same answer)
+// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--node /path/to/other/node]…
+// The other Node can also come from FORMCTL_BENCH_NODES (paths separated by ':'); default: only this node.
+// Loopback only: the server is a node:http stub this script starts on 127.0.0.1:0. Bounded: every
+// spawn has a 10 s kill timer and the whole bench stops after 180 s.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : def;
 };
-const RUNS = arg('--runs', 15);
-const WARMUP = arg('--warmup', 2);
-const binAt = process.argv.indexOf('--bin');
-const BIN = binAt > 0 ? process.argv[binAt + 1] : fileURLToPath(new URL('../bin/formctl.js', import.meta.url));
-const deadline = Date.now() + 60_000;
+const RUNS = opt('--runs', 15);
+const WARMUP = opt('--warmup', 2);
+const BIN = fileURLToPath(new URL('../bin/formctl.js', import.meta.url));
+const nodes = [process.execPath];
+for (let i = 0; i < argv.length; i++) if (argv[i] === '--node') nodes.push(argv[++i]);
+for (const p of (process.env.FORMCTL_BENCH_NODES ?? '').split(':')) if (p) nodes.push(p);
+const deadline = Date.now() + 180_000;
 
+const WORKSPACES = JSON.stringify([{ id: 1, name: 'Acme', icon: '🚀', is_readonly: false }, { id: 2, name: 'Side project', icon: null, is_readonly: false }]);
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/open/workspaces') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify([{ id: 1, name: 'Acme', icon: '🚀', is_readonly: false }, { id: 2, name: 'Side project', icon: null, is_readonly: false }]));
+    res.end(WORKSPACES);
   } else {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"message":"Not found"}');
@@ -36,17 +41,20 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const baseUrl = `http://127.0.0.1:${server.address().port}`;
 const home = mkdtempSync(join(tmpdir(), 'formctl-bench-'));
 
-// Both sides run without NODE_EXTRA_CA_CERTS (loading a CA bundle costs time unrelated to formctl).
-const env = { ...process.env, NO_COLOR: '1', FORMCTL_BASE_URL: baseUrl, FORMCTL_TOKEN: 'bench-token', FORMCTL_CONFIG_DIR: join(home, 'config'), FORMCTL_STATE_DIR: join(home, 'state'), FORMCTL_CACHE_DIR: join(home, 'cache'), HOME: home };
-delete env.NODE_EXTRA_CA_CERTS;
-delete env.NODE_OPTIONS;
-delete env.FORMCTL_DEBUG;
+// Every process runs without NODE_EXTRA_CA_CERTS (loading a CA bundle costs time unrelated to formctl).
+// The compile cache (Node >= 22.1) lives in the bench's own temporary directory: the warm-up runs
+// fill it, so timed runs are warm, as every run after a user's first is.
+const env = { ...process.env, NO_COLOR: '1', FORMCTL_BASE_URL: baseUrl, FORMCTL_TOKEN: 'bench-token', FORMCTL_CONFIG_DIR: join(home, 'config'), FORMCTL_STATE_DIR: join(home, 'state'), FORMCTL_CACHE_DIR: join(home, 'cache'), HOME: home, TMPDIR: home };
+for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE', 'FORMCTL_DEBUG']) delete env[name];
+
+// The reference for a one-request command: what a script doing only that GET costs.
+const GET = `require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspaces`)}, (r) => { const b = []; r.on('data', (d) => b.push(d)); r.on('end', () => process.stdout.write(Buffer.concat(b))); });`;
 
 /** Runs one process to completion and returns its wall time in ms (spawn to exit). */
-function once(argv, extraEnv) {
+function once(node, args) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, argv, { env: extraEnv ? { ...env, ...extraEnv } : env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (err += d));
@@ -55,7 +63,7 @@ function once(argv, extraEnv) {
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) reject(new Error(`${argv.join(' ')} exited ${code}: ${err.trim()}`));
+      if (code !== 0) reject(new Error(`${node} ${args.join(' ')} exited ${code}: ${err.trim()}`));
       else resolve(ms);
     });
   });
@@ -68,37 +76,40 @@ const median = (xs) => {
 };
 
 const cases = [
-  ['node -e 0', ['-e', '0']],
-  ['formctl --version', [BIN, '--version']],
-  ['formctl --help', [BIN, '--help']],
-  ['formctl workspace list --json', [BIN, 'workspace', 'list', '--json']],
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'node:http GET script', args: ['-e', GET] },
+  { name: 'formctl --version', args: [BIN, '--version'], base: 'node -e 0' },
+  { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 24: 1.2, 20: 2.5 } },
+  { name: 'formctl workspace list --json', args: [BIN, 'workspace', 'list', '--json'], base: 'node:http GET script', goal: { 24: 1.5, 20: 2.5 } },
 ];
-if (process.argv.includes('--cold')) cases.push(['--help, ESM build (no cache)', [BIN, '--help'], { FORMCTL_CODE_CACHE: '0' }]);
-/** Before issue #2's changes (commit c42ec02), same machine, medians of 15 interleaved runs (docs/performance.md). */
-const BEFORE = { 'node -e 0': 38, 'formctl --version': 88, 'formctl --help': 117, 'formctl workspace list --json': 689 };
-const goals = { 'formctl --version': 1.5, 'formctl --help': 1.5, 'formctl workspace list --json': 3 };
 
 try {
-  const times = new Map(cases.map(([name]) => [name, []]));
-  for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const [, argv, extra] of cases) await once(argv, extra);
-  // Interleaved so that machine noise (2 cores shared with others) hits every case alike.
+  const versions = nodes.map((n) => spawnSync(n, ['-v'], { encoding: 'utf8' }).stdout.trim());
+  const times = nodes.map(() => new Map(cases.map((c) => [c.name, []])));
+  for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const n of nodes) for (const c of cases) await once(n, c.args);
+  // Interleaved (every case on every Node, round after round) so that machine noise hits all alike.
   for (let i = 0; i < RUNS; i++) {
-    if (Date.now() > deadline) throw new Error('bench exceeded 60 s; try --runs 5');
-    for (const [name, argv, extra] of cases) times.get(name).push(await once(argv, extra));
+    if (Date.now() > deadline) throw new Error('bench exceeded 180 s; try --runs 5');
+    for (const [k, n] of nodes.entries()) for (const c of cases) times[k].get(c.name).push(await once(n, c.args));
   }
-  const base = median(times.get('node -e 0'));
-  console.log(`node ${process.version}, ${RUNS} runs after ${WARMUP} warm-ups, median wall time`);
+  console.log(`${RUNS} runs after ${WARMUP} warm-ups, median wall time, all Node versions interleaved`);
   const load = loadavg()[0];
   if (load > availableParallelism()) {
     console.log(`  (load average ${load.toFixed(1)} on ${availableParallelism()} cores: wall times are inflated; compare ratios, rerun when quieter)`);
   }
-  for (const [name] of cases) {
-    const m = median(times.get(name));
-    const ratio = m / base;
-    const goal = goals[name];
-    const verdict = goal ? `${ratio.toFixed(2)}x (goal <= ${goal}x ${ratio <= goal ? 'ok' : 'MISSED'})` : '1.00x';
-    const before = BEFORE[name] ? `   (before: ${BEFORE[name]} ms, ${(BEFORE[name] / BEFORE['node -e 0']).toFixed(2)}x)` : '';
-    console.log(`  ${name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms  ${verdict}${before}`);
+  for (const [k, version] of versions.entries()) {
+    const major = Number(version.slice(1).split('.')[0]);
+    console.log(`node ${version}`);
+    for (const c of cases) {
+      const m = median(times[k].get(c.name));
+      let note = '';
+      if (c.base) {
+        const ratio = m / median(times[k].get(c.base));
+        const goal = c.goal?.[major >= 24 ? 24 : 20];
+        note = `${ratio.toFixed(2)}x ${c.base}` + (goal ? ` (goal <= ${goal}x: ${ratio <= goal ? 'met' : 'MISSED'})` : '');
+      }
+      console.log(`  ${c.name.padEnd(30)} ${m.toFixed(1).padStart(7)} ms  ${note}`);
+    }
   }
 } finally {
   server.close();

@@ -102,7 +102,7 @@ export function applySettings(cmd: Command, f: Factory, path = 'formctl'): void 
     writeOut: (s) => f.io.stdout.write(s),
     writeErr: (s) => f.io.stderr.write(s),
     // Help wraps at 80 columns whatever the terminal, so it reads the same everywhere and the
-    // root help can be rendered once at build time (dist/root-help.txt, printed by dist/boot.cjs).
+    // root help can be rendered once at build time (dist/root-help.txt, printed by bin/formctl.js).
     getOutHelpWidth: () => 80,
     getErrHelpWidth: () => 80,
     outputError: (s, write) => write(s.endsWith('\n') ? s : s + '\n'),
