@@ -1,6 +1,7 @@
 // The deployed flavour over real HTTP: each behaviour of the deployed OpnForm server that the
 // sandbox reproduces (docs/service.md), sharp edges included.
 import { describe, expect, it } from 'vitest';
+import { phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { boot, call, formBody } from './helpers.js';
 
@@ -312,5 +313,19 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     const fifth = await call(sb, 'GET', '/open/workspaces', undefined, sb.tokens.forms);
     expect(fifth.status).toBe(429);
     expect(fifth.headers.get('x-ratelimit-limit')).toBe('5');
+  });
+});
+
+describe('deployed flavour: how a path id is read', () => {
+  it.each([
+    ['118', 118],
+    ['4b2e9c1a-0000-4000-8000-000000000118', 4],
+    ['59d3a1c2-1111-4aaa-8bbb-000000000000', 59],
+    ['e3b0c442-0000-4000-8000-000000000117', 0],
+    ['123e4567-e89b-12d3-a456-426614174000', 0],
+    ['2026e1f3-aaaa-4bbb-8ccc-000000000000', 20260],
+    ['abc', 0],
+  ])('%s → %i', (raw, id) => {
+    expect(phpInt(raw)).toBe(id);
   });
 });
