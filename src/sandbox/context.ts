@@ -15,6 +15,8 @@ export interface ResolvedOptions {
   port: number;
   dataFile: string | undefined;
   rateLimit: number;
+  /** Deployed flavour: exports per minute per user, beside the general limit; 0 is off. */
+  exportRateLimit: number;
   exportAsyncThreshold: number;
   allowPrivateWebhooks: boolean;
   community: boolean;
@@ -72,6 +74,13 @@ export function ok(body: unknown, status = 200): Reply {
 
 /** What route modules register into: `api` routes need a token, `open` routes are public. */
 export interface RouteTable {
+  /** Routes that exist in one flavour only are registered by checking this. */
+  flavor: Flavor;
   api(method: string, path: string, handler: Handler<Ctx>): void;
   open(method: string, path: string, handler: Handler<PublicCtx>): void;
+}
+
+/** True when the sandbox behaves as the deployed OpnForm server (docs/service.md). */
+export function isDeployed(app: App): boolean {
+  return app.opts.flavor === 'deployed';
 }

@@ -56,12 +56,24 @@ export class Dispatcher {
     private readonly opts: ResolvedOptions,
   ) {}
 
-  /** Queues deliveries for a new submission. */
+  /**
+   * Queues deliveries for a new submission (and, in the deployed flavour, for an updated one: the
+   * server fires every active integration again). Deployed flavour: integrations of other kinds
+   * (Slack, e-mail…) are not contacted but record a successful event, and logic that says no also
+   * records a success, as the deployed server does.
+   */
   submissionCreated(form: Form, sub: Submission): void {
     let body: Buffer | undefined;
+    const deployed = this.opts.flavor === 'deployed';
     for (const integration of this.store.integrationsOf(form.id)) {
+      if (integration.status !== 'active') continue;
+      const allowed = logicAllows(integration.logic, sub.data);
+      if (deployed && (integration.integration_id !== 'webhook' || !allowed)) {
+        this.record(integration, { status: 'success', response_code: null, error_message: null }, allowed ? { sent_to: integration.integration_id } : null);
+        continue;
+      }
       // Logic that does not match means no attempt, so no event either (spec: events record attempts).
-      if (integration.status !== 'active' || !logicAllows(integration.logic, sub.data)) continue;
+      if (!allowed) continue;
       body ??= Buffer.from(JSON.stringify(webhookPayload(form, sub)), 'utf8');
       const p: Promise<void> = this.deliver(integration, body).finally(() => this.inflight.delete(p));
       this.inflight.add(p);
@@ -89,12 +101,17 @@ export class Dispatcher {
       if (secret) headers['X-Webhook-Signature'] = signature(secret, body);
       outcome = await this.post(check.url, check.addresses[0]!, headers, body);
     }
+    this.record(integration, outcome);
+  }
+
+  private record(integration: Integration, outcome: Outcome, data?: Record<string, unknown> | null): void {
     this.store.addEvent({
       id: this.store.nextId('event'),
       integration_id: integration.id,
       event: 'submission.created',
       ...outcome,
       created_at: this.opts.now(),
+      ...(data !== undefined ? { data } : {}),
     });
   }
 

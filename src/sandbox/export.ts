@@ -40,6 +40,27 @@ export function parseColumns(form: Form, body: Record<string, unknown>): ExportC
   return out;
 }
 
+/**
+ * `submissionIds` (optional): the numeric ids to export, as the deployed server takes them; ids of
+ * other forms or unknown ids are simply not exported. Undefined when absent.
+ */
+export function parseSubmissionIds(body: Record<string, unknown>): Set<number> | undefined {
+  const v = body.submissionIds;
+  if (v === undefined || v === null) return undefined;
+  const errors = new Errors();
+  const ids = new Set<number>();
+  if (!Array.isArray(v)) errors.add('submissionIds', 'The submission ids field must be an array.');
+  else {
+    v.forEach((x, i) => {
+      const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d{1,15}$/.test(x) ? Number(x) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < 1) errors.add(`submissionIds.${i}`, `The submissionIds.${i} field must be an integer.`);
+      else ids.add(n);
+    });
+  }
+  errors.throwIfAny();
+  return ids;
+}
+
 /** `{slug}-submission-data.csv` (research §4.3). */
 export function csvFilename(form: Form): string {
   return `${form.slug}-submission-data.csv`;
@@ -75,10 +96,11 @@ function exportDate(ms: number): string {
  * The export CSV in chunks of text: BOM and header first, then rows newest first, 500 at a time.
  * The sync response and the async job both consume this one generator, so their bytes are identical.
  */
-export function* csvChunks(store: Store, form: Form, cols: ExportColumns): Generator<{ text: string; rows: number }> {
+export function* csvChunks(store: Store, form: Form, cols: ExportColumns, only?: Set<number>): Generator<{ text: string; rows: number }> {
   const header = ['id', ...cols.properties.map(headerOf), ...(cols.createdAt ? ['created_at'] : [])];
   yield { text: `${BOM}${header.map(csvField).join(',')}\n`, rows: 0 };
-  const subs: Submission[] = [...store.submissionsOf(form.id).values()];
+  let subs: Submission[] = [...store.submissionsOf(form.id).values()];
+  if (only) subs = subs.filter((s) => only.has(s.id));
   for (let end = subs.length; end > 0; end -= ROWS_PER_CHUNK) {
     let text = '';
     const start = Math.max(0, end - ROWS_PER_CHUNK);
@@ -163,7 +185,7 @@ export class ExportJobs {
   ) {}
 
   /** Starts a job for the form and columns; returns its id. */
-  start(form: Form, cols: ExportColumns): string {
+  start(form: Form, cols: ExportColumns, only?: Set<number>): string {
     this.sweep();
     const now = this.now();
     const job: Job = {
@@ -172,7 +194,7 @@ export class ExportJobs {
       status: 'queued',
       progress: 0,
       processed: 0,
-      total: this.store.submissionsOf(form.id).size,
+      total: only ? [...this.store.submissionsOf(form.id).keys()].filter((id) => only.has(id)).length : this.store.submissionsOf(form.id).size,
       token: randomBytes(24).toString('base64url'),
       filename: csvFilename(form),
       file: null,
@@ -182,7 +204,7 @@ export class ExportJobs {
       updatedAt: now,
     };
     this.jobs.set(job.id, job);
-    this.after(this.stepMs, () => void this.run(job, form, cols));
+    this.after(this.stepMs, () => void this.run(job, form, cols, only));
     return job.id;
   }
 
@@ -236,10 +258,10 @@ export class ExportJobs {
     Object.assign(job, patch, { updatedAt: this.now() });
   }
 
-  private async run(job: Job, form: Form, cols: ExportColumns): Promise<void> {
+  private async run(job: Job, form: Form, cols: ExportColumns, only?: Set<number>): Promise<void> {
     this.set(job, { status: 'processing', progress: 0 });
     const file: Buffer[] = [];
-    for (const chunk of csvChunks(this.store, form, cols)) {
+    for (const chunk of csvChunks(this.store, form, cols, only)) {
       file.push(Buffer.from(chunk.text, 'utf8'));
       if (chunk.rows > 0) {
         const processed = job.processed + chunk.rows;

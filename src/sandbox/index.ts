@@ -5,11 +5,11 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { newTokenString } from './auth.js';
 import type { App, Flavor, ResolvedOptions } from './context.js';
 import { Dispatcher } from './dispatcher.js';
-import { SandboxError } from './errors.js';
+import { HttpError, SandboxError } from './errors.js';
 import { ExportJobs } from './export.js';
 import { ABILITIES } from './model.js';
 import type { Ability, SandboxTokens } from './model.js';
-import { DataFileWriter, loadStateFile } from './persist.js';
+import { DataFileWriter, loadStateFile, removeStaleTempFiles } from './persist.js';
 import { ensureHasWorkspace, isOpenInvite } from './routes/members.js';
 import { acceptOpenInvites, ensureUser, listUsers, nameFromEmail } from './users.js';
 import type { SandboxUser } from './users.js';
@@ -38,8 +38,10 @@ export interface SandboxOptions {
   port?: number;
   /** Persist state as JSON here (atomic writes) and resume from it on start. */
   dataFile?: string;
-  /** Requests per minute per client IP; default 100; 0 turns the limit (and its headers) off. */
+  /** Requests per minute per client IP (deployed flavour: per user); default 100; 0 turns the limit (and its headers) off. */
   rateLimit?: number;
+  /** Deployed flavour: exports per minute per user, a bucket of its own; default 10, or 0 (off) when rateLimit is 0. */
+  exportRateLimit?: number;
   /** Exports of more submissions than this become async jobs; default 1000. */
   exportAsyncThreshold?: number;
   /** Admit private/loopback webhook targets, and plain http:// to them (local testing). */
@@ -101,6 +103,7 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     port: int('port', o.port, 8787, 65535),
     dataFile: o.dataFile,
     rateLimit: int('rateLimit', o.rateLimit, 100),
+    exportRateLimit: int('exportRateLimit', o.exportRateLimit, o.rateLimit === 0 ? 0 : 10),
     exportAsyncThreshold: int('exportAsyncThreshold', o.exportAsyncThreshold, 1000),
     allowPrivateWebhooks: o.allowPrivateWebhooks ?? false,
     community: o.community ?? false,
@@ -121,6 +124,7 @@ function hostForUrl(host: string): string {
 /** Starts the sandbox server and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const opts = resolveOptions(options);
+  if (opts.dataFile) await removeStaleTempFiles(opts.dataFile);
   const loaded = opts.dataFile ? await loadStateFile(opts.dataFile) : null;
   const store = loaded ? Store.fromStateFile(loaded) : initialStore(opts.now(), !opts.community);
   const before = store.counters.user;
@@ -132,7 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dispatcher: new Dispatcher(store, opts),
     exports: new ExportJobs(store, opts.now, opts.exportJobStepMs, () => app.baseUrl),
   };
-  const writer = opts.dataFile ? new DataFileWriter(opts.dataFile, () => JSON.stringify(store.toStateFile())) : undefined;
+  const writer = opts.dataFile ? new DataFileWriter(opts.dataFile, () => JSON.stringify(store.toStateFile()), () => store.version) : undefined;
   if (writer) store.onChange = () => writer.markDirty();
   const demo = opts.seed === undefined ? undefined : ensureDemoForm(app, opts.seed);
   // Write the file at once: a fresh state is saved before anyone uses its tokens, and an
@@ -142,7 +146,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await writer.flush();
   }
 
-  const { server, drained } = createHttpServer(app);
+  const durable = writer
+    ? (version: number) =>
+        writer.waitFor(version).catch((err: Error) => {
+          throw new HttpError(500, `The sandbox could not save its data file, so this change may not survive a restart: ${err.message}`);
+        })
+    : undefined;
+  const { server, drained } = createHttpServer(app, durable);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${opts.host}:${opts.port}`;

@@ -85,6 +85,12 @@ export interface Submission {
   form_id: number;
   data: Record<string, unknown>;
   created_at: number;
+  /** Public UUID (the deployed server's `submission_id` in lists); filled on load for older files. */
+  uuid?: string;
+  /** Deployed flavour: `partial` for an answer sent with `is_partial: true`; absent means completed. */
+  status?: 'completed' | 'partial';
+  /** Seconds the respondent took, as sent with the answer; null when unknown. */
+  completion_time?: number | null;
 }
 
 export interface WebhookData {
@@ -93,10 +99,16 @@ export interface WebhookData {
   webhook_headers: Record<string, string>;
 }
 
+/** Integration kinds the deployed server knows; the spec flavour accepts `webhook` only. */
+export const INTEGRATION_KINDS = [
+  'email', 'slack', 'discord', 'telegram', 'webhook', 'zapier', 'n8n', 'activepieces', 'make', 'pabbly', 'albato', 'google_sheets',
+] as const;
+
 export interface Integration {
   id: number;
   form_id: number;
-  integration_id: 'webhook';
+  /** Always `webhook` in the spec flavour; any of INTEGRATION_KINDS in the deployed one (whose `data` is then free-form). */
+  integration_id: string;
   status: 'active' | 'inactive';
   data: WebhookData;
   logic: Record<string, unknown> | null;
@@ -112,6 +124,8 @@ export interface DispatchEvent {
   response_code: number | null;
   error_message: string | null;
   created_at: number;
+  /** Deployed flavour's `data` of an event (what the endpoint answered, or why it failed). */
+  data?: Record<string, unknown> | null;
 }
 
 export interface SandboxTokens {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { SandboxError } from './errors.js';
 import { ABILITIES, ROLES } from './model.js';
 import type { StateFile } from './model.js';
@@ -85,14 +86,54 @@ function stateProblem(v: unknown): string | null {
   return null;
 }
 
-/** Writes `text` to `path` atomically: a temp file beside it, fsync, then rename over the target. */
+/** Temp files are `<data file>.<pid>.<8 hex>.tmp`, beside the data file. */
+function tempName(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * Removes temp files a killed sandbox left beside the data file: those whose process is gone (or is
+ * this one, which has written nothing yet). A live process's temp file is left alone.
+ */
+export async function removeStaleTempFiles(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // a missing directory is reported by the first write
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    await unlink(join(dir, name)).catch(() => {});
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes `text` to `path` durably and atomically: a temp file beside it, fsync, rename over the
+ * target, then fsync the directory so that the rename itself survives a crash.
+ */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = tempName(path);
   try {
     const fh = await open(tmp, 'w', 0o600);
     try {
       await fh.writeFile(text, 'utf8');
-      await fh.datasync();
+      await fh.sync();
     } finally {
       await fh.close();
     }
@@ -101,42 +142,71 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await unlink(tmp).catch(() => {});
     throw err;
   }
+  await syncDir(dirname(path));
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let dh;
+  try {
+    dh = await open(dir, 'r');
+    await dh.sync();
+  } catch {
+    // Some platforms cannot open or fsync a directory; the rename is then as durable as they make it.
+  } finally {
+    await dh?.close().catch(() => {});
+  }
+}
+
+interface Waiter {
+  version: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
 }
 
 /**
- * Coalesces state writes: a mutation marks the state dirty, and one writer (never two at once)
- * serialises the whole state shortly after. Bursts of requests therefore cost one write, and
- * writes can never interleave. `flush()` (used by close) waits until nothing is left unwritten.
+ * Group commit of the state: a mutation marks it dirty; one writer (never two at once) serialises
+ * the whole state on the next turn of the event loop and writes it durably. Mutations made while a
+ * write runs go together into the next one. `waitFor(version)` resolves once a write holding that
+ * store version is durable, so a request is answered only after its change would survive a crash.
+ * `flush()` (used by close) waits until nothing is left unwritten.
  */
 export class DataFileWriter {
   private dirty = false;
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
   private running: Promise<void> | undefined;
   private lastError: Error | undefined;
   private flushing = 0;
+  private durableVersion = 0;
+  private waiters: Waiter[] = [];
 
   constructor(
     private readonly path: string,
     private readonly serialise: () => string,
-    private readonly delayMs = 15,
+    private readonly version: () => number,
   ) {}
 
-  /** Notes that the state changed; a write follows within `delayMs` (or right after the current one). */
+  /** Notes that the state changed; a write starts on the next turn (or right after the current one). */
   markDirty(): void {
     this.dirty = true;
-    if (this.timer || this.running) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
+    if (this.scheduled || this.running) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       void this.run();
-    }, this.delayMs);
+    });
+  }
+
+  /** Resolves once the data file durably holds store version `version` (or later); rejects if that write failed. */
+  waitFor(version: number): Promise<void> {
+    if (version <= this.durableVersion) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ version, resolve, reject });
+      this.markDirty();
+    });
   }
 
   /** Writes any pending change now and resolves when the file is up to date. */
   async flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
     this.flushing += 1;
     try {
       if (this.running) await this.running;
@@ -151,17 +221,31 @@ export class DataFileWriter {
     }
   }
 
+  private settle(version: number, err?: Error): void {
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.version > version) still.push(w);
+      else if (err) w.reject(err);
+      else w.resolve();
+    }
+    this.waiters = still;
+  }
+
   private run(): Promise<void> {
     if (this.running) return this.running;
     this.running = (async () => {
       await null; // so that `running` is assigned before the loop can clear it
       while (this.dirty) {
         this.dirty = false;
+        const version = this.version();
         try {
           await writeFileAtomic(this.path, this.serialise());
           this.lastError = undefined;
+          this.durableVersion = Math.max(this.durableVersion, version);
+          this.settle(version);
         } catch (err) {
           this.lastError = err as Error;
+          this.settle(version, err as Error);
           // A background write has nobody to throw to: warn. A flush reports the error itself.
           if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
         }

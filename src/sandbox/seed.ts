@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { newTokenString } from './auth.js';
 import type { App } from './context.js';
 import { SandboxError } from './errors.js';
@@ -85,9 +86,28 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
         comments: COMMENTS[i % COMMENTS.length]!,
       },
       created_at: now - (count - i) * 60_000,
+      uuid: randomUUID(),
+      status: 'completed',
+      completion_time: 30 + ((i * 7) % 90),
     });
   }
+  if (app.opts.flavor === 'deployed') seedIntegrations(app, form.id);
   app.store.meta.demoFormId = form.id;
   app.store.changed();
   return { id: form.id, slug: form.slug };
+}
+
+/**
+ * Deployed flavour: the demo form gets integrations of three kinds in one list, so that commands
+ * meant for webhooks can be tried on ids that are not webhooks: an inactive webhook (no traffic
+ * leaves the machine), and an active Slack and an active e-mail integration, which record an event
+ * each time they fire (on every new or updated submission) without contacting anyone.
+ */
+function seedIntegrations(app: App, formId: number): void {
+  const now = app.opts.now();
+  const add = (integration_id: string, status: 'active' | 'inactive', data: Record<string, unknown>) =>
+    app.store.addIntegration({ id: app.store.nextId('integration'), form_id: formId, integration_id, status, data: data as never, logic: null, created_at: now, updated_at: now });
+  add('webhook', 'inactive', { webhook_url: 'https://hooks.example.com/formctl-demo', webhook_secret: null, webhook_headers: {} });
+  add('slack', 'active', { slack_webhook_url: 'https://hooks.slack.com/services/T0000/B0000/sandbox' });
+  add('email', 'active', { send_to: 'admin@example.com', sender_name: 'OpnForm', subject: 'New form submission', include_submission_data: true });
 }

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from './auth.js';
-import type { App, Ctx, Handler, PublicCtx, RouteTable } from './context.js';
+import { isDeployed } from './context.js';
+import type { App, Ctx, Flavor, Handler, PublicCtx, RouteTable } from './context.js';
 import { HttpError, notFound } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { Router } from './router.js';
@@ -23,9 +24,10 @@ interface Route {
 }
 
 /** Every route of the sandbox. */
-export function buildRouter(): Router<Route> {
+export function buildRouter(flavor: Flavor = 'spec'): Router<Route> {
   const router = new Router<Route>();
   const table: RouteTable = {
+    flavor,
     api: (method, path, handler) => router.add(method, path, { auth: true, handler }),
     open: (method, path, handler) => router.add(method, path, { auth: false, handler }),
   };
@@ -51,26 +53,64 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/** Deepest nesting of arrays and objects a body may have (the body object itself is level 1). */
+export const MAX_JSON_DEPTH = 32;
+/** A too-large body is read and dropped up to this size, so the client can read the 413; beyond it the connection is cut. */
+const DISCARD_LIMIT = 64 * 1024 * 1024;
+
+/** Whether JSON text nests arrays/objects deeper than `max`, found without recursion (strings skipped). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * Reads the JSON body. Above MAX_BODY_BYTES (declared or streamed, chunked included) the rest is
+ * read and dropped, then 413 is answered with `Connection: close`: answering while the client is
+ * still sending would have the connection reset under it and the answer lost. Nesting deeper than
+ * MAX_JSON_DEPTH is 422, before parsing, so no stored value can be too deep to serialise later.
+ */
 function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      reject(new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
-      return;
-    }
+    const tooLarge = (): HttpError =>
+      new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, undefined, { Connection: 'close' });
     const chunks: Buffer[] = [];
     let size = 0;
+    let overflow = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
-        req.destroy();
+      if (overflow || size > MAX_BODY_BYTES) {
+        overflow = true;
+        chunks.length = 0;
+        if (size > DISCARD_LIMIT) {
+          reject(tooLarge());
+          req.destroy();
+        }
       } else chunks.push(chunk);
     });
     req.on('error', () => reject(new HttpError(400, 'The request body could not be read.')));
     req.on('end', () => {
+      if (overflow) return reject(tooLarge());
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return resolve({});
+      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+        return reject(
+          new HttpError(422, `The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels of arrays and objects).`, {
+            body: [`Values may be nested at most ${MAX_JSON_DEPTH} levels deep.`],
+          }),
+        );
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -89,20 +129,42 @@ function clientIp(req: IncomingMessage): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
+export interface Limiters {
+  /** Every route: per client IP (spec flavour) or per authenticated user (deployed flavour). */
+  general?: RateLimiter;
+  /** Deployed flavour: the export route's own bucket, per user, on top of the general one. */
+  exports?: RateLimiter;
+}
+
+/** The rate-limit key: deployed, the token's user (all of a user's tokens share it); else the client IP. */
+function limitKey(app: App, req: IncomingMessage): string {
+  if (isDeployed(app)) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const token = match ? app.store.tokens.get(match[1]!) : undefined;
+    if (token) return `user:${token.user_id}`;
+  }
+  return `ip:${clientIp(req)}`;
+}
+
 /**
- * The request pipeline: rate limit (per IP, every route) → route (404/405) → token (401) →
- * handler (404 → 403 → 422 inside) → JSON reply. Unexpected exceptions become 500
+ * The request pipeline: rate limit (per IP, every route; deployed: per user, matched routes, export
+ * with its own bucket) → route (404/405) → token (401) → handler (404 → 403 → 422 inside) → JSON
+ * reply, sent once a change the request made is in the data file. Unexpected exceptions become 500
  * `{message: "Server error."}` with no detail on the wire.
  */
-export function requestListener(app: App, router: Router<Route>, limiter: RateLimiter | undefined) {
+export function requestListener(app: App, router: Router<Route>, limiters: Limiters, durable?: (version: number) => Promise<void>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let baseHeaders: Record<string, string> = {};
+    const before = app.store.version;
     try {
-      if (limiter) {
-        const decision = limiter.hit(clientIp(req));
+      const limit = (limiter: RateLimiter | undefined, key: string): void => {
+        if (!limiter) return;
+        const decision = limiter.hit(key);
         baseHeaders = decision.headers;
-        if (!decision.allowed) throw new HttpError(429, 'Too Many Attempts.');
-      }
+        if (!decision.allowed) throw new HttpError(429, 'Too Many Attempts.', undefined, decision.headers);
+      };
+      const deployed = isDeployed(app);
+      if (!deployed) limit(limiters.general, limitKey(app, req));
       const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
       const method = req.method ?? 'GET';
       const match = router.match(method, url.pathname);
@@ -112,12 +174,19 @@ export function requestListener(app: App, router: Router<Route>, limiter: RateLi
           Allow: match.allow.join(', '),
         });
       }
+      if (deployed) {
+        const key = limitKey(app, req);
+        limit(limiters.general, key);
+        if (method === 'POST' && /^\/open\/forms\/[^/]+\/submissions\/export$/.test(url.pathname)) limit(limiters.exports, key);
+      }
       let body: Promise<Record<string, unknown>> | undefined;
       const ctx: PublicCtx = { app, req, res, url, params: match.params, baseHeaders, body: () => (body ??= readBody(req)) };
       const route = match.handler;
       const reply = route.auth
         ? await (route.handler as Handler<Ctx>)({ ...ctx, caller: authenticate(req, app.store) })
         : await (route.handler as Handler<PublicCtx>)(ctx);
+      // Acknowledge a change only once it is durable (group commit in persist.ts).
+      if (durable && app.store.version !== before) await durable(app.store.version);
       if (reply?.raw !== undefined) {
         res.writeHead(reply.status, { ...baseHeaders, ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.raw)) });
         res.end(reply.raw);
@@ -139,9 +208,12 @@ export function requestListener(app: App, router: Router<Route>, limiter: RateLi
 }
 
 /** Creates the node:http server (not yet listening) and counts in-flight requests for a graceful close. */
-export function createHttpServer(app: App): { server: http.Server; drained: () => Promise<void> } {
-  const limiter = app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined;
-  const listener = requestListener(app, buildRouter(), limiter);
+export function createHttpServer(app: App, durable?: (version: number) => Promise<void>): { server: http.Server; drained: () => Promise<void> } {
+  const limiters: Limiters = {
+    general: app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined,
+    exports: isDeployed(app) && app.opts.exportRateLimit > 0 ? new RateLimiter(app.opts.exportRateLimit, app.opts.now) : undefined,
+  };
+  const listener = requestListener(app, buildRouter(app.opts.flavor), limiters, durable);
   let inflight = 0;
   let waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {

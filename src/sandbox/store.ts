@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   Counters,
   DispatchEvent,
@@ -40,6 +41,8 @@ export class Store {
   meta: Meta = { adminUserId: 0, workspaceId: 0, tokens: { all: '', readonly: '', forms: '', noIntegrations: '' } };
   /** Called after every mutation (the data-file writer hooks in here). */
   onChange: () => void = () => {};
+  /** Bumped by every mutation: a request that changed it is answered once the data file holds that version. */
+  version = 0;
 
   /** Next id of a kind; ids are never reused, also across restarts (counters are persisted). */
   nextId(kind: keyof Counters): number {
@@ -49,6 +52,7 @@ export class Store {
 
   /** Records an in-place change to a record (e.g. a renamed workspace). */
   changed(): void {
+    this.version += 1;
     this.onChange();
   }
 
@@ -257,7 +261,7 @@ export class Store {
     for (const m of state.memberships) store.setMember(m.workspace_id, m.user_id, m.role);
     for (const invite of state.invites) store.addInvite(invite);
     for (const form of state.forms) store.addForm(form);
-    for (const sub of [...state.submissions].sort((a, b) => a.id - b.id)) store.addSubmission(sub);
+    for (const sub of [...state.submissions].sort((a, b) => a.id - b.id)) store.addSubmission({ ...sub, uuid: sub.uuid ?? randomUUID() });
     for (const integration of state.integrations) store.addIntegration(integration);
     for (const event of [...state.events].sort((a, b) => a.id - b.id)) store.addEvent(event);
     return store;

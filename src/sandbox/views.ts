@@ -43,6 +43,21 @@ export function memberView(user: User, role: Role): Record<string, unknown> {
   return { id: user.id, name: user.name, email: user.email, role };
 }
 
+/** Deployed flavour: the user's public columns and the role in `pivot.role` (no top-level `role`). */
+export function deployedMemberView(user: User, workspaceId: number, role: Role): Record<string, unknown> {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    email_verified_at: iso(user.created_at),
+    created_at: iso(user.created_at),
+    updated_at: iso(user.created_at),
+    photo_url: null,
+    is_blocked: false,
+    pivot: { workspace_id: workspaceId, user_id: user.id, role },
+  };
+}
+
 /** Invite without its token (spec, Invite). */
 export function inviteView(inv: Invite): Record<string, unknown> {
   return {
@@ -133,6 +148,23 @@ export function integrationView(i: Integration): Record<string, unknown> {
     logic: i.logic,
     created_at: iso(i.created_at),
     updated_at: iso(i.updated_at),
+  };
+}
+
+/** Deployed flavour: every column of the row, any kind, `logic` `[]` when empty, `oauth_id`, `deleted_at`, `provider`. */
+export function deployedIntegrationView(i: Integration): Record<string, unknown> {
+  return {
+    id: i.id,
+    form_id: i.form_id,
+    status: i.status,
+    integration_id: i.integration_id,
+    logic: i.logic ?? [],
+    data: i.data,
+    oauth_id: null,
+    created_at: iso(i.created_at),
+    updated_at: iso(i.updated_at),
+    deleted_at: null,
+    provider: null,
   };
 }
 

@@ -19,8 +19,8 @@ describe('sandbox server error mapping', () => {
         throw new Error('database password is hunter2');
       },
     });
-    const app = { store: initialStore(0) } as unknown as App;
-    const server = http.createServer(requestListener(app, router as never, undefined));
+    const app = { store: initialStore(0), opts: { flavor: 'spec' } } as unknown as App;
+    const server = http.createServer(requestListener(app, router as never, {}));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/boom`);

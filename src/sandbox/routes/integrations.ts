@@ -1,11 +1,13 @@
-import { ok } from '../context.js';
+import { isDeployed, ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
-import { notFound } from '../errors.js';
+import { deployedEventView } from '../deployed.js';
+import { HttpError, notFound } from '../errors.js';
 import { logicProblem } from '../logic.js';
+import { INTEGRATION_KINDS } from '../model.js';
 import type { Form, Integration, WebhookData } from '../model.js';
 import { checkWebhookUrl } from '../ssrf.js';
 import { Errors, charLength, isObject } from '../validation.js';
-import { eventView, integrationView } from '../views.js';
+import { deployedIntegrationView, eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
 /** FIDELITY "blocked webhook headers": the deployed server's 14 names, compared case-insensitively. */
@@ -41,6 +43,9 @@ function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
 }
 
 interface Input {
+  kind: string;
+  /** Deployed flavour, a kind other than webhook: its `data` as sent. */
+  raw?: Record<string, unknown>;
   status?: 'active' | 'inactive';
   data: Partial<WebhookData>;
   logic?: Record<string, unknown> | null;
@@ -51,11 +56,20 @@ interface Input {
  * required. Update (spec): status and every data field are optional; what is omitted is kept,
  * a supplied webhook_headers replaces all headers, and `null` clears the secret or the headers.
  */
-async function validateInput(app: App, body: Record<string, unknown>, mode: 'create' | 'update'): Promise<Input> {
+async function validateInput(app: App, body: Record<string, unknown>, specMode: 'create' | 'update'): Promise<Input> {
   const errors = new Errors();
-  const input: Input = { data: {} };
+  const deployed = isDeployed(app);
+  // Deployed flavour: update has the create rules (status and webhook_url required, docs/service.md).
+  const mode = deployed ? 'create' : specMode;
+  const input: Input = { kind: 'webhook', data: {} };
   if (body.integration_id === undefined || body.integration_id === null || body.integration_id === '') {
+    // The deployed server fails before validation on a missing or unknown kind: a plain 500.
+    if (deployed) throw new HttpError(500, 'Server Error');
     errors.add('integration_id', 'The integration id field is required.');
+  } else if (deployed && (INTEGRATION_KINDS as readonly unknown[]).includes(body.integration_id)) {
+    input.kind = body.integration_id as string;
+  } else if (deployed) {
+    throw new HttpError(500, 'Server Error');
   } else if (body.integration_id !== 'webhook') {
     errors.add('integration_id', 'The integration id must be "webhook".');
   }
@@ -67,6 +81,7 @@ async function validateInput(app: App, body: Record<string, unknown>, mode: 'cre
 
   const data = body.data;
   if (!isObject(data)) errors.add('data', 'The data field is required and must be an object.');
+  else if (input.kind !== 'webhook') input.raw = data;
   else {
     if (data.webhook_url === undefined && mode === 'create') errors.add('data.webhook_url', 'The webhook url field is required.');
     else if (data.webhook_url !== undefined) {
@@ -87,7 +102,7 @@ async function validateInput(app: App, body: Record<string, unknown>, mode: 'cre
     const problem = logicProblem(body.logic);
     if (problem) errors.add('logic', problem);
     else input.logic = isObject(body.logic) && Object.keys(body.logic).length > 0 ? body.logic : null;
-  }
+  } else if (deployed) input.logic = null; // `logic ?? []`: an omitted logic is erased
   errors.throwIfAny();
   return input;
 }
@@ -95,8 +110,22 @@ async function validateInput(app: App, body: Record<string, unknown>, mode: 'cre
 function integrationOf(ctx: Ctx, form: Form): Integration {
   const raw = ctx.params.integration ?? '';
   const integration = /^\d{1,15}$/.test(raw) ? ctx.app.store.integrations.get(Number(raw)) : undefined;
-  if (!integration || integration.form_id !== form.id) throw notFound('Integration not found.');
+  if (!integration || integration.form_id !== form.id) {
+    throw notFound(isDeployed(ctx.app) ? 'No query results for model [App\\Models\\Integration\\FormIntegration].' : 'Integration not found.');
+  }
   return integration;
+}
+
+/** Stored `data` from validated input: a webhook's three keys (omitted ones empty), or another kind's data as sent. */
+function dataOf(input: Input): WebhookData {
+  if (input.raw) return input.raw as unknown as WebhookData;
+  return { webhook_url: input.data.webhook_url!, webhook_secret: input.data.webhook_secret ?? null, webhook_headers: input.data.webhook_headers ?? {} };
+}
+
+/** Create / update / delete answers: the deployed server adds `type: "success"`. */
+function answer(ctx: Ctx, message: string, integration?: Integration) {
+  const view = (i: Integration) => (isDeployed(ctx.app) ? deployedIntegrationView(i) : integrationView(i));
+  return ok({ ...(isDeployed(ctx.app) ? { type: 'success' } : {}), message, ...(integration ? { form_integration: view(integration) } : {}) });
 }
 
 /** Every integration route needs manage-integrations and a non-readonly member (research §1.1, manageIntegrations). */
@@ -108,7 +137,8 @@ function formForIntegrations(ctx: Ctx): Form {
 export function registerIntegrations(r: RouteTable): void {
   r.api('GET', '/open/forms/:form/integrations', (ctx) => {
     const form = formForIntegrations(ctx);
-    return ok(ctx.app.store.integrationsOf(form.id).map(integrationView));
+    // Deployed flavour: every kind in one list (Slack, e-mail… beside webhooks).
+    return ok(ctx.app.store.integrationsOf(form.id).map(isDeployed(ctx.app) ? deployedIntegrationView : integrationView));
   });
 
   r.api('POST', '/open/forms/:form/integrations', async (ctx) => {
@@ -119,42 +149,47 @@ export function registerIntegrations(r: RouteTable): void {
     const integration = app.store.addIntegration({
       id: app.store.nextId('integration'),
       form_id: form.id,
-      integration_id: 'webhook',
+      integration_id: input.kind,
       status: input.status!,
-      data: {
-        webhook_url: input.data.webhook_url!,
-        webhook_secret: input.data.webhook_secret ?? null,
-        webhook_headers: input.data.webhook_headers ?? {},
-      },
+      data: dataOf(input),
       logic: input.logic ?? null,
       created_at: now,
       updated_at: now,
     });
-    return ok({ message: 'Form Integration was created.', form_integration: integrationView(integration) });
+    return answer(ctx, 'Form Integration was created.', integration);
   });
 
   r.api('PUT', '/open/forms/:form/integrations/:integration', async (ctx) => {
     const form = formForIntegrations(ctx);
     const integration = integrationOf(ctx, form);
     const input = await validateInput(ctx.app, await ctx.body(), 'update');
-    if (input.status) integration.status = input.status;
-    integration.data = { ...integration.data, ...input.data };
-    if (input.logic !== undefined) integration.logic = input.logic;
+    if (isDeployed(ctx.app)) {
+      // The deployed server rebuilds the integration from the body: what is omitted is erased.
+      integration.integration_id = input.kind;
+      integration.status = input.status!;
+      integration.data = dataOf(input);
+      integration.logic = input.logic ?? null;
+    } else {
+      if (input.status) integration.status = input.status;
+      integration.data = { ...integration.data, ...input.data };
+      if (input.logic !== undefined) integration.logic = input.logic;
+    }
     integration.updated_at = ctx.app.opts.now();
     ctx.app.store.changed();
-    return ok({ message: 'Form Integration was updated.', form_integration: integrationView(integration) });
+    return answer(ctx, 'Form Integration was updated.', integration);
   });
 
   r.api('DELETE', '/open/forms/:form/integrations/:integration', (ctx) => {
     const form = formForIntegrations(ctx);
+    // Any kind goes, in both flavours: the id alone decides (the deployed server checks no kind).
     ctx.app.store.deleteIntegration(integrationOf(ctx, form).id);
-    return ok({ message: 'Form Integration was deleted.' });
+    return answer(ctx, 'Form Integration was deleted.');
   });
 
   r.api('GET', '/open/forms/:form/integrations/:integration/events', (ctx) => {
     const form = formForIntegrations(ctx);
     const events = ctx.app.store.events.get(integrationOf(ctx, form).id) ?? [];
     // Newest first (spec); events are stored oldest first.
-    return ok([...events].reverse().map(eventView));
+    return ok([...events].reverse().map(isDeployed(ctx.app) ? deployedEventView : eventView));
   });
 }

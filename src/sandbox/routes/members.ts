@@ -1,16 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { requireAbility, requireAdmin, requireMember } from '../auth.js';
-import { ok } from '../context.js';
+import { isDeployed, ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { ROLES } from '../model.js';
-import type { Invite, Role, User } from '../model.js';
+import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, isBlank, isEmail, requiredEnum } from '../validation.js';
-import { inviteView, memberView } from '../views.js';
+import { deployedMemberView, inviteView, memberView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
 
 const INVITE_VALIDITY_MS = 7 * 86_400_000; // research §1.3: an invite is valid for 7 days
 const COMMUNITY_SEATS = 2; // spec, Limits: 2 users in total on a Community instance
+
+/**
+ * The ability a member route checks: the spec's workspace-users-*; the deployed server has no such
+ * abilities and checks workspaces-* instead (docs/service.md).
+ */
+function usersAbility(app: App, kind: 'read' | 'write'): Ability {
+  if (isDeployed(app)) return kind === 'read' ? 'workspaces-read' : 'workspaces-write';
+  return kind === 'read' ? 'workspace-users-read' : 'workspace-users-write';
+}
 
 /** True while an invite still counts: pending and not past valid_until. */
 export function isOpenInvite(invite: Invite, now: number): boolean {
@@ -63,12 +72,12 @@ function openInviteFor(ctx: Ctx, workspaceId: number): Invite {
 export function registerMembers(r: RouteTable): void {
   r.api('GET', '/open/workspaces/:workspace/users', ({ app, caller, params }) => {
     const ws = findWorkspace(app, params.workspace);
-    requireAbility(caller, 'workspace-users-read');
+    requireAbility(caller, usersAbility(app, 'read'));
     requireMember(app.store, caller, ws.id);
     const out = [];
     for (const [userId, role] of app.store.members.get(ws.id) ?? []) {
       const user = app.store.users.get(userId);
-      if (user) out.push(memberView(user, role));
+      if (user) out.push(isDeployed(app) ? deployedMemberView(user, ws.id, role) : memberView(user, role));
     }
     return ok(out);
   });
@@ -76,7 +85,7 @@ export function registerMembers(r: RouteTable): void {
   r.api('POST', '/open/workspaces/:workspace/users/add', async (ctx) => {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    requireAbility(caller, usersAbility(app, 'write'));
     requireAdmin(app.store, caller, ws.id, 'add users to this workspace');
     const body = await ctx.body();
     const errors = new Errors();
@@ -120,7 +129,7 @@ export function registerMembers(r: RouteTable): void {
   r.api('DELETE', '/open/workspaces/:workspace/users/:user/remove', (ctx) => {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    requireAbility(caller, usersAbility(app, 'write'));
     requireAdmin(app.store, caller, ws.id, 'remove users from this workspace');
     const user = targetMember(ctx, ws.id);
     app.store.removeMember(ws.id, user.id);
@@ -131,7 +140,7 @@ export function registerMembers(r: RouteTable): void {
   r.api('PUT', '/open/workspaces/:workspace/users/:user/update-role', async (ctx) => {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    requireAbility(caller, usersAbility(app, 'write'));
     requireAdmin(app.store, caller, ws.id, 'change member roles');
     const user = targetMember(ctx, ws.id);
     const errors = new Errors();
@@ -143,10 +152,13 @@ export function registerMembers(r: RouteTable): void {
 
   r.api('POST', '/open/workspaces/:workspace/leave', ({ app, caller, params }) => {
     const ws = findWorkspace(app, params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    // Deployed: any member may leave with workspaces-read.
+    requireAbility(caller, isDeployed(app) ? 'workspaces-read' : 'workspace-users-write');
     requireMember(app.store, caller, ws.id);
     app.store.removeMember(ws.id, caller.user.id);
     ensureHasWorkspace(app, caller.user);
+    // Spec: 204. Deployed: 200 with a JSON message. Neither guards the last admin or member.
+    if (isDeployed(app)) return ok({ success: true, message: 'You have left the workspace.' });
     return { status: 204 };
   });
 
@@ -161,7 +173,7 @@ export function registerMembers(r: RouteTable): void {
   r.api('POST', '/open/workspaces/:workspace/invites/:invite/resend', (ctx) => {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    requireAbility(caller, usersAbility(app, 'write'));
     requireAdmin(app.store, caller, ws.id, 'resend invites');
     openInviteFor(ctx, ws.id);
     return ok({ message: 'Invite email resent successfully.' });
@@ -170,7 +182,7 @@ export function registerMembers(r: RouteTable): void {
   r.api('DELETE', '/open/workspaces/:workspace/invites/:invite/cancel', (ctx) => {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, 'workspace-users-write');
+    requireAbility(caller, usersAbility(app, 'write'));
     requireAdmin(app.store, caller, ws.id, 'cancel invites');
     const invite = openInviteFor(ctx, ws.id);
     app.store.deleteInvite(invite.id);

@@ -1,6 +1,8 @@
-import { ok } from '../context.js';
+import { randomUUID } from 'node:crypto';
+import { isDeployed, ok } from '../context.js';
 import type { Ctx, PublicCtx, RouteTable } from '../context.js';
-import { forbidden, notFound } from '../errors.js';
+import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileValue } from '../deployed.js';
+import { forbidden, notFound, validationFailed } from '../errors.js';
 import { isLayoutBlock } from '../form-rules.js';
 import type { Form, FormProperty, Submission } from '../model.js';
 import { Errors, isBlank, isObject, queryInt } from '../validation.js';
@@ -18,11 +20,53 @@ function isRequired(p: FormProperty): boolean {
   return p.required === true && p.hidden !== true;
 }
 
+/**
+ * The submission named by the path. Spec flavour: digits only. Deployed flavour: the id as PHP and
+ * MySQL coerce a string, its numeric prefix ("4b2e…" is submission 4, "e3b0…" is 0: none).
+ */
 function submissionFor(ctx: Ctx, form: Form): Submission {
   const raw = ctx.params.submission ?? '';
-  const sub = /^\d{1,15}$/.test(raw) ? ctx.app.store.submissionsOf(form.id).get(Number(raw)) : undefined;
-  if (!sub) throw notFound('Submission not found.');
+  const id = isDeployed(ctx.app) ? phpInt(raw) : /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  const sub = id > 0 ? ctx.app.store.submissionsOf(form.id).get(id) : undefined;
+  if (!sub) throw notFound(isDeployed(ctx.app) ? 'No query results for model [App\\Models\\Forms\\FormSubmission].' : 'Submission not found.');
   return sub;
+}
+
+/**
+ * Deployed submission update (docs/service.md): the body's top-level keys that are field ids of the
+ * form REPLACE the stored answers; `data` is not read. A captcha form is always 422; `is_partial`
+ * empties the rules, so the answers are wiped; a visible required field must be present;
+ * completion_time becomes what was sent (else null); the status becomes completed; file answers
+ * survive only as strings; answers to removed fields are dropped. Every active integration fires again.
+ */
+function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<string, unknown>): void {
+  if (form.attrs.use_captcha === true) {
+    throw validationFailed({ 'h-captcha-response': ['Please complete the captcha.'] });
+  }
+  const validated: Record<string, unknown> = {};
+  const partialBody = Object.hasOwn(body, 'is_partial');
+  if (!partialBody) {
+    const errors = new Errors();
+    for (const [id, p] of answerable(form)) {
+      const present = Object.hasOwn(body, id) && !isBlank(body[id]);
+      if (isRequired(p) && !present) errors.add(id, `The ${p.name} field is required.`);
+      else if (Object.hasOwn(body, id)) validated[id] = body[id];
+    }
+    const ct = body.completion_time;
+    if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
+    errors.throwIfAny();
+  }
+  const props = answerable(form);
+  const data: Record<string, unknown> = {};
+  for (const [id, value] of Object.entries(validated)) {
+    const p = props.get(id)!;
+    data[id] = isFileType(p) ? storedFileValue(p, value) : value;
+  }
+  sub.data = data;
+  sub.completion_time = !partialBody && Number.isInteger(body.completion_time) ? (body.completion_time as number) : null;
+  sub.status = 'completed';
+  ctx.app.store.changed();
+  ctx.app.dispatcher.submissionCreated(form, sub);
 }
 
 /** Case-insensitive match of `term` against any string or number value of a submission (research §1.3 `search`). */
@@ -52,10 +96,19 @@ export function registerSubmissions(r: RouteTable): void {
   r.api('GET', '/open/forms/:form/submissions', (ctx) => {
     const form = formFor(ctx, 'forms-read');
     const q = ctx.url.searchParams;
-    // Newest first, as the deployed server orders them (research §1.3).
+    // Newest first, as the deployed server orders them.
     let subs = [...ctx.app.store.submissionsOf(form.id).values()].reverse();
     const term = q.get('search')?.trim().toLowerCase();
     if (term) subs = subs.filter((s) => matches(s, term));
+    if (isDeployed(ctx.app)) {
+      // Always the envelope; per_page min(n, 100), and 0 or absent falls back (100 by the route, 15 for 0).
+      const status = q.get('status');
+      if (status === 'partial') subs = subs.filter((s) => s.status === 'partial');
+      else if (status === 'completed') subs = subs.filter((s) => s.status !== 'partial');
+      const asked = q.has('per_page') ? queryInt(q.get('per_page'), 100) : 100;
+      const perPage = asked <= 0 ? 15 : Math.min(asked, 100);
+      return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, (s) => deployedSubmissionView(ctx.app, form, s)));
+    }
     // Every sandbox submission is complete, so `status=partial` matches none (research: completed/partial/all).
     if (q.get('status') === 'partial') subs = [];
     // FIDELITY: a bare array unless the caller asks for pages; then per_page default 100, clamped 1..100.
@@ -64,10 +117,22 @@ export function registerSubmissions(r: RouteTable): void {
     return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, submissionView));
   });
 
+  if (r.flavor === 'deployed') {
+    // The single-submission GET exists but is not open to personal access tokens.
+    r.api('GET', '/open/forms/:form/submissions/:submission', () => {
+      throw closedToTokens();
+    });
+  }
+
   r.api('PUT', '/open/forms/:form/submissions/:submission', async (ctx) => {
-    const form = formFor(ctx, 'submissions-write', 'edit submissions');
+    // The deployed server has no submissions-write ability: editing answers needs forms-write.
+    const form = formFor(ctx, isDeployed(ctx.app) ? 'forms-write' : 'submissions-write', 'edit submissions');
     const sub = submissionFor(ctx, form);
     const body = await ctx.body();
+    if (isDeployed(ctx.app)) {
+      deployedUpdate(ctx, form, sub, body);
+      return ok({ type: 'success', message: 'Record successfully updated.', data: deployedSubmissionView(ctx.app, form, sub) });
+    }
     const errors = new Errors();
     const props = answerable(form);
     if (!isObject(body.data)) errors.add('data', 'The data field is required and must be an object of field values.');
@@ -90,7 +155,7 @@ export function registerSubmissions(r: RouteTable): void {
     const form = formFor(ctx, 'forms-write', 'delete submissions');
     const sub = submissionFor(ctx, form);
     ctx.app.store.deleteSubmission(form.id, sub.id);
-    return ok({ message: 'Record successfully removed.' });
+    return ok(isDeployed(ctx.app) ? { type: 'success', message: 'Record successfully removed.' } : { message: 'Record successfully removed.' });
   });
 
   r.open('POST', '/forms/:form/answer', async (ctx) => {
@@ -101,18 +166,30 @@ export function registerSubmissions(r: RouteTable): void {
     const body = await ctx.body();
     const errors = new Errors();
     const data: Record<string, unknown> = {};
+    // Deployed flavour: `is_partial: true` saves an unfinished answer (no required check), status partial.
+    const partial = isDeployed(app) && body.is_partial === true;
     for (const [id, p] of answerable(form)) {
       const value = body[id];
-      if (isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
+      if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
       else if (value !== undefined) data[id] = value;
     }
+    const ct = body.completion_time;
+    if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
     errors.throwIfAny();
-    const sub = app.store.addSubmission({ id: app.store.nextId('submission'), form_id: form.id, data, created_at: app.opts.now() });
+    const sub = app.store.addSubmission({
+      id: app.store.nextId('submission'),
+      form_id: form.id,
+      data,
+      created_at: app.opts.now(),
+      uuid: randomUUID(),
+      status: partial ? 'partial' : 'completed',
+      completion_time: Number.isInteger(ct) ? (ct as number) : null,
+    });
     app.dispatcher.submissionCreated(form, sub);
     return ok({
       type: 'success',
       message: 'Form submission saved.',
-      submission_id: String(sub.id),
+      submission_id: isDeployed(app) ? sub.uuid : String(sub.id),
       is_first_submission: app.store.submissionsOf(form.id).size === 1,
       redirect: false,
     });

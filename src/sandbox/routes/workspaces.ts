@@ -1,5 +1,5 @@
-import { requireAbility, requireAdmin } from '../auth.js';
-import { ok } from '../context.js';
+import { requireAbility, requireAdmin, requireWriter } from '../auth.js';
+import { isDeployed, ok } from '../context.js';
 import type { RouteTable } from '../context.js';
 import { forbidden } from '../errors.js';
 import type { Workspace } from '../model.js';
@@ -57,7 +57,9 @@ export function registerWorkspaces(r: RouteTable): void {
     const { app, caller } = ctx;
     const ws = findWorkspace(app, ctx.params.workspace);
     requireAbility(caller, 'workspaces-write');
-    requireAdmin(app.store, caller, ws.id, 'update this workspace');
+    // The deployed server lets any member with write access update a workspace; the spec needs an admin.
+    if (isDeployed(app)) requireWriter(app.store, caller, ws.id, 'update this workspace');
+    else requireAdmin(app.store, caller, ws.id, 'update this workspace');
     const body = await ctx.body();
     const errors = new Errors();
     const name = requiredString(errors, body, 'name');
@@ -65,7 +67,9 @@ export function registerWorkspaces(r: RouteTable): void {
     errors.throwIfAny();
     ws.name = name!;
     // Spec: emoji is optional and a blank value clears the icon; an absent emoji keeps it.
+    // Deployed: `icon = emoji ?? ''`, so an absent emoji clears it too.
     if (icon !== undefined) ws.icon = icon;
+    else if (isDeployed(app)) ws.icon = '';
     ws.updated_at = app.opts.now();
     app.store.changed();
     return ok({ message: 'Workspace updated.', workspace: workspaceView(ws, 'admin', false) });
@@ -80,6 +84,6 @@ export function registerWorkspaces(r: RouteTable): void {
       throw forbidden('You cannot delete your last workspace. Delete your account instead.');
     }
     app.store.deleteWorkspace(ws.id);
-    return ok({ message: 'Workspace successfully deleted.', workspace_id: ws.id });
+    return ok({ ...(isDeployed(app) ? { type: 'success' } : {}), message: 'Workspace successfully deleted.', workspace_id: ws.id });
   });
 }

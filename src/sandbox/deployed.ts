@@ -1,0 +1,101 @@
+// Helpers for the deployed flavour: how the deployed OpnForm server reads path ids, renders
+// submissions and events, and answers routes that personal access tokens may not use
+// (docs/service.md, "The deployed flavour").
+import { createHmac } from 'node:crypto';
+import type { App } from './context.js';
+import { HttpError } from './errors.js';
+import { isLayoutBlock } from './form-rules.js';
+import type { DispatchEvent, Form, FormProperty, Submission } from './model.js';
+import { iso } from './views.js';
+
+/**
+ * A path id as PHP's `(int)` cast (and MySQL's string-to-number comparison) reads it: the longest
+ * numeric prefix, an exponent included, truncated; no prefix is 0. "4b2e…" → 4, "2026e1f3…" → 20260,
+ * "e3b0…" → 0. Never a valid id when negative or beyond the safe range.
+ */
+export function phpInt(raw: string): number {
+  const m = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(raw);
+  if (!m) return 0;
+  const n = Math.trunc(Number(m[0]));
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
+/** 404 `{"message":""}`: what the deployed server answers a personal access token on a route not open to tokens. */
+export function closedToTokens(): HttpError {
+  return new HttpError(404, '');
+}
+
+/** `Y-m-d H:i:s` in UTC, the deployed list's `data.created_at`. */
+export function sqlDate(ms: number): string {
+  return iso(ms).slice(0, 19).replace('T', ' ');
+}
+
+/** Property types whose answers are stored files, rendered in lists as `[{file_url, file_name}]`. */
+export function isFileType(p: FormProperty | undefined): boolean {
+  return p?.type === 'files' || p?.type === 'signature';
+}
+
+/** A signed, short-lived-looking URL for a stored file name (the sandbox serves no files). */
+function fileUrl(app: App, form: Form, name: string): string {
+  const sig = createHmac('sha256', 'formctl-sandbox').update(`${form.id}/${name}`).digest('hex').slice(0, 32);
+  return `${app.baseUrl}/storage/forms/${form.id}/${encodeURIComponent(name)}?expires=600&signature=${sig}`;
+}
+
+function fileNames(v: unknown): string[] {
+  const list = Array.isArray(v) ? v : [v];
+  return list.filter((x): x is string => typeof x === 'string' && x !== '');
+}
+
+/**
+ * A submission as the deployed list renders it: numeric `id`, UUID `submission_id`, `completion_time`,
+ * `form_id`, and `data` holding the stored answers (also to fields removed since) plus `status`,
+ * `created_at` (`Y-m-d H:i:s`), `id` and `submission_id`; files and signatures as `[{file_url, file_name}]`.
+ */
+export function deployedSubmissionView(app: App, form: Form, sub: Submission): Record<string, unknown> {
+  const props = new Map(form.properties.map((p) => [p.id, p]));
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(sub.data)) {
+    const p = props.get(key);
+    if (p && isLayoutBlock(p)) continue;
+    data[key] = isFileType(p) ? fileNames(value).map((name) => ({ file_url: fileUrl(app, form, name), file_name: name })) : value;
+  }
+  const uuid = sub.uuid ?? '';
+  Object.assign(data, { status: sub.status ?? 'completed', created_at: sqlDate(sub.created_at), id: sub.id, submission_id: uuid });
+  return { data, completion_time: sub.completion_time ?? null, form_id: sub.form_id, id: sub.id, submission_id: uuid };
+}
+
+/**
+ * A sent answer to a file field as the deployed server stores it on update: only strings survive
+ * (a `file_url` is reduced to its file name, a name is kept); objects are dropped, as the server
+ * skips them. A signature must be its file name: a URL fails the server's file-name rule and is null.
+ */
+export function storedFileValue(p: FormProperty, value: unknown): unknown {
+  const toName = (s: string): string | null => {
+    if (!/^https?:\/\//i.test(s)) return s;
+    if (p.type === 'signature') return null;
+    try {
+      const last = new URL(s).pathname.split('/').pop() ?? '';
+      return last ? decodeURIComponent(last) : null;
+    } catch {
+      return null;
+    }
+  };
+  if (p.type === 'signature') {
+    const s = Array.isArray(value) ? value[0] : value;
+    return typeof s === 'string' ? toName(s) : null;
+  }
+  const names = (Array.isArray(value) ? value : [value]).filter((x): x is string => typeof x === 'string').map(toName).filter((x): x is string => !!x);
+  return names;
+}
+
+/** `Y-m-d H:i`, the deployed event's `date`. */
+function eventDate(ms: number): string {
+  return iso(ms).slice(0, 16).replace('T', ' ');
+}
+
+/** A dispatch event as the deployed server renders it: `{date, status: "Success"|"Error", data}`. */
+export function deployedEventView(e: DispatchEvent): Record<string, unknown> {
+  const ok = e.status === 'success';
+  const data = e.data !== undefined ? e.data : ok ? null : { message: e.error_message, status: e.response_code, response: null };
+  return { date: eventDate(e.created_at), status: ok ? 'Success' : 'Error', data };
+}
