@@ -1,0 +1,165 @@
+import type { ApiClient } from '../api/client.js';
+import type { Pacer } from '../api/ratelimit.js';
+import { SUBMISSIONS_MAX_PER_PAGE, numericIdOf } from '../api/submissions.js';
+import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
+import { apiPath } from '../api/path.js';
+import { InterruptedError } from '../errors.js';
+
+/** The deployed service answers an export synchronously for at most this many `submissionIds`. */
+export const CHUNK_IDS = 1000;
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Joins CSV chunks into one file (docs/submission-update.md, "Exports above 1,000 rows"): the first
+ * chunk passes untouched (its BOM and header line are the file's); every later chunk loses a leading
+ * BOM and its header line (up to the first line break outside quotes). Bytes are passed on as they
+ * come, so memory stays flat whatever the chunk size.
+ */
+export class CsvJoiner {
+  private index = -1;
+  /** Bytes of the current chunk's start still to check against the BOM. */
+  private bomLeft = 0;
+  private bomSeen = 0;
+  private inHeader = false;
+  private inQuotes = false;
+
+  /** Starts the next chunk. */
+  next(): void {
+    this.index++;
+    this.bomLeft = this.index > 0 ? BOM.length : 0;
+    this.bomSeen = 0;
+    this.inHeader = this.index > 0;
+    this.inQuotes = false;
+  }
+
+  /** The part of `buf` (a piece of the current chunk) that belongs in the joined file. */
+  take(buf: Uint8Array): Uint8Array {
+    if (this.index === 0 || (!this.inHeader && this.bomLeft === 0)) return buf;
+    let i = 0;
+    while (this.bomLeft > 0 && i < buf.length) {
+      if (buf[i] === BOM[this.bomSeen]) {
+        this.bomSeen++;
+        this.bomLeft--;
+        i++;
+        continue;
+      }
+      // No (complete) BOM: the bytes taken for one belong to the header, which is dropped anyway.
+      this.bomLeft = 0;
+    }
+    while (this.inHeader && i < buf.length) {
+      const b = buf[i++]!;
+      if (b === 0x22) this.inQuotes = !this.inQuotes;
+      else if (b === 0x0a && !this.inQuotes) this.inHeader = false;
+    }
+    return i === 0 ? buf : buf.subarray(i);
+  }
+}
+
+/**
+ * The export limit's budget, as the services count it: a fixed 60 s window that opens with its first
+ * request (the deployed service: 10 exports a minute per user). Exports go back to back while the
+ * window has room and wait for the next window when it has none, which is the fastest pace the limit
+ * allows; `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when another client
+ * shares it.
+ */
+export class ExportBudget {
+  private windowStart: number | undefined;
+  private used = 0;
+
+  constructor(
+    private limit: number,
+    private readonly now: () => number,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+    /** Slack after the window's end, for the two clocks' difference. */
+    private readonly marginMs = 500,
+  ) {}
+
+  /** Resolves when one more export may go. */
+  async take(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new InterruptedError();
+    let t = this.now();
+    if (this.windowStart !== undefined && t - this.windowStart >= 60_000) this.reset();
+    if (this.used >= this.limit) {
+      const start = this.windowStart ?? t;
+      const wait = start + 60_000 + this.marginMs - t;
+      if (wait > 0) await this.sleep(wait, signal);
+      if (signal?.aborted) throw new InterruptedError();
+      this.reset();
+      t = this.now();
+    }
+    this.windowStart ??= t;
+    this.used++;
+  }
+
+  /** What the answer's headers say about the window. */
+  observe(headers: Record<string, string | string[] | undefined>): void {
+    const num = (k: string) => {
+      const v = headers[k];
+      const n = Number(Array.isArray(v) ? v[0] : v);
+      return v !== undefined && Number.isFinite(n) ? n : undefined;
+    };
+    const limit = num('x-ratelimit-limit');
+    const remaining = num('x-ratelimit-remaining');
+    if (limit !== undefined && limit > 0) this.limit = limit;
+    if (remaining !== undefined) this.used = Math.max(this.used, this.limit - remaining);
+  }
+
+  private reset(): void {
+    this.windowStart = undefined;
+    this.used = 0;
+  }
+}
+
+/**
+ * The form's submission ids in list order (newest first), in chunks of at most CHUNK_IDS, each page
+ * request paced by the general limit. An id seen twice (the list shifts when answers arrive during
+ * the export) is given once.
+ */
+export class IdChunks {
+  private page = 0;
+  private lastPage: number | undefined;
+  private done = false;
+  private readonly seen = new Set<number>();
+  private buffered: number[] = [];
+  /** The list's total, once page 1 was read. */
+  total: number | undefined;
+  /** List requests made. */
+  pages = 0;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly formId: number,
+    private readonly pacer: Pick<Pacer, 'take' | 'observe'>,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The next chunk of ids; empty when the list is exhausted. */
+  async next(): Promise<number[]> {
+    while (!this.done && this.buffered.length < CHUNK_IDS) await this.readPage();
+    return this.buffered.splice(0, CHUNK_IDS);
+  }
+
+  private async readPage(): Promise<void> {
+    this.page++;
+    await this.pacer.take(this.signal);
+    const res = await this.client.request<unknown>({
+      path: apiPath`/open/forms/${this.formId}/submissions`,
+      query: { page: this.page, per_page: SUBMISSIONS_MAX_PER_PAGE },
+      ability: 'forms-read',
+      signal: this.signal,
+    });
+    this.pacer.observe(this.client.rateLimit);
+    this.pages++;
+    const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
+    if (this.page === 1) this.total = info?.total ?? (info ? undefined : items.length);
+    this.lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : info ? undefined : 1);
+    for (const s of items.map(normalizeSubmission) as NormalizedSubmission[]) {
+      const id = numericIdOf(s);
+      if (id === undefined || this.seen.has(id)) continue;
+      this.seen.add(id);
+      this.buffered.push(id);
+    }
+    if (items.length === 0 || this.lastPage === undefined || this.page >= this.lastPage) this.done = true;
+  }
+}
