@@ -3,7 +3,8 @@ import type { Pacer } from '../api/ratelimit.js';
 import { SUBMISSIONS_MAX_PER_PAGE, numericIdOf } from '../api/submissions.js';
 import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
 import { apiPath } from '../api/path.js';
-import { InterruptedError } from '../errors.js';
+import { startExport } from '../api/exports.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
 
 /** The deployed service answers an export synchronously for at most this many `submissionIds`. */
 export const CHUNK_IDS = 1000;
@@ -161,5 +162,73 @@ export class IdChunks {
       this.buffered.push(id);
     }
     if (items.length === 0 || this.lastPage === undefined || this.page >= this.lastPage) this.done = true;
+  }
+}
+
+/** The export limit of the deployed service (per user, per minute); the answers' headers can only lower it. */
+export const EXPORT_LIMIT_PER_MINUTE = 10;
+
+export interface ChunkProgress {
+  chunks: number;
+  /** Chunks in all, once the list's total is known. */
+  totalChunks?: number;
+  rows: number;
+  totalRows?: number;
+}
+
+export interface ChunkedCsvOptions {
+  client: ApiClient;
+  formId: number;
+  columns: Record<string, boolean>;
+  budget: ExportBudget;
+  /** Paces the list pages under the general limit. */
+  pacer: Pick<Pacer, 'take' | 'observe'>;
+  signal?: AbortSignal;
+  onProgress?: (p: ChunkProgress) => void;
+}
+
+/**
+ * The form's CSV, exported synchronously in chunks of at most 1,000 `submissionIds` taken from the
+ * list, joined into one CSV (one BOM, one header). The next chunk's ids are read from the list while
+ * the current chunk downloads, so the list and the export limit overlap. Bytes come out as they
+ * arrive: memory stays flat whatever the form's size.
+ */
+export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> {
+  const ids = new IdChunks(o.client, o.formId, o.pacer, o.signal);
+  const joiner = new CsvJoiner();
+  const progress: ChunkProgress = { chunks: 0, rows: 0 };
+  let next = ids.next();
+  // A prefetch that fails while a chunk downloads is reported when it is awaited, not as unhandled.
+  next.catch(() => undefined);
+  for (;;) {
+    const chunk = await next;
+    if (chunk.length === 0) {
+      if (progress.chunks > 0) return;
+      throw new CliError('The service answered the export with a job, but its submission list is empty, so there is nothing to export in chunks.');
+    }
+    next = ids.next();
+    next.catch(() => undefined);
+    await o.budget.take(o.signal);
+    const started = await startExport(o.client, o.formId, o.columns, o.signal, chunk);
+    if (started.kind !== 'csv') {
+      throw new CliError(
+        `The service answered an export of ${chunk.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
+        ExitCode.error,
+        'Rerun with --debug and report the response.',
+      );
+    }
+    o.budget.observe(started.response.headers);
+    joiner.next();
+    for await (const piece of started.response.body as AsyncIterable<Buffer>) {
+      const out = joiner.take(piece);
+      if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
+    }
+    progress.chunks++;
+    progress.rows += chunk.length;
+    if (ids.total !== undefined) {
+      progress.totalRows = Math.max(ids.total, progress.rows);
+      progress.totalChunks = Math.max(progress.chunks, Math.ceil(progress.totalRows / CHUNK_IDS));
+    }
+    o.onProgress?.({ ...progress });
   }
 }
