@@ -23,8 +23,9 @@ export interface FakeOptions {
   form: Record<string, unknown> & { id: number; slug: string; properties: Array<Record<string, unknown>> };
   submissions: FakeSubmission[];
   integrations?: Array<Record<string, unknown>>;
-  /** Answers 404 to everything but the form when set (a token without access…). */
   perPage?: number;
+  /** Sent as X-RateLimit-Limit on list pages (the general limit). */
+  listRateLimit?: number;
 }
 
 export interface SubmissionFake extends StubServer {
@@ -98,7 +99,8 @@ export async function startSubmissionFake(o: FakeOptions): Promise<SubmissionFak
       const per = Math.min(Number(u.searchParams.get('per_page') ?? perPage), perPage);
       const last = Math.max(1, Math.ceil(all.length / per));
       const items = all.slice((page - 1) * per, page * per).map((s) => listView(s, o.flavor, o.form));
-      return json(res, 200, { data: items, links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } });
+      const headers: Record<string, string> = o.listRateLimit ? { 'x-ratelimit-limit': String(o.listRateLimit), 'x-ratelimit-remaining': String(o.listRateLimit - 1) } : {};
+      return json(res, 200, { data: items, links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } }, headers);
     }
     const m = /^\/open\/forms\/\d+\/submissions\/([^/]+)$/.exec(path);
     if (m && (req.method === 'PUT' || req.method === 'DELETE')) {
