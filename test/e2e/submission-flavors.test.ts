@@ -55,7 +55,9 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
   it('a one-field update keeps every other answer and the completion time', async () => {
     const before = await answer({ name: 'Grace Hopper', email: 'grace@example.com', rating: 2, comments: 'compilers', completion_time: 42 });
     const r = await runFormctl(['submission', 'update', String(sb.formId), String(before.id), '--set', 'Rating=5'], { env });
-    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.code).toBe(0);
+    // The deployed flavour seeds a Slack and an e-mail integration: they fire again, and formctl says so.
+    if (flavor === 'deployed') expect(r.stderr).toMatch(/^warning: the form has \d+ active integrations? .* run again for each updated submission\.\n$/);
     const after = (await list()).find((s) => s.id === before.id)!;
     expect(answers(after)).toEqual({ ...answers(before), rating: 5 });
     expect(after.completion_time ?? null).toEqual(before.completion_time ?? null);
