@@ -1,5 +1,4 @@
 import type { ApiClient } from '../api/client.js';
-import type { Pacer } from '../api/ratelimit.js';
 import { SUBMISSIONS_MAX_PER_PAGE, numericIdOf } from '../api/submissions.js';
 import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
 import { apiPath } from '../api/path.js';
@@ -58,13 +57,13 @@ export class CsvJoiner {
 }
 
 /**
- * The export limit's budget, as the services count it: a fixed 60 s window that opens with its first
- * request (the deployed service: 10 exports a minute per user). Exports go back to back while the
- * window has room and wait for the next window when it has none, which is the fastest pace the limit
- * allows; `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when another client
- * shares it.
+ * A rate limit's budget, as the services count it: a fixed 60 s window that opens with its first
+ * request (the deployed service: 100 requests a minute per user, and 10 exports). Requests go back to
+ * back while the window has room and wait for the next window when it has none, which is the fastest
+ * pace the limit allows; `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when
+ * other requests share it (`cap`: the headers may lower the limit, never raise it above this).
  */
-export class ExportBudget {
+export class WindowBudget {
   private windowStart: number | undefined;
   private used = 0;
 
@@ -74,7 +73,10 @@ export class ExportBudget {
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
     /** Slack after the window's end, for the two clocks' difference. */
     private readonly marginMs = 500,
-  ) {}
+    private readonly cap = Number.POSITIVE_INFINITY,
+  ) {
+    this.limit = Math.min(limit, cap);
+  }
 
   /** Resolves when one more export may go. */
   async take(signal?: AbortSignal): Promise<void> {
@@ -102,7 +104,7 @@ export class ExportBudget {
     };
     const limit = num('x-ratelimit-limit');
     const remaining = num('x-ratelimit-remaining');
-    if (limit !== undefined && limit > 0) this.limit = limit;
+    if (limit !== undefined && limit > 0) this.limit = Math.min(limit, this.cap);
     if (remaining !== undefined) this.used = Math.max(this.used, this.limit - remaining);
   }
 
@@ -131,7 +133,7 @@ export class IdChunks {
   constructor(
     private readonly client: ApiClient,
     private readonly formId: number,
-    private readonly pacer: Pick<Pacer, 'take' | 'observe'>,
+    private readonly budget: WindowBudget,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -143,14 +145,14 @@ export class IdChunks {
 
   private async readPage(): Promise<void> {
     this.page++;
-    await this.pacer.take(this.signal);
+    await this.budget.take(this.signal);
     const res = await this.client.request<unknown>({
       path: apiPath`/open/forms/${this.formId}/submissions`,
       query: { page: this.page, per_page: SUBMISSIONS_MAX_PER_PAGE },
       ability: 'forms-read',
       signal: this.signal,
     });
-    this.pacer.observe(this.client.rateLimit);
+    this.budget.observe(res.headers);
     this.pages++;
     const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
     if (this.page === 1) this.total = info?.total ?? (info ? undefined : items.length);
@@ -168,6 +170,9 @@ export class IdChunks {
 /** The export limit of the deployed service (per user, per minute); the answers' headers can only lower it. */
 export const EXPORT_LIMIT_PER_MINUTE = 10;
 
+/** The general limit when the service announced none (the deployed service: 100 a minute per user). */
+export const GENERAL_LIMIT_PER_MINUTE = 100;
+
 export interface ChunkProgress {
   chunks: number;
   /** Chunks in all, once the list's total is known. */
@@ -180,9 +185,10 @@ export interface ChunkedCsvOptions {
   client: ApiClient;
   formId: number;
   columns: Record<string, boolean>;
-  budget: ExportBudget;
-  /** Paces the list pages under the general limit. */
-  pacer: Pick<Pacer, 'take' | 'observe'>;
+  /** The export limit's budget. */
+  budget: WindowBudget;
+  /** The general limit's budget, for the list pages. */
+  listBudget: WindowBudget;
   signal?: AbortSignal;
   onProgress?: (p: ChunkProgress) => void;
 }
@@ -194,7 +200,7 @@ export interface ChunkedCsvOptions {
  * arrive: memory stays flat whatever the form's size.
  */
 export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> {
-  const ids = new IdChunks(o.client, o.formId, o.pacer, o.signal);
+  const ids = new IdChunks(o.client, o.formId, o.listBudget, o.signal);
   const joiner = new CsvJoiner();
   const progress: ChunkProgress = { chunks: 0, rows: 0 };
   let next = ids.next();

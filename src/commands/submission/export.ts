@@ -1,8 +1,7 @@
 import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, ExportStatusClosedError, openExportFile, startExport } from '../../api/exports.js';
-import { createPacer } from '../../api/ratelimit.js';
-import { EXPORT_LIMIT_PER_MINUTE, type ChunkProgress, ExportBudget, chunkedCsv } from '../../export/chunked.js';
+import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
 import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
 import { Readable } from 'node:stream';
 import { type Form, resolveForm } from '../../api/forms.js';
@@ -131,7 +130,8 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
-  const budget = new ExportBudget(EXPORT_LIMIT_PER_MINUTE, o.now, o.sleep);
+  // The headers of an export answer may be the general limit's: they can lower this budget, never raise it.
+  const budget = new WindowBudget(EXPORT_LIMIT_PER_MINUTE, o.now, o.sleep, 500, EXPORT_LIMIT_PER_MINUTE);
   await budget.take(o.signal);
   const started = await startExport(client, form.id, columns, o.signal);
   const fallbackName = `${form.slug}-submission-data.csv`;
@@ -180,7 +180,7 @@ export async function downloadJob(
   form: Form,
   jobId: string,
   fallbackName: string,
-  chunks?: { columns: Record<string, boolean>; budget: ExportBudget },
+  chunks?: { columns: Record<string, boolean>; budget: WindowBudget },
 ): Promise<void> {
   const resume = await resumeCommand(o, form.id, jobId);
   // With -o - the CSV may be on this very terminal: no status text beside it.
@@ -229,16 +229,18 @@ async function exportInChunks(
   client: ApiClient,
   form: Form,
   columns: Record<string, boolean>,
-  budget: ExportBudget,
+  budget: WindowBudget,
   fallbackName: string,
 ): Promise<{ file: string; bytes: number }> {
   const file = o.output ?? fallbackName;
   if (file !== '-') await precheckTarget(file, o.clobber, o.now);
   const line = createStatusLine(o.io, o.now, 200, file === '-');
-  const pacer = createPacer({ limitPerMinute: client.rateLimit.limit ?? 100, now: o.now, sleep: o.sleep });
+  const listBudget = new WindowBudget(client.rateLimit.limit ?? GENERAL_LIMIT_PER_MINUTE, o.now, o.sleep);
+  // What the earlier answers said is left of the general limit's window.
+  if (client.rateLimit.remaining !== undefined) listBudget.observe({ 'x-ratelimit-remaining': String(client.rateLimit.remaining) });
   const show = (p: ChunkProgress) => line.update(describeChunks(p));
   line.update('Exporting in chunks: reading the submission list…');
-  const body = Readable.from(chunkedCsv({ client, formId: form.id, columns, budget, pacer, signal: o.signal, onProgress: show }));
+  const body = Readable.from(chunkedCsv({ client, formId: form.id, columns, budget, listBudget, signal: o.signal, onProgress: show }));
   try {
     const bytes = file === '-'
       ? await writeToStream(body, o.io.stdout, { signal: o.signal })

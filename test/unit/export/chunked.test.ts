@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvJoiner, ExportBudget } from '../../../src/export/chunked.js';
+import { CsvJoiner, WindowBudget } from '../../../src/export/chunked.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (parts: Uint8Array[]) => Buffer.concat(parts.map((p) => Buffer.from(p))).toString('utf8');
@@ -30,11 +30,11 @@ describe('CsvJoiner', () => {
   });
 });
 
-describe('ExportBudget (fixed 60 s window)', () => {
+describe('WindowBudget (fixed 60 s window)', () => {
   it('lets the limit through at once, then waits for the next window; the headers keep the count true', async () => {
     let t = 0;
     const waits: number[] = [];
-    const budget = new ExportBudget(10, () => t, async (ms) => {
+    const budget = new WindowBudget(10, () => t, async (ms) => {
       waits.push(ms);
       t += ms;
     }, 500);
