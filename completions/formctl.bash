@@ -234,7 +234,7 @@ __formctl_spec() {
     'submission update')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--set --file --from --concurrency --rate-limit --results --resume --dry-run --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='--set --file --from --concurrency --rate-limit --results --resume --dry-run -y --yes --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--set --file --from --concurrency --rate-limit --results --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='dyn:forms -' ;;

@@ -97,7 +97,8 @@ export function createFactory(init: FactoryInit): Factory {
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
         // Short backoffs pass unremarked; a wait a person would notice is explained on stderr.
         onWait: ({ ms, reason }) => {
-          if (ms >= 1000) init.io.stderr.write(`note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
+          // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
+          if (ms >= 1000) init.io.stderr.write(`${init.io.stderrIsTTY ? '\r\x1b[2K' : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
         },
       });
       clients.push(client);

@@ -23,14 +23,17 @@ export interface ExportStatus {
 }
 
 /** The service decides sync or async by form size; the Content-Type says which one came back. */
-export type ExportStart = { kind: 'csv'; response: StreamResponse } | { kind: 'job'; job: ExportJob };
+export type ExportStart = { kind: 'csv'; response: StreamResponse } | { kind: 'job'; job: ExportJob; headers: StreamResponse['headers'] };
 
-/** Starts an export; a CSV answer is handed back unread so it can be streamed to disk. */
-export async function startExport(c: ApiClient, formId: number, columns: Record<string, boolean>, signal?: AbortSignal): Promise<ExportStart> {
+/**
+ * Starts an export; a CSV answer is handed back unread so it can be streamed to disk. With
+ * `submissionIds` (at most 1,000) the deployed service answers with the CSV of those rows at once.
+ */
+export async function startExport(c: ApiClient, formId: number, columns: Record<string, boolean>, signal?: AbortSignal, submissionIds?: number[]): Promise<ExportStart> {
   const res = await c.stream({
     method: 'POST',
     path: apiPath`/open/forms/${formId}/submissions/export`,
-    body: { columns },
+    body: submissionIds ? { columns, submissionIds } : { columns },
     headers: { accept: 'text/csv, application/json' },
     ability: 'forms-read',
     signal,
@@ -48,7 +51,7 @@ export async function startExport(c: ApiClient, formId: number, columns: Record<
   if (!job || typeof job !== 'object' || (typeof job.job_id !== 'string' && typeof job.job_id !== 'number')) {
     throw new CliError('The service answered the export with JSON but no job_id.', ExitCode.error, 'Rerun with --debug and report the response.');
   }
-  return { kind: 'job', job: { ...job, job_id: String(job.job_id) } };
+  return { kind: 'job', job: { ...job, job_id: String(job.job_id) }, headers: res.headers };
 }
 
 /**
@@ -66,6 +69,7 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
     code: apiPath`/open/forms/${formId}/submissions/export/status/${jobId}`,
   };
   const order: Array<'docs' | 'code'> = memo.style === 'code' ? ['code', 'docs'] : ['docs', 'code'];
+  let closed = 0;
   for (const style of order) {
     try {
       const res = await c.request<ExportStatus>({ path: paths[style], ability: 'forms-read', signal });
@@ -73,13 +77,34 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
       return normalizeStatus(res.data);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
+      // The deployed service answers routes closed to tokens with 404 and an empty message.
+      if ((err.serverMessage ?? '') === '') closed++;
     }
   }
+  if (closed === order.length) throw new ExportStatusClosedError(formId, jobId);
   throw new CliError(
     `Export job ${jobId} was not found (tried ${paths.docs} and ${paths.code}).`,
     ExitCode.notFound,
     'Export jobs expire (about 2 hours on the hosted service); start a new one with `formctl submission export`.',
   );
+}
+
+/**
+ * The job's status cannot be read with a token: 404 with an empty message on both paths, which is how
+ * the deployed service answers a route closed to tokens (docs/submission-update.md). The job itself
+ * may well be running; `submission export` falls back to a chunked export.
+ */
+export class ExportStatusClosedError extends CliError {
+  constructor(
+    readonly formId: number,
+    readonly jobId: string,
+  ) {
+    super(
+      `This service does not let API tokens read the status of export job ${jobId} (HTTP 404 with an empty message on both status paths); the job may be running, but its file cannot be fetched with a token.`,
+      ExitCode.notFound,
+      `Run \`formctl submission export ${formId}\` without --no-wait: when the status cannot be read, formctl exports the rows in chunks of ${1000} instead.`,
+    );
+  }
 }
 
 function normalizeStatus(body: unknown): ExportStatus {

@@ -1,7 +1,9 @@
 import type { ApiClient } from './client.js';
-import { type NormalizedSubmission, messageOf, normalizeSubmission } from './normalize.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
+import { type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList } from './normalize.js';
 import { type Page, paginate } from './paginate.js';
 import { apiPath } from './path.js';
+import { UsageError } from '../errors.js';
 
 /** The deployed service caps `per_page` at 100 (research §2); asking for more gains nothing. */
 export const SUBMISSIONS_MAX_PER_PAGE = 100;
@@ -25,26 +27,238 @@ export async function* listSubmissions(c: ApiClient, formId: number, q: ListSubm
   for await (const p of pages) yield { ...p, items: p.items.map(normalizeSubmission) };
 }
 
-/** Patches a submission's answers with `{data}` (spec); `submissionId` is the path id (numeric `id` when known). */
+/**
+ * A submission as the user names it: the numeric id (the path id on both services) or the public
+ * UUID the deployed service shows as `submission_id`, which must be looked up: the deployed service
+ * reads a UUID path id as its leading digits, i.e. as another submission (docs/submission-update.md).
+ */
+export type SubmissionRef = { kind: 'id'; id: number } | { kind: 'uuid'; uuid: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Parses a submission id given by the user or found in an input line; null when it is neither form. */
+export function parseSubmissionRef(raw: unknown): SubmissionRef | null {
+  const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  if (/^\d{1,16}$/.test(s) && Number.isSafeInteger(Number(s)) && Number(s) > 0) return { kind: 'id', id: Number(s) };
+  if (UUID.test(s)) return { kind: 'uuid', uuid: s.toLowerCase() };
+  return null;
+}
+
+/** Like parseSubmissionRef, but a UsageError (exit 2, before any request) for anything else. */
+export function submissionRefArg(raw: string): SubmissionRef {
+  const ref = parseSubmissionRef(raw);
+  if (!ref) {
+    throw new UsageError(
+      `Invalid submission id "${raw}": expected the number in the ID column of \`formctl submission list\` (or the submission's UUID).`,
+    );
+  }
+  return ref;
+}
+
+/** The numeric id of a listed submission, or undefined when the service sent none. */
+export function numericIdOf(s: NormalizedSubmission): number | undefined {
+  for (const v of [s.id, s.pathId]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
+    if (Number.isSafeInteger(n) && n > 0) return n;
+  }
+  return undefined;
+}
+
+/** The public UUID of a listed submission (the deployed service's `submission_id`), lower-cased. */
+export function uuidOf(s: NormalizedSubmission): string | undefined {
+  const v = s.submission_id;
+  return typeof v === 'string' && UUID.test(v) ? v.toLowerCase() : undefined;
+}
+
+/** How many list requests a lookup or scan cost (for the request-economy bench and tests). */
+export interface ListCost {
+  pages: number;
+}
+
+interface ListPage {
+  items: NormalizedSubmission[];
+  lastPage?: number;
+}
+
+async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal): Promise<ListPage> {
+  // `status=all`: partial submissions are listed too (the deployed default, said out loud).
+  const res = await c.request<unknown>({
+    path: apiPath`/open/forms/${formId}/submissions`,
+    query: { page, per_page: SUBMISSIONS_MAX_PER_PAGE },
+    ability: 'forms-read',
+    signal,
+  });
+  if (cost) cost.pages++;
+  const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
+  const lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
+  return { items: items.map(normalizeSubmission), lastPage: info ? lastPage : 1 };
+}
+
+function notFound(formId: number, label: string): NotFoundError {
+  return new NotFoundError({ status: 404, method: 'GET', path: `/open/forms/${formId}/submissions/${encodeURIComponent(label)}`, serverMessage: `Form ${formId} has no submission ${label}` });
+}
+
+/**
+ * Finds one submission through the list (the single-submission route is closed to tokens on the
+ * deployed service). The list is newest first and ids grow with time, so a numeric id is found by a
+ * binary search over pages: about log2(pages) + 1 requests. A UUID has no order, so the pages are
+ * read until it turns up. NotFoundError (exit 6) when the form has no such submission.
+ */
+export async function findSubmission(c: ApiClient, formId: number, ref: SubmissionRef, o: { cost?: ListCost; signal?: AbortSignal } = {}): Promise<NormalizedSubmission> {
+  const label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
+  const match = (s: NormalizedSubmission) => (ref.kind === 'id' ? numericIdOf(s) === ref.id : uuidOf(s) === ref.uuid);
+  const first = await listPage(c, formId, 1, o.cost, o.signal);
+  let hit = first.items.find(match);
+  if (hit) return hit;
+  const last = first.lastPage ?? 1;
+  if (ref.kind === 'uuid') {
+    for (let p = 2; p <= last; p++) {
+      hit = (await listPage(c, formId, p, o.cost, o.signal)).items.find(match);
+      if (hit) return hit;
+    }
+    throw notFound(formId, label);
+  }
+  const bounds = (items: NormalizedSubmission[]) => {
+    const ids = items.map(numericIdOf).filter((n): n is number => n !== undefined);
+    const ordered = ids.every((n, i) => i === 0 || n < ids[i - 1]!);
+    return { max: ids[0], min: ids[ids.length - 1], ordered };
+  };
+  const b1 = bounds(first.items);
+  let ordered = b1.ordered;
+  // Not on page 1 though newer than its oldest (or the list ends there): it does not exist.
+  if (last <= 1 || (ordered && (b1.min === undefined || ref.id > b1.min))) throw notFound(formId, label);
+  let lo = 2;
+  let hi = last;
+  const seen = new Set<number>([1]);
+  while (ordered && lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const page = await listPage(c, formId, mid, o.cost, o.signal);
+    seen.add(mid);
+    hit = page.items.find(match);
+    if (hit) return hit;
+    const b = bounds(page.items);
+    if (!b.ordered) ordered = false;
+    else if (b.max === undefined || ref.id > b.max) hi = mid - 1;
+    else if (ref.id < b.min!) lo = mid + 1;
+    else throw notFound(formId, label);
+  }
+  if (ordered) throw notFound(formId, label);
+  // Ids out of order (an import, a clock change): read the pages not read yet, in order.
+  for (let p = 2; p <= last; p++) {
+    if (seen.has(p)) continue;
+    hit = (await listPage(c, formId, p, o.cost, o.signal)).items.find(match);
+    if (hit) return hit;
+  }
+  throw notFound(formId, label);
+}
+
+/** The submissions a bulk run needs, found by one pass over the list. */
+export interface SubmissionIndex {
+  byId: Map<number, NormalizedSubmission>;
+  /** UUID → numeric id. */
+  byUuid: Map<string, number>;
+}
+
+/**
+ * Reads the list once, keeping only the wanted submissions (memory stays bounded by the input), and
+ * stops as soon as every wanted one was seen.
+ */
+export async function scanSubmissions(
+  c: ApiClient,
+  formId: number,
+  wanted: { ids: Set<number>; uuids: Set<string> },
+  o: {
+    cost?: ListCost;
+    signal?: AbortSignal;
+    /** Called before each page request (a pacer's take) and after it (its observe). */
+    pace?: () => Promise<void>;
+    observe?: () => void;
+    onPage?: (pagesRead: number, lastPage: number | undefined) => void;
+  } = {},
+): Promise<SubmissionIndex> {
+  const index: SubmissionIndex = { byId: new Map(), byUuid: new Map() };
+  let left = wanted.ids.size + wanted.uuids.size;
+  if (left === 0) return index;
+  for (let p = 1; ; p++) {
+    await o.pace?.();
+    const page = await listPage(c, formId, p, o.cost, o.signal);
+    o.observe?.();
+    o.onPage?.(p, page.lastPage);
+    for (const s of page.items) {
+      const id = numericIdOf(s);
+      const uuid = uuidOf(s);
+      const byId = id !== undefined && wanted.ids.has(id) && !index.byId.has(id);
+      const byUuid = uuid !== undefined && wanted.uuids.has(uuid) && !index.byUuid.has(uuid);
+      if (id === undefined || (!byId && !byUuid)) continue;
+      index.byId.set(id, s);
+      if (byId) left--;
+      if (byUuid) {
+        index.byUuid.set(uuid!, id);
+        left--;
+      }
+    }
+    if (left <= 0 || page.items.length === 0 || page.lastPage === undefined || p >= page.lastPage) return index;
+  }
+}
+
+/**
+ * Sends one update body (see buildUpdateBody: full answers at the top level, patch under `data`) to
+ * the numeric path id. The deployed service checks `forms-write`, the spec names `submissions-write`.
+ */
 export async function updateSubmission(
   c: ApiClient,
   formId: number,
-  submissionId: string,
-  data: Record<string, unknown>,
+  submissionId: number,
+  body: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<{ message: string; body: unknown }> {
-  const res = await c.request({
-    method: 'PUT',
-    path: apiPath`/open/forms/${formId}/submissions/${submissionId}`,
-    body: { data },
-    ability: 'submissions-write',
-    signal,
-  });
-  return { message: messageOf(res.data, 'Record successfully updated.'), body: res.data };
+  try {
+    const res = await c.request({
+      method: 'PUT',
+      path: apiPath`/open/forms/${formId}/submissions/${submissionId}`,
+      body,
+      ability: 'forms-write',
+      signal,
+    });
+    return { message: messageOf(res.data, 'Record successfully updated.'), body: res.data };
+  } catch (err) {
+    if (err instanceof ForbiddenError && err.ability === 'forms-write' && /needs a token with/.test(err.hint ?? '')) {
+      throw new ForbiddenError(
+        { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, ability: err.ability },
+        'This needs a token with the `forms-write` ability on the deployed OpnForm service (`submissions-write` by the API spec), or your role in the workspace does not allow it. Create a token with it and run `formctl auth login`.',
+      );
+    }
+    throw err;
+  }
 }
 
-/** Deletes a submission. Not in the spec; the deployed service and the sandbox answer `{message}`. */
-export async function deleteSubmission(c: ApiClient, formId: number, submissionId: string): Promise<string> {
+/** Deletes a submission by its numeric id. Not in the spec; the deployed service and the sandbox answer `{message}`. */
+export async function deleteSubmission(c: ApiClient, formId: number, submissionId: number): Promise<string> {
   const res = await c.request({ method: 'DELETE', path: apiPath`/open/forms/${formId}/submissions/${submissionId}`, ability: 'forms-write' });
   return messageOf(res.data, 'Record successfully removed.');
+}
+
+/** A UUID given by the user, turned into the numeric id the paths need, through the list. */
+export async function resolveSubmissionRef(c: ApiClient, formId: number, ref: SubmissionRef, o: { cost?: ListCost; signal?: AbortSignal } = {}): Promise<number> {
+  if (ref.kind === 'id') return ref.id;
+  const found = await findSubmission(c, formId, ref, o);
+  const id = numericIdOf(found);
+  if (id === undefined) {
+    throw new UsageError(`The service lists submission ${ref.uuid} without a numeric id, so it cannot be addressed safely.`, 'Pass the numeric id instead.');
+  }
+  return id;
+}
+
+/**
+ * Active integrations of a form (every kind: webhooks, e-mail, Slack…): on the deployed service each
+ * fires again on every submission update. undefined when the list cannot be read with this token.
+ */
+export async function countActiveIntegrations(c: ApiClient, formId: number, signal?: AbortSignal): Promise<number | undefined> {
+  try {
+    const res = await c.request<unknown>({ path: apiPath`/open/forms/${formId}/integrations`, ability: 'forms-read', signal });
+    return unwrapList<Record<string, unknown>>(res.data).items.filter((i) => i && (i.status ?? 'active') === 'active').length;
+  } catch (err) {
+    if (err instanceof ForbiddenError || err instanceof NotFoundError) return undefined;
+    throw err;
+  }
 }

@@ -4,7 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, UnauthorizedError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
-import { updateSubmission } from '../api/submissions.js';
+import type { NormalizedSubmission } from '../api/normalize.js';
+import { type SubmissionIndex, type SubmissionRef, numericIdOf, parseSubmissionRef, updateSubmission } from '../api/submissions.js';
+import { buildUpdateBody, patchApplied } from '../commands/submission/answers.js';
 import { resolveData } from '../commands/submission/fields.js';
 import { CliError, InterruptedError } from '../errors.js';
 import { write } from '../io/iostreams.js';
@@ -13,12 +15,24 @@ import type { Pacer } from '../api/ratelimit.js';
 /** One line's outcome, written as one NDJSON line (the results file is also the resume log). */
 export interface LineResult {
   line: number;
+  /** The submission as the line names it (its numeric `id` when it has one, else `submission_id`). */
   submission_id: string | null;
-  status: 'ok' | 'failed' | 'dry-run' | 'interrupted';
+  /** The numeric id the update goes to (a UUID is looked up in the list). */
+  id?: number;
+  /**
+   * `sending` is written just before the request goes out (the line's intent), so that --resume
+   * can tell a line that may have been applied from one never sent; a later record of the same line
+   * says how it ended.
+   */
+  status: 'ok' | 'failed' | 'dry-run' | 'interrupted' | 'sending';
   http_status?: number;
   error?: string;
-  /** The resolved `{data}` body (dry runs only). */
+  /** The patch, field ids resolved (dry runs only). */
   data?: Record<string, unknown>;
+  /** The exact body that would be sent (dry runs only). */
+  body?: Record<string, unknown>;
+  /** --resume found the line's values already in place (an earlier run sent it but died before recording it), so it was not sent again. */
+  already_applied?: boolean;
   /** Hash of the input line's text: --resume skips a line only if it still reads the same. */
   input_hash?: string;
 }
@@ -39,11 +53,17 @@ export interface ResumeLog {
   keys: Set<string>;
   /** Line numbers that were ok (to notice lines whose text changed since). */
   lines: Set<number>;
+  /** `resumeKey`s of lines that were being sent and never recorded ok: they may have been applied. */
+  inflight: Set<string>;
 }
 
 export interface BulkUpdateOptions {
   client: ApiClient;
   form: Form;
+  /** The submissions the lines name, read from the list before the run. */
+  index: SubmissionIndex;
+  /** Record each line's intent (`sending`) before its request: the results go to a file that --resume reads. */
+  intent?: boolean;
   input: Readable;
   concurrency: number;
   pacer: Pick<Pacer, 'take' | 'observe'>;
@@ -71,8 +91,19 @@ export function inputHash(text: string): string {
 }
 
 interface Parsed {
-  submissionId: string;
+  /** The id as the line gives it. */
+  label: string;
+  ref: SubmissionRef;
   data: Record<string, unknown>;
+}
+
+/**
+ * The id a line names: a numeric `id` wins over `submission_id` (on the deployed service
+ * `submission_id` is the public UUID, which a path would read as its leading digits).
+ */
+function rawId(o: Record<string, unknown>): unknown {
+  const numeric = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v)) ? v : undefined);
+  return numeric(o.id) ?? o.submission_id ?? o.id;
 }
 
 /**
@@ -87,29 +118,46 @@ export function parseLine(form: Form, text: string): Parsed {
     throw new CliError(`invalid JSON: ${(err as Error).message}`);
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError('each line must be a JSON object');
-  const { submission_id: sid, id, data, ...fields } = obj as Record<string, unknown>;
-  const raw = sid ?? id;
+  const { submission_id: _sid, id: _id, data, ...fields } = obj as Record<string, unknown>;
+  const raw = rawId(obj as Record<string, unknown>);
   if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw).trim() === '') {
     throw new CliError('missing "submission_id" (string or number)');
   }
+  const label = String(raw).trim();
+  const ref = parseSubmissionRef(raw);
+  if (!ref) throw new CliError(`"${label}" is not a submission id: use the numeric id (or the UUID) that \`formctl submission list\` shows`);
   const entries: Array<[string, unknown]> = Object.entries(fields);
   if (data !== undefined) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new CliError('"data" must be an object of field values');
     entries.push(...Object.entries(data as Record<string, unknown>));
   }
   if (entries.length === 0) throw new CliError('no fields to update');
-  return { submissionId: String(raw).trim(), data: resolveData(form, entries) };
+  return { label, ref, data: resolveData(form, entries) };
 }
 
-/** Best effort: the submission id of a line that failed to parse, so the results still say which one. */
-function sniffId(text: string): string | null {
+/** Best effort: the submission id of a line (as it names it), also when the line fails to parse. */
+export function sniffId(text: string): string | null {
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
-    const v = o?.submission_id ?? o?.id;
+    if (!o || typeof o !== 'object') return null;
+    const v = rawId(o);
     return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : null;
   } catch {
     return null;
   }
+}
+
+/** The submission a line names, for the scan before the run; null when it names none. */
+export function sniffRef(text: string): SubmissionRef | null {
+  const id = sniffId(text);
+  return id === null ? null : parseSubmissionRef(id);
+}
+
+/** Whether an earlier run (--resume) finished this line with this text. */
+export function isDone(done: ResumeLog | undefined, n: number, text: string): 'done' | 'changed' | 'new' {
+  if (!done?.lines.has(n)) return 'new';
+  const sid = sniffId(text);
+  return done.keys.has(resumeKey(n, sid, inputHash(text))) || done.keys.has(resumeKey(n, sid, '*')) ? 'done' : 'changed';
 }
 
 function firstLine(err: unknown): string {
@@ -120,20 +168,60 @@ function firstLine(err: unknown): string {
 
 /**
  * Runs the updates line by line with up to `concurrency` requests in flight, each started only when
- * the pacer allows. The input is read lazily (constant memory) and a failed line never stops the
- * others. A 401 stops the run: no later line could succeed. Ctrl-C stops reading, lets the results
- * of finished lines be written, and throws InterruptedError.
+ * the pacer allows. The input is read lazily and a failed line never stops the others. A 401 stops
+ * the run: no later line could succeed. Ctrl-C stops reading, lets the results of finished lines be
+ * written, and throws InterruptedError.
+ *
+ * Each body is built from the submission's answers read before the run, updated as lines apply; lines
+ * naming the same submission go one after the other, so a later one never sends back an older answer.
  */
 export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
   const stats: BulkStats = { ok: 0, failed: 0, skipped: 0, seen: 0, changed: 0 };
   const inflight = new Set<Promise<void>>();
+  /** The last line's work per submission id. */
+  const tails = new Map<number, Promise<void>>();
   let fatal: unknown;
   const record = async (r: LineResult, text: string) => {
     r.input_hash = inputHash(text);
     if (r.status === 'ok' || r.status === 'dry-run') stats.ok++;
     else if (r.status === 'failed') stats.failed++;
     await write(o.results, JSON.stringify(r) + '\n');
-    o.onProgress?.(stats);
+    if (r.status !== 'sending') o.onProgress?.(stats);
+  };
+  const find = (ref: SubmissionRef): NormalizedSubmission | undefined => {
+    const id = ref.kind === 'id' ? ref.id : o.index.byUuid.get(ref.uuid);
+    return id === undefined ? undefined : o.index.byId.get(id);
+  };
+  const send = async (n: number, text: string, parsed: Parsed, item: NormalizedSubmission, id: number): Promise<void> => {
+    const base = { line: n, submission_id: parsed.label, id };
+    const { body } = buildUpdateBody(o.form, item, parsed.data);
+    if (o.dryRun) {
+      await record({ ...base, status: 'dry-run', data: parsed.data, body }, text);
+      return;
+    }
+    if (o.done?.inflight.has(resumeKey(n, parsed.label, inputHash(text))) && patchApplied(item, parsed.data)) {
+      // An earlier run sent this line and died before recording it; its values are in place.
+      await record({ ...base, status: 'ok', already_applied: true }, text);
+      return;
+    }
+    try {
+      await o.pacer.take(o.signal);
+      if (o.intent) await record({ ...base, status: 'sending' }, text);
+      await updateSubmission(o.client, o.form.id, id, body, o.signal);
+      o.pacer.observe(o.client.rateLimit);
+      item.data = { ...item.data, ...parsed.data };
+      await record({ ...base, status: 'ok' }, text);
+    } catch (err) {
+      o.pacer.observe(o.client.rateLimit);
+      if (err instanceof InterruptedError || o.signal?.aborted) {
+        await record({ ...base, status: 'interrupted' }, text);
+        return;
+      }
+      if (err instanceof UnauthorizedError) fatal ??= err;
+      const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
+      if (err instanceof ApiError) r.http_status = err.status;
+      await record(r, text);
+    }
   };
   const handle = async (n: number, text: string): Promise<void> => {
     let parsed: Parsed;
@@ -143,26 +231,25 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       await record({ line: n, submission_id: sniffId(text), status: 'failed', error: firstLine(err) }, text);
       return;
     }
-    if (o.dryRun) {
-      await record({ line: n, submission_id: parsed.submissionId, status: 'dry-run', data: parsed.data }, text);
+    const item = find(parsed.ref);
+    const id = item && numericIdOf(item);
+    if (!item || id === undefined) {
+      const error = `form ${o.form.id} has no submission ${parsed.label} (it is not in \`formctl submission list ${o.form.id}\`)`;
+      await record({ line: n, submission_id: parsed.label, status: 'failed', error }, text);
       return;
     }
-    try {
-      await o.pacer.take(o.signal);
-      await updateSubmission(o.client, o.form.id, parsed.submissionId, parsed.data, o.signal);
-      o.pacer.observe(o.client.rateLimit);
-      await record({ line: n, submission_id: parsed.submissionId, status: 'ok' }, text);
-    } catch (err) {
-      o.pacer.observe(o.client.rateLimit);
-      if (err instanceof InterruptedError || o.signal?.aborted) {
-        await record({ line: n, submission_id: parsed.submissionId, status: 'interrupted' }, text);
+    const prev = tails.get(id);
+    const mine = (async () => {
+      if (prev) await prev;
+      if (o.signal?.aborted || fatal) {
+        await record({ line: n, submission_id: parsed.label, id, status: 'interrupted' }, text);
         return;
       }
-      if (err instanceof UnauthorizedError) fatal ??= err;
-      const r: LineResult = { line: n, submission_id: parsed.submissionId, status: 'failed', error: firstLine(err) };
-      if (err instanceof ApiError) r.http_status = err.status;
-      await record(r, text);
-    }
+      await send(n, text, parsed, item, id);
+    })();
+    tails.set(id, mine);
+    await mine;
+    if (tails.get(id) === mine) tails.delete(id);
   };
 
   const rl = createInterface({ input: o.input, crlfDelay: Number.POSITIVE_INFINITY });
@@ -174,15 +261,13 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       if (o.signal?.aborted || fatal) break;
       const text = raw.trim();
       if (text === '') continue;
-      if (o.done?.lines.has(n)) {
-        const sid = sniffId(text);
-        if (o.done.keys.has(resumeKey(n, sid, inputHash(text))) || o.done.keys.has(resumeKey(n, sid, '*'))) {
-          stats.skipped++;
-          o.onProgress?.(stats);
-          continue;
-        }
-        stats.changed++;
+      const state = isDone(o.done, n, text);
+      if (state === 'done') {
+        stats.skipped++;
+        o.onProgress?.(stats);
+        continue;
       }
+      if (state === 'changed') stats.changed++;
       while (inflight.size >= o.concurrency) await Promise.race(inflight);
       if (o.signal?.aborted || fatal) break;
       const p: Promise<void> = handle(n, text).finally(() => inflight.delete(p));

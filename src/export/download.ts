@@ -1,11 +1,9 @@
-import { stat } from 'node:fs/promises';
 import type { StreamResponse } from '../api/client.js';
-import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { dispositionFilename } from './filename.js';
 import { notice } from '../io/output.js';
 import { createStatusLine, formatBytes } from './progress.js';
-import { discard, writeFileAtomically, writeToStream } from './sink.js';
+import { discard, precheckTarget, writeFileAtomically, writeToStream } from './sink.js';
 
 export interface SaveOptions {
   io: IOStreams;
@@ -24,25 +22,18 @@ export function targetOf(output: string | undefined, res: StreamResponse, fallba
   return output ?? dispositionFilename(res.headers['content-disposition']) ?? fallbackName;
 }
 
-/** Refuses to replace an existing file unless --clobber (an export must never destroy an earlier one by accident), and a directory always. */
-export async function refuseExisting(file: string, clobber?: boolean): Promise<void> {
-  if (file === '-') return;
-  const st = await stat(file).catch(() => undefined);
-  if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, 'Pass a file name with -o, e.g. -o answers.csv.');
-  if (st && !clobber) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
-}
-
 /** Streams a CSV response to its target, bytes untouched (FIDELITY), with a byte counter on a TTY. */
 export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes: number }> {
   const file = targetOf(o.output, o.res, o.fallbackName);
   try {
-    await refuseExisting(file, o.clobber);
+    await precheckTarget(file, o.clobber, o.now);
   } catch (err) {
     discard(o.res.body);
     throw err;
   }
   const line = createStatusLine(o.io, o.now);
-  const onBytes = o.io.stderrIsTTY ? (n: number) => line.update(`Downloading ${file === '-' ? 'CSV' : file}: ${formatBytes(n)}`) : undefined;
+  // With -o - the CSV may be on this very terminal: no byte counter beside it.
+  const onBytes = o.io.stderrIsTTY && file !== '-' ? (n: number) => line.update(`Downloading ${file}: ${formatBytes(n)}`) : undefined;
   let bytes: number;
   try {
     bytes = file === '-'

@@ -7,8 +7,12 @@ export interface StatusLine {
   done(): void;
 }
 
-/** Creates the status line; `minIntervalMs` limits TTY redraws (a fast download would otherwise redraw per chunk). */
-export function createStatusLine(io: IOStreams, now: () => number, minIntervalMs = 200): StatusLine {
+/**
+ * Creates the status line; `minIntervalMs` limits TTY redraws (a fast download would otherwise redraw
+ * per chunk). `quiet` (the CSV goes to stdout, maybe the same terminal) shows nothing at all.
+ */
+export function createStatusLine(io: IOStreams, now: () => number, minIntervalMs = 200, quiet = false): StatusLine {
+  if (quiet) return { update: () => undefined, done: () => undefined };
   let last = '';
   let lastAt = Number.NEGATIVE_INFINITY;
   let shown = false;
@@ -44,4 +48,11 @@ export function formatBytes(n: number): string {
     i++;
   } while (v >= 1000 && i < units.length - 1);
   return `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** A ten-cell bar for a fraction from 0 to 1: "▕████░░░░░░▏". */
+export function progressBar(fraction: number, cells = 10): string {
+  const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  const full = Math.round(f * cells);
+  return `▕${'█'.repeat(full)}${'░'.repeat(cells - full)}▏`;
 }

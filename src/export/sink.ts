@@ -1,4 +1,6 @@
-import { type FileHandle, access, link, open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, access, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
@@ -19,15 +21,130 @@ export function partName(file: string): string {
   return `${file}.part`;
 }
 
+/** Who is writing a `.part`: recorded beside it (`<file>.part.owner`) so a later run can tell a live export from a killed one. */
+export interface PartOwner {
+  pid: number;
+  host: string;
+  /** When that export started writing (ISO 8601). */
+  started: string;
+}
+
+export function ownerName(part: string): string {
+  return `${part}.owner`;
+}
+
+/** A `.part` without an owner record (written by an older formctl) is taken for abandoned once it has not changed for this long. */
+const UNOWNED_STALE_MS = 10 * 60_000;
+
+export type PartState =
+  | { state: 'absent' }
+  | { state: 'stale'; owner?: PartOwner; ino: number }
+  | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether `<file>.part` belongs to a running export: its owner record names a process on this
+ * machine that is alive (live), one that is gone (stale, after a kill -9 or a crash), or another
+ * machine (elsewhere: cannot be checked from here).
+ */
+export async function inspectPart(file: string, now: () => number = Date.now): Promise<PartState> {
+  const part = partName(file);
+  const st = await stat(part).catch(() => undefined);
+  if (!st) return { state: 'absent' };
+  let owner: PartOwner | undefined;
+  try {
+    const o = JSON.parse(await readFile(ownerName(part), 'utf8')) as Partial<PartOwner>;
+    if (typeof o.pid === 'number' && typeof o.host === 'string') owner = { pid: o.pid, host: o.host, started: String(o.started ?? '') };
+  } catch {
+    // No record (an older formctl, or one that is about to write it).
+  }
+  if (!owner) return now() - st.mtimeMs > UNOWNED_STALE_MS ? { state: 'stale', ino: st.ino } : { state: 'unknown' };
+  if (owner.host !== hostname()) return { state: 'elsewhere', owner };
+  return alive(owner.pid) ? { state: 'live', owner } : { state: 'stale', owner, ino: st.ino };
+}
+
+/** The refusal for a `.part` that another export may be writing. */
+function partBusy(file: string, s: PartState): UsageError {
+  const part = partName(file);
+  const o = 'owner' in s ? s.owner : undefined;
+  const since = o?.started ? `, started ${o.started}` : '';
+  if (s.state === 'live') {
+    return new UsageError(`${part} exists: another export to ${file} is running (process ${o!.pid} on this machine${since}).`, `Wait for it, or choose another name with -o.`);
+  }
+  if (s.state === 'elsewhere') {
+    return new UsageError(`${part} exists: an export to ${file} was started by process ${o!.pid} on ${o!.host}${since}, which cannot be checked from here.`, `If that export is not running, remove ${part} and ${ownerName(part)}.`);
+  }
+  return new UsageError(`${part} exists and was changed in the last 10 minutes: another export to ${file} may be running.`, `Wait for it, or remove ${part} if none is running.`);
+}
+
+/**
+ * Checks before any request that an export can be written to `file`: its directory exists, it is not
+ * a directory, it does not exist (unless `clobber`), and no running export holds its `.part`.
+ */
+export async function precheckTarget(file: string, clobber?: boolean, now?: () => number): Promise<void> {
+  if (file === '-') return;
+  const dir = dirname(file);
+  const d = await stat(dir).catch(() => undefined);
+  if (!d) throw new UsageError(`Cannot write ${file}: the directory ${dir} does not exist.`, 'Create it first, or choose another path with -o.');
+  if (!d.isDirectory()) throw new UsageError(`Cannot write ${file}: ${dir} is not a directory.`);
+  const st = await stat(file).catch(() => undefined);
+  if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, 'Pass a file name with -o, e.g. -o answers.csv.');
+  if (st && !clobber) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
+  const part = await inspectPart(file, now);
+  if (part.state !== 'absent' && part.state !== 'stale') throw partBusy(file, part);
+}
+
+/**
+ * Creates `<file>.part` exclusively, with its owner record. A `.part` whose owner is gone (a killed
+ * export) is taken over; one a running export holds is refused.
+ */
+async function claimPart(file: string): Promise<FileHandle> {
+  const part = partName(file);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fh = await open(part, 'wx', 0o644);
+      const owner: PartOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+      await writeFile(ownerName(part), JSON.stringify(owner) + '\n', { mode: 0o644 }).catch(() => undefined);
+      return fh;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const s = await inspectPart(file);
+      if (s.state === 'absent') continue;
+      if (s.state !== 'stale') throw partBusy(file, s);
+      // Only the .part that was judged stale is removed: a run that took it over first made a new one.
+      const again = await stat(part).catch(() => undefined);
+      if (again && again.ino === s.ino) {
+        await unlink(part).catch(() => undefined);
+        await unlink(ownerName(part)).catch(() => undefined);
+      }
+    }
+  }
+}
+
+async function releasePart(part: string): Promise<void> {
+  await unlink(ownerName(part)).catch(() => undefined);
+}
+
 /**
  * Streams `body` into `<file>.part` and renames it to `file` only when every byte arrived, so an
  * interrupted or failed export never leaves a half file under the final name (ARCHITECTURE, data
  * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a
  * stray .part would only confuse the next run.
  *
- * The .part is created exclusively: a second export to the same file while one runs stops instead of
- * writing into the first one's .part. Without `clobber` the final name is taken with link(2), which
- * fails if a file appeared there during the download, so nothing is ever replaced by accident.
+ * The .part is created exclusively, with an owner record beside it (process, machine, start): a
+ * second export to the same file while one runs stops instead of writing into the first one's .part,
+ * and a .part left by a killed export is taken over. Without `clobber` the final name is taken with
+ * link(2), which fails if a file appeared there during the download, so nothing is ever replaced by
+ * accident.
  */
 export async function writeFileAtomically(
   body: DownloadBody,
@@ -37,15 +154,9 @@ export async function writeFileAtomically(
   const part = partName(file);
   let fh: FileHandle;
   try {
-    fh = await open(part, 'wx', 0o644);
+    fh = await claimPart(file);
   } catch (err) {
     discard(body);
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new UsageError(
-        `${part} exists: another export to ${file} is running, or an earlier one was killed.`,
-        `Wait for the other export, or remove ${part} if none is running.`,
-      );
-    }
     throw downloadError(err, o.signal, file);
   }
   // The stream closes the file when it finishes or fails; pipeline waits for that close.
@@ -66,11 +177,13 @@ export async function writeFileAtomically(
     }
     // Closed before it is published: the file under its final name is complete and released.
     await publish(part, file, o.clobber === true);
+    await releasePart(part);
     return out.bytesWritten;
   } catch (err) {
     discard(body);
     await fh.close().catch(() => undefined);
     await unlink(part).catch(() => undefined);
+    await releasePart(part);
     throw downloadError(err, o.signal, file);
   }
 }

@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { type ExportStatus, type StatusPathMemo, getExportStatus } from '../api/exports.js';
 import { NetworkError } from '../api/errors.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { progressBar } from './progress.js';
 
 export interface WaitOptions {
   client: ApiClient;
@@ -22,6 +23,7 @@ export interface WaitOptions {
 export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { file_url: string }> {
   const memo: StatusPathMemo = {};
   const deadline = o.now() + o.timeoutMs;
+  let polls = 0;
   for (;;) {
     if (o.signal?.aborted) throw new InterruptedError();
     const s = await getExportStatus(o.client, o.formId, o.jobId, memo, o.signal);
@@ -43,12 +45,28 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
         `It may still finish: run \`${o.resumeCommand ?? `formctl submission export-status ${o.formId} ${o.jobId} --download`}\`, or raise --wait-timeout.`,
       );
     }
-    await o.sleep(Math.min(o.pollMs, left), o.signal);
+    // A small job is often done within a second: the first polls come sooner, then every pollMs.
+    await o.sleep(Math.min(o.pollMs, FIRST_POLL_MS * 2 ** polls++, left), o.signal);
   }
 }
 
-/** One human line for a job status: "processing 45%". */
+/** The first wait between polls; it doubles up to the poll interval. */
+const FIRST_POLL_MS = 250;
+
+/**
+ * One human line for a job status: the rows done out of the total with a bar when the job reports
+ * them ("processing ▕████░░░░░░▏ 480/1,200 rows"), else the percentage as a bar.
+ */
 export function describeStatus(s: ExportStatus): string {
-  const pct = typeof s.progress === 'number' ? ` ${Math.round(s.progress)}%` : '';
-  return `${s.status}${pct}`;
+  const done = num(s.processed_submissions);
+  const total = num(s.total_submissions);
+  if (done !== undefined && total !== undefined && total > 0) {
+    return `${s.status} ${progressBar(done / total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} rows`;
+  }
+  if (typeof s.progress === 'number') return `${s.status} ${progressBar(s.progress / 100)} ${Math.round(s.progress)}%`;
+  return s.status;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }

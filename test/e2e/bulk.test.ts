@@ -17,13 +17,16 @@ describe('bulk update (e2e)', () => {
       writeFileSync(from, Array.from({ length: 60 }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `bulk ${i + 1}` })).join('\n') + '\n');
       const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4'], { env, timeoutMs: 30_000 });
       expect(r.code).toBe(0);
-      // Every request the client made, as logged by --debug: 1 form lookup + 60 PUTs, none answered 429.
+      // Every request the client made, as logged by --debug: the form, one list page (the current
+      // answers), the integrations, and 60 PUTs; none answered 429.
       const answers = r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l));
-      expect(answers.length).toBe(61);
+      expect(answers.length).toBe(63);
       expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
       const lines = readFileSync(results, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines.length).toBe(60);
-      expect(lines.every((l) => l.status === 'ok')).toBe(true);
+      // Each line's intent (`sending`), then its outcome.
+      expect(lines.filter((l) => l.status === 'sending').length).toBe(60);
+      expect(lines.filter((l) => l.status === 'ok').length).toBe(60);
+      expect(lines.length).toBe(120);
       const check = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'bulk 42', '--json', 'id'], { env });
       expect(JSON.parse(check.stdout)).toEqual([{ id: 42 }]);
 

@@ -82,7 +82,7 @@ describe.skipIf(!HAS_OPENSSL)('submission export over https (e2e, built binary)'
   it('an async job: the file_url download (Content-Length) arrives byte for byte, and stdout streaming matches too', async () => {
     const out = join(work, 'job.csv');
     const r = await runFormctl(['submission', 'export', '2', '-o', out, '--poll-interval', '0.1'], { env: env(), timeoutMs: 60_000 });
-    expect([r.code, r.stderr]).toEqual([0, 'Export job job-1: completed 100%\n']);
+    expect([r.code, r.stderr]).toEqual([0, 'Exporting: completed ▕██████████▏ 100%\n']);
     expect(readFileSync(out).equals(csv)).toBe(true);
     const piped = await runFormctl(['submission', 'export', '1', '-o', '-'], { env: env(), timeoutMs: 60_000 });
     expect(piped.code).toBe(0);

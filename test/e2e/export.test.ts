@@ -39,7 +39,8 @@ describe('submission export (e2e)', () => {
   it('async export: polls, downloads, and writes the exact bytes the sandbox generated', async () => {
     const out = join(work, 'async.csv');
     const r = await runFormctl(['submission', 'export', String(sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
-    expect(r.stderr).toMatch(/^Export job [0-9a-f-]+: queued 0%\n/);
+    // The rows done out of the total, with a bar; not the job's id and a bare percentage.
+    expect(r.stderr).toMatch(/^(Exporting: (queued|processing) ▕[█░]{10}▏ \d+\/30 rows\n)*Exporting: completed ▕██████████▏ 30\/30 rows\n$/);
     expect(r.code).toBe(0);
     const expected = await sandboxCsv(sb, { email: true, name: true, created_at: true });
     expect(readFileSync(out).equals(expected)).toBe(true);

@@ -37,9 +37,13 @@ describe('submission list/update/delete (e2e)', () => {
     expect(found[0]!.data).toMatchObject({ name: 'Ada Lovelace', rating: 2 });
   });
 
-  it('update --dry-run prints the patch and changes nothing; a non-number for rating is exit 2', async () => {
+  it('update --dry-run prints the exact body and changes nothing; a non-number for rating is exit 2', async () => {
     const dry = await runFormctl(['submission', 'update', String(sb.formId), '8', '--set', 'rating=1', '--set', 'Comments=dry', '--dry-run'], { env });
-    expect(dry).toMatchObject({ code: 0, stdout: '{\n  "data": {\n    "rating": 1,\n    "comments": "dry"\n  }\n}\n' });
+    expect(dry.code).toBe(0);
+    // The exact body: the current answers with the patch laid over them, and the patch under data.
+    const body = JSON.parse(dry.stdout);
+    expect(body).toMatchObject({ name: expect.any(String), rating: 1, comments: 'dry', data: { rating: 1, comments: 'dry' } });
+    expect(Object.keys(body.data)).toEqual(['rating', 'comments']);
     expect(dry.stderr).toBe('note: dry run: nothing was sent to submission 8 of form "Customer feedback (demo)" (id ' + sb.formId + ').\n');
     const r = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'dry', '--json', 'id'], { env });
     expect(JSON.parse(r.stdout)).toEqual([]);

@@ -3,14 +3,21 @@ import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
-import { resolveForm } from '../../api/forms.js';
+import { type Form, resolveForm } from '../../api/forms.js';
+import { Readable as ReadableStream } from 'node:stream';
 import { type Pacer, createPacer } from '../../api/ratelimit.js';
-import { type BulkStats, type ResumeLog, resumeKey, runBulkUpdate } from '../../bulk/update.js';
+import { type SubmissionIndex, countActiveIntegrations, scanSubmissions } from '../../api/submissions.js';
+import { type BulkStats, type ResumeLog, isDone, resumeKey, runBulkUpdate, sniffRef } from '../../bulk/update.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { write } from '../../io/iostreams.js';
+import { readAll, write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { cannotRead, cannotWrite } from '../../io/files.js';
+import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { createStatusLine } from '../../export/progress.js';
+import { formLabel } from '../form/common.js';
+import { assertUpdatable, currentAnswers, isPartial } from './answers.js';
+import { integrationWarnings } from './update.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;
@@ -27,13 +34,20 @@ export interface BulkUpdateRunOptions {
   results?: string;
   resume?: boolean;
   dryRun?: boolean;
+  /** Go ahead without asking when the updates have side effects on the deployed service. */
+  yes?: boolean;
+  prompter?: () => Prompter;
   /** Tests pace with a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Lines already done according to a results file (status ok). A torn last line is ignored; an unreadable file stops the run (rather than resending every line). */
+/**
+ * Lines already done according to a results file (status ok), and lines an earlier run was sending
+ * when it stopped (a `sending` record without a later ok). A torn last line is ignored; an unreadable
+ * file stops the run (rather than resending every line).
+ */
 export async function readDoneKeys(file: string): Promise<ResumeLog> {
-  const done: ResumeLog = { keys: new Set(), lines: new Set() };
+  const done: ResumeLog = { keys: new Set(), lines: new Set(), inflight: new Set() };
   const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const line of rl) readDoneLine(done, line);
@@ -41,15 +55,21 @@ export async function readDoneKeys(file: string): Promise<ResumeLog> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done;
     throw cannotRead(file, err);
   }
+  for (const k of done.keys) done.inflight.delete(k);
   return done;
 }
 
 function readDoneLine(done: ResumeLog, line: string): void {
   try {
     const r = JSON.parse(line) as { line?: unknown; submission_id?: unknown; status?: unknown; input_hash?: unknown };
-    if (r.status === 'ok' && typeof r.line === 'number') {
+    if ((r.status === 'ok' || r.status === 'sending') && typeof r.line === 'number') {
       const hash = typeof r.input_hash === 'string' ? r.input_hash : '*';
-      done.keys.add(resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id), hash));
+      const key = resumeKey(r.line, r.submission_id == null ? null : String(r.submission_id), hash);
+      if (r.status === 'sending') {
+        done.inflight.add(key);
+        return;
+      }
+      done.keys.add(key);
       done.lines.add(r.line);
     }
   } catch {
@@ -57,12 +77,60 @@ function readDoneLine(done: ResumeLog, line: string): void {
   }
 }
 
-/** Counts non-blank lines, for the ETA (a quick streaming pass; stdin is not counted). */
-async function countLines(file: string): Promise<number> {
+/** What the pass before the run learns from the input: its size and the submissions its lines name. */
+interface InputSurvey {
+  total: number;
+  ids: Set<number>;
+  uuids: Set<string>;
+}
+
+/** One streaming pass over the input (lines an earlier run finished are left out of the lookup). */
+async function surveyInput(input: Readable, done: ResumeLog | undefined): Promise<InputSurvey> {
+  const out: InputSurvey = { total: 0, ids: new Set(), uuids: new Set() };
+  const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
-  const rl = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of rl) if (line.trim()) n++;
-  return n;
+  for await (const raw of rl) {
+    n++;
+    const text = raw.trim();
+    if (!text) continue;
+    out.total++;
+    if (isDone(done, n, text) === 'done') continue;
+    const ref = sniffRef(text);
+    if (ref?.kind === 'id') out.ids.add(ref.id);
+    else if (ref?.kind === 'uuid') out.uuids.add(ref.uuid);
+  }
+  return out;
+}
+
+/**
+ * Says what the run changes on the deployed service besides the fields asked for, and asks (on a
+ * terminal) or requires --yes (elsewhere) before a real run goes ahead (docs/submission-update.md).
+ */
+async function confirmSideEffects(o: BulkUpdateRunOptions, form: Form, index: SubmissionIndex, active: number | undefined): Promise<void> {
+  let partial = 0;
+  let withRemoved = 0;
+  const removedKeys = new Set<string>();
+  for (const item of index.byId.values()) {
+    if (isPartial(item)) partial++;
+    const { removed } = currentAnswers(form, item);
+    if (removed.length > 0) withRemoved++;
+    for (const k of removed) removedKeys.add(k);
+  }
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const warnings: string[] = [];
+  if (partial > 0) warnings.push(`${plural(partial, 'submission named in the input is', 'submissions named in the input are')} partial; on the deployed OpnForm service an update stores ${partial === 1 ? 'it' : 'them'} as completed.`);
+  if (withRemoved > 0) {
+    const keys = [...removedKeys];
+    warnings.push(
+      `${plural(withRemoved, 'submission holds', 'submissions hold')} answers to fields the form no longer has (${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}); the deployed OpnForm service drops them on update.`,
+    );
+  }
+  warnings.push(...integrationWarnings(active));
+  for (const w of warnings) await notice(o.io, w, 'warning');
+  const needsYes = partial > 0 || withRemoved > 0 || (active ?? 0) > 0;
+  if (!needsYes || o.dryRun || o.yes) return;
+  if (!o.prompter) throw new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
+  await confirmDestructive(o.io, o.prompter(), { message: `Update the submissions of form ${formLabel(form)} anyway?` });
 }
 
 /** Opens the results sink: a new file (refusing to overwrite one, which is a resume log), an appended one with --resume, or stdout. */
@@ -181,9 +249,11 @@ function progressReporter(io: IOStreams, o: { now: () => number; total?: number;
 export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   if (o.resume && !o.results) throw new UsageError('--resume needs --results FILE (the log of the earlier run).');
   if (o.from === '-' && o.io.stdinIsTTY) throw new UsageError('--from - reads NDJSON from stdin, but stdin is a terminal.', 'Pipe a file in, or pass --from FILE.');
-  let input: Readable;
-  let total: number | undefined;
-  if (o.from === '-') input = o.io.stdin;
+  // Two passes over the input: one to learn which submissions it names (they are read from the list
+  // first), one to run. stdin is kept in memory for that; a file is read twice.
+  let stdinText: string | undefined;
+  const openInput = (): Readable => (stdinText !== undefined ? ReadableStream.from([stdinText]) : createReadStream(o.from));
+  if (o.from === '-') stdinText = (await readAll(o.io.stdin)).toString('utf8');
   else {
     let st;
     try {
@@ -198,14 +268,20 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
       const [a, b] = await Promise.all([stat(o.from), stat(o.results).catch(() => undefined)]);
       if (b && a.dev === b.dev && a.ino === b.ino) throw new UsageError('--results must not be the --from file.', 'Write the results next to it, e.g. --results fixes.results.ndjson.');
     }
-    total = await countLines(o.from);
-    input = createReadStream(o.from);
   }
   // Checked before any request: an existing results file is the log of an earlier run.
   const size = await resultsSize(o);
   const done = o.resume && o.results ? await readDoneKeys(o.results) : undefined;
+  let survey: InputSurvey;
+  try {
+    survey = await surveyInput(openInput(), done);
+  } catch (err) {
+    throw cannotRead(o.from === '-' ? 'stdin' : o.from, err);
+  }
+  const total = survey.total;
   const client = await o.api();
   const form = await resolveForm(client, o.form);
+  assertUpdatable(form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.
   const limit = o.rateLimit ?? client.rateLimit.limit ?? DEFAULT_RATE_LIMIT;
   const shared = createPacer({ limitPerMinute: limit, now: o.now, sleep: o.sleep });
@@ -214,6 +290,23 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     take: (signal) => shared.take(signal),
     observe: (st) => shared.observe(o.rateLimit !== undefined && st.limit !== undefined ? { ...st, limit: Math.min(st.limit, o.rateLimit) } : st),
   };
+  // The submissions the lines name, in one pass over the list (paced like the updates), and the
+  // integrations that would fire again: both before anything is sent.
+  const scanLine = createStatusLine(o.io, () => o.now());
+  let index: SubmissionIndex;
+  try {
+    index = await scanSubmissions(client, form.id, { ids: survey.ids, uuids: survey.uuids }, {
+      signal: o.signal,
+      pace: async () => pacer.take(o.signal),
+      observe: () => pacer.observe(client.rateLimit),
+      onPage: (p, last) => o.io.stderrIsTTY && scanLine.update(`Reading submissions: page ${p}${last ? `/${last}` : ''}`),
+    });
+  } finally {
+    scanLine.done();
+  }
+  const active = await countActiveIntegrations(client, form.id, o.signal);
+  await confirmSideEffects(o, form, index, active);
+  const input = openInput();
   const sink = await openResults(o.io, o, size);
   const progress = progressReporter(o.io, { now: o.now, total, dryRun: o.dryRun, ceiling: () => shared.ratePerMinute });
   let stats: BulkStats | undefined;
@@ -222,6 +315,8 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     stats = await runBulkUpdate({
       client,
       form,
+      index,
+      intent: o.results !== undefined,
       input,
       concurrency: o.concurrency,
       pacer,
@@ -256,7 +351,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
         'warning',
       );
     }
-    if (o.from !== '-') input.destroy();
+    input.destroy();
   }
   if (stats.failed > 0) {
     throw new PartialFailureError(

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
-import { deleteSubmission } from '../../api/submissions.js';
+import { deleteSubmission, parseSubmissionRef, resolveSubmissionRef, submissionRefArg } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -39,18 +39,23 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
       (await f.prompter().input({
         message: 'Submission id to delete',
         flag: '<submission-id> argument',
-        validate: (v) => (/^[\w-]+$/.test(v.trim()) ? true : 'A submission id: digits (or the UUID the service shows)'),
+        validate: (v) => (parseSubmissionRef(v) ? true : 'A submission id: the number in the ID column of `formctl submission list`'),
       })).trim();
     return runF({ io: f.io, api: f.api, prompter: f.prompter, form: ref, submissionId: id, yes: flags.yes });
   });
 }
 
-/** Resolves the form (a slug works too), confirms, then deletes. */
+/**
+ * Resolves the form (a slug works too) and a UUID to its numeric id (the deployed service reads a UUID
+ * path id as its leading digits, i.e. as another submission), confirms, then deletes.
+ */
 export async function submissionDeleteRun(o: SubmissionDeleteOptions): Promise<void> {
-  if (!/^[\w-]+$/.test(o.submissionId)) throw new UsageError(`Invalid submission id "${o.submissionId}".`);
+  const ref = submissionRefArg(o.submissionId);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete submission ${o.submissionId} of form ${formLabel(form)} for good?` });
-  await deleteSubmission(client, form.id, o.submissionId);
-  await success(o.io, `Deleted submission ${o.submissionId} of form ${formLabel(form)}.`);
+  const id = await resolveSubmissionRef(client, form.id, ref);
+  const label = ref.kind === 'id' ? `submission ${id}` : `submission ${id} (${ref.uuid})`;
+  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete ${label} of form ${formLabel(form)} for good?` });
+  await deleteSubmission(client, form.id, id);
+  await success(o.io, `Deleted ${label} of form ${formLabel(form)}.`);
 }

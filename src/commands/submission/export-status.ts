@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
-import { refuseExisting } from '../../export/download.js';
+import { precheckTarget } from '../../export/sink.js';
 import { abortableSleep } from '../../sleep.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
@@ -76,6 +76,8 @@ const STATUS_COLUMNS: Column<ExportStatus>[] = [
 export async function submissionExportStatusRun(o: SubmissionExportStatusOptions): Promise<void> {
   if ((o.output || o.clobber) && !o.download) throw new UsageError('-o and --clobber need --download.');
   if (o.output === '-' && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  // Checked before any request.
+  if (o.download && o.output && o.output !== '-') await precheckTarget(o.output, o.clobber, o.now);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   if (!o.download) {
@@ -84,6 +86,5 @@ export async function submissionExportStatusRun(o: SubmissionExportStatusOptions
     await writeObject(o.io, format, { job_id: o.jobId, ...status }, STATUS_COLUMNS, { now: new Date(o.now()) });
     return;
   }
-  if (o.output && o.output !== '-') await refuseExisting(o.output, o.clobber);
   await downloadJob(o, client, form, o.jobId, `${form.slug}-submission-data.csv`);
 }

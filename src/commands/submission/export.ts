@@ -1,9 +1,12 @@
 import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { type ExportStatus, openExportFile, startExport } from '../../api/exports.js';
+import { type ExportStatus, ExportStatusClosedError, openExportFile, startExport } from '../../api/exports.js';
+import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
+import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
+import { Readable } from 'node:stream';
 import { type Form, resolveForm } from '../../api/forms.js';
-import { refuseExisting, saveExport } from '../../export/download.js';
-import { createStatusLine, formatBytes } from '../../export/progress.js';
+import { saveExport } from '../../export/download.js';
+import { createStatusLine, formatBytes, progressBar } from '../../export/progress.js';
 import { describeStatus, waitForExport } from '../../export/wait.js';
 import { abortableSleep } from '../../sleep.js';
 import { InterruptedError, UsageError } from '../../errors.js';
@@ -122,13 +125,14 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const toStdout = o.output === '-';
   if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
   if (toStdout && !o.wait) throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
+  // Checked before any request: a refusal afterwards would waste a rate-limited export.
+  if (o.output && !toStdout) await precheckTarget(o.output, o.clobber, o.now);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
-  if (o.output && !toStdout) {
-    // Checked before the export starts: a refusal afterwards would waste a rate-limited export.
-    await refuseExisting(o.output, o.clobber);
-  }
+  // The headers of an export answer may be the general limit's: they can lower this budget, never raise it.
+  const budget = new WindowBudget(EXPORT_LIMIT_PER_MINUTE, o.now, o.sleep, 500, EXPORT_LIMIT_PER_MINUTE);
+  await budget.take(o.signal);
   const started = await startExport(client, form.id, columns, o.signal);
   const fallbackName = `${form.slug}-submission-data.csv`;
   if (started.kind === 'csv') {
@@ -142,6 +146,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
     await reportSaved(o, saved);
     return;
   }
+  budget.observe(started.headers);
   const jobId = started.job.job_id;
   if (!o.wait) {
     const resume = await resumeCommand(o, form.id, jobId);
@@ -152,7 +157,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
     }
     return;
   }
-  await downloadJob(o, client, form, jobId, fallbackName);
+  await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
 }
 
 type DownloadJobOptions = Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollIntervalMs' | 'waitTimeoutMs' | 'output' | 'clobber' | 'json'>;
@@ -164,10 +169,22 @@ export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' |
   return `formctl${profile} submission export-status ${formId} ${shellQuote(jobId)} --download${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
 }
 
-/** Polls a job to completion and downloads its file (shared with `export-status --download`); on Ctrl-C, says how to fetch the job later. */
-export async function downloadJob(o: DownloadJobOptions, client: ApiClient, form: Form, jobId: string, fallbackName: string): Promise<void> {
+/**
+ * Polls a job to completion and downloads its file (shared with `export-status --download`); on Ctrl-C,
+ * says how to fetch the job later. With `chunks` (an export just started), a job whose status the
+ * service does not let tokens read is replaced by a chunked export.
+ */
+export async function downloadJob(
+  o: DownloadJobOptions,
+  client: ApiClient,
+  form: Form,
+  jobId: string,
+  fallbackName: string,
+  chunks?: { columns: Record<string, boolean>; budget: WindowBudget },
+): Promise<void> {
   const resume = await resumeCommand(o, form.id, jobId);
-  const line = createStatusLine(o.io, o.now);
+  // With -o - the CSV may be on this very terminal: no status text beside it.
+  const line = createStatusLine(o.io, o.now, 200, o.output === '-');
   try {
     let status: ExportStatus & { file_url: string };
     try {
@@ -181,8 +198,15 @@ export async function downloadJob(o: DownloadJobOptions, client: ApiClient, form
         sleep: o.sleep,
         signal: o.signal,
         resumeCommand: resume,
-        onStatus: (s) => line.update(`Export job ${jobId}: ${describeStatus(s)}`),
+        onStatus: (s) => line.update(`Exporting: ${describeStatus(s)}`),
       });
+    } catch (err) {
+      line.done();
+      if (!(err instanceof ExportStatusClosedError) || !chunks) throw err;
+      await notice(o.io, `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`);
+      const saved = await exportInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
+      await reportSaved(o, saved);
+      return;
     } finally {
       line.done();
     }
@@ -194,6 +218,44 @@ export async function downloadJob(o: DownloadJobOptions, client: ApiClient, form
     if (err instanceof InterruptedError) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
     throw err;
   }
+}
+
+/**
+ * The export done as chunks of at most 1,000 submissions (docs/submission-update.md, "Exports above
+ * 1,000 rows"), joined into one CSV written through the same `.part` path as any export.
+ */
+async function exportInChunks(
+  o: DownloadJobOptions,
+  client: ApiClient,
+  form: Form,
+  columns: Record<string, boolean>,
+  budget: WindowBudget,
+  fallbackName: string,
+): Promise<{ file: string; bytes: number }> {
+  const file = o.output ?? fallbackName;
+  if (file !== '-') await precheckTarget(file, o.clobber, o.now);
+  const line = createStatusLine(o.io, o.now, 200, file === '-');
+  const listBudget = new WindowBudget(client.rateLimit.limit ?? GENERAL_LIMIT_PER_MINUTE, o.now, o.sleep);
+  // What the earlier answers said is left of the general limit's window.
+  if (client.rateLimit.remaining !== undefined) listBudget.observe({ 'x-ratelimit-remaining': String(client.rateLimit.remaining) });
+  const show = (p: ChunkProgress) => line.update(describeChunks(p));
+  line.update('Exporting in chunks: reading the submission list…');
+  const body = Readable.from(chunkedCsv({ client, formId: form.id, columns, budget, listBudget, signal: o.signal, onProgress: show }));
+  try {
+    const bytes = file === '-'
+      ? await writeToStream(body, o.io.stdout, { signal: o.signal })
+      : await writeFileAtomically(body, file, { signal: o.signal, clobber: o.clobber });
+    return { file, bytes };
+  } finally {
+    line.done();
+  }
+}
+
+/** "Exporting in chunks ▕████░░░░▏ 3/20 chunks · 3,000/20,000 rows". */
+export function describeChunks(p: ChunkProgress): string {
+  const bar = p.totalChunks ? ` ${progressBar(p.chunks / p.totalChunks)}` : '';
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `Exporting in chunks${bar} ${p.chunks}${p.totalChunks ? `/${p.totalChunks}` : ''} chunks · ${n(p.rows)}${p.totalRows !== undefined ? `/${n(p.totalRows)}` : ''} rows`;
 }
 
 async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, saved: { file: string; bytes: number }, jobId?: string): Promise<void> {

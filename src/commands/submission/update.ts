@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
-import { updateSubmission } from '../../api/submissions.js';
+import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -14,6 +14,7 @@ import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { formLabel } from '../form/common.js';
 import { resolveData } from './fields.js';
 import { cannotRead } from '../../io/files.js';
+import { META_KEYS, type UpdateSideEffects, assertUpdatable, buildUpdateBody } from './answers.js';
 
 export interface SubmissionUpdateOptions {
   io: IOStreams;
@@ -28,8 +29,10 @@ export interface SubmissionUpdateOptions {
 
 /** `--json` output of a single update: a contract with scripts. */
 export interface UpdateResult {
-  /** As given on the command line (the path id). */
+  /** As given on the command line (the numeric id, or the UUID it was looked up by). */
   submission_id: string;
+  /** The numeric id the update was sent to. */
+  id: number;
   form_id: number;
   /** Field ids sent, in order. */
   updated: string[];
@@ -47,6 +50,7 @@ interface UpdateFlags {
   resume?: boolean;
   rateLimit?: number;
   json?: boolean;
+  yes?: boolean;
 }
 
 /** `formctl submission update [form] [submission-id]`: one submission with --set/--file, or many with --from. */
@@ -60,7 +64,8 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
     .option('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume')
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
-    .option('--dry-run', 'Print the {"data": …} patch that would be sent (field ids resolved) and send nothing; with --from, check every line')
+    .option('--dry-run', 'Print the exact body that would be sent (current answers plus the patch under "data") and send nothing; with --from, check every line')
+    .option('-y, --yes', 'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)')
     .option('--json', 'Print {submission_id, form_id, updated, message} as JSON (single update; updated: the field ids sent)');
   addFormArgument(cmd);
   // After [form]: Commander fills positionals in the order they were added.
@@ -68,13 +73,13 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
   examples(cmd, [
     'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',
     'formctl submission update 42 118 --file answers.json',
-    'formctl submission update 42 118 --set rating=5 --dry-run   # print the patch, send nothing',
+    'formctl submission update 42 118 --set rating=5 --dry-run   # print the body, send nothing',
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson',
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
     'formctl submission update 42 --from fixes.ndjson --dry-run',
   ]);
   return cmd.action(async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
-    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume'] as const).filter((k) => flags[k] !== undefined);
+    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'yes'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
@@ -91,6 +96,8 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
         results: flags.results,
         resume: flags.resume,
         dryRun: flags.dryRun,
+        yes: flags.yes,
+        prompter: f.prompter,
       };
       return bulkF(o);
     }
@@ -123,30 +130,69 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new UsageError(`${file} must hold a JSON object of field values, e.g. {"Email": "a@example.com"}.`);
   const o = obj as Record<string, unknown>;
-  // A file saved from `submission list --json` has the answers under `data`.
-  const fields = o.data && typeof o.data === 'object' && !Array.isArray(o.data) && Object.keys(o).every((k) => ['data', 'id', 'submission_id', 'submitted_at'].includes(k)) ? (o.data as Record<string, unknown>) : o;
-  return Object.entries(fields);
+  return Object.entries(listRecordAnswers(o) ?? o);
 }
 
-/** Resolves field names to ids against the form, then sends one `{data}` patch. */
+/** Top-level keys of a `submission list --json` record (either service's); any other key means a plain object of field values. */
+const LIST_RECORD_KEYS = new Set(['data', 'id', 'submission_id', 'submitted_at', 'form_id', 'completion_time', 'status', 'created_at', 'updated_at', 'meta']);
+
+/** The answers of a record saved from `submission list --json`, without the keys the list adds inside `data`; undefined for a plain object. */
+export function listRecordAnswers(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const data = o.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !Object.keys(o).every((k) => LIST_RECORD_KEYS.has(k))) return undefined;
+  const meta = new Set<string>(META_KEYS);
+  return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => !meta.has(k)));
+}
+
+/** Warnings for what an update changes on the deployed service besides the fields asked for (docs/submission-update.md). */
+export function sideEffectWarnings(label: string, effects: Pick<UpdateSideEffects, 'partial' | 'removed'>, active: number | undefined): string[] {
+  const out: string[] = [];
+  if (effects.partial) out.push(`${label} is a partial submission; on the deployed OpnForm service an update stores it as completed.`);
+  if (effects.removed.length > 0) {
+    out.push(`${label} holds answers to fields the form no longer has (${effects.removed.join(', ')}); the deployed OpnForm service drops them on update.`);
+  }
+  out.push(...integrationWarnings(active));
+  return out;
+}
+
+/** The integrations warning, said once per run. */
+export function integrationWarnings(active: number | undefined): string[] {
+  if (active === undefined) return ['the form\'s integrations could not be read with this token; on the deployed OpnForm service any active one runs again for each update.'];
+  if (active === 0) return [];
+  return [`the form has ${active} active integration${active === 1 ? '' : 's'} (webhooks, e-mails…); on the deployed OpnForm service ${active === 1 ? 'it runs' : 'they run'} again for each updated submission.`];
+}
+
+/**
+ * Reads the submission through the list, lays the patch over its current answers and sends one body
+ * both services read as a patch (see buildUpdateBody); warns about what else the deployed service
+ * changes on an update.
+ */
 export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<void> {
   if (o.set && o.file !== undefined) throw new UsageError('Use either --set or --file, not both.');
   if (!o.set && o.file === undefined) throw new UsageError('Nothing to update.', 'Pass --set field=value (repeatable) or --file data.json.');
-  if (!/^[\w-]+$/.test(o.submissionId)) throw new UsageError(`Invalid submission id "${o.submissionId}".`);
+  const ref = submissionRefArg(o.submissionId);
   const entries = o.file !== undefined ? await readFieldsFile(o.io, o.file) : o.set!;
   if (entries.length === 0) throw new UsageError('Nothing to update: the file has no fields.');
   const client = await o.api();
   const form = await resolveForm(client, o.form);
-  const data = resolveData(form, entries, { coerce: o.file === undefined });
+  assertUpdatable(form);
+  const patch = resolveData(form, entries, { coerce: o.file === undefined });
+  const item = await findSubmission(client, form.id, ref);
+  const id = numericIdOf(item);
+  if (id === undefined) throw new UsageError(`The service lists submission ${o.submissionId} without a numeric id, so it cannot be updated safely.`);
+  const label = ref.kind === 'id' ? `submission ${id}` : `submission ${id} (${ref.uuid})`;
+  const { body, effects } = buildUpdateBody(form, item, patch);
+  const active = await countActiveIntegrations(client, form.id);
+  for (const w of sideEffectWarnings(`${label[0]!.toUpperCase()}${label.slice(1)}`, effects, active)) await notice(o.io, w, 'warning');
   if (o.dryRun) {
     // Exactly the body the update would PUT, so it can be piped to `formctl api` or compared.
-    await write(o.io.stdout, JSON.stringify({ data }, null, 2) + '\n');
-    await notice(o.io, `dry run: nothing was sent to submission ${o.submissionId} of form ${formLabel(form)}.`);
+    await write(o.io.stdout, JSON.stringify(body, null, 2) + '\n');
+    await notice(o.io, `dry run: nothing was sent to ${label} of form ${formLabel(form)}.`);
     return;
   }
-  const res = await updateSubmission(client, form.id, o.submissionId, data);
+  const res = await updateSubmission(client, form.id, id, body);
   // A stable object rather than the service's envelope, whose shape differs between deployments.
-  const result: UpdateResult = { submission_id: o.submissionId, form_id: form.id, updated: Object.keys(data), message: res.message };
+  const result: UpdateResult = { submission_id: o.submissionId, id, form_id: form.id, updated: Object.keys(patch), message: res.message };
   if (o.json) await write(o.io.stdout, JSON.stringify(result, null, 2) + '\n');
-  else await success(o.io, `Updated ${Object.keys(data).length} field${Object.keys(data).length === 1 ? '' : 's'} of submission ${o.submissionId} of form ${formLabel(form)}.`);
+  else await success(o.io, `Updated ${Object.keys(patch).length} field${Object.keys(patch).length === 1 ? '' : 's'} of ${label} of form ${formLabel(form)}.`);
 }

@@ -19,13 +19,30 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** PUT answers 200, except submission 13 (422) and 404 for 99; the form lookup announces a limit of 600/min. */
+/** Submissions 11..40 as the list shows them (99 is not there). */
+const LISTED = Array.from({ length: 30 }, (_, i) => ({ id: 40 - i, submission_id: String(40 - i), data: { p_name: `N${40 - i}` } }));
+
+/** Answers the list and the (empty) integrations list; true when it did. */
+function serveReads(req: { method: string; url: string }, res: Parameters<typeof json>[0]): boolean {
+  if (req.method !== 'GET') return false;
+  if (req.url.includes('/submissions?')) {
+    json(res, 200, { data: LISTED, meta: { current_page: 1, last_page: 1, per_page: 100, total: LISTED.length } });
+    return true;
+  }
+  if (req.url.endsWith('/integrations')) {
+    json(res, 200, []);
+    return true;
+  }
+  return false;
+}
+
+/** PUT answers 200, except submission 13 (422); the form lookup announces a limit of 600/min. */
 function server() {
   return startStubServer((req, res) => {
     if (req.method === 'GET' && serveForm(req, res)) return;
+    if (serveReads(req, res)) return;
     const id = /submissions\/(\w+)$/.exec(req.url)?.[1];
     if (id === '13') return json(res, 422, { message: 'The given data was invalid.', errors: { 'data.p_email': ['Must be an email.'] } });
-    if (id === '99') return json(res, 404, { message: 'Submission not found.' });
     json(res, 200, { message: 'Record successfully updated.' }, { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '500' });
   });
 }
@@ -74,10 +91,10 @@ async function failure(p: Promise<unknown>): Promise<CliError> {
   throw new Error('expected a failure');
 }
 
-/** The results file; `input_hash` is checked on its own (it is a hash of the line's text). */
+/** The results file without the intent records; `input_hash` is checked on its own (it is a hash of the line's text). */
 const results = () =>
-  readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => {
-    const { input_hash, ...r } = JSON.parse(l);
+  readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.status !== 'sending').map((l) => {
+    const { input_hash, ...r } = l;
     expect(input_hash).toMatch(/^[0-9a-f]{16}$/);
     return r;
   });
@@ -90,25 +107,26 @@ describe('bulk update', () => {
     expect(err.exitCode).toBe(10);
     expect(err.message).toBe('5 of 8 lines failed.');
     expect(results()).toEqual([
-      { line: 1, submission_id: '11', status: 'ok' },
-      { line: 2, submission_id: '12', status: 'ok' },
-      { line: 4, submission_id: '13', status: 'failed', http_status: 422, error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.' },
+      { line: 1, submission_id: '11', id: 11, status: 'ok' },
+      { line: 2, submission_id: '12', id: 12, status: 'ok' },
+      { line: 4, submission_id: '13', id: 13, status: 'failed', http_status: 422, error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.' },
       { line: 5, submission_id: null, status: 'failed', error: expect.stringMatching(/^invalid JSON: /) },
       { line: 6, submission_id: null, status: 'failed', error: 'missing "submission_id" (string or number)' },
       { line: 7, submission_id: '14', status: 'failed', error: 'Unknown field "Shoe size" in form contact-us.' },
-      { line: 8, submission_id: '99', status: 'failed', http_status: 404, error: 'Submission not found. (HTTP 404, PUT /open/forms/42/submissions/99)' },
-      { line: 9, submission_id: '15', status: 'ok' },
+      // Not in the list: refused without a request (a path id the service might read as another submission is never guessed).
+      { line: 8, submission_id: '99', status: 'failed', error: 'form 42 has no submission 99 (it is not in `formctl submission list 42`)' },
+      { line: 9, submission_id: '15', id: 15, status: 'ok' },
     ]);
     expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body))).toEqual([
-      { data: { p_name: 'Ada' } },
-      { data: { p_email: 'b@c.d' } },
-      { data: { p_email: 'nope' } },
-      { data: { p_name: 'gone' } },
-      { data: { p_age: 3 } },
+      { p_name: 'Ada', data: { p_name: 'Ada' } },
+      { p_name: 'N12', p_email: 'b@c.d', data: { p_email: 'b@c.d' } },
+      { p_name: 'N13', p_email: 'nope', data: { p_email: 'nope' } },
+      { p_name: 'N15', p_age: 3, data: { p_age: 3 } },
     ]);
     // The form lookup carried no X-RateLimit-Limit, so the pace starts at 95 % of the default 100/min;
     // the first PUT announces 600/min and the pace follows it (95 % of 600).
-    expect(sleeps.map((ms) => Math.round(ms))).toEqual([632, 105, 105, 105]);
+    // The list read (the current answers) is the first paced request, so the first PUT waits one slot too.
+    expect(sleeps.map((ms) => Math.round(ms))).toEqual([632, 632, 105, 105]);
     expect(fio.out()).toBe('');
     // Under a second of (fake) time: too short to measure a rate, so none is shown.
     expect(fio.err()).toBe(`8/8 lines · 3 ok · 5 failed (results in ${join(dir, 'results.ndjson')})\n`);
@@ -122,7 +140,7 @@ describe('bulk update', () => {
     expect(err.exitCode).toBe(10);
     expect(results()).toEqual([
       { line: 1, submission_id: '11', status: 'failed', error: 'Field "Age" (p_age) is a number field and takes a number, got "old".' },
-      { line: 2, submission_id: '15', status: 'ok' },
+      { line: 2, submission_id: '15', id: 15, status: 'ok' },
     ]);
     expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/15']);
   });
@@ -135,7 +153,7 @@ describe('bulk update', () => {
     const again = setup({ resume: true });
     await failure(bulkUpdateRun(again.options));
     const retried = stub.requests.filter((r) => r.method === 'PUT').slice(puts).map((r) => r.url);
-    expect(retried).toEqual(['/open/forms/42/submissions/13', '/open/forms/42/submissions/99']);
+    expect(retried).toEqual(['/open/forms/42/submissions/13']);
     expect(results().length).toBe(8 + 5);
   });
 
@@ -151,7 +169,7 @@ describe('bulk update', () => {
     writeFileSync(first.options.from, '{"submission_id": "11", "Name": "Ada"}\n{"submission_id": "12", "Name": "Bobby"}\n{"submission_id": "15", "Age": 3}\n');
     await bulkUpdateRun(again.options);
     const sent = stub.requests.filter((r) => r.method === 'PUT').slice(puts);
-    expect(sent.map((r) => [r.url, JSON.parse(r.body)])).toEqual([['/open/forms/42/submissions/12', { data: { p_name: 'Bobby' } }]]);
+    expect(sent.map((r) => [r.url, JSON.parse(r.body)])).toEqual([['/open/forms/42/submissions/12', { p_name: 'Bobby', data: { p_name: 'Bobby' } }]]);
     expect(again.fio.err()).toContain('warning: 1 line that');
     expect(again.fio.err()).toContain('reads differently now (the input was edited or lines moved); it was not skipped.');
   });
@@ -201,12 +219,13 @@ describe('bulk update', () => {
     stub = await server();
     const { fio, options } = setup({ dryRun: true, results: undefined });
     await failure(bulkUpdateRun(options));
-    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    // The form, the list (the current answers) and the integrations: reads only.
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
     const lines = fio.out().trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ line: 1, submission_id: '11', status: 'dry-run', data: { p_name: 'Ada' }, input_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
-    expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7]);
+    expect(lines[0]).toEqual({ line: 1, submission_id: '11', id: 11, status: 'dry-run', data: { p_name: 'Ada' }, body: { p_name: 'Ada', data: { p_name: 'Ada' } }, input_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7, 8]);
     // Nothing was sent, so there is no rate or ETA to show.
-    expect(fio.err()).toBe('Dry run: 8/8 lines · 5 ok · 3 failed\n');
+    expect(fio.err()).toBe('Dry run: 8/8 lines · 4 ok · 4 failed\n');
   });
 
   it('an all-skipped --resume run shows no rate', async () => {
@@ -226,8 +245,10 @@ describe('bulk update', () => {
     // One line every 10 s (not a terminal); a line goes every 60/18 = 3.33 s.
     expect(fio.err()).toBe(
       [
-        '4/10 lines · 4 ok · 0 failed · 18/min · ETA 20s',
-        '7/10 lines · 7 ok · 0 failed · 18/min · ETA 10s',
+        // The list read took the first slot.
+        '3/10 lines · 3 ok · 0 failed · 18/min · ETA 23s',
+        '6/10 lines · 6 ok · 0 failed · 18/min · ETA 13s',
+        '10/10 lines · 10 ok · 0 failed · 18/min',
         `10/10 lines · 10 ok · 0 failed · 18/min (results in ${join(dir, 'results.ndjson')})`,
         '',
       ].join('\n'),
@@ -239,6 +260,7 @@ describe('bulk update', () => {
     let n = 0;
     stub = await startStubServer((req, res) => {
       if (req.method === 'GET' && serveForm(req, res)) return;
+      if (serveReads(req, res)) return;
       if (++n === 2) ac.abort();
       json(res, 200, { message: 'ok' });
     });
@@ -246,7 +268,7 @@ describe('bulk update', () => {
     const err = await failure(bulkUpdateRun(options));
     expect(err.exitCode).toBe(130);
     const r = results();
-    expect(r[0]).toEqual({ line: 1, submission_id: '11', status: 'ok' });
+    expect(r[0]).toEqual({ line: 1, submission_id: '11', id: 11, status: 'ok' });
     // Line 2 was answered or cut off; either way nothing after it was started.
     expect(r.map((x) => x.line)).toEqual([1, 2]);
     expect(['ok', 'interrupted']).toContain(r[1].status);

@@ -160,7 +160,7 @@ describe('submission export (sync)', () => {
     expect(readFileSync(out, 'utf8')).toBe('precious');
   });
 
-  it('-o in a missing directory fails in short words without naming the .part file; -o a directory is refused first', async () => {
+  it('-o in a missing directory is exit 2 before any export request, without naming the .part file; -o a directory is refused too', async () => {
     stub = await startStubServer((req, res) => {
       if (serveForm(req, res)) return;
       res.writeHead(200, { 'content-type': 'text/csv' });
@@ -168,10 +168,10 @@ describe('submission export (sync)', () => {
     });
     const out = join(dir, 'nodir', 'a.csv');
     const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
-    expect([err.exitCode, err.message]).toEqual([1, `Cannot write ${out}: no such directory.`]);
+    expect([err.exitCode, err.message]).toEqual([2, `Cannot write ${out}: the directory ${join(dir, 'nodir')} does not exist.`]);
     const isDir = await failure(submissionExportRun(opts(stub.url, { output: dir, clobber: true }).options));
     expect([isDir.exitCode, isDir.message]).toEqual([2, `Cannot write ${dir}: it is a directory.`]);
-    expect(stub.requests.filter((r) => r.method === 'POST').length).toBe(1);
+    expect(stub.requests).toEqual([]);
   });
 
   it('a dropped connection leaves neither the file nor a .part (exit 11)', async () => {
@@ -226,7 +226,9 @@ describe('submission export (sync)', () => {
     await until(() => existsSync(`${out}.part`));
     const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
     expect(err.exitCode).toBe(2);
-    expect(err.message).toBe(`${out}.part exists: another export to ${out} is running, or an earlier one was killed.`);
+    expect(err.message).toMatch(new RegExp(`^${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.part exists: another export to .* is running \\(process ${process.pid} on this machine, started `));
+    // Refused before its export request: only the first export was sent.
+    expect(stub.requests.filter((r) => r.method === 'POST').length).toBe(1);
     held.release();
     await first;
     expect(readFileSync(out, 'utf8')).toBe(CSV);
@@ -303,7 +305,7 @@ describe('submission export (async job)', () => {
     // The file lives on another origin (a pre-signed URL): the API token must not travel there.
     expect(stub.requests[5]!.headers.authorization).toBeUndefined();
     expect(stub.requests[1]!.headers.authorization).toBe('Bearer tok_test');
-    expect(fio.err()).toBe(`Export job ${JOB}: queued 0%\nExport job ${JOB}: processing 40%\nExport job ${JOB}: completed 100%\n`);
+    expect(fio.err()).toBe(`Exporting: queued ▕░░░░░░░░░░▏ 0%\nExporting: processing ▕████░░░░░░▏ 40%\nExporting: completed ▕██████████▏ 100%\n`);
   });
 
   it('without -o saves under the download\'s Content-Disposition name', async () => {
@@ -361,8 +363,8 @@ describe('submission export (async job)', () => {
     expect(err.exitCode).toBe(11);
     expect(err.message).toBe(`Gave up waiting for export job ${JOB} after 5 s (last status: processing).`);
     expect(err.hint).toContain(`formctl submission export-status 42 ${JOB} --download`);
-    // 0 s, 2 s, 4 s, 5 s: the last poll lands exactly on the deadline.
-    expect(stub.requests.filter((r) => r.url.endsWith('/status')).length).toBe(4);
+    // 0, 0.25, 0.75, 1.75, 3.75 and 5 s: the first polls come sooner, the last lands exactly on the deadline.
+    expect(stub.requests.filter((r) => r.url.endsWith('/status')).length).toBe(6);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -399,7 +401,7 @@ describe('submission export (async job)', () => {
     const err = await failure(submissionExportRun(options));
     expect(err.exitCode).toBe(130);
     expect(fio.err()).toBe(
-      `Export job ${JOB}: processing 10%\nnote: export job ${JOB} keeps running on the service; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download -o answers.csv\n`,
+      `Exporting: processing ▕█░░░░░░░░░▏ 10%\nnote: export job ${JOB} keeps running on the service; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download -o answers.csv\n`,
     );
   });
 

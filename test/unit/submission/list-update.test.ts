@@ -6,7 +6,7 @@ import { checkValue, coerceValue } from '../../../src/commands/submission/fields
 import type { CliError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { clientFor, serveForm } from './util.js';
+import { FORM, clientFor, serveForm } from './util.js';
 
 let stub: StubServer | undefined;
 afterEach(async () => {
@@ -93,13 +93,21 @@ describe('submission messages name the form by title and id', () => {
   });
 });
 
+/** The stub FORM's submissions 1..n on a fake of the spec's service (patch with `data`). */
+async function specFake(n = 120) {
+  const { startSubmissionFake, makeSubmissions } = await import('../../helpers/submission-fake.js');
+  const fake = await startSubmissionFake({ flavor: 'spec', form: FORM, submissions: makeSubmissions(n, (i) => ({ p_name: `N${i}`, p_email: `e${i}@x.io`, p_age: i })) });
+  stub = fake;
+  return fake;
+}
+
 describe('submission update', () => {
-  it('resolves field names to ids, coerces numbers for numeric fields, and sends {data}', async () => {
-    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.' })));
+  it('resolves field names to ids, coerces numbers for numeric fields, and sends the patch under data with the other answers at the top level', async () => {
+    const fake = await specFake();
     const fio = fakeIO({ tty: true });
-    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: 'contact-us', submissionId: '118', set: [['Name', 'Ada'], ['age', '36'], ['p_email', 'a@b.c']] });
-    expect(stub.requests[1]).toMatchObject({ method: 'PUT', url: '/open/forms/42/submissions/118' });
-    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(fake.url), form: 'contact-us', submissionId: '118', set: [['Name', 'Ada'], ['age', '36'], ['p_email', 'a@b.c']] });
+    expect(fake.puts.map((p) => p.path)).toEqual(['/open/forms/42/submissions/118']);
+    expect(fake.puts[0]!.body).toEqual({ p_name: 'Ada', p_email: 'a@b.c', p_age: 36, data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
     expect(fio.out()).toBe('✓ Updated 3 fields of submission 118 of form "Contact us" (id 42).\n');
   });
 
@@ -136,13 +144,13 @@ describe('submission update', () => {
     expect([err.exitCode, err.message]).toEqual([2, 'Cannot read nofile.json: no such file.']);
   });
 
-  it('--dry-run prints the {data} patch with field ids resolved and sends nothing', async () => {
-    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
+  it('--dry-run prints the exact body (current answers, the patch over them and under data) and sends nothing', async () => {
+    const fake = await specFake();
     const fio = fakeIO();
-    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '118', set: [['Name', 'Ada'], ['age', '36']], dryRun: true });
-    expect(fio.out()).toBe('{\n  "data": {\n    "p_name": "Ada",\n    "p_age": 36\n  }\n}\n');
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(fake.url), form: '42', submissionId: '118', set: [['Name', 'Ada'], ['age', '36']], dryRun: true });
+    expect(JSON.parse(fio.out())).toEqual({ p_name: 'Ada', p_email: 'e118@x.io', p_age: 36, data: { p_name: 'Ada', p_age: 36 } });
     expect(fio.err()).toBe('note: dry run: nothing was sent to submission 118 of form "Contact us" (id 42).\n');
-    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+    expect(fake.puts).toEqual([]);
   });
 
   it('an ambiguous name is a usage error and nothing is sent', async () => {
@@ -154,16 +162,21 @@ describe('submission update', () => {
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
-  it('reads --file from stdin and prints {submission_id, form_id, updated, message} with --json, not the service envelope', async () => {
-    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, { message: 'Record successfully updated.', data: { id: 7 } })));
+  it('reads --file from stdin and prints {submission_id, id, form_id, updated, message} with --json, not the service envelope', async () => {
+    const fake = await specFake(10);
     const fio = fakeIO({ stdin: '{"Email": "z@z.z", "p_age": 40}' });
-    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', file: '-', json: true });
-    expect(JSON.parse(stub.requests[1]!.body)).toEqual({ data: { p_email: 'z@z.z', p_age: 40 } });
-    expect(fio.out()).toBe('{\n  "submission_id": "7",\n  "form_id": 42,\n  "updated": [\n    "p_email",\n    "p_age"\n  ],\n  "message": "Record successfully updated."\n}\n');
+    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(fake.url), form: '42', submissionId: '7', file: '-', json: true });
+    expect(fake.puts[0]!.body.data).toEqual({ p_email: 'z@z.z', p_age: 40 });
+    expect(JSON.parse(fio.out())).toEqual({ submission_id: '7', id: 7, form_id: 42, updated: ['p_email', 'p_age'], message: 'Record successfully updated.' });
   });
 
   it('a server validation error exits 7 with the field errors', async () => {
-    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 422, { message: 'Invalid.', errors: { 'data.p_email': ['Must be an email.'] } })));
+    stub = await startStubServer((req, res) => {
+      if (serveForm(req, res)) return;
+      if (req.method === 'GET' && req.url.includes('/submissions?')) return json(res, 200, { data: [sub(7)], meta: { current_page: 1, last_page: 1 } });
+      if (req.method === 'GET') return json(res, 200, []);
+      json(res, 422, { message: 'Invalid.', errors: { 'data.p_email': ['Must be an email.'] } });
+    });
     const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', set: [['Email', 'nope']] }));
     expect(err.exitCode).toBe(7);
     expect(err.message).toBe('Invalid. (HTTP 422, PUT /open/forms/42/submissions/7)\n  data.p_email: Must be an email.');

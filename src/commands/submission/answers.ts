@@ -1,0 +1,132 @@
+import type { Form } from '../../api/forms.js';
+import type { NormalizedSubmission } from '../../api/normalize.js';
+import { UsageError } from '../../errors.js';
+import { formLabel } from '../form/common.js';
+import { inputProperties } from './fields.js';
+
+/**
+ * Body keys the deployed service reads itself (docs/submission-update.md): a field id equal to one
+ * of them cannot be sent at the top level without changing its meaning, so such a form is refused.
+ */
+export const RESERVED_KEYS = ['data', 'completion_time', 'submission_id', 'tracking_parameters', 'is_partial'] as const;
+
+/** Keys the list adds inside `data` that are not answers (docs/submission-update.md). */
+export const META_KEYS = ['status', 'created_at', 'updated_at', 'id', 'submission_id', 'ip_address', 'form_id', 'meta', 'submitted_at', 'completion_time'] as const;
+
+/** The body of one submission update: the full answers at the top level, the patch under `data`. */
+export interface UpdateBody {
+  data: Record<string, unknown>;
+  completion_time?: number;
+  [fieldId: string]: unknown;
+}
+
+/** What sending the body will change besides the patch, on the deployed service. */
+export interface UpdateSideEffects {
+  /** The submission is partial: the update stores it as completed. */
+  partial: boolean;
+  /** Keys of answers to fields the form no longer has; the deployed service drops them. */
+  removed: string[];
+}
+
+/**
+ * Refuses, before anything is sent, a form whose submissions no API client can change as the user
+ * means: captcha forms (the deployed service demands a captcha answer on every update) and forms with
+ * a field id that is also a body key of the update.
+ */
+export function assertUpdatable(form: Form): void {
+  if (form.use_captcha === true) {
+    throw new UsageError(
+      `Form ${formLabel(form)} uses a captcha, and the service asks for a solved captcha on every submission update, so no API client can update its submissions.`,
+      'Edit the submission in the web interface, or turn the captcha off for the time of the update.',
+    );
+  }
+  const reserved = new Set<string>(RESERVED_KEYS);
+  const clash = inputProperties(form).filter((p) => reserved.has(p.id));
+  if (clash.length > 0) {
+    throw new UsageError(
+      `Form ${formLabel(form)} has a field whose id is a reserved key of the update body (${clash.map((p) => p.id).join(', ')}), so its answers cannot be sent unambiguously; nothing was sent.`,
+      'Edit the submission in the web interface.',
+    );
+  }
+}
+
+/** A file answer as the update takes it: the list gives `[{file_url, file_name}]`, the service wants the URL strings. */
+function fileValue(v: unknown): unknown {
+  if (!Array.isArray(v)) return typeof v === 'object' && v !== null ? pick(v, 'file_url') ?? v : v;
+  return v.map((x) => (typeof x === 'object' && x !== null ? pick(x, 'file_url') ?? x : x));
+}
+
+/** A signature answer as the update takes it: its stored file name (a URL would be stored as nothing). */
+function signatureValue(v: unknown): unknown {
+  const first = Array.isArray(v) ? v[0] : v;
+  if (typeof first === 'object' && first !== null) return pick(first, 'file_name') ?? v;
+  return first ?? v;
+}
+
+function pick(o: object, key: string): string | undefined {
+  const v = (o as Record<string, unknown>)[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The submission's current answers in the form the update takes back: only answers to the form's
+ * current input fields, meta keys left out, files as URL strings and signatures as file names.
+ */
+export function currentAnswers(form: Form, item: Pick<NormalizedSubmission, 'data'>): { answers: Record<string, unknown>; removed: string[] } {
+  const props = new Map(inputProperties(form).map((p) => [p.id, p]));
+  const meta = new Set<string>(META_KEYS);
+  const answers: Record<string, unknown> = {};
+  const removed: string[] = [];
+  for (const [key, value] of Object.entries(item.data ?? {})) {
+    const p = props.get(key);
+    if (!p) {
+      if (!meta.has(key)) removed.push(key);
+      continue;
+    }
+    answers[key] = p.type === 'files' ? fileValue(value) : p.type === 'signature' ? signatureValue(value) : value;
+  }
+  return { answers, removed };
+}
+
+/** The completion time the submission holds, when it holds one the service would take back (a whole number of seconds). */
+function completionTime(item: NormalizedSubmission): number | undefined {
+  const raw = item.completion_time ?? (item.data as Record<string, unknown> | undefined)?.completion_time;
+  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** Whether the list marks the submission as partial (`status` sits inside `data` on the deployed service). */
+export function isPartial(item: NormalizedSubmission): boolean {
+  const s = (item.data as Record<string, unknown> | undefined)?.status ?? item.status;
+  return typeof s === 'string' && s.toLowerCase() === 'partial';
+}
+
+/**
+ * The one body both services read as "change these fields, keep the rest" (docs/submission-update.md):
+ * the spec's service patches with `data` and ignores the rest; the deployed one ignores `data` and
+ * replaces the answers with the top-level keys, which are the current answers with the patch laid over
+ * them, and the completion time. `is_partial` is never sent: on the deployed service it empties the
+ * validated answers.
+ */
+export function buildUpdateBody(form: Form, item: NormalizedSubmission, patch: Record<string, unknown>): { body: UpdateBody; effects: UpdateSideEffects } {
+  const { answers, removed } = currentAnswers(form, item);
+  const ct = completionTime(item);
+  // A field called `data` or `completion_time` was refused by assertUpdatable, so nothing is overwritten here.
+  const body: UpdateBody = { ...answers, ...patch, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };
+  return { body, effects: { partial: isPartial(item), removed } };
+}
+
+/** Whether every patched field already holds the value the patch gives it (a resumed line that was applied). */
+export function patchApplied(item: NormalizedSubmission, patch: Record<string, unknown>): boolean {
+  const data = (item.data ?? {}) as Record<string, unknown>;
+  return Object.entries(patch).every(([k, v]) => sameJson(data[k], v));
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // `--set` sends numbers and booleans the service may echo as strings, and the other way round.
+  if ((typeof a === 'number' || typeof a === 'boolean') && typeof b === 'string') return String(a) === b;
+  if ((typeof b === 'number' || typeof b === 'boolean') && typeof a === 'string') return String(b) === a;
+  if (a === undefined || b === undefined) return a === b || (a ?? null) === (b ?? null);
+  return JSON.stringify(a) === JSON.stringify(b);
+}

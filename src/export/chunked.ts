@@ -1,0 +1,240 @@
+import type { ApiClient } from '../api/client.js';
+import { SUBMISSIONS_MAX_PER_PAGE, numericIdOf } from '../api/submissions.js';
+import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
+import { apiPath } from '../api/path.js';
+import { startExport } from '../api/exports.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
+
+/** The deployed service answers an export synchronously for at most this many `submissionIds`. */
+export const CHUNK_IDS = 1000;
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Joins CSV chunks into one file (docs/submission-update.md, "Exports above 1,000 rows"): the first
+ * chunk passes untouched (its BOM and header line are the file's); every later chunk loses a leading
+ * BOM and its header line (up to the first line break outside quotes). Bytes are passed on as they
+ * come, so memory stays flat whatever the chunk size.
+ */
+export class CsvJoiner {
+  private index = -1;
+  /** Bytes of the current chunk's start still to check against the BOM. */
+  private bomLeft = 0;
+  private bomSeen = 0;
+  private inHeader = false;
+  private inQuotes = false;
+
+  /** Starts the next chunk. */
+  next(): void {
+    this.index++;
+    this.bomLeft = this.index > 0 ? BOM.length : 0;
+    this.bomSeen = 0;
+    this.inHeader = this.index > 0;
+    this.inQuotes = false;
+  }
+
+  /** The part of `buf` (a piece of the current chunk) that belongs in the joined file. */
+  take(buf: Uint8Array): Uint8Array {
+    if (this.index === 0 || (!this.inHeader && this.bomLeft === 0)) return buf;
+    let i = 0;
+    while (this.bomLeft > 0 && i < buf.length) {
+      if (buf[i] === BOM[this.bomSeen]) {
+        this.bomSeen++;
+        this.bomLeft--;
+        i++;
+        continue;
+      }
+      // No (complete) BOM: the bytes taken for one belong to the header, which is dropped anyway.
+      this.bomLeft = 0;
+    }
+    while (this.inHeader && i < buf.length) {
+      const b = buf[i++]!;
+      if (b === 0x22) this.inQuotes = !this.inQuotes;
+      else if (b === 0x0a && !this.inQuotes) this.inHeader = false;
+    }
+    return i === 0 ? buf : buf.subarray(i);
+  }
+}
+
+/**
+ * A rate limit's budget, as the services count it: a fixed 60 s window that opens with its first
+ * request (the deployed service: 100 requests a minute per user, and 10 exports). Requests go back to
+ * back while the window has room and wait for the next window when it has none, which is the fastest
+ * pace the limit allows; `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when
+ * other requests share it (`cap`: the headers may lower the limit, never raise it above this).
+ */
+export class WindowBudget {
+  private windowStart: number | undefined;
+  private used = 0;
+
+  constructor(
+    private limit: number,
+    private readonly now: () => number,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+    /** Slack after the window's end, for the two clocks' difference. */
+    private readonly marginMs = 500,
+    private readonly cap = Number.POSITIVE_INFINITY,
+  ) {
+    this.limit = Math.min(limit, cap);
+  }
+
+  /** Resolves when one more export may go. */
+  async take(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new InterruptedError();
+    let t = this.now();
+    if (this.windowStart !== undefined && t - this.windowStart >= 60_000) this.reset();
+    if (this.used >= this.limit) {
+      const start = this.windowStart ?? t;
+      const wait = start + 60_000 + this.marginMs - t;
+      if (wait > 0) await this.sleep(wait, signal);
+      if (signal?.aborted) throw new InterruptedError();
+      this.reset();
+      t = this.now();
+    }
+    this.windowStart ??= t;
+    this.used++;
+  }
+
+  /** What the answer's headers say about the window. */
+  observe(headers: Record<string, string | string[] | undefined>): void {
+    const num = (k: string) => {
+      const v = headers[k];
+      const n = Number(Array.isArray(v) ? v[0] : v);
+      return v !== undefined && Number.isFinite(n) ? n : undefined;
+    };
+    const limit = num('x-ratelimit-limit');
+    const remaining = num('x-ratelimit-remaining');
+    if (limit !== undefined && limit > 0) this.limit = Math.min(limit, this.cap);
+    if (remaining !== undefined) this.used = Math.max(this.used, this.limit - remaining);
+  }
+
+  private reset(): void {
+    this.windowStart = undefined;
+    this.used = 0;
+  }
+}
+
+/**
+ * The form's submission ids in list order (newest first), in chunks of at most CHUNK_IDS, each page
+ * request paced by the general limit. An id seen twice (the list shifts when answers arrive during
+ * the export) is given once.
+ */
+export class IdChunks {
+  private page = 0;
+  private lastPage: number | undefined;
+  private done = false;
+  private readonly seen = new Set<number>();
+  private buffered: number[] = [];
+  /** The list's total, once page 1 was read. */
+  total: number | undefined;
+  /** List requests made. */
+  pages = 0;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly formId: number,
+    private readonly budget: WindowBudget,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The next chunk of ids; empty when the list is exhausted. */
+  async next(): Promise<number[]> {
+    while (!this.done && this.buffered.length < CHUNK_IDS) await this.readPage();
+    return this.buffered.splice(0, CHUNK_IDS);
+  }
+
+  private async readPage(): Promise<void> {
+    this.page++;
+    await this.budget.take(this.signal);
+    const res = await this.client.request<unknown>({
+      path: apiPath`/open/forms/${this.formId}/submissions`,
+      query: { page: this.page, per_page: SUBMISSIONS_MAX_PER_PAGE },
+      ability: 'forms-read',
+      signal: this.signal,
+    });
+    this.budget.observe(res.headers);
+    this.pages++;
+    const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
+    if (this.page === 1) this.total = info?.total ?? (info ? undefined : items.length);
+    this.lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : info ? undefined : 1);
+    for (const s of items.map(normalizeSubmission) as NormalizedSubmission[]) {
+      const id = numericIdOf(s);
+      if (id === undefined || this.seen.has(id)) continue;
+      this.seen.add(id);
+      this.buffered.push(id);
+    }
+    if (items.length === 0 || this.lastPage === undefined || this.page >= this.lastPage) this.done = true;
+  }
+}
+
+/** The export limit of the deployed service (per user, per minute); the answers' headers can only lower it. */
+export const EXPORT_LIMIT_PER_MINUTE = 10;
+
+/** The general limit when the service announced none (the deployed service: 100 a minute per user). */
+export const GENERAL_LIMIT_PER_MINUTE = 100;
+
+export interface ChunkProgress {
+  chunks: number;
+  /** Chunks in all, once the list's total is known. */
+  totalChunks?: number;
+  rows: number;
+  totalRows?: number;
+}
+
+export interface ChunkedCsvOptions {
+  client: ApiClient;
+  formId: number;
+  columns: Record<string, boolean>;
+  /** The export limit's budget. */
+  budget: WindowBudget;
+  /** The general limit's budget, for the list pages. */
+  listBudget: WindowBudget;
+  signal?: AbortSignal;
+  onProgress?: (p: ChunkProgress) => void;
+}
+
+/**
+ * The form's CSV, exported synchronously in chunks of at most 1,000 `submissionIds` taken from the
+ * list, joined into one CSV (one BOM, one header). The next chunk's ids are read from the list while
+ * the current chunk downloads, so the list and the export limit overlap. Bytes come out as they
+ * arrive: memory stays flat whatever the form's size.
+ */
+export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> {
+  const ids = new IdChunks(o.client, o.formId, o.listBudget, o.signal);
+  const joiner = new CsvJoiner();
+  const progress: ChunkProgress = { chunks: 0, rows: 0 };
+  let next = ids.next();
+  // A prefetch that fails while a chunk downloads is reported when it is awaited, not as unhandled.
+  next.catch(() => undefined);
+  for (;;) {
+    const chunk = await next;
+    if (chunk.length === 0) {
+      if (progress.chunks > 0) return;
+      throw new CliError('The service answered the export with a job, but its submission list is empty, so there is nothing to export in chunks.');
+    }
+    next = ids.next();
+    next.catch(() => undefined);
+    await o.budget.take(o.signal);
+    const started = await startExport(o.client, o.formId, o.columns, o.signal, chunk);
+    if (started.kind !== 'csv') {
+      throw new CliError(
+        `The service answered an export of ${chunk.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
+        ExitCode.error,
+        'Rerun with --debug and report the response.',
+      );
+    }
+    o.budget.observe(started.response.headers);
+    joiner.next();
+    for await (const piece of started.response.body as AsyncIterable<Buffer>) {
+      const out = joiner.take(piece);
+      if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
+    }
+    progress.chunks++;
+    progress.rows += chunk.length;
+    if (ids.total !== undefined) {
+      progress.totalRows = Math.max(ids.total, progress.rows);
+      progress.totalChunks = Math.max(progress.chunks, Math.ceil(progress.totalRows / CHUNK_IDS));
+    }
+    o.onProgress?.({ ...progress });
+  }
+}

@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
+import { startCountingProxy } from '../helpers/counting-proxy.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+interface Listed {
+  id: number;
+  submission_id: string;
+  completion_time?: number | null;
+  data: Record<string, unknown>;
+}
+
+/** The answers of a listed submission without the keys the deployed list adds inside `data`. */
+function answers(s: Listed): Record<string, unknown> {
+  const { status: _s, created_at: _c, id: _i, submission_id: _u, ...rest } = s.data;
+  return rest;
+}
+
+// Every data-path command on both services' behaviours, from the built binary: the spec's (patch
+// with `data`) and the deployed OpnForm server's (answers replaced by the top-level keys, UUID
+// submission ids, path ids read as their leading digits, export status closed to tokens).
+describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  let work: string;
+  beforeAll(async () => {
+    home = tempHome();
+    work = mkdtempSync(join(tmpdir(), 'formctl-flavors-'));
+    sb = await startTestSandbox({ flavor, seed: 30 });
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const list = async (): Promise<Listed[]> => {
+    const r = await runFormctl(['submission', 'list', String(sb.formId), '--json'], { env });
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout) as Listed[];
+  };
+  /** Answers the demo form as a respondent would, with a completion time. */
+  const answer = async (values: Record<string, unknown>): Promise<Listed> => {
+    const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
+    expect(res.status).toBe(200);
+    return (await list())[0]!;
+  };
+
+  it('a one-field update keeps every other answer and the completion time', async () => {
+    const before = await answer({ name: 'Grace Hopper', email: 'grace@example.com', rating: 2, comments: 'compilers', completion_time: 42 });
+    const r = await runFormctl(['submission', 'update', String(sb.formId), String(before.id), '--set', 'Rating=5'], { env });
+    expect(r.code).toBe(0);
+    // The deployed flavour seeds a Slack and an e-mail integration: they fire again, and formctl says so.
+    if (flavor === 'deployed') expect(r.stderr).toMatch(/^warning: the form has \d+ active integrations? .* run again for each updated submission\.\n$/);
+    const after = (await list()).find((s) => s.id === before.id)!;
+    expect(answers(after)).toEqual({ ...answers(before), rating: 5 });
+    expect(after.completion_time ?? null).toEqual(before.completion_time ?? null);
+    if (flavor === 'deployed') expect(after.completion_time).toBe(42);
+  });
+
+  it('a UUID never reaches a path: update and delete look it up and send the numeric id', async () => {
+    const subs = await list();
+    const [a, b] = [subs[3]!, subs[4]!];
+    if (flavor === 'deployed') expect(a.submission_id).toMatch(/^[0-9a-f]{8}-/);
+    const u = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), a.submission_id, '--set', 'Comments=by uuid'], { env });
+    expect(u.code).toBe(0);
+    const d = await runFormctl(['--debug', 'submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
+    expect(d.code).toBe(0);
+    const sent = [...u.stderr.split('\n'), ...d.stderr.split('\n')].filter((l) => /^\[debug\] > (PUT|DELETE) /.test(l));
+    expect(sent.map((l) => l.replace(/^.*\/submissions\//, ''))).toEqual([String(a.id), String(b.id)]);
+    const after = await list();
+    expect(after.find((s) => s.id === a.id)!.data.comments).toBe('by uuid');
+    expect(after.some((s) => s.id === b.id)).toBe(false);
+    expect(after.length).toBe(subs.length - 1);
+    // Everything else is as it was.
+    const others = (xs: Listed[]) => xs.filter((s) => s.id !== a.id && s.id !== b.id).map((s) => JSON.stringify([s.id, answers(s)]));
+    expect(others(after)).toEqual(others(subs));
+  });
+
+  it('a 3-line bulk run touches exactly those 3 submissions (a line with both ids uses the numeric one)', async () => {
+    const subs = await list();
+    const [x, y, z] = [subs[6]!, subs[10]!, subs[15]!];
+    const from = join(work, `three-${flavor}.ndjson`);
+    writeFileSync(
+      from,
+      [
+        JSON.stringify({ id: x.id, submission_id: x.submission_id, Comments: 'bulk x' }),
+        JSON.stringify({ submission_id: y.submission_id, Rating: 1 }),
+        JSON.stringify({ id: z.id, Name: 'Zed' }),
+      ].join('\n') + '\n',
+    );
+    const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--yes'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('[debug] > PUT')).map((l) => l.replace(/^.*\/submissions\//, '')).sort()).toEqual([x.id, y.id, z.id].map(String).sort());
+    const after = await list();
+    const changed = after.filter((s) => JSON.stringify(answers(s)) !== JSON.stringify(answers(subs.find((o) => o.id === s.id)!))).map((s) => s.id);
+    expect(changed.sort((p, q) => p - q)).toEqual([x.id, y.id, z.id].sort((p, q) => p - q));
+    expect(answers(after.find((s) => s.id === x.id)!)).toEqual({ ...answers(x), comments: 'bulk x' });
+    expect(answers(after.find((s) => s.id === y.id)!)).toEqual({ ...answers(y), rating: 1 });
+    expect(answers(after.find((s) => s.id === z.id)!)).toEqual({ ...answers(z), name: 'Zed' });
+  });
+
+  it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
+    const proxy = await startCountingProxy(sb.url);
+    try {
+      const penv = { ...env, FORMCTL_BASE_URL: proxy.url };
+      const subs = await list();
+      const targets = subs.slice(18, 24);
+      const from = join(work, `kill-${flavor}.ndjson`);
+      const results = join(work, `kill-${flavor}.results.ndjson`);
+      writeFileSync(from, targets.map((s, i) => JSON.stringify({ id: s.id, Comments: `resumed ${i}` })).join('\n') + '\n');
+      // About one request a second, so the run can be killed between its lines.
+      const args = ['submission', 'update', String(sb.formId), '--from', from, '--results', results, '--rate-limit', '60', '--concurrency', '1', '--yes'];
+      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...penv }, stdio: 'ignore' });
+      const okLines = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length : 0);
+      const sending = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter((l) => l.includes('"status":"sending"')).length : 0);
+      // Killed once two lines are done and a third is on its way.
+      while (!(okLines() >= 2 && sending() >= 3)) await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      expect(okLines()).toBeLessThan(targets.length);
+      const r = await runFormctl([...args, '--resume'], { env: penv, timeoutMs: 30_000 });
+      expect(r.code).toBe(0);
+      const puts = proxy.passed.filter((p) => p.method === 'PUT').map((p) => Number(p.path.replace(/^.*\/submissions\//, '')));
+      expect(puts.sort((p, q) => p - q)).toEqual(targets.map((s) => s.id).sort((p, q) => p - q));
+      const after = await list();
+      for (const [i, s] of targets.entries()) expect(after.find((o) => o.id === s.id)!.data.comments).toBe(`resumed ${i}`);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('a small export is the CSV itself: every row, one header', async () => {
+    const out = join(work, `small-${flavor}.csv`);
+    const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], { env });
+    expect(r.code).toBe(0);
+    const csv = readFileSync(out, 'utf8');
+    expect(csv.startsWith('\ufeff')).toBe(true);
+    expect(csv.trimEnd().split('\n').length).toBe((await list()).length + 1);
+  });
+});
+
+describe.each(FLAVORS)('a 1,200-row export on the %s flavour (e2e)', (flavor) => {
+  it('exports 1,200 rows with one BOM and one header', async () => {
+    const home = tempHome();
+    const work = mkdtempSync(join(tmpdir(), 'formctl-flavors-big-'));
+    const sb = await startTestSandbox({ flavor, seed: 1200, exportJobStepMs: 5 });
+    try {
+      const out = join(work, 'big.csv');
+      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env }, timeoutMs: 60_000 });
+      expect(r.code).toBe(0);
+      const csv = readFileSync(out, 'utf8');
+      const lines = csv.trimEnd().split('\n');
+      expect(lines.length).toBe(1201);
+      expect(csv.split('\ufeff').length).toBe(2);
+      expect(lines.filter((l) => l === lines[0]).length).toBe(1);
+      expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1200);
+      if (flavor === 'deployed') {
+        // The job's status is closed to tokens: said truthfully, then the rows come in chunks of ids.
+        expect(r.stderr).toContain('this service does not let API tokens read the status of export job');
+        expect(r.stderr).not.toMatch(/expire/i);
+        expect(r.stderr.split('\n').filter((l) => /^\[debug\] > POST .*\/submissions\/export$/.test(l)).length).toBe(3);
+      }
+    } finally {
+      await sb.close();
+      home.cleanup();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

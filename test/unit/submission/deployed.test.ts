@@ -1,0 +1,273 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { normalizeSubmission } from '../../../src/api/normalize.js';
+import { findSubmission, parseSubmissionRef } from '../../../src/api/submissions.js';
+import { parseLine } from '../../../src/bulk/update.js';
+import { assertUpdatable, buildUpdateBody, patchApplied } from '../../../src/commands/submission/answers.js';
+import { bulkUpdateRun } from '../../../src/commands/submission/bulk.js';
+import { submissionDeleteRun } from '../../../src/commands/submission/delete.js';
+import { listRecordAnswers, submissionUpdateRun } from '../../../src/commands/submission/update.js';
+import type { CliError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type SubmissionFake, makeSubmissions, startSubmissionFake, uuidFor } from '../../helpers/submission-fake.js';
+import { clientFor } from './util.js';
+
+/** A form like the ones people keep on the deployed service: a required field, files, a signature. */
+const FORM = {
+  id: 42,
+  slug: 'contact-us',
+  title: 'Contact us',
+  visibility: 'public',
+  properties: [
+    { id: 'p_name', type: 'text', name: 'Name', required: true },
+    { id: 'p_email', type: 'email', name: 'Email' },
+    { id: 'p_intro', type: 'nf-text', name: 'Intro' },
+    { id: 'p_rating', type: 'rating', name: 'Rating' },
+    { id: 'p_cv', type: 'files', name: 'CV' },
+    { id: 'p_sig', type: 'signature', name: 'Signature' },
+  ],
+};
+const answers = (i: number) => ({ p_name: `N${i}`, p_email: `e${i}@x.io`, p_rating: 1, p_cv: [`cv${i}.pdf`], p_sig: `sig${i}.png` });
+
+let fake: SubmissionFake | undefined;
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-deployed-'));
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(o: { n?: number; flavor?: 'spec' | 'deployed'; form?: Record<string, unknown>; integrations?: Array<Record<string, unknown>> } = {}) {
+  fake = await startSubmissionFake({
+    flavor: o.flavor ?? 'deployed',
+    form: { ...FORM, ...o.form } as typeof FORM,
+    submissions: makeSubmissions(o.n ?? 250, answers),
+    integrations: o.integrations,
+  });
+  return fake;
+}
+
+async function failure(p: Promise<unknown>): Promise<CliError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as CliError;
+  }
+  throw new Error('expected a failure');
+}
+
+const api = () => async () => clientFor(fake!.url);
+
+describe('the update body (both services read it as a patch)', () => {
+  const item = normalizeSubmission({
+    id: 7,
+    submission_id: uuidFor(7),
+    completion_time: 42,
+    data: {
+      p_name: 'Ada', p_email: 'a@x.io', p_cv: [{ file_url: 'https://f/cv.pdf?sig=1', file_name: 'cv.pdf' }], p_sig: [{ file_url: 'https://f/s.png', file_name: 's.png' }],
+      p_gone: 'old answer', status: 'partial', created_at: '2026-01-01 10:00:00', id: 7, submission_id: uuidFor(7), ip_address: '1.2.3.4',
+    },
+  });
+
+  it('holds the current answers at the top level (files as URLs, signatures as file names, meta keys out), the completion time, and the patch under data', () => {
+    const { body, effects } = buildUpdateBody(FORM, item, { p_rating: 5 });
+    expect(body).toEqual({ p_name: 'Ada', p_email: 'a@x.io', p_cv: ['https://f/cv.pdf?sig=1'], p_sig: 's.png', p_rating: 5, completion_time: 42, data: { p_rating: 5 } });
+    expect(Object.keys(body)).not.toContain('is_partial');
+    expect(effects).toEqual({ partial: true, removed: ['p_gone'] });
+  });
+
+  it('tells an applied patch from one not yet applied (resume)', () => {
+    expect(patchApplied(item, { p_name: 'Ada' })).toBe(true);
+    expect(patchApplied(item, { p_name: 'Bob' })).toBe(false);
+  });
+
+  it('refuses captcha forms and field ids that are body keys', () => {
+    expect(() => assertUpdatable({ ...FORM, use_captcha: true })).toThrow(/uses a captcha/);
+    expect(() => assertUpdatable({ ...FORM, properties: [...FORM.properties, { id: 'completion_time', type: 'number', name: 'Time' }] })).toThrow(/reserved key .*completion_time/);
+    expect(() => assertUpdatable(FORM)).not.toThrow();
+  });
+
+  it('parses ids: numbers and UUIDs; an NDJSON line with both uses the numeric id', () => {
+    expect(parseSubmissionRef('118')).toEqual({ kind: 'id', id: 118 });
+    expect(parseSubmissionRef(uuidFor(3))).toEqual({ kind: 'uuid', uuid: uuidFor(3) });
+    expect(parseSubmissionRef('4b2e')).toBeNull();
+    expect(parseSubmissionRef('9007199254740993')).toBeNull();
+    expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), id: 9, Name: 'x' }))).toMatchObject({ label: '9', ref: { kind: 'id', id: 9 } });
+    expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), Name: 'x' }))).toMatchObject({ ref: { kind: 'uuid', uuid: uuidFor(9) } });
+    expect(() => parseLine(FORM, '{"submission_id": "4b2e-x", "Name": "x"}')).toThrow(/is not a submission id/);
+  });
+
+  it('a saved `submission list --json` record gives its answers without the keys the list adds', () => {
+    const rec = { id: 7, submission_id: uuidFor(7), form_id: 42, completion_time: 3, submitted_at: null, data: { p_name: 'Ada', status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) } };
+    expect(listRecordAnswers(rec)).toEqual({ p_name: 'Ada' });
+    expect(listRecordAnswers({ p_name: 'Ada' })).toBeUndefined();
+  });
+});
+
+describe('submission update on the deployed service (replaces answers with the top-level keys)', () => {
+  it('a one-field update keeps every other answer, the files, the signature and completion_time', async () => {
+    await start();
+    await submissionUpdateRun({ io: fakeIO().io, api: api(), form: '42', submissionId: '118', set: [['Rating', '5']] });
+    expect(fake!.subs.get(118)).toMatchObject({ data: { ...answers(118), p_rating: 5 }, completion_time: 148, status: 'completed' });
+    expect(fake!.puts.map((p) => p.path)).toEqual(['/open/forms/42/submissions/118']);
+  });
+
+  it('finds the submission by a binary search over the pages: a few list requests, not one per page', async () => {
+    await start({ n: 1000 });
+    const c = clientFor(fake!.url);
+    const cost = { pages: 0 };
+    const found = await findSubmission(c, 42, { kind: 'id', id: 5 }, { cost });
+    expect(found.id).toBe(5);
+    expect(cost.pages).toBeLessThanOrEqual(5);
+    const missing = await failure(findSubmission(c, 42, { kind: 'id', id: 5000 }));
+    expect(missing.exitCode).toBe(6);
+  });
+
+  it('a UUID is looked up and the numeric id goes in the path (never the UUID)', async () => {
+    await start();
+    const fio = fakeIO();
+    await submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId: uuidFor(30), set: [['Email', 'new@x.io']], json: true });
+    expect(fake!.puts.map((p) => [p.path, p.target])).toEqual([['/open/forms/42/submissions/30', 30]]);
+    expect(fake!.subs.get(30)!.data.p_email).toBe('new@x.io');
+    expect(JSON.parse(fio.out())).toMatchObject({ submission_id: uuidFor(30), id: 30 });
+    const del = fakeIO({ tty: true });
+    await submissionDeleteRun({ io: del.io, api: api(), prompter: () => ({}) as never, form: '42', submissionId: uuidFor(31), yes: true });
+    expect(fake!.deletes.map((d) => d.path)).toEqual(['/open/forms/42/submissions/31']);
+    expect(fake!.subs.has(31)).toBe(false);
+    // The submission a leading-digits path would have hit is still there.
+    expect(fake!.subs.has(Number(/^\d+/.exec(uuidFor(31))![0]))).toBe(true);
+    expect(del.out()).toBe(`✓ Deleted submission 31 (${uuidFor(31)}) of form "Contact us" (id 42).\n`);
+    const bad = await failure(submissionDeleteRun({ io: fakeIO().io, api: api(), prompter: () => ({}) as never, form: '42', submissionId: '4b2e9c1a', yes: true }));
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('a captcha form is refused before anything is sent (exit 2)', async () => {
+    await start({ form: { use_captcha: true } });
+    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: api(), form: '42', submissionId: '3', set: [['Rating', '5']] }));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toMatch(/uses a captcha/);
+    expect(fake!.puts).toEqual([]);
+  });
+
+  it('warns when the submission is partial, holds answers to removed fields, and when integrations will fire again', async () => {
+    await start({ n: 5, integrations: [{ id: 1, integration_id: 'webhook', status: 'active' }, { id: 2, integration_id: 'slack', status: 'active' }, { id: 3, integration_id: 'email', status: 'inactive' }] });
+    fake!.subs.get(2)!.status = 'partial';
+    fake!.subs.get(2)!.data.p_old = 'x';
+    const fio = fakeIO();
+    await submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId: '2', set: [['Rating', '4']] });
+    expect(fio.err()).toContain('warning: Submission 2 is a partial submission; on the deployed OpnForm service an update stores it as completed.');
+    expect(fio.err()).toContain('warning: Submission 2 holds answers to fields the form no longer has (p_old); the deployed OpnForm service drops them on update.');
+    expect(fio.err()).toContain('warning: the form has 2 active integrations (webhooks, e-mails…); on the deployed OpnForm service they run again for each updated submission.');
+    expect(fake!.fired).toBe(2);
+  });
+
+  it('a 403 names forms-write (the deployed ability) and the spec\'s submissions-write', async () => {
+    const { startStubServer, json } = await import('../../helpers/http.js');
+    const stub = await startStubServer((req, res) => {
+      if (req.url === '/open/forms/42') return json(res, 200, FORM);
+      if (req.url.includes('/submissions?')) return json(res, 200, { data: [{ id: 3, data: answers(3) }], meta: { current_page: 1, last_page: 1 } });
+      if (req.method === 'GET') return json(res, 200, []);
+      json(res, 403, { message: 'This action is unauthorized.' });
+    });
+    try {
+      const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub.url), form: '42', submissionId: '3', set: [['Rating', '5']] }));
+      expect(err.exitCode).toBe(5);
+      expect(err.hint).toContain('`forms-write`');
+      expect(err.hint).toContain('`submissions-write`');
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('bulk update on the deployed service', () => {
+  const run = (from: string, o: Record<string, unknown> = {}) => {
+    const fio = fakeIO();
+    const p = bulkUpdateRun({ io: fio.io, api: api(), now: () => 0, sleep: async () => undefined, form: '42', from, concurrency: 2, rateLimit: 6000, results: join(dir, 'r.ndjson'), ...o });
+    return { fio, p };
+  };
+
+  it('3 lines touch exactly those 3 submissions, keep their other answers, and a line with both ids uses the numeric one', async () => {
+    await start();
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, [
+      JSON.stringify({ id: 10, submission_id: uuidFor(10), Rating: 5 }),
+      JSON.stringify({ submission_id: uuidFor(150), Email: 'z@x.io' }),
+      JSON.stringify({ submission_id: '200', Rating: 2 }),
+    ].join('\n') + '\n');
+    const before = new Map([...fake!.subs].map(([k, v]) => [k, JSON.stringify(v)]));
+    await run(from).p;
+    expect(fake!.puts.map((p) => p.target).sort((a, b) => a - b)).toEqual([10, 150, 200]);
+    expect(fake!.puts.every((p) => /\/submissions\/\d+$/.test(p.path))).toBe(true);
+    expect(fake!.subs.get(10)!.data).toEqual({ ...answers(10), p_rating: 5 });
+    expect(fake!.subs.get(150)!.data).toEqual({ ...answers(150), p_email: 'z@x.io' });
+    expect(fake!.subs.get(10)!.completion_time).toBe(40);
+    const touched = [...fake!.subs].filter(([k, v]) => before.get(k) !== JSON.stringify(v)).map(([k]) => k);
+    expect(touched).toEqual([10, 150, 200]);
+    // One scan of the list, stopped once every id was found (250 rows: 3 pages).
+    expect(fake!.listRequests()).toBeLessThanOrEqual(3);
+  });
+
+  it('two lines for one submission both stay applied (the second body carries the first line\'s answer)', async () => {
+    await start();
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 5, "Rating": 4}\n{"id": 5, "Email": "q@x.io"}\n');
+    await run(from).p;
+    expect(fake!.subs.get(5)!.data).toMatchObject({ p_rating: 4, p_email: 'q@x.io', p_name: 'N5' });
+  });
+
+  it('with active integrations, off a terminal and without --yes: exit 2 and nothing sent; --dry-run prints the bodies', async () => {
+    await start({ integrations: [{ id: 8, integration_id: 'slack', status: 'active' }] });
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 5, "Rating": 4}\n');
+    const { fio, p } = run(from);
+    const err = await failure(p);
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toMatch(/refusing without --yes/);
+    expect(fio.err()).toContain('the form has 1 active integration');
+    expect(fake!.puts).toEqual([]);
+    const dry = run(from, { dryRun: true, results: undefined });
+    await dry.p;
+    const line = JSON.parse(dry.fio.out());
+    expect(line).toMatchObject({ status: 'dry-run', id: 5, data: { p_rating: 4 }, body: { ...answers(5), p_cv: ['https://files.example/cv5.pdf?sig=x'], p_rating: 4, completion_time: 35, data: { p_rating: 4 } } });
+    await run(from, { yes: true }).p;
+    expect(fake!.puts.length).toBe(1);
+  });
+
+  it('records each line\'s intent before sending; --resume sends an in-flight line only when its values are not in place', async () => {
+    await start();
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 5, "Rating": 4}\n{"id": 6, "Rating": 4}\n{"id": 7, "Rating": 4}\n');
+    await run(from).p;
+    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.filter((r) => r.status === 'sending').length).toBe(3);
+    // A run killed after sending line 1 (applied) and line 2 (never arrived): the log ends in their intents.
+    const [i1, i2] = [log.find((r) => r.line === 1 && r.status === 'sending'), log.find((r) => r.line === 2 && r.status === 'sending')];
+    const ok3 = log.find((r) => r.line === 3 && r.status === 'ok');
+    writeFileSync(join(dir, 'r.ndjson'), [i1, i2, ok3].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    fake!.subs.get(6)!.data.p_rating = 1;
+    fake!.puts.length = 0;
+    const { fio, p } = run(from, { resume: true });
+    await p;
+    expect(fake!.puts.map((x) => x.target)).toEqual([6]);
+    expect(fio.err()).toContain('3/3 lines · 2 ok · 0 failed · 1 skipped');
+    const after = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(after.find((r) => r.line === 1 && r.status === 'ok')).toMatchObject({ already_applied: true });
+  });
+
+  it('a line naming a submission the form does not have fails on its own, and nothing is sent for it', async () => {
+    await start({ n: 20 });
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 5, "Rating": 4}\n{"id": 999, "Rating": 4}\n');
+    const err = await failure(run(from).p);
+    expect(err.exitCode).toBe(10);
+    expect(fake!.puts.map((x) => x.target)).toEqual([5]);
+    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.find((r) => r.line === 2)).toMatchObject({ status: 'failed', error: 'form 42 has no submission 999 (it is not in `formctl submission list 42`)' });
+  });
+});
