@@ -11,6 +11,7 @@ import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate } from '../../forms/safe-update.js';
 import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { parseFormRef, parseIdValue } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
@@ -75,16 +76,24 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
   );
 }
 
+/**
+ * The references the document names (id first, then slug), checked before any request: an id past
+ * 2^53 or a numeric slug would name another form (src/io/ids.ts).
+ */
+function documentRefs(doc: Record<string, unknown>, file: string): string[] {
+  const refs: string[] = [];
+  if (doc.id !== undefined && doc.id !== null) refs.push(String(parseIdValue(`"id" in ${file}`, doc.id)));
+  if (typeof doc.slug === 'string' && doc.slug.trim() !== '') refs.push(parseFormRef(doc.slug, `"slug" in ${file}`));
+  return refs;
+}
+
 /** The existing form the document names (id first, then slug), or undefined when there is none. */
-async function findExisting(client: ApiClient, doc: Record<string, unknown>): Promise<Form | undefined> {
-  for (const key of ['id', 'slug'] as const) {
-    const ref = doc[key];
-    if ((typeof ref === 'number' && Number.isInteger(ref)) || (typeof ref === 'string' && ref.trim() !== '')) {
-      try {
-        return await getForm(client, ref as string | number);
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-      }
+async function findExisting(client: ApiClient, refs: string[]): Promise<Form | undefined> {
+  for (const ref of refs) {
+    try {
+      return await getForm(client, ref);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
     }
   }
   return undefined;
@@ -101,8 +110,9 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   if (Array.isArray(doc.properties) && doc.properties.length === 0) {
     throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
   }
+  const refs = documentRefs(doc, o.file);
   const client = await o.api();
-  const existing = await findExisting(client, doc);
+  const existing = await findExisting(client, refs);
   // Checked before anything is sent: a typo in --json must not follow a create or an update.
   const format = existing
     ? resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
