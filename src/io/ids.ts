@@ -57,6 +57,11 @@ const NUMERIC = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 /** A slug as the service makes them: letters, digits, `-` and `_`, starting with a letter or digit. */
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,254}$/;
 
+/** True for a slug the service could tell from an id: slug characters, and not a number. */
+export function isSlug(text: string): boolean {
+  return SLUG.test(text) && !NUMERIC.test(text);
+}
+
 /**
  * Checks a `<form>` argument: a positive id up to MAX_ID (returned in canonical digits), or a slug.
  * Anything numeric that is not such an id (`1e23`, `-4`, `4.5`, 2^53 and up) is refused: the service

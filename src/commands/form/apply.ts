@@ -10,8 +10,10 @@ import { readFormFile, writeFileAtomic } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate } from '../../forms/safe-update.js';
-import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
-import { parseFormRef, parseIdValue } from '../../io/ids.js';
+import { maskedCopy } from '../../forms/secrets.js';
+import type { FormLocker, Release } from '../../forms/lock.js';
+import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
@@ -22,6 +24,7 @@ import {
   addSafeUpdateOptions,
   backupDirFor,
   formLabel,
+  formLockFor,
   otherKeysNote,
   readDocument,
   resolveFormFormat,
@@ -43,6 +46,8 @@ export interface FormApplyOptions {
   force?: boolean;
   validate?: boolean;
   output: OutputFlags;
+  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+  lock?: FormLocker;
 }
 
 /** `formctl form apply -f form.json`. */
@@ -65,6 +70,7 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
       api: f.api,
       workspace: f.workspace,
       backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
       now: f.now,
       file: flags.file,
       workspaceFlag: flags.workspace,
@@ -112,7 +118,32 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   }
   const refs = documentRefs(doc, o.file);
   const client = await o.api();
-  const existing = await findExisting(client, refs);
+  // The form's lock is held from the read to the end of the update (src/forms/lock.ts): taken
+  // before the read when the file names an id, else once the slug has given one (then read again).
+  const lock = o.dryRun ? undefined : o.lock;
+  const held: { id?: number; release?: Release } = {};
+  const take = async (id: number) => {
+    await held.release?.();
+    held.release = undefined;
+    held.release = await lock!(id);
+    held.id = id;
+  };
+  try {
+    const first = refs.length > 0 ? safeId(refs[0]!) : undefined;
+    if (lock && first !== undefined) await take(first);
+    let existing = await findExisting(client, refs);
+    if (existing && lock && existing.id !== held.id) {
+      await take(existing.id);
+      existing = await getForm(client, existing.id);
+    }
+    await applyTo(o, doc, client, existing);
+  } finally {
+    await held.release?.();
+  }
+}
+
+/** Updates `existing` from the document, or creates the form when there is none. */
+async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client: ApiClient, existing: Form | undefined): Promise<void> {
   // Checked before anything is sent: a typo in --json must not follow a create or an update.
   const format = existing
     ? resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
@@ -140,6 +171,7 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
       backupDir: await o.backupDir(existing.id),
       now: o.now,
       color: o.io.colorStdout,
+      warn: (m) => notice(o.io, m, 'warning'),
     });
     await reportSafeUpdate(o.io, o.output, result, { showDiff: true });
     return;
@@ -151,11 +183,12 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   const body = { workspace_id: workspaceId, ...toUpdateBody(draft) };
   assertPropertiesKept(body);
   if (o.validate !== false) assertValidForm(body, 'update');
+  assertBodySize(body, o.file === '-' ? 'The form from stdin' : `The form in ${o.file}`);
   const named = doc.id ?? doc.slug;
 
   if (o.dryRun) {
     const diff = await formDiff({}, toUpdateBody(draft), { from: '(no form)', to: `new form in workspace ${workspaceId}`, color: o.io.colorStdout });
-    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body }, []);
+    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body: maskedCopy(body) }, []);
     else await write(o.io.stdout, diff);
     await notice(o.io, `dry run: would create this form${named !== undefined ? ` (no form ${named} exists)` : ''}; nothing was sent.`);
     return;

@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
 import { parseSetValue, setPath } from '../../forms/merge.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
-import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
@@ -188,6 +188,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
   assertPropertiesKept(body);
   if (o.validate !== false) assertValidForm(body, 'update');
+  assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
   const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [body]);
 
