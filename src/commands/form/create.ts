@@ -149,6 +149,13 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   if (o.title !== undefined) doc.title = o.title;
   if (o.visibility !== undefined) doc.visibility = o.visibility;
   if (o.language !== undefined) doc.language = o.language;
+  if ((o.set ?? []).some(([k]) => k === 'slug')) {
+    // Dropping it silently would leave the user with a slug they did not expect.
+    throw new UsageError(
+      'form create cannot choose the slug: the service makes a new form\'s slug from its title.',
+      'Leave out --set slug; afterwards, `formctl form update <id> --set slug=…` changes it where the service allows (self-hosted servers).',
+    );
+  }
   for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
 
   const extraFields = (o.fields ?? []).map((s) => parseField(s, newId));

@@ -59,6 +59,7 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
     'formctl form update contact-us --set properties.0.required=true --set \'closed_text=See you next year\'',
+    'formctl form update 42 --set slug=contact   # a new slug: self-hosted servers only; formctl says what happened',
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
   ]);
   return cmd.action(

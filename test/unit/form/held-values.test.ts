@@ -307,3 +307,20 @@ describe('402 from the service', () => {
     }
   });
 });
+
+describe('form create --set slug', () => {
+  it('is refused (exit 2) instead of being dropped silently', async () => {
+    const e = (await formCreateRun({
+      io: fakeIO().io,
+      api: async () => {
+        throw new Error('no request expected');
+      },
+      workspace: async () => 3,
+      prompter: () => ({}) as never,
+      title: 'X',
+      set: [['slug', 'my-slug']],
+      output: {},
+    }).catch((err) => err)) as CliError;
+    expect([e.exitCode, e.message]).toEqual([2, "form create cannot choose the slug: the service makes a new form's slug from its title."]);
+  });
+});
