@@ -185,7 +185,7 @@ __formctl_spec() {
     'form pull')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-o --output --force -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='-o --output --force --include-secrets -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='-o --output --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='dyn:forms' ;;

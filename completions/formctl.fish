@@ -237,8 +237,8 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '-o' '--output' '--force' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Write to this file instead of stdout (refused if it holds another form or is not a form document)' 'Write to this file instead of stdout (refused if it holds another form or is not a form document)' 'Overwrite the --output file whatever it holds' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_opts '-o' '--output' '--force' '--include-secrets' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Write to this file instead of stdout (refused if it holds another form or is not a form document)' 'Write to this file instead of stdout (refused if it holds another form or is not a form document)' 'Overwrite the --output file whatever it holds' 'Keep secret attributes (password) in the document; left out by default' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '-o' '--output' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts
             set -g __fc_args 'dyn:forms'

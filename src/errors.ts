@@ -24,7 +24,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [2, 'Usage error or invalid local input (bad flag, value, file or field)'],
   [3, 'Cancelled at a confirmation prompt'],
   [4, 'Not authenticated: no token, or the server rejected it (401)'],
-  [5, 'Forbidden (403): missing token ability, workspace role, membership or seat limit'],
+  [5, 'Forbidden (403): missing token ability, workspace role, membership or seat limit; or a feature the plan lacks (402)'],
   [6, 'Not found (404)'],
   [7, 'Rejected by server validation (400/422)'],
   [8, 'Rate limited (429) for longer than --max-wait'],

@@ -51,6 +51,16 @@ export class ForbiddenError extends ApiError {
   }
 }
 
+/**
+ * 402: the deployed service's answer when the workspace's plan lacks a feature the request uses
+ * (its FeatureAccessDeniedException). Exit 5, like other refusals of permission.
+ */
+export class PlanRequiredError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.forbidden, "The workspace's plan does not include this feature: upgrade the plan, or leave the feature out of the request.");
+  }
+}
+
 /** 404. */
 export class NotFoundError extends ApiError {
   constructor(init: ApiErrorInit) {
@@ -115,6 +125,7 @@ export class NetworkError extends CliError {
 export function apiErrorFor(init: ApiErrorInit): ApiError {
   const s = init.status;
   if (s === 401) return new UnauthorizedError(init);
+  if (s === 402) return new PlanRequiredError(init);
   if (s === 403) return new ForbiddenError(init);
   if (s === 404) return new NotFoundError(init);
   if (s === 400 || s === 422) return new ValidationError(init);
@@ -135,6 +146,7 @@ function describe(init: ApiErrorInit): string {
 function defaultMessage(status: number): string {
   switch (status) {
     case 401: return 'Not authenticated';
+    case 402: return 'This feature is not available on your plan';
     case 403: return 'Forbidden';
     case 404: return 'Not found';
     case 422: case 400: return 'The server rejected the input';

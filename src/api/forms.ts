@@ -1,3 +1,4 @@
+import { parseFormRef } from '../io/ids.js';
 import type { ApiClient } from './client.js';
 import { messageOf, unwrapForm, unwrapList } from './normalize.js';
 import { type Page, type PaginateOptions, paginate } from './paginate.js';
@@ -25,7 +26,7 @@ export interface Form {
   [key: string]: unknown;
 }
 
-/** Gets one full form by numeric id, slug or UUID (the service accepts all three on this path). */
+/** Gets one full form by numeric id or slug (the service reads a numeric reference as an id, anything else as a slug). */
 export async function getForm(c: ApiClient, ref: string | number): Promise<Form> {
   const res = await c.request({ path: apiPath`/open/forms/${ref}`, ability: 'forms-read' });
   return unwrapForm<Form>(res.data);
@@ -36,7 +37,8 @@ export async function getForm(c: ApiClient, ref: string | number): Promise<Form>
  * (submissions, export, integrations) use `form.id` from here, so a slug works everywhere.
  */
 export async function resolveForm(c: ApiClient, ref: string): Promise<Form> {
-  return getForm(c, ref.trim());
+  // Checked here too (the argument parser checks first): no path is built from `1e23` or 2^53 + 1.
+  return getForm(c, parseFormRef(ref));
 }
 
 /** A form as listed in a workspace: no `properties` (spec, "Form (summary)"). */

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { parseFormRef, parseId as parseIdParser } from '../io/ids.js';
 
 /** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
 export function addOutputOptions(cmd: Command, o: { list?: boolean; fields?: readonly string[] } = {}): Command {
@@ -19,7 +20,7 @@ export function addWorkspaceOption(cmd: Command): Command {
  * on a terminal can pick the form (`resolveFormArg`); Commander would reject a missing `<form>` first.
  */
 export function addFormArgument(cmd: Command): Command {
-  return cmd.argument('[form]', 'Form id or slug (prompted on a terminal when omitted)');
+  return cmd.argument('[form]', 'Form id or slug (prompted on a terminal when omitted)', (v: string) => parseFormRef(v));
 }
 
 /** Adds `-y, --yes` for destructive verbs. */
@@ -32,13 +33,8 @@ export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n')}\n`);
 }
 
-/** Parser for numeric ids in flags and arguments. */
-export function parseId(name: string): (v: string) => number {
-  return (v: string) => {
-    if (!/^\d+$/.test(v.trim())) throw new UsageError(`${name} must be a numeric id, got "${v}".`);
-    return Number(v.trim());
-  };
-}
+/** Parser for numeric ids in flags and arguments (positive, at most 2^53 - 1: see src/io/ids.ts). */
+export const parseId = parseIdParser;
 
 /** Parser for positive integers (limits, pages, concurrency). */
 export function parsePositiveInt(name: string): (v: string) => number {

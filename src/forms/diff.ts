@@ -1,17 +1,21 @@
 import { loadChalk } from '../io/output.js';
 import { documentText } from './document.js';
+import { maskedPair } from './secrets.js';
 
 /**
  * A unified diff of two forms as normalised documents (server-computed keys left out, stable key
- * order), so only real changes show. Empty string when nothing differs. `diff` is loaded lazily.
+ * order), so only real changes show; secret attributes are masked. Empty string when nothing
+ * differs (a changed secret still shows, masked). `diff` is loaded lazily.
  */
 export async function formDiff(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
   o: { from?: string; to?: string; color?: boolean; context?: number } = {},
 ): Promise<string> {
-  const a = documentText(before);
-  const b = documentText(after);
+  // Secrets are masked here, so no caller can print one in a diff (src/forms/secrets.ts).
+  const [maskedBefore, maskedAfter] = maskedPair(before, after);
+  const a = documentText(maskedBefore);
+  const b = documentText(maskedAfter);
   if (a === b) return '';
   const { createTwoFilesPatch } = await import('diff');
   const patch = createTwoFilesPatch(o.from ?? 'current', o.to ?? 'new', a, b, undefined, undefined, { context: o.context ?? 3 });

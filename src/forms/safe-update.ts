@@ -1,11 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api/client.js';
 import { type Form, getForm, putForm } from '../api/forms.js';
 import { CancelledError, ConflictError } from '../errors.js';
 import { writeBackup } from './backups.js';
 import { formDiff } from './diff.js';
-import { documentText, toUpdateBody } from './document.js';
+import { documentText, isObject, toUpdateBody } from './document.js';
+import type { Release } from './lock.js';
 import { mergePatch } from './merge.js';
-import { assertPropertiesKept, assertValidForm } from './validate.js';
+import { SECRET_KEYS } from './secrets.js';
+import { assertBodySize, assertPropertiesKept, assertValidForm, fillRequired } from './validate.js';
 
 type Obj = Record<string, unknown>;
 
@@ -25,11 +28,31 @@ export interface SafeUpdateInput {
   color?: boolean;
   /** Called with the diff before anything is written; false cancels (exit 3). */
   confirm?: (diff: string) => Promise<boolean>;
+  /**
+   * Takes the form's lock after the confirmation, for callers that read the form before a person
+   * answered (edit, restore); the re-read then runs under the lock. Callers that hold the lock
+   * since before their read (update, apply) leave it out.
+   */
+  lock?: () => Promise<Release>;
+  /** Says something on stderr while the update runs (warnings that must come before the PUT). */
+  warn?: (message: string) => Promise<void>;
+  /**
+   * A new slug the user asked for. Slugs are identity and never part of a body otherwise; the
+   * deployed service changes one only on a self-hosted server (docs/forms.md, "Slugs").
+   */
+  slug?: string;
+}
+
+/** A block the service dropped from `properties` on save. */
+export interface DroppedBlock {
+  id: string;
+  type: string;
+  name: string;
 }
 
 export interface SafeUpdateResult {
   outcome: 'unchanged' | 'dry-run' | 'updated';
-  /** Unified diff of what is (or would be) sent; '' when unchanged. */
+  /** Unified diff of what is (or would be) sent, secrets masked; '' when unchanged. */
   diff: string;
   /** The form after the update, or the current form when nothing was sent. */
   form: Form;
@@ -38,44 +61,164 @@ export interface SafeUpdateResult {
   ignored?: string[];
   /** Ids of the fields the change removes (a `properties` list in a patch replaces the whole list). */
   removedFields: string[];
+  /** Required attributes the service did not return, sent with their create defaults. */
+  filled: string[];
+  /** Blocks sent but missing from the service's answer (nf-code blocks without custom-code rights). */
+  droppedBlocks: DroppedBlock[];
+  /** True when `no_branding: true` was sent and the service answered false (its plan lacks the feature). */
+  brandingNotApplied?: boolean;
+  /** The slug sent and the one the form has after the update (or would be sent, in a dry run). */
+  slug?: { sent: string; now: string };
 }
 
 /**
- * The only way formctl changes a form (ARCHITECTURE "Data safety rules"): merge the change into the
- * current form, refuse an empty field list, validate, diff, back up, check nobody changed the form
- * meanwhile, then PUT the complete body. Nothing is sent when there is no difference.
+ * The only way formctl changes a form (docs/forms.md): merge the change into the current form, fill
+ * required attributes the service did not return, refuse an empty field list, check what the change
+ * touches, diff, back up, check nobody changed the form meanwhile, PUT the complete body, then check
+ * that every attribute changed holds what was sent (exit 9 otherwise). Nothing is sent when there
+ * is no difference.
  */
 export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> {
   const before = toUpdateBody(o.current);
-  const body = toUpdateBody(mergePatch(o.current, o.change));
+  const wanted = toUpdateBody(mergePatch(o.current, o.change));
+  const body = structuredClone(wanted);
+  const filled = fillRequired(body, before);
   assertPropertiesKept(body);
-  if (o.validate) assertValidForm(body, 'update');
+  if (o.validate) assertValidForm(body, 'update', before);
+  assertBodySize(body, `The form ${o.current.id}`);
 
-  const diff = await formDiff(before, body, { from: `form ${o.current.id} (current)`, to: `form ${o.current.id} (new)`, color: o.color });
+  const newSlug = o.slug !== undefined && o.slug !== o.current.slug ? o.slug : undefined;
+  // The diff shows the slug only when it changes (it is otherwise not part of a body).
+  const shownBefore = newSlug === undefined ? before : { ...before, slug: o.current.slug };
+  if (newSlug !== undefined) wanted.slug = body.slug = newSlug;
+
   const removedFields = fieldIds(before).filter((id) => !fieldIds(body).includes(id));
-  if (diff === '') return { outcome: 'unchanged', diff, form: o.current, removedFields };
-  if (o.dryRun) return { outcome: 'dry-run', diff, form: o.current, removedFields };
+  const base = { removedFields, filled: [] as string[], droppedBlocks: [] as DroppedBlock[] };
+  // A change is what the user asked for; a filled default alone is no reason to send anything.
+  if ((await formDiff(shownBefore, wanted)) === '') return { outcome: 'unchanged', diff: '', form: o.current, ...base };
+  const diff = await formDiff(shownBefore, body, { from: `form ${o.current.id} (current)`, to: `form ${o.current.id} (new)`, color: o.color });
+  await warnBeforeSending(o, before, body);
+  const slug = newSlug === undefined ? undefined : { sent: newSlug, now: o.current.slug };
+  if (o.dryRun) return { outcome: 'dry-run', diff, form: o.current, ...base, filled, slug };
   if (o.confirm && !(await o.confirm(diff))) throw new CancelledError('Cancelled; nothing was sent.');
 
-  const backup = await writeBackup(o.backupDir, o.current, o.now());
+  const release = o.lock ? await o.lock() : undefined;
+  try {
+    const backup = await writeBackup(o.backupDir, o.current, o.now());
 
-  if (!o.force) {
-    const latest = await getForm(o.client, o.current.id);
-    // updated_at has one-second resolution on the deployed server, so the content is compared too.
-    if (latest.updated_at !== o.current.updated_at || documentText(toUpdateBody(latest)) !== documentText(before)) {
-      throw new ConflictError(
-        `Form ${o.current.id} changed since it was read (updated_at ${o.current.updated_at ?? '?'} → ${latest.updated_at ?? '?'}); nothing was sent.`,
-        'Run the command again to apply your change on top of the new version, or pass --force to overwrite it.',
+    if (!o.force) {
+      const latest = await getForm(o.client, o.current.id);
+      // updated_at has one-second resolution on the deployed server, so the content is compared too.
+      if (latest.updated_at !== o.current.updated_at || documentText(toUpdateBody(latest)) !== documentText(before)) {
+        throw new ConflictError(
+          `Form ${o.current.id} changed since it was read (updated_at ${o.current.updated_at ?? '?'} → ${latest.updated_at ?? '?'}); nothing was sent.`,
+          'Run the command again to apply your change on top of the new version, or pass --force to overwrite it.',
+        );
+      }
+    }
+
+    let form = await putForm(o.client, o.current.id, body);
+    // An answer without the form (an empty 200) says nothing about what was stored: read it back.
+    if (!isObject(form) || !Array.isArray(form.properties)) form = await getForm(o.client, o.current.id);
+    const ignored = Object.keys(body).filter((k) => !(k in form) && body[k] !== null);
+    const droppedBlocks = dropped(body, form);
+    if (droppedBlocks.length > 0 && o.warn) {
+      await o.warn(
+        `the service dropped ${droppedBlocks.length === 1 ? 'a block' : `${droppedBlocks.length} blocks`} of form ${o.current.id} on save: ${droppedBlocks
+          .map((b) => `"${b.name}" (${b.type}, id ${b.id})`)
+          .join(', ')}${droppedBlocks.some((b) => b.type === 'nf-code') ? ' (code blocks need custom-code rights: a custom domain, or self-hosted with custom code allowed)' : ''}; the version before the update is in ${backup}.`,
       );
     }
+    const brandingNotApplied = body.no_branding === true && form.no_branding === false;
+    // The slug is reported, not checked: the service keeps it unless it is self-hosted.
+    const notHeld = unheld(before, body, form, new Set([...ignored, 'no_branding', 'slug']));
+    if (notHeld.length > 0) {
+      throw new ConflictError(
+        `Form ${o.current.id} was updated, but ${notHeld.join('; ')}: another change may have come in at the same moment, or the service changed the value.`,
+        `The version before this update is in ${backup}. Check the form (\`formctl form get ${o.current.id}\`) and run the command again if needed.`,
+      );
+    }
+    if (slug) slug.now = typeof form.slug === 'string' ? form.slug : slug.now;
+    return { outcome: 'updated', diff, form, backup, ignored, removedFields, filled, droppedBlocks, brandingNotApplied, slug };
+  } finally {
+    await release?.();
   }
+}
 
-  const form = await putForm(o.client, o.current.id, body);
-  const ignored = Object.keys(body).filter((k) => form && typeof form === 'object' && !(k in form) && body[k] !== null);
-  return { outcome: 'updated', diff, form, backup, ignored, removedFields };
+/** Code blocks are deleted on save by the deployed service unless the workspace may use custom code. */
+async function warnBeforeSending(o: SafeUpdateInput, before: Obj, body: Obj): Promise<void> {
+  if (!o.warn) return;
+  const codeBlocks = (Array.isArray(body.properties) ? body.properties : []).filter((p) => isObject(p) && p.type === 'nf-code').length;
+  const workspace = isObject(o.current.workspace) ? o.current.workspace : undefined;
+  const customDomain = Array.isArray(workspace?.custom_domains) && workspace.custom_domains.length > 0;
+  if (codeBlocks > 0 && !customDomain) {
+    await o.warn(
+      `form ${o.current.id} has ${codeBlocks === 1 ? 'a code block' : `${codeBlocks} code blocks`} (nf-code): the deployed service deletes them on save unless the workspace may use custom code (a custom domain, or self-hosted with custom code allowed); formctl checks the answer.`,
+    );
+  }
+  // The deployed service reports the effective no_branding (false on a plan without branding
+  // removal, even when true is stored); sending that value back stores false. Its forms name their
+  // plan in `plan_tier`; the spec's service stores what it is sent and has no plan_tier.
+  if (o.current.plan_tier === 'free' && before.no_branding === false && body.no_branding === false) {
+    await o.warn(
+      `no_branding is sent back as false, the value the service reports on the free plan even when true is stored: this update stores false (set it again after an upgrade).`,
+    );
+  }
 }
 
 function fieldIds(form: Obj): string[] {
   const props = Array.isArray(form.properties) ? (form.properties as Obj[]) : [];
   return props.map((p) => (p && typeof p.id === 'string' ? p.id : '')).filter(Boolean);
+}
+
+/** Blocks sent that the answer does not have. */
+function dropped(body: Obj, form: Obj): DroppedBlock[] {
+  const answered = new Set(fieldIds(form));
+  const sent = Array.isArray(body.properties) ? (body.properties as unknown[]) : [];
+  return sent
+    .filter((p): p is Obj => isObject(p) && typeof p.id === 'string' && !answered.has(p.id))
+    .map((p) => ({ id: String(p.id), type: String(p.type ?? '?'), name: String(p.name ?? '') }));
+}
+
+/**
+ * What the change set that the answer does not hold, as "title (sent …, the form holds …)" lines.
+ * Only attributes the change touched are checked, and `holds` forgives what services do to a value
+ * (a date written out in full, an empty value stored as null, keys added to an object).
+ */
+function unheld(before: Obj, body: Obj, form: Obj, skip: Set<string>): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(body)) {
+    if (skip.has(k) || isDeepStrictEqual(before[k], body[k])) continue;
+    if (k === 'properties') {
+      const answered = new Map<string, unknown>();
+      for (const p of Array.isArray(form.properties) ? form.properties : []) if (isObject(p) && typeof p.id === 'string') answered.set(p.id, p);
+      const old = new Map<string, unknown>();
+      for (const p of Array.isArray(before.properties) ? before.properties : []) if (isObject(p) && typeof p.id === 'string') old.set(p.id, p);
+      for (const p of Array.isArray(body.properties) ? body.properties : []) {
+        if (!isObject(p) || typeof p.id !== 'string' || !answered.has(p.id) || isDeepStrictEqual(old.get(p.id), p)) continue;
+        if (!holds(p, answered.get(p.id))) out.push(`field "${p.id}" does not hold what was sent`);
+      }
+      continue;
+    }
+    if (holds(body[k], form[k])) continue;
+    out.push(SECRET_KEYS.includes(k) ? `${k} does not hold the value sent (a secret, not shown)` : `${k} holds ${JSON.stringify(form[k]) ?? 'nothing'}, not the ${JSON.stringify(body[k])} sent`);
+  }
+  return out;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+function empty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+}
+
+/** True when `got` holds `sent`, allowing for how a service stores values (see `unheld`). */
+export function holds(sent: unknown, got: unknown): boolean {
+  if (isDeepStrictEqual(sent, got)) return true;
+  if (empty(sent) && empty(got)) return true;
+  if (typeof sent === 'string' && typeof got === 'string' && DATE.test(sent) && DATE.test(got)) return Date.parse(sent) === Date.parse(got);
+  if ((typeof sent === 'number' || typeof sent === 'string') && (typeof got === 'number' || typeof got === 'string')) return String(sent) === String(got);
+  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((v, i) => holds(v, got[i]));
+  if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => (k in got ? holds(v, got[k]) : empty(v)));
+  return false;
 }

@@ -1,9 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
 import { UsageError } from '../errors.js';
-import { FORM_ENUMS, UPDATE_REQUIRED, isObject } from './document.js';
+import { CREATE_DEFAULTS, FORM_ENUMS, UPDATE_REQUIRED, isObject } from './document.js';
 
 type Obj = Record<string, unknown>;
 
-/** Spec limit (the deployed server allows 255; `--no-validate` lets a longer title through). */
+/** Spec limit for a new title (the deployed server allows 255 and keeps longer titles it holds; see formProblems). */
 export const TITLE_MAX = 60;
 
 const BOOLEANS = ['uppercase_labels', 'no_branding', 'transparent_background'];
@@ -23,13 +24,27 @@ export function assertPropertiesKept(body: Obj): void {
   }
 }
 
-/** Local checks of a full update body (spec and FIDELITY rules); returns "field: problem" lines. */
-export function formProblems(body: Obj, mode: 'create' | 'update' = 'update'): string[] {
+/**
+ * Local checks of a full update body (spec rules, and the deployed service's enums); returns
+ * "field: problem" lines. With `held` (the form as the service holds it), only what the change
+ * touches is checked: an attribute, or a field of `properties`, equal to what the service already
+ * holds is sent back as it is, whatever formctl thinks of it (a 70-character title the deployed
+ * service accepted, an odd language). See docs/forms.md, "Local checks".
+ */
+export function formProblems(body: Obj, mode: 'create' | 'update' = 'update', held?: Obj): string[] {
   const problems: string[] = [];
   const required = mode === 'update' ? UPDATE_REQUIRED : (['title', 'visibility', 'language', 'properties'] as const);
   for (const k of required) {
     if (body[k] === undefined || body[k] === null) problems.push(`${k}: is required`);
   }
+  // Unchanged attributes are dropped from the copy that is checked (required ones were checked above).
+  const unchanged = (k: string) => held !== undefined && k in held && isDeepStrictEqual(held[k], body[k]);
+  const checked: Obj = {};
+  for (const [k, v] of Object.entries(body)) if (!unchanged(k) || k === 'properties') checked[k] = v;
+  const heldProps = new Map<string, unknown>();
+  if (held && Array.isArray(held.properties)) for (const p of held.properties) if (isObject(p) && typeof p.id === 'string') heldProps.set(p.id, p);
+  const heldField = (p: Obj) => typeof p.id === 'string' && heldProps.has(p.id) && isDeepStrictEqual(heldProps.get(p.id), p);
+  body = checked;
   if (body.title !== undefined && body.title !== null) {
     if (typeof body.title !== 'string' || body.title.trim() === '') problems.push('title: must be a non-empty string');
     else if ([...body.title].length > TITLE_MAX) problems.push(`title: is ${[...body.title].length} characters; the maximum is ${TITLE_MAX}`);
@@ -55,14 +70,15 @@ export function formProblems(body: Obj, mode: 'create' | 'update' = 'update'): s
         problems.push(`properties.${i}: must be an object`);
         return;
       }
-      for (const f of ['id', 'type', 'name']) {
-        if (typeof p[f] !== 'string' || (p[f] as string).trim() === '') problems.push(`properties.${i}.${f}: is required`);
-      }
-      if (p.required !== undefined && typeof p.required !== 'boolean') problems.push(`properties.${i}.required: must be true or false`);
       if (typeof p.id === 'string' && p.id !== '') {
         if (seen.has(p.id)) problems.push(`properties.${i}.id: "${p.id}" is used by another field`);
         seen.add(p.id);
       }
+      if (heldField(p)) return;
+      for (const f of ['id', 'type', 'name']) {
+        if (typeof p[f] !== 'string' || (p[f] as string).trim() === '') problems.push(`properties.${i}.${f}: is required`);
+      }
+      if (p.required !== undefined && typeof p.required !== 'boolean') problems.push(`properties.${i}.required: must be true or false`);
     });
   } else if (body.properties !== undefined && body.properties !== null) {
     problems.push('properties: must be a list of fields');
@@ -71,11 +87,46 @@ export function formProblems(body: Obj, mode: 'create' | 'update' = 'update'): s
 }
 
 /** Throws a UsageError (exit 2) listing every local problem; nothing has been sent when it throws. */
-export function assertValidForm(body: Obj, mode: 'create' | 'update' = 'update'): void {
-  const problems = formProblems(body, mode);
+export function assertValidForm(body: Obj, mode: 'create' | 'update' = 'update', held?: Obj): void {
+  const problems = formProblems(body, mode, held);
   if (problems.length === 0) return;
   throw new UsageError(
     `The form is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was sent:\n${problems.map((p) => `  ${p}`).join('\n')}`,
     'Fix the values, or pass --no-validate to let the service decide (an empty field list is always refused).',
+  );
+}
+
+/**
+ * Fills each required attribute that is missing from both the form as held and the body with the
+ * create default (docs/forms.md): the deployed service requires all 14 on every update, and a form
+ * it returned without one (an older record) must still be updatable. Returns the names filled.
+ */
+export function fillRequired(body: Obj, held: Obj): string[] {
+  const filled: string[] = [];
+  for (const k of UPDATE_REQUIRED) {
+    if (!(k in CREATE_DEFAULTS)) continue;
+    const missing = (v: unknown) => v === undefined || v === null;
+    if (missing(held[k]) && missing(body[k])) {
+      body[k] = CREATE_DEFAULTS[k];
+      filled.push(k);
+    }
+  }
+  return filled;
+}
+
+/**
+ * The largest request body formctl sends for a form (create, update, apply): 10 MiB, the sandbox's
+ * limit. A form definition is a few hundred kilobytes at most; beyond this the service answers 413
+ * after the upload (docs/forms.md, "Size limit").
+ */
+export const MAX_FORM_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Refuses (exit 2) a body the service would refuse for its size, before anything is sent. */
+export function assertBodySize(body: Obj, what: string): void {
+  const bytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
+  if (bytes <= MAX_FORM_BODY_BYTES) return;
+  throw new UsageError(
+    `${what} is ${(bytes / 1024 / 1024).toFixed(1)} MiB as JSON; the service takes at most ${MAX_FORM_BODY_BYTES / 1024 / 1024} MiB: nothing was sent.`,
+    'A form definition is normally a few hundred KB: look for large embedded data (images as data: URLs, long texts) and link to them instead.',
   );
 }

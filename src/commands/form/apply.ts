@@ -10,7 +10,10 @@ import { readFormFile, writeFileAtomic } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate } from '../../forms/safe-update.js';
-import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { maskedCopy } from '../../forms/secrets.js';
+import type { FormLocker, Release } from '../../forms/lock.js';
+import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
@@ -21,6 +24,7 @@ import {
   addSafeUpdateOptions,
   backupDirFor,
   formLabel,
+  formLockFor,
   otherKeysNote,
   readDocument,
   resolveFormFormat,
@@ -42,6 +46,8 @@ export interface FormApplyOptions {
   force?: boolean;
   validate?: boolean;
   output: OutputFlags;
+  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+  lock?: FormLocker;
 }
 
 /** `formctl form apply -f form.json`. */
@@ -64,6 +70,7 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
       api: f.api,
       workspace: f.workspace,
       backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
       now: f.now,
       file: flags.file,
       workspaceFlag: flags.workspace,
@@ -75,16 +82,24 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
   );
 }
 
+/**
+ * The references the document names (id first, then slug), checked before any request: an id past
+ * 2^53 or a numeric slug would name another form (src/io/ids.ts).
+ */
+function documentRefs(doc: Record<string, unknown>, file: string): string[] {
+  const refs: string[] = [];
+  if (doc.id !== undefined && doc.id !== null) refs.push(String(parseIdValue(`"id" in ${file}`, doc.id)));
+  if (typeof doc.slug === 'string' && doc.slug.trim() !== '') refs.push(parseFormRef(doc.slug, `"slug" in ${file}`));
+  return refs;
+}
+
 /** The existing form the document names (id first, then slug), or undefined when there is none. */
-async function findExisting(client: ApiClient, doc: Record<string, unknown>): Promise<Form | undefined> {
-  for (const key of ['id', 'slug'] as const) {
-    const ref = doc[key];
-    if ((typeof ref === 'number' && Number.isInteger(ref)) || (typeof ref === 'string' && ref.trim() !== '')) {
-      try {
-        return await getForm(client, ref as string | number);
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-      }
+async function findExisting(client: ApiClient, refs: string[]): Promise<Form | undefined> {
+  for (const ref of refs) {
+    try {
+      return await getForm(client, ref);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
     }
   }
   return undefined;
@@ -101,8 +116,34 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   if (Array.isArray(doc.properties) && doc.properties.length === 0) {
     throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
   }
+  const refs = documentRefs(doc, o.file);
   const client = await o.api();
-  const existing = await findExisting(client, doc);
+  // The form's lock is held from the read to the end of the update (src/forms/lock.ts): taken
+  // before the read when the file names an id, else once the slug has given one (then read again).
+  const lock = o.dryRun ? undefined : o.lock;
+  const held: { id?: number; release?: Release } = {};
+  const take = async (id: number) => {
+    await held.release?.();
+    held.release = undefined;
+    held.release = await lock!(id);
+    held.id = id;
+  };
+  try {
+    const first = refs.length > 0 ? safeId(refs[0]!) : undefined;
+    if (lock && first !== undefined) await take(first);
+    let existing = await findExisting(client, refs);
+    if (existing && lock && existing.id !== held.id) {
+      await take(existing.id);
+      existing = await getForm(client, existing.id);
+    }
+    await applyTo(o, doc, client, existing);
+  } finally {
+    await held.release?.();
+  }
+}
+
+/** Updates `existing` from the document, or creates the form when there is none. */
+async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client: ApiClient, existing: Form | undefined): Promise<void> {
   // Checked before anything is sent: a typo in --json must not follow a create or an update.
   const format = existing
     ? resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
@@ -130,6 +171,7 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
       backupDir: await o.backupDir(existing.id),
       now: o.now,
       color: o.io.colorStdout,
+      warn: (m) => notice(o.io, m, 'warning'),
     });
     await reportSafeUpdate(o.io, o.output, result, { showDiff: true });
     return;
@@ -141,11 +183,12 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   const body = { workspace_id: workspaceId, ...toUpdateBody(draft) };
   assertPropertiesKept(body);
   if (o.validate !== false) assertValidForm(body, 'update');
+  assertBodySize(body, o.file === '-' ? 'The form from stdin' : `The form in ${o.file}`);
   const named = doc.id ?? doc.slug;
 
   if (o.dryRun) {
     const diff = await formDiff({}, toUpdateBody(draft), { from: '(no form)', to: `new form in workspace ${workspaceId}`, color: o.io.colorStdout });
-    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body }, []);
+    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body: maskedCopy(body) }, []);
     else await write(o.io.stdout, diff);
     await notice(o.io, `dry run: would create this form${named !== undefined ? ` (no form ${named} exists)` : ''}; nothing was sent.`);
     return;

@@ -1,11 +1,15 @@
 // Pieces shared by the form verbs: columns, input files, the backup directory and safe-update flags.
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { Form, FormSummary } from '../../api/forms.js';
+import type { ApiClient } from '../../api/client.js';
+import { type Form, type FormSummary, getForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { backupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
 import { isObject } from '../../forms/document.js';
+import { type FormLocker, type Release, formLocker } from '../../forms/lock.js';
+import { safeId } from '../../io/ids.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, type OutputFormat, resolveFormat } from '../../io/output.js';
+import { type Column, type OutputFlags, type OutputFormat, notice, resolveFormat } from '../../io/output.js';
 
 /** Fields of a form summary (spec "Form (summary)", plus the deployed `plan_tier`). */
 export const FORM_SUMMARY_FIELDS = [
@@ -72,6 +76,37 @@ export const FORM_SUMMARY_COLUMNS: Column<FormSummary>[] = [
 export async function backupDirFor(f: Factory, formId: number): Promise<string> {
   const ctx = await f.context();
   return backupDir(f.stateDir(), ctx.profileName, formId);
+}
+
+/**
+ * The per-form lock of the active profile's service (src/forms/lock.ts), kept under the state
+ * directory; says on stderr when it waits for another process.
+ */
+export function formLockFor(f: Factory): FormLocker {
+  return async (formId) => {
+    const ctx = await f.context();
+    const locker = formLocker(join(f.stateDir(), 'locks'), ctx.baseUrl, (id) =>
+      notice(f.io, `waiting for another formctl process that is changing form ${id}…`),
+    );
+    return locker(formId);
+  };
+}
+
+/**
+ * Reads the form to change under its lock, so that no other formctl process on this machine changes
+ * it between this read and the PUT. A numeric reference is locked before the read; a slug is read
+ * once to learn the id, then locked and read again. Without `lock` (dry runs), a plain read.
+ */
+export async function readLocked(client: ApiClient, ref: string, lock?: FormLocker): Promise<{ current: Form; release?: Release }> {
+  if (!lock) return { current: await resolveForm(client, ref) };
+  const id = safeId(ref) ?? (await resolveForm(client, ref)).id;
+  const release = await lock(id);
+  try {
+    return { current: await getForm(client, id), release };
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
 
 /** A JSON form document from a file, or from stdin for `-`. */

@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
 import { parseSetValue, setPath } from '../../forms/merge.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
-import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
@@ -149,6 +149,13 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   if (o.title !== undefined) doc.title = o.title;
   if (o.visibility !== undefined) doc.visibility = o.visibility;
   if (o.language !== undefined) doc.language = o.language;
+  if ((o.set ?? []).some(([k]) => k === 'slug')) {
+    // Dropping it silently would leave the user with a slug they did not expect.
+    throw new UsageError(
+      'form create cannot choose the slug: the service makes a new form\'s slug from its title.',
+      'Leave out --set slug; afterwards, `formctl form update <id> --set slug=…` changes it where the service allows (self-hosted servers).',
+    );
+  }
   for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
 
   const extraFields = (o.fields ?? []).map((s) => parseField(s, newId));
@@ -188,6 +195,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
   assertPropertiesKept(body);
   if (o.validate !== false) assertValidForm(body, 'update');
+  assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
   const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [body]);
 

@@ -7,15 +7,15 @@ import { resolveForm } from '../../api/forms.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { parseFormJson } from '../../forms/backups.js';
-import { documentText, toDocument, toUpdateBody } from '../../forms/document.js';
-import { mergePatch } from '../../forms/merge.js';
+import { documentText, toDocument } from '../../forms/document.js';
+import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate } from '../../forms/safe-update.js';
-import { assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
+import { notice } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addYesOption, examples } from '../shared.js';
-import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor } from './common.js';
+import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor } from './common.js';
 import { reportSafeUpdate } from './update.js';
 
 /** Opens a file in the user's editor and resolves when it exits. */
@@ -35,6 +35,8 @@ export interface FormEditOptions {
   dryRun?: boolean;
   force?: boolean;
   validate?: boolean;
+  /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
+  lock?: FormLocker;
 }
 
 /** `$VISUAL`, else `$EDITOR`, else vi; run through the shell because both may carry arguments (`code --wait`). */
@@ -66,6 +68,7 @@ export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
       io: f.io,
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
       prompter: f.prompter,
       editor: systemEditor(f.env),
       editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
@@ -148,9 +151,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
       }
       try {
         const doc = parseFormJson(edited, 'The edited form');
-        const next = toUpdateBody(mergePatch(current, doc));
-        assertPropertiesKept(next);
-        if (o.validate !== false) assertValidForm(next, 'update');
+        // safeUpdate checks the document before anything else (a UsageError reopens the editor).
         const result = await safeUpdate({
           client,
           current,
@@ -161,6 +162,9 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           backupDir: await o.backupDir(current.id),
           now: o.now,
           color: o.io.colorStdout,
+          // Taken once confirmed: the editor and the question may take minutes.
+          lock: o.lock ? () => o.lock!(current.id) : undefined,
+          warn: (m) => notice(o.io, m, 'warning'),
           confirm: async (diff) => {
             await write(o.io.stdout, diff);
             if (o.yes) return true;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath, dirname } from 'node:path';
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
@@ -7,8 +7,10 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { writeFileAtomic } from '../../forms/backups.js';
 import { documentText, isObject, toDocument } from '../../forms/document.js';
+import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
+import { cannotWrite } from '../../io/files.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { success } from '../../io/output.js';
+import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
 import { formLabel } from './common.js';
@@ -19,6 +21,8 @@ export interface FormPullOptions {
   ref: string;
   out?: string;
   force?: boolean;
+  /** Keep the secret attributes (the form password) in the document. */
+  includeSecrets?: boolean;
 }
 
 /** `formctl form pull <id|slug>`. */
@@ -26,24 +30,33 @@ export function newFormPullCommand(f: Factory, runF = formPullRun): Command {
   const cmd = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
     .option('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)')
-    .option('--force', 'Overwrite the --output file whatever it holds');
+    .option('--force', 'Overwrite the --output file whatever it holds')
+    .option('--include-secrets', `Keep secret attributes (${SECRET_KEYS.join(', ')}) in the document; left out by default`);
   addFormArgument(cmd);
   examples(cmd, ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
-  return cmd.action(async (ref: string | undefined, flags: { output?: string; force?: boolean }) =>
-    runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output, force: flags.force }),
+  return cmd.action(async (ref: string | undefined, flags: { output?: string; force?: boolean; includeSecrets?: boolean }) =>
+    runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output, force: flags.force, includeSecrets: flags.includeSecrets }),
   );
 }
 
 /**
  * Writes the form without server-computed keys (counts, share_url, timestamps), keys in a fixed order,
- * so pulling an unchanged form twice gives identical bytes. The file is written atomically, mode 0600
- * because a form document may hold the form's password.
+ * so pulling an unchanged form twice gives identical bytes. Secret attributes are left out unless
+ * asked for (the document is meant for git; `apply` keeps a secret the file omits). The file is
+ * written atomically, mode 0600, since with --include-secrets it holds the form's password.
  */
 export async function formPullRun(o: FormPullOptions): Promise<void> {
+  // A file that cannot be written is refused before the form is fetched.
+  if (o.out !== undefined && o.out !== '-') await assertWritableDir(o.out);
   const form = await resolveForm(await o.api(), o.ref);
-  const text = documentText(toDocument(form));
+  const { doc, left } = o.includeSecrets ? { doc: form as Record<string, unknown>, left: [] } : withoutSecrets(form);
+  const text = documentText(toDocument(doc));
+  const leftNote = left.length
+    ? () => notice(o.io, `left ${left.map((k) => `"${k}"`).join(', ')} out of the document (a secret); \`form apply\` keeps the form's value. Pass --include-secrets to keep it.`)
+    : async () => undefined;
   if (o.out === undefined || o.out === '-') {
     await write(o.io.stdout, text);
+    await leftNote();
     return;
   }
   const path = resolvePath(o.out);
@@ -54,8 +67,9 @@ export async function formPullRun(o: FormPullOptions): Promise<void> {
   try {
     await writeFileAtomic(path, text, dirname(path));
   } catch (err) {
-    throw new UsageError(`Cannot write ${o.out}: ${(err as Error).message}`);
+    throw cannotWrite(o.out, err);
   }
+  await leftNote();
   await success(o.io, `Saved form ${formLabel(form)} to ${o.out}`);
 }
 
@@ -90,4 +104,16 @@ async function overwriteProblem(path: string, form: Form): Promise<string | unde
   }
   if (slug !== undefined && slug === form.slug) return undefined;
   return `holds form ${title}(no id${slug !== undefined ? `, slug "${slug}"` : ''}), not form ${formLabel(form)}`;
+}
+
+/** The directory `file` would be written to exists and is a directory; else `Cannot write FILE: …` (exit 2). */
+async function assertWritableDir(file: string): Promise<void> {
+  const dir = dirname(resolvePath(file));
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (err) {
+    throw cannotWrite(file, err);
+  }
+  if (!st.isDirectory()) throw cannotWrite(file, Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }));
 }

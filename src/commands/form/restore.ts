@@ -4,14 +4,15 @@ import { getForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { listBackups, readFormFile } from '../../forms/backups.js';
+import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat } from '../../io/output.js';
+import { type OutputFlags, notice, resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formIdOf } from './backups.js';
-import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, otherKeysNote, resolveFormFormat } from './common.js';
+import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './common.js';
 import { reportSafeUpdate } from './update.js';
 
 export interface FormRestoreOptions {
@@ -27,6 +28,8 @@ export interface FormRestoreOptions {
   force?: boolean;
   validate?: boolean;
   output: OutputFlags;
+  /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
+  lock?: FormLocker;
 }
 
 /** `formctl form restore <id>`. */
@@ -49,6 +52,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
       io: f.io,
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
       prompter: f.prompter,
       now: f.now,
       ref: await resolveFormArg(f, ref),
@@ -94,6 +98,9 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
     backupDir: dir,
     now: o.now,
     color: o.io.colorStdout,
+    // Taken once confirmed, not during the question; the re-read under it catches a change made meanwhile.
+    lock: o.lock ? () => o.lock!(id) : undefined,
+    warn: (m) => notice(o.io, m, 'warning'),
     confirm: async (diff) => {
       if (o.yes) return true;
       if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).');

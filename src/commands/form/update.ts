@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { type Form, resolveForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { VISIBILITIES } from '../../forms/document.js';
+import { CREATE_DEFAULTS, VISIBILITIES } from '../../forms/document.js';
+import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate } from '../../forms/safe-update.js';
+import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
@@ -17,8 +18,10 @@ import {
   addSafeUpdateOptions,
   backupDirFor,
   formLabel,
+  formLockFor,
   otherKeysNote,
   readDocument,
+  readLocked,
   resolveFormFormat,
 } from './common.js';
 
@@ -36,6 +39,8 @@ export interface FormUpdateOptions {
   force?: boolean;
   validate?: boolean;
   output: OutputFlags;
+  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+  lock?: FormLocker;
 }
 
 /** `formctl form update <id|slug>`. */
@@ -54,6 +59,7 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
     'formctl form update contact-us --set properties.0.required=true --set \'closed_text=See you next year\'',
+    'formctl form update 42 --set slug=contact   # a new slug: self-hosted servers only; formctl says what happened',
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
   ]);
   return cmd.action(
@@ -62,6 +68,7 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
         io: f.io,
         api: f.api,
         backupDir: (id) => backupDirFor(f, id),
+        lock: formLockFor(f),
         now: f.now,
         ref: await resolveFormArg(f, ref),
         title: flags.title,
@@ -76,6 +83,13 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command 
   );
 }
 
+/** The note naming required attributes the service did not return (sent with their create defaults). */
+function filledNote(r: SafeUpdateResult, sent: boolean): string | undefined {
+  if (r.filled.length === 0) return undefined;
+  const list = r.filled.map((k) => `${k} ${JSON.stringify(CREATE_DEFAULTS[k])}`).join(', ');
+  return `the service did not return ${r.filled.length === 1 ? 'a required attribute' : `${r.filled.length} required attributes`} of form ${r.form.id}; ${sent ? 'sent' : 'would send'} the create default${r.filled.length === 1 ? '' : 's'}: ${list}.`;
+}
+
 /** Reports a safe-update result the same way for update, restore and apply. */
 export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: SafeUpdateResult, o: { showDiff?: boolean } = {}): Promise<void> {
   const format = resolveFormat(io, output);
@@ -85,12 +99,25 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     await notice(io, `no changes: form ${formLabel(r.form)} already matches; nothing was sent.`);
     return;
   }
+  const filled = filledNote(r, r.outcome === 'updated');
+  if (filled) await notice(io, filled);
   if (r.outcome === 'dry-run') {
     if (json) await writeObject(io, format, { dry_run: true, form_id: r.form.id, diff: stripAnsi(r.diff), removed_fields: r.removedFields }, []);
     else await write(io.stdout, r.diff);
     if (r.removedFields.length) await notice(io, `this would remove ${fieldList(r.removedFields)} from the form.`, 'warning');
+    if (r.slug) await notice(io, `the slug would be sent as "${r.slug.sent}"; the deployed service changes a slug only on a self-hosted server, and the spec's service keeps it.`);
     await notice(io, 'dry run: nothing was sent.');
     return;
+  }
+  if (r.slug) {
+    if (r.slug.now === r.slug.sent) {
+      await notice(io, `form ${r.form.id} is now "${r.slug.sent}": links and documents that name the old slug need the new one (\`formctl form pull ${r.form.id}\` refreshes a pulled file).`, 'warning');
+    } else {
+      await notice(io, `the service kept the slug "${r.slug.now}" (it changes a slug only on a self-hosted server); the rest of the change was applied.`, 'warning');
+    }
+  }
+  if (r.brandingNotApplied) {
+    await notice(io, `the service reports no_branding false for form ${r.form.id}: the workspace's plan does not include removing the branding (true is stored and applies after an upgrade).`, 'warning');
   }
   if (r.removedFields.length) {
     // A `properties` list replaces the whole list: say so, since answers to those fields stop showing.
@@ -129,23 +156,35 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   if (Array.isArray(patch.properties) && patch.properties.length === 0) {
     throw new UsageError('The patch has an empty "properties" list, which would delete every field of the form; nothing was sent.', 'Leave "properties" out to keep the fields as they are.');
   }
+  // A new slug is the user's explicit wish (from --set or the patch): checked here, sent by safeUpdate.
+  const slugs = [...(typeof patch.slug === 'string' ? [patch.slug] : []), ...(o.set ?? []).filter(([k]) => k === 'slug').map(([, v]) => v)];
+  const slug = slugs.length > 0 ? slugs[slugs.length - 1]!.trim() : undefined;
+  if (slug !== undefined && !isSlug(slug)) {
+    throw new UsageError(`Invalid slug "${slug}": use letters, digits, "-" and "_", not only digits.`);
+  }
   const client = await o.api();
-  const current: Form = await resolveForm(client, o.ref);
-  let doc = mergePatch(current, patch);
-  if (o.title !== undefined) doc.title = o.title;
-  if (o.visibility !== undefined) doc.visibility = o.visibility;
-  for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
-  resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
-  const result = await safeUpdate({
-    client,
-    current,
-    change: doc,
-    validate: o.validate !== false,
-    dryRun: o.dryRun === true,
-    force: o.force === true,
-    backupDir: await o.backupDir(current.id),
-    now: o.now,
-    color: o.io.colorStdout,
-  });
-  await reportSafeUpdate(o.io, o.output, result);
+  const { current, release } = await readLocked(client, o.ref, o.dryRun ? undefined : o.lock);
+  try {
+    let doc = mergePatch(current, patch);
+    if (o.title !== undefined) doc.title = o.title;
+    if (o.visibility !== undefined) doc.visibility = o.visibility;
+    for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+    resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
+    const result = await safeUpdate({
+      client,
+      current,
+      change: doc,
+      validate: o.validate !== false,
+      dryRun: o.dryRun === true,
+      force: o.force === true,
+      backupDir: await o.backupDir(current.id),
+      now: o.now,
+      color: o.io.colorStdout,
+      warn: (m) => notice(o.io, m, 'warning'),
+      slug: slug !== undefined && slug !== current.slug ? slug : undefined,
+    });
+    await reportSafeUpdate(o.io, o.output, result);
+  } finally {
+    await release?.();
+  }
 }

@@ -42,8 +42,9 @@ describe('form pull / apply', () => {
     expect(Object.keys(doc)).toEqual([
       'id', 'slug', 'workspace_id', 'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size',
       'border_radius', 'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background',
-      'description', 'password', 'settings', 'properties',
+      'description', 'settings', 'properties',
     ]);
+    expect(text).not.toContain('hunter2');
     const stdout = fakeIO();
     await formPullRun({ io: stdout.io, api: async () => stub!.client, ref: 'contact-us' });
     expect(stdout.out()).toBe(text);

@@ -51,7 +51,16 @@ export interface FormStub extends StubServer {
  * `onGet(n)` may change the form before the n-th GET is answered (a concurrent editor).
  * `wrap` answers PUT the way the deployed service does (`{type,message,form}`).
  */
-export async function startFormStub(o: { form?: Form; onGet?: (n: number, form: Form) => void; wrap?: boolean; onPut?: () => void } = {}): Promise<FormStub> {
+export async function startFormStub(
+  o: {
+    form?: Form;
+    onGet?: (n: number, form: Form) => void;
+    wrap?: boolean;
+    onPut?: () => void;
+    /** What the service does to a PUT body before storing it (drop blocks, keep the slug…). */
+    store?: (body: Record<string, unknown>) => Record<string, unknown>;
+  } = {},
+): Promise<FormStub> {
   const state = { form: o.form ?? sampleForm() };
   let gets = 0;
   const server = await startStubServer((req, res) => {
@@ -64,7 +73,8 @@ export async function startFormStub(o: { form?: Form; onGet?: (n: number, form: 
     }
     if (req.method === 'PUT' && path === `/open/forms/${state.form.id}`) {
       o.onPut?.();
-      const body = JSON.parse(req.body) as Record<string, unknown>;
+      const sent = JSON.parse(req.body) as Record<string, unknown>;
+      const body = o.store ? o.store(sent) : sent;
       state.form = { ...state.form, ...body, updated_at: '2025-02-01T00:00:00.000Z' } as Form;
       return json(res, 200, o.wrap ? { type: 'success', message: 'Form updated.', form: state.form } : state.form);
     }

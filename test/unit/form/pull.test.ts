@@ -47,3 +47,36 @@ describe('form pull -o over an existing file', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 42, slug: 'contact-us' });
   });
 });
+
+describe('form pull: secrets and files', () => {
+  it('leaves the form password out of the document by default, with a note; --include-secrets keeps it', async () => {
+    const io = fakeIO();
+    await formPullRun({ io: io.io, api: async () => stub.client, ref: '42' });
+    expect(io.out()).not.toContain('hunter2');
+    expect(JSON.parse(io.out())).not.toHaveProperty('password');
+    expect(io.err()).toBe('note: left "password" out of the document (a secret); `form apply` keeps the form\'s value. Pass --include-secrets to keep it.\n');
+
+    const file = join(tmp.dir, 'form.json');
+    await formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', out: file });
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+
+    const all = fakeIO();
+    await formPullRun({ io: all.io, api: async () => stub.client, ref: '42', includeSecrets: true });
+    expect(JSON.parse(all.out()).password).toBe('hunter2');
+    expect(all.err()).toBe('');
+  });
+
+  it('a form without a password: no note', async () => {
+    stub.form.password = null;
+    const io = fakeIO();
+    await formPullRun({ io: io.io, api: async () => stub.client, ref: '42' });
+    expect(io.err()).toBe('');
+  });
+
+  it('-o into a missing directory: house wording, exit 2, and the form is not fetched', async () => {
+    const file = join(tmp.dir, 'missing-dir', 'f.json');
+    const e = (await pull(file).catch((err) => err)) as CliError;
+    expect([e.exitCode, e.message]).toEqual([2, `Cannot write ${file}: no such directory.`]);
+    expect(stub.requests).toEqual([]);
+  });
+});
