@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { requireId } from '../ids.js';
 
 /** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
 export function addOutputOptions(cmd: Command, o: { list?: boolean; fields?: readonly string[] } = {}): Command {
@@ -32,12 +33,9 @@ export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n')}\n`);
 }
 
-/** Parser for numeric ids in flags and arguments. */
-export function parseId(name: string): (v: string) => number {
-  return (v: string) => {
-    if (!/^\d+$/.test(v.trim())) throw new UsageError(`${name} must be a numeric id, got "${v}".`);
-    return Number(v.trim());
-  };
+/** Parser for numeric ids in flags and arguments: the one id rule of src/ids.ts (exit 2, no request). */
+export function parseId(name: string, hint?: string): (v: string) => number {
+  return (v: string) => requireId(name, v, hint);
 }
 
 /** Parser for positive integers (limits, pages, concurrency). */

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers } from '../../api/members.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { looksNumeric, requireId } from '../../ids.js';
 
 // Deliberately stricter than RFC 5322: it catches the typos people make (missing "@" or
 // top-level domain, spaces, stray punctuation) before a request goes out; the server has the final say.
@@ -33,7 +34,7 @@ export type MemberRef = { id: number } | { email: string };
 /** Parses `<user-id|email>`; exit 2 when it is neither. */
 export function parseMemberRef(v: string): MemberRef {
   const s = v.trim();
-  if (/^\d+$/.test(s)) return { id: Number(s) };
+  if (looksNumeric(s)) return { id: requireId('user id', s, 'See ids and emails with `formctl member list`.') };
   if (s.includes('@')) return { email: parseEmail(s) };
   throw new UsageError(`Expected a numeric user id or an email address, got "${v}".`, 'See ids and emails with `formctl member list`.');
 }

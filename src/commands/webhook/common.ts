@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { resolveForm } from '../../api/forms.js';
-import type { WebhookIntegration, WebhookIntegrationBody } from '../../api/webhooks.js';
+import { getForm, resolveForm } from '../../api/forms.js';
+import { type FormNamer, type WebhookIntegration, type WebhookIntegrationBody, getWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { checkFormRef, looksNumeric, requireId } from '../../ids.js';
 import { fsReason } from '../../io/files.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import type { Column } from '../../io/output.js';
@@ -16,9 +17,27 @@ export const WEBHOOK_FIELDS = ['id', 'form_id', 'integration_id', 'status', 'dat
 
 /** The numeric form id for a `<form>` argument: digits are used as-is (no request), a slug is looked up. */
 export async function formIdOf(client: ApiClient, ref: string): Promise<number> {
-  const t = ref.trim();
-  if (/^\d+$/.test(t)) return Number(t);
+  const t = checkFormRef(ref);
+  if (looksNumeric(t)) return Number(t);
   return (await resolveForm(client, t)).id;
+}
+
+/** Names a form in messages as `form "Contact" (id 42)`; one GET, made only where a message needs it. */
+export function formNamer(client: ApiClient): FormNamer {
+  return async (formId) => {
+    const form = await getForm(client, formId);
+    return typeof form.title === 'string' && form.title !== '' ? `form ${JSON.stringify(form.title)} (id ${formId})` : `form ${formId}`;
+  };
+}
+
+/**
+ * The form id and the webhook integration an id names, checked to be a webhook of that form before
+ * any write, delete or events read (src/api/webhooks.ts `getWebhook`).
+ */
+export async function webhookTarget(client: ApiClient, ref: string, id: number): Promise<{ formId: number; webhook: WebhookIntegration; nameForm: FormNamer }> {
+  const formId = await formIdOf(client, ref);
+  const nameForm = formNamer(client);
+  return { formId, webhook: await getWebhook(client, formId, id, nameForm), nameForm };
 }
 
 /** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
@@ -28,8 +47,7 @@ export function afterColon(text: string): string {
 
 /** Parser for a `<id>` argument of an integration. */
 export function parseWebhookId(v: string): number {
-  if (!/^\d+$/.test(v.trim())) throw new UsageError(`Webhook id must be a number, got "${v}".`, 'See the ids with `formctl webhook list <form>`.');
-  return Number(v.trim());
+  return requireId('webhook id', v, 'See the ids with `formctl webhook list <form>`.');
 }
 
 /** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { getWebhook, updateWebhook } from '../../api/webhooks.js';
+import { updateWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -14,12 +14,12 @@ import {
   addShowSecretOption,
   addWebhookIdArgument,
   collectHeader,
-  formIdOf,
   fullBody,
   headerObject,
   headersOf,
   readLogicFile,
   resolveWebhookArgs,
+  webhookTarget,
   webhookView,
 } from './common.js';
 
@@ -102,8 +102,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
 
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
-  const current = await getWebhook(client, formId, o.id);
+  const { formId, webhook: current } = await webhookTarget(client, o.form, o.id);
   const headers = o.headers.length > 0 || o.clearHeaders ? headerObject(o.headers, o.clearHeaders ? {} : headersOf(current)) : undefined;
   const body = fullBody(current, {
     url: o.url,

@@ -115,7 +115,7 @@ describe('invite resend', () => {
     const s = await serve([]);
     const r = await runCli(['invite', 'resend', 'abc', '-w', '7'], { url: s.url });
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: invite id must be a numeric id, got "abc".\n');
+    expect(r.err).toBe('error: invite id must be a whole number from 1 to 9007199254740991, got "abc".\n');
     expect(s.requests).toEqual([]);
   });
 });
