@@ -47,10 +47,13 @@ export interface ResolvedMember {
 }
 
 /** Turns a ref into a user id, resolving an email through the workspace's member list. */
-export async function resolveMember(client: ApiClient, workspaceId: number, ref: MemberRef): Promise<ResolvedMember> {
-  if ('id' in ref) return { id: ref.id };
+export async function resolveMember(client: ApiClient, workspaceId: number, ref: MemberRef, members?: Member[]): Promise<ResolvedMember> {
+  if ('id' in ref) {
+    const member = members?.find((m) => Number(m.id) === ref.id);
+    return member ? { id: ref.id, email: typeof member.email === 'string' ? member.email : undefined, member } : { id: ref.id };
+  }
   const wanted = ref.email.toLowerCase();
-  const member = (await listMembers(client, workspaceId)).find((m) => typeof m.email === 'string' && m.email.toLowerCase() === wanted);
+  const member = (members ?? (await listMembers(client, workspaceId))).find((m) => typeof m.email === 'string' && m.email.toLowerCase() === wanted);
   if (!member) {
     throw new CliError(
       `No member with email ${ref.email} in workspace ${workspaceId}.`,
