@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
-import { ForbiddenError } from '../../api/errors.js';
+import { ForbiddenError, forbiddenCause } from '../../api/errors.js';
 import { listWorkspaceForms } from '../../api/forms.js';
+import { listInvites } from '../../api/invites.js';
 import { type Member, listMembers } from '../../api/members.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -25,6 +26,8 @@ export interface WorkspaceFacts {
   candidates: Member[];
   /** The token's workspaces, when they could be listed (for `settleCaller`). */
   workspaces?: Workspace[];
+  /** Whether the caller is an admin of this workspace, when a read told (see `settleCaller`). */
+  callerIsAdmin?: boolean;
 }
 
 /** How many member lists `identifyCaller` reads at most to tell who the caller is. */
@@ -75,15 +78,36 @@ export async function readWorkspaceFacts(client: ApiClient, workspaceId: number,
   if (members.length === 1) {
     facts.me = members[0];
     facts.candidates = [members[0]!];
-  } else if (o.identify) await settleCaller(client, facts);
+  } else if (o.identify) await narrowCandidates(client, facts);
   return facts;
 }
 
 /** Narrows `candidates` (and sets `me` when one is left) from the token's other workspaces. */
-export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
+async function narrowCandidates(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
   if (facts.me || !facts.workspaces) return;
   facts.candidates = await identifyCaller(client, facts.id, facts.members, facts.workspaces);
   if (facts.candidates.length === 1) facts.me = facts.candidates[0];
+}
+
+/**
+ * Learns what `leaveOrphans` needs about the caller: first whether they are an admin, from the
+ * invite list (a read only admins may make: 200 means admin, a 403 that names the role means not);
+ * failing that, narrows `candidates` (and sets `me` when one is left) from the token's other workspaces.
+ */
+export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
+  if (facts.me) return;
+  try {
+    await listInvites(client, facts.id);
+    facts.callerIsAdmin = true;
+    return;
+  } catch (err) {
+    const cause = err instanceof ForbiddenError ? forbiddenCause(err.serverMessage) : undefined;
+    if (cause === 'admin' || cause === 'readonly') {
+      facts.callerIsAdmin = false;
+      return;
+    }
+  }
+  await narrowCandidates(client, facts);
 }
 
 /** Whether `leaveOrphans` needs to know who the caller is (one admin, and the workspace entry does not say). */
@@ -154,10 +178,11 @@ export function leaveOrphans(f: WorkspaceFacts): Orphaning | undefined {
   const admins = f.members.filter(isAdmin);
   if (admins.length !== 1) return undefined;
   const admin = admins[0]!;
-  // The deployed workspace entry says whether the caller is an admin there.
-  if (f.entry?.is_admin === false || f.entry?.is_readonly === true) return undefined;
+  // The deployed workspace entry says whether the caller is an admin there; else what settleCaller learnt.
+  const callerIsAdmin = typeof f.entry?.is_admin === 'boolean' ? f.entry.is_admin : f.entry?.is_readonly === true ? false : f.callerIsAdmin;
+  if (callerIsAdmin === false) return undefined;
   if (f.me) return sameId(f.me, admin) ? { kind: 'only-admin', who: admin } : undefined;
-  if (f.entry?.is_admin === true) return { kind: 'only-admin', who: admin };
+  if (callerIsAdmin === true) return { kind: 'only-admin', who: admin };
   return f.candidates.some((c) => sameId(c, admin)) ? { kind: 'maybe-only-admin', who: admin } : undefined;
 }
 

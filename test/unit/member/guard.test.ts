@@ -158,6 +158,26 @@ describe('workspace leave: the only admin or member', () => {
     expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
   });
 
+  it('spec service: whether the caller is an admin is read from the invite list (only admins may read it)', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/7/invites', [200, []]],
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/7/invites', [403, { message: 'Only workspace admins can list invites.' }]],
+      ['POST /open/workspaces/7/leave', [204]],
+    ]);
+    const ada = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(ada.code).toBe(2);
+    expect(ada.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage');
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob.code).toBe(0);
+    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
+  });
+
   it('on a terminal asks to type the workspace name; another answer cancels (exit 3) and sends nothing', async () => {
     const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]], ws(), FORMS]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
