@@ -109,14 +109,16 @@ function isEmptyLogic(logic: unknown): boolean {
  */
 export function fullBody(current: WebhookIntegration, change: {
   url?: string;
-  secret?: string;
+  /** A new secret; null turns signing off (sent as an explicit null, which both services read as "none"). */
+  secret?: string | null;
   headers?: Record<string, string>;
   status?: 'active' | 'inactive';
   logic?: unknown;
 }): WebhookIntegrationBody {
   const data: WebhookIntegrationBody['data'] = { webhook_url: change.url ?? String(current.data?.webhook_url ?? '') };
-  const secret = change.secret ?? current.data?.webhook_secret;
+  const secret = change.secret === undefined ? current.data?.webhook_secret : change.secret;
   if (typeof secret === 'string' && secret !== '') data.webhook_secret = secret;
+  else if (change.secret === null) data.webhook_secret = null;
   data.webhook_headers = change.headers ?? headersOf(current);
   const status = change.status ?? (String(current.status).toLowerCase() === 'inactive' ? 'inactive' : 'active');
   const body: WebhookIntegrationBody = { integration_id: 'webhook', status, data };
@@ -201,3 +203,8 @@ export function addAllowPrivateOption(cmd: Command): Command {
 
 export const ALLOW_PRIVATE_WARNING =
   '--allow-private: not checking HTTPS or public addresses; only a service that allows private webhook URLs (e.g. `formctl sandbox --allow-private-webhooks`) will accept this URL.';
+
+/** Said whenever a webhook is left without a secret: nothing then proves a delivery came from the service. */
+export function unsignedWarning(form: string, id: unknown): string {
+  return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`formctl webhook rotate-secret ${form} ${id}\` (or \`formctl webhook update ${form} ${id} --secret-file <file>\`).`;
+}
