@@ -115,7 +115,7 @@ __formctl_spec() {
     'workspace leave')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-y --yes -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='--force -y --yes -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''
       fc_args='dyn:workspaces' ;;
@@ -283,14 +283,14 @@ __formctl_spec() {
     'member remove')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-w --workspace -y --yes --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='--force -w --workspace -y --yes --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='-w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='-' ;;
     'member set-role')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-w --workspace --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_opts='--force -w --workspace -y --yes --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='-w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='- choices:admin,user,readonly' ;;

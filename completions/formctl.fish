@@ -100,7 +100,7 @@ function __formctl_spec -a p
             set -g __fc_args 'dyn:profiles'
         case 'workspace'
             set -g __fc_subs 'list' 'ls' 'create' 'update' 'delete' 'rm' 'leave' 'use'
-            set -g __fc_subdescs 'List the workspaces you belong to' 'List the workspaces you belong to' 'Create a workspace; you become its admin' 'Rename a workspace or change its emoji (admins only)' 'Delete a workspace and everything in it (admins only)' 'Delete a workspace and everything in it (admins only)' 'Leave a workspace (you lose access to its forms)' 'Make a workspace the default for this profile (-w overrides it)'
+            set -g __fc_subdescs 'List the workspaces you belong to' 'List the workspaces you belong to' 'Create a workspace; you become its admin' 'Rename a workspace or change its emoji (admins only)' 'Delete a workspace and everything in it (admins only)' 'Delete a workspace and everything in it (admins only)' 'Leave a workspace (you lose access to its forms); refused for its only member or only admin' 'Make a workspace the default for this profile (-w overrides it)'
             set -g __fc_aliases 'ls:list' 'rm:delete'
             set -g __fc_opts '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
             set -g __fc_optdescs 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
@@ -147,8 +147,8 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '-y' '--yes' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Skip the confirmation prompt (required when not on a terminal)' 'Skip the confirmation prompt (required when not on a terminal)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_opts '--force' '-y' '--yes' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Leave even when you are its only member or only admin (nobody could manage it afterwards)' 'Skip the confirmation prompt (required when not on a terminal)' 'Skip the confirmation prompt (required when not on a terminal)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts
             set -g __fc_args 'dyn:workspaces'
@@ -363,8 +363,8 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '-w' '--workspace' '-y' '--yes' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Skip the confirmation prompt (required when not on a terminal)' 'Skip the confirmation prompt (required when not on a terminal)' 'Output JSON; optionally only these comma-separated fields (fields: workspace_id, user_id, email, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_opts '--force' '-w' '--workspace' '-y' '--yes' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Remove even the only admin or the only member (nobody could manage the workspace afterwards)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Skip the confirmation prompt (required when not on a terminal)' 'Skip the confirmation prompt (required when not on a terminal)' 'Output JSON; optionally only these comma-separated fields (fields: workspace_id, user_id, email, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '-w' '--workspace' '--json' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts '--json'
             set -g __fc_args '-'
@@ -372,8 +372,8 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '-w' '--workspace' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Output JSON; optionally only these comma-separated fields (fields: workspace_id, user_id, email, role, changed, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_opts '--force' '-w' '--workspace' '-y' '--yes' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Change the role even of the only admin (nobody could manage the workspace afterwards)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Workspace id (default: the profile\'s, see `formctl workspace use`)' 'Skip the confirmation prompt (required when not on a terminal)' 'Skip the confirmation prompt (required when not on a terminal)' 'Output JSON; optionally only these comma-separated fields (fields: workspace_id, user_id, email, role, changed, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '-w' '--workspace' '--json' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts '--json'
             set -g __fc_args '-' 'choices:admin,user,readonly'

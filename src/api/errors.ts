@@ -155,15 +155,61 @@ function defaultMessage(status: number): string {
   }
 }
 
+/**
+ * Abilities the contract names that the deployed OpnForm server does not have, and what it checks
+ * instead (docs/webhooks-and-members.md, "403 hints"). A hint names both, so a user of the deployed
+ * service is not sent to add an ability that cannot exist there.
+ */
+export const DEPLOYED_ABILITY: Readonly<Record<string, string>> = {
+  'workspace-users-read': 'workspaces-read',
+  'workspace-users-write': 'workspaces-write',
+  'submissions-write': 'forms-write',
+};
+
+/** "the `x` ability" or "the `x` ability (OpnForm servers check `y`)". */
+export function abilityPhrase(ability: string, deployed = DEPLOYED_ABILITY[ability]): string {
+  return `the \`${ability}\` ability${deployed && deployed !== ability ? ` (OpnForm servers check \`${deployed}\`)` : ''}`;
+}
+
+/** Why a server refused, read from its message text (which differs between servers). */
+export type ForbiddenCause = 'seats' | 'plan' | 'last-workspace' | 'ability' | 'membership' | 'admin' | 'readonly' | 'unknown';
+
+/**
+ * The one classifier of 403 messages; every 403 hint starts from it. Unknown texts (Laravel's "This
+ * action is unauthorized.") give 'unknown'.
+ */
+export function forbiddenCause(serverMessage: string | undefined): ForbiddenCause {
+  const m = (serverMessage ?? '').toLowerCase();
+  // Seat limit first: its texts mention "users" and "licence", which would otherwise read as other causes.
+  if (/seat|licen[cs]e|community|user limit|\d+-user|two users|maximum number of users|enterprise/.test(m)) return 'seats';
+  if (/last workspace|your only workspace/.test(m)) return 'last-workspace';
+  if (/\bplan\b|upgrade|subscription|workspace limit/.test(m)) return 'plan';
+  if (/abilit|scope|token/.test(m)) return 'ability';
+  if (/not a member|member of|belong/.test(m)) return 'membership';
+  if (/admin/.test(m)) return 'admin';
+  if (/read-?only/.test(m)) return 'readonly';
+  return 'unknown';
+}
+
+/** The hint for a 403 on a route with no richer requirement (members.ts adds the role and action). */
 function forbiddenHint(init: ApiErrorInit): string {
-  const msg = (init.serverMessage ?? '').toLowerCase();
-  if (/community|seat|licen[cs]e|user limit|2-user|two users/.test(msg)) {
-    return 'This self-hosted Community instance allows 2 users in total; an Enterprise licence lifts the limit.';
+  switch (forbiddenCause(init.serverMessage)) {
+    case 'seats':
+      return 'This self-hosted Community instance allows 2 users in total; an Enterprise licence lifts the limit.';
+    case 'last-workspace':
+      return 'The service keeps every account in at least one workspace: create another one first (`formctl workspace create`), or delete the account in the dashboard.';
+    case 'plan':
+      return "The service's plan does not allow this; an owner must upgrade it.";
+    case 'admin':
+      return 'Only an admin of the workspace can do this. Ask an admin, or check `formctl member list`.';
+    case 'membership':
+      return 'Your account is not a member of that workspace. Check `formctl workspace list`.';
+    case 'readonly':
+      return 'Your role in that workspace is read-only. Ask an admin to change it (`formctl member set-role`).';
+    default:
+      if (init.ability) {
+        return `This needs a token with ${abilityPhrase(init.ability)} (or your role in the workspace does not allow it). Create a token with that ability and run \`formctl auth login\`.`;
+      }
+      return 'The token may lack the ability this needs, or your role in the workspace does not allow it.';
   }
-  if (/admin/.test(msg)) return 'Only an admin of the workspace can do this. Ask an admin, or check `formctl member list`.';
-  if (/member/.test(msg)) return 'Your account is not a member of that workspace. Check `formctl workspace list`.';
-  if (init.ability) {
-    return `This needs a token with the \`${init.ability}\` ability (or your role in the workspace does not allow it). Create a token with that ability and run \`formctl auth login\`.`;
-  }
-  return 'The token may lack the ability this needs, or your role in the workspace does not allow it.';
 }

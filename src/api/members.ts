@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../errors.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
-import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError } from './errors.js';
+import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError, abilityPhrase, forbiddenCause } from './errors.js';
 import { messageOf, normalizeMember, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 
@@ -27,7 +27,7 @@ export interface AddResult {
 
 /**
  * What an endpoint needs beyond a valid token, so a 403 can be explained in words.
- * `ability` is the spec's; `deployedAbility` is what OpnForm's code really checks (research §6),
+ * `ability` is the spec's; `deployedAbility` is what OpnForm's code really checks,
  * named too so a user of the real service is not sent to add an ability they already have.
  */
 export interface Requirement {
@@ -41,26 +41,10 @@ export interface Requirement {
   seats?: boolean;
 }
 
-/** Why the server refused, read from its message text (which differs between servers). */
-export type ForbiddenCause = 'seats' | 'plan' | 'ability' | 'membership' | 'admin' | 'readonly' | 'unknown';
-
-/** Classifies a 403 message. Unknown texts (Laravel's "This action is unauthorized.") give 'unknown'. */
-export function forbiddenCause(serverMessage: string | undefined): ForbiddenCause {
-  const m = (serverMessage ?? '').toLowerCase();
-  // Seat limit first: its texts mention "users" and "licence", which would otherwise read as other causes.
-  if (/seat|licen[cs]e|community|user limit|\d+-user|maximum number of users|enterprise/.test(m)) return 'seats';
-  if (/\bplan\b|upgrade|subscription/.test(m)) return 'plan';
-  if (/abilit|scope|token/.test(m)) return 'ability';
-  if (/not a member|member of|belong/.test(m)) return 'membership';
-  if (/admin/.test(m)) return 'admin';
-  if (/read-?only/.test(m)) return 'readonly';
-  return 'unknown';
-}
-
 /** The hint for a 403 on a member or invite endpoint: the likely cause, in words, and what to do. */
 export function forbiddenHintFor(serverMessage: string | undefined, need: Requirement): string {
   const ws = need.workspaceId;
-  const ability = `the \`${need.ability}\` ability${need.deployedAbility !== need.ability ? ` (OpnForm servers check \`${need.deployedAbility}\`)` : ''}`;
+  const ability = abilityPhrase(need.ability, need.deployedAbility);
   const roleNeed = need.role === 'admin' ? `the admin role in workspace ${ws}` : `membership of workspace ${ws}`;
   switch (forbiddenCause(serverMessage)) {
     case 'seats':
@@ -70,6 +54,7 @@ export function forbiddenHintFor(serverMessage: string | undefined, need: Requir
         'and cancelling an unused invite (`formctl invite list`, `formctl invite cancel`) may free one.'
       );
     case 'plan':
+    case 'last-workspace':
       return `The service's plan for workspace ${ws} does not include this; an owner must upgrade it.`;
     case 'ability':
       return `Your token lacks ${ability}, which ${need.action} needs. Create a token with it and run \`formctl auth login\`.`;

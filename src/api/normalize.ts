@@ -102,7 +102,7 @@ export function normalizeEvent(e: Obj): Obj & { status: string; created_at: stri
   return {
     id: e.id ?? null,
     integration_id: e.integration_id ?? null,
-    event: e.event ?? 'submission.created',
+    event: e.event ?? null,
     status,
     response_code: e.response_code ?? inner.response_code ?? inner.status ?? null,
     error_message: e.error_message ?? inner.error_message ?? inner.message ?? null,

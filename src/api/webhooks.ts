@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import { NotFoundError } from './errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { messageOf, normalizeEvent, unwrapIntegration, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 
@@ -46,19 +46,51 @@ export interface DispatchEvent {
 
 const ABILITY = 'manage-integrations';
 
-/** The form's webhook integrations (the deployed list holds every integration kind; only webhooks are kept). */
-export async function listWebhooks(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
+/** Every integration of the form, whatever its kind (the deployed list mixes webhooks, e-mail, Slack…). */
+export async function listIntegrations(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
   const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations`, ability: ABILITY });
-  return unwrapList<WebhookIntegration>(res.data).items.filter((i) => i && (i.integration_id ?? 'webhook') === 'webhook');
+  return unwrapList<WebhookIntegration>(res.data).items.filter((i) => i !== null && typeof i === 'object');
 }
 
-/** One webhook integration; the service has no single-get route, so it is found in the list. */
-export async function getWebhook(c: ApiClient, formId: number, id: number): Promise<WebhookIntegration> {
-  const found = (await listWebhooks(c, formId)).find((i) => Number(i.id) === id);
+/** The kind of an integration; the spec's records (webhooks only) may leave it out. */
+export function integrationKind(i: WebhookIntegration): string {
+  return typeof i.integration_id === 'string' && i.integration_id !== '' ? i.integration_id : 'webhook';
+}
+
+/** The form's webhook integrations (the deployed list holds every integration kind; only webhooks are kept). */
+export async function listWebhooks(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
+  return (await listIntegrations(c, formId)).filter((i) => integrationKind(i) === 'webhook');
+}
+
+/** How an error names the form: `form "Contact" (id 42)`, or `form 42` when its title is unknown. */
+export type FormNamer = (formId: number) => Promise<string>;
+
+/**
+ * One webhook integration; the service has no single-get route, so it is found in the list. Every verb
+ * that writes, deletes or reads the events of an integration by id goes through here first: the
+ * deployed service acts on any integration kind by id (docs/webhooks-and-members.md, "Integrations of other kinds"), so an
+ * id of an e-mail or Slack integration is refused (exit 6) before anything is sent.
+ */
+export async function getWebhook(c: ApiClient, formId: number, id: number, nameForm?: FormNamer): Promise<WebhookIntegration> {
+  const all = await listIntegrations(c, formId);
+  const found = all.find((i) => Number(i.id) === id);
+  const form = async () => (nameForm ? nameForm(formId).catch(() => `form ${formId}`) : `form ${formId}`);
   if (!found) {
-    throw new NotFoundError({ status: 404, method: 'GET', path: `/open/forms/${formId}/integrations`, serverMessage: `Form ${formId} has no webhook integration ${id}` });
+    throw new CliError(`${capitalise(await form())} has no webhook ${id}.`, ExitCode.notFound, `See its webhooks with \`formctl webhook list ${formId}\`.`);
+  }
+  const kind = integrationKind(found);
+  if (kind !== 'webhook') {
+    throw new CliError(
+      `Integration ${id} of ${await form()} is ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} integration, not a webhook; formctl only manages webhooks.`,
+      ExitCode.notFound,
+      `See its webhooks with \`formctl webhook list ${formId}\`; other integrations are managed in the service's dashboard.`,
+    );
   }
   return found;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Creates a webhook integration (200 `{message, form_integration}`). */

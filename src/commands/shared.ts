@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseFormRef, parseId as parseIdParser } from '../io/ids.js';
+import { parseFormRef, parseIdText } from '../io/ids.js';
 
 /** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
 export function addOutputOptions(cmd: Command, o: { list?: boolean; fields?: readonly string[] } = {}): Command {
@@ -33,8 +33,10 @@ export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => (l.startsWith('#') ? `  ${l}` : `  $ ${l}`)).join('\n')}\n`);
 }
 
-/** Parser for numeric ids in flags and arguments (positive, at most 2^53 - 1: see src/io/ids.ts). */
-export const parseId = parseIdParser;
+/** Commander parser for numeric ids in flags and arguments: the one id rule of src/io/ids.ts (exit 2, no request). */
+export function parseId(name: string, hint?: string): (v: string) => number {
+  return (v: string) => parseIdText(name, v, hint);
+}
 
 /** Parser for positive integers (limits, pages, concurrency). */
 export function parsePositiveInt(name: string): (v: string) => number {

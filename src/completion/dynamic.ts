@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
 import type { Factory } from '../factory.js';
+import { safeId } from '../io/ids.js';
 import type { DynamicSource } from './model.js';
 
 export interface DynamicRequest {
@@ -51,7 +52,7 @@ export async function fetchLines(f: Factory, req: DynamicRequest): Promise<strin
       return list.map((w) => `${w.id}\t${clean(`${w.icon ? `${w.icon} ` : ''}${w.name}`)}`);
     }
     case 'forms': {
-      const ws = req.workspace !== undefined && /^\d+$/.test(req.workspace) ? Number(req.workspace) : (await f.context()).workspace;
+      const ws = (req.workspace !== undefined ? safeId(req.workspace) : undefined) ?? (await f.context()).workspace;
       if (ws === undefined) return [];
       const { listWorkspaceForms } = await import('../api/forms.js');
       const pages = listWorkspaceForms(await f.api(), ws, { all: false });
@@ -61,9 +62,10 @@ export async function fetchLines(f: Factory, req: DynamicRequest): Promise<strin
     }
     case 'integrations': {
       // Only a numeric form id: resolving a slug would cost a second request.
-      if (req.form === undefined || !/^\d+$/.test(req.form)) return [];
+      const formId = req.form === undefined ? undefined : safeId(req.form);
+      if (formId === undefined) return [];
       const { listWebhooks } = await import('../api/webhooks.js');
-      const list = await listWebhooks(await f.api(), Number(req.form));
+      const list = await listWebhooks(await f.api(), formId);
       return list.map((i) => `${i.id}\t${clean(i.status)} ${hostOf(i.data?.webhook_url)}`.trimEnd());
     }
   }

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { parseIdText } from '../io/ids.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
@@ -43,10 +43,7 @@ export function resolveContext(
   const tokenSource: Source = env.FORMCTL_TOKEN ? 'env' : profile?.token ? 'profile' : 'none';
 
   const rawWs = env.FORMCTL_WORKSPACE?.trim();
-  if (rawWs && !/^\d+$/.test(rawWs)) {
-    throw new UsageError(`FORMCTL_WORKSPACE must be a numeric workspace id, got "${env.FORMCTL_WORKSPACE}".`, 'See `formctl workspace list`, or unset it.');
-  }
-  const envWs = rawWs ? Number(rawWs) : undefined;
+  const envWs = rawWs ? parseIdText('FORMCTL_WORKSPACE', rawWs, 'See `formctl workspace list`, or unset it.') : undefined;
   let workspace: number | undefined;
   let workspaceSource: Source = 'none';
   if (flags.workspace !== undefined) {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { cannotMakeDir } from '../io/files.js';
 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
@@ -39,7 +40,13 @@ export class ConfigStore {
   static async open(dir: string): Promise<ConfigStore> {
     // A directory formctl creates is 0700 (umask aside, hence the chmod); one that already exists
     // (FORMCTL_CONFIG_DIR may even be $HOME) keeps its mode: the file itself is 0600.
-    if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) {
+    let created: string | undefined;
+    try {
+      created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw cannotMakeDir(dir, err, 'formctl keeps its profiles there: remove or rename what is in the way, or set FORMCTL_CONFIG_DIR to a directory.');
+    }
+    if (created !== undefined) {
       try {
         chmodSync(dir, 0o700);
       } catch {

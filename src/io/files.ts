@@ -42,3 +42,23 @@ export function cannotRead(file: string, err: unknown, hint?: string): UsageErro
 export function cannotWrite(file: string, err: unknown, hint?: string): UsageError {
   return new UsageError(`Cannot write ${file}: ${fsReason(err, 'write')}.`, hint);
 }
+
+/**
+ * `Cannot use DIR as a directory: it is a file.` as a usage error (exit 2), for a directory formctl
+ * creates when missing: mkdir's EEXIST there means a file stands where the directory should be.
+ */
+export function cannotMakeDir(dir: string, err: unknown, hint?: string): UsageError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const reason = code === 'EEXIST' ? 'it is a file' : code === 'ENOTDIR' ? 'a part of the path is a file, not a directory' : fsReason(err, 'write');
+  return new UsageError(`Cannot use ${dir} as a directory: ${reason}.`, hint);
+}
+
+/** Creates a directory (and its parents) with `mkdir -p` semantics; failures in house wording (exit 2). */
+export async function makeDir(dir: string, o: { mode?: number; hint?: string } = {}): Promise<string | undefined> {
+  const { mkdir } = await import('node:fs/promises');
+  try {
+    return await mkdir(dir, { recursive: true, mode: o.mode });
+  } catch (err) {
+    throw cannotMakeDir(dir, err, o.hint);
+  }
+}

@@ -14,20 +14,24 @@ export function safeId(text: string): number | undefined {
   return n >= 1 && n <= MAX_ID ? n : undefined;
 }
 
+/** True when the text is all digits: meant as a numeric id (which `safeId` may still refuse), never a slug. */
+export function looksNumeric(text: string): boolean {
+  return /^\d+$/.test(text.trim());
+}
+
 /** Why `text` is not an id, in the house words, or undefined when it is one. */
 function idProblem(name: string, text: string): string | undefined {
   const t = text.trim();
-  if (!/^\d+$/.test(t)) return `${name} must be a numeric id, got "${text}".`;
-  const n = Number(t);
-  if (n < 1) return `${name} must be a positive id, got "${text}".`;
-  if (n > MAX_ID) return `${name} "${text}" is too large to be an id (the largest formctl can send exactly is ${MAX_ID}).`;
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  // One wording for every bad id; a number past MAX_ID would be rounded to another record's id.
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_ID) return `${name} must be a whole number from 1 to ${MAX_ID}, got "${shown}".`;
   return undefined;
 }
 
 /** Checks a numeric id given by the user (argument, flag, file): the number, or a UsageError (exit 2). */
-export function parseIdText(name: string, text: string): number {
+export function parseIdText(name: string, text: string, hint?: string): number {
   const problem = idProblem(name, text);
-  if (problem) throw new UsageError(problem);
+  if (problem) throw new UsageError(problem, hint);
   return Number(text.trim());
 }
 
@@ -41,11 +45,6 @@ export function parseIdValue(name: string, value: unknown): number {
   }
   if (typeof value === 'string') return parseIdText(name, value);
   throw new UsageError(`${name} must be a numeric id, got ${JSON.stringify(value) ?? String(value)}.`);
-}
-
-/** Commander parser for numeric id arguments and flags. */
-export function parseId(name: string): (v: string) => number {
-  return (v: string) => parseIdText(name, v);
 }
 
 /**

@@ -4,6 +4,7 @@
 import { ForbiddenError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
+import { looksNumeric, parseFormRef, parseIdText } from './ids.js';
 import { type Choice, promptsOffHint } from './prompter.js';
 
 /** Largest list offered in a picker: beyond this a person should type the id. */
@@ -101,7 +102,7 @@ export async function pickIntegration(f: Factory, formId: number, arg = '<id>'):
  * forgot rather than a workspace error, and no request is sent.
  */
 export async function resolveFormArg(f: Factory, arg: string | undefined, workspaceFlag?: number): Promise<string> {
-  if (arg !== undefined) return arg;
+  if (arg !== undefined) return parseFormRef(arg);
   if (!canAsk(f)) throw missingArg('<form>', promptsOffHint('the form id or slug as <form>', 'See `formctl form list`.'));
   return String(await pickForm(f, await f.workspace(workspaceFlag), '<form>'));
 }
@@ -114,6 +115,6 @@ export async function resolveIntegrationArg(f: Factory, form: string, id: number
   if (id !== undefined) return id;
   if (!canAsk(f)) throw missingArg('<id>', promptsOffHint('the webhook id as <id>', `See \`formctl webhook list ${form}\`.`));
   const client = await f.api();
-  const formId = /^\d+$/.test(form.trim()) ? Number(form.trim()) : (await (await import('../api/forms.js')).resolveForm(client, form.trim())).id;
+  const formId = looksNumeric(form) ? parseIdText('form id', form) : (await (await import('../api/forms.js')).resolveForm(client, form.trim())).id;
   return pickIntegration(f, formId, '<id>');
 }

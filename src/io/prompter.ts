@@ -92,3 +92,17 @@ export async function confirmDestructive(io: IOStreams, prompter: Prompter, o: {
   const ok = await prompter.confirm({ message: o.message, flag: '--yes', default: false });
   if (!ok) throw new CancelledError();
 }
+
+/**
+ * Asks to type a name (a workspace's) before a change that cannot be undone from here, as `gh repo
+ * delete` does; a different answer cancels (exit 3). Off a terminal it requires --yes, as
+ * `confirmDestructive` does.
+ */
+export async function confirmTyped(io: IOStreams, prompter: Prompter, o: { yes?: boolean; message: string; expected: string; what: string }): Promise<void> {
+  if (o.yes) return;
+  if (!io.canPrompt) {
+    throw new UsageError(`${o.message.replace(/[?.]$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
+  }
+  const typed = await prompter.input({ message: `${o.message} Type ${o.what} to confirm:`, flag: '--yes' });
+  if (typed.trim() !== o.expected.trim()) throw new CancelledError(`Cancelled: "${typed.trim()}" is not ${JSON.stringify(o.expected)}.`);
+}

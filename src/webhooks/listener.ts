@@ -1,4 +1,5 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { makeDir } from '../io/files.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -75,9 +76,10 @@ async function nextSeq(dir: string): Promise<number> {
  * is set and the signature is missing or wrong, as a correct receiver would.
  */
 export async function startListener(o: ListenerOptions): Promise<Listener> {
+  // Saved deliveries hold form answers and the receiver's custom headers (often credentials). Made
+  // before listening, so a file in the way is a usage error at start, not a failure per delivery.
+  if (o.saveDir) await makeDir(o.saveDir, { mode: 0o700, hint: 'Pass --save-dir a directory (it is created when missing).' });
   let seq = o.saveDir ? await nextSeq(o.saveDir) - 1 : 0;
-  // Saved deliveries hold form answers and the receiver's custom headers (often credentials).
-  if (o.saveDir) await mkdir(o.saveDir, { recursive: true, mode: 0o700 });
   let queue: Promise<unknown> = Promise.resolve();
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> => {

@@ -36,7 +36,7 @@ describe('profile, workspace and token resolution errors', () => {
     home = tempHome();
     const r = await runFormctl(['form', 'list'], { env: { ...home.env, ...sb.env, FORMCTL_WORKSPACE: 'abc' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: FORMCTL_WORKSPACE must be a numeric workspace id, got "abc".\nhint: See `formctl workspace list`, or unset it.\n');
+    expect(r.stderr).toBe('error: FORMCTL_WORKSPACE must be a whole number from 1 to 9007199254740991, got "abc".\nhint: See `formctl workspace list`, or unset it.\n');
   });
 
   it('a rejected FORMCTL_TOKEN gets a hint about FORMCTL_TOKEN, not about logging in', async () => {

@@ -76,12 +76,12 @@ const SCRIPTED: Scripted[] = [
   { pattern: /^formctl submission delete \d+ \d+\s+# asks/, answer: confirmYes(/Delete submission 5/) },
   {
     pattern: /^formctl member remove \S+(?:\s+#|$)/,
-    // The README removes the admin themself: "answer `n` here: that is you" (exit 3, nothing removed).
+    // The README tries to remove the workspace's only member: refused before any prompt (exit 2), even on a terminal.
     answer: async ({ t }, s) => {
-      await t.waitForText(/Remove admin@example\.com/);
-      expect(t.screen().replace(/\s+/g, ' ')).toContain(promptShownAfter(s).replace(/\s+/g, ' ').trim());
-      t.sendKeys('n', 'Enter');
-      expect(await t.exitCode()).toBe(3);
+      await t.waitForText(/Refusing to remove Ada Admin/);
+      expect(t.screen().replace(/\s+/g, ' ')).toContain('error: Refusing to remove Ada Admin (admin@example.com) from');
+      expect(promptShownAfter(s)).toMatch(/^error: Refusing to remove Ada Admin/);
+      expect(await t.exitCode()).toBe(2);
     },
   },
 ];

@@ -1,5 +1,6 @@
 import type { Profile } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
+import { parseIdText } from '../../io/ids.js';
 import { normalizeBaseUrl } from '../auth/login.js';
 
 /** A setting of the current profile that `config get/set` can touch; the token is deliberately not one. */
@@ -25,8 +26,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     read: (p) => p?.workspace,
     parse: (v) => {
       if (v.trim() === '') return { workspace: undefined };
-      if (!/^\d+$/.test(v.trim())) throw new UsageError(`workspace must be a numeric id, got "${v}".`, 'See `formctl workspace list`.');
-      return { workspace: Number(v.trim()) };
+      return { workspace: parseIdText('workspace', v, 'See `formctl workspace list`.') };
     },
   },
 ];

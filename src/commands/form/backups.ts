@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
+import { looksNumeric, parseFormRef } from '../../io/ids.js';
 import { type BackupEntry, listBackups } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
@@ -34,8 +35,8 @@ export function newFormBackupsCommand(f: Factory, runF = formBackupsRun): Comman
 
 /** A numeric id needs no request, so backups can be listed while the service is down. */
 export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Promise<number> {
-  const t = ref.trim();
-  if (/^\d+$/.test(t)) return Number(t);
+  const t = parseFormRef(ref);
+  if (looksNumeric(t)) return Number(t);
   return (await resolveForm(await api(), t)).id;
 }
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { cancelInvite } from '../../api/invites.js';
+import { cancelInvite, listInvites } from '../../api/invites.js';
+import { listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
@@ -42,12 +43,23 @@ export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun): Comm
   );
 }
 
-/** Confirms, then cancels (the server deletes the invite). */
+/** Confirms (naming the invited address and the workspace), then cancels (the server deletes the invite). */
 export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, INVITE_ACTION_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
-  const message = await cancelInvite(await o.api(), workspaceId, o.id);
+  if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
+  const client = await o.api();
+  if (!o.yes) {
+    // Only a person is asked, so only then are the names looked up (best effort: the id still works).
+    const [invite, workspace] = await Promise.all([
+      listInvites(client, workspaceId).then((l) => l.find((i) => Number(i.id) === o.id), () => undefined),
+      listWorkspaces(client).then((l) => l.find((w) => Number(w.id) === workspaceId), () => undefined),
+    ]);
+    const who = typeof invite?.email === 'string' ? `the invite of ${invite.email}` : `invite ${o.id}`;
+    const where = typeof workspace?.name === 'string' ? JSON.stringify(workspace.name) : `workspace ${workspaceId}`;
+    await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel ${who} to ${where}?` });
+  }
+  const message = await cancelInvite(client, workspaceId, o.id);
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, []);
     return;

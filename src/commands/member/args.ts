@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers } from '../../api/members.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { looksNumeric, parseIdText } from '../../io/ids.js';
 
 // Deliberately stricter than RFC 5322: it catches the typos people make (missing "@" or
 // top-level domain, spaces, stray punctuation) before a request goes out; the server has the final say.
@@ -33,7 +34,7 @@ export type MemberRef = { id: number } | { email: string };
 /** Parses `<user-id|email>`; exit 2 when it is neither. */
 export function parseMemberRef(v: string): MemberRef {
   const s = v.trim();
-  if (/^\d+$/.test(s)) return { id: Number(s) };
+  if (looksNumeric(s)) return { id: parseIdText('user id', s, 'See ids and emails with `formctl member list`.') };
   if (s.includes('@')) return { email: parseEmail(s) };
   throw new UsageError(`Expected a numeric user id or an email address, got "${v}".`, 'See ids and emails with `formctl member list`.');
 }
@@ -46,10 +47,13 @@ export interface ResolvedMember {
 }
 
 /** Turns a ref into a user id, resolving an email through the workspace's member list. */
-export async function resolveMember(client: ApiClient, workspaceId: number, ref: MemberRef): Promise<ResolvedMember> {
-  if ('id' in ref) return { id: ref.id };
+export async function resolveMember(client: ApiClient, workspaceId: number, ref: MemberRef, members?: Member[]): Promise<ResolvedMember> {
+  if ('id' in ref) {
+    const member = members?.find((m) => Number(m.id) === ref.id);
+    return member ? { id: ref.id, email: typeof member.email === 'string' ? member.email : undefined, member } : { id: ref.id };
+  }
   const wanted = ref.email.toLowerCase();
-  const member = (await listMembers(client, workspaceId)).find((m) => typeof m.email === 'string' && m.email.toLowerCase() === wanted);
+  const member = (members ?? (await listMembers(client, workspaceId))).find((m) => typeof m.email === 'string' && m.email.toLowerCase() === wanted);
   if (!member) {
     throw new CliError(
       `No member with email ${ref.email} in workspace ${workspaceId}.`,

@@ -3,9 +3,12 @@ import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers, updateMemberRole } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './args.js';
+import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from './guard.js';
 
 /** `changed` is false when the member already had the role, null when the member list could not be read. */
 export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;
@@ -18,6 +21,10 @@ export interface MemberSetRoleOptions {
   /** `<user-id|email>` as typed. */
   member: string;
   role: Role;
+  prompter: () => Prompter;
+  /** Take the admin role even from the only admin. */
+  force?: boolean;
+  yes?: boolean;
   output: OutputFlags;
 }
 
@@ -26,37 +33,66 @@ export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun): Co
   const cmd = new Command('set-role')
     .description("Change a member's role in a workspace (admins only)")
     .argument('<user-id|email>', 'Numeric user id, or an email looked up in the member list')
-    .addArgument(new Argument('<role>', 'New role').choices(ROLES).argParser(parseRole));
+    .addArgument(new Argument('<role>', 'New role').choices(ROLES).argParser(parseRole))
+    .option('--force', 'Change the role even of the only admin (nobody could manage the workspace afterwards)');
   addWorkspaceOption(cmd);
+  addYesOption(cmd);
   addOutputOptions(cmd, { fields: SET_ROLE_FIELDS });
   examples(cmd, ['formctl member set-role alice@example.com admin', 'formctl member set-role 42 readonly -w 12']);
-  return cmd.action((member: string, role: Role, flags: OutputFlags & { workspace?: number }) =>
-    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, member, role, output: { json: flags.json } }),
+  return cmd.action((member: string, role: Role, flags: OutputFlags & { workspace?: number; force?: boolean; yes?: boolean }) =>
+    runF({
+      io: f.io,
+      api: f.api,
+      prompter: f.prompter,
+      resolveWorkspace: (w) => f.workspace(w),
+      workspace: flags.workspace,
+      member,
+      role,
+      force: flags.force,
+      yes: flags.yes,
+      output: { json: flags.json },
+    }),
   );
 }
 
 /**
- * Resolves the member, then changes the role. The service answers "changed" either way, so the
- * member's current role (from the member list) tells whether anything changed.
+ * Resolves the member, refuses (exit 2, unless --force) to take the admin role from a workspace's only
+ * admin (docs/webhooks-and-members.md, "The last admin"), then changes the role. The service answers
+ * "changed" either way, so the member's current role (from the member list) tells whether anything
+ * changed.
  */
 export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, SET_ROLE_FIELDS);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
-  const target = await resolveMember(client, workspaceId, ref);
-  // By id, the list is read only to name the member and see their role: a token that may change roles
-  // but not read the list still gets the change, reported without the name.
+  let facts: WorkspaceFacts | undefined;
+  // Making someone admin cannot orphan anything; every other role is checked against the member list.
+  if (o.role !== 'admin') facts = await readWorkspaceFacts(client, workspaceId);
+  const target = await resolveMember(client, workspaceId, ref, facts?.members);
   const member: Member | undefined =
-    target.member ?? (await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
-  const message = await updateMemberRole(client, workspaceId, target.id, o.role);
+    target.member ?? (facts ? undefined : await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
+  if (facts && !member) {
+    throw new CliError(`User ${target.id} is not a member of ${workspaceLabel(facts)}.`, ExitCode.notFound, `See its members with \`formctl member list -w ${workspaceId}\`.`);
+  }
+  const orphan = facts ? demoteOrphans(facts, target.id, o.role) : undefined;
+  if (orphan && facts) {
+    await addFormCount(client, facts);
+    if (!o.force) throw orphanError(facts, orphan, `make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}`);
+    await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
+    const message = `Make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}?`;
+    if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+    else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
+  }
+  const result = await updateMemberRole(client, workspaceId, target.id, o.role);
   const changed = member ? String(member.role ?? '').toLowerCase() !== o.role : null;
   const email = target.email ?? (typeof member?.email === 'string' ? member.email : undefined);
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { workspace_id: workspaceId, user_id: target.id, email: email ?? null, role: o.role, changed, message }, []);
+    await writeObject(o.io, format, { workspace_id: workspaceId, user_id: target.id, email: email ?? null, role: o.role, changed, message: result }, []);
     return;
   }
   const who = nameMember({ id: target.id, email, member });
-  if (changed === false) await notice(o.io, `${who} is already ${o.role} in workspace ${workspaceId}; nothing changed.`);
-  else await success(o.io, `${who} is now ${o.role} in workspace ${workspaceId}.`);
+  const where = facts ? workspaceLabel(facts) : `workspace ${workspaceId}`;
+  if (changed === false) await notice(o.io, `${who} is already ${o.role} in ${where}; nothing changed.`);
+  else await success(o.io, `${who} is now ${o.role} in ${where}.`);
 }

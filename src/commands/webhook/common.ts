@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { resolveForm } from '../../api/forms.js';
-import type { WebhookIntegration, WebhookIntegrationBody } from '../../api/webhooks.js';
+import { getForm, resolveForm } from '../../api/forms.js';
+import { type FormNamer, type WebhookIntegration, type WebhookIntegrationBody, getWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { looksNumeric, parseFormRef, parseIdText } from '../../io/ids.js';
 import { fsReason } from '../../io/files.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import type { Column } from '../../io/output.js';
@@ -16,9 +17,27 @@ export const WEBHOOK_FIELDS = ['id', 'form_id', 'integration_id', 'status', 'dat
 
 /** The numeric form id for a `<form>` argument: digits are used as-is (no request), a slug is looked up. */
 export async function formIdOf(client: ApiClient, ref: string): Promise<number> {
-  const t = ref.trim();
-  if (/^\d+$/.test(t)) return Number(t);
+  const t = parseFormRef(ref);
+  if (looksNumeric(t)) return Number(t);
   return (await resolveForm(client, t)).id;
+}
+
+/** Names a form in messages as `form "Contact" (id 42)`; one GET, made only where a message needs it. */
+export function formNamer(client: ApiClient): FormNamer {
+  return async (formId) => {
+    const form = await getForm(client, formId);
+    return typeof form.title === 'string' && form.title !== '' ? `form ${JSON.stringify(form.title)} (id ${formId})` : `form ${formId}`;
+  };
+}
+
+/**
+ * The form id and the webhook integration an id names, checked to be a webhook of that form before
+ * any write, delete or events read (src/api/webhooks.ts `getWebhook`).
+ */
+export async function webhookTarget(client: ApiClient, ref: string, id: number): Promise<{ formId: number; webhook: WebhookIntegration; nameForm: FormNamer }> {
+  const formId = await formIdOf(client, ref);
+  const nameForm = formNamer(client);
+  return { formId, webhook: await getWebhook(client, formId, id, nameForm), nameForm };
 }
 
 /** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
@@ -28,8 +47,7 @@ export function afterColon(text: string): string {
 
 /** Parser for a `<id>` argument of an integration. */
 export function parseWebhookId(v: string): number {
-  if (!/^\d+$/.test(v.trim())) throw new UsageError(`Webhook id must be a number, got "${v}".`, 'See the ids with `formctl webhook list <form>`.');
-  return Number(v.trim());
+  return parseIdText('webhook id', v, 'See the ids with `formctl webhook list <form>`.');
 }
 
 /** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */
@@ -91,14 +109,16 @@ function isEmptyLogic(logic: unknown): boolean {
  */
 export function fullBody(current: WebhookIntegration, change: {
   url?: string;
-  secret?: string;
+  /** A new secret; null turns signing off (sent as an explicit null, which both services read as "none"). */
+  secret?: string | null;
   headers?: Record<string, string>;
   status?: 'active' | 'inactive';
   logic?: unknown;
 }): WebhookIntegrationBody {
   const data: WebhookIntegrationBody['data'] = { webhook_url: change.url ?? String(current.data?.webhook_url ?? '') };
-  const secret = change.secret ?? current.data?.webhook_secret;
+  const secret = change.secret === undefined ? current.data?.webhook_secret : change.secret;
   if (typeof secret === 'string' && secret !== '') data.webhook_secret = secret;
+  else if (change.secret === null) data.webhook_secret = null;
   data.webhook_headers = change.headers ?? headersOf(current);
   const status = change.status ?? (String(current.status).toLowerCase() === 'inactive' ? 'inactive' : 'active');
   const body: WebhookIntegrationBody = { integration_id: 'webhook', status, data };
@@ -183,3 +203,8 @@ export function addAllowPrivateOption(cmd: Command): Command {
 
 export const ALLOW_PRIVATE_WARNING =
   '--allow-private: not checking HTTPS or public addresses; only a service that allows private webhook URLs (e.g. `formctl sandbox --allow-private-webhooks`) will accept this URL.';
+
+/** Said whenever a webhook is left without a secret: nothing then proves a delivery came from the service. */
+export function unsignedWarning(form: string, id: unknown): string {
+  return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`formctl webhook rotate-secret ${form} ${id}\` (or \`formctl webhook update ${form} ${id} --secret-file <file>\`).`;
+}

@@ -22,6 +22,7 @@ import {
   readLogicFile,
   readSecretFile,
   secretFromFlags,
+  unsignedWarning,
   webhookView,
 } from './common.js';
 
@@ -131,6 +132,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   if (secret !== undefined) body.data.webhook_secret = secret;
   if (logic) body.logic = logic;
   const created = await createWebhook(client, formId, body);
+  if (secret === undefined) await notice(o.io, unsignedWarning(o.form, created.id), 'warning');
 
   const view = webhookView(created, o.showSecret);
   if (format.kind === 'json' || format.kind === 'ndjson') {

@@ -6,7 +6,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { addFormArgument, addYesOption, examples } from '../shared.js';
-import { addWebhookIdArgument, formIdOf, resolveWebhookArgs } from './common.js';
+import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export interface WebhookDeleteOptions {
   io: IOStreams;
@@ -32,10 +32,19 @@ export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun): Co
   });
 }
 
-/** Confirms, then deletes. */
+/**
+ * Checks that the id is a webhook of the form (the deployed service deletes any integration kind by
+ * id), confirms naming the form and the receiver, then deletes.
+ */
 export async function webhookDeleteRun(o: WebhookDeleteOptions): Promise<void> {
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id} of form ${o.form}?` });
+  if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id} of form ${o.form}?` });
   const client = await o.api();
-  await deleteWebhook(client, await formIdOf(client, o.form), o.id);
-  await success(o.io, `Deleted webhook ${o.id} of form ${o.form}.`);
+  const { formId, webhook, nameForm } = await webhookTarget(client, o.form, o.id);
+  const url = typeof webhook.data?.webhook_url === 'string' ? ` (→ ${webhook.data.webhook_url})` : '';
+  if (!o.yes) {
+    const form = await nameForm(formId).catch(() => `form ${o.form}`);
+    await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id}${url} of ${form}?` });
+  }
+  await deleteWebhook(client, formId, o.id);
+  await success(o.io, `Deleted webhook ${o.id}${url} of form ${o.form}.`);
 }

@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, escapeControls, loadChalk, resolveFormat, writeList } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
-import { addWebhookIdArgument, formIdOf, resolveWebhookArgs } from './common.js';
+import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
 export const EVENT_STATUSES = ['success', 'failed', 'timeout'] as const;
@@ -93,7 +93,8 @@ function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): Dispat
 export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
   let format = resolveFormat(o.io, o.output, EVENT_FIELDS);
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
+  // The id must be a webhook of this form: the events of another integration kind are not deliveries.
+  const { formId } = await webhookTarget(client, o.form, o.id);
   const keep = (e: DispatchEvent) => o.status === undefined || e.status === o.status;
   const first = await listWebhookEvents(client, formId, o.id);
 
@@ -118,7 +119,7 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
       const color = e.status === 'success' ? chalk.green : chalk.red;
       // Every field comes from the service (error_message quotes the receiver): show escapes, never obey them.
       const t = (v: unknown) => escapeControls(String(v));
-      const parts = [t(e.created_at ?? '-'), color(t(e.status).padEnd(7)), t(e.response_code ?? '-').padEnd(3), t(e.event ?? '')];
+      const parts = [t(e.created_at ?? '-'), color(t(e.status).padEnd(7)), t(e.response_code ?? '-').padEnd(3), t(e.event ?? '-')];
       if (e.error_message) parts.push(chalk.dim(t(e.error_message)));
       await write(o.io.stdout, parts.join('  ') + '\n');
     }

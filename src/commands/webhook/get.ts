@@ -1,11 +1,10 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { getWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
-import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, addWebhookIdArgument, formIdOf, resolveWebhookArgs, webhookView } from './common.js';
+import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs, webhookTarget, webhookView } from './common.js';
 
 export interface WebhookGetOptions {
   io: IOStreams;
@@ -36,7 +35,7 @@ export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command 
 export async function webhookGetRun(o: WebhookGetOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
-  const hook = webhookView(await getWebhook(client, formId, o.id), o.showSecret);
+  const { webhook } = await webhookTarget(client, o.form, o.id);
+  const hook = webhookView(webhook, o.showSecret);
   await writeObject(o.io, format, hook, DETAIL_COLUMNS, { now: o.now() });
 }

@@ -69,6 +69,23 @@ export function newWebhookListenCommand(f: Factory, runF = webhookListenRun): Co
   });
 }
 
+/** What a local listener can and cannot receive, said once at start. */
+export const PRIVATE_NOTE =
+  'This address is private: the hosted service delivers only to public https:// URLs and cannot reach it. It receives from ' +
+  '`formctl sandbox --allow-private-webhooks` and from self-hosted instances that allow private webhook URLs. For the hosted ' +
+  'service, expose the port with a tunnel of your choice and give the tunnel\'s https:// URL to `formctl webhook create --url`.';
+
+/** Loopback, private, link-local or unspecified: not reachable from the hosted service. */
+export async function isPrivateHost(host: string): Promise<boolean> {
+  const h = host.replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  // Loaded here, as in src/webhooks/rules.ts, so that start-up does not pay for it.
+  const ipaddr = (await import('ipaddr.js')).default;
+  if (!ipaddr.isValid(h)) return false;
+  const range = ipaddr.process(h).range();
+  return range !== 'unicast';
+}
+
 /** The body as JSON when it is JSON, else as text (listen prints and verifies any body). */
 function parsedBody(body: Buffer): unknown {
   const text = body.toString('utf8');
@@ -154,6 +171,8 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
   if (forwardTo) notes.push(`forwarding to ${forwardTo.href}`);
   if (o.saveDir) notes.push(`saving to ${o.saveDir}`);
   await write(o.io.stderr, `${notes.join('; ')}. Press Ctrl-C to stop.\n`);
+  // The hosted service refuses private receivers (docs/webhooks-and-members.md, "Private receivers").
+  if (await isPrivateHost(o.host)) await write(o.io.stderr, `${PRIVATE_NOTE}\n`);
   o.onListening?.(listener.url);
   await new Promise<void>((resolve) => {
     if (o.signal.aborted) return resolve();

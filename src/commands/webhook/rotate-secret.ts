@@ -1,13 +1,13 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { getWebhook, updateWebhook } from '../../api/webhooks.js';
+import { updateWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { addFormArgument, examples } from '../shared.js';
-import { addWebhookIdArgument, formIdOf, fullBody, resolveWebhookArgs } from './common.js';
+import { addWebhookIdArgument, fullBody, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export interface WebhookRotateSecretOptions {
   io: IOStreams;
@@ -35,8 +35,7 @@ export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSe
 export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output);
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
-  const current = await getWebhook(client, formId, o.id);
+  const { formId, webhook: current } = await webhookTarget(client, o.form, o.id);
   const secret = generateSecret();
   const updated = await updateWebhook(client, formId, o.id, fullBody(current, { secret }));
   if (format.kind === 'json' || format.kind === 'ndjson') {

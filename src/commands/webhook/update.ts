@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { getWebhook, updateWebhook } from '../../api/webhooks.js';
+import { updateWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -14,12 +14,14 @@ import {
   addShowSecretOption,
   addWebhookIdArgument,
   collectHeader,
-  formIdOf,
   fullBody,
   headerObject,
   headersOf,
   readLogicFile,
+  readSecretFile,
+  unsignedWarning,
   resolveWebhookArgs,
+  webhookTarget,
   webhookView,
 } from './common.js';
 
@@ -35,6 +37,10 @@ export interface WebhookUpdateOptions {
   activate?: boolean;
   deactivate?: boolean;
   logicFile?: string;
+  /** `--secret-file`: sign with this secret from now on. */
+  secretFile?: string;
+  /** `--no-secret`: stop signing deliveries. */
+  noSecret?: boolean;
   allowPrivate?: boolean;
   showSecret?: boolean;
   output: OutputFlags;
@@ -47,6 +53,9 @@ interface UpdateFlags extends OutputFlags {
   activate?: boolean;
   deactivate?: boolean;
   logicFile?: string;
+  secretFile?: string;
+  /** false with --no-secret (Commander's negatable flag). */
+  secret?: boolean;
   allowPrivate?: boolean;
   showSecret?: boolean;
 }
@@ -60,7 +69,9 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
     .option('--clear-headers', 'Remove every custom header (then add those given with --header)')
     .option('--activate', 'Switch deliveries on')
     .option('--deactivate', 'Switch deliveries off')
-    .option('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)');
+    .option('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)')
+    .option('--secret-file <file>', 'Sign deliveries from now on with the secret in this file (at least 12 characters)')
+    .option('--no-secret', 'Stop signing deliveries (receivers can no longer tell them from forgeries)');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);
   addAllowPrivateOption(cmd);
@@ -70,7 +81,9 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
     'formctl webhook update contact 7 --deactivate',
     'formctl webhook update 42 7 --url https://hooks.example.com/v2 --header "X-Api-Key: new-key"',
     'formctl webhook update 42 7 --clear-headers',
-    '# to change the secret: formctl webhook rotate-secret 42 7',
+    'formctl webhook update 42 7 --secret-file ./secret.txt   # a secret you chose',
+    'formctl webhook update 42 7 --no-secret                  # deliveries unsigned',
+    '# a new random secret: formctl webhook rotate-secret 42 7',
   ]);
   return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: UpdateFlags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
@@ -85,6 +98,8 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
       activate: flags.activate,
       deactivate: flags.deactivate,
       logicFile: flags.logicFile,
+      secretFile: flags.secretFile,
+      noSecret: flags.secret === false,
       allowPrivate: flags.allowPrivate,
       showSecret: flags.showSecret,
       output: flags,
@@ -96,20 +111,25 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
 export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
   if (o.activate && o.deactivate) throw new UsageError('Use either --activate or --deactivate, not both.');
-  const touched = o.url !== undefined || o.headers.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined;
-  if (!touched) throw new UsageError('Nothing to update.', 'Pass --url, --header, --clear-headers, --activate, --deactivate or --logic-file.');
+  if (o.secretFile !== undefined && o.noSecret) throw new UsageError('Use either --secret-file or --no-secret, not both.');
+  const touched =
+    o.url !== undefined || o.headers.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined || o.secretFile !== undefined || o.noSecret;
+  if (!touched) {
+    throw new UsageError('Nothing to update.', 'Pass --url, --header, --clear-headers, --activate, --deactivate, --logic-file, --secret-file or --no-secret.');
+  }
   const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
+  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : o.noSecret ? null : undefined;
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
 
   const client = await o.api();
-  const formId = await formIdOf(client, o.form);
-  const current = await getWebhook(client, formId, o.id);
+  const { formId, webhook: current } = await webhookTarget(client, o.form, o.id);
   const headers = o.headers.length > 0 || o.clearHeaders ? headerObject(o.headers, o.clearHeaders ? {} : headersOf(current)) : undefined;
   const body = fullBody(current, {
     url: o.url,
     headers,
     status: o.activate ? 'active' : o.deactivate ? 'inactive' : undefined,
     logic,
+    secret,
   });
   // The stored URL was accepted when it was saved (perhaps with --allow-private against a sandbox), so
   // only a new URL is checked here; secret and headers are re-checked as the service re-checks them.
@@ -117,6 +137,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const toCheck = o.url !== undefined ? body.data : kept;
   throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
   const updated = await updateWebhook(client, formId, o.id, body);
+  if (o.noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
   else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
 }

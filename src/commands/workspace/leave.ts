@@ -4,7 +4,8 @@ import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../member/guard.js';
 import { addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
 
@@ -16,21 +17,43 @@ export interface WorkspaceLeaveOptions {
   prompter: () => Prompter;
   id: number;
   yes?: boolean;
+  /** Leave even as its only member or only admin. */
+  force?: boolean;
 }
 
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun): Command {
-  const cmd = new Command('leave').description('Leave a workspace (you lose access to its forms)').argument('<id>', 'Workspace id', parseId('workspace id'));
+  const cmd = new Command('leave')
+    .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
+    .argument('<id>', 'Workspace id', parseId('workspace id'))
+    .option('--force', 'Leave even when you are its only member or only admin (nobody could manage it afterwards)');
   addYesOption(cmd);
-  examples(cmd, ['formctl workspace leave 12 --yes']);
-  return cmd.action((id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes }));
+  examples(cmd, ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
+  return cmd.action((id: number, flags: { yes?: boolean; force?: boolean }) =>
+    runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes, force: flags.force }),
+  );
 }
 
-/** Confirms, then leaves. */
+/**
+ * Reads the members first and refuses (exit 2, unless --force) when the caller is the only member or
+ * the only admin: neither service stops it, and the workspace with all its forms would be left to
+ * nobody (docs/webhooks-and-members.md, "The last admin"). On a terminal, asks to type its name.
+ */
 export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void> {
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Leave workspace ${o.id}?` });
-  await leaveWorkspace(await o.api(), o.id);
-  await success(o.io, `You left workspace ${o.id}.`);
+  // Off a terminal without --yes nothing can be confirmed: refuse before any request.
+  if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
+  const client = await o.api();
+  const facts = await readWorkspaceFacts(client, o.id, { countForms: true });
+  if (leaveNeedsCaller(facts)) await settleCaller(client, facts);
+  const orphan = leaveOrphans(facts);
+  const ws = workspaceLabel(facts);
+  if (orphan && !o.force) throw orphanError(facts, orphan, `leave ${ws}`);
+  if (orphan) await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
+  const message = `Leave ${ws}? You lose access to ${formsPhrase(facts.forms).replace(/^no forms$/, 'it')}.`;
+  if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+  else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
+  await leaveWorkspace(client, o.id);
+  await success(o.io, `You left ${ws}.`);
   const profile = await o.forgetDefault?.(o.id);
   if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
 }

@@ -28,7 +28,7 @@ describe('id parsing (src/io/ids.ts)', () => {
 
   it('refuses ids past 2^53 instead of rounding them to another id', () => {
     expect(() => parseIdText('workspace id', '9007199254740993')).toThrow(
-      'workspace id "9007199254740993" is too large to be an id (the largest formctl can send exactly is 9007199254740991).',
+      'workspace id must be a whole number from 1 to 9007199254740991, got "9007199254740993".',
     );
     expect(codeOf(() => parseIdText('workspace id', '1e23'))).toBe(2);
     expect(codeOf(() => parseIdText('workspace id', '0'))).toBe(2);

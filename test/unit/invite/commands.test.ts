@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { inviteCancelRun } from '../../../src/commands/invite/cancel.js';
+import { CancelledError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
 import type { StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
 import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
 
 const INVITES = '/open/workspaces/7/invites';
@@ -115,7 +120,7 @@ describe('invite resend', () => {
     const s = await serve([]);
     const r = await runCli(['invite', 'resend', 'abc', '-w', '7'], { url: s.url });
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: invite id must be a numeric id, got "abc".\n');
+    expect(r.err).toBe('error: invite id must be a whole number from 1 to 9007199254740991, got "abc".\n');
     expect(s.requests).toEqual([]);
   });
 });
@@ -126,6 +131,22 @@ describe('invite cancel', () => {
     const r = await runCli(['invite', 'cancel', '3', '-w', '7', '--yes'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
     expect(r.out).toBe('✓ Cancelled invite 3 in workspace 7.\n');
+  });
+
+  it('on a terminal asks naming the invited address and the workspace, never only an id', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 3, output: {} }).catch((e) => e);
+      expect(err).toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Cancel the invite of carol@example.com to "Ops"?']);
+    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
   });
 
   it('refuses without --yes when it cannot prompt, with no request', async () => {

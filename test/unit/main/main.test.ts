@@ -108,7 +108,7 @@ describe('usage errors and suggestions', () => {
   it('an invalid id is a usage error', async () => {
     const r = await formctl(['workspace', 'delete', 'abc', '--yes']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('workspace id must be a numeric id, got "abc".');
+    expect(r.err).toContain('workspace id must be a whole number from 1 to 9007199254740991, got "abc".');
   });
 });
 

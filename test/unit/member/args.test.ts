@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddOutcome, forbiddenCause, forbiddenHintFor, type Requirement } from '../../../src/api/members.js';
+import { forbiddenCause } from '../../../src/api/errors.js';
+import { classifyAddOutcome, forbiddenHintFor, type Requirement } from '../../../src/api/members.js';
 import { isValidEmail, parseEmail, parseMemberRef, parseRole } from '../../../src/commands/member/args.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 

@@ -260,45 +260,51 @@ describe('member add', () => {
 });
 
 describe('member remove', () => {
-  it('resolves an email through the member list (case-insensitive), then removes by id', async () => {
+  const WS = ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops', icon: '' }]]] as [string, Reply];
+
+  it('reads the member list, resolves an email (case-insensitive), then removes by id, naming person and workspace', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, MEMBERS]],
+      WS,
       [`DELETE ${USERS}/5/remove`, [200, { type: 'success', message: 'User removed from workspace successfully.' }]],
     ]);
     const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7', '--yes'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('✓ Removed Bob@Example.com (user 5) from workspace 7.\n');
-    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, `DELETE ${USERS}/5/remove`]);
+    expect(r.out).toBe('✓ Removed Bob Builder (Bob@Example.com) from "Ops".\n');
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, 'GET /open/workspaces', `DELETE ${USERS}/5/remove`]);
   });
 
-  it('removes by id without listing, and accepts a 204', async () => {
-    const s = await serve([[`DELETE ${USERS}/5/remove`, [204]]]);
+  it('removes by id once the list shows a member, and accepts a 204', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, [`DELETE ${USERS}/5/remove`, [204]]]);
     const r = await runCli(['member', 'rm', '5', '-w', '7', '--yes', '--json'], { url: s.url });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: null, message: 'User removed from workspace.' });
+    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: 'Bob@Example.com', message: 'User removed from workspace.' });
   });
 
-  it('fails with exit 6 for an email that is not a member, before any delete', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+  it('fails with exit 6 for an email or an id that is not a member, before any delete', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, [`GET ${USERS}`, [200, MEMBERS]], WS]);
     const r = await runCli(['member', 'remove', 'carol@example.com', '-w', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(6);
     expect(r.err).toBe(
       'error: No member with email carol@example.com in workspace 7.\n' +
         'hint: See `formctl member list -w 7`; people invited but not registered yet are in `formctl invite list -w 7`.\n',
     );
-    expect(s.requests).toHaveLength(1);
+    const byId = await runCli(['member', 'remove', '9', '-w', '7', '--yes'], { url: s.url });
+    expect(byId.code).toBe(6);
+    expect(byId.err).toBe('error: User 9 is not a member of "Ops".\nhint: See its members with `formctl member list -w 7`.\n');
+    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
-  it('refuses without --yes when it cannot prompt, and sends no delete', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+  it('refuses without --yes when it cannot prompt, before any request', async () => {
+    const s = await serve([]);
     const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7'], { url: s.url });
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: Remove Bob@Example.com (user 5) from workspace 7: refusing without confirmation.\nhint: Pass --yes to confirm.\n');
-    expect(s.requests.map((q) => q.method)).toEqual(['GET']);
+    expect(r.err).toBe('error: Remove bob@example.com from workspace 7: refusing without confirmation.\nhint: Pass --yes to confirm.\n');
+    expect(s.requests).toEqual([]);
   });
 
-  it('asks on a terminal and stops on "no"', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]]]);
+  it('asks on a terminal, naming the person and the workspace, and stops on "no"', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
     const asked: string[] = [];
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
@@ -310,17 +316,17 @@ describe('member remove', () => {
     } finally {
       await client.close();
     }
-    expect(asked).toEqual(['Remove Bob@Example.com (user 5) from workspace 7?']);
-    expect(s.requests.map((q) => q.method)).toEqual(['GET']);
+    expect(asked).toEqual(['Remove Bob Builder (Bob@Example.com) from "Ops"?']);
+    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
   });
 
   it('names the member list on a 404', async () => {
-    const s = await serve([[`DELETE ${USERS}/9/remove`, [404, { message: '' }]]]);
-    const r = await runCli(['member', 'remove', '9', '-w', '7', '--yes'], { url: s.url });
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, [`DELETE ${USERS}/5/remove`, [404, { message: '' }]]]);
+    const r = await runCli(['member', 'remove', '5', '-w', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(6);
     expect(r.err).toBe(
-      'error: Not found. (HTTP 404, DELETE /open/workspaces/7/users/9/remove)\n' +
-        'hint: User 9 is not a member of workspace 7, or the workspace does not exist. See `formctl member list -w 7`.\n',
+      'error: Not found. (HTTP 404, DELETE /open/workspaces/7/users/5/remove)\n' +
+        'hint: User 5 is not a member of workspace 7, or the workspace does not exist. See `formctl member list -w 7`.\n',
     );
   });
 });
@@ -329,13 +335,14 @@ describe('member set-role', () => {
   it('changes a role by email, naming the member in sentence case', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, MEMBERS]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
       [`PUT ${USERS}/5/update-role`, [200, { type: 'success', message: 'User role changed successfully.' }]],
     ]);
     const r = await runCli(['member', 'set-role', 'bob@example.com', 'USER', '-w', '7'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
-    expect(r.out).toBe('✓ Bob Builder (Bob@Example.com) is now user in workspace 7.\n');
+    expect(r.out).toBe('✓ Bob Builder (Bob@Example.com) is now user in "Ops".\n');
     expect(r.err).toBe('');
-    expect(JSON.parse(s.requests[1]!.body)).toEqual({ role: 'user' });
+    expect(JSON.parse(s.requests[2]!.body)).toEqual({ role: 'user' });
   });
 
   it('changes a role by id, with --json: the member list fills in the email and whether it changed', async () => {

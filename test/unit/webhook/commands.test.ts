@@ -320,11 +320,17 @@ describe('webhook list', () => {
   });
 });
 
+/** Answers the integration list (events check that the id is a webhook first), else `handler` with its own count. */
+function eventsStub(handler: (req: { url?: string }, res: Parameters<Parameters<typeof startStubServer>[0]>[1], i: number) => void): Parameters<typeof startStubServer>[0] {
+  let n = 0;
+  return (req, res) => (req.url === '/open/forms/42/integrations' ? json(res, 200, [integration]) : handler(req, res, n++));
+}
+
 describe('webhook events', () => {
   const ev = (id: number, status: string, code: number | null) => ({ id, integration_id: 7, event: 'submission.created', status, response_code: code, error_message: null, created_at: `2025-01-01T00:00:0${id}Z` });
 
   it('lists newest first and filters by status; deployed {date, status, data} records are normalised', async () => {
-    const { api } = await stub((_req, res) => json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }]));
+    const { api } = await stub(eventsStub((_req, res) => json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }])));
     const io = fakeIO();
     await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: new AbortController().signal, form: '42', id: 7, status: 'failed', output: { json: 'id,status,response_code,error_message' } });
     expect(JSON.parse(io.out())).toEqual([
@@ -335,7 +341,7 @@ describe('webhook events', () => {
 
   it('--follow prints the log oldest first, then only new records as NDJSON, and stops quietly on Ctrl-C', async () => {
     const pages = [[ev(1, 'success', 200)], [ev(1, 'success', 200)], [ev(3, 'failed', 500), ev(2, 'success', 200), ev(1, 'success', 200)]];
-    const { server, api } = await stub((_req, res, i) => json(res, 200, pages[Math.min(i, pages.length - 1)]));
+    const { server, api } = await stub(eventsStub((_req, res, i) => json(res, 200, pages[Math.min(i, pages.length - 1)])));
     const controller = new AbortController();
     const io = fakeIO();
     const waits: number[] = [];
@@ -347,7 +353,8 @@ describe('webhook events', () => {
       },
     });
     expect(io.out()).toBe('{"id":1,"status":"success"}\n{"id":2,"status":"success"}\n{"id":3,"status":"failed"}\n');
-    expect(server.requests).toHaveLength(3);
+    // One check that 7 is a webhook of form 42, then three reads of its events.
+    expect(server.requests.map((r) => r.url)).toEqual(['/open/forms/42/integrations', ...Array(3).fill('/open/forms/42/integrations/7/events')]);
     expect(waits).toEqual([2000, 2000, 2000]);
   });
 });
@@ -356,7 +363,7 @@ describe('webhook human output on a terminal', () => {
   const evil = 'boom\x1b]0;pwned\x07\x1b[2J\r\x9b1m';
 
   it('events --follow shows escape sequences in a server error message instead of obeying them', async () => {
-    const { api } = await stub((_req, res) => json(res, 200, [{ id: 1, integration_id: 7, event: 'submission.created\x1b[8m', status: 'failed', response_code: 500, error_message: evil, created_at: '2025-01-01T00:00:01Z' }]));
+    const { api } = await stub(eventsStub((_req, res) => json(res, 200, [{ id: 1, integration_id: 7, event: 'submission.created\x1b[8m', status: 'failed', response_code: 500, error_message: evil, created_at: '2025-01-01T00:00:01Z' }])));
     const controller = new AbortController();
     const io = fakeIO({ tty: true });
     await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 1, output: {}, sleep: async () => controller.abort() });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveryRecord, webhookListenRun } from '../../../src/commands/webhook/listen.js';
+import { PRIVATE_NOTE, deliveryRecord, isPrivateHost, webhookListenRun } from '../../../src/commands/webhook/listen.js';
 import newWebhookCommand from '../../../src/commands/webhook/index.js';
 import { CliError } from '../../../src/errors.js';
 import type { Factory } from '../../../src/factory.js';
@@ -186,7 +186,8 @@ describe('webhookListenRun', () => {
     await post(`${url}/x`, {});
     controller.abort();
     await done;
-    expect(io.err()).toBe(`Listening on ${url}\nNot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n`);
+    // A private address: it says plainly that the hosted service cannot deliver here, and what can.
+    expect(io.err()).toBe(`Listening on ${url}\nNot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n${PRIVATE_NOTE}\n`);
     const rec = JSON.parse(io.out());
     expect(rec).toMatchObject({ seq: 1, received_at: '2025-01-01T00:00:00.000Z', method: 'POST', path: '/x', body: { form_id: 1, submission_id: 5 }, body_bytes: body.length, signature: { verdict: 'unchecked', reason: null, message: null }, forward: null, response_status: 200, saved: null });
   });
@@ -224,5 +225,12 @@ describe('webhook command tree', () => {
 
   it('no verb takes the secret value as a flag (it would land in shell history)', () => {
     for (const c of all(cmd)) for (const o of c.options) expect(o.long).not.toBe('--secret');
+  });
+});
+
+describe('isPrivateHost', () => {
+  it('loopback, private, link-local and unspecified addresses are private; a public one is not', async () => {
+    for (const h of ['127.0.0.1', 'localhost', '::1', '[::1]', '10.1.2.3', '192.168.0.5', '0.0.0.0', '::', 'fe80::1']) expect(await isPrivateHost(h), h).toBe(true);
+    for (const h of ['93.184.216.34', '2606:2800:220:1::1']) expect(await isPrivateHost(h), h).toBe(false);
   });
 });

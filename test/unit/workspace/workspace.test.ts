@@ -97,15 +97,18 @@ describe('workspace create / update / delete', () => {
 });
 
 describe('workspace leave / use', () => {
-  it('leave needs --yes off a TTY, then leaves', async () => {
+  it('leave needs --yes off a TTY; the only member is refused (exit 2) unless --force, then leaves', async () => {
     const piped = fakeIO();
     const created = fakeIO();
     await workspaceCreateRun({ io: created.io, api, prompter: () => scriptedPrompter().prompter, name: 'Temp', output: {} });
     const id = Number(created.out().trim());
     expect(codeOf(await workspaceLeaveRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, id }).catch((e) => e))).toBe(2);
     const tty = fakeIO({ tty: true });
-    await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true });
-    expect(tty.out()).toBe(`✓ You left workspace ${id}.\n`);
+    const refused = (await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true }).catch((e) => e)) as CliError;
+    expect(refused.exitCode).toBe(2);
+    expect(refused.message).toMatch(/^Refusing to leave "Temp": .+ is the only member of "Temp", so "Temp" would be left with nobody at all\.$/);
+    await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true, force: true });
+    expect(tty.out()).toBe('✓ You left "Temp".\n');
     const after = fakeIO();
     await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id' } });
     expect(JSON.parse(after.out()).map((w: { id: number }) => w.id)).not.toContain(id);

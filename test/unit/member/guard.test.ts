@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
+import { CancelledError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import type { StubServer } from '../../helpers/http.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type Reply, runCli, stubRoutes } from './helpers.js';
+
+// Neither service keeps a workspace from losing its last admin or member: formctl reads the member
+// list first and refuses (exit 2) unless --force, saying what would be orphaned.
+const USERS = '/open/workspaces/7/users';
+const ADA = { id: 1, name: 'Ada Admin', email: 'admin@example.com', role: 'admin' };
+const BOB = { id: 5, name: 'Bob Builder', email: 'bob@example.com', pivot: { role: 'user' } };
+const FORMS: [string, Reply] = ['GET /open/workspaces/7/forms?page=1&per_page=100', [200, { data: [{ id: 1 }, { id: 2 }, { id: 3 }], meta: { current_page: 1, last_page: 1, total: 3 } }]];
+const ws = (extra: Record<string, unknown> = {}): [string, Reply] => ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops', icon: '', ...extra }, { id: 8, name: 'Mine', icon: '' }]]];
+
+let stub: (StubServer & { pending(): string[] }) | undefined;
+afterEach(async () => {
+  const unused = stub?.pending() ?? [];
+  await stub?.close();
+  stub = undefined;
+  expect(unused).toEqual([]);
+});
+async function serve(routes: Array<[string, Reply]>) {
+  stub = await stubRoutes(routes);
+  return stub;
+}
+const writes = (s: StubServer) => s.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.url}`);
+
+describe('member remove: the only admin or member', () => {
+  it('refuses the only admin (exit 2), naming the workspace and its number of forms; nothing is sent', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), FORMS]);
+    const r = await runCli(['member', 'remove', 'admin@example.com', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'error: Refusing to remove Ada Admin (admin@example.com) from "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage its members, settings or deletion, and its 3 forms would have no admin.\n' +
+        'hint: Make another member admin first (`formctl member set-role <user> admin -w 7`); --force goes ahead anyway.\n',
+    );
+    expect(writes(s)).toEqual([]);
+  });
+
+  it('--force removes anyway, with a warning', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), FORMS, [`DELETE ${USERS}/1/remove`, [200, { message: 'User removed from workspace successfully.' }]]]);
+    const r = await runCli(['member', 'remove', '1', '-w', '7', '--yes', '--force'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('warning: --force: Ada Admin (admin@example.com) is the only admin of "Ops"');
+    expect(writes(s)).toEqual([`DELETE ${USERS}/1/remove`]);
+  });
+
+  it('removing another member of a workspace that keeps an admin goes ahead', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), [`DELETE ${USERS}/5/remove`, [200, { message: 'User removed from workspace successfully.' }]]]);
+    const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(writes(s)).toEqual([`DELETE ${USERS}/5/remove`]);
+  });
+
+  it('on a terminal the prompt names the person, "yourself" when it is the caller, and the workspace', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]],
+      ws(),
+      // The caller is the one member of every workspace the token sees: Ada.
+      ['GET /open/workspaces/8/users', [200, [ADA]]],
+    ]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
+    try {
+      await expect(
+        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1', output: {} }),
+      ).rejects.toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
+  });
+});
+
+describe('member set-role: the only admin', () => {
+  it('refuses to demote the only admin (exit 2) unless --force', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      [`PUT ${USERS}/1/update-role`, [200, { message: 'User role changed successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'set-role', 'admin@example.com', 'user', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe(
+      'error: Refusing to make Ada Admin (admin@example.com) user in "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage its members, settings or deletion, and its 3 forms would have no admin.',
+    );
+    expect(writes(s)).toEqual([]);
+    const forced = await runCli(['member', 'set-role', 'admin@example.com', 'user', '-w', '7', '--force', '--yes'], { url: s.url });
+    expect(forced.code).toBe(0);
+    expect(writes(s)).toEqual([`PUT ${USERS}/1/update-role`]);
+  });
+
+  it('demoting one of two admins goes ahead', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, pivot: { role: 'admin' } }]]], ws(), [`PUT ${USERS}/1/update-role`, [200, { message: 'ok' }]]]);
+    const r = await runCli(['member', 'set-role', '1', 'readonly', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(writes(s)).toEqual([`PUT ${USERS}/1/update-role`]);
+  });
+});
+
+describe('workspace leave: the only admin or member', () => {
+  it('refuses the only member (exit 2), naming the workspace and its forms', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA]]], ws(), FORMS]);
+    const r = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'error: Refusing to leave "Ops": Ada Admin (admin@example.com) is the only member of "Ops", so "Ops" and its 3 forms would be left with nobody at all.\n' +
+        'hint: Add another admin first (`formctl member add <email> --role admin -w 7`), or delete the workspace (`formctl workspace delete 7`); --force goes ahead anyway.\n',
+    );
+    expect(writes(s)).toEqual([]);
+  });
+
+  it('deployed workspace entry: is_admin true with one admin refuses; is_admin false leaves', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws({ is_admin: true }),
+      FORMS,
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws({ is_admin: false }),
+      FORMS,
+      ['POST /open/workspaces/7/leave', [200, { type: 'success', message: 'You have left the workspace.' }]],
+    ]);
+    const r = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('is the only admin of "Ops"');
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob.code).toBe(0);
+    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
+  });
+
+  it('spec service: the caller is told apart through the member lists of the other workspaces', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/8/users', [200, [ADA]]],
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/8/users', [200, [BOB]]],
+      ['POST /open/workspaces/7/leave', [204]],
+    ]);
+    const ada = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(ada.code).toBe(2);
+    expect(ada.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops"');
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob).toMatchObject({ code: 0, out: '' });
+    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
+  });
+
+  it('spec service: whether the caller is an admin is read from the invite list (only admins may read it)', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/7/invites', [200, []]],
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      ['GET /open/workspaces/7/invites', [403, { message: 'Only workspace admins can list invites.' }]],
+      ['POST /open/workspaces/7/leave', [204]],
+    ]);
+    const ada = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(ada.code).toBe(2);
+    expect(ada.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage');
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob.code).toBe(0);
+    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
+  });
+
+  it('on a terminal asks to type the workspace name; another answer cancels (exit 3) and sends nothing', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]], ws(), FORMS]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { input: async (o: { message: string }) => (asked.push(o.message), 'ops') } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const err = await workspaceLeaveRun({ io, api: async () => client, prompter: () => prompter, id: 7 }).catch((e) => e);
+      expect(err).toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Leave "Ops"? You lose access to its 3 forms. Type the workspace name to confirm:']);
+    expect(writes(s)).toEqual([]);
+  });
+});
