@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
+import { jsonPainter } from '../../io/output.js';
 import { collect, examples } from '../shared.js';
 import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
@@ -184,7 +185,8 @@ async function printBody(io: IOStreams, data: unknown): Promise<void> {
   await printJson(io, data);
 }
 
-/** Pretty JSON for people on a terminal; one compact line when piped (jq reads both). */
+/** Pretty, coloured JSON for people on a terminal; one plain compact line when piped (jq reads both). */
 async function printJson(io: IOStreams, data: unknown): Promise<void> {
-  await write(io.stdout, JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined) + '\n');
+  const paint = await jsonPainter(io);
+  await write(io.stdout, paint(JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined)) + '\n');
 }
