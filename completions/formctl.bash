@@ -143,8 +143,8 @@ __formctl_spec() {
     'form get')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--json --profile --timeout --max-wait'
+      fc_opts='-w --workspace --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms' ;;
     'form fields')
@@ -478,6 +478,7 @@ __formctl_optval() {
   case "$1|$2" in
     'form list|--visibility') fc_spec='choices:public,draft,closed' ;;
     'form list|-w'|'form list|--workspace') fc_spec='dyn:workspaces' ;;
+    'form get|-w'|'form get|--workspace') fc_spec='dyn:workspaces' ;;
     'form create|--visibility') fc_spec='choices:public,draft,closed' ;;
     'form create|-f'|'form create|--file') fc_spec='file' ;;
     'form create|-w'|'form create|--workspace') fc_spec='dyn:workspaces' ;;

@@ -183,9 +183,9 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Output JSON; optionally only these comma-separated fields (fields: id, slug, workspace_id, title, visibility, language, theme, presentation_style, width, size, border_radius, dark_mode, color, uppercase_labels, no_branding, transparent_background, description, closed_text, logo_picture, properties, settings, tags, password, redirect_url, submissions_url, database_fields_update, clear_empty_fields_on_update, cleanings, can_be_indexed, removed_properties, seo_meta, submission_retention_value, submission_retention_unit, auto_save, cover_settings, translations, computed_variables, views_count, submissions_count, created_at, updated_at, last_edited_human, closes_at, is_closed, max_submissions_count, max_number_of_submissions_reached, is_pro, plan_tier, is_trialing, workspace, is_password_protected, has_password, form_pending_submission_key, max_file_size, share_url)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
-            set -g __fc_vopts '--json' '--profile' '--timeout' '--max-wait'
+            set -g __fc_opts '-w' '--workspace' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Workspace to pick the form from when <form> is left out (on a terminal)' 'Workspace to pick the form from when <form> is left out (on a terminal)' 'Output JSON; optionally only these comma-separated fields (fields: id, slug, workspace_id, title, visibility, language, theme, presentation_style, width, size, border_radius, dark_mode, color, uppercase_labels, no_branding, transparent_background, description, closed_text, logo_picture, properties, settings, tags, password, redirect_url, submissions_url, database_fields_update, clear_empty_fields_on_update, cleanings, can_be_indexed, removed_properties, seo_meta, submission_retention_value, submission_retention_unit, auto_save, cover_settings, translations, computed_variables, views_count, submissions_count, created_at, updated_at, last_edited_human, closes_at, is_closed, max_submissions_count, max_number_of_submissions_reached, is_pro, plan_tier, is_trialing, workspace, is_password_protected, has_password, form_pending_submission_key, max_file_size, share_url)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_vopts '-w' '--workspace' '--json' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts '--json'
             set -g __fc_args 'dyn:forms'
         case 'form fields'
@@ -611,6 +611,8 @@ function __formctl_optval -a p flag
         case 'form list|--visibility'
             echo 'choices:public,draft,closed'
         case 'form list|-w' 'form list|--workspace'
+            echo 'dyn:workspaces'
+        case 'form get|-w' 'form get|--workspace'
             echo 'dyn:workspaces'
         case 'form create|--visibility'
             echo 'choices:public,draft,closed'

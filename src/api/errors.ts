@@ -68,7 +68,7 @@ export function notFoundHint(path: string): string {
   }
   if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/[^/]+/)).length) return `Check the submission id: formctl submission list ${m[0]}`;
   if ((m = seg(/^\/open\/forms\/([^/]+)\/integrations\/[^/]+/)).length) return `Check the webhook id: formctl webhook list ${m[0]}`;
-  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: formctl form list (forms of other workspaces need -w).';
+  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.';
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/users\/[^/]+/)).length) return `Check the user id: formctl member list -w ${m[0]}`;
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/invites\/[^/]+/)).length) return `Check the invite id: formctl invite list -w ${m[0]}`;
   if (/^\/open\/workspaces\/[^/]+/.test(p)) {
@@ -148,6 +148,8 @@ function forbiddenHint(init: ApiErrorInit): string {
   if (/community|seat|licen[cs]e|user limit|2-user|two users/.test(msg)) {
     return 'This self-hosted Community instance allows 2 users in total; an Enterprise licence lifts the limit.';
   }
+  // The sandbox says so; a deployed server answers a generic 403 (workspace delete checks first).
+  if (/last workspace/.test(msg)) return 'You cannot delete your last workspace: create another one first (`formctl workspace create --name <name>`).';
   if (/admin/.test(msg)) return 'Only an admin of the workspace can do this. Ask an admin, or check `formctl member list`.';
   if (/member/.test(msg)) return 'Your account is not a member of that workspace. Check `formctl workspace list`.';
   if (init.ability) {

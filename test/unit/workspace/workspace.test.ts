@@ -84,8 +84,8 @@ describe('workspace create / update / delete', () => {
     const delTty = fakeIO({ tty: true });
     const { prompter, asked } = scriptedPrompter({ confirm: [true] });
     await workspaceDeleteRun({ io: delTty.io, api, prompter: () => prompter, id });
-    expect(asked).toEqual([`confirm: Delete workspace ${id} with all its forms and submissions?`]);
-    expect(delTty.out()).toBe(`✓ Deleted workspace ${id}.\n`);
+    expect(asked).toEqual([`confirm: Delete workspace "Ops EU" (id ${id}) with no forms?`]);
+    expect(delTty.out()).toBe(`✓ Deleted workspace "Ops EU" (id ${id}).\n`);
 
     const left = fakeIO();
     await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'name' } });
