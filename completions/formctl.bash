@@ -127,8 +127,8 @@ __formctl_spec() {
       fc_oopts=''
       fc_args='dyn:workspaces' ;;
     'form')
-      fc_subs='list ls get fields create update edit delete rm pull apply backups restore list-all'
-      fc_aliases='ls:list rm:delete'
+      fc_subs='list ls get view fields create update edit delete rm pull apply backups restore list-all'
+      fc_aliases='ls:list view:get rm:delete'
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''
@@ -323,8 +323,8 @@ __formctl_spec() {
       fc_oopts='--json'
       fc_args='-' ;;
     'webhook')
-      fc_subs='list ls get create update rotate-secret delete rm events verify sign listen send'
-      fc_aliases='ls:list rm:delete'
+      fc_subs='list ls get view create update rotate-secret delete rm events verify sign listen send'
+      fc_aliases='ls:list view:get rm:delete'
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''

@@ -35,7 +35,7 @@ describe('hints that say what is wrong', () => {
     expect(r.stderr).toContain('hint: Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.');
     const help = await runFormctl(['form', 'get', '--help'], { env });
     expect(help.stdout).toMatch(/-w, --workspace <id>\s+Workspace to pick the form from/);
-    const withW = await runFormctl(['form', 'get', String(sb.formId), '-w', String(sb.workspaceId), '--json', 'id'], { env });
+    const withW = await runFormctl(['form', 'view', String(sb.formId), '-w', String(sb.workspaceId), '--json', 'id'], { env });
     expect(JSON.parse(withW.stdout)).toEqual({ id: sb.formId });
   });
 

@@ -21,6 +21,7 @@ export interface FormGetOptions {
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
   const cmd = new Command('get')
+    .alias('view')
     .description('Show a form with its settings and fields');
   addFormArgument(cmd);
   // -w only chooses the workspace whose forms the picker offers when <form> is left out.
