@@ -87,8 +87,8 @@ __formctl_spec() {
     'workspace list')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--json --profile --timeout --max-wait'
+      fc_opts='--all -L --limit --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-L --limit --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='' ;;
     'workspace create')
@@ -127,8 +127,8 @@ __formctl_spec() {
       fc_oopts=''
       fc_args='dyn:workspaces' ;;
     'form')
-      fc_subs='list ls get fields create update edit delete rm pull apply backups restore list-all'
-      fc_aliases='ls:list rm:delete'
+      fc_subs='list ls get view fields create update edit delete rm pull apply backups restore list-all'
+      fc_aliases='ls:list view:get rm:delete'
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''
@@ -143,8 +143,8 @@ __formctl_spec() {
     'form get')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--json --profile --timeout --max-wait'
+      fc_opts='-w --workspace --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms' ;;
     'form fields')
@@ -213,8 +213,8 @@ __formctl_spec() {
     'form list-all')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--json --profile --timeout --max-wait'
+      fc_opts='--all -L --limit --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-L --limit --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='' ;;
     'submission')
@@ -227,8 +227,8 @@ __formctl_spec() {
     'submission list')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--all -L --limit --status --search --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='-L --limit --status --search --json --profile --timeout --max-wait'
+      fc_opts='--status --search --all -L --limit --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--status --search -L --limit --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms' ;;
     'submission update')
@@ -269,8 +269,8 @@ __formctl_spec() {
     'member list')
       fc_subs=''
       fc_aliases=''
-      fc_opts='-w --workspace --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='-w --workspace --json --profile --timeout --max-wait'
+      fc_opts='--all -L --limit -w --workspace --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-L --limit -w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='' ;;
     'member add')
@@ -304,8 +304,8 @@ __formctl_spec() {
     'invite list')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--status -w --workspace --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--status -w --workspace --json --profile --timeout --max-wait'
+      fc_opts='--status --all -L --limit -w --workspace --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--status -L --limit -w --workspace --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='' ;;
     'invite resend')
@@ -323,8 +323,8 @@ __formctl_spec() {
       fc_oopts='--json'
       fc_args='-' ;;
     'webhook')
-      fc_subs='list ls get create update rotate-secret delete rm events verify sign listen send'
-      fc_aliases='ls:list rm:delete'
+      fc_subs='list ls get view create update rotate-secret delete rm events verify sign listen send'
+      fc_aliases='ls:list view:get rm:delete'
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
       fc_oopts=''
@@ -332,8 +332,8 @@ __formctl_spec() {
     'webhook list')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--show-secret --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--json --profile --timeout --max-wait'
+      fc_opts='--all -L --limit --show-secret --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-L --limit --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms' ;;
     'webhook get')
@@ -374,8 +374,8 @@ __formctl_spec() {
     'webhook events')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--status -f --follow --interval --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--status --interval --json --profile --timeout --max-wait'
+      fc_opts='--status -f --follow --interval --all -L --limit --json --ndjson -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--status --interval -L --limit --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms dyn:integrations' ;;
     'webhook verify')
@@ -478,6 +478,7 @@ __formctl_optval() {
   case "$1|$2" in
     'form list|--visibility') fc_spec='choices:public,draft,closed' ;;
     'form list|-w'|'form list|--workspace') fc_spec='dyn:workspaces' ;;
+    'form get|-w'|'form get|--workspace') fc_spec='dyn:workspaces' ;;
     'form create|--visibility') fc_spec='choices:public,draft,closed' ;;
     'form create|-f'|'form create|--file') fc_spec='file' ;;
     'form create|-w'|'form create|--workspace') fc_spec='dyn:workspaces' ;;

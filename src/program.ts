@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import { VERSION } from './version.js';
@@ -94,6 +94,16 @@ export function applySettings(cmd: Command, f: Factory, path = 'formctl'): void 
   cmd.exitOverride();
   cmd.showSuggestionAfterError(true);
   cmd.helpOption('-h, --help', 'Show help for this command');
+  // Like gh: a subcommand's help lists the root flags it accepts (--profile, --debug, …) under their own heading.
+  cmd.configureHelp({
+    showGlobalOptions: true,
+    visibleGlobalOptions(this: Help, c: Command) {
+      return Help.prototype.visibleGlobalOptions.call(this, c).filter((o) => o.long !== '--version');
+    },
+    formatItemList(this: Help, heading: string, items: string[], helper: Help) {
+      return Help.prototype.formatItemList.call(this, heading === 'Global Options:' ? 'Inherited flags:' : heading, items, helper);
+    },
+  });
   // Commander's own errors (unknown command or option, missing argument, bad choice) end like ours: with a hint.
   cmd.showHelpAfterError(`hint: see \`${path} --help\``);
   // Groups get Commander's implicit `help [command]`; the root has formctl's own `help` with topics.

@@ -78,7 +78,7 @@ export function notFoundHint(path: string): string {
   }
   if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/[^/]+/)).length) return `Check the submission id: formctl submission list ${m[0]}`;
   if ((m = seg(/^\/open\/forms\/([^/]+)\/integrations\/[^/]+/)).length) return `Check the webhook id: formctl webhook list ${m[0]}`;
-  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: formctl form list (forms of other workspaces need -w).';
+  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.';
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/users\/[^/]+/)).length) return `Check the user id: formctl member list -w ${m[0]}`;
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/invites\/[^/]+/)).length) return `Check the invite id: formctl invite list -w ${m[0]}`;
   if (/^\/open\/workspaces\/[^/]+/.test(p)) {

@@ -76,17 +76,20 @@ export async function writeList<T>(
 ): Promise<number> {
   let count = 0;
   switch (format.kind) {
-    case 'ndjson':
+    case 'ndjson': {
+      const paint = await jsonPainter(io);
       for await (const row of rows) {
         count++;
-        await write(io.stdout, JSON.stringify(pickFields(row, format.fields)) + '\n');
+        await write(io.stdout, paint(JSON.stringify(pickFields(row, format.fields))) + '\n');
       }
       return count;
+    }
     case 'json': {
+      const paint = await jsonPainter(io);
       // A JSON array is written incrementally so large lists never sit in memory as one string.
       await write(io.stdout, '[');
       for await (const row of rows) {
-        await write(io.stdout, (count === 0 ? '\n  ' : ',\n  ') + JSON.stringify(pickFields(row, format.fields)));
+        await write(io.stdout, (count === 0 ? '\n  ' : ',\n  ') + paint(JSON.stringify(pickFields(row, format.fields))));
         count++;
       }
       await write(io.stdout, count === 0 ? ']\n' : '\n]\n');
@@ -121,7 +124,7 @@ export async function writeObject<T>(
 ): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
     const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' ? 2 : undefined);
-    await write(io.stdout, text + '\n');
+    await write(io.stdout, (await jsonPainter(io))(text) + '\n');
     return;
   }
   if (format.kind === 'tsv') {
@@ -137,6 +140,24 @@ export async function writeObject<T>(
     out += `${chalk.bold(c.header.padEnd(width))}  ${c.time ? humanTime(v, now) : humanCell(v)}\n`;
   }
   await write(io.stdout, out);
+}
+
+/**
+ * Colours JSON text for a person, as gh does: keys blue, strings green, numbers and booleans cyan,
+ * null dim. Only when stdout is a terminal with colour on (never piped, even with FORCE_COLOR, so jq
+ * and files always get plain JSON; NO_COLOR, --no-color and TERM=dumb turn it off). The text is
+ * JSON.stringify output, so every control character inside a string is already escaped.
+ */
+export async function jsonPainter(io: IOStreams): Promise<(json: string) => string> {
+  if (!io.stdoutIsTTY || !io.colorStdout) return (json) => json;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return (json) =>
+    json.replace(/("(?:\\.|[^"\\])*")(\s*:)?|\b(?:true|false)\b|\bnull\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (m, str: string | undefined, colon: string | undefined) => {
+      if (str !== undefined) return colon !== undefined ? c.blue(str) + colon : c.green(str);
+      if (m === 'null') return c.dim(m);
+      return c.cyan(m);
+    });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CancelledError, InterruptedError, UsageError } from '../errors.js';
 import type { IOStreams } from './iostreams.js';
+import { escapeControls } from './output.js';
 
 export interface Choice<T> {
   name: string;
@@ -81,6 +82,22 @@ export function createPrompter(io: IOStreams): Prompter {
       );
     },
   };
+}
+
+/**
+ * For a delete of much data that cannot be undone (a form with submissions, a workspace with forms):
+ * on a terminal the person types the thing's name, as `gh repo delete` asks for the repository, so a
+ * reflexive "y" cannot do it; anywhere else --yes is required, as for every destructive command.
+ * `expected` is shown with control characters made visible; that visible form is what must be typed.
+ */
+export async function confirmByTyping(io: IOStreams, prompter: Prompter, o: { yes?: boolean; message: string; what: string; expected: string }): Promise<void> {
+  if (o.yes) return;
+  if (!io.canPrompt) {
+    throw new UsageError(`${o.message.replace(/\?$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
+  }
+  const expected = escapeControls(o.expected).trim();
+  const typed = await prompter.input({ message: `${o.message} This cannot be undone. Type ${o.what} ${expected} to confirm:`, flag: '--yes' });
+  if (typed.trim() !== expected) throw new CancelledError(`Cancelled: "${escapeControls(typed.trim())}" is not ${o.what} ${expected}.`);
 }
 
 /** Asks before a destructive action on a TTY; otherwise requires --yes. Throws CancelledError on "no". */

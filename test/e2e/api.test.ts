@@ -41,6 +41,28 @@ describe('formctl api', () => {
     expect(forms.map((f: { id: number }) => f.id)).toEqual([sb.formId]);
   });
 
+  it('--paginate starts at a page=N in the path; -i with --paginate is refused (exit 2), not dropped', async () => {
+    const subs = `/open/forms/${sb.formId}/submissions`;
+    const every = await runFormctl(['api', `${subs}?per_page=1`, '--paginate'], { env });
+    expect(every.code).toBe(0);
+    const ids = JSON.parse(every.stdout).map((s: { id: number }) => s.id);
+    expect(ids).toHaveLength(3);
+    const fromTwo = await runFormctl(['api', `${subs}?per_page=1&page=2`, '--paginate'], { env });
+    expect(fromTwo.code, fromTwo.stderr).toBe(0);
+    expect(JSON.parse(fromTwo.stdout).map((s: { id: number }) => s.id)).toEqual(ids.slice(1));
+    const viaField = await runFormctl(['api', subs, '-X', 'GET', '-f', 'per_page=1', '-f', 'page=3', '--paginate'], { env });
+    expect(JSON.parse(viaField.stdout).map((s: { id: number }) => s.id)).toEqual(ids.slice(2));
+
+    const bad = await runFormctl(['api', `${subs}?page=zero`, '--paginate'], { env });
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^error: --paginate needs one whole page number of at least 1 in the path, got page=zero\.\n$/);
+
+    const withHead = await runFormctl(['api', subs, '--paginate', '-i'], { env: { ...env, FORMCTL_DEBUG: '1' } });
+    expect(withHead).toMatchObject({ code: 2, stdout: '' });
+    expect(withHead.stderr).toContain('error: --include cannot be combined with --paginate: the pages are merged into one array.\nhint: Drop -i');
+    expect(withHead.stderr).not.toMatch(/GET /);
+  });
+
   it('validation errors exit 7 and print the error body on stdout', async () => {
     const r = await runFormctl(['api', '/open/workspaces/create', '-X', 'POST', '-F', 'name=null'], { env });
     expect(r.code).toBe(7);

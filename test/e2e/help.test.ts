@@ -32,6 +32,25 @@ describe('help topics', () => {
     expect(r.stdout).toMatch(/Examples:\n {2}\$ formctl workspace list\n/);
   });
 
+  it('subcommand and group help list the root flags under "Inherited flags:", as gh does; groups have Examples', async () => {
+    for (const args of [['workspace', 'list', '--help'], ['workspace', '--help'], ['help', 'form', 'delete']]) {
+      const r = await run(...args);
+      expect(r.code).toBe(0);
+      const block = /\nInherited flags:\n((?: {2}.*\n)+)/.exec(r.stdout)?.[1] ?? '';
+      for (const flag of ['--profile <name>', '--debug', '--timeout <seconds>', '--max-wait <seconds>', '--no-input', '--no-color']) expect(block).toContain(`  ${flag}`);
+      expect(block).not.toContain('--version');
+    }
+    const group = await run('workspace', '--help');
+    expect(group.stdout).toMatch(/\nExamples:\n {2}\$ formctl workspace list\n/);
+    const root = await run('--help');
+    expect(root.stdout).not.toContain('Inherited flags:');
+  });
+
+  it('`view` is an alias of `get` for forms and webhooks', async () => {
+    expect((await run('form', 'view', '--help')).stdout).toContain('Usage: formctl form get|view [options] [form]');
+    expect((await run('webhook', 'view', '--help')).stdout).toContain('Usage: formctl webhook get|view [options]');
+  });
+
   it('an unknown help topic is a usage error naming the topics', async () => {
     const r = await run('help', 'nonsense');
     expect(r.code).toBe(2);

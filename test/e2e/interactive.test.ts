@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { answer } from '../sandbox/helpers.js';
 import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 
 let sandbox: TestSandbox;
@@ -29,6 +30,7 @@ const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
   sessions.push(s);
   return s;
 };
+const squeeze = (s: string) => s.replace(/\s+/g, '');
 const noStack = (screen: string) => expect(screen).not.toMatch(/^\s+at .+\(.+:\d+:\d+\)$|Error:|ExitPromptError/m);
 
 async function workspaceIds(): Promise<Array<{ id: number; name: string }>> {
@@ -61,7 +63,7 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
     const { id } = JSON.parse(created.stdout) as { id: number };
 
     const no = term(['workspace', 'delete', String(id)]);
-    await no.waitForText(new RegExp(`Delete workspace ${id} with all its forms and submissions\\?`));
+    await no.waitForText(new RegExp(`Delete workspace "Doomed" \\(id ${id}\\) with no forms\\?`));
     no.sendKeys('n', 'Enter');
     expect(await no.exitCode()).toBe(3);
     expect(no.screen()).toContain('Cancelled.');
@@ -71,8 +73,58 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
     await yes.waitForText(/Delete workspace/);
     yes.sendKeys('y', 'Enter');
     expect(await yes.exitCode()).toBe(0);
-    expect(yes.screen()).toContain(`Deleted workspace ${id}.`);
+    expect(yes.screen()).toContain(`Deleted workspace "Doomed" (id ${id}).`);
     expect((await workspaceIds()).map((w) => w.id)).not.toContain(id);
+  });
+
+  it('workspace delete of a workspace with forms asks to type its name, as gh repo delete does; a wrong name cancels (exit 3)', async () => {
+    const created = await runFormctl(['workspace', 'create', '--name', 'Full', '--json', 'id'], { env: env() });
+    const { id } = JSON.parse(created.stdout) as { id: number };
+    expect((await runFormctl(['form', 'create', '-w', String(id), '--title', 'Kept'], { env: env() })).code).toBe(0);
+
+    const wrong = term(['workspace', 'delete', String(id)]);
+    const asked = await wrong.waitForText(/confirm:/);
+    // The screen wraps long lines: compare without whitespace.
+    expect(squeeze(asked)).toContain(squeeze(`Delete workspace "Full" (id ${id}) with its 1 form and all their submissions? This cannot be undone. Type its name Full to confirm:`));
+    wrong.type('y');
+    wrong.sendKeys('Enter');
+    expect(await wrong.exitCode()).toBe(3);
+    expect(wrong.screen()).toContain('Cancelled: "y" is not its name Full.');
+    expect((await workspaceIds()).map((w) => w.id)).toContain(id);
+
+    const right = term(['workspace', 'delete', String(id)]);
+    await right.waitForText(/confirm:/);
+    right.type('Full');
+    right.sendKeys('Enter');
+    expect(await right.exitCode()).toBe(0);
+    expect(right.screen()).toContain(`Deleted workspace "Full" (id ${id}).`);
+    expect((await workspaceIds()).map((w) => w.id)).not.toContain(id);
+  });
+
+  it('form delete of a form with submissions asks to type its slug; a wrong slug cancels (exit 3)', async () => {
+    const made = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', 'Answered', '--field', 'Name', '--visibility', 'public', '--json', 'id,slug,properties'], { env: env() });
+    expect(made.code, made.stderr).toBe(0);
+    const created = JSON.parse(made.stdout) as { id: number; slug: string; properties: Array<{ id: string }> };
+    for (const n of ['Ada', 'Grace']) expect((await answer(sandbox, created.slug, { [created.properties[0]!.id]: n })).status).toBeLessThan(300);
+    const got = await runFormctl(['form', 'get', String(created.id), '--json', 'slug,title,submissions_count'], { env: env() });
+    const form = JSON.parse(got.stdout) as { slug: string; title: string; submissions_count: number };
+    expect(form.submissions_count).toBe(2);
+
+    const t = term(['form', 'delete', String(created.id)]);
+    const asked = await t.waitForText(/confirm:/);
+    expect(squeeze(asked)).toContain(squeeze(`Delete form "${form.title}" (id ${created.id}) and its ${form.submissions_count} submissions? This cannot be undone. Type its slug ${form.slug} to confirm:`));
+    t.type(form.slug.slice(0, -1));
+    t.sendKeys('Enter');
+    expect(await t.exitCode()).toBe(3);
+    expect((await runFormctl(['form', 'get', form.slug, '--json', 'id'], { env: env() })).code).toBe(0);
+
+    const ok = term(['form', 'delete', String(created.id)]);
+    await ok.waitForText(/Type its slug/);
+    ok.type(form.slug);
+    ok.sendKeys('Enter');
+    expect(await ok.exitCode()).toBe(0);
+    expect(ok.screen()).toContain(`Deleted form "${form.title}"`);
+    expect((await runFormctl(['form', 'get', form.slug, '--json', 'id'], { env: env() })).code).toBe(6);
   });
 
   it('auth login asks for the token with hidden input and saves it; the token never appears on screen', async () => {

@@ -23,7 +23,8 @@ describe('workspace commands end to end', () => {
 
     expect((await runFormctl(['workspace', 'use', String(id)], { env })).code).toBe(0);
     const list = await runFormctl(['ws', 'ls'], { env });
-    expect(list.stdout.split('\n')).toContain(`${id}\tE2E\tno\t*`);
+    // The icon has its own column (3): `cut -f2` is the bare name.
+    expect(list.stdout.split('\n').map((l) => l.split('\t')).find((c) => c[0] === String(id))).toEqual([String(id), 'E2E', expect.any(String), 'no', '*']);
 
     const upd = await runFormctl(['workspace', 'update', String(id), '--emoji', '🧪', '--json', 'name,icon'], { env });
     expect(JSON.parse(upd.stdout)).toEqual({ name: 'E2E', icon: '🧪' });

@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
+import { jsonPainter } from '../../io/output.js';
 import { collect, examples } from '../shared.js';
 import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
@@ -58,7 +59,7 @@ export default function newApiCommand(f: Factory, runF = apiRun): Command {
     .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', fieldCollector(ordered, false))
     .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', fieldCollector(ordered, true))
     .option('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query')
-    .option('--paginate', 'Follow every page (GET) and print one merged JSON array')
+    .option('--paginate', 'Follow every page (GET) and print one merged JSON array; a page=N in the path is where it starts')
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'Print the HTTP status line and response headers before the body')
     .option('--silent', 'Print nothing on success (the exit code still tells)');
@@ -116,6 +117,10 @@ export async function apiRun(o: ApiOptions): Promise<void> {
 
   const method = (o.method ?? (fields.length > 0 || rawBody !== undefined ? 'POST' : 'GET')) as Method;
   if (o.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET requests.');
+  // One merged array has no single status line to show: refused rather than silently dropped.
+  if (o.paginate && o.include) {
+    throw new UsageError('--include cannot be combined with --paginate: the pages are merged into one array.', 'Drop -i, or look at one page with `formctl api <path>?page=N -i`.');
+  }
   if (rawBody !== undefined && (method === 'GET' || method === 'HEAD')) throw new UsageError(`--input sends a body, which ${method} requests cannot have.`, 'Pass -X POST, PUT or PATCH.');
   const inQuery = method === 'GET' || method === 'HEAD' || rawBody !== undefined;
   let path = o.path.trim();
@@ -129,7 +134,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   const client = await o.api();
   if (o.paginate) {
     const all: unknown[] = [];
-    for await (const item of items(paginate<unknown>(client, { path, headers }))) all.push(item);
+    for await (const item of items(paginate<unknown>(client, { path, headers }, { page: startPage(path) }))) all.push(item);
     if (!o.silent) await printJson(o.io, all);
     return;
   }
@@ -146,6 +151,18 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   if (o.include) await printHead(o.io, res);
   if (!o.silent || res.status >= 400) await printBody(o.io, res.data);
   if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
+}
+
+/** A `page=N` in the path (or from -f page=N) is where --paginate starts; anything else there is an error. */
+function startPage(path: string): number | undefined {
+  const q = path.indexOf('?');
+  if (q < 0) return undefined;
+  const pages = new URLSearchParams(path.slice(q + 1)).getAll('page');
+  if (pages.length === 0) return undefined;
+  if (pages.length > 1 || !/^[1-9]\d*$/.test(pages[0]!)) {
+    throw new UsageError(`--paginate needs one whole page number of at least 1 in the path, got page=${pages.join(', page=')}.`);
+  }
+  return Number(pages[0]);
 }
 
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i).filter((s) => s !== 429 && s !== 502 && s !== 503 && s !== 504);
@@ -184,7 +201,8 @@ async function printBody(io: IOStreams, data: unknown): Promise<void> {
   await printJson(io, data);
 }
 
-/** Pretty JSON for people on a terminal; one compact line when piped (jq reads both). */
+/** Pretty, coloured JSON for people on a terminal; one plain compact line when piped (jq reads both). */
 async function printJson(io: IOStreams, data: unknown): Promise<void> {
-  await write(io.stdout, JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined) + '\n');
+  const paint = await jsonPainter(io);
+  await write(io.stdout, paint(JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined)) + '\n');
 }

@@ -45,6 +45,13 @@ const SOURCE_LABEL: Record<string, string> = {
   default: 'default',
 };
 
+/** Where to change the base URL, by where it came from. */
+const BASE_URL_ORIGIN: Record<string, string> = {
+  env: 'It comes from FORMCTL_BASE_URL.',
+  profile: 'It comes from the profile (change it with `formctl auth login --base-url <url>`).',
+  default: 'It is the default; pass `--base-url` to `formctl auth login` for another service.',
+};
+
 /** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, AUTH_STATUS_FIELDS);
@@ -60,6 +67,7 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   };
   let failure: CliError | undefined;
   let detail = '';
+  let summary: string | undefined;
   if (!ctx.token) {
     status.error = 'no token';
     failure = new CliError(
@@ -86,7 +94,12 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
         );
       } else if (err instanceof CliError) {
         status.error = err instanceof ApiError ? `HTTP ${err.status}` : err.message.split('\n')[0]!;
-        failure = err;
+        // The error line below says what failed; the table does not say it a second time.
+        summary = err instanceof ApiError ? `HTTP ${err.status} (see the error below)` : 'cannot reach the service (see the error below)';
+        // A hint that sends the reader to `formctl auth status` is no help from auth status itself.
+        failure = err.hint?.includes('formctl auth status')
+          ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${BASE_URL_ORIGIN[ctx.baseUrlSource] ?? ''}`.trimEnd())
+          : err;
       } else {
         throw err;
       }
@@ -98,7 +111,7 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     { header: 'Base URL', value: (s) => `${s.base_url}${s.base_url_source === 'profile' ? '' : ` (${SOURCE_LABEL[s.base_url_source]})`}` },
     { header: 'Token', value: (s) => (s.token ? `${s.token} (${s.token_source === 'env' ? 'from FORMCTL_TOKEN' : 'from the profile'})` : 'none') },
     { header: 'Workspace', value: (s) => (s.workspace === null ? 'none (set one with `formctl workspace use <id>`)' : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`) },
-    { header: 'Status', value: (s) => (s.valid ? `valid: ${detail}` : `not working: ${s.error}`) },
+    { header: 'Status', value: (s) => (s.valid ? `valid: ${detail}` : `not working: ${summary ?? s.error}`) },
   ];
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, status, []);

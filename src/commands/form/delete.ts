@@ -6,7 +6,7 @@ import { writeBackup } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { backupDirFor, formLabel } from './common.js';
 
@@ -52,8 +52,13 @@ export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, DELETE_FIELDS);
   const client = await o.api();
   const form = await resolveForm(client, o.ref);
-  const count = typeof form.submissions_count === 'number' ? ` and its ${form.submissions_count} submission${form.submissions_count === 1 ? '' : 's'}` : '';
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete form ${formLabel(form)}${count}?` });
+  const n = typeof form.submissions_count === 'number' ? form.submissions_count : undefined;
+  const count = n !== undefined ? ` and its ${n} submission${n === 1 ? '' : 's'}` : '';
+  const message = `Delete form ${formLabel(form)}${count}?`;
+  // Submissions are gone for good (the backup keeps only the definition): unless the form is known
+  // to be empty, the person types its slug, as `gh repo delete` asks for the repository's name.
+  if (n === 0) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
+  else await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its slug', expected: form.slug });
   // The definition can be recreated from this copy (`form create --file`); submissions cannot.
   const saved = await writeBackup(await o.backupDir(form.id), form, o.now());
   await deleteForm(client, form.id);

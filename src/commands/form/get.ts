@@ -6,7 +6,7 @@ import { write, type IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
 import { writeFieldTable } from './fields.js';
 
@@ -21,12 +21,17 @@ export interface FormGetOptions {
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
   const cmd = new Command('get')
+    .alias('view')
     .description('Show a form with its settings and fields');
   addFormArgument(cmd);
+  // -w only chooses the workspace whose forms the picker offers when <form> is left out.
+  cmd.option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)', parseId('--workspace'));
   addOutputOptions(cmd, { fields: FORM_FIELDS });
   otherKeysNote(cmd);
   examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
-  return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref), output: flags }));
+  return cmd.action(async (ref: string | undefined, flags: OutputFlags & { workspace?: number }) =>
+    runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref, flags.workspace), output: flags }),
+  );
 }
 
 const COLUMNS: Column<Form>[] = [

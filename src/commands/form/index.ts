@@ -12,10 +12,11 @@ import { newFormListCommand } from './list.js';
 import { newFormPullCommand } from './pull.js';
 import { newFormRestoreCommand } from './restore.js';
 import { newFormUpdateCommand } from './update.js';
+import { examples } from '../shared.js';
 
 /** `formctl form …`. */
 export default function newFormCommand(f: Factory): Command {
-  return new Command('form')
+  const cmd = new Command('form')
     .description('List, create, update and version forms safely')
     .addCommand(newFormListCommand(f))
     .addCommand(newFormGetCommand(f))
@@ -29,4 +30,11 @@ export default function newFormCommand(f: Factory): Command {
     .addCommand(newFormBackupsCommand(f))
     .addCommand(newFormRestoreCommand(f))
     .addCommand(newFormListAllCommand(f));
+  return examples(cmd, [
+    'formctl form list',
+    'formctl form view contact-us',
+    'formctl form create --title "Contact us" --field Name --field Email:email',
+    'formctl form update 42 --title "Contact"',
+    "formctl form list --json id,title | jq -r '.[].title'",
+  ]);
 }

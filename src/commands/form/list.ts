@@ -7,11 +7,12 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
+import { DEFAULT_LIST_LIMIT } from '../../io/limit.js';
 import { addOutputOptions, addWorkspaceOption, choiceOption, examples, parsePositiveInt } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './common.js';
 
-/** Forms shown when neither --limit nor --all is given. */
-export const DEFAULT_LIMIT = 30;
+/** Forms shown in a table or TSV when neither --limit nor --all is given. */
+export const DEFAULT_LIMIT = DEFAULT_LIST_LIMIT;
 /** The service's maximum page size (research §2). */
 const MAX_PER_PAGE = 100;
 
@@ -34,9 +35,9 @@ export function newFormListCommand(f: Factory, runF = formListRun): Command {
   const cmd = new Command('list')
     .alias('ls')
     .description("List a workspace's forms")
-    .option('--all', 'Fetch every page')
-    .option('-L, --limit <n>', `Show at most this many forms (default ${DEFAULT_LIMIT})`, parsePositiveInt('--limit'))
-    .option('--page <n>', 'Fetch only this page (page size: --limit, default 30)', parsePositiveInt('--page'))
+    .option('--all', 'Fetch every page (the default for --json/--ndjson)')
+    .option('-L, --limit <n>', `Show at most this many forms (default ${DEFAULT_LIMIT} in a table or TSV, all with --json/--ndjson)`, parsePositiveInt('--limit'))
+    .option('--page <n>', `Fetch only this page (page size: --limit, default ${DEFAULT_LIMIT})`, parsePositiveInt('--page'))
     .addOption(choiceOption('--visibility <v>', 'Only forms with this visibility', VISIBILITIES))
     .option('--tag <tag>', 'Only forms with this tag');
   addWorkspaceOption(cmd);
@@ -44,7 +45,7 @@ export function newFormListCommand(f: Factory, runF = formListRun): Command {
   examples(cmd, [
     'formctl form list',
     'formctl form list -w 3 --all --visibility public',
-    "formctl form list --all --json id,title,submissions_count | jq -r '.[] | \"\\(.id)\\t\\(.title)\"'",
+    "formctl form list --json id,title,submissions_count | jq -r '.[] | \"\\(.id)\\t\\(.title)\"'",
   ]);
   return cmd.action((flags: { workspace?: number; all?: boolean; limit?: number; page?: number; visibility?: string; tag?: string } & OutputFlags) =>
     runF({
@@ -82,7 +83,9 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   if (o.all && o.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
   const workspaceId = await o.workspace(o.workspaceFlag);
   const client = await o.api();
-  const limit = o.all ? undefined : (o.limit ?? DEFAULT_LIMIT);
+  // Programs get every form unless they ask for fewer; people get a screenful (README "Output, scripting and environment").
+  const machine = format.kind === 'json' || format.kind === 'ndjson';
+  const limit = o.all || (machine && o.limit === undefined && o.page === undefined) ? undefined : (o.limit ?? DEFAULT_LIMIT);
   const filtered = o.visibility !== undefined || o.tag !== undefined;
   // One page of `limit` items is enough when nothing is filtered out; otherwise take the largest pages.
   const perPage = o.page !== undefined ? Math.min(limit!, MAX_PER_PAGE) : filtered || limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);

@@ -4,7 +4,8 @@ import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '..
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
@@ -18,6 +19,8 @@ export interface InviteListOptions {
   workspace?: number;
   status?: InviteStatus;
   output: OutputFlags;
+  all?: boolean;
+  limit?: number;
 }
 
 /** Parses `--status`; exit 2 with the accepted values. */
@@ -35,6 +38,7 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun): Command 
     .alias('ls')
     .description('List the invites of a workspace (admins only)')
     .addOption(new Option('--status <status>', 'Only invites with this status').choices(INVITE_STATUSES).argParser(parseInviteStatus));
+  addLimitOptions(cmd, 'invites');
   addWorkspaceOption(cmd);
   addOutputOptions(cmd, { list: true, fields: INVITE_FIELDS });
   examples(cmd, [
@@ -42,7 +46,7 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun): Command 
     'formctl invite list --status pending -w 12',
     "formctl invite list --status pending --json id,email | jq -r '.[] | \"\\(.id) \\(.email)\"'",
   ]);
-  return cmd.action((flags: OutputFlags & { workspace?: number; status?: InviteStatus }) =>
+  return cmd.action((flags: OutputFlags & LimitFlags & { workspace?: number; status?: InviteStatus }) =>
     runF({
       io: f.io,
       api: f.api,
@@ -50,6 +54,8 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun): Command 
       now: f.now,
       workspace: flags.workspace,
       status: flags.status,
+      all: flags.all,
+      limit: flags.limit,
       output: { json: flags.json, ndjson: flags.ndjson },
     }),
   );
@@ -58,6 +64,7 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun): Command 
 /** Lists invites, filtered by status on the client (the endpoint takes no query parameters). */
 export async function inviteListRun(o: InviteListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, INVITE_FIELDS);
+  const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
   const invites = (await withSpinner(o.io, 'Loading invites…', () => listInvites(client, workspaceId))).filter((i) => !o.status || i.status === o.status);
@@ -72,5 +79,7 @@ export async function inviteListRun(o: InviteListOptions): Promise<void> {
     { header: 'Valid until', value: (i) => i.valid_until, time: true },
   ];
   const what = o.status ? `${o.status} invites` : 'invites';
-  await writeList(o.io, format, invites, columns, { now, empty: `No ${what} in workspace ${workspaceId}.` });
+  const { rows, cut } = applyLimit(invites, limit);
+  await writeList(o.io, format, rows, columns, { now, empty: `No ${what} in workspace ${workspaceId}.` });
+  if (cut) await notice(o.io, moreNote(rows.length, 'invites', o.status !== undefined));
 }

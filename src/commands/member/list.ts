@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client.js';
 import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
@@ -15,11 +16,14 @@ export interface MemberListOptions {
   resolveWorkspace: (flag?: number) => Promise<number>;
   workspace?: number;
   output: OutputFlags;
+  all?: boolean;
+  limit?: number;
 }
 
 /** `formctl member list`. */
 export function newMemberListCommand(f: Factory, runF = memberListRun): Command {
   const cmd = new Command('list').alias('ls').description('List the members of a workspace and their roles');
+  addLimitOptions(cmd, 'members');
   addWorkspaceOption(cmd);
   addOutputOptions(cmd, { list: true, fields: MEMBER_FIELDS });
   examples(cmd, [
@@ -27,14 +31,15 @@ export function newMemberListCommand(f: Factory, runF = memberListRun): Command 
     'formctl member list -w 12',
     "formctl member list --json email,role | jq -r '.[] | select(.role == \"admin\") | .email'",
   ]);
-  return cmd.action((flags: OutputFlags & { workspace?: number }) =>
-    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, output: { json: flags.json, ndjson: flags.ndjson } }),
+  return cmd.action((flags: OutputFlags & LimitFlags & { workspace?: number }) =>
+    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, all: flags.all, limit: flags.limit, output: { json: flags.json, ndjson: flags.ndjson } }),
   );
 }
 
 /** Lists members: id, name, email, role. */
 export async function memberListRun(o: MemberListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, MEMBER_FIELDS);
+  const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
   const members = await withSpinner(o.io, 'Loading members…', () => listMembers(client, workspaceId));
@@ -44,5 +49,7 @@ export async function memberListRun(o: MemberListOptions): Promise<void> {
     { header: 'Email', value: (m) => m.email, keep: true },
     { header: 'Role', value: (m) => m.role },
   ];
-  await writeList(o.io, format, members, columns, { empty: `Workspace ${workspaceId} has no members.` });
+  const { rows, cut } = applyLimit(members, limit);
+  await writeList(o.io, format, rows, columns, { empty: `Workspace ${workspaceId} has no members.` });
+  if (cut) await notice(o.io, moreNote(rows.length, 'members'));
 }

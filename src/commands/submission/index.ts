@@ -5,14 +5,21 @@ import { newSubmissionExportStatusCommand } from './export-status.js';
 import { newSubmissionExportCommand } from './export.js';
 import { newSubmissionListCommand } from './list.js';
 import { newSubmissionUpdateCommand } from './update.js';
+import { examples } from '../shared.js';
 
 /** `formctl submission …`. */
 export default function newSubmissionCommand(f: Factory): Command {
-  return new Command('submission')
+  const cmd = new Command('submission')
     .description('List, update, bulk-update, delete and export submissions')
     .addCommand(newSubmissionListCommand(f))
     .addCommand(newSubmissionUpdateCommand(f))
     .addCommand(newSubmissionDeleteCommand(f))
     .addCommand(newSubmissionExportCommand(f))
     .addCommand(newSubmissionExportStatusCommand(f));
+  return examples(cmd, [
+    'formctl submission list contact-us',
+    'formctl submission update 42 118 --set Email=ada@example.com',
+    'formctl submission export 42 -o answers.csv',
+    'formctl submission list 42 --ndjson | jq -c .data',
+  ]);
 }

@@ -4,19 +4,18 @@ import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { type Page, items } from '../../api/paginate.js';
 import { SUBMISSIONS_MAX_PER_PAGE, listSubmissions } from '../../api/submissions.js';
-import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
-import { addFormArgument, addOutputOptions, examples, parsePositiveInt } from '../shared.js';
+import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
+import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { formLabel } from '../form/common.js';
 import { inputProperties } from './fields.js';
 
 export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
 /** A table row shows this many answers; `--json` has them all. */
 const TABLE_FIELDS = 3;
-const DEFAULT_LIMIT = 30;
 
 export interface SubmissionListOptions {
   io: IOStreams;
@@ -35,10 +34,9 @@ export function newSubmissionListCommand(f: Factory, runF = submissionListRun): 
   const cmd = new Command('list')
     .alias('ls')
     .description('List a form\'s submissions, newest first')
-    .option('--all', 'Fetch every submission (default for --json/--ndjson)')
-    .option('-L, --limit <n>', `Show at most this many (default ${DEFAULT_LIMIT} in a table, all with --json/--ndjson)`, parsePositiveInt('--limit'))
     .addOption(new Option('--status <status>', 'Only submissions with this status').choices(['completed', 'partial', 'all']))
     .option('--search <text>', 'Only submissions with an answer matching this text');
+  addLimitOptions(cmd, 'submissions');
   addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: SUBMISSION_FIELDS });
   examples(cmd, [
@@ -54,10 +52,9 @@ export function newSubmissionListCommand(f: Factory, runF = submissionListRun): 
 
 /** Streams submissions page by page; only the table (which must measure its columns) holds rows in memory. */
 export async function submissionListRun(o: SubmissionListOptions): Promise<void> {
-  if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
   const format = resolveFormat(o.io, o.output, SUBMISSION_FIELDS);
   const machine = format.kind === 'json' || format.kind === 'ndjson';
-  const limit = o.all ? undefined : (o.limit ?? (machine ? undefined : DEFAULT_LIMIT));
+  const limit = listLimit(format, o);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const shown = inputProperties(form).slice(0, TABLE_FIELDS);
@@ -81,7 +78,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
     loading: 'Loading submissions…',
     empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${formLabel(form)}.`,
   });
-  if (truncated && format.kind === 'table') await notice(o.io, `showing the first ${limit} submissions; pass --all or --limit N for more.`);
+  if (truncated) await notice(o.io, moreNote(limit ?? 0, 'submissions'));
 }
 
 /** The JSON record: the service's object with `submitted_at` filled in; the internal path id is not a field. */

@@ -5,7 +5,8 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, escapeControls, loadChalk, resolveFormat, writeList } from '../../io/output.js';
+import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, type OutputFlags, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
 
@@ -29,6 +30,8 @@ export interface WebhookEventsOptions {
   follow?: boolean;
   intervalMs?: number;
   output: OutputFlags;
+  all?: boolean;
+  limit?: number;
 }
 
 const COLUMNS: Column<DispatchEvent>[] = [
@@ -47,6 +50,7 @@ export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Co
     .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
     .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
     .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`);
+  addLimitOptions(cmd, 'records');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: EVENT_FIELDS });
@@ -55,7 +59,7 @@ export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Co
     'formctl webhook events 42 7 --status failed',
     'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
   ]);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & { status?: string; follow?: boolean; interval?: string }) => {
+  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & LimitFlags & { status?: string; follow?: boolean; interval?: string }) => {
     let intervalMs: number | undefined;
     if (flags.interval !== undefined) {
       const n = Number(flags.interval);
@@ -63,7 +67,7 @@ export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Co
       intervalMs = Math.round(n * 1000);
     }
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ io: f.io, api: f.api, now: f.now, signal: f.signal, form, id, status: flags.status, follow: flags.follow, intervalMs, output: flags });
+    return runF({ io: f.io, api: f.api, now: f.now, signal: f.signal, form, id, status: flags.status, follow: flags.follow, intervalMs, all: flags.all, limit: flags.limit, output: flags });
   });
 }
 
@@ -92,17 +96,21 @@ function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): Dispat
 /** Lists dispatch records; with --follow, polls within the rate budget until Ctrl-C. */
 export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
   let format = resolveFormat(o.io, o.output, EVENT_FIELDS);
+  // With --follow the limit applies to the records already there when it starts (the newest ones).
+  const limit = listLimit(format, o);
   const client = await o.api();
   // The id must be a webhook of this form: the events of another integration kind are not deliveries.
   const { formId } = await webhookTarget(client, o.form, o.id);
   const keep = (e: DispatchEvent) => o.status === undefined || e.status === o.status;
   const first = await listWebhookEvents(client, formId, o.id);
+  const { rows: shown, cut } = applyLimit(first.filter(keep), limit);
 
   if (!o.follow) {
-    await writeList(o.io, format, first.filter(keep), COLUMNS, {
+    await writeList(o.io, format, shown, COLUMNS, {
       now: o.now(),
       empty: o.status ? `No ${o.status} deliveries for webhook ${o.id}.` : `No deliveries yet for webhook ${o.id}.`,
     });
+    if (cut) await notice(o.io, moreNote(shown.length, 'delivery records', o.status !== undefined));
     return;
   }
 
@@ -125,7 +133,8 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
     }
   };
   if (o.io.stderrIsTTY) await write(o.io.stderr, `Following deliveries of webhook ${o.id} (Ctrl-C to stop)…\n`);
-  await print(first);
+  await print(shown);
+  if (cut) await notice(o.io, `showed the newest ${shown.length} earlier delivery records; pass --all or --limit N for more.`);
   const sleep = o.sleep ?? abortableSleep;
   const interval = o.intervalMs ?? DEFAULT_INTERVAL_S * 1000;
   let previous = first;

@@ -19,6 +19,7 @@ export interface WebhookGetOptions {
 /** `formctl webhook get [form] [id]`. */
 export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command {
   const cmd = new Command('get')
+    .alias('view')
     .description('Show one webhook integration: URL, status, masked secret, headers, logic');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);

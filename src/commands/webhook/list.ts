@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client.js';
 import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
@@ -16,28 +17,34 @@ export interface WebhookListOptions {
   form: string;
   showSecret?: boolean;
   output: OutputFlags;
+  all?: boolean;
+  limit?: number;
 }
 
 /** `formctl webhook list [form]`. */
 export function newWebhookListCommand(f: Factory, runF = webhookListRun): Command {
   const cmd = new Command('list').alias('ls').description("List a form's webhook integrations");
+  addLimitOptions(cmd, 'webhooks');
   addFormArgument(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { list: true, fields: WEBHOOK_FIELDS });
   examples(cmd, ['formctl webhook list contact', "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'"]);
-  return cmd.action(async (form: string | undefined, flags: OutputFlags & { showSecret?: boolean }) =>
-    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), showSecret: flags.showSecret, output: flags }),
+  return cmd.action(async (form: string | undefined, flags: OutputFlags & LimitFlags & { showSecret?: boolean }) =>
+    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), showSecret: flags.showSecret, all: flags.all, limit: flags.limit, output: flags }),
   );
 }
 
 /** Lists webhooks with their secrets masked. */
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  const limit = listLimit(format, o);
   const client = await o.api();
   const found = await withSpinner(o.io, 'Loading webhooks…', async () => listWebhooks(client, await formIdOf(client, o.form)));
   const hooks = found.map((i) => webhookView(i, o.showSecret));
-  await writeList(o.io, format, hooks, LIST_COLUMNS, {
+  const { rows, cut } = applyLimit(hooks, limit);
+  await writeList(o.io, format, rows, LIST_COLUMNS, {
     now: o.now(),
     empty: `Form ${o.form} has no webhooks. Add one with \`formctl webhook create ${o.form} --url https://…\`.`,
   });
+  if (cut) await notice(o.io, moreNote(rows.length, 'webhooks'));
 }

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { deleteWorkspace } from '../../api/workspaces.js';
+import { listWorkspaceForms } from '../../api/forms.js';
+import { deleteWorkspace, listWorkspaces } from '../../api/workspaces.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { notice, success } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { escapeControls, notice, success } from '../../io/output.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
 
@@ -29,11 +31,48 @@ export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun)
   return cmd.action((id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes }));
 }
 
-/** Confirms, then deletes. */
+/**
+ * Looks the workspace up (so the prompt names it and counts its forms), refuses to delete the last
+ * one (the service forbids it, and a deployed server only says "unauthorized"), confirms, deletes.
+ * A workspace with forms takes its name typed on a terminal, as `gh repo delete` does.
+ */
 export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<void> {
-  await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete workspace ${o.id} with all its forms and submissions?` });
-  await deleteWorkspace(await o.api(), o.id);
-  await success(o.io, `Deleted workspace ${o.id}.`);
+  // Off a terminal without --yes nothing could be asked: refuse before any request.
+  if (!o.yes && !o.io.canPrompt) {
+    throw new UsageError(`Delete workspace ${o.id} with all its forms and submissions: refusing without confirmation.`, 'Pass --yes to confirm.');
+  }
+  const client = await o.api();
+  // A token without workspaces-read / forms-read still deletes: the prompt then says less.
+  const all = await listWorkspaces(client).catch(() => undefined);
+  const ws = all?.find((w) => w.id === o.id);
+  if (ws && all!.length === 1) {
+    throw new CliError(
+      `You cannot delete your last workspace, "${escapeControls(ws.name)}" (id ${o.id}).`,
+      ExitCode.forbidden,
+      'Create another workspace first (`formctl workspace create --name <name>`); deleting the last one means deleting your account, in the web app.',
+    );
+  }
+  const forms = ws && !o.yes ? await countForms(client, o.id) : undefined;
+  const label = ws ? `"${escapeControls(ws.name)}" (id ${o.id})` : String(o.id);
+  const what = forms === undefined ? 'all its forms and submissions' : forms === 0 ? 'no forms' : `its ${forms} form${forms === 1 ? '' : 's'} and all their submissions`;
+  const message = `Delete workspace ${label} with ${what}?`;
+  if (forms === 0) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
+  else if (ws) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: ws.name });
+  else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
+  await deleteWorkspace(client, o.id);
+  await success(o.io, `Deleted workspace ${label}.`);
   const profile = await o.forgetDefault?.(o.id);
   if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
+}
+
+/** How many forms the workspace has (one small page: `meta.total`), or undefined when it cannot be read. */
+async function countForms(client: ApiClient, workspaceId: number): Promise<number | undefined> {
+  try {
+    for await (const page of listWorkspaceForms(client, workspaceId, { perPage: 1, all: false })) {
+      return page.info?.total ?? (page.items.length === 0 ? 0 : undefined);
+    }
+    return 0;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,10 +6,11 @@ import { newWorkspaceLeaveCommand } from './leave.js';
 import { newWorkspaceListCommand } from './list.js';
 import { newWorkspaceUpdateCommand } from './update.js';
 import { newWorkspaceUseCommand } from './use.js';
+import { examples } from '../shared.js';
 
 /** `formctl workspace …`. */
 export default function newWorkspaceCommand(f: Factory): Command {
-  return new Command('workspace')
+  const cmd = new Command('workspace')
     .alias('ws')
     .description('List, create, update and switch workspaces')
     .addCommand(newWorkspaceListCommand(f))
@@ -18,4 +19,10 @@ export default function newWorkspaceCommand(f: Factory): Command {
     .addCommand(newWorkspaceDeleteCommand(f))
     .addCommand(newWorkspaceLeaveCommand(f))
     .addCommand(newWorkspaceUseCommand(f));
+  return examples(cmd, [
+    'formctl workspace list',
+    'formctl workspace create --name Marketing --emoji 📣',
+    'formctl workspace use 2',
+    "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'",
+  ]);
 }

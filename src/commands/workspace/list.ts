@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addOutputOptions, examples } from '../shared.js';
 
@@ -15,15 +16,21 @@ export interface WorkspaceListOptions {
   defaultWorkspace: () => Promise<number | undefined>;
   now: () => Date;
   output: OutputFlags;
+  all?: boolean;
+  limit?: number;
 }
 
 /** `formctl workspace list`. */
 export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun): Command {
   const cmd = new Command('list').alias('ls').description('List the workspaces you belong to');
+  addLimitOptions(cmd, 'workspaces');
   addOutputOptions(cmd, { list: true, fields: WORKSPACE_FIELDS });
   examples(cmd, ['formctl workspace list', "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'"]);
-  return cmd.action((flags: OutputFlags) =>
+  cmd.addHelpText('after', '\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile\'s default).\n');
+  return cmd.action((flags: OutputFlags & LimitFlags) =>
     runF({
+      all: flags.all,
+      limit: flags.limit,
       io: f.io,
       api: f.api,
       defaultWorkspace: async () => (await f.context()).workspace,
@@ -36,13 +43,18 @@ export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun): Co
 /** Lists workspaces; marks the profile's default one in the table. */
 export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
   const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
+  const limit = listLimit(format, o);
   const client = await o.api();
   const [workspaces, current] = await withSpinner(o.io, 'Loading workspaces…', () => Promise.all([listWorkspaces(client), o.defaultWorkspace()]));
   const columns: Column<Workspace>[] = [
     { header: 'ID', value: (w) => w.id, style: 'cyan' },
-    { header: 'Name', value: (w) => `${w.icon ? `${w.icon} ` : ''}${w.name}` },
+    // The icon has its own column so that `cut -f2` gives the bare name.
+    { header: 'Name', value: (w) => w.name },
+    { header: 'Icon', value: (w) => w.icon },
     { header: 'Read-only', value: (w) => (w.is_readonly ? 'yes' : 'no') },
     { header: 'Default', value: (w) => (w.id === current ? '*' : '') },
   ];
-  await writeList(o.io, format, workspaces, columns, { now: o.now(), empty: 'No workspaces. Create one with `formctl workspace create --name <name>`.' });
+  const { rows, cut } = applyLimit(workspaces, limit);
+  await writeList(o.io, format, rows, columns, { now: o.now(), empty: 'No workspaces. Create one with `formctl workspace create --name <name>`.' });
+  if (cut) await notice(o.io, moreNote(rows.length, 'workspaces'));
 }

@@ -616,7 +616,7 @@ describe('404 hints name the resource', () => {
     expect(notFoundHint('/open/forms/7/submissions/99')).toBe('Check the submission id: formctl submission list 7');
     expect(notFoundHint('/open/forms/7/integrations/3/events')).toBe('Check the webhook id: formctl webhook list 7');
     expect(notFoundHint('/open/forms/7/submissions/export/job-1/status')).toMatch(/^The export job is unknown or expired .*formctl submission export 7$/);
-    expect(notFoundHint('/open/forms/contact-us')).toMatch(/^Check the form id or slug: formctl form list/);
+    expect(notFoundHint('/open/forms/contact-us')).toBe('Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.');
     expect(notFoundHint('/open/workspaces/4/users/9/remove')).toBe('Check the user id: formctl member list -w 4');
     expect(notFoundHint('/open/workspaces/4/invites/2/resend')).toBe('Check the invite id: formctl invite list -w 4');
     expect(notFoundHint('/open/workspaces/4/forms?page=1')).toMatch(/^Check the workspace id: formctl workspace list/);

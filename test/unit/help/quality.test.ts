@@ -14,6 +14,8 @@ interface Entry {
   cmd: Command;
   leaf: boolean;
   examples: string[];
+  /** The flags listed under "Inherited flags:". */
+  inherited: string[];
 }
 
 /** Renders every command's help (through the program's own output settings) and pulls out its examples. */
@@ -28,8 +30,10 @@ function collect(program: Command, io: ReturnType<typeof fakeIO>): Entry[] {
       .map((l) => l.trim())
       .filter((l) => l.startsWith('$ '))
       .map((l) => l.slice(2));
+    const inheritedBlock = /\nInherited flags:\n((?:[ \t]+.*\n?)+)/.exec(io.out())?.[1] ?? '';
+    const inherited = [...inheritedBlock.matchAll(/^ {2}(-[-\w]+(?:, --[-\w]+)?)/gm)].map((m) => m[1]!);
     const subs = visibleSubcommands(cmd);
-    entries.push({ path: ['formctl', ...path].join(' '), cmd, leaf: subs.length === 0, examples });
+    entries.push({ path: ['formctl', ...path].join(' '), cmd, leaf: subs.length === 0, examples, inherited });
     for (const sub of subs) walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
@@ -60,6 +64,16 @@ const rules = {
       ...e.cmd.options.filter((o) => !o.hidden && !o.description).map((o) => `${e.path} ${o.flags}`),
     ]),
   examples: (entries: Entry[]) => entries.filter((e) => e.leaf && e.examples.length === 0).map((e) => e.path),
+  groupExamples: (entries: Entry[]) => entries.filter((e) => !e.leaf && e.cmd.parent && e.examples.length === 0).map((e) => e.path),
+  inherited: (entries: Entry[]) =>
+    entries
+      .filter((e) => e.cmd.parent)
+      .filter((e) => {
+        const root = e.cmd.parent!.parent ? e.cmd.parent!.parent : e.cmd.parent!;
+        const wanted = root.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.long!);
+        return wanted.some((flag) => !e.inherited.includes(flag)) || e.inherited.includes('--version');
+      })
+      .map((e) => `${e.path}: ${e.inherited.join(' ') || '(no Inherited flags block)'}`),
   realInvocations: (entries: Entry[]) =>
     entries
       .filter((e) => e.leaf && e.examples.length > 0)
@@ -95,6 +109,13 @@ describe('help quality of the whole CLI', () => {
   it('every leaf command has an Examples block', () => {
     expect(rules.examples(entries)).toEqual([]);
   });
+  it('every group has an Examples block too', () => {
+    expect(rules.groupExamples(entries)).toEqual([]);
+  });
+  it('every command below the root lists the root flags under "Inherited flags:" (not --version), as gh does', () => {
+    expect(entries.filter((e) => e.cmd.parent).length).toBeGreaterThan(30);
+    expect(rules.inherited(entries)).toEqual([]);
+  });
   it('examples are real invocations of the command they document', () => {
     expect(rules.realInvocations(entries)).toEqual([]);
   });
@@ -111,11 +132,16 @@ describe('help quality rules', () => {
     thing.command('list').description('list things').option('--json [fields]').addHelpText('after', '\nExamples:\n  $ formctl thing list --json\n');
     thing.command('get').description('Get a thing').argument('<id>').addHelpText('after', '\nExamples:\n  $ formctl other get 1\n');
     thing.command('rm').description('Remove a thing');
+    program.option('--debug', 'Debug');
     applySettings(program, { io: io.io } as Factory);
+    // A command whose help hides the inherited block is caught.
+    thing.commands.find((c) => c.name() === 'rm')!.configureHelp({ showGlobalOptions: false });
     const entries = collect(program, io);
     expect(rules.description(entries)).toEqual(['formctl thing: "things."', 'formctl thing list: "list things"']);
     expect(rules.described(entries)).toEqual(['formctl thing list --json [fields]', 'formctl thing get <id>']);
     expect(rules.examples(entries)).toEqual(['formctl thing rm']);
+    expect(rules.groupExamples(entries)).toEqual(['formctl thing']);
+    expect(rules.inherited(entries)).toEqual(['formctl thing rm: (no Inherited flags block)']);
     expect(rules.realInvocations(entries)).toEqual(['formctl thing get: formctl other get 1']);
     expect(rules.jq(entries)).toEqual(['formctl thing']);
   });

@@ -34,13 +34,16 @@ describe('workspace list', () => {
     const tty = fakeIO({ tty: true });
     await workspaceListRun({ io: tty.io, api, defaultWorkspace: async () => sb.workspaceId, now, output: {} });
     const lines = tty.out().split('\n');
-    expect(lines[0]).toBe('ID  NAME                READ-ONLY  DEFAULT');
+    expect(lines[0]).toMatch(/^ID  NAME +ICON  READ-ONLY  DEFAULT$/);
     expect(lines[1]).toMatch(new RegExp(`^${sb.workspaceId}\\s+\\S.*\\s+no\\s+\\*$`));
 
     const piped = fakeIO();
     await workspaceListRun({ io: piped.io, api, defaultWorkspace: async () => undefined, now, output: {} });
     const cells = piped.out().split('\n')[0]!.split('\t');
-    expect([cells[0], cells[2], cells[3]]).toEqual([String(sb.workspaceId), 'no', '']);
+    // The icon has its own column: `cut -f2` is the bare name.
+    const ws = (await client.request<{ id: number; name: string; icon: string }[]>({ path: '/open/workspaces' })).data.find((w) => w.id === sb.workspaceId)!;
+    expect(cells).toEqual([String(sb.workspaceId), ws.name, ws.icon ?? '', 'no', '']);
+    expect(ws.icon).toBeTruthy();
 
     const js = fakeIO();
     await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id,is_readonly' } });
@@ -81,8 +84,8 @@ describe('workspace create / update / delete', () => {
     const delTty = fakeIO({ tty: true });
     const { prompter, asked } = scriptedPrompter({ confirm: [true] });
     await workspaceDeleteRun({ io: delTty.io, api, prompter: () => prompter, id });
-    expect(asked).toEqual([`confirm: Delete workspace ${id} with all its forms and submissions?`]);
-    expect(delTty.out()).toBe(`✓ Deleted workspace ${id}.\n`);
+    expect(asked).toEqual([`confirm: Delete workspace "Ops EU" (id ${id}) with no forms?`]);
+    expect(delTty.out()).toBe(`✓ Deleted workspace "Ops EU" (id ${id}).\n`);
 
     const left = fakeIO();
     await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'name' } });

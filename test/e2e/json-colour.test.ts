@@ -1,0 +1,76 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+// `--json` on a terminal is coloured, as gh does; piped (even with FORCE_COLOR), with NO_COLOR,
+// --no-color or TERM=dumb it is plain. A real pseudo-terminal comes from util-linux `script`, which
+// copies everything the program writes (escape codes included) to its own stdout.
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+const ESC = '\x1b[';
+
+let sb: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+beforeAll(async () => {
+  sb = await startTestSandbox({ seed: 1 });
+  home = tempHome();
+});
+afterAll(async () => {
+  await sb.close();
+  home.cleanup();
+});
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs the built binary on a pty; returns what it wrote there (stdout and stderr together). */
+async function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  // Asynchronous: the sandbox answering the binary runs in this process.
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, TERM: 'xterm-256color', ...home.env, ...sb.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  child.stdin.destroy();
+  expect(code, out).toBe(0);
+  return out;
+}
+
+// eslint-disable-next-line no-control-regex
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r\n/g, '\n');
+
+describe.skipIf(!hasScript)('--json colour', () => {
+  it('is coloured on a terminal: keys, strings and numbers each in their colour, the same JSON underneath', async () => {
+    const out = await onTerminal(['form', 'get', String(sb.formId), '--json', 'id,title,workspace_id']);
+    expect(out).toContain(`${ESC}34m"id"${ESC}39m`);
+    expect(out).toMatch(new RegExp(`\\x1b\\[36m${sb.formId}\\x1b\\[39m`));
+    expect(out).toMatch(/\x1b\[32m"Customer feedback \(demo\)"\x1b\[39m/);
+    expect(JSON.parse(plain(out))).toEqual({ id: sb.formId, title: 'Customer feedback (demo)', workspace_id: sb.workspaceId });
+
+    const list = await onTerminal(['workspace', 'list', '--json', 'id,name']);
+    expect(list).toContain(`${ESC}34m"name"${ESC}39m`);
+    expect(JSON.parse(plain(list))).toHaveLength(1);
+  });
+
+  it.each([
+    ['NO_COLOR', { NO_COLOR: '1' }, []],
+    ['TERM=dumb', { TERM: 'dumb' }, []],
+    ['--no-color', {}, ['--no-color']],
+  ])('is plain on a terminal with %s', async (_name, env, flags) => {
+    const out = await onTerminal([...flags, 'workspace', 'list', '--json', 'id,name'], env);
+    expect(out).not.toContain(ESC);
+    expect(JSON.parse(plain(out))).toHaveLength(1);
+  });
+});
+
+it('is plain when piped, even with FORCE_COLOR', async () => {
+  const r = await runFormctl(['workspace', 'list', '--json', 'id,name'], { env: { ...home.env, ...sb.env, NO_COLOR: '', FORCE_COLOR: '1' } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toContain(ESC);
+  expect(JSON.parse(r.stdout)).toHaveLength(1);
+});
