@@ -353,8 +353,8 @@ __formctl_spec() {
     'webhook update')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--url --header --clear-headers --activate --deactivate --logic-file --allow-private --show-secret --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--url --header --logic-file --json --profile --timeout --max-wait'
+      fc_opts='--url --header --clear-headers --activate --deactivate --logic-file --secret-file --no-secret --allow-private --show-secret --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--url --header --logic-file --secret-file --json --profile --timeout --max-wait'
       fc_oopts='--json'
       fc_args='dyn:forms dyn:integrations' ;;
     'webhook rotate-secret')
@@ -506,6 +506,7 @@ __formctl_optval() {
     'webhook create|--secret-file') fc_spec='file' ;;
     'webhook create|--logic-file') fc_spec='file' ;;
     'webhook update|--logic-file') fc_spec='file' ;;
+    'webhook update|--secret-file') fc_spec='file' ;;
     'webhook events|--status') fc_spec='choices:success,failed,timeout' ;;
     'webhook verify|--secret-file') fc_spec='file' ;;
     'webhook verify|--header-file') fc_spec='file' ;;

@@ -453,9 +453,9 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '--url' '--header' '--clear-headers' '--activate' '--deactivate' '--logic-file' '--allow-private' '--show-secret' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'New receiver URL' 'Add or replace a custom header (repeatable); others are kept' 'Remove every custom header (then add those given with --header)' 'Switch deliveries on' 'Switch deliveries off' 'Replace the condition with this JSON (a file holding null removes it)' 'Skip only the HTTPS and public-address checks (a local receiver and a sandbox run with --allow-private-webhooks)' 'Print the signing secret in full (masked as ••••1234 by default)' 'Output JSON; optionally only these comma-separated fields (fields: id, form_id, integration_id, status, data, logic, created_at, updated_at)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
-            set -g __fc_vopts '--url' '--header' '--logic-file' '--json' '--profile' '--timeout' '--max-wait'
+            set -g __fc_opts '--url' '--header' '--clear-headers' '--activate' '--deactivate' '--logic-file' '--secret-file' '--no-secret' '--allow-private' '--show-secret' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'New receiver URL' 'Add or replace a custom header (repeatable); others are kept' 'Remove every custom header (then add those given with --header)' 'Switch deliveries on' 'Switch deliveries off' 'Replace the condition with this JSON (a file holding null removes it)' 'Sign deliveries from now on with the secret in this file (at least 12 characters)' 'Stop signing deliveries (receivers can no longer tell them from forgeries)' 'Skip only the HTTPS and public-address checks (a local receiver and a sandbox run with --allow-private-webhooks)' 'Print the signing secret in full (masked as ••••1234 by default)' 'Output JSON; optionally only these comma-separated fields (fields: id, form_id, integration_id, status, data, logic, created_at, updated_at)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_vopts '--url' '--header' '--logic-file' '--secret-file' '--json' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts '--json'
             set -g __fc_args 'dyn:forms' 'dyn:integrations'
         case 'webhook rotate-secret'
@@ -667,6 +667,8 @@ function __formctl_optval -a p flag
         case 'webhook create|--logic-file'
             echo 'file'
         case 'webhook update|--logic-file'
+            echo 'file'
+        case 'webhook update|--secret-file'
             echo 'file'
         case 'webhook events|--status'
             echo 'choices:success,failed,timeout'
