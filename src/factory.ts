@@ -1,7 +1,7 @@
 import { ApiClient } from './api/client.js';
-import { CliError, ExitCode, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { configDir, stateDir } from './config/paths.js';
-import { type ResolvedContext, resolveContext } from './config/resolve.js';
+import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
 import type { ConfigStore } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
@@ -77,13 +77,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (init.api) return init.api();
       const ctx = await f.context();
       await assertProfileExists(ctx, f);
-      if (!ctx.token) {
-        throw new CliError(
-          `Not logged in (profile "${ctx.profileName}").`,
-          ExitCode.auth,
-          'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
-        );
-      }
+      if (!ctx.token) throw notLoggedIn(ctx);
       return f.apiFor(ctx.baseUrl, ctx.token);
     },
     apiFor(baseUrl, token) {
