@@ -1,4 +1,5 @@
 import { ApiClient } from './api/client.js';
+import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
 import { configDir, stateDir } from './config/paths.js';
 import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
@@ -115,7 +116,8 @@ export function createFactory(init: FactoryInit): Factory {
     },
     stateDir: () => stateDir(init.env),
     debug(line) {
-      if (f.globals.debug) init.io.stderr.write(`[debug] ${line}\n`);
+      // Signed or token-bearing queries never reach a debug line, whatever wrote it (docs/security.md).
+      if (f.globals.debug) init.io.stderr.write(`[debug] ${redactQuerySecrets(line)}\n`);
     },
     async dispose() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
+import { redactQuerySecrets } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -207,7 +208,7 @@ export class ApiClient {
   /** The request as shown in messages: path and query on the service; origin and path elsewhere (a signed file_url's query is a secret). */
   private display(o: Pick<RequestOptions, 'path' | 'query'>): string {
     const url = this.resolve(o);
-    return url.origin === this.baseUrl.origin ? url.pathname + url.search : url.origin + url.pathname;
+    return url.origin === this.baseUrl.origin ? redactQuerySecrets(url.pathname + url.search) : url.origin + url.pathname;
   }
 
   /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
@@ -236,7 +237,7 @@ export class ApiClient {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
-    const shown = url.origin === this.baseUrl.origin ? url.href : display;
+    const shown = url.origin === this.baseUrl.origin ? redactQuerySecrets(url.href) : display;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
     const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -418,10 +419,10 @@ export class ApiClient {
     if (this.opts.debug) this.opts.debug(this.redact(line));
   }
 
-  /** Removes the token from text that may reach the terminal (a server may echo it back). */
+  /** Removes the token, and secret query values (docs/security.md), from text that may reach the terminal (a server may echo them back). */
   redact(text: string): string {
     const token = this.opts.token;
-    return token ? text.split(token).join('[REDACTED]') : text;
+    return redactQuerySecrets(token ? text.split(token).join('[REDACTED]') : text);
   }
 
   private redactErrors(errors: FieldErrors): FieldErrors {
