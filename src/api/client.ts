@@ -49,6 +49,9 @@ export interface ApiResponse<T> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   data: T;
+  /** The request, as messages show it: for "unexpected answer" errors (src/api/normalize.ts). */
+  method: Method;
+  path: string;
 }
 
 export interface StreamResponse {
@@ -159,7 +162,7 @@ export class ApiClient {
         data = text;
       }
     }
-    return { status: res.status, headers: res.headers, data: data as T };
+    return { status: res.status, headers: res.headers, data: data as T, method: o.method ?? 'GET', path: this.display(o) };
   }
 
   /**

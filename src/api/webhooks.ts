@@ -49,7 +49,7 @@ const ABILITY = 'manage-integrations';
 /** The form's webhook integrations (the deployed list holds every integration kind; only webhooks are kept). */
 export async function listWebhooks(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
   const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations`, ability: ABILITY });
-  return unwrapList<WebhookIntegration>(res.data).items.filter((i) => i && (i.integration_id ?? 'webhook') === 'webhook');
+  return unwrapList<WebhookIntegration>(res.data, res).items.filter((i) => i && (i.integration_id ?? 'webhook') === 'webhook');
 }
 
 /** One webhook integration; the service has no single-get route, so it is found in the list. */
@@ -64,13 +64,13 @@ export async function getWebhook(c: ApiClient, formId: number, id: number): Prom
 /** Creates a webhook integration (200 `{message, form_integration}`). */
 export async function createWebhook(c: ApiClient, formId: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
   const res = await c.request({ method: 'POST', path: apiPath`/open/forms/${formId}/integrations`, body, ability: ABILITY });
-  return unwrapIntegration<WebhookIntegration>(res.data);
+  return unwrapIntegration<WebhookIntegration>(res.data, res);
 }
 
 /** Replaces a webhook integration's settings; callers send the full merged data so no service drops a field. */
 export async function updateWebhook(c: ApiClient, formId: number, id: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
   const res = await c.request({ method: 'PUT', path: apiPath`/open/forms/${formId}/integrations/${id}`, body, ability: ABILITY });
-  return unwrapIntegration<WebhookIntegration>(res.data);
+  return unwrapIntegration<WebhookIntegration>(res.data, res);
 }
 
 /** Deletes a webhook integration. */
@@ -82,5 +82,5 @@ export async function deleteWebhook(c: ApiClient, formId: number, id: number): P
 /** Dispatch event records, newest first, in the spec's shape whatever the service sent. */
 export async function listWebhookEvents(c: ApiClient, formId: number, id: number): Promise<DispatchEvent[]> {
   const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations/${id}/events`, ability: ABILITY });
-  return unwrapList<Record<string, unknown>>(res.data).items.map((e) => normalizeEvent(e) as DispatchEvent);
+  return unwrapList<Record<string, unknown>>(res.data, res).items.map((e) => normalizeEvent(e) as DispatchEvent);
 }
