@@ -92,6 +92,13 @@ const MAX_ATTEMPTS = 5;
  * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
  */
 const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND']);
+/**
+ * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
+ * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
+ */
+export const JSON_ANSWER_LIMIT = 64 * 1024 * 1024;
+/** The most read of an error answer for its message: anything longer is not a message. */
+const ERROR_BODY_LIMIT = 1024 * 1024;
 /** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
 const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
@@ -142,9 +149,21 @@ export class ApiClient {
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(o);
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await res.body.text();
+      // Refused before reading when the length is announced; otherwise counted while reading, so an
+      // endless body costs at most the limit in memory (docs/security.md).
+      const length = Number(res.headers['content-length']);
+      if (Number.isFinite(length) && length > JSON_ANSWER_LIMIT) text = undefined;
+      else text = await readLimited(res.body, JSON_ANSWER_LIMIT);
+      if (text === undefined) {
+        destroyBody(res.body);
+        throw new CliError(
+          `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${res.status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
+          ExitCode.error,
+          'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
+        );
+      }
     } catch (err) {
       // The connection can drop or time out after the headers arrived: still a network error (exit 11).
       throw this.failure(err as NodeJS.ErrnoException, o);
@@ -304,7 +323,7 @@ export class ApiClient {
         return { status, headers: res.headers, body: res.body };
       }
       if (status >= 300 && status < 400) {
-        await res.body.dump();
+        await res.body.dump().catch(() => undefined);
         throw new CliError(
           this.redact(`The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`),
           ExitCode.error,
@@ -315,7 +334,7 @@ export class ApiClient {
       const asked = retryable ? this.serverDelay(res.headers) : undefined;
       const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
       if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
-        await res.body.dump();
+        await res.body.dump().catch(() => undefined);
         this.log(`  retrying in ${delay} ms`);
         waited += delay;
         await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
@@ -444,11 +463,15 @@ function resetToEpochMs(reset: number, now: number): number {
   return reset < 1e9 ? now + reset * 1000 : reset * 1000;
 }
 
-async function readErrorBody(body: { text(): Promise<string> }): Promise<{ message?: string; errors?: FieldErrors }> {
-  let text = '';
+async function readErrorBody(body: ResponseBody): Promise<{ message?: string; errors?: FieldErrors }> {
+  let text: string | undefined;
   try {
-    text = await body.text();
+    text = await readLimited(body, ERROR_BODY_LIMIT);
   } catch {
+    return {};
+  }
+  if (text === undefined) {
+    destroyBody(body);
     return {};
   }
   try {
@@ -466,4 +489,20 @@ async function readErrorBody(body: { text(): Promise<string> }): Promise<{ messa
     const first = text.trim().split('\n')[0]?.slice(0, 200);
     return { message: first && !first.startsWith('<') ? first : undefined };
   }
+}
+
+/** Reads a body as UTF-8 text, at most `limit` bytes: undefined when it is longer (the caller destroys it). */
+async function readLimited(body: ResponseBody, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function destroyBody(body: ResponseBody): void {
+  (body as { destroy?: () => void }).destroy?.();
 }
