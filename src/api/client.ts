@@ -84,6 +84,8 @@ export interface RateLimitState {
 }
 
 const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
+/** The code of a JSON exchange that outlasted --timeout as a whole (see ExchangeDeadline). */
+const EXCHANGE_TIMEOUT = 'FORMCTL_EXCHANGE_TIMEOUT';
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 const MAX_ATTEMPTS = 5;
 /**
@@ -91,7 +93,7 @@ const MAX_ATTEMPTS = 5;
  * attempts would take five times that, far past --max-wait), and a host that does not resolve
  * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
  */
-const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND']);
+const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND', EXCHANGE_TIMEOUT]);
 /**
  * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
  * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
@@ -148,7 +150,7 @@ export class ApiClient {
 
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
-    const res = await this.send(o);
+    const res = await this.send(o, true);
     let text: string | undefined;
     try {
       // Refused before reading when the length is announced; otherwise counted while reading, so an
@@ -166,7 +168,9 @@ export class ApiClient {
       }
     } catch (err) {
       // The connection can drop or time out after the headers arrived: still a network error (exit 11).
-      throw this.failure(err as NodeJS.ErrnoException, o);
+      throw this.failure(err as NodeJS.ErrnoException, o, res.deadline);
+    } finally {
+      res.deadline?.clear();
     }
     let data: unknown = undefined;
     if (text.length > 0) {
@@ -234,8 +238,11 @@ export class ApiClient {
   }
 
   /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
-  private failure(e: NodeJS.ErrnoException, o: RequestOptions): CliError {
+  private failure(e: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
     if (e instanceof CliError) return e;
+    if (deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted) {
+      return this.networkError(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }), o.method ?? 'GET', this.resolve(o), this.display(o));
+    }
     if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
       return new InterruptedError();
     }
@@ -255,7 +262,13 @@ export class ApiClient {
     return this.dispatcher;
   }
 
-  private async send(o: RequestOptions): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody }> {
+  /**
+   * The attempt loop. With `whole`, each attempt runs under an ExchangeDeadline of --timeout that
+   * the caller clears once it has read the body: undici's own timeouts are idle timeouts, which a
+   * body trickling a byte a second never trips (docs/security.md). Downloads (stream) keep only
+   * the idle timeout: a large export may rightly take longer than --timeout.
+   */
+  private async send(o: RequestOptions, whole = false): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody; deadline?: ExchangeDeadline }> {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
@@ -289,10 +302,13 @@ export class ApiClient {
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let res: Dispatcher.ResponseData;
+      const userSignal = o.signal ?? this.opts.signal;
+      const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, userSignal) : undefined;
       try {
-        res = await this.exchange({ url, method, headers, body, signal: o.signal ?? this.opts.signal });
+        res = await this.exchange({ url, method, headers, body, signal: deadline?.signal ?? userSignal });
       } catch (err) {
-        const failure = this.failure(err as NodeJS.ErrnoException, o);
+        deadline?.clear();
+        const failure = this.failure(err as NodeJS.ErrnoException, o, deadline);
         if (!(failure instanceof NetworkError)) throw failure;
         const netErr = failure;
         this.log(`< ${method} ${shown} failed: ${netErr.code ?? 'error'} (${this.now() - t0} ms)`);
@@ -320,10 +336,11 @@ export class ApiClient {
           (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
       );
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
-        return { status, headers: res.headers, body: res.body };
+        return { status, headers: res.headers, body: res.body, deadline };
       }
       if (status >= 300 && status < 400) {
         await res.body.dump().catch(() => undefined);
+        deadline?.clear();
         throw new CliError(
           this.redact(`The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`),
           ExitCode.error,
@@ -335,12 +352,14 @@ export class ApiClient {
       const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
       if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
         await res.body.dump().catch(() => undefined);
+        deadline?.clear();
         this.log(`  retrying in ${delay} ms`);
         waited += delay;
         await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
         continue;
       }
       const parsed = await readErrorBody(res.body);
+      deadline?.clear();
       const init: ApiErrorInit = {
         status,
         method,
@@ -419,6 +438,7 @@ export class ApiClient {
         return new NetworkError(`Timed out connecting to ${host} after ${secs} ${where}.`, 'Check the network, or raise --timeout.', code);
       case 'UND_ERR_HEADERS_TIMEOUT':
       case 'UND_ERR_BODY_TIMEOUT':
+      case EXCHANGE_TIMEOUT:
         return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
       case 'ECONNREFUSED':
         return new NetworkError(`Connection refused by ${host} ${where}.`, 'Is the service running, and is the base URL right? See `formctl auth status`.', code);
@@ -505,4 +525,27 @@ async function readLimited(body: ResponseBody, limit: number): Promise<string | 
 
 function destroyBody(body: ResponseBody): void {
   (body as { destroy?: () => void }).destroy?.();
+}
+
+/**
+ * --timeout for one whole JSON exchange (send, headers and body): aborts the request's signal
+ * when it runs out. `expired` tells that abort apart from Ctrl-C.
+ */
+class ExchangeDeadline {
+  expired = false;
+  readonly signal: AbortSignal;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number, outer?: AbortSignal) {
+    const ac = new AbortController();
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      ac.abort(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }));
+    }, ms);
+    this.signal = outer ? AbortSignal.any([outer, ac.signal]) : ac.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }

@@ -41,6 +41,30 @@ function env(url: string): NodeJS.ProcessEnv {
   return { ...home.env, FORMCTL_BASE_URL: url, FORMCTL_TOKEN: 'fsk_t' };
 }
 
+describe('--timeout bounds a whole JSON exchange', () => {
+  it('a body trickling one byte a second ends with exit 11 after --timeout, not never', async () => {
+    const timers = new Set<NodeJS.Timeout>();
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const t = setInterval(() => res.write(' '), 1000);
+      timers.add(t);
+      res.on('close', () => clearInterval(t));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    close = () =>
+      new Promise((r) => {
+        for (const t of timers) clearInterval(t);
+        server.closeAllConnections();
+        server.close(() => r());
+      });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await runFormctl(['--timeout', '2', 'workspace', 'list'], { env: env(url), timeoutMs: 15_000 });
+    expect(r.code).toBe(11);
+    expect(r.stderr.split('\n')[0]).toBe('error: The service did not answer within 2 s (--timeout) (GET /open/workspaces).');
+  });
+});
+
 describe('JSON answers are capped at 64 MiB', () => {
   it('an endless body: formctl stops reading at the cap (bounded memory) and says why', async () => {
     let written = 0;
