@@ -95,6 +95,12 @@ const MAX_ATTEMPTS = 5;
  */
 const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND', EXCHANGE_TIMEOUT]);
 /**
+ * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not
+ * match its Content-Length, e.g. two conflicting ones; wire.ts's ERR_BAD_HTTP_RESPONSE) and a request the HTTP library refuses to send: the
+ * same server sends the same bytes again, so these are final (docs/security.md).
+ */
+const PROTOCOL_ERROR = /^(HPE_|ERR_BAD_HTTP_RESPONSE$|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
+/**
  * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
  * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
  */
@@ -317,6 +323,7 @@ export class ApiClient {
           IDEMPOTENT.has(method) &&
           !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
           !TLS_FAILURE.test(netErr.code ?? '') &&
+          !PROTOCOL_ERROR.test(netErr.code ?? '') &&
           // Nothing listens on that local port: waiting will not change that (a sandbox not started).
           !(netErr.code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) &&
           attempt < MAX_ATTEMPTS &&
@@ -429,7 +436,8 @@ export class ApiClient {
   }
 
   private networkError(e: NodeJS.ErrnoException, method: string, url: URL, display: string): NetworkError {
-    const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
+    // undici's HTTPParserError may carry no code; its message names what llhttp expected.
+    const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code ?? (e.name === 'HTTPParserError' ? 'HPE_INVALID_RESPONSE' : undefined);
     const host = url.host;
     const secs = formatSeconds(this.opts.timeoutMs);
     const where = `(${method} ${display})`;
@@ -450,6 +458,17 @@ export class ApiClient {
       case 'EPIPE':
         return new NetworkError(`The connection to ${host} was dropped ${where}.`, undefined, code);
       default:
+        if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
+          return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
+        }
+        if (code && PROTOCOL_ERROR.test(code)) {
+          const detail = /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
+          return new NetworkError(
+            `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
+            'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',
+            code,
+          );
+        }
         if (code && TLS_FAILURE.test(code)) {
           return new NetworkError(`TLS error talking to ${host}: ${code} ${where}.`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
         }

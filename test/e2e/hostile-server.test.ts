@@ -41,6 +41,21 @@ function env(url: string): NodeJS.ProcessEnv {
   return { ...home.env, FORMCTL_BASE_URL: url, FORMCTL_TOKEN: 'fsk_t' };
 }
 
+describe('malformed HTTP is final: one attempt, a clear error', () => {
+  it.each([
+    ['a garbage status line', 'HELLO THERE\r\n\r\n'],
+    ['a bare CR in the header block', 'HTTP/1.1 200 OK\rContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]'],
+    ['conflicting Content-Length', 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 7\r\n\r\n[]'],
+  ])('%s', async (_name, bytes) => {
+    const s = await rawServer((socket) => socket.end(bytes));
+    const r = await runFormctl(['workspace', 'list'], { env: env(s.url) });
+    expect(r.code).toBe(11);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: 127\.0\.0\.1:\d+ sent a malformed HTTP answer \([^)]+\) \(GET \/open\/workspaces\); not retried\.$/);
+    expect(r.stderr).not.toContain('note:');
+    expect(s.connections()).toBe(1);
+  });
+});
+
 describe('--timeout bounds a whole JSON exchange', () => {
   it('a body trickling one byte a second ends with exit 11 after --timeout, not never', async () => {
     const timers = new Set<NodeJS.Timeout>();
