@@ -91,6 +91,7 @@ export function createFactory(init: FactoryInit): Factory {
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
         // Short backoffs pass unremarked; a wait a person would notice is explained on stderr.
+        onNote: (text) => init.io.stderr.write(`note: ${text}\n`),
         onWait: ({ ms, reason }) => {
           if (ms >= 1000) init.io.stderr.write(`note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
         },

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
+import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import { redactQuerySecrets } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -25,6 +25,8 @@ export interface ClientOptions {
   onWait?: (w: { ms: number; reason: string }) => void;
   /** Injected for tests; default is an undici Agent made on first request. */
   dispatcher?: Dispatcher;
+  /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
+  onNote?: (text: string) => void;
 }
 
 export interface RequestOptions {
@@ -43,6 +45,13 @@ export interface RequestOptions {
   /** Statuses returned as data rather than thrown. */
   acceptStatuses?: number[];
   signal?: AbortSignal;
+  /**
+   * `never-after-send`: once the request may have reached the service (a 5xx answer, a connection
+   * dropped after sending), it is not sent again: for a request with side effects beyond its
+   * own resource, such as a submission update, which re-runs the form's integrations on the
+   * deployed service (docs/security.md). Failures before sending and 429 are still retried.
+   */
+  retry?: 'default' | 'never-after-send';
 }
 
 export interface ApiResponse<T> {
@@ -87,6 +96,8 @@ const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** The code of a JSON exchange that outlasted --timeout as a whole (see ExchangeDeadline). */
 const EXCHANGE_TIMEOUT = 'FORMCTL_EXCHANGE_TIMEOUT';
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** Network failures that happen before a request reaches the service: retrying them sends it once. */
+const BEFORE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const MAX_ATTEMPTS = 5;
 /**
  * Network failures that are not retried: a timeout already cost the user's whole --timeout (five
@@ -157,6 +168,12 @@ export class ApiClient {
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(o, true);
+    if (res.takenAsDone) {
+      await res.body.dump().catch(() => undefined);
+      res.deadline?.clear();
+      this.opts.onNote?.(res.takenAsDone);
+      return { status: res.status, headers: res.headers, data: undefined as T, method: o.method ?? 'GET', path: this.display(o) };
+    }
     let text: string | undefined;
     try {
       // Refused before reading when the length is announced; otherwise counted while reading, so an
@@ -274,7 +291,10 @@ export class ApiClient {
    * body trickling a byte a second never trips (docs/security.md). Downloads (stream) keep only
    * the idle timeout: a large export may rightly take longer than --timeout.
    */
-  private async send(o: RequestOptions, whole = false): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody; deadline?: ExchangeDeadline }> {
+  private async send(
+    o: RequestOptions,
+    whole = false,
+  ): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody; deadline?: ExchangeDeadline; takenAsDone?: string }> {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
@@ -304,6 +324,9 @@ export class ApiClient {
 
     const started = this.now();
     let waited = 0;
+    const onceOnly = o.retry === 'never-after-send';
+    /** An earlier attempt may have been carried out although its answer was an error or lost. */
+    let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
@@ -319,6 +342,8 @@ export class ApiClient {
         const netErr = failure;
         this.log(`< ${method} ${shown} failed: ${netErr.code ?? 'error'} (${this.now() - t0} ms)`);
         const delay = this.backoff(attempt);
+        const sent = !BEFORE_SEND_CODES.has(netErr.code ?? '');
+        if (onceOnly && sent) throw this.mayHaveApplied(netErr, method, display);
         if (
           IDEMPOTENT.has(method) &&
           !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
@@ -331,6 +356,7 @@ export class ApiClient {
         ) {
           this.log(`  retrying in ${delay} ms`);
           waited += delay;
+          mayHaveApplied ||= sent;
           await this.pause(delay, `the connection failed (${netErr.code ?? 'network error'})`, o.signal ?? this.opts.signal);
           continue;
         }
@@ -345,6 +371,16 @@ export class ApiClient {
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
         return { status, headers: res.headers, body: res.body, deadline };
       }
+      if (status === 404 && method === 'DELETE' && mayHaveApplied) {
+        // The earlier attempt most likely deleted it and only its answer was lost.
+        return {
+          status,
+          headers: res.headers,
+          body: res.body,
+          deadline,
+          takenAsDone: `the first DELETE ${display} may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.`,
+        };
+      }
       if (status >= 300 && status < 400) {
         await res.body.dump().catch(() => undefined);
         deadline?.clear();
@@ -354,7 +390,7 @@ export class ApiClient {
           'Check the base URL (formctl auth status); it must point at the API itself.',
         );
       }
-      const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method));
+      const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method) && !onceOnly);
       const asked = retryable ? this.serverDelay(res.headers) : undefined;
       const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
       if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
@@ -362,6 +398,8 @@ export class ApiClient {
         deadline?.clear();
         this.log(`  retrying in ${delay} ms`);
         waited += delay;
+        // A 429 is refused before the service acts; a 5xx may come after it did.
+        mayHaveApplied ||= status !== 429;
         await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
         continue;
       }
@@ -381,8 +419,17 @@ export class ApiClient {
         this.log(`  rate limited; gave up after ${Math.round((this.now() - started) / 1000)} s (--max-wait ${Math.round(this.opts.maxWaitMs / 1000)} s)`);
         throw e;
       }
+      if (onceOnly && status >= 500) throw this.mayHaveApplied(apiErrorFor(init), method, display);
       throw apiErrorFor(init);
     }
+  }
+
+  /** The error for a request sent once only (`retry: 'never-after-send'`) that failed after it may have reached the service. */
+  private mayHaveApplied(err: CliError, method: string, display: string): CliError {
+    const message = `${err.message.replace(/\.$/, '')}; the ${method} may have been applied all the same, so it was not sent again.`;
+    const hint = appliedCheckHint(display);
+    if (err instanceof NetworkError) return new NetworkError(message, hint, err.code);
+    return new CliError(message, err.exitCode, hint);
   }
 
   /** Waits between attempts; Ctrl-C (the abort signal) ends the wait at once with exit 130. */

@@ -39,6 +39,8 @@ export async function updateSubmission(
     body: { data },
     ability: 'submissions-write',
     signal,
+    // Each update re-runs the form's integrations on the deployed service: never sent twice.
+    retry: 'never-after-send',
   });
   return { message: messageOf(res.data, 'Record successfully updated.'), body: res.data };
 }
