@@ -14,12 +14,17 @@ beforeAll(async () => {
   server = await startStubServer((req, res) => {
     if (req.method === 'GET' && req.url === '/open/forms/5') return json(res, 200, FORM);
     if (req.method === 'PUT') {
-      if (onPut === 'drop') return res.socket?.destroy();
+      if (onPut === 'drop') {
+        res.socket?.destroy();
+        return;
+      }
       return json(res, 503, { message: 'Service Unavailable' });
     }
     if (req.method === 'DELETE') {
       // The first delete is carried out but its answer is lost; the retry finds nothing.
-      return deletes++ === 0 ? res.socket?.destroy() : json(res, 404, { message: 'Not found.' });
+      if (deletes++ === 0) res.socket?.destroy();
+      else json(res, 404, { message: 'Not found.' });
+      return;
     }
     json(res, 404, { message: 'Not found.' });
   });
