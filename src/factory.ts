@@ -1,7 +1,9 @@
 import { ApiClient } from './api/client.js';
 import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
-import { configDir, stateDir } from './config/paths.js';
+import { join } from 'node:path';
+import { SharedBudget } from './api/ratelimit.js';
+import { cacheDir, configDir, stateDir } from './config/paths.js';
 import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
 import type { ConfigStore } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
@@ -85,6 +87,7 @@ export function createFactory(init: FactoryInit): Factory {
       const client = new ApiClient({
         baseUrl,
         token,
+        budget: sharedBudget(init.env, baseUrl, token, f.globals.debug ? (line) => f.debug(line) : undefined),
         userAgent: userAgent(),
         timeoutMs: f.globals.timeoutMs,
         maxWaitMs: f.globals.maxWaitMs,
@@ -125,6 +128,17 @@ export function createFactory(init: FactoryInit): Factory {
     },
   };
   return f;
+}
+
+/** The rate budget this machine's formctl processes share for one service and token (src/api/ratelimit.ts). */
+function sharedBudget(env: NodeJS.ProcessEnv, baseUrl: string, token: string, debug?: (line: string) => void): SharedBudget | undefined {
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    return undefined; // ApiClient reports the bad URL.
+  }
+  return new SharedBudget(join(cacheDir(env), 'ratelimit'), origin, token, { debug });
 }
 
 /**

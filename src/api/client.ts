@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
+import type { SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -27,6 +28,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
   onNote?: (text: string) => void;
+  /** The rate budget shared with other formctl processes (src/api/ratelimit.ts); none in unit tests. */
+  budget?: SharedBudget;
 }
 
 export interface RequestOptions {
@@ -328,6 +331,7 @@ export class ApiClient {
     /** An earlier attempt may have been carried out although its answer was an error or lost. */
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
+      const reserved = await this.waitForBudget(method, display, this.opts.maxWaitMs - waited, (ms) => (waited += ms), o.signal ?? this.opts.signal);
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let res: Dispatcher.ResponseData;
@@ -364,6 +368,10 @@ export class ApiClient {
       }
       const status = res.statusCode;
       this.trackRateLimit(res.headers);
+      if (this.opts.budget) {
+        const retryAfterMs = status === 429 ? this.serverDelay(res.headers) : undefined;
+        await this.opts.budget.observe(this.rateLimit, { sentAt: t0, status, retryAfterMs, reserved });
+      }
       this.log(
         `< ${status} ${method} ${display} (${this.now() - t0} ms)` +
           (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
@@ -430,6 +438,28 @@ export class ApiClient {
     const hint = appliedCheckHint(display);
     if (err instanceof NetworkError) return new NetworkError(message, hint, err.code);
     return new CliError(message, err.exitCode, hint);
+  }
+
+  /**
+   * Takes a slot of the shared rate budget before an attempt, waiting for it when other requests
+   * (of this or another formctl process) used the window up. A wait longer than what --max-wait
+   * leaves is refused before sending anything: exit 8, or nothing at once for completion, which
+   * sets --max-wait below zero (docs/security.md). Says whether a slot was recorded.
+   */
+  private async waitForBudget(method: string, display: string, leftMs: number, spent: (ms: number) => void, signal?: AbortSignal): Promise<boolean> {
+    if (!this.opts.budget) return false;
+    const slot = await this.opts.budget.take(leftMs);
+    if (slot.refused) {
+      const secs = Math.ceil(slot.waitMs / 1000);
+      this.log(`  rate budget used up for ${secs} s more; not sent`);
+      throw new RateLimitError({ status: 429, method, path: display, serverMessage: 'The rate limit for this minute is used up (by this and other formctl processes); nothing was sent', retryAfterSeconds: secs });
+    }
+    if (slot.waitMs > 0) {
+      this.log(`  pacing: waiting ${slot.waitMs} ms for the shared rate budget`);
+      spent(slot.waitMs);
+      await this.pause(slot.waitMs, 'pacing under the service\'s rate limit (shared by every formctl on this machine)', signal);
+    }
+    return slot.reserved;
   }
 
   /** Waits between attempts; Ctrl-C (the abort signal) ends the wait at once with exit 130. */
