@@ -56,10 +56,12 @@ describe('one rate budget for every formctl process on the machine', () => {
 
   it('completion answers from an older cache entry when the budget is used up', async () => {
     const home = tempHome();
-    const sb = await startTestSandbox({ rateLimit: 1000 });
+    const sb = await startTestSandbox({ rateLimit: 3 });
     const env = { ...home.env, ...sb.env };
     const first = await runFormctl(['__complete', 'workspaces'], { env });
     expect(first.stdout).toMatch(/^\d+\t/);
+    // Others use up the rest of the service's window.
+    for (let i = 0; i < 2; i++) await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
     // The entry is past its 60 s freshness, and the budget is used up.
     const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
     for (const name of readdirSync(dir)) {
