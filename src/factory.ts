@@ -1,7 +1,10 @@
 import { ApiClient } from './api/client.js';
-import { CliError, ExitCode, UsageError } from './errors.js';
-import { configDir, stateDir } from './config/paths.js';
-import { type ResolvedContext, resolveContext } from './config/resolve.js';
+import { redactQuerySecrets } from './api/redact.js';
+import { UsageError } from './errors.js';
+import { join } from 'node:path';
+import { SharedBudget } from './api/ratelimit.js';
+import { cacheDir, configDir, stateDir } from './config/paths.js';
+import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
 import type { ConfigStore } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
@@ -77,25 +80,21 @@ export function createFactory(init: FactoryInit): Factory {
       if (init.api) return init.api();
       const ctx = await f.context();
       await assertProfileExists(ctx, f);
-      if (!ctx.token) {
-        throw new CliError(
-          `Not logged in (profile "${ctx.profileName}").`,
-          ExitCode.auth,
-          'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
-        );
-      }
+      if (!ctx.token) throw notLoggedIn(ctx);
       return f.apiFor(ctx.baseUrl, ctx.token);
     },
     apiFor(baseUrl, token) {
       const client = new ApiClient({
         baseUrl,
         token,
+        budget: sharedBudget(init.env, baseUrl, token, f.globals.debug ? (line) => f.debug(line) : undefined),
         userAgent: userAgent(),
         timeoutMs: f.globals.timeoutMs,
         maxWaitMs: f.globals.maxWaitMs,
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
         // Short backoffs pass unremarked; a wait a person would notice is explained on stderr.
+        onNote: (text) => init.io.stderr.write(`note: ${text}\n`),
         onWait: ({ ms, reason }) => {
           // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
           if (ms >= 1000) init.io.stderr.write(`${init.io.stderrIsTTY ? '\r\x1b[2K' : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
@@ -122,13 +121,25 @@ export function createFactory(init: FactoryInit): Factory {
     },
     stateDir: () => stateDir(init.env),
     debug(line) {
-      if (f.globals.debug) init.io.stderr.write(`[debug] ${line}\n`);
+      // Signed or token-bearing queries never reach a debug line, whatever wrote it (docs/security.md).
+      if (f.globals.debug) init.io.stderr.write(`[debug] ${redactQuerySecrets(line)}\n`);
     },
     async dispose() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     },
   };
   return f;
+}
+
+/** The rate budget this machine's formctl processes share for one service and token (src/api/ratelimit.ts). */
+function sharedBudget(env: NodeJS.ProcessEnv, baseUrl: string, token: string, debug?: (line: string) => void): SharedBudget | undefined {
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    return undefined; // ApiClient reports the bad URL.
+  }
+  return new SharedBudget(join(cacheDir(env), 'ratelimit'), origin, token, { debug });
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor } from './errors.js';
+import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
+import type { SharedBudget } from './ratelimit.js';
+import { redactQuerySecrets } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -24,6 +26,10 @@ export interface ClientOptions {
   onWait?: (w: { ms: number; reason: string }) => void;
   /** Injected for tests; default is an undici Agent made on first request. */
   dispatcher?: Dispatcher;
+  /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
+  onNote?: (text: string) => void;
+  /** The rate budget shared with other formctl processes (src/api/ratelimit.ts); none in unit tests. */
+  budget?: SharedBudget;
 }
 
 export interface RequestOptions {
@@ -42,12 +48,22 @@ export interface RequestOptions {
   /** Statuses returned as data rather than thrown. */
   acceptStatuses?: number[];
   signal?: AbortSignal;
+  /**
+   * `never-after-send`: once the request may have reached the service (a 5xx answer, a connection
+   * dropped after sending), it is not sent again: for a request with side effects beyond its
+   * own resource, such as a submission update, which re-runs the form's integrations on the
+   * deployed service (docs/security.md). Failures before sending and 429 are still retried.
+   */
+  retry?: 'default' | 'never-after-send';
 }
 
 export interface ApiResponse<T> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   data: T;
+  /** The request, as messages show it: for "unexpected answer" errors (src/api/normalize.ts). */
+  method: Method;
+  path: string;
 }
 
 export interface StreamResponse {
@@ -80,14 +96,31 @@ export interface RateLimitState {
 }
 
 const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
+/** The code of a JSON exchange that outlasted --timeout as a whole (see ExchangeDeadline). */
+const EXCHANGE_TIMEOUT = 'FORMCTL_EXCHANGE_TIMEOUT';
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** Network failures that happen before a request reaches the service: retrying them sends it once. */
+const BEFORE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 const MAX_ATTEMPTS = 5;
 /**
  * Network failures that are not retried: a timeout already cost the user's whole --timeout (five
  * attempts would take five times that, far past --max-wait), and a host that does not resolve
  * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
  */
-const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND']);
+const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND', EXCHANGE_TIMEOUT]);
+/**
+ * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not
+ * match its Content-Length, e.g. two conflicting ones; wire.ts's ERR_BAD_HTTP_RESPONSE) and a request the HTTP library refuses to send: the
+ * same server sends the same bytes again, so these are final (docs/security.md).
+ */
+const PROTOCOL_ERROR = /^(HPE_|ERR_BAD_HTTP_RESPONSE$|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
+/**
+ * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
+ * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
+ */
+export const JSON_ANSWER_LIMIT = 64 * 1024 * 1024;
+/** The most read of an error answer for its message: anything longer is not a message. */
+const ERROR_BODY_LIMIT = 1024 * 1024;
 /** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
 const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
@@ -137,13 +170,33 @@ export class ApiClient {
 
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
-    const res = await this.send(o);
-    let text: string;
+    const res = await this.send(o, true);
+    if (res.takenAsDone) {
+      await res.body.dump().catch(() => undefined);
+      res.deadline?.clear();
+      this.opts.onNote?.(res.takenAsDone);
+      return { status: res.status, headers: res.headers, data: undefined as T, method: o.method ?? 'GET', path: this.display(o) };
+    }
+    let text: string | undefined;
     try {
-      text = await res.body.text();
+      // Refused before reading when the length is announced; otherwise counted while reading, so an
+      // endless body costs at most the limit in memory (docs/security.md).
+      const length = Number(res.headers['content-length']);
+      if (Number.isFinite(length) && length > JSON_ANSWER_LIMIT) text = undefined;
+      else text = await readLimited(res.body, JSON_ANSWER_LIMIT);
+      if (text === undefined) {
+        destroyBody(res.body);
+        throw new CliError(
+          `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${res.status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
+          ExitCode.error,
+          'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
+        );
+      }
     } catch (err) {
       // The connection can drop or time out after the headers arrived: still a network error (exit 11).
-      throw this.failure(err as NodeJS.ErrnoException, o);
+      throw this.failure(err as NodeJS.ErrnoException, o, res.deadline);
+    } finally {
+      res.deadline?.clear();
     }
     let data: unknown = undefined;
     if (text.length > 0) {
@@ -158,7 +211,7 @@ export class ApiClient {
         data = text;
       }
     }
-    return { status: res.status, headers: res.headers, data: data as T };
+    return { status: res.status, headers: res.headers, data: data as T, method: o.method ?? 'GET', path: this.display(o) };
   }
 
   /**
@@ -207,12 +260,15 @@ export class ApiClient {
   /** The request as shown in messages: path and query on the service; origin and path elsewhere (a signed file_url's query is a secret). */
   private display(o: Pick<RequestOptions, 'path' | 'query'>): string {
     const url = this.resolve(o);
-    return url.origin === this.baseUrl.origin ? url.pathname + url.search : url.origin + url.pathname;
+    return url.origin === this.baseUrl.origin ? redactQuerySecrets(url.pathname + url.search) : url.origin + url.pathname;
   }
 
   /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
-  private failure(e: NodeJS.ErrnoException, o: RequestOptions): CliError {
+  private failure(e: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
     if (e instanceof CliError) return e;
+    if (deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted) {
+      return this.networkError(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }), o.method ?? 'GET', this.resolve(o), this.display(o));
+    }
     if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
       return new InterruptedError();
     }
@@ -232,11 +288,20 @@ export class ApiClient {
     return this.dispatcher;
   }
 
-  private async send(o: RequestOptions): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody }> {
+  /**
+   * The attempt loop. With `whole`, each attempt runs under an ExchangeDeadline of --timeout that
+   * the caller clears once it has read the body: undici's own timeouts are idle timeouts, which a
+   * body trickling a byte a second never trips (docs/security.md). Downloads (stream) keep only
+   * the idle timeout: a large export may rightly take longer than --timeout.
+   */
+  private async send(
+    o: RequestOptions,
+    whole = false,
+  ): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody; deadline?: ExchangeDeadline; takenAsDone?: string }> {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
-    const shown = url.origin === this.baseUrl.origin ? url.href : display;
+    const shown = url.origin === this.baseUrl.origin ? redactQuerySecrets(url.href) : display;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
     const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -262,22 +327,32 @@ export class ApiClient {
 
     const started = this.now();
     let waited = 0;
+    const onceOnly = o.retry === 'never-after-send';
+    /** An earlier attempt may have been carried out although its answer was an error or lost. */
+    let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
+      const reserved = await this.waitForBudget(method, display, this.opts.maxWaitMs - waited, (ms) => (waited += ms), o.signal ?? this.opts.signal);
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let res: Dispatcher.ResponseData;
+      const userSignal = o.signal ?? this.opts.signal;
+      const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, userSignal) : undefined;
       try {
-        res = await this.exchange({ url, method, headers, body, signal: o.signal ?? this.opts.signal });
+        res = await this.exchange({ url, method, headers, body, signal: deadline?.signal ?? userSignal });
       } catch (err) {
-        const failure = this.failure(err as NodeJS.ErrnoException, o);
+        deadline?.clear();
+        const failure = this.failure(err as NodeJS.ErrnoException, o, deadline);
         if (!(failure instanceof NetworkError)) throw failure;
         const netErr = failure;
         this.log(`< ${method} ${shown} failed: ${netErr.code ?? 'error'} (${this.now() - t0} ms)`);
         const delay = this.backoff(attempt);
+        const sent = !BEFORE_SEND_CODES.has(netErr.code ?? '');
+        if (onceOnly && sent) throw this.mayHaveApplied(netErr, method, display);
         if (
           IDEMPOTENT.has(method) &&
           !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
           !TLS_FAILURE.test(netErr.code ?? '') &&
+          !PROTOCOL_ERROR.test(netErr.code ?? '') &&
           // Nothing listens on that local port: waiting will not change that (a sandbox not started).
           !(netErr.code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) &&
           attempt < MAX_ATTEMPTS &&
@@ -285,6 +360,7 @@ export class ApiClient {
         ) {
           this.log(`  retrying in ${delay} ms`);
           waited += delay;
+          mayHaveApplied ||= sent;
           await this.pause(delay, `the connection failed (${netErr.code ?? 'network error'})`, o.signal ?? this.opts.signal);
           continue;
         }
@@ -292,32 +368,51 @@ export class ApiClient {
       }
       const status = res.statusCode;
       this.trackRateLimit(res.headers);
+      if (this.opts.budget) {
+        const retryAfterMs = status === 429 ? this.serverDelay(res.headers) : undefined;
+        await this.opts.budget.observe(this.rateLimit, { sentAt: t0, status, retryAfterMs, reserved });
+      }
       this.log(
         `< ${status} ${method} ${display} (${this.now() - t0} ms)` +
           (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
       );
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
-        return { status, headers: res.headers, body: res.body };
+        return { status, headers: res.headers, body: res.body, deadline };
+      }
+      if (status === 404 && method === 'DELETE' && mayHaveApplied) {
+        // The earlier attempt most likely deleted it and only its answer was lost.
+        return {
+          status,
+          headers: res.headers,
+          body: res.body,
+          deadline,
+          takenAsDone: `the first DELETE ${display} may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.`,
+        };
       }
       if (status >= 300 && status < 400) {
-        await res.body.dump();
+        await res.body.dump().catch(() => undefined);
+        deadline?.clear();
         throw new CliError(
           this.redact(`The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`),
           ExitCode.error,
           'Check the base URL (formctl auth status); it must point at the API itself.',
         );
       }
-      const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method));
+      const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method) && !onceOnly);
       const asked = retryable ? this.serverDelay(res.headers) : undefined;
       const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
       if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
-        await res.body.dump();
+        await res.body.dump().catch(() => undefined);
+        deadline?.clear();
         this.log(`  retrying in ${delay} ms`);
         waited += delay;
+        // A 429 is refused before the service acts; a 5xx may come after it did.
+        mayHaveApplied ||= status !== 429;
         await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
         continue;
       }
       const parsed = await readErrorBody(res.body);
+      deadline?.clear();
       const init: ApiErrorInit = {
         status,
         method,
@@ -332,8 +427,39 @@ export class ApiClient {
         this.log(`  rate limited; gave up after ${Math.round((this.now() - started) / 1000)} s (--max-wait ${Math.round(this.opts.maxWaitMs / 1000)} s)`);
         throw e;
       }
+      if (onceOnly && status >= 500) throw this.mayHaveApplied(apiErrorFor(init), method, display);
       throw apiErrorFor(init);
     }
+  }
+
+  /** The error for a request sent once only (`retry: 'never-after-send'`) that failed after it may have reached the service. */
+  private mayHaveApplied(err: CliError, method: string, display: string): CliError {
+    const message = `${err.message.replace(/\.$/, '')}; the ${method} may have been applied all the same, so it was not sent again.`;
+    const hint = appliedCheckHint(display);
+    if (err instanceof NetworkError) return new NetworkError(message, hint, err.code);
+    return new CliError(message, err.exitCode, hint);
+  }
+
+  /**
+   * Takes a slot of the shared rate budget before an attempt, waiting for it when other requests
+   * (of this or another formctl process) used the window up. A wait longer than what --max-wait
+   * leaves is refused before sending anything: exit 8, or nothing at once for completion, which
+   * sets --max-wait below zero (docs/security.md). Says whether a slot was recorded.
+   */
+  private async waitForBudget(method: string, display: string, leftMs: number, spent: (ms: number) => void, signal?: AbortSignal): Promise<boolean> {
+    if (!this.opts.budget) return false;
+    const slot = await this.opts.budget.take(leftMs);
+    if (slot.refused) {
+      const secs = Math.ceil(slot.waitMs / 1000);
+      this.log(`  rate budget used up for ${secs} s more; not sent`);
+      throw new RateLimitError({ status: 429, method, path: display, serverMessage: 'The rate limit for this minute is used up (by this and other formctl processes); nothing was sent', retryAfterSeconds: secs });
+    }
+    if (slot.waitMs > 0) {
+      this.log(`  pacing: waiting ${slot.waitMs} ms for the shared rate budget`);
+      spent(slot.waitMs);
+      await this.pause(slot.waitMs, 'pacing under the service\'s rate limit (shared by every formctl on this machine)', signal);
+    }
+    return slot.reserved;
   }
 
   /** Waits between attempts; Ctrl-C (the abort signal) ends the wait at once with exit 130. */
@@ -387,7 +513,8 @@ export class ApiClient {
   }
 
   private networkError(e: NodeJS.ErrnoException, method: string, url: URL, display: string): NetworkError {
-    const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
+    // undici's HTTPParserError may carry no code; its message names what llhttp expected.
+    const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code ?? (e.name === 'HTTPParserError' ? 'HPE_INVALID_RESPONSE' : undefined);
     const host = url.host;
     const secs = formatSeconds(this.opts.timeoutMs);
     const where = `(${method} ${display})`;
@@ -396,6 +523,7 @@ export class ApiClient {
         return new NetworkError(`Timed out connecting to ${host} after ${secs} ${where}.`, 'Check the network, or raise --timeout.', code);
       case 'UND_ERR_HEADERS_TIMEOUT':
       case 'UND_ERR_BODY_TIMEOUT':
+      case EXCHANGE_TIMEOUT:
         return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
       case 'ECONNREFUSED':
         return new NetworkError(`Connection refused by ${host} ${where}.`, 'Is the service running, and is the base URL right? See `formctl auth status`.', code);
@@ -407,6 +535,17 @@ export class ApiClient {
       case 'EPIPE':
         return new NetworkError(`The connection to ${host} was dropped ${where}.`, undefined, code);
       default:
+        if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
+          return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
+        }
+        if (code && PROTOCOL_ERROR.test(code)) {
+          const detail = /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
+          return new NetworkError(
+            `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
+            'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',
+            code,
+          );
+        }
         if (code && TLS_FAILURE.test(code)) {
           return new NetworkError(`TLS error talking to ${host}: ${code} ${where}.`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
         }
@@ -418,10 +557,10 @@ export class ApiClient {
     if (this.opts.debug) this.opts.debug(this.redact(line));
   }
 
-  /** Removes the token from text that may reach the terminal (a server may echo it back). */
+  /** Removes the token, and secret query values (docs/security.md), from text that may reach the terminal (a server may echo them back). */
   redact(text: string): string {
     const token = this.opts.token;
-    return token ? text.split(token).join('[REDACTED]') : text;
+    return redactQuerySecrets(token ? text.split(token).join('[REDACTED]') : text);
   }
 
   private redactErrors(errors: FieldErrors): FieldErrors {
@@ -440,11 +579,15 @@ function resetToEpochMs(reset: number, now: number): number {
   return reset < 1e9 ? now + reset * 1000 : reset * 1000;
 }
 
-async function readErrorBody(body: { text(): Promise<string> }): Promise<{ message?: string; errors?: FieldErrors }> {
-  let text = '';
+async function readErrorBody(body: ResponseBody): Promise<{ message?: string; errors?: FieldErrors }> {
+  let text: string | undefined;
   try {
-    text = await body.text();
+    text = await readLimited(body, ERROR_BODY_LIMIT);
   } catch {
+    return {};
+  }
+  if (text === undefined) {
+    destroyBody(body);
     return {};
   }
   try {
@@ -461,5 +604,44 @@ async function readErrorBody(body: { text(): Promise<string> }): Promise<{ messa
   } catch {
     const first = text.trim().split('\n')[0]?.slice(0, 200);
     return { message: first && !first.startsWith('<') ? first : undefined };
+  }
+}
+
+/** Reads a body as UTF-8 text, at most `limit` bytes: undefined when it is longer (the caller destroys it). */
+async function readLimited(body: ResponseBody, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function destroyBody(body: ResponseBody): void {
+  (body as { destroy?: () => void }).destroy?.();
+}
+
+/**
+ * --timeout for one whole JSON exchange (send, headers and body): aborts the request's signal
+ * when it runs out. `expired` tells that abort apart from Ctrl-C.
+ */
+class ExchangeDeadline {
+  expired = false;
+  readonly signal: AbortSignal;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number, outer?: AbortSignal) {
+    const ac = new AbortController();
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      ac.abort(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }));
+    }, ms);
+    this.signal = outer ? AbortSignal.any([outer, ac.signal]) : ac.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }

@@ -87,6 +87,16 @@ export function notFoundHint(path: string): string {
   return 'Check the path and the ids in it.';
 }
 
+/** How to check whether a request that may have been applied was (after a 5xx or a lost answer). */
+export function appliedCheckHint(path: string): string {
+  const m = /^\/open\/forms\/([^/?]+)\/submissions\/([^/?]+)/.exec(path);
+  if (m) {
+    const [form, id] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
+    return `See whether submission ${id} already holds the new values before sending it again: formctl submission list ${form}`;
+  }
+  return 'Check the current state with the matching list or get command before sending it again.';
+}
+
 /** 400/422: the server rejected the input. */
 export class ValidationError extends ApiError {
   constructor(init: ApiErrorInit) {

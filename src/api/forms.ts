@@ -29,7 +29,7 @@ export interface Form {
 /** Gets one full form by numeric id or slug (the service reads a numeric reference as an id, anything else as a slug). */
 export async function getForm(c: ApiClient, ref: string | number): Promise<Form> {
   const res = await c.request({ path: apiPath`/open/forms/${ref}`, ability: 'forms-read' });
-  return unwrapForm<Form>(res.data);
+  return unwrapForm<Form>(res.data, res);
 }
 
 /**
@@ -63,19 +63,19 @@ export function listWorkspaceForms(c: ApiClient, workspaceId: number, o: Paginat
 /** The deprecated all-workspaces list (`GET /open/forms`): a bare array of full forms on the deployed service. */
 export async function listAllFormsDeprecated(c: ApiClient): Promise<FormSummary[]> {
   const res = await c.request({ path: '/open/forms', ability: 'forms-read' });
-  return unwrapList<FormSummary>(res.data).items;
+  return unwrapList<FormSummary>(res.data, res).items;
 }
 
 /** Creates a form (201 bare Form per spec; 200 `{form}` on the deployed service). */
 export async function createForm(c: ApiClient, body: Record<string, unknown>): Promise<Form> {
   const res = await c.request({ method: 'POST', path: '/open/forms', body, ability: 'forms-write' });
-  return unwrapForm<Form>(res.data);
+  return unwrapForm<Form>(res.data, res);
 }
 
 /** Replaces a form: the body must be complete (use src/forms/safe-update.ts, never call this directly). */
 export async function putForm(c: ApiClient, id: number, body: Record<string, unknown>): Promise<Form> {
   const res = await c.request({ method: 'PUT', path: apiPath`/open/forms/${id}`, body, ability: 'forms-write' });
-  return unwrapForm<Form>(res.data);
+  return unwrapForm<Form>(res.data, res);
 }
 
 /** Deletes a form (204 or 200 `{message}`). */

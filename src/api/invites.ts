@@ -33,7 +33,7 @@ function scrub(raw: Record<string, unknown>): Invite {
 /** Lists a workspace's invites (`workspaces-write` and admin; spec, latest change). */
 export async function listInvites(c: ApiClient, workspaceId: number): Promise<Invite[]> {
   const res = await requestWithNeeds(c, { path: apiPath`/open/workspaces/${workspaceId}/invites` }, listNeed(workspaceId));
-  return unwrapList<Record<string, unknown>>(res.data).items.map(scrub);
+  return unwrapList<Record<string, unknown>>(res.data, res).items.map(scrub);
 }
 
 /**

@@ -112,7 +112,7 @@ export async function listMembers(c: ApiClient, workspaceId: number): Promise<Me
     { path: apiPath`/open/workspaces/${workspaceId}/users` },
     need('listing members', 'workspace-users-read', 'workspaces-read', 'member', workspaceId),
   );
-  return unwrapList<Record<string, unknown>>(res.data).items.map((m) => normalizeMember(m) as Member);
+  return unwrapList<Record<string, unknown>>(res.data, res).items.map((m) => normalizeMember(m) as Member);
 }
 
 /**

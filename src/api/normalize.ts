@@ -1,7 +1,46 @@
-// The tolerant reader (FIDELITY.md): the spec, the public OpenAPI document and the deployed service
-// wrap the same objects differently. Every shape is accepted here, in one place.
+// The tolerant reader: the spec, the public OpenAPI document and the deployed service wrap the
+// same objects differently. Every known shape is accepted here, in one place, and anything else
+// (an HTML page with status 200, an empty body, a bare string, a `data` that is not a list) is
+// refused with one clear error instead of becoming an empty list or a crash later
+// (docs/security.md, "A broken server cannot fool formctl").
+import { CliError, ExitCode } from '../errors.js';
 
 type Obj = Record<string, unknown>;
+
+/** Where an answer came from, for the error: an ApiResponse carries all three. */
+export interface Answered {
+  status: number;
+  method: string;
+  path: string;
+}
+
+/** An answer without the shape the command needs (exit 1). */
+export class UnexpectedAnswerError extends CliError {
+  constructor(from: Answered | undefined, expected: string, got: unknown) {
+    const where = from ? ` (HTTP ${from.status}, ${from.method} ${from.path})` : '';
+    super(
+      `The service sent an unexpected answer${where}: ${expected} was expected, it sent ${describeBody(got)}.`,
+      ExitCode.error,
+      from && from.method !== 'GET'
+        ? `The service may have applied the ${from.method} anyway: check before you retry. Rerun with --debug to see the exchange.`
+        : 'Check the base URL (formctl auth status): it must point at the form service\'s API. Rerun with --debug to see the exchange.',
+    );
+  }
+}
+
+/** A few words on what a body was, never its content (it may hold anything). */
+function describeBody(v: unknown): string {
+  if (v === undefined || v === '') return 'an empty body';
+  if (typeof v === 'string') return /^\s*</.test(v) ? 'an HTML page' : 'a string';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (isObj(v) && 'data' in v) return `an object whose data is ${Array.isArray(v.data) ? 'a list' : v.data === null ? 'null' : typeof v.data === 'object' ? 'an object' : `a ${typeof v.data}`}`;
+    return keys.length ? 'an object without the expected fields' : 'an empty object';
+  }
+  return `a JSON ${typeof v}`;
+}
 
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -17,7 +56,7 @@ export interface PageInfo {
 }
 
 /** A list body: a bare array, or an envelope with `data` (and maybe `meta`/`links`). */
-export function unwrapList<T = Obj>(body: unknown): { items: T[]; page?: PageInfo } {
+export function unwrapList<T = Obj>(body: unknown, from?: Answered): { items: T[]; page?: PageInfo } {
   if (Array.isArray(body)) return { items: body as T[] };
   if (isObj(body) && Array.isArray(body.data)) {
     const meta = isObj(body.meta) ? body.meta : body;
@@ -37,32 +76,45 @@ export function unwrapList<T = Obj>(body: unknown): { items: T[]; page?: PageInf
   for (const key of ['forms', 'submissions', 'users', 'invites', 'integrations', 'events', 'workspaces']) {
     if (isObj(body) && Array.isArray(body[key])) return { items: body[key] as T[] };
   }
-  return { items: [] };
+  throw new UnexpectedAnswerError(from, 'a list', body);
 }
 
 /** A Form bare, or wrapped as `{form}` / `{data}` (deployed create/update answers). */
-export function unwrapForm<T = Obj>(body: unknown): T {
+export function unwrapForm<T = Obj>(body: unknown, from?: Answered): T {
+  let form: unknown = body;
   if (isObj(body)) {
-    if (isObj(body.form)) return body.form as T;
-    if (isObj(body.data) && ('slug' in body.data || 'properties' in body.data)) return body.data as T;
+    if (isObj(body.form)) form = body.form;
+    else if (isObj(body.data) && ('slug' in body.data || 'properties' in body.data)) form = body.data;
   }
-  return body as T;
+  // A form always has an id, and `properties` is a list when present (update sends it back whole).
+  if (!isObj(form) || !hasId(form) || ('properties' in form && !Array.isArray(form.properties))) throw new UnexpectedAnswerError(from, 'a form', body);
+  return form as T;
 }
 
 /** A workspace from create/update answers (`{workspace}`), or bare. */
-export function unwrapWorkspace<T = Obj>(body: unknown): T {
-  if (isObj(body) && isObj(body.workspace)) return body.workspace as T;
-  return body as T;
+export function unwrapWorkspace<T = Obj>(body: unknown, from?: Answered): T {
+  const ws = isObj(body) && isObj(body.workspace) ? body.workspace : body;
+  if (!isObj(ws) || !hasId(ws)) throw new UnexpectedAnswerError(from, 'a workspace', body);
+  return ws as T;
 }
 
 /** A webhook integration from `{form_integration}`, `{integration}`, `{data}` or bare. */
-export function unwrapIntegration<T = Obj>(body: unknown): T {
+export function unwrapIntegration<T = Obj>(body: unknown, from?: Answered): T {
+  let found: unknown = body;
   if (isObj(body)) {
     for (const key of ['form_integration', 'integration', 'data']) {
-      if (isObj(body[key])) return body[key] as T;
+      if (isObj(body[key])) {
+        found = body[key];
+        break;
+      }
     }
   }
-  return body as T;
+  if (!isObj(found) || !hasId(found)) throw new UnexpectedAnswerError(from, 'a webhook integration', body);
+  return found as T;
+}
+
+function hasId(o: Obj): boolean {
+  return (typeof o.id === 'number' && Number.isFinite(o.id)) || (typeof o.id === 'string' && o.id !== '');
 }
 
 /** A workspace member: role at top level (spec) or in `pivot.role` (deployed). */

@@ -27,7 +27,7 @@ export async function* paginate<T>(client: ApiClient, req: RequestOptions, o: Pa
   for (;;) {
     const query = { ...req.query, page, per_page: o.perPage };
     const res = await client.request<unknown>({ ...req, query });
-    const { items: raw, page: info } = unwrapList<T>(res.data);
+    const { items: raw, page: info } = unwrapList<T>(res.data, res);
     let items = raw;
     let cut = false;
     if (o.limit !== undefined && seen + items.length > o.limit) {

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import type { RateLimitState } from './client.js';
@@ -25,7 +28,9 @@ export interface Pacer {
   /**
    * Feeds what the client learned from the last answer (`client.rateLimit`): a different
    * `X-RateLimit-Limit` retunes the pace; `X-RateLimit-Remaining` 0 holds further requests
-   * until the window resets (`resetAt`, when known) or at least one more interval.
+   * until the window resets (`resetAt`, when known) or at least one more interval; a few left
+   * with a known reset are spread until it. (Across processes, and when the service gives no
+   * reset time, the client's SharedBudget paces from Remaining too.)
    */
   observe(state: RateLimitState): void;
   /** The limit the pacer currently paces for. */
@@ -90,6 +95,12 @@ export function createPacer(o: PacerOptions): Pacer {
         const t = now();
         const resumeAt = state.resetAt !== undefined && state.resetAt > t ? state.resetAt : t + interval;
         tat = Math.max(tat, resumeAt + (burst - 1) * interval);
+      } else if (state.remaining !== undefined && state.resetAt !== undefined && state.resetAt > now()) {
+        // What is left of the server's window, spread until it resets: a run that starts where
+        // another one (or a --resume) left off does not spend the rest at once and meet 429.
+        const t = now();
+        const gap = (state.resetAt - t) / state.remaining;
+        if (gap > interval) tat = Math.max(tat, t + gap + (burst - 1) * interval);
       }
     },
     get limitPerMinute() {
@@ -115,4 +126,197 @@ function burstFor(limit: number, wanted: number): number {
 /** 95 % of the limit, at most limit − burst − 1, and never below half the limit (tiny limits). */
 function rateFor(limit: number, burst: number): number {
   return Math.max(limit / 2, Math.min(limit * 0.95, limit - burst - 1));
+}
+
+/**
+ * The rate budget shared by every formctl process on this machine that talks to one service as
+ * one user (docs/security.md, "One rate budget per machine"). The service counts requests per user
+ * in a fixed 60 s window; a CI job running exports in parallel, or a completion while a bulk run
+ * works, must stay under that limit together. A small JSON file per origin and token (named by a
+ * hash, never holding the token) in the cache directory records:
+ *
+ * - the limit the service announced (X-RateLimit-Limit); until one is known nothing is paced;
+ * - the send times of the last 60 s, so that together the processes send at most
+ *   `budgetFor(limit)` requests in any 60 s (a sliding window is stricter than the service's fixed one);
+ * - the last X-RateLimit-Remaining and when it was seen: what other clients (another machine, a
+ *   run that just ended) already used of this window. Until the window resets (X-RateLimit-Reset, or
+ *   60 s after the observation when the service does not say), no more than that is sent;
+ * - the end of a 429's Retry-After, which holds every process.
+ *
+ * Each change happens under proper-lockfile's lock, held for a read and a write. Anything wrong
+ * with the file or the lock (a read-only cache, a full disk) turns pacing off for that request
+ * rather than failing the command: the client still honours 429 and Retry-After.
+ */
+export interface BudgetFile {
+  v: 1;
+  limit?: number;
+  /** Reserved send times (ms epoch), ascending, within the last 60 s or ahead. */
+  sent: number[];
+  remaining?: number;
+  /** When `remaining` was seen. */
+  remainingAt?: number;
+  /** When the service's window resets, if it said. */
+  resetAt?: number;
+  /** No request before this (a 429's Retry-After). */
+  blockedUntil?: number;
+}
+
+/** What take() decided: send now, wait `waitMs` (the slot is reserved), or refused (nothing reserved). */
+export interface BudgetSlot {
+  waitMs: number;
+  /** The wait was longer than allowed: no slot was reserved. */
+  refused?: boolean;
+  /** A slot was recorded in the file (false when no limit is known yet, or the file is unusable). */
+  reserved: boolean;
+}
+
+/** The requests formctl lets into any 60 s: a little under the limit, for requests in flight and clock jitter. */
+export function budgetFor(limit: number): number {
+  return Math.max(1, Math.min(Math.floor(limit * 0.95), limit - 2));
+}
+
+export class SharedBudget {
+  readonly file: string;
+  private readonly now: () => number;
+  /** An observation not yet written (only notable ones are written at once; see observe). */
+  private pending?: Partial<BudgetFile>;
+
+  constructor(
+    dir: string,
+    origin: string,
+    token: string,
+    o: { now?: () => number; debug?: (line: string) => void } = {},
+  ) {
+    const key = createHash('sha256').update(`${origin}\0${token}`).digest('hex').slice(0, 32);
+    this.file = join(dir, `${key}.json`);
+    this.now = o.now ?? Date.now;
+    this.debug = o.debug;
+  }
+
+  private readonly debug?: (line: string) => void;
+
+  /**
+   * Reserves the next slot for one request and says how long to wait for it. With `maxWaitMs`,
+   * a slot further away is not reserved (`refused`): the caller gives up without sending.
+   */
+  async take(maxWaitMs = Number.POSITIVE_INFINITY): Promise<BudgetSlot> {
+    // No file: no limit known yet, nothing to share (and no lock to pay for).
+    if (!this.pending && !existsSync(this.file)) return { waitMs: 0, reserved: false };
+    return (
+      (await this.locked<BudgetSlot>((state) => {
+        const now = this.now();
+        if (this.pending) Object.assign(state, this.pending);
+        this.pending = undefined;
+        if (state.limit === undefined) return { result: { waitMs: 0, reserved: false }, write: true };
+        const budget = budgetFor(state.limit);
+        let slot = now;
+        const sent = state.sent;
+        if (sent.length >= budget) slot = Math.max(slot, sent[sent.length - budget]! + MINUTE_MS);
+        if (state.remaining !== undefined && state.remainingAt !== undefined) {
+          const resetAt = state.resetAt !== undefined && state.resetAt > state.remainingAt ? state.resetAt : state.remainingAt + MINUTE_MS;
+          // Sent since the observation, by any process: the service counts them in the same window.
+          const since = sent.filter((t) => t > state.remainingAt!).length;
+          if (now < resetAt && since >= state.remaining - 1) slot = Math.max(slot, resetAt);
+        }
+        if (state.blockedUntil !== undefined) slot = Math.max(slot, state.blockedUntil);
+        const waitMs = slot - now;
+        if (waitMs > 0 && waitMs > maxWaitMs) return { result: { waitMs, refused: true, reserved: false }, write: false };
+        insertSorted(sent, slot);
+        return { result: { waitMs, reserved: true }, write: true };
+      })) ?? { waitMs: 0, reserved: false }
+    );
+  }
+
+  /**
+   * Learns from an answer's X-RateLimit-* (and a 429's wait). A first or changed limit, a
+   * remaining budget running low and a 429 are written at once, for the other processes;
+   * the rest waits for this process's next take().
+   */
+  async observe(state: RateLimitState, o: { sentAt: number; status: number; retryAfterMs?: number; reserved: boolean }): Promise<void> {
+    if (state.limit === undefined && o.status !== 429) return;
+    const now = this.now();
+    const seen: Partial<BudgetFile> = { ...this.pending };
+    if (state.remaining !== undefined) {
+      seen.remaining = state.remaining;
+      seen.remainingAt = now;
+      seen.resetAt = state.resetAt;
+    }
+    if (o.status === 429) seen.blockedUntil = now + (o.retryAfterMs ?? MINUTE_MS);
+    const urgent = o.status === 429 || !o.reserved || (state.remaining !== undefined && state.limit !== undefined && state.remaining < state.limit / 4);
+    if (!urgent) {
+      this.pending = { ...seen, limit: state.limit };
+      return;
+    }
+    this.pending = undefined;
+    await this.locked((file) => {
+      const changed = file.limit !== state.limit;
+      Object.assign(file, seen);
+      if (state.limit !== undefined) file.limit = state.limit;
+      // The first request of a process that found no file was not reserved: count it now.
+      if (!o.reserved) insertSorted(file.sent, o.sentAt);
+      if (changed) this.debug?.(`rate budget: limit ${state.limit}/min shared through ${this.file}`);
+      return { result: undefined, write: true };
+    });
+  }
+
+  /** Runs `change` on the file's state under the lock; undefined when the file or lock is unusable. */
+  private async locked<R>(change: (state: BudgetFile) => { result: R; write: boolean }): Promise<R | undefined> {
+    let release: (() => Promise<void>) | undefined;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      const { lock } = await import('proper-lockfile');
+      release = await lock(this.file, {
+        realpath: false,
+        stale: 5_000,
+        retries: { retries: 100, minTimeout: 5, maxTimeout: 40, factor: 1.3 },
+        onCompromised: () => undefined,
+      });
+      const state = readBudget(this.file, this.now());
+      const { result, write } = change(state);
+      if (write) {
+        const tmp = `${this.file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+        renameSync(tmp, this.file);
+      }
+      return result;
+    } catch (err) {
+      this.debug?.(`rate budget unavailable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); not pacing this request`);
+      return undefined;
+    } finally {
+      await release?.().catch(() => undefined);
+    }
+  }
+}
+
+function readBudget(file: string, now: number): BudgetFile {
+  let raw: Partial<BudgetFile> | undefined;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<BudgetFile>;
+  } catch {
+    raw = undefined;
+  }
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const state: BudgetFile = { v: 1, sent: [] };
+  if (!raw || typeof raw !== 'object') return state;
+  const limit = num(raw.limit);
+  if (limit !== undefined && limit > 0) state.limit = limit;
+  // Only the last 60 s matter; a clock that jumped far ahead must not block for long either.
+  state.sent = (Array.isArray(raw.sent) ? raw.sent : []).filter((t): t is number => num(t) !== undefined && t > now - MINUTE_MS && t < now + 2 * MINUTE_MS).sort((a, b) => a - b);
+  for (const k of ['remaining', 'remainingAt', 'resetAt', 'blockedUntil'] as const) {
+    const v = num(raw[k]);
+    if (v !== undefined) state[k] = v;
+  }
+  if (state.remainingAt !== undefined && (state.remainingAt > now + MINUTE_MS || state.remainingAt < now - 2 * MINUTE_MS)) {
+    delete state.remaining;
+    delete state.remainingAt;
+    delete state.resetAt;
+  }
+  if (state.blockedUntil !== undefined && (state.blockedUntil <= now || state.blockedUntil > now + 10 * MINUTE_MS)) delete state.blockedUntil;
+  return state;
+}
+
+function insertSorted(list: number[], t: number): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]! > t) i--;
+  list.splice(i, 0, t);
 }

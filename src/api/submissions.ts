@@ -219,6 +219,8 @@ export async function updateSubmission(
       body,
       ability: 'forms-write',
       signal,
+      // Each update re-runs the form's integrations on the deployed service: never sent twice.
+      retry: 'never-after-send',
     });
     return { message: messageOf(res.data, 'Record successfully updated.'), body: res.data };
   } catch (err) {

@@ -49,7 +49,7 @@ const ABILITY = 'manage-integrations';
 /** Every integration of the form, whatever its kind (the deployed list mixes webhooks, e-mail, Slack…). */
 export async function listIntegrations(c: ApiClient, formId: number): Promise<WebhookIntegration[]> {
   const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations`, ability: ABILITY });
-  return unwrapList<WebhookIntegration>(res.data).items.filter((i) => i !== null && typeof i === 'object');
+  return unwrapList<WebhookIntegration>(res.data, res).items.filter((i) => i !== null && typeof i === 'object');
 }
 
 /** The kind of an integration; the spec's records (webhooks only) may leave it out. */
@@ -96,13 +96,13 @@ function capitalise(s: string): string {
 /** Creates a webhook integration (200 `{message, form_integration}`). */
 export async function createWebhook(c: ApiClient, formId: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
   const res = await c.request({ method: 'POST', path: apiPath`/open/forms/${formId}/integrations`, body, ability: ABILITY });
-  return unwrapIntegration<WebhookIntegration>(res.data);
+  return unwrapIntegration<WebhookIntegration>(res.data, res);
 }
 
 /** Replaces a webhook integration's settings; callers send the full merged data so no service drops a field. */
 export async function updateWebhook(c: ApiClient, formId: number, id: number, body: WebhookIntegrationBody): Promise<WebhookIntegration> {
   const res = await c.request({ method: 'PUT', path: apiPath`/open/forms/${formId}/integrations/${id}`, body, ability: ABILITY });
-  return unwrapIntegration<WebhookIntegration>(res.data);
+  return unwrapIntegration<WebhookIntegration>(res.data, res);
 }
 
 /** Deletes a webhook integration. */
@@ -114,5 +114,5 @@ export async function deleteWebhook(c: ApiClient, formId: number, id: number): P
 /** Dispatch event records, newest first, in the spec's shape whatever the service sent. */
 export async function listWebhookEvents(c: ApiClient, formId: number, id: number): Promise<DispatchEvent[]> {
   const res = await c.request({ path: apiPath`/open/forms/${formId}/integrations/${id}/events`, ability: ABILITY });
-  return unwrapList<Record<string, unknown>>(res.data).items.map((e) => normalizeEvent(e) as DispatchEvent);
+  return unwrapList<Record<string, unknown>>(res.data, res).items.map((e) => normalizeEvent(e) as DispatchEvent);
 }

@@ -15,19 +15,19 @@ export interface Workspace {
 /** Lists the workspaces the user belongs to. */
 export async function listWorkspaces(c: ApiClient): Promise<Workspace[]> {
   const res = await c.request({ path: '/open/workspaces', ability: 'workspaces-read' });
-  return unwrapList<Workspace>(res.data).items;
+  return unwrapList<Workspace>(res.data, res).items;
 }
 
 /** Creates a workspace; the caller becomes its admin. */
 export async function createWorkspace(c: ApiClient, body: { name: string; emoji?: string }): Promise<Workspace> {
   const res = await c.request({ method: 'POST', path: '/open/workspaces/create', body, ability: 'workspaces-write' });
-  return unwrapWorkspace<Workspace>(res.data);
+  return unwrapWorkspace<Workspace>(res.data, res);
 }
 
 /** Renames a workspace or changes its emoji (admin). */
 export async function updateWorkspace(c: ApiClient, id: number, body: { name: string; emoji?: string }): Promise<Workspace> {
   const res = await c.request({ method: 'PUT', path: apiPath`/open/workspaces/${id}`, body, ability: 'workspaces-write' });
-  return unwrapWorkspace<Workspace>(res.data);
+  return unwrapWorkspace<Workspace>(res.data, res);
 }
 
 /** Deletes a workspace (admin; not the caller's last one). */

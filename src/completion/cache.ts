@@ -46,13 +46,19 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
   return createHash('sha256').update(material).digest('hex').slice(0, 32);
 }
 
-/** The cached lines for a key, or undefined when absent, unreadable or older than the TTL. */
-export function readCache(env: NodeJS.ProcessEnv, key: string, now: number): string[] | undefined {
+/**
+ * How old an entry may be when the service cannot be asked right now (the rate budget is used
+ * up, the network is down): an older answer at once beats nothing, and a tab press never waits.
+ */
+export const STALE_TTL_MS = CACHE_TTL_MS * 10;
+
+/** The cached lines for a key, or undefined when absent, unreadable or older than `maxAgeMs` (the TTL). */
+export function readCache(env: NodeJS.ProcessEnv, key: string, now: number, maxAgeMs = CACHE_TTL_MS): string[] | undefined {
   try {
     const entry = JSON.parse(readFileSync(join(completionCacheDir(env), `${key}.json`), 'utf8')) as Entry;
     if (entry.v !== 1 || !Array.isArray(entry.lines) || typeof entry.at !== 'number') return undefined;
     // A clock that went backwards must not make an entry live forever.
-    if (entry.at > now || now - entry.at >= CACHE_TTL_MS) return undefined;
+    if (entry.at > now || now - entry.at >= maxAgeMs) return undefined;
     return entry.lines.filter((l) => typeof l === 'string');
   } catch {
     return undefined;

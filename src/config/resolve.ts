@@ -1,4 +1,5 @@
 import { parseIdText } from '../io/ids.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
@@ -14,6 +15,11 @@ export interface ResolvedContext {
   tokenSource: Source;
   workspace?: number;
   workspaceSource: Source;
+  /**
+   * Set when the profile has a token but it was saved for another origin than the base URL in
+   * effect (FORMCTL_BASE_URL, or a base URL changed with `config set`): that token is not used.
+   */
+  withheldToken?: { origin: string };
 }
 
 /** Resolution: --profile > FORMCTL_PROFILE > current profile; FORMCTL_TOKEN / FORMCTL_BASE_URL override the profile. */
@@ -39,8 +45,20 @@ export function resolveContext(
 
   const baseUrl = env.FORMCTL_BASE_URL || profile?.baseUrl || DEFAULT_BASE_URL;
   const baseUrlSource: Source = env.FORMCTL_BASE_URL ? 'env' : profile?.baseUrl ? 'profile' : 'default';
-  const token = env.FORMCTL_TOKEN || profile?.token || undefined;
-  const tokenSource: Source = env.FORMCTL_TOKEN ? 'env' : profile?.token ? 'profile' : 'none';
+  // A saved token is sent only to the origin it was saved for (docs/security.md, "A token stays
+  // with its host"): another base URL needs its own login or FORMCTL_TOKEN.
+  let withheldToken: ResolvedContext['withheldToken'];
+  let profileToken = profile?.token || undefined;
+  if (profileToken !== undefined && !env.FORMCTL_TOKEN) {
+    const saved = tokenOrigin(profile!);
+    if (saved !== originOf(baseUrl)) {
+      withheldToken = { origin: saved ?? '(unknown)' };
+      profileToken = undefined;
+    }
+  }
+  if (env.FORMCTL_TOKEN) checkToken(env.FORMCTL_TOKEN, 'FORMCTL_TOKEN');
+  const token = env.FORMCTL_TOKEN || profileToken;
+  const tokenSource: Source = env.FORMCTL_TOKEN ? 'env' : profileToken ? 'profile' : 'none';
 
   const rawWs = env.FORMCTL_WORKSPACE?.trim();
   const envWs = rawWs ? parseIdText('FORMCTL_WORKSPACE', rawWs, 'See `formctl workspace list`, or unset it.') : undefined;
@@ -56,10 +74,67 @@ export function resolveContext(
     workspace = profile.workspace;
     workspaceSource = 'profile';
   }
-  return { profileName, profileSource, profile, baseUrl, baseUrlSource, token, tokenSource, workspace, workspaceSource };
+  const ctx: ResolvedContext = { profileName, profileSource, profile, baseUrl, baseUrlSource, token, tokenSource, workspace, workspaceSource };
+  if (withheldToken) ctx.withheldToken = withheldToken;
+  return ctx;
+}
+
+/** The origin (scheme, host, port) of a URL, or undefined when it does not parse. */
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The origin a profile's token belongs to: the one saved with it, else (profiles saved before
+ * origins were recorded) the profile's own base URL, which is where `auth login` verified it.
+ */
+export function tokenOrigin(p: Profile): string | undefined {
+  return p.tokenOrigin ?? originOf(p.baseUrl || DEFAULT_BASE_URL);
+}
+
+/**
+ * Refuses a token that cannot go into an Authorization header: a line break or another control
+ * character, or a character outside Latin-1 (HTTP header values are bytes). Said at once, exit 2,
+ * without printing the token; otherwise the HTTP library would refuse it on every retry.
+ */
+export function checkToken(token: string, source: string): void {
+  // eslint-disable-next-line no-control-regex
+  const ctl = /[\x00-\x1f\x7f]/.exec(token);
+  if (ctl) {
+    const what = ctl[0] === '\r' || ctl[0] === '\n' ? 'a line break' : ctl[0] === '\t' ? 'a tab' : 'a control character';
+    throw new UsageError(`${source} contains ${what}; a token is a single line of printable characters.`, 'Copy only the token itself (the value is not shown here).');
+  }
+  if (/[^\x00-\xff]/.test(token)) {
+    throw new UsageError(`${source} contains a character outside Latin-1 (not a valid token).`, 'Copy only the token itself (the value is not shown here).');
+  }
 }
 
 /** "abcd••••" — the first 4 characters of a token, never more. */
 export function maskToken(token: string): string {
   return token.length <= 4 ? '••••' : `${token.slice(0, 4)}••••`;
+}
+
+/**
+ * The exit-4 error for a context without a usable token. When the profile's token was withheld
+ * because it belongs to another origin, it says so and names the login for the new one.
+ */
+export function notLoggedIn(ctx: ResolvedContext): CliError {
+  if (ctx.withheldToken) {
+    const here = originOf(ctx.baseUrl) ?? ctx.baseUrl;
+    const profileFlag = ctx.profileSource === 'flag' ? ` --profile ${ctx.profileName}` : '';
+    return new CliError(
+      `The token of profile "${ctx.profileName}" was saved for ${ctx.withheldToken.origin}; formctl sends it to no other host (the base URL is ${here}${ctx.baseUrlSource === 'env' ? ', from FORMCTL_BASE_URL' : ''}).`,
+      ExitCode.auth,
+      `Log in to that host: formctl${profileFlag} auth login --base-url ${ctx.baseUrl} (or set FORMCTL_TOKEN for it).`,
+    );
+  }
+  return new CliError(
+    `Not logged in (profile "${ctx.profileName}").`,
+    ExitCode.auth,
+    'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
+  );
 }

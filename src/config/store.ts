@@ -3,6 +3,14 @@ import { join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { cannotMakeDir } from '../io/files.js';
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
 
@@ -10,6 +18,8 @@ export const DEFAULT_PROFILE = 'default';
 export interface Profile {
   baseUrl: string;
   token?: string;
+  /** The origin (scheme://host:port) the token was saved for; it is sent nowhere else. */
+  tokenOrigin?: string;
   /** Default workspace id set by `formctl workspace use`. */
   workspace?: number;
 }
@@ -69,7 +79,17 @@ export class ConfigStore {
   async saveProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
     let next!: Profile;
     await this.update((data) => {
-      next = { ...data.profiles[name], ...patch } as Profile;
+      const before = data.profiles[name];
+      next = { ...before, ...patch } as Profile;
+      // A token saved before origins were recorded belongs to the base URL it was saved with: a
+      // new base URL (config set base_url) must not carry it along (docs/security.md).
+      if (before?.token !== undefined && !('token' in patch) && before.tokenOrigin === undefined && patch.baseUrl !== undefined) {
+        const old = originOf(before.baseUrl || DEFAULT_BASE_URL);
+        if (old !== undefined && old !== originOf(patch.baseUrl)) next.tokenOrigin = old;
+      }
+      // A token being saved belongs to the profile's base URL unless the caller says otherwise.
+      if (patch.token !== undefined && patch.tokenOrigin === undefined) next.tokenOrigin = originOf(next.baseUrl || DEFAULT_BASE_URL);
+      if (next.token === undefined) delete next.tokenOrigin;
       for (const k of Object.keys(next) as Array<keyof Profile>) if (next[k] === undefined) delete next[k];
       data.profiles[name] = next;
       if (!data.currentProfile) data.currentProfile = name;

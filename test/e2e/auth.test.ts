@@ -24,7 +24,7 @@ describe('auth and profiles end to end', () => {
     expect(statSync(home.env.FORMCTL_CONFIG_DIR!).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       currentProfile: 'local',
-      profiles: { local: { baseUrl: sb.url, token: sb.tokens.all, workspace: sb.workspaceId } },
+      profiles: { local: { baseUrl: sb.url, token: sb.tokens.all, tokenOrigin: sb.url, workspace: sb.workspaceId } },
     });
 
     const status = await runFormctl(['auth', 'status', '--json'], { env: home.env });

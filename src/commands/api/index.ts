@@ -177,7 +177,7 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
     errors = {};
     for (const [k, v] of Object.entries(data.errors as Record<string, unknown>)) errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
-  const err = apiErrorFor({ status: res.status, method, path: path.startsWith('/') ? path : `/${path}`, serverMessage: message, errors });
+  const err = apiErrorFor({ status: res.status, method, path: redact(path.startsWith('/') ? path : `/${path}`), serverMessage: message, errors });
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {
     return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
   }

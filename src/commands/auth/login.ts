@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
-import type { ResolvedContext } from '../../config/resolve.js';
+import { type ResolvedContext, checkToken } from '../../config/resolve.js';
 import type { ConfigStore, Profile } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -83,6 +83,7 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
     token = (await o.prompter().password({ message: `Personal access token for ${host}`, flag: '--with-token' })).trim();
     if (!token) throw new UsageError('The token must not be empty.');
   }
+  checkToken(token, o.withToken ? 'The token on stdin' : 'The token');
   if (/\s/.test(token)) throw new UsageError('The token contains whitespace; paste only the token itself.');
 
   let workspaces: Workspace[] | undefined;
@@ -103,7 +104,8 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
 
   const store = await o.config();
   const previous = store.profile(profileName);
-  const patch: Partial<Profile> = { baseUrl, token };
+  // The token is bound to this origin: it is never sent to another base URL (docs/security.md).
+  const patch: Partial<Profile> = { baseUrl, token, tokenOrigin: new URL(baseUrl).origin };
   // A default workspace from another service would point at the wrong thing.
   if (previous?.workspace !== undefined && previous.baseUrl !== baseUrl) patch.workspace = undefined;
   const keptWorkspace = previous?.baseUrl === baseUrl ? previous.workspace : undefined;

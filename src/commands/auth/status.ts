@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, maskToken } from '../../config/resolve.js';
+import { type ResolvedContext, maskToken, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -69,12 +69,8 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   let detail = '';
   let summary: string | undefined;
   if (!ctx.token) {
-    status.error = 'no token';
-    failure = new CliError(
-      `Not logged in (profile "${ctx.profileName}").`,
-      ExitCode.auth,
-      'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
-    );
+    status.error = ctx.withheldToken ? `no token for this host (the saved one is for ${ctx.withheldToken.origin})` : 'no token';
+    failure = notLoggedIn(ctx);
   } else {
     try {
       const workspaces = await listWorkspaces(o.apiFor(ctx.baseUrl, ctx.token));

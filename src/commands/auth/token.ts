@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { ResolvedContext } from '../../config/resolve.js';
+import { type ResolvedContext, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -22,6 +22,7 @@ export function newAuthTokenCommand(f: Factory, runF = authTokenRun): Command {
 export async function authTokenRun(o: AuthTokenOptions): Promise<void> {
   const ctx = await o.context();
   if (!ctx.token) {
+    if (ctx.withheldToken) throw notLoggedIn(ctx);
     throw new CliError(`No token (profile "${ctx.profileName}").`, ExitCode.auth, 'Run `formctl auth login`, or set FORMCTL_TOKEN.');
   }
   await write(o.io.stdout, `${ctx.token}\n`);

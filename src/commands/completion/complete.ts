@@ -29,6 +29,8 @@ export default function newCompleteCommand(f: Factory, runF = completeRun): Comm
     .allowExcessArguments()
     .action(async (source: string | undefined, flags: { workspace?: string; form?: string }) => {
       // A tab press must never prompt, wait long or retry: a second request would double its cost.
+      // A --max-wait below zero also makes the client refuse at once, sending nothing, when the
+      // shared rate budget is used up (src/api/ratelimit.ts); the cache then answers.
       f.globals.noInput = true;
       f.globals.timeoutMs = COMPLETE_TIMEOUT_MS;
       f.globals.maxWaitMs = -1;
@@ -51,7 +53,7 @@ export async function completeRun(o: CompleteOptions): Promise<void> {
   if (!(DYNAMIC_SOURCES as readonly string[]).includes(o.source)) return;
   const source = o.source as DynamicSource;
   try {
-    const { cacheKey, readCache, writeCache } = await import('../../completion/cache.js');
+    const { STALE_TTL_MS, cacheKey, readCache, writeCache } = await import('../../completion/cache.js');
     const now = o.now().getTime();
     const parts = { source, workspace: o.workspace, form: o.form, profile: o.profile };
     let lines = readCache(o.env, cacheKey(o.env, parts), now);
@@ -63,6 +65,13 @@ export async function completeRun(o: CompleteOptions): Promise<void> {
       });
       try {
         lines = await Promise.race([o.fetch({ source, workspace: o.workspace, form: o.form }), deadline]);
+      } catch (err) {
+        // Rate budget used up (the client refuses at once, never waits), offline or slow: an
+        // older answer from the cache, else nothing.
+        lines = readCache(o.env, cacheKey(o.env, parts), now, STALE_TTL_MS);
+        if (!lines) throw err;
+        if (lines.length) o.io.stdout.write(`${lines.join('\n')}\n`);
+        return;
       } finally {
         clearTimeout(timer);
       }

@@ -8,6 +8,7 @@ import {
   unwrapIntegration,
   unwrapList,
   unwrapWorkspace,
+  UnexpectedAnswerError,
 } from '../../../src/api/normalize.js';
 
 describe('unwrapList', () => {
@@ -32,10 +33,21 @@ describe('unwrapList', () => {
   it('reads a simple paginator with top-level fields and next_page_url', () => {
     expect(unwrapList({ data: [], current_page: 1, next_page_url: 'http://x/?page=2' }).page).toMatchObject({ currentPage: 1, nextUrl: 'http://x/?page=2' });
   });
-  it('reads named wrappers and tolerates junk', () => {
+  it('reads named wrappers and refuses anything else, saying where it came from and what it was', () => {
     expect(unwrapList({ forms: [1, 2] }).items).toEqual([1, 2]);
     expect(unwrapList({ users: [3] }).items).toEqual([3]);
-    for (const junk of [null, undefined, 'x', 3, {}, { data: 'no' }]) expect(unwrapList(junk).items).toEqual([]);
+    for (const junk of [null, undefined, '', 'x', '<!doctype html><html>', 3, {}, { data: 'no' }, { data: { id: 1 } }]) {
+      expect(() => unwrapList(junk)).toThrow(UnexpectedAnswerError);
+    }
+    const err = (() => {
+      try {
+        unwrapList({ data: {} }, { status: 200, method: 'GET', path: '/open/workspaces' });
+      } catch (e) {
+        return e as UnexpectedAnswerError;
+      }
+    })()!;
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe('The service sent an unexpected answer (HTTP 200, GET /open/workspaces): a list was expected, it sent an object whose data is an object.');
   });
 });
 

@@ -92,6 +92,17 @@ describe('createPacer', () => {
     expect(c.now() - before).toBe(42_000);
   });
 
+  it('spreads the Remaining budget until the reset instead of spending it at once', async () => {
+    const c = clock();
+    const p = createPacer({ limitPerMinute: 100, now: c.now, sleep: c.sleep });
+    await p.take();
+    // 4 left in a window that resets in 40 s: one every 10 s, not four at the steady pace.
+    p.observe({ limit: 100, remaining: 4, resetAt: c.now() + 40_000 });
+    const before = c.now();
+    await p.take();
+    expect(c.now() - before).toBe(10_000);
+  });
+
   it('without a reset time, Remaining 0 costs at least one interval', async () => {
     const c = clock();
     const p = createPacer({ limitPerMinute: 100, now: c.now, sleep: c.sleep });

@@ -40,7 +40,7 @@ describe('auth login', () => {
     const fio = fakeIO({ stdin: `  ${GOOD}\n` });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: `${server.url}/`, withToken: true });
     expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/open/workspaces', `Bearer ${GOOD}`]]);
-    expect(t.store.data).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: GOOD, workspace: 7 } } });
+    expect(t.store.data).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 } } });
     expect(fio.out()).toBe('');
     expect(fio.err()).toBe('');
     await t.cleanup();
@@ -54,7 +54,7 @@ describe('auth login', () => {
     const host = new URL(server.url).host;
     expect(asked).toEqual([`password: Personal access token for ${host}`]);
     expect(fio.out()).toBe(`✓ Logged in to ${host} as profile work\n✓ Default workspace: Only (id 7), the only one this token can see\n`);
-    expect(t.store.profile('work')).toEqual({ baseUrl: server.url, token: GOOD, workspace: 7 });
+    expect(t.store.profile('work')).toEqual({ baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 });
     await t.cleanup();
   });
 
@@ -64,7 +64,7 @@ describe('auth login', () => {
     workspaces = [{ id: 7, name: 'A' }, { id: 8, name: 'B' }];
     const fio = fakeIO({ stdin: GOOD });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, withToken: true });
-    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: GOOD, workspace: 3 });
+    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 3 });
     await t.cleanup();
   });
 
@@ -81,7 +81,7 @@ describe('auth login', () => {
     const t = await testConfig();
     const fio = fakeIO({ stdin: 'tok_noread' });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true });
-    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: 'tok_noread' });
+    expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: 'tok_noread', tokenOrigin: server.url });
     expect(fio.err()).toBe('warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\n');
     await t.cleanup();
   });

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharedBudget } from '../../src/api/ratelimit.js';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+// The rate budget is shared by every formctl process of one machine (one cache directory) that
+// talks to one service as one user. The sandbox counts requests per client address in a fixed
+// 60 s window, like the deployed service counts them per user.
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 10 });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+describe('one rate budget for every formctl process on the machine', () => {
+  it('4 processes running 3 `workspace list` each (12 requests against 10/min) together meet no 429', { timeout: 150_000 }, async () => {
+    const home = tempHome();
+    const env = { ...home.env, ...sb.env, FORMCTL_DEBUG: '1' };
+    const loop = async () => {
+      const out: Array<{ code: number | null; stderr: string }> = [];
+      for (let i = 0; i < 3; i++) out.push(await runFormctl(['workspace', 'list', '--json', 'id', '--max-wait', '120'], { env, timeoutMs: 140_000 }));
+      return out;
+    };
+    const runs = (await Promise.all([loop(), loop(), loop(), loop()])).flat();
+    expect(runs.map((r) => r.code)).toEqual(Array(12).fill(0));
+    const answers = runs.flatMap((r) => r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l)));
+    expect(answers).toHaveLength(12);
+    expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
+    // Some of them waited for the next window, and said so.
+    expect(runs.some((r) => r.stderr.includes('note: pacing under the service\'s rate limit'))).toBe(true);
+    home.cleanup();
+  });
+
+  it('completion never waits on the rate limit: with the budget used up it answers nothing at once and sends nothing', async () => {
+    const home = tempHome();
+    // Its own sandbox with room to spare, so that its X-RateLimit-Remaining counts every request.
+    const sb = await startTestSandbox({ rateLimit: 1000 });
+    const env = { ...home.env, ...sb.env };
+    // Another formctl process used up this minute's budget for this service and token.
+    const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all);
+    await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
+    const before = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+    const seenBefore = Number(before.headers.get('x-ratelimit-remaining'));
+    const r = await runFormctl(['__complete', 'workspaces'], { env, timeoutMs: 10_000 });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    // The sandbox counted no request from it (only this test's own two probes).
+    const after = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+    expect(seenBefore - Number(after.headers.get('x-ratelimit-remaining'))).toBe(1);
+    await sb.close();
+    home.cleanup();
+  });
+
+  it('completion answers from an older cache entry when the budget is used up', async () => {
+    const home = tempHome();
+    const sb = await startTestSandbox({ rateLimit: 3 });
+    const env = { ...home.env, ...sb.env };
+    const first = await runFormctl(['__complete', 'workspaces'], { env });
+    expect(first.stdout).toMatch(/^\d+\t/);
+    // Others use up the rest of the service's window.
+    for (let i = 0; i < 2; i++) await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+    // The entry is past its 60 s freshness, and the budget is used up.
+    const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
+    for (const name of readdirSync(dir)) {
+      const entry = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      writeFileSync(join(dir, name), JSON.stringify({ ...entry, at: entry.at - 120_000 }));
+    }
+    const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all);
+    await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
+    const again = await runFormctl(['__complete', 'workspaces'], { env });
+    expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
+    await sb.close();
+    home.cleanup();
+  });
+});

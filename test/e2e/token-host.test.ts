@@ -1,0 +1,67 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type StubServer, json, startStubServer } from '../helpers/http.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let other: StubServer;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  // Another host: whatever it receives must carry no Authorization header.
+  other = await startStubServer((_req, res) => json(res, 200, { data: [] }));
+});
+afterAll(async () => {
+  await sb.close();
+  await other.close();
+});
+
+describe('a token stays with its host', () => {
+  it('FORMCTL_BASE_URL or `config set base_url` pointing elsewhere sends the saved token nowhere: exit 4 with the login to run', async () => {
+    const h = tempHome();
+    const login = await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env: h.env, input: sb.tokens.all });
+    expect(login.code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(h.env.FORMCTL_CONFIG_DIR!, 'config.json'), 'utf8'));
+    expect(saved.profiles.default.tokenOrigin).toBe(new URL(sb.url).origin);
+
+    const viaEnv = await runFormctl(['api', '/open/workspaces'], { env: { ...h.env, FORMCTL_BASE_URL: other.url } });
+    expect(viaEnv.code).toBe(4);
+    expect(viaEnv.stderr).toContain(`was saved for ${new URL(sb.url).origin}`);
+    expect(viaEnv.stderr).toContain(`formctl auth login --base-url ${other.url}`);
+    expect(viaEnv.stderr).not.toContain(sb.tokens.all);
+
+    const set = await runFormctl(['config', 'set', 'base_url', other.url], { env: h.env });
+    expect(set.code).toBe(0);
+    const viaConfig = await runFormctl(['workspace', 'list'], { env: h.env });
+    expect(viaConfig.code).toBe(4);
+    expect(viaConfig.stderr).toContain(`formctl auth login --base-url ${other.url}`);
+    const status = await runFormctl(['auth', 'status', '--json', 'token_source,valid'], { env: h.env });
+    expect([status.code, JSON.parse(status.stdout)]).toEqual([4, { token_source: 'none', valid: false }]);
+    const token = await runFormctl(['auth', 'token'], { env: h.env });
+    expect([token.code, token.stdout]).toEqual([4, '']);
+
+    // Back on its own host, the token works again; FORMCTL_TOKEN is the explicit way to reach the other one.
+    expect((await runFormctl(['config', 'set', 'base_url', sb.url], { env: h.env })).code).toBe(0);
+    expect((await runFormctl(['workspace', 'list'], { env: h.env })).code).toBe(0);
+    const explicit = await runFormctl(['api', '/open/workspaces'], { env: { ...h.env, FORMCTL_BASE_URL: other.url, FORMCTL_TOKEN: 'other_token' } });
+    expect(explicit.code).toBe(0);
+    expect(other.requests.map((r) => r.headers.authorization)).toEqual(['Bearer other_token']);
+    h.cleanup();
+  });
+
+  it('a profile saved before origins were recorded keeps its token bound to its own base URL', async () => {
+    const h = tempHome();
+    mkdirSync(h.env.FORMCTL_CONFIG_DIR!, { recursive: true });
+    const file = join(h.env.FORMCTL_CONFIG_DIR!, 'config.json');
+    writeFileSync(file, JSON.stringify({ currentProfile: 'old', profiles: { old: { baseUrl: sb.url, token: sb.tokens.all } } }), { mode: 0o600 });
+    expect((await runFormctl(['workspace', 'list'], { env: h.env })).code).toBe(0);
+    const before = other.requests.length;
+    expect((await runFormctl(['config', 'set', 'base_url', other.url], { env: h.env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.old.tokenOrigin).toBe(new URL(sb.url).origin);
+    const r = await runFormctl(['workspace', 'list'], { env: h.env });
+    expect(r.code).toBe(4);
+    expect(other.requests.length).toBe(before);
+    h.cleanup();
+  });
+});

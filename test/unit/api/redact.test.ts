@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { redactQuerySecrets } from '../../../src/api/redact.js';
+
+describe('redactQuerySecrets', () => {
+  it('replaces token, signature and pre-signed storage parameters, keeps the others', () => {
+    expect(redactQuerySecrets('> GET https://api.example/exports/f.csv?token=abc123&page=2')).toBe('> GET https://api.example/exports/f.csv?token=[REDACTED]&page=2');
+    expect(
+      redactQuerySecrets('https://s3.example/b/k.csv?X-Amz-Algorithm=AWS4&X-Amz-Credential=AK%2F1&X-Amz-Signature=ff00&X-Amz-Security-Token=t0k&x=1'),
+    ).toBe('https://s3.example/b/k.csv?X-Amz-Algorithm=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&X-Amz-Security-Token=[REDACTED]&x=1');
+    expect(redactQuerySecrets('/f?sig=s1&sv=2020&se=2030 and /g?access_token=a&api_key=k&Signature=S&Key-Pair-Id=K')).toBe(
+      '/f?sig=[REDACTED]&sv=2020&se=2030 and /g?access_token=[REDACTED]&api_key=[REDACTED]&Signature=[REDACTED]&Key-Pair-Id=K',
+    );
+    expect(redactQuerySecrets('/open/forms/1/submissions?page=3&per_page=100')).toBe('/open/forms/1/submissions?page=3&per_page=100');
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SharedBudget, budgetFor } from '../../../src/api/ratelimit.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function budgets(n: number, clock: { t: number }): SharedBudget[] {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-budget-'));
+  return Array.from({ length: n }, () => new SharedBudget(dir!, 'https://api.example', 'tok', { now: () => clock.t }));
+}
+
+describe('SharedBudget', () => {
+  it('paces nothing until the service announced a limit, and never names the token in the file', async () => {
+    const clock = { t: 1_000_000 };
+    const [b] = budgets(1, clock);
+    expect(await b!.take()).toEqual({ waitMs: 0, reserved: false });
+    await b!.observe({ limit: 10, remaining: 9 }, { sentAt: clock.t, status: 200, reserved: false });
+    expect(readFileSync(b!.file, 'utf8')).not.toContain('tok');
+    expect(b!.file).not.toContain('tok');
+  });
+
+  it('processes sharing the file send at most budgetFor(limit) in any 60 s, then wait for the window', async () => {
+    const clock = { t: 1_000_000 };
+    const [a, b] = budgets(2, clock);
+    await a!.observe({ limit: 10 }, { sentAt: clock.t, status: 200, reserved: false });
+    expect(budgetFor(10)).toBe(8);
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) waits.push((await (i % 2 ? a! : b!).take()).waitMs);
+    // 1 unreserved send recorded by observe + 7 slots now; the 8th goes when the first leaves the window.
+    expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 60_000]);
+    // A caller that may not wait (completion) is refused, and nothing is reserved for it.
+    expect(await a!.take(-1)).toEqual({ waitMs: 60_000, refused: true, reserved: false });
+    expect(await a!.take(0)).toMatchObject({ refused: true });
+  });
+
+  it('paces from X-RateLimit-Remaining: what others used of this window is not sent again', async () => {
+    const clock = { t: 5_000_000 };
+    const [a, b] = budgets(2, clock);
+    // Right after an interrupted run: the service says 3 requests are left in this window.
+    await a!.observe({ limit: 100, remaining: 3 }, { sentAt: clock.t, status: 200, reserved: false });
+    clock.t += 10;
+    expect((await b!.take()).waitMs).toBe(0);
+    expect((await a!.take()).waitMs).toBe(0);
+    // One is kept in reserve for requests in flight: the next waits for the window to reset.
+    expect((await b!.take()).waitMs).toBe(60_000 - 10);
+  });
+
+  it('a 429 holds every process until its Retry-After', async () => {
+    const clock = { t: 9_000_000 };
+    const [a, b] = budgets(2, clock);
+    await a!.observe({ limit: 100, remaining: 50 }, { sentAt: clock.t, status: 429, retryAfterMs: 7_000, reserved: true });
+    expect((await b!.take()).waitMs).toBe(7_000);
+  });
+
+  it('an unusable cache directory turns pacing off instead of failing', async () => {
+    const clock = { t: 1 };
+    const b = new SharedBudget('/dev/null/formctl', 'https://api.example', 'tok', { now: () => clock.t });
+    await b.observe({ limit: 10, remaining: 0 }, { sentAt: 1, status: 200, reserved: false });
+    expect(await b.take()).toEqual({ waitMs: 0, reserved: false });
+  });
+});
