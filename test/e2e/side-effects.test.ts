@@ -13,6 +13,11 @@ let home: ReturnType<typeof tempHome>;
 beforeAll(async () => {
   server = await startStubServer((req, res) => {
     if (req.method === 'GET' && req.url === '/open/forms/5') return json(res, 200, FORM);
+    // submission update reads the current answers (through the list) and the integrations first.
+    if (req.method === 'GET' && req.url?.startsWith('/open/forms/5/submissions')) {
+      return json(res, 200, { data: [{ id: 12, submission_id: '12', status: 'completed', data: { f1: 'Bob' } }], meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
+    }
+    if (req.method === 'GET' && req.url === '/open/forms/5/integrations') return json(res, 200, []);
     if (req.method === 'PUT') {
       if (onPut === 'drop') {
         res.socket?.destroy();
