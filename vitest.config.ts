@@ -7,6 +7,7 @@ export default defineConfig({
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/preload.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: e2e files spawn processes, so keep the pool small.
