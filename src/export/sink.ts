@@ -159,26 +159,13 @@ export async function writeFileAtomically(
     discard(body);
     throw downloadError(err, o.signal, file);
   }
-  // The stream closes the file when it finishes or fails; pipeline waits for that close.
-  const out = fh.createWriteStream();
   try {
-    const onBytes = o.onBytes;
-    if (onBytes) {
-      let total = 0;
-      const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-        for await (const chunk of source) {
-          onBytes((total += chunk.length));
-          yield chunk;
-        }
-      };
-      await pipeline(body, count, out, { signal: o.signal });
-    } else {
-      await pipeline(body, out, { signal: o.signal });
-    }
+    // The stream closes the file when it finishes or fails; pipeline waits for that close.
+    const bytes = await copy(body, fh.createWriteStream(), o);
     // Closed before it is published: the file under its final name is complete and released.
     await publish(part, file, o.clobber === true);
     await releasePart(part);
-    return out.bytesWritten;
+    return bytes;
   } catch (err) {
     discard(body);
     await fh.close().catch(() => undefined);
@@ -208,41 +195,28 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
   await unlink(part);
 }
 
-/**
- * Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the
- * same. Not stream.pipeline: it would end or destroy stdout, which belongs to the process.
- */
+/** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same; stdout stays open. */
 export async function writeToStream(body: DownloadBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
-  let total = 0;
-  let failed: Error | undefined;
-  let wake: (() => void) | undefined;
-  const onError = (err: Error): void => {
-    failed ??= err;
-    wake?.();
-  };
-  // The output went away (a closed pipe): like EPIPE, so the export stops as it does on one.
-  const onClose = (): void => onError(Object.assign(new Error('The output was closed.'), { code: 'EPIPE' }));
-  const onDrain = (): void => wake?.();
-  dest.on('error', onError).on('close', onClose).on('drain', onDrain);
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      if (!failed && (dest.destroyed || dest.writableEnded)) onClose();
-      if (failed) throw failed;
-      total += chunk.length;
-      o.onBytes?.(total);
-      if (!dest.write(chunk, (err) => err && onError(err))) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    }
-    if (failed) throw failed;
-    return total;
+    return await copy(body, dest, { ...o, end: false });
   } catch (err) {
     discard(body);
     throw downloadError(err, o.signal, 'stdout', true);
-  } finally {
-    dest.off('error', onError).off('close', onClose).off('drain', onDrain);
   }
+}
+
+/** Pipes `body` into `dest` with backpressure, counting the bytes for the status line; returns the total. */
+async function copy(body: DownloadBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void; end?: boolean }): Promise<number> {
+  let total = 0;
+  const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of source) {
+      total += chunk.length;
+      o.onBytes?.(total);
+      yield chunk;
+    }
+  };
+  await pipeline(body, count, dest, { signal: o.signal, end: o.end ?? true });
+  return total;
 }
 
 /** Maps a failed download to the documented exit codes: Ctrl-C 130, dropped connection 11, disk trouble 1. */
