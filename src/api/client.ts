@@ -124,18 +124,6 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 /** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
 const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
-type Undici = Pick<typeof import('undici'), 'Agent'>;
-let undici: Promise<Undici> | undefined;
-
-/**
- * undici is loaded on the first request: commands that send none (help, config) never pay for it.
- * Its `default` export is its CommonJS `module.exports`, both when Node imports it from
- * node_modules and when the build bundles it (docs/performance.md).
- */
-function loadUndici(): Promise<Undici> {
-  return (undici ??= import('undici').then((m) => m.default));
-}
-
 /** Loopback hosts may receive a token over plain http (local sandbox, tests). */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -242,8 +230,7 @@ export class ApiClient {
 
   /** Closes pooled connections so the process can exit promptly. */
   async close(): Promise<void> {
-    const d = this.dispatcher as (Dispatcher & { close?: () => Promise<void> }) | undefined;
-    if (d && !this.opts.dispatcher) await d.close?.();
+    if (this.dispatcher && !this.opts.dispatcher) await this.dispatcher.close();
   }
 
   /** Resolves a path or absolute URL against the base URL. */
@@ -277,7 +264,10 @@ export class ApiClient {
 
   private async getDispatcher(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      const { Agent } = await loadUndici();
+      // undici is loaded on the first request: commands that send none (help, config) never pay for
+      // it. Its `default` export is its CommonJS `module.exports`, whether Node imports it from
+      // node_modules or the build bundles it (docs/performance.md).
+      const { Agent } = (await import('undici')).default;
       this.dispatcher = new Agent({
         connect: { timeout: this.opts.timeoutMs },
         headersTimeout: this.opts.timeoutMs,

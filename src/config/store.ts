@@ -34,8 +34,8 @@ export interface ConfigData {
  * writes go through `conf` (atomic write, file mode). conf loads ajv and semver at import
  * (~130 ms CPU on Node 20), so it is imported only when something is saved.
  *
- * Every change re-reads the file under proper-lockfile's lock (the directory `config.json.lock`,
- * refreshed while held, taken over when a dead process left it) and applies itself to what is there now: two formctl processes saving at once (two sandboxes with
+ * Every change re-reads the file under proper-lockfile's lock (`config.json.lock`) and applies
+ * itself to what is there now: two formctl processes saving at once (two sandboxes with
  * --profile-name, or an `auth login` that waited at a prompt while another profile was saved)
  * each keep the other's profile instead of writing back the copy they read at start.
  */

@@ -7,11 +7,8 @@ import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
-/** A response body as the client hands it over. */
-export type DownloadBody = Readable;
-
 /** Closes the body's connection at once, unread (it may be large, or held open by the server). */
-export function discard(body: DownloadBody): void {
+export function discard(body: Readable): void {
   // undici reports the abort as an 'error': expected here, so it is not an unhandled one.
   body.on('error', () => undefined).destroy();
 }
@@ -147,7 +144,7 @@ async function releasePart(part: string): Promise<void> {
  * accident.
  */
 export async function writeFileAtomically(
-  body: DownloadBody,
+  body: Readable,
   file: string,
   o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean } = {},
 ): Promise<number> {
@@ -196,7 +193,7 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
 }
 
 /** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same; stdout stays open. */
-export async function writeToStream(body: DownloadBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
+export async function writeToStream(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
   try {
     return await copy(body, dest, { ...o, end: false });
   } catch (err) {
@@ -206,7 +203,7 @@ export async function writeToStream(body: DownloadBody, dest: Writable, o: { sig
 }
 
 /** Pipes `body` into `dest` with backpressure, counting the bytes for the status line; returns the total. */
-async function copy(body: DownloadBody, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void; end?: boolean }): Promise<number> {
+async function copy(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void; end?: boolean }): Promise<number> {
   let total = 0;
   const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     for await (const chunk of source) {
