@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// Shim: checks Node, turns on Node's compile cache where Node has it (>= 22.1), answers
-// `--version` and the root help without loading the CLI, and hands over to dist/main.js.
+// Shim: checks Node, answers `--version` and the root help without loading the CLI, and otherwise
+// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/main.js.
 // CommonJS (bin/package.json): an ES module entry would start Node's ESM loader even for the two
 // answers below (docs/performance.md).
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
@@ -9,8 +9,6 @@ if (major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1))))
   process.stderr.write(`error: formctl needs Node.js 20.18.1 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
-require('node:module').enableCompileCache?.();
-
 const fs = require('node:fs');
 const path = require('node:path');
 const args = process.argv.slice(2);
@@ -34,6 +32,7 @@ if (only('--version', '-v')) {
   if (help !== undefined) {
     process.stdout.write(help);
   } else {
+    require('node:module').enableCompileCache?.();
     import('../dist/main.js').then(
       (main) => main.cli(),
       (err) => {
