@@ -208,9 +208,8 @@ export class ApiClient {
    */
   async stream(o: RequestOptions): Promise<StreamResponse> {
     const res = await this.send(o);
-    const length = res.headers['content-length'];
     const coding = String(res.headers['transfer-encoding'] ?? '').toLowerCase();
-    return { ...res, untilClose: length === undefined && !/(^|,)\s*chunked\s*$/.test(coding) };
+    return { ...res, untilClose: res.headers['content-length'] === undefined && !/(^|,)\s*chunked\s*$/.test(coding) };
   }
 
   /** One exchange through undici; the body is left for the caller. */
@@ -264,9 +263,8 @@ export class ApiClient {
 
   private async getDispatcher(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      // undici is loaded on the first request: commands that send none (help, config) never pay for
-      // it. Its `default` export is its CommonJS `module.exports`, whether Node imports it from
-      // node_modules or the build bundles it (docs/performance.md).
+      // Loaded on the first request, so commands that send none never pay for it. `default` is its
+      // CommonJS module.exports, from node_modules or bundled by the build (docs/performance.md).
       const { Agent } = (await import('undici')).default;
       this.dispatcher = new Agent({
         connect: { timeout: this.opts.timeoutMs },
