@@ -77,14 +77,6 @@ export interface StreamResponse {
   untilClose: boolean;
 }
 
-interface Outgoing {
-  url: URL;
-  method: Method;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-  signal?: AbortSignal;
-}
-
 type ResponseBody = Dispatcher.ResponseData['body'];
 
 /** What the client last learned from X-RateLimit-* headers. */
@@ -212,21 +204,6 @@ export class ApiClient {
     return { ...res, untilClose: res.headers['content-length'] === undefined && !/(^|,)\s*chunked\s*$/.test(coding) };
   }
 
-  /** One exchange through undici; the body is left for the caller. */
-  private async exchange(req: Outgoing): Promise<Dispatcher.ResponseData> {
-    const dispatcher = await this.getDispatcher();
-    return dispatcher.request({
-      origin: req.url.origin,
-      path: req.url.pathname + req.url.search,
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-    });
-  }
-
   /** Closes pooled connections so the process can exit promptly. */
   async close(): Promise<void> {
     if (this.dispatcher && !this.opts.dispatcher) await this.dispatcher.close();
@@ -326,7 +303,16 @@ export class ApiClient {
       const userSignal = o.signal ?? this.opts.signal;
       const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, userSignal) : undefined;
       try {
-        res = await this.exchange({ url, method, headers, body, signal: deadline?.signal ?? userSignal });
+        res = await (await this.getDispatcher()).request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method,
+          headers,
+          body,
+          signal: deadline?.signal ?? userSignal,
+          headersTimeout: this.opts.timeoutMs,
+          bodyTimeout: this.opts.timeoutMs,
+        });
       } catch (err) {
         deadline?.clear();
         const failure = this.failure(err as NodeJS.ErrnoException, o, deadline);
