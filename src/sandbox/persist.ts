@@ -199,10 +199,8 @@ export class DataFileWriter {
   /** Resolves once the data file durably holds store version `version` (or later); rejects if that write failed. */
   waitFor(version: number): Promise<void> {
     if (version <= this.durableVersion) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ version, resolve, reject });
-      this.markDirty();
-    });
+    // Every change already marked the state dirty (store.onChange), so a write holding it is on its way.
+    return new Promise((resolve, reject) => this.waiters.push({ version, resolve, reject }));
   }
 
   /** Writes any pending change now and resolves when the file is up to date. */
