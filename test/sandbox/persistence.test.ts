@@ -54,6 +54,18 @@ describe('sandbox persistence', () => {
     expect((await stat(dataFile)).mode & 0o777).toBe(0o600);
   });
 
+  it('at start removes temp files of dead processes (and its own pid), keeps those of live ones and unrelated files', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'state.json');
+    const dead = `state.json.999999.0badc0de.tmp`;
+    const mine = `state.json.${process.pid}.12345678.tmp`;
+    const live = `state.json.${process.ppid}.abcdef01.tmp`;
+    for (const name of [dead, mine, live, 'state.json.notes.tmp', 'other.json.999999.0badc0de.tmp']) await writeFile(join(dir, name), '{');
+    const sb = await boot({ dataFile });
+    await sb.close();
+    expect((await readdir(dir)).sort()).toEqual([live, 'other.json.999999.0badc0de.tmp', 'state.json', 'state.json.notes.tmp'].sort());
+  });
+
   it('refuses a corrupt or foreign data file with a one-line error and leaves it untouched', async () => {
     const dir = await tempDir();
     const cases: [string, RegExp][] = [
