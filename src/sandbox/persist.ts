@@ -246,6 +246,9 @@ export class DataFileWriter {
           this.settle(version, err as Error);
           // A background write has nobody to throw to: warn. A flush reports the error itself.
           if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
+          // Still unsaved: the next change or flush tries again.
+          this.dirty = true;
+          break;
         }
       }
       // Cleared in the same synchronous step as the last dirty check: a mutation arriving after
