@@ -5,6 +5,13 @@ import { phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { boot, call, formBody } from './helpers.js';
 
+/** The 14 fields the deployed server requires on create (the spec flavour defaults 9 of them). */
+const STYLE = {
+  theme: 'default', presentation_style: 'classic', width: 'centered', size: 'md', border_radius: 'small', dark_mode: 'auto',
+  color: '#3B82F6', uppercase_labels: false, no_branding: false, transparent_background: false,
+};
+const fullBody = (ws: number, extra: Record<string, unknown> = {}) => formBody(ws, { ...STYLE, ...extra });
+
 const boots = (opts: Parameters<typeof boot>[0] = {}) => boot({ flavor: 'deployed', ...opts });
 
 const PROPS = [
@@ -16,7 +23,7 @@ const PROPS = [
 ];
 
 async function newForm(sb: SandboxHandle, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { properties: PROPS, ...extra }));
+  const res = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { properties: PROPS, ...extra }));
   if (res.status !== 200) throw new Error(`create: ${res.status} ${res.text}`);
   return res.json.form;
 }
@@ -255,13 +262,16 @@ describe('deployed flavour: integrations', () => {
 });
 
 describe('deployed flavour: envelopes, workspaces, members, forms', () => {
-  it('form create and update answer {type, message, form}; titles up to 255 characters', async () => {
+  it('form create needs all 14 fields and answers 200 {type, message, form}; titles up to 255 characters', async () => {
     const sb = await boots();
     const title = 'T'.repeat(255);
-    const created = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { title }));
+    const minimal = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId));
+    expect(minimal.status).toBe(422);
+    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(STYLE).sort());
+    const created = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title }));
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ type: 'success', message: expect.any(String), form: { title }, users_first_form: true });
-    const long = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { title: `${title}x` }));
+    const long = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title: `${title}x` }));
     expect(long.json.errors.title).toEqual(['The title field must not be greater than 255 characters.']);
     const spec = await boot();
     expect((await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { title: 'T'.repeat(61) }))).status).toBe(422);
