@@ -238,6 +238,20 @@ describe('deployed flavour: integrations', () => {
     expect((await call(sb, 'GET', base)).json.map((i: any) => i.integration_id)).toEqual(['webhook', 'email']);
   });
 
+  it('a webhook skipped by its logic records a Success; a failed delivery an Error with what went wrong', async () => {
+    const sb = await boots({ allowPrivateWebhooks: true });
+    const form = await newForm(sb);
+    const base = `/open/forms/${form.id}/integrations`;
+    const never = { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'equals', value: 'nobody' } }] };
+    const skipped = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/skip' }, logic: never })).json.form_integration.id;
+    const failing = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/fail' } })).json.form_integration.id;
+    await answerOf(sb, form.slug, { name: 'Zed' });
+    await sb.admin.deliveries();
+    expect((await call(sb, 'GET', `${base}/${skipped}/events`)).json).toEqual([{ date: expect.any(String), status: 'Success', data: null }]);
+    const [failed] = (await call(sb, 'GET', `${base}/${failing}/events`)).json;
+    expect(failed).toMatchObject({ status: 'Error', data: { message: expect.stringContaining('ECONNREFUSED'), status: null, response: null } });
+  });
+
   it('update erases an omitted secret, headers and logic; status and webhook_url are required; an unknown kind is 500', async () => {
     const sb = await boots({ seed: 1, allowPrivateWebhooks: true });
     const base = `/open/forms/${sb.formId}/integrations`;
