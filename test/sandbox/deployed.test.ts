@@ -196,6 +196,16 @@ describe('deployed flavour: lists, exports', () => {
     expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions?per_page=500`)).json.meta.per_page).toBe(100);
   });
 
+  it('the public answer names the submission by its UUID and keeps completion_time', async () => {
+    const sb = await boots();
+    const form = await newForm(sb);
+    const res = await call(sb, 'POST', `/forms/${form.slug}/answer`, { name: 'Uma', completion_time: 12 }, null);
+    const [item] = await items(sb, form.id);
+    expect(res.json.submission_id).toBe(item.submission_id);
+    expect(item.completion_time).toBe(12);
+    expect((await call(sb, 'POST', `/forms/${form.slug}/answer`, { name: 'Uma', completion_time: 'soon' }, null)).status).toBe(422);
+  });
+
   it('export: sync up to 1000 rows or 1000 submissionIds; above, a job whose status is 404 {"message":""} on both paths', async () => {
     const sb = await boots({ seed: 1001 });
     const path = `/open/forms/${sb.formId}/submissions/export`;
