@@ -199,10 +199,8 @@ export class DataFileWriter {
   /** Resolves once the data file durably holds store version `version` (or later); rejects if that write failed. */
   waitFor(version: number): Promise<void> {
     if (version <= this.durableVersion) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ version, resolve, reject });
-      this.markDirty();
-    });
+    // Every change already marked the state dirty (store.onChange), so a write holding it is on its way.
+    return new Promise((resolve, reject) => this.waiters.push({ version, resolve, reject }));
   }
 
   /** Writes any pending change now and resolves when the file is up to date. */
@@ -248,6 +246,9 @@ export class DataFileWriter {
           this.settle(version, err as Error);
           // A background write has nobody to throw to: warn. A flush reports the error itself.
           if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
+          // Still unsaved: the next change or flush tries again.
+          this.dirty = true;
+          break;
         }
       }
       // Cleared in the same synchronous step as the last dirty check: a mutation arriving after

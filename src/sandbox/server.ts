@@ -87,7 +87,13 @@ function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
       new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, undefined, { Connection: 'close' });
     const chunks: Buffer[] = [];
     let size = 0;
-    let overflow = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > DISCARD_LIMIT) {
+      // Too big to read and drop: answer at once (the client may see the connection close first).
+      reject(tooLarge());
+      return;
+    }
+    let overflow = declared > MAX_BODY_BYTES;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (overflow || size > MAX_BODY_BYTES) {

@@ -5,6 +5,13 @@ import { phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { boot, call, formBody } from './helpers.js';
 
+/** The 14 fields the deployed server requires on create (the spec flavour defaults 9 of them). */
+const STYLE = {
+  theme: 'default', presentation_style: 'classic', width: 'centered', size: 'md', border_radius: 'small', dark_mode: 'auto',
+  color: '#3B82F6', uppercase_labels: false, no_branding: false, transparent_background: false,
+};
+const fullBody = (ws: number, extra: Record<string, unknown> = {}) => formBody(ws, { ...STYLE, ...extra });
+
 const boots = (opts: Parameters<typeof boot>[0] = {}) => boot({ flavor: 'deployed', ...opts });
 
 const PROPS = [
@@ -16,7 +23,7 @@ const PROPS = [
 ];
 
 async function newForm(sb: SandboxHandle, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { properties: PROPS, ...extra }));
+  const res = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { properties: PROPS, ...extra }));
   if (res.status !== 200) throw new Error(`create: ${res.status} ${res.text}`);
   return res.json.form;
 }
@@ -189,6 +196,16 @@ describe('deployed flavour: lists, exports', () => {
     expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions?per_page=500`)).json.meta.per_page).toBe(100);
   });
 
+  it('the public answer names the submission by its UUID and keeps completion_time', async () => {
+    const sb = await boots();
+    const form = await newForm(sb);
+    const res = await call(sb, 'POST', `/forms/${form.slug}/answer`, { name: 'Uma', completion_time: 12 }, null);
+    const [item] = await items(sb, form.id);
+    expect(res.json.submission_id).toBe(item.submission_id);
+    expect(item.completion_time).toBe(12);
+    expect((await call(sb, 'POST', `/forms/${form.slug}/answer`, { name: 'Uma', completion_time: 'soon' }, null)).status).toBe(422);
+  });
+
   it('export: sync up to 1000 rows or 1000 submissionIds; above, a job whose status is 404 {"message":""} on both paths', async () => {
     const sb = await boots({ seed: 1001 });
     const path = `/open/forms/${sb.formId}/submissions/export`;
@@ -231,6 +248,20 @@ describe('deployed flavour: integrations', () => {
     expect((await call(sb, 'GET', base)).json.map((i: any) => i.integration_id)).toEqual(['webhook', 'email']);
   });
 
+  it('a webhook skipped by its logic records a Success; a failed delivery an Error with what went wrong', async () => {
+    const sb = await boots({ allowPrivateWebhooks: true });
+    const form = await newForm(sb);
+    const base = `/open/forms/${form.id}/integrations`;
+    const never = { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'equals', value: 'nobody' } }] };
+    const skipped = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/skip' }, logic: never })).json.form_integration.id;
+    const failing = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/fail' } })).json.form_integration.id;
+    await answerOf(sb, form.slug, { name: 'Zed' });
+    await sb.admin.deliveries();
+    expect((await call(sb, 'GET', `${base}/${skipped}/events`)).json).toEqual([{ date: expect.any(String), status: 'Success', data: null }]);
+    const [failed] = (await call(sb, 'GET', `${base}/${failing}/events`)).json;
+    expect(failed).toMatchObject({ status: 'Error', data: { message: expect.stringContaining('ECONNREFUSED'), status: null, response: null } });
+  });
+
   it('update erases an omitted secret, headers and logic; status and webhook_url are required; an unknown kind is 500', async () => {
     const sb = await boots({ seed: 1, allowPrivateWebhooks: true });
     const base = `/open/forms/${sb.formId}/integrations`;
@@ -255,13 +286,16 @@ describe('deployed flavour: integrations', () => {
 });
 
 describe('deployed flavour: envelopes, workspaces, members, forms', () => {
-  it('form create and update answer {type, message, form}; titles up to 255 characters', async () => {
+  it('form create needs all 14 fields and answers 200 {type, message, form}; titles up to 255 characters', async () => {
     const sb = await boots();
     const title = 'T'.repeat(255);
-    const created = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { title }));
+    const minimal = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId));
+    expect(minimal.status).toBe(422);
+    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(STYLE).sort());
+    const created = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title }));
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ type: 'success', message: expect.any(String), form: { title }, users_first_form: true });
-    const long = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, { title: `${title}x` }));
+    const long = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title: `${title}x` }));
     expect(long.json.errors.title).toEqual(['The title field must not be greater than 255 characters.']);
     const spec = await boot();
     expect((await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { title: 'T'.repeat(61) }))).status).toBe(422);

@@ -64,4 +64,12 @@ describe('sandbox hardening: incoming JSON', () => {
     expect(JSON.parse(res.body!)).toEqual({ message: 'The request body is larger than 10485760 bytes.' });
     expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions`)).json).toHaveLength(1);
   });
+
+  it('answers a 12 MB body with a Content-Length with 413 too', async () => {
+    const sb = await boot({ seed: 1 });
+    const res = await call(sb, 'POST', `/forms/${sb.formSlug}/answer`, `{"name":"${'x'.repeat(12 * 1024 * 1024)}"}`, null);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions`)).json).toHaveLength(1);
+  });
 });

@@ -1,6 +1,6 @@
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SandboxError, startSandbox } from '../../src/sandbox/index.js';
 import { answer, boot, call, createForm, tempDir } from './helpers.js';
 
@@ -52,6 +52,37 @@ describe('sandbox persistence', () => {
     const final = JSON.parse(await readFile(dataFile, 'utf8'));
     expect(final).toMatchObject({ format: 'formctl-sandbox-state', version: 1, counters: { form: 40 } });
     expect((await stat(dataFile)).mode & 0o777).toBe(0o600);
+  });
+
+  it('at start removes temp files of dead processes (and its own pid), keeps those of live ones and unrelated files', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'state.json');
+    const dead = `state.json.999999.0badc0de.tmp`;
+    const mine = `state.json.${process.pid}.12345678.tmp`;
+    const live = `state.json.${process.ppid}.abcdef01.tmp`;
+    for (const name of [dead, mine, live, 'state.json.notes.tmp', 'other.json.999999.0badc0de.tmp']) await writeFile(join(dir, name), '{');
+    const sb = await boot({ dataFile });
+    await sb.close();
+    expect((await readdir(dir)).sort()).toEqual([live, 'other.json.999999.0badc0de.tmp', 'state.json', 'state.json.notes.tmp'].sort());
+  });
+
+  it('answers 500 to a change it could not save, and saves it once it can', async () => {
+    const dir = join(await tempDir(), 'sub');
+    await mkdir(dir);
+    const dataFile = join(dir, 'state.json');
+    const sb = await boot({ dataFile });
+    await rm(dir, { recursive: true });
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const res = await call(sb, 'POST', '/open/workspaces/create', { name: 'Unsaved' });
+      expect(res.status).toBe(500);
+      expect(res.json.message).toMatch(/^The sandbox could not save its data file, so this change may not survive a restart: ENOENT/);
+    } finally {
+      warn.mockRestore();
+    }
+    await mkdir(dir);
+    await sb.close();
+    expect(JSON.parse(await readFile(dataFile, 'utf8')).workspaces.map((w: { name: string }) => w.name)).toContain('Unsaved');
   });
 
   it('refuses a corrupt or foreign data file with a one-line error and leaves it untouched', async () => {

@@ -81,7 +81,8 @@ export function registerForms(r: RouteTable): void {
       const role = requireMember(app.store, caller, ws.id);
       if (role === 'readonly') throw forbidden('Read-only members cannot create forms.');
     }
-    const input = validateFormInput(body, 'create', errors, undefined, TITLE_MAX[app.opts.flavor]);
+    // The deployed server requires all 14 fields on create too (the spec: 5, the rest defaulted).
+    const input = validateFormInput(body, isDeployed(app) ? 'update' : 'create', errors, undefined, TITLE_MAX[app.opts.flavor]);
     errors.throwIfAny();
     const form = createForm(app, ws!.id, input.attrs, input.properties);
     if (isDeployed(app)) {

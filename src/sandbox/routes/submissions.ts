@@ -173,7 +173,8 @@ export function registerSubmissions(r: RouteTable): void {
       if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
       else if (value !== undefined) data[id] = value;
     }
-    const ct = body.completion_time;
+    // Deployed flavour: completion_time (seconds) is validated and kept; the spec flavour drops it like any unknown key.
+    const ct = isDeployed(app) ? body.completion_time : undefined;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
     errors.throwIfAny();
     const sub = app.store.addSubmission({
