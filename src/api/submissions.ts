@@ -81,7 +81,7 @@ interface ListPage {
 }
 
 async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal): Promise<ListPage> {
-  // `status=all`: partial submissions are listed too (the deployed default, said out loud).
+  // No `status`: both services then list partial submissions too.
   const res = await c.request<unknown>({
     path: apiPath`/open/forms/${formId}/submissions`,
     query: { page, per_page: SUBMISSIONS_MAX_PER_PAGE },
