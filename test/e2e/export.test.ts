@@ -108,7 +108,10 @@ describe('interrupted export (e2e)', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'text/csv' });
-      if (!slow) return res.end('"id","A"\n"1","x"\n');
+      if (!slow) {
+        res.end('"id","A"\n"1","x"\n');
+        return;
+      }
       const timer = setInterval(() => res.write(chunk), 20);
       res.on('close', () => clearInterval(timer));
     });

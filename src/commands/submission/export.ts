@@ -185,6 +185,7 @@ export async function downloadJob(
   const resume = await resumeCommand(o, form.id, jobId);
   // With -o - the CSV may be on this very terminal: no status text beside it.
   const line = createStatusLine(o.io, o.now, 200, o.output === '-');
+  let inChunks = false;
   try {
     let status: ExportStatus & { file_url: string };
     try {
@@ -204,6 +205,7 @@ export async function downloadJob(
       line.done();
       if (!(err instanceof ExportStatusClosedError) || !chunks) throw err;
       await notice(o.io, `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`);
+      inChunks = true;
       const saved = await exportInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
       await reportSaved(o, saved);
       return;
@@ -215,7 +217,8 @@ export async function downloadJob(
     await reportSaved(o, saved, jobId);
   } catch (err) {
     // The job goes on without us (and its file outlives the download): Ctrl-C must not lose its id.
-    if (err instanceof InterruptedError) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
+    // A chunked export has no job to come back to: nothing was kept, and a rerun starts over.
+    if (err instanceof InterruptedError && !inChunks) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
     throw err;
   }
 }
