@@ -305,8 +305,11 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   } finally {
     scanLine.done();
   }
-  const active = await countActiveIntegrations(client, form.id, o.signal);
-  await confirmSideEffects(o, form, index, active);
+  // Nothing left to send (a resumed run that is done, lines naming no submission): nothing to confirm.
+  if (index.byId.size > 0) {
+    const active = await countActiveIntegrations(client, form.id, o.signal);
+    await confirmSideEffects(o, form, index, active);
+  }
   const input = openInput();
   // Every line in flight waits on the one Ctrl-C signal (its pacer slot, its request): that many
   // listeners are by design, not a leak.
