@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { type ExportStatus, ExportStatusClosedError, openExportFile, startExport } from '../../api/exports.js';
+import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
 import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
 import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
 import { Readable } from 'node:stream';
@@ -150,11 +150,20 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const jobId = started.job.job_id;
   if (!o.wait) {
     const resume = await resumeCommand(o, form.id, jobId);
+    // One status read tells whether the job can be fetched later at all (the deployed service closes it to tokens).
+    const closed = await getExportStatus(client, form.id, jobId, {}, o.signal).then(
+      () => false,
+      (err: unknown) => err instanceof ExportStatusClosedError,
+    );
     if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
-    else {
-      await write(o.io.stdout, `${jobId}\n`);
-      await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
-    }
+    else await write(o.io.stdout, `${jobId}\n`);
+    if (closed) {
+      await notice(
+        o.io,
+        `this service does not let API tokens read the status of export job ${jobId}, so it cannot be fetched later with a token; run \`formctl submission export ${form.id}\` without --no-wait to get the rows (exported in chunks).`,
+        'warning',
+      );
+    } else if (!o.json) await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
     return;
   }
   await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
