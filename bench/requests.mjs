@@ -6,7 +6,7 @@
 //   3. a 20,000-row `submission export` on the deployed flavour (the job's status is closed to tokens,
 //      so it is done in chunks of 1,000 ids), under the sandbox's own limits (100 requests/min per
 //      user, 10 exports/min): its wall time next to the least time the export limit allows.
-// Usage: npm run build && node bench/requests.mjs [--flavor deployed|spec] [--rows 20000] [--skip-export]
+// Usage: npm run build && node bench/requests.mjs [--flavor deployed|spec] [--rows 20000] [--skip-updates] [--skip-export]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ const arg = (name, fallback) => {
 const FLAVOR = arg('--flavor', 'deployed');
 const ROWS = Number(arg('--rows', 20000));
 const LINES = 2000;
+const PAGES = Math.ceil(ROWS / 100);
 const dir = mkdtempSync(join(tmpdir(), 'formctl-bench-requests-'));
 
 function run(sb, args) {
@@ -54,9 +55,9 @@ function run(sb, args) {
 
 const show = (r) => Object.entries(r.counts).map(([k, v]) => `${v} ${k}`).join(' + ');
 try {
-  const sb = await startSandbox({ port: 0, rateLimit: 0, seed: ROWS, flavor: FLAVOR });
-  try {
-    const pages = Math.ceil(ROWS / 100);
+  const sb = process.argv.includes('--skip-updates') ? undefined : await startSandbox({ port: 0, rateLimit: 0, seed: ROWS, flavor: FLAVOR });
+  if (sb) try {
+    const pages = PAGES;
     const mid = Math.ceil(ROWS / 2);
     const one = await run(sb, ['submission', 'update', String(sb.formId), String(mid), '--set', 'Comments=bench']);
     console.log(`single update (${ROWS} rows, ${pages} list pages; exit ${one.code}): ${one.total} requests = ${show(one)}`);
@@ -83,7 +84,7 @@ try {
       const allowed = Math.max(1, Math.ceil(exports / 10) - 1) * 60;
       const chunks = Math.ceil(ROWS / 1000);
       console.log(`export of ${ROWS} rows (exit ${r.code}, ${rows} rows written): ${r.total} requests = ${show(r)}; 429 answers: ${r.tooMany}`);
-      console.log(`  minimum: ${1 + pages + chunks} (the form, ${pages} list pages for the ids, ${chunks} chunk exports); formctl also sends the first export (which answers with the job) and reads its status once on each path`);
+      console.log(`  minimum: ${1 + PAGES + chunks} (the form, ${PAGES} list pages for the ids, ${chunks} chunk exports); formctl also sends the first export (which answers with the job) and reads its status once on each path`);
       console.log(`  time: ${r.secs.toFixed(1)} s; the export limit allows ${exports} exports in ${allowed} s at best: ratio ${(r.secs / allowed).toFixed(3)} (goal <= 1.1)`);
     } finally {
       await sb2.close();

@@ -77,11 +77,13 @@ export interface ListCost {
 
 interface ListPage {
   items: NormalizedSubmission[];
+  /** Undefined when the envelope says only whether a next page exists (see `more`). */
   lastPage?: number;
+  more: boolean;
 }
 
 async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal): Promise<ListPage> {
-  // `status=all`: partial submissions are listed too (the deployed default, said out loud).
+  // No `status`: both services then list partial submissions too.
   const res = await c.request<unknown>({
     path: apiPath`/open/forms/${formId}/submissions`,
     query: { page, per_page: SUBMISSIONS_MAX_PER_PAGE },
@@ -91,7 +93,8 @@ async function listPage(c: ApiClient, formId: number, page: number, cost?: ListC
   if (cost) cost.pages++;
   const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
   const lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
-  return { items: items.map(normalizeSubmission), lastPage: info ? lastPage : 1 };
+  const more = items.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info?.nextUrl === 'string');
+  return { items: items.map(normalizeSubmission), lastPage: info ? lastPage : 1, more: info ? more : false };
 }
 
 function notFound(formId: number, label: string): NotFoundError {
@@ -110,14 +113,17 @@ export async function findSubmission(c: ApiClient, formId: number, ref: Submissi
   const first = await listPage(c, formId, 1, o.cost, o.signal);
   let hit = first.items.find(match);
   if (hit) return hit;
-  const last = first.lastPage ?? 1;
-  if (ref.kind === 'uuid') {
-    for (let p = 2; p <= last; p++) {
-      hit = (await listPage(c, formId, p, o.cost, o.signal)).items.find(match);
+  if (ref.kind === 'uuid' || first.lastPage === undefined) {
+    // No order to search by (a UUID), or no page count to halve: page after page.
+    let page = first;
+    for (let p = 2; page.more; p++) {
+      page = await listPage(c, formId, p, o.cost, o.signal);
+      hit = page.items.find(match);
       if (hit) return hit;
     }
     throw notFound(formId, label);
   }
+  const last = first.lastPage;
   const bounds = (items: NormalizedSubmission[]) => {
     const ids = items.map(numericIdOf).filter((n): n is number => n !== undefined);
     const ordered = ids.every((n, i) => i === 0 || n < ids[i - 1]!);
@@ -197,7 +203,7 @@ export async function scanSubmissions(
         left--;
       }
     }
-    if (left <= 0 || page.items.length === 0 || page.lastPage === undefined || p >= page.lastPage) return index;
+    if (left <= 0 || !page.more) return index;
   }
 }
 

@@ -163,7 +163,8 @@ export class IdChunks {
       this.seen.add(id);
       this.buffered.push(id);
     }
-    if (items.length === 0 || this.lastPage === undefined || this.page >= this.lastPage) this.done = true;
+    const more = this.lastPage !== undefined ? this.page < this.lastPage : typeof info?.nextUrl === 'string';
+    if (items.length === 0 || !more) this.done = true;
   }
 }
 

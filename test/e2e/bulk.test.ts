@@ -3,19 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, startTestSandbox } from '../helpers/sandbox.js';
 
-describe('bulk update (e2e)', () => {
+describe.each(FLAVORS)('bulk update on the %s flavour (e2e)', (flavor) => {
   it('60 lines under a 600/min limit: all ok, zero 429s, then a failed line gives exit 10 and --resume retries only it', async () => {
     const home = tempHome();
     const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-e2e-'));
-    const sb = await startTestSandbox({ seed: 60, rateLimit: 600 });
+    const sb = await startTestSandbox({ flavor, seed: 60, rateLimit: 600 });
+    // The deployed flavour seeds active integrations: a run that fires them again needs --yes off a terminal.
+    const yes = flavor === 'spec' ? [] : ['--yes'];
     const env = { ...home.env, ...sb.env };
     try {
       const from = join(dir, 'in.ndjson');
       const results = join(dir, 'results.ndjson');
       writeFileSync(from, Array.from({ length: 60 }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `bulk ${i + 1}` })).join('\n') + '\n');
-      const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4'], { env, timeoutMs: 30_000 });
+      const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4', ...yes], { env, timeoutMs: 30_000 });
       expect(r.code).toBe(0);
       // Every request the client made, as logged by --debug: the form, one list page (the current
       // answers), the integrations, and 60 PUTs; none answered 429.
@@ -34,11 +36,11 @@ describe('bulk update (e2e)', () => {
       const from2 = join(dir, 'in2.ndjson');
       const results2 = join(dir, 'results2.ndjson');
       writeFileSync(from2, '{"submission_id":"1","Name":"one"}\n{"submission_id":"2","Nme":"two"}\n{"submission_id":"3","Name":"three"}\n');
-      const r2 = await runFormctl(['submission', 'update', String(sb.formId), '--from', from2, '--results', results2], { env });
+      const r2 = await runFormctl(['submission', 'update', String(sb.formId), '--from', from2, '--results', results2, ...yes], { env });
       expect(r2.code).toBe(10);
       expect(r2.stderr).toContain('error: 1 of 3 lines failed.');
       writeFileSync(from2, '{"submission_id":"1","Name":"one"}\n{"submission_id":"2","Name":"two"}\n{"submission_id":"3","Name":"three"}\n');
-      const r3 = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from2, '--results', results2, '--resume'], { env });
+      const r3 = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from2, '--results', results2, '--resume', ...yes], { env });
       expect(r3.code).toBe(0);
       expect(r3.stderr.split('\n').filter((l) => l.startsWith('[debug] > PUT'))).toEqual([`[debug] > PUT ${sb.url}/open/forms/${sb.formId}/submissions/2`]);
       expect(r3.stderr).toContain('3/3 lines · 1 ok · 0 failed · 2 skipped');

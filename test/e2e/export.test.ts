@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
 import { startStubServer } from '../helpers/http.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 /** What the sandbox itself sends for an export, fetched without formctl (sync CSV or job → file_url). */
 async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Promise<Buffer> {
@@ -48,8 +48,8 @@ describe('submission export (e2e)', () => {
     expect(readdirSync(work)).toEqual(['async.csv']);
   });
 
-  it('sync export (below the threshold) to the server-given name, byte-identical, --json report', async () => {
-    const small = await startTestSandbox({ seed: 5 });
+  it.each(FLAVORS)('sync export (below the threshold) on the %s flavour to the server-given name, byte-identical, --json report', async (flavor) => {
+    const small = await startTestSandbox({ flavor, seed: 5 });
     const dir = mkdtempSync(join(tmpdir(), 'formctl-export-sync-'));
     try {
       const r = await runFormctl(['submission', 'export', String(small.formId), '--json'], { env: { ...home.env, ...small.env }, cwd: dir });
@@ -96,6 +96,52 @@ describe('submission export (e2e)', () => {
 });
 
 describe('interrupted export (e2e)', () => {
+  it('kill -9 leaves a .part with its owner record; the next run takes it over, while a running export\'s .part is refused', async () => {
+    const home = tempHome();
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-kill9-'));
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let slow = true;
+    const stub = await startStubServer((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 7, slug: 'slow', title: 'Slow', visibility: 'public', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      if (!slow) {
+        res.end('"id","A"\n"1","x"\n');
+        return;
+      }
+      const timer = setInterval(() => res.write(chunk), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const env = { PATH: process.env.PATH, NO_COLOR: '1', ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 't' };
+    try {
+      const out = join(dir, 'slow.csv');
+      const start = () => spawn(process.execPath, [BIN, 'submission', 'export', '7', '-o', out], { cwd: ROOT, env, stdio: 'ignore' });
+      const running = start();
+      while (!(existsSync(`${out}.part`) && statSync(`${out}.part`).size > 0)) await new Promise((r) => setTimeout(r, 20));
+      const owner = JSON.parse(readFileSync(`${out}.part.owner`, 'utf8')) as { pid: number };
+      expect(owner.pid).toBe(running.pid);
+      // While it runs: refused, naming the process, and nothing sent (the form lookup is not made either).
+      const refused = await runFormctl(['submission', 'export', '7', '-o', out], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 't' } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is running (process ${running.pid} on this machine`);
+      running.kill('SIGKILL');
+      await new Promise((r) => running.once('exit', r));
+      expect(existsSync(`${out}.part`)).toBe(true);
+      slow = false;
+      const again = await runFormctl(['submission', 'export', '7', '-o', out], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 't' } });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(readFileSync(out, 'utf8')).toBe('"id","A"\n"1","x"\n');
+      expect(readdirSync(dir)).toEqual(['slow.csv']);
+    } finally {
+      await stub.close();
+      home.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('SIGINT mid-download exits 130 and leaves neither the file nor a .part', async () => {
     const home = tempHome();
     const dir = mkdtempSync(join(tmpdir(), 'formctl-sigint-'));

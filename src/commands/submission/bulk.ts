@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -304,9 +305,15 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   } finally {
     scanLine.done();
   }
-  const active = await countActiveIntegrations(client, form.id, o.signal);
-  await confirmSideEffects(o, form, index, active);
+  // Nothing left to send (a resumed run that is done, lines naming no submission): nothing to confirm.
+  if (index.byId.size > 0) {
+    const active = await countActiveIntegrations(client, form.id, o.signal);
+    await confirmSideEffects(o, form, index, active);
+  }
   const input = openInput();
+  // Every line in flight waits on the one Ctrl-C signal (its pacer slot, its request): that many
+  // listeners are by design, not a leak.
+  if (o.signal) setMaxListeners(Math.max(10, o.concurrency * 4 + 4), o.signal);
   const sink = await openResults(o.io, o, size);
   const progress = progressReporter(o.io, { now: o.now, total, dryRun: o.dryRun, ceiling: () => shared.ratePerMinute });
   let stats: BulkStats | undefined;

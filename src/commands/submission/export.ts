@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
-import { type ExportStatus, ExportStatusClosedError, openExportFile, startExport } from '../../api/exports.js';
+import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
 import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
 import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
 import { Readable } from 'node:stream';
@@ -150,11 +150,20 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const jobId = started.job.job_id;
   if (!o.wait) {
     const resume = await resumeCommand(o, form.id, jobId);
+    // One status read tells whether the job can be fetched later at all (the deployed service closes it to tokens).
+    const closed = await getExportStatus(client, form.id, jobId, {}, o.signal).then(
+      () => false,
+      (err: unknown) => err instanceof ExportStatusClosedError,
+    );
     if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
-    else {
-      await write(o.io.stdout, `${jobId}\n`);
-      await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
-    }
+    else await write(o.io.stdout, `${jobId}\n`);
+    if (closed) {
+      await notice(
+        o.io,
+        `this service does not let API tokens read the status of export job ${jobId}, so it cannot be fetched later with a token; run \`formctl submission export ${form.id}\` without --no-wait to get the rows (exported in chunks).`,
+        'warning',
+      );
+    } else if (!o.json) await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
     return;
   }
   await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
@@ -185,6 +194,7 @@ export async function downloadJob(
   const resume = await resumeCommand(o, form.id, jobId);
   // With -o - the CSV may be on this very terminal: no status text beside it.
   const line = createStatusLine(o.io, o.now, 200, o.output === '-');
+  let inChunks = false;
   try {
     let status: ExportStatus & { file_url: string };
     try {
@@ -204,6 +214,7 @@ export async function downloadJob(
       line.done();
       if (!(err instanceof ExportStatusClosedError) || !chunks) throw err;
       await notice(o.io, `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`);
+      inChunks = true;
       const saved = await exportInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
       await reportSaved(o, saved);
       return;
@@ -215,7 +226,8 @@ export async function downloadJob(
     await reportSaved(o, saved, jobId);
   } catch (err) {
     // The job goes on without us (and its file outlives the download): Ctrl-C must not lose its id.
-    if (err instanceof InterruptedError) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
+    // A chunked export has no job to come back to: nothing was kept, and a rerun starts over.
+    if (err instanceof InterruptedError && !inChunks) await notice(o.io, `export job ${jobId} keeps running on the service; fetch it with: ${resume}`);
     throw err;
   }
 }

@@ -126,6 +126,14 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
     expect(`${err?.message} ${err?.hint}`).not.toMatch(/expire/);
   });
 
+  it('--no-wait on such a job still prints its id, and warns that it cannot be fetched later with a token', async () => {
+    fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1001, (i) => ({ p_name: `N${i}` })) });
+    const { fio, p } = run({ wait: false });
+    await p;
+    expect(fio.out()).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(fio.err()).toMatch(/^warning: this service does not let API tokens read the status of export job .*; run `formctl submission export 42` without --no-wait to get the rows \(exported in chunks\)\.\n$/);
+  });
+
   it('the export limit paces the chunks: 10 exports in a window, then a wait for the next one', async () => {
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(10_500, (i) => ({ p_name: `N${i}` })), listRateLimit: 60_000 });
     const out = join(dir, 'big.csv');

@@ -128,6 +128,22 @@ describe('submission update on the deployed service (replaces answers with the t
     expect(missing.exitCode).toBe(6);
   });
 
+  it('an envelope without a page count (only links.next) is read page after page', async () => {
+    const { startStubServer, json } = await import('../../helpers/http.js');
+    const stub = await startStubServer((req, res) => {
+      const page = Number(new URL(req.url, 'http://x').searchParams.get('page'));
+      const ids = [3 - page]; // page 1: #2, page 2: #1
+      json(res, 200, { data: ids.map((id) => ({ id, submission_id: uuidFor(id), data: {} })), links: { next: page < 2 ? `?page=${page + 1}` : null } });
+    });
+    try {
+      const found = await findSubmission(clientFor(stub.url), 42, { kind: 'id', id: 1 });
+      expect(found.id).toBe(1);
+      expect(stub.requests.length).toBe(2);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('a UUID is looked up and the numeric id goes in the path (never the UUID)', async () => {
     await start();
     const fio = fakeIO();
