@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formApplyRun } from '../../../src/commands/form/apply.js';
 import { formCreateRun } from '../../../src/commands/form/create.js';
+import { formEditRun } from '../../../src/commands/form/edit.js';
+import { readFileSync } from 'node:fs';
+import { formLocker } from '../../../src/forms/lock.js';
 import { formRestoreRun } from '../../../src/commands/form/restore.js';
 import { formUpdateRun } from '../../../src/commands/form/update.js';
 import { CliError } from '../../../src/errors.js';
@@ -116,6 +119,58 @@ describe('local checks cover only what the change touches', () => {
     writeFileSync(saved, JSON.stringify(sampleForm({ title: TITLE_70, visibility: 'closed' })));
     await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, ref: '42', backup: saved, yes: true, output: {} });
     expect(JSON.parse(stub.puts()[0]!.body).visibility).toBe('closed');
+  });
+});
+
+describe('form update holds the form lock from the read to the PUT', () => {
+  it('a numeric ref is locked before the first read; a slug is read, locked, read again; released after the PUT', async () => {
+    stub = await startFormStub();
+    const events: string[] = [];
+    const locker = formLocker(join(tmp.dir, 'locks'), 'http://127.0.0.1:1');
+    const lock = async (id: number) => {
+      events.push(`lock ${id} after ${stub!.requests.length} requests`);
+      const release = await locker(id);
+      return async () => {
+        events.push(`release after ${stub!.requests.length} requests`);
+        await release();
+      };
+    };
+    await update(stub, fakeIO(), { visibility: 'draft', lock });
+    expect(events).toEqual(['lock 42 after 0 requests', 'release after 3 requests']);
+    events.length = 0;
+    stub.requests.length = 0;
+    await update(stub, fakeIO(), { ref: 'contact-us', visibility: 'closed', lock });
+    expect(events).toEqual(['lock 42 after 1 requests', 'release after 4 requests']);
+    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact-us', 'GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42']);
+    events.length = 0;
+    await update(stub, fakeIO(), { visibility: 'public', lock, dryRun: true });
+    expect(events).toEqual([]);
+  });
+});
+
+describe('form edit', () => {
+  it('a held 70-character title does not reopen the editor; the lock is taken after the confirmation; the diff masks the password', async () => {
+    stub = await startFormStub({ form: sampleForm({ title: TITLE_70 }) });
+    let opens = 0;
+    const editor = async (file: string) => {
+      opens++;
+      const doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\/\/.*\n/gm, ''));
+      writeFileSync(file, JSON.stringify({ ...doc, visibility: 'closed', password: 'edited-pw' }));
+    };
+    const locked: number[] = [];
+    const locker = formLocker(join(tmp.dir, 'locks'), 'http://127.0.0.1:1');
+    const lock = async (id: number) => {
+      locked.push(id);
+      return locker(id);
+    };
+    const io = fakeIO();
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, ref: '42', yes: true, lock });
+    expect(opens).toBe(1);
+    expect(locked).toEqual([42]);
+    const body = JSON.parse(stub.puts()[0]!.body);
+    expect([body.title, body.visibility, body.password]).toEqual([TITLE_70, 'closed', 'edited-pw']);
+    expect(io.out()).toContain('+  "password": "******** (changed)",');
+    expect(io.out()).not.toMatch(/hunter2|edited-pw/);
   });
 });
 
