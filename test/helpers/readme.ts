@@ -344,12 +344,14 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
   const kinds: Array<'run' | 'server'> = [];
   const ran: string[] = [];
   statements.forEach((s, i) => {
-    const text = substitute(s, e.sub);
+    let text = substitute(s, e.sub);
     ran.push(text);
     const f = `${q(d)}/${i}`;
     const server = serverFor(s);
     if (server) {
       kinds.push('server');
+      // A server line written for a script ends in `&`; the runner backgrounds it itself.
+      text = text.replace(/\s*&\s*(#.*)?$/, '');
       const file = `${f}.${server.ready.stream}`;
       const port = /--port\s+(\d+)/.exec(text)?.[1] ?? '0';
       script.push(
