@@ -112,6 +112,38 @@ describe('npm run demo', () => {
   });
 });
 
+describe('npm run demo | head', () => {
+  it('a closed stdout ends the demo quietly (exit 0, no EPIPE trace) and stops everything it started', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Read as `head` would, then go away once the receiver is up (step 5 started the listener).
+    await new Promise<void>((resolve) => {
+      const onData = (d: Buffer) => {
+        out += d.toString('utf8');
+        if (/^Listening on http/m.test(out)) {
+          child.stdout.off('data', onData);
+          child.stdout.destroy();
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+    });
+    const seen = started(out);
+    expect(await exited, err).toBe(0);
+    expect(err).not.toMatch(/EPIPE|Error|at .+:\d+:\d+/);
+    expect(existsSync(seen.tmp)).toBe(false);
+    expect(await listening(seen.sandbox)).toBe(false);
+    expect(await listening(seen.receiver)).toBe(false);
+  });
+});
+
 describe('examples/ci-export.sh', () => {
   it('exports a form without prompting, and passes formctl\'s exit code on', async () => {
     const sandbox = await startTestSandbox({ seed: 3 });
