@@ -155,7 +155,7 @@ describe('examples/ci-export.sh', () => {
       const env = { PATH: `${dir}:${process.env.PATH}`, CI: 'true', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), ...sandbox.env };
       const run = (form: string) =>
         new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn('sh', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
+          const child = spawn('bash', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
           let stdout = '';
           let stderr = '';
           child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -169,6 +169,9 @@ describe('examples/ci-export.sh', () => {
       expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
       const missing = await run('99999');
       expect(missing.status).toBe(6);
+      // The failed lookup stops the script (pipefail): it never runs on with an empty title.
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toMatch(/^error: .*\(HTTP 404, GET \/open\/forms\/99999\)\n/);
     } finally {
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });
