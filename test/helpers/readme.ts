@@ -202,6 +202,11 @@ export const ELSEWHERE: Array<{ pattern: RegExp; why: string; covers?: { file: s
     covers: { file: 'package.json', needle: '"test": "npm run build && npm run typecheck && vitest run"' },
   },
   {
+    pattern: /^npm run test:unit\b/,
+    why: 'a subset of the test suite (this file is part of the whole)',
+    covers: { file: 'package.json', needle: '"test:unit": "vitest run test/unit test/sandbox"' },
+  },
+  {
     pattern: /^npm install && npm run build\b/,
     why: 'installs dependencies and builds; the suite runs after `npm run build` on an installed tree',
     covers: { file: 'package.json', needle: '"build": "node scripts/build.mjs"' },
