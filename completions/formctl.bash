@@ -458,8 +458,8 @@ __formctl_spec() {
     'sandbox')
       fc_subs=''
       fc_aliases=''
-      fc_opts='--flavor --user --host --port --data --rate-limit --export-async-threshold --allow-private-webhooks --community --seed --profile-name --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
-      fc_vopts='--flavor --user --host --port --data --rate-limit --export-async-threshold --seed --profile-name --profile --timeout --max-wait'
+      fc_opts='--flavor --user --host --port --data --rate-limit --export-async-threshold --allow-private-webhooks --community --seed --profile-name --json --ready-file -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='--flavor --user --host --port --data --rate-limit --export-async-threshold --seed --profile-name --ready-file --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='' ;;
     'help')
@@ -522,6 +522,7 @@ __formctl_optval() {
     'api|--input') fc_spec='file' ;;
     'sandbox|--flavor') fc_spec='choices:spec,deployed' ;;
     'sandbox|--data') fc_spec='file' ;;
+    'sandbox|--ready-file') fc_spec='file' ;;
     *'|--profile') fc_spec='dyn:profiles' ;;
   esac
 }

@@ -1,14 +1,16 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Nightly export in CI: download every answer of a form as CSV and fail the job loudly when
 # something is wrong. Nothing here prompts: CI=true (set by every CI service) turns prompts off,
 # and --no-input makes that explicit for any other runner.
 #
 # Needs, as CI secrets/variables:
-#   FORMCTL_TOKEN      a token with the forms-read and submissions-read abilities (never a flag)
+#   FORMCTL_TOKEN      a token with the forms-read ability (never a flag); exports need no other
 #   FORMCTL_BASE_URL   your service, e.g. https://api.opnform.com (optional)
 #   FORM               the form's id or slug
-# Usage: FORM=contact-us sh examples/ci-export.sh [out.csv]
-set -eu
+# Usage: FORM=contact-us bash examples/ci-export.sh [out.csv]
+# pipefail: a failed formctl in a pipeline (a wrong FORM) stops the job with its exit code, instead
+# of running on with an empty title.
+set -euo pipefail
 
 out=${1:-answers.csv}
 : "${FORMCTL_TOKEN:?set FORMCTL_TOKEN as a CI secret}"

@@ -23,7 +23,12 @@ const dim = (s) => paint('2', s);
 const cyan = (s) => paint('36', s);
 const green = (s) => paint('32', s);
 const red = (s) => paint('31', s);
-const say = (s = '') => process.stdout.write(`${s}\n`);
+// Set once stdout's reader has gone (`npm run demo | head`): nothing more is written.
+let stdoutClosed = false;
+const emit = (s) => {
+  if (!stdoutClosed) process.stdout.write(s);
+};
+const say = (s = '') => emit(`${s}\n`);
 
 // ── Resources, all released by cleanup() ────────────────────────────────────────────────────
 const tmp = mkdtempSync(join(tmpdir(), 'formctl-demo-'));
@@ -38,6 +43,15 @@ async function cleanup() {
   await sandbox?.close().catch(() => undefined);
   rmSync(tmp, { recursive: true, force: true });
 }
+
+// A closed stdout ends the demo as quietly as a closed pipe ends formctl: everything it started is
+// stopped, the temp directory removed, exit 0 (nobody is left to read the rest).
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+  if (stdoutClosed) return;
+  stdoutClosed = true;
+  cleanup().finally(() => process.exit(0));
+});
 
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -82,7 +96,7 @@ function formctl(args, o = {}) {
     let out = '';
     child.stdout?.on('data', (d) => {
       out += d;
-      process.stdout.write(d);
+      emit(d);
     });
     if (o.input !== undefined) child.stdin.end(o.input);
     const timer = setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
@@ -113,7 +127,7 @@ function startListener(secretFile) {
       const m = /Listening on (http:\/\/\S+)/.exec(listener.err);
       if (m && !listener.url) {
         listener.url = m[1];
-        process.stdout.write(listener.err);
+        emit(listener.err);
         resolve(listener);
       }
     });

@@ -112,6 +112,38 @@ describe('npm run demo', () => {
   });
 });
 
+describe('npm run demo | head', () => {
+  it('a closed stdout ends the demo quietly (exit 0, no EPIPE trace) and stops everything it started', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Read as `head` would, then go away once the receiver is up (step 5 started the listener).
+    await new Promise<void>((resolve) => {
+      const onData = (d: Buffer) => {
+        out += d.toString('utf8');
+        if (/^Listening on http/m.test(out)) {
+          child.stdout.off('data', onData);
+          child.stdout.destroy();
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+    });
+    const seen = started(out);
+    expect(await exited, err).toBe(0);
+    expect(err).not.toMatch(/EPIPE|Error|at .+:\d+:\d+/);
+    expect(existsSync(seen.tmp)).toBe(false);
+    expect(await listening(seen.sandbox)).toBe(false);
+    expect(await listening(seen.receiver)).toBe(false);
+  });
+});
+
 describe('examples/ci-export.sh', () => {
   it('exports a form without prompting, and passes formctl\'s exit code on', async () => {
     const sandbox = await startTestSandbox({ seed: 3 });
@@ -123,7 +155,7 @@ describe('examples/ci-export.sh', () => {
       const env = { PATH: `${dir}:${process.env.PATH}`, CI: 'true', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), ...sandbox.env };
       const run = (form: string) =>
         new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn('sh', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
+          const child = spawn('bash', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
           let stdout = '';
           let stderr = '';
           child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -137,6 +169,9 @@ describe('examples/ci-export.sh', () => {
       expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
       const missing = await run('99999');
       expect(missing.status).toBe(6);
+      // The failed lookup stops the script (pipefail): it never runs on with an empty title.
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toMatch(/^error: .*\(HTTP 404, GET \/open\/forms\/99999\)\n/);
     } finally {
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });

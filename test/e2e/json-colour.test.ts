@@ -57,6 +57,11 @@ describe.skipIf(!hasScript)('--json colour', () => {
     expect(JSON.parse(plain(list))).toHaveLength(1);
   });
 
+  it('CI=true on a terminal still prints the table (CI only turns prompts off)', async () => {
+    const out = plain(await onTerminal(['workspace', 'list'], { CI: 'true', NO_COLOR: '1' }));
+    expect(out).toMatch(/^ID +NAME +ICON +READ-ONLY +DEFAULT$/m);
+  });
+
   it.each([
     ['NO_COLOR', { NO_COLOR: '1' }, []],
     ['TERM=dumb', { TERM: 'dumb' }, []],

@@ -202,6 +202,11 @@ export const ELSEWHERE: Array<{ pattern: RegExp; why: string; covers?: { file: s
     covers: { file: 'package.json', needle: '"test": "npm run build && npm run typecheck && vitest run"' },
   },
   {
+    pattern: /^npm run test:unit\b/,
+    why: 'a subset of the test suite (this file is part of the whole)',
+    covers: { file: 'package.json', needle: '"test:unit": "vitest run test/unit test/sandbox"' },
+  },
+  {
     pattern: /^npm install && npm run build\b/,
     why: 'installs dependencies and builds; the suite runs after `npm run build` on an installed tree',
     covers: { file: 'package.json', needle: '"build": "node scripts/build.mjs"' },
@@ -344,12 +349,14 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
   const kinds: Array<'run' | 'server'> = [];
   const ran: string[] = [];
   statements.forEach((s, i) => {
-    const text = substitute(s, e.sub);
+    let text = substitute(s, e.sub);
     ran.push(text);
     const f = `${q(d)}/${i}`;
     const server = serverFor(s);
     if (server) {
       kinds.push('server');
+      // A server line written for a script ends in `&`; the runner backgrounds it itself.
+      text = text.replace(/\s*&\s*(#.*)?$/, '');
       const file = `${f}.${server.ready.stream}`;
       const port = /--port\s+(\d+)/.exec(text)?.[1] ?? '0';
       script.push(

@@ -21,6 +21,7 @@ interface SandboxFlags {
   seed?: number;
   profileName?: string;
   json?: boolean;
+  readyFile?: string;
 }
 
 export interface SandboxRunOptions extends SandboxFlags {
@@ -61,7 +62,8 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun): Comman
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
     .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
-    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text');
+    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text')
+    .option('--ready-file <file>', 'Once listening, write that JSON (plus pid) to this file, for scripts that start the sandbox in the background; removed on exit');
   examples(cmd, [
     'formctl sandbox --seed 25',
     'formctl sandbox --flavor deployed --seed 25',
@@ -69,7 +71,8 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun): Comman
     'formctl sandbox --port 0 --data ./sandbox.json --profile-name local',
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
-    "formctl sandbox --port 0 --json | head -n1 | jq -r .url",
+    '# in a script: start it in the background, wait for the file, stop it with kill -INT',
+    'formctl sandbox --port 0 --ready-file sandbox.json &',
   ]);
   return cmd.action((flags: SandboxFlags) => runF({ io: f.io, config: f.config, signal: f.signal, ...flags }));
 }
@@ -79,6 +82,8 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   if (o.profileName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.profileName)) {
     throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
   }
+  // A file left by an earlier run must not look like this run being ready.
+  if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   const start = o.start ?? (await import('../../sandbox/index.js')).startSandbox;
   let handle: SandboxHandle;
   try {
@@ -102,27 +107,55 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       const store = await o.config();
       await store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId });
     }
+    const line = {
+      url: handle.url,
+      flavor: handle.flavor,
+      tokens: handle.tokens,
+      users: handle.users,
+      workspace_id: handle.workspaceId,
+      ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
+    };
+    if (o.readyFile !== undefined) await writeReadyFile(o.readyFile, { ...line, pid: process.pid });
     if (o.json) {
-      const line = {
-        url: handle.url,
-        flavor: handle.flavor,
-        tokens: handle.tokens,
-        users: handle.users,
-        workspace_id: handle.workspaceId,
-        ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
-      };
       await write(o.io.stdout, JSON.stringify(line) + '\n');
     } else {
       await write(o.io.stdout, await banner(o, handle));
     }
     if (o.io.stderrIsTTY && !o.json) await notice(o.io, 'Press Ctrl-C to stop.');
+    // Ctrl-C, or a plain `kill` from a script that started it in the background: close cleanly.
+    let onTerm: (() => void) | undefined;
     await new Promise<void>((resolve) => {
       if (o.signal.aborted) return resolve();
       o.signal.addEventListener('abort', () => resolve(), { once: true });
+      onTerm = () => resolve();
+      process.once('SIGTERM', onTerm);
     });
+    if (onTerm) process.removeListener('SIGTERM', onTerm);
   } finally {
     await handle.close();
+    if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   }
+}
+
+/**
+ * The ready file appears whole (written aside, then renamed), so a script polling for it never reads
+ * half a line; 0600 because it holds the sandbox's tokens.
+ */
+async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<void> {
+  const { rename, writeFile } = await import('node:fs/promises');
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, JSON.stringify(info) + '\n', { mode: 0o600 });
+    await rename(tmp, file);
+  } catch (err) {
+    await removeReadyFile(tmp);
+    throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
+  }
+}
+
+async function removeReadyFile(file: string): Promise<void> {
+  const { rm } = await import('node:fs/promises');
+  await rm(file, { force: true }).catch(() => undefined);
 }
 
 async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {

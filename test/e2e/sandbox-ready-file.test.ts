@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+
+// `formctl sandbox --ready-file F` is the recipe for scripts (`--json | head -n1` never ends, since
+// the sandbox keeps serving): start it in the background, wait for F, read the URL and token from
+// it, stop it with kill. Run here as the README shows it, by bash with `formctl` on PATH.
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-ready-'));
+  writeFileSync(join(dir, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
+  chmodSync(join(dir, 'formctl'), 0o755);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], {
+      cwd: dir,
+      env: { PATH: `${dir}:${process.env.PATH}`, HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('formctl sandbox --ready-file, in a script', () => {
+  it('the file appears once it listens (0600, with url, tokens and pid); kill stops it with exit 0 and removes the file', async () => {
+    // A non-interactive shell starts background jobs with SIGINT ignored, so scripts stop it with
+    // a plain kill (SIGTERM); Ctrl-C (SIGINT) in a terminal is tested in sandbox-command.test.ts.
+    for (const signal of ['-TERM']) {
+      // A stale file from an earlier run is not taken for this one.
+      writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://stale.invalid"}\n');
+      const r = await bash(`set -euo pipefail
+trap 'kill %1 2>/dev/null || true' EXIT
+formctl sandbox --port 0 --rate-limit 0 --ready-file sandbox.json > sandbox.log &
+until jq -e .pid sandbox.json > /dev/null 2>&1; do sleep 0.1; done
+stat -c %a sandbox.json
+FORMCTL_BASE_URL=$(jq -r .url sandbox.json) FORMCTL_TOKEN=$(jq -r .tokens.all sandbox.json) formctl workspace list | cut -f2
+[ "$(jq -r .pid sandbox.json)" = "$!" ] || { echo "pid mismatch" >&2; exit 1; }
+kill ${signal} "$(jq -r .pid sandbox.json)"
+wait $!
+echo "sandbox exit $?"
+[ -e sandbox.json ] && echo "file left" || echo "file removed"`);
+      expect(r.stderr, signal).toBe('');
+      expect(r.code, signal).toBe(0);
+      expect(r.stdout, signal).toBe("600\nAda's Workspace\nsandbox exit 0\nfile removed\n");
+    }
+  });
+
+  it('a --ready-file path the sandbox cannot write is an error (exit 1) and the sandbox stops', async () => {
+    const r = await bash('formctl sandbox --port 0 --rate-limit 0 --ready-file no-such-dir/sandbox.json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: Cannot write --ready-file no-such-dir\/sandbox\.json: /);
+    expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
+    expect(statSync(dir).isDirectory()).toBe(true);
+  });
+});
