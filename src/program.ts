@@ -42,7 +42,7 @@ export async function buildProgram(f: Factory, args: string[], o: { all?: boolea
     .version(VERSION, '-v, --version', 'Print the formctl version')
     .option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)')
     .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
-    .addOption(new Option('--timeout <seconds>', 'Network timeout per request phase').default(30).argParser(seconds({ min: 0.001 })))
+    .addOption(new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)').default(30).argParser(seconds({ min: 0.001 })))
     .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(60).argParser(seconds({ min: 0 })))
     .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
     .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')

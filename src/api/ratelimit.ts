@@ -150,8 +150,11 @@ function rateFor(limit: number, burst: number): number {
 export interface BudgetFile {
   v: 1;
   limit?: number;
-  /** Reserved send times (ms epoch), ascending, within the last 60 s or ahead. */
-  sent: number[];
+  /**
+   * Reserved sends as [second (ms epoch, a multiple of 1000), count], ascending, within the last
+   * 60 s or ahead: a few hundred bytes even at thousands of requests a minute.
+   */
+  sent: Array<[number, number]>;
   remaining?: number;
   /** When `remaining` was seen. */
   remainingAt?: number;
@@ -169,6 +172,10 @@ export interface BudgetSlot {
   /** A slot was recorded in the file (false when no limit is known yet, or the file is unusable). */
   reserved: boolean;
 }
+
+/** How long slots reserved ahead stay usable: the file counts them in the second they were reserved. */
+const LEASE_MS = 1_000;
+const MAX_LEASE = 16;
 
 /** The requests formctl lets into any 60 s: a little under the limit, for requests in flight and clock jitter. */
 export function budgetFor(limit: number): number {
@@ -200,8 +207,19 @@ export class SharedBudget {
    * a slot further away is not reserved (`refused`): the caller gives up without sending.
    */
   async take(maxWaitMs = Number.POSITIVE_INFINITY): Promise<BudgetSlot> {
+    // Slots reserved ahead by this process's last turn at the file (see below), while fresh.
+    const t = this.now();
+    while (this.lease.length > 0 && this.lease[0]! < t - LEASE_MS) this.lease.shift();
+    if (this.lease.length > 0) {
+      this.lease.shift();
+      return { waitMs: 0, reserved: true };
+    }
     // No file: no limit known yet, nothing to share (and no lock to pay for).
     if (!this.pending && !existsSync(this.file)) return { waitMs: 0, reserved: false };
+    // A process sending many requests a second (a bulk run) reserves a few at each turn, so the
+    // file is read and written less often; unused ones stay counted, which only errs on the safe side.
+    this.leaseSize = t - this.lastTurn < LEASE_MS ? Math.min(this.leaseSize * 2, MAX_LEASE) : 1;
+    this.lastTurn = t;
     return (
       (await this.locked<BudgetSlot>((state) => {
         const now = this.now();
@@ -209,23 +227,42 @@ export class SharedBudget {
         this.pending = undefined;
         if (state.limit === undefined) return { result: { waitMs: 0, reserved: false }, write: true };
         const budget = budgetFor(state.limit);
-        let slot = now;
-        const sent = state.sent;
-        if (sent.length >= budget) slot = Math.max(slot, sent[sent.length - budget]! + MINUTE_MS);
-        if (state.remaining !== undefined && state.remainingAt !== undefined) {
-          const resetAt = state.resetAt !== undefined && state.resetAt > state.remainingAt ? state.resetAt : state.remainingAt + MINUTE_MS;
-          // Sent since the observation, by any process: the service counts them in the same window.
-          const since = sent.filter((t) => t > state.remainingAt!).length;
-          if (now < resetAt && since >= state.remaining - 1) slot = Math.max(slot, resetAt);
+        const lease = Math.min(this.leaseSize, Math.max(1, Math.floor(budget / 20)));
+        let first: BudgetSlot | undefined;
+        for (let i = 0; i < lease; i++) {
+          const slot = this.nextSlot(state, now, budget);
+          const waitMs = slot - now;
+          if (i === 0) {
+            if (waitMs > 0 && waitMs > maxWaitMs) return { result: { waitMs, refused: true, reserved: false }, write: false };
+            first = { waitMs, reserved: true };
+          } else if (waitMs > 0) break; // Extra slots only when free now.
+          else this.lease.push(now);
+          record(state.sent, slot);
         }
-        if (state.blockedUntil !== undefined) slot = Math.max(slot, state.blockedUntil);
-        const waitMs = slot - now;
-        if (waitMs > 0 && waitMs > maxWaitMs) return { result: { waitMs, refused: true, reserved: false }, write: false };
-        insertSorted(sent, slot);
-        return { result: { waitMs, reserved: true }, write: true };
+        return { result: first!, write: true };
       })) ?? { waitMs: 0, reserved: false }
     );
   }
+
+  /** The earliest time the file's state allows one more send. */
+  private nextSlot(state: BudgetFile, now: number, budget: number): number {
+    let slot = Math.max(now, freeSlot(state.sent, budget));
+    if (state.remaining !== undefined && state.remainingAt !== undefined) {
+      const resetAt = state.resetAt !== undefined && state.resetAt > state.remainingAt ? state.resetAt : state.remainingAt + MINUTE_MS;
+      // Sent since the observation, by any process: the service counts them in the same window.
+      // Whole seconds are counted, so the request that brought the observation counts too:
+      // that is the margin for requests in flight.
+      const since = state.sent.reduce((n, [sec, count]) => (sec + 1000 > state.remainingAt! ? n + count : n), 0);
+      if (now < resetAt && since >= state.remaining) slot = Math.max(slot, resetAt);
+    }
+    if (state.blockedUntil !== undefined) slot = Math.max(slot, state.blockedUntil);
+    return slot;
+  }
+
+  private lease: number[] = [];
+  private leaseSize = 1;
+  private lastTurn = Number.NEGATIVE_INFINITY;
+
 
   /**
    * Learns from an answer's X-RateLimit-* (and a 429's wait). A first or changed limit, a
@@ -241,7 +278,10 @@ export class SharedBudget {
       seen.remainingAt = now;
       seen.resetAt = state.resetAt;
     }
-    if (o.status === 429) seen.blockedUntil = now + (o.retryAfterMs ?? MINUTE_MS);
+    if (o.status === 429) {
+      seen.blockedUntil = now + (o.retryAfterMs ?? MINUTE_MS);
+      this.lease = [];
+    }
     const urgent = o.status === 429 || !o.reserved || (state.remaining !== undefined && state.limit !== undefined && state.remaining < state.limit / 4);
     if (!urgent) {
       this.pending = { ...seen, limit: state.limit };
@@ -253,17 +293,35 @@ export class SharedBudget {
       Object.assign(file, seen);
       if (state.limit !== undefined) file.limit = state.limit;
       // The first request of a process that found no file was not reserved: count it now.
-      if (!o.reserved) insertSorted(file.sent, o.sentAt);
+      if (!o.reserved) record(file.sent, o.sentAt);
       if (changed) this.debug?.(`rate budget: limit ${state.limit}/min shared through ${this.file}`);
       return { result: undefined, write: true };
     });
   }
 
+  /** This process's turns at the file, one at a time: concurrent requests (bulk workers) queue here, not on the lock's retries. */
+  private turn: Promise<unknown> = Promise.resolve();
+
   /** Runs `change` on the file's state under the lock; undefined when the file or lock is unusable. */
-  private async locked<R>(change: (state: BudgetFile) => { result: R; write: boolean }): Promise<R | undefined> {
+  private locked<R>(change: (state: BudgetFile) => { result: R; write: boolean }): Promise<R | undefined> {
+    const mine = this.turn.then(() => this.lockedNow(change));
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
+  private async lockedNow<R>(change: (state: BudgetFile) => { result: R; write: boolean }): Promise<R | undefined> {
     let release: (() => Promise<void>) | undefined;
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      // Far from the limit, a one-request command (most of them) skips the lock and its ~20 ms of
+      // loading: a count lost to two processes writing at the same moment cannot matter while less
+      // than half the budget is used. Near the limit every change is made under the lock.
+      const peek = readBudget(this.file, this.now());
+      if (calm(peek)) {
+        const { result, write } = change(peek);
+        if (write) writeBudget(this.file, peek);
+        return result;
+      }
       const { lock } = await import('proper-lockfile');
       release = await lock(this.file, {
         realpath: false,
@@ -273,11 +331,7 @@ export class SharedBudget {
       });
       const state = readBudget(this.file, this.now());
       const { result, write } = change(state);
-      if (write) {
-        const tmp = `${this.file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-        renameSync(tmp, this.file);
-      }
+      if (write) writeBudget(this.file, state);
       return result;
     } catch (err) {
       this.debug?.(`rate budget unavailable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); not pacing this request`);
@@ -286,6 +340,20 @@ export class SharedBudget {
       await release?.().catch(() => undefined);
     }
   }
+}
+
+/** Written whole to a temporary file and renamed over: a reader never sees half a file. */
+function writeBudget(file: string, state: BudgetFile): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** Less than half the budget used, no low Remaining and no 429 to honour: no lock needed (see lockedNow). */
+function calm(state: BudgetFile): boolean {
+  if (state.limit === undefined || state.limit < 60 || state.blockedUntil !== undefined) return false;
+  if (state.remaining !== undefined && state.remaining <= state.limit / 2) return false;
+  return state.sent.reduce((n, [, count]) => n + count, 0) < budgetFor(state.limit) / 2;
 }
 
 function readBudget(file: string, now: number): BudgetFile {
@@ -301,7 +369,12 @@ function readBudget(file: string, now: number): BudgetFile {
   const limit = num(raw.limit);
   if (limit !== undefined && limit > 0) state.limit = limit;
   // Only the last 60 s matter; a clock that jumped far ahead must not block for long either.
-  state.sent = (Array.isArray(raw.sent) ? raw.sent : []).filter((t): t is number => num(t) !== undefined && t > now - MINUTE_MS && t < now + 2 * MINUTE_MS).sort((a, b) => a - b);
+  state.sent = (Array.isArray(raw.sent) ? raw.sent : [])
+    .filter(
+      (e): e is [number, number] =>
+        Array.isArray(e) && num(e[0]) !== undefined && num(e[1]) !== undefined && e[1] > 0 && e[0] + 1000 > now - MINUTE_MS && e[0] < now + 2 * MINUTE_MS,
+    )
+    .sort((a, b) => a[0] - b[0]);
   for (const k of ['remaining', 'remainingAt', 'resetAt', 'blockedUntil'] as const) {
     const v = num(raw[k]);
     if (v !== undefined) state[k] = v;
@@ -315,8 +388,25 @@ function readBudget(file: string, now: number): BudgetFile {
   return state;
 }
 
-function insertSorted(list: number[], t: number): void {
-  let i = list.length;
-  while (i > 0 && list[i - 1]! > t) i--;
-  list.splice(i, 0, t);
+/** Counts one send at `t` in its second. */
+function record(sent: Array<[number, number]>, t: number): void {
+  const sec = Math.floor(t / 1000) * 1000;
+  let i = sent.length;
+  while (i > 0 && sent[i - 1]![0] > sec) i--;
+  if (i > 0 && sent[i - 1]![0] === sec) sent[i - 1]![1]++;
+  else sent.splice(i, 0, [sec, 1]);
+}
+
+/**
+ * The earliest time a send keeps every 60 s span at or under `budget`: now when fewer are recorded,
+ * else when enough of the oldest seconds have left the window.
+ */
+function freeSlot(sent: Array<[number, number]>, budget: number): number {
+  let total = sent.reduce((n, [, count]) => n + count, 0);
+  if (total < budget) return 0;
+  for (const [sec, count] of sent) {
+    total -= count;
+    if (total < budget) return sec + 1000 + MINUTE_MS;
+  }
+  return 0;
 }

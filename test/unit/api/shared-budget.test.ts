@@ -32,10 +32,10 @@ describe('SharedBudget', () => {
     expect(budgetFor(10)).toBe(8);
     const waits: number[] = [];
     for (let i = 0; i < 8; i++) waits.push((await (i % 2 ? a! : b!).take()).waitMs);
-    // 1 unreserved send recorded by observe + 7 slots now; the 8th goes when the first leaves the window.
-    expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 60_000]);
+    // 1 unreserved send recorded by observe + 7 slots now; the 8th goes when the first second has left the window.
+    expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 61_000]);
     // A caller that may not wait (completion) is refused, and nothing is reserved for it.
-    expect(await a!.take(-1)).toEqual({ waitMs: 60_000, refused: true, reserved: false });
+    expect(await a!.take(-1)).toEqual({ waitMs: 61_000, refused: true, reserved: false });
     expect(await a!.take(0)).toMatchObject({ refused: true });
   });
 
@@ -47,8 +47,21 @@ describe('SharedBudget', () => {
     clock.t += 10;
     expect((await b!.take()).waitMs).toBe(0);
     expect((await a!.take()).waitMs).toBe(0);
-    // One is kept in reserve for requests in flight: the next waits for the window to reset.
+    // The request that brought the observation counts too (a margin for requests in flight): the next waits for the window to reset.
     expect((await b!.take()).waitMs).toBe(60_000 - 10);
+  });
+
+  it('a busy process reserves a few slots per turn at the file, and every one is counted', async () => {
+    const clock = { t: 2_000_000 };
+    const [a] = budgets(1, clock);
+    await a!.observe({ limit: 6000 }, { sentAt: clock.t, status: 200, reserved: false });
+    const waits: number[] = [];
+    for (let i = 0; i < 50; i++) waits.push((await a!.take()).waitMs);
+    expect(waits.every((w) => w === 0)).toBe(true);
+    const file = JSON.parse(readFileSync(a!.file, 'utf8')) as { sent: Array<[number, number]> };
+    const counted = file.sent.reduce((n, [, c]) => n + c, 0);
+    expect(counted).toBeGreaterThanOrEqual(51);
+    expect(counted).toBeLessThanOrEqual(51 + 16);
   });
 
   it('a 429 holds every process until its Retry-After', async () => {
