@@ -64,9 +64,11 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Remove ${o.member} from workspace ${workspaceId}?` });
   const client = await o.api();
   // "yourself" in the prompt needs to know whose the token is, which costs requests: only on a terminal.
-  const facts = await readWorkspaceFacts(client, workspaceId, { identify: !o.yes });
-  const target = await resolveMember(client, workspaceId, ref, facts.members);
-  if (!target.member) {
+  const facts = await readWorkspaceFacts(client, workspaceId, { identify: !o.yes, force: o.force });
+  const target = await resolveMember(client, workspaceId, ref, facts.unchecked ? undefined : facts.members);
+  if (facts.unchecked) {
+    await notice(o.io, `--force: the member list of ${workspaceLabel(facts)} could not be read, so nobody checked that it keeps an admin.`, 'warning');
+  } else if (!target.member) {
     throw new CliError(
       `User ${target.id} is not a member of ${workspaceLabel(facts)}.`,
       ExitCode.notFound,

@@ -68,7 +68,13 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
   const client = await o.api();
   let facts: WorkspaceFacts | undefined;
   // Making someone admin cannot orphan anything; every other role is checked against the member list.
-  if (o.role !== 'admin') facts = await readWorkspaceFacts(client, workspaceId);
+  if (o.role !== 'admin') {
+    facts = await readWorkspaceFacts(client, workspaceId, { force: o.force });
+    if (facts.unchecked) {
+      await notice(o.io, `--force: the member list of ${workspaceLabel(facts)} could not be read, so nobody checked that it keeps an admin.`, 'warning');
+      facts = undefined;
+    }
+  }
   const target = await resolveMember(client, workspaceId, ref, facts?.members);
   const member: Member | undefined =
     target.member ?? (facts ? undefined : await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
