@@ -31,15 +31,15 @@ describe.skipIf(!hasTmux())('workspace leave in a real terminal (tmux)', () => {
 
     const first = startTmux(['workspace', 'leave', id], { env: env() });
     sessions.push(first);
-    await first.waitForText(/Leave "Shared"\? You lose access to it\. Type the workspace name to confirm:/);
+    await first.waitForText(/Leave "Shared"\? You lose access to it\. Type its name Shared to confirm:/);
     first.type('shared');
     first.sendKeys('Enter');
     expect(await first.exitCode()).toBe(3);
-    expect(first.screen()).toContain('Cancelled: "shared" is not "Shared".');
+    expect(first.screen()).toContain('Cancelled: "shared" is not its name Shared.');
 
     const second = startTmux(['workspace', 'leave', id], { env: env() });
     sessions.push(second);
-    await second.waitForText(/Type the workspace name to confirm:/);
+    await second.waitForText(/Type its name Shared to confirm:/);
     second.type('Shared');
     second.sendKeys('Enter');
     expect(await second.exitCode()).toBe(0);

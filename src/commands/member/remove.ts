@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './args.js';
 import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from './guard.js';
@@ -83,7 +83,7 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   const message = `Remove ${who} from ${ws}?`;
   if (orphan) {
     await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
-    if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+    if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
     else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   } else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   const result = await removeMember(client, workspaceId, target.id);

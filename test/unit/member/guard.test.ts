@@ -210,7 +210,7 @@ describe('workspace leave: the only admin or member', () => {
     } finally {
       await client.close();
     }
-    expect(asked).toEqual(['Leave "Ops"? You lose access to its 3 forms. Type the workspace name to confirm:']);
+    expect(asked).toEqual(['Leave "Ops"? You lose access to its 3 forms. Type its name Ops to confirm:']);
     expect(writes(s)).toEqual([]);
   });
 });
