@@ -323,7 +323,7 @@ __formctl_spec() {
       fc_oopts='--json'
       fc_args='-' ;;
     'webhook')
-      fc_subs='list ls get view create update rotate-secret delete rm events verify sign listen send'
+      fc_subs='list ls get view create update rotate-secret delete rm events verify sign listen send trigger'
       fc_aliases='ls:list view:get rm:delete'
       fc_opts='-h --help --profile --debug --timeout --max-wait --no-input --no-color'
       fc_vopts='--profile --timeout --max-wait'
@@ -406,6 +406,13 @@ __formctl_spec() {
       fc_vopts='--secret-file --form --body-file --header --profile --timeout --max-wait'
       fc_oopts=''
       fc_args='-' ;;
+    'webhook trigger')
+      fc_subs=''
+      fc_aliases=''
+      fc_opts='-d --data --json -h --help --profile --debug --timeout --max-wait --no-input --no-color'
+      fc_vopts='-d --data --json --profile --timeout --max-wait'
+      fc_oopts='--json'
+      fc_args='dyn:forms' ;;
     'api')
       fc_subs=''
       fc_aliases=''
@@ -518,6 +525,7 @@ __formctl_optval() {
     'webhook send|--secret-file') fc_spec='file' ;;
     'webhook send|--form') fc_spec='dyn:forms' ;;
     'webhook send|--body-file') fc_spec='file' ;;
+    'webhook trigger|-d'|'webhook trigger|--data') fc_spec='file' ;;
     'api|-X'|'api|--method') fc_spec='choices:GET,POST,PUT,PATCH,DELETE,HEAD' ;;
     'api|--input') fc_spec='file' ;;
     'sandbox|--flavor') fc_spec='choices:spec,deployed' ;;

@@ -414,8 +414,8 @@ function __formctl_spec -a p
             set -g __fc_oopts '--json'
             set -g __fc_args '-'
         case 'webhook'
-            set -g __fc_subs 'list' 'ls' 'get' 'view' 'create' 'update' 'rotate-secret' 'delete' 'rm' 'events' 'verify' 'sign' 'listen' 'send'
-            set -g __fc_subdescs 'List a form\'s webhook integrations' 'List a form\'s webhook integrations' 'Show one webhook integration: URL, status, masked secret, headers, logic' 'Show one webhook integration: URL, status, masked secret, headers, logic' 'Send every new submission of a form to an HTTPS endpoint' 'Change a webhook\'s URL, headers, status or logic, keeping everything else' 'Replace the signing secret with a new random one and print it once' 'Delete a webhook integration (deliveries stop at once)' 'Delete a webhook integration (deliveries stop at once)' 'Show delivery attempts, newest first; --follow prints new ones as they happen' 'Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid' 'Print the X-Webhook-Signature value for a body, for testing receivers' 'Run a local receiver that prints every delivery and checks its signature' 'POST a correctly signed sample delivery to a receiver under development'
+            set -g __fc_subs 'list' 'ls' 'get' 'view' 'create' 'update' 'rotate-secret' 'delete' 'rm' 'events' 'verify' 'sign' 'listen' 'send' 'trigger'
+            set -g __fc_subdescs 'List a form\'s webhook integrations' 'List a form\'s webhook integrations' 'Show one webhook integration: URL, status, masked secret, headers, logic' 'Show one webhook integration: URL, status, masked secret, headers, logic' 'Send every new submission of a form to an HTTPS endpoint' 'Change a webhook\'s URL, headers, status or logic, keeping everything else' 'Replace the signing secret with a new random one and print it once' 'Delete a webhook integration (deliveries stop at once)' 'Delete a webhook integration (deliveries stop at once)' 'Show delivery attempts, newest first; --follow prints new ones as they happen' 'Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid' 'Print the X-Webhook-Signature value for a body, for testing receivers' 'Run a local receiver that prints every delivery and checks its signature' 'POST a correctly signed sample delivery to a receiver under development' 'Answer a form as a visitor would (its public answer route), so its active webhooks deliver for real'
             set -g __fc_aliases 'ls:list' 'view:get' 'rm:delete'
             set -g __fc_opts '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
             set -g __fc_optdescs 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Longest one API exchange may take, in seconds (downloads: longest silence)' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
@@ -521,6 +521,15 @@ function __formctl_spec -a p
             set -g __fc_vopts '--secret-file' '--form' '--body-file' '--header' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts
             set -g __fc_args '-'
+        case 'webhook trigger'
+            set -g __fc_subs
+            set -g __fc_subdescs
+            set -g __fc_aliases
+            set -g __fc_opts '-d' '--data' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'An answer, by field id or name (repeatable); required fields left out get sample values' 'An answer, by field id or name (repeatable); required fields left out get sample values' 'Output JSON; optionally only these comma-separated fields (fields: form_id, form_slug, submission_id, answers, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_vopts '-d' '--data' '--json' '--profile' '--timeout' '--max-wait'
+            set -g __fc_oopts '--json'
+            set -g __fc_args 'dyn:forms'
         case 'api'
             set -g __fc_subs
             set -g __fc_subdescs
@@ -691,6 +700,8 @@ function __formctl_optval -a p flag
         case 'webhook send|--form'
             echo 'dyn:forms'
         case 'webhook send|--body-file'
+            echo 'file'
+        case 'webhook trigger|-d' 'webhook trigger|--data'
             echo 'file'
         case 'api|-X' 'api|--method'
             echo 'choices:GET,POST,PUT,PATCH,DELETE,HEAD'

@@ -47,6 +47,8 @@ export interface RequestOptions {
   ability?: string;
   /** Statuses returned as data rather than thrown. */
   acceptStatuses?: number[];
+  /** Send no token: a public route, called as a visitor would (`webhook trigger`). */
+  anonymous?: boolean;
   signal?: AbortSignal;
   /**
    * `never-after-send`: once the request may have reached the service (a 5xx answer, a connection
@@ -268,7 +270,7 @@ export class ApiClient {
     const display = this.display(o);
     const shown = url.origin === this.baseUrl.origin ? redactQuerySecrets(url.href) : display;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
-    const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin;
+    const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin && o.anonymous !== true;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       throw new UsageError(
         `Refusing to send your token over plain http:// to ${url.host}.`,

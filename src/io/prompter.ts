@@ -90,13 +90,18 @@ export function createPrompter(io: IOStreams): Prompter {
  * reflexive "y" cannot do it; anywhere else --yes is required, as for every destructive command.
  * `expected` is shown with control characters made visible; that visible form is what must be typed.
  */
-export async function confirmByTyping(io: IOStreams, prompter: Prompter, o: { yes?: boolean; message: string; what: string; expected: string }): Promise<void> {
+export async function confirmByTyping(
+  io: IOStreams,
+  prompter: Prompter,
+  o: { yes?: boolean; message: string; what: string; expected: string; /** Said before "Type …"; default "This cannot be undone." */ warning?: string },
+): Promise<void> {
   if (o.yes) return;
   if (!io.canPrompt) {
-    throw new UsageError(`${o.message.replace(/\?$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
+    throw new UsageError(`${o.message.replace(/[?.]$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
   }
   const expected = escapeControls(o.expected).trim();
-  const typed = await prompter.input({ message: `${o.message} This cannot be undone. Type ${o.what} ${expected} to confirm:`, flag: '--yes' });
+  const warning = o.warning ?? 'This cannot be undone.';
+  const typed = await prompter.input({ message: `${o.message}${warning ? ` ${warning}` : ''} Type ${o.what} ${expected} to confirm:`, flag: '--yes' });
   if (typed.trim() !== expected) throw new CancelledError(`Cancelled: "${escapeControls(typed.trim())}" is not ${o.what} ${expected}.`);
 }
 
@@ -108,18 +113,4 @@ export async function confirmDestructive(io: IOStreams, prompter: Prompter, o: {
   }
   const ok = await prompter.confirm({ message: o.message, flag: '--yes', default: false });
   if (!ok) throw new CancelledError();
-}
-
-/**
- * Asks to type a name (a workspace's) before a change that cannot be undone from here, as `gh repo
- * delete` does; a different answer cancels (exit 3). Off a terminal it requires --yes, as
- * `confirmDestructive` does.
- */
-export async function confirmTyped(io: IOStreams, prompter: Prompter, o: { yes?: boolean; message: string; expected: string; what: string }): Promise<void> {
-  if (o.yes) return;
-  if (!io.canPrompt) {
-    throw new UsageError(`${o.message.replace(/[?.]$/, '')}: refusing without confirmation.`, 'Pass --yes to confirm.');
-  }
-  const typed = await prompter.input({ message: `${o.message} Type ${o.what} to confirm:`, flag: '--yes' });
-  if (typed.trim() !== o.expected.trim()) throw new CancelledError(`Cancelled: "${typed.trim()}" is not ${JSON.stringify(o.expected)}.`);
 }

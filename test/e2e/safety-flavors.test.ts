@@ -103,3 +103,33 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(JSON.parse(list.stdout)).toEqual(before);
   });
 });
+
+describe('deployed flavour: integrations of other kinds', () => {
+  let sb: TestSandbox;
+  const cli = (args: string[]): Promise<RunResult> => runFormctl(args, { env: { ...home.env, ...sb.env } });
+  beforeAll(async () => {
+    sb = await startTestSandbox({ flavor: 'deployed', seed: 1 });
+  });
+  afterAll(() => sb.close());
+
+  it('a Slack or e-mail integration id is refused by every webhook verb (exit 6), and the integration stays', async () => {
+    const form = String(sb.formId);
+    const raw = await cli(['api', `/open/forms/${form}/integrations`]);
+    expect(raw.code, raw.stderr).toBe(0);
+    const all = JSON.parse(raw.stdout) as Array<{ id: number; integration_id: string }>;
+    const slack = all.find((i) => i.integration_id === 'slack');
+    const email = all.find((i) => i.integration_id === 'email');
+    expect(slack && email).toBeTruthy();
+    for (const [kind, i] of [['slack', slack!], ['email', email!]] as const) {
+      for (const args of [['delete', '--yes'], ['update', '--deactivate'], ['rotate-secret'], ['events'], ['get']]) {
+        const r = await cli(['webhook', args[0]!, form, String(i.id), ...args.slice(1)]);
+        expect(r.code, `${args[0]} ${kind}: ${r.stderr}`).toBe(6);
+        expect(r.stderr.split('\n')[0]).toMatch(
+          new RegExp(`^error: Integration ${i.id} of form ".+" \\(id ${form}\\) is an? ${kind} integration, not a webhook; formctl only manages webhooks\\.$`),
+        );
+      }
+    }
+    const after = await cli(['api', `/open/forms/${form}/integrations`]);
+    expect(JSON.parse(after.stdout)).toEqual(all);
+  });
+});

@@ -28,6 +28,8 @@ export interface WorkspaceFacts {
   workspaces?: Workspace[];
   /** Whether the caller is an admin of this workspace, when a read told (see `settleCaller`). */
   callerIsAdmin?: boolean;
+  /** The member list could not be read and --force said to go ahead without the check. */
+  unchecked?: boolean;
 }
 
 /** How many member lists `identifyCaller` reads at most to tell who the caller is. */
@@ -57,11 +59,19 @@ export function formsPhrase(n: number | undefined): string {
 }
 
 /** Reads the member list (required), and best effort the workspace's name, its form count and who the caller is. */
-export async function readWorkspaceFacts(client: ApiClient, workspaceId: number, o: { identify?: boolean; countForms?: boolean } = {}): Promise<WorkspaceFacts> {
+export async function readWorkspaceFacts(
+  client: ApiClient,
+  workspaceId: number,
+  o: { identify?: boolean; countForms?: boolean; force?: boolean } = {},
+): Promise<WorkspaceFacts> {
   let members: Member[];
   try {
     members = await listMembers(client, workspaceId);
   } catch (err) {
+    if (err instanceof ForbiddenError && o.force) {
+      const name = await listWorkspaces(client).then((l) => l.find((w) => Number(w.id) === workspaceId)?.name, () => undefined);
+      return { id: workspaceId, name: typeof name === 'string' ? name : undefined, members: [], candidates: [], unchecked: true };
+    }
     if (err instanceof ForbiddenError) {
       throw new CliError(
         `Cannot read the members of workspace ${workspaceId} to check that it keeps an admin: ${err.message}`,
@@ -112,7 +122,7 @@ export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Pr
 
 /** Whether `leaveOrphans` needs to know who the caller is (one admin, and the workspace entry does not say). */
 export function leaveNeedsCaller(f: WorkspaceFacts): boolean {
-  return f.members.length > 1 && f.members.filter(isAdmin).length === 1 && typeof f.entry?.is_admin !== 'boolean' && f.entry?.is_readonly !== true;
+  return !f.unchecked && f.members.length > 1 && f.members.filter(isAdmin).length === 1 && typeof f.entry?.is_admin !== 'boolean' && f.entry?.is_readonly !== true;
 }
 
 /** Counts the forms (once) for a message about what a change would orphan. */
@@ -174,6 +184,7 @@ export function demoteOrphans(f: WorkspaceFacts, targetId: number, role: string)
 
 /** The caller leaving: orphaning when they are the only member or (as far as formctl can tell) the only admin. */
 export function leaveOrphans(f: WorkspaceFacts): Orphaning | undefined {
+  if (f.unchecked) return undefined;
   if (f.members.length <= 1) return f.members[0] ? { kind: 'only-member', who: f.members[0] } : undefined;
   const admins = f.members.filter(isAdmin);
   if (admins.length !== 1) return undefined;

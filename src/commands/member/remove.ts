@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './args.js';
 import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from './guard.js';
@@ -64,9 +64,11 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Remove ${o.member} from workspace ${workspaceId}?` });
   const client = await o.api();
   // "yourself" in the prompt needs to know whose the token is, which costs requests: only on a terminal.
-  const facts = await readWorkspaceFacts(client, workspaceId, { identify: !o.yes });
-  const target = await resolveMember(client, workspaceId, ref, facts.members);
-  if (!target.member) {
+  const facts = await readWorkspaceFacts(client, workspaceId, { identify: !o.yes, force: o.force });
+  const target = await resolveMember(client, workspaceId, ref, facts.unchecked ? undefined : facts.members);
+  if (facts.unchecked) {
+    await notice(o.io, `--force: the member list of ${workspaceLabel(facts)} could not be read, so nobody checked that it keeps an admin.`, 'warning');
+  } else if (!target.member) {
     throw new CliError(
       `User ${target.id} is not a member of ${workspaceLabel(facts)}.`,
       ExitCode.notFound,
@@ -81,7 +83,7 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   const message = `Remove ${who} from ${ws}?`;
   if (orphan) {
     await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
-    if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+    if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
     else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   } else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   const result = await removeMember(client, workspaceId, target.id);

@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './args.js';
 import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from './guard.js';
@@ -68,7 +68,13 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
   const client = await o.api();
   let facts: WorkspaceFacts | undefined;
   // Making someone admin cannot orphan anything; every other role is checked against the member list.
-  if (o.role !== 'admin') facts = await readWorkspaceFacts(client, workspaceId);
+  if (o.role !== 'admin') {
+    facts = await readWorkspaceFacts(client, workspaceId, { force: o.force });
+    if (facts.unchecked) {
+      await notice(o.io, `--force: the member list of ${workspaceLabel(facts)} could not be read, so nobody checked that it keeps an admin.`, 'warning');
+      facts = undefined;
+    }
+  }
   const target = await resolveMember(client, workspaceId, ref, facts?.members);
   const member: Member | undefined =
     target.member ?? (facts ? undefined : await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
@@ -81,7 +87,7 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
     if (!o.force) throw orphanError(facts, orphan, `make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}`);
     await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
     const message = `Make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}?`;
-    if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+    if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
     else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   }
   const result = await updateMemberRole(client, workspaceId, target.id, o.role);

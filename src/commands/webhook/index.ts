@@ -10,6 +10,7 @@ import { newWebhookListenCommand } from './listen.js';
 import { newWebhookRotateSecretCommand } from './rotate-secret.js';
 import { newWebhookSendCommand } from './send.js';
 import { newWebhookSignCommand } from './sign.js';
+import { newWebhookTriggerCommand } from './trigger.js';
 import { newWebhookUpdateCommand } from './update.js';
 import { newWebhookVerifyCommand } from './verify.js';
 
@@ -27,10 +28,12 @@ export default function newWebhookCommand(f: Factory): Command {
     .addCommand(newWebhookVerifyCommand(f))
     .addCommand(newWebhookSignCommand(f))
     .addCommand(newWebhookListenCommand(f))
-    .addCommand(newWebhookSendCommand(f));
+    .addCommand(newWebhookSendCommand(f))
+    .addCommand(newWebhookTriggerCommand(f));
   return examples(cmd, [
     'formctl webhook create contact --url https://hooks.example.com/formctl --generate-secret > secret.txt',
     'formctl webhook events contact 7 --status failed',
     'formctl webhook listen --port 8787 --secret-file secret.txt',
+    'formctl webhook trigger contact --data name=Ada   # a real answer: every active webhook delivers',
   ]);
 }

@@ -4,7 +4,7 @@ import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { type Prompter, confirmDestructive, confirmTyped } from '../../io/prompter.js';
+import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../member/guard.js';
 import { addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
@@ -43,14 +43,15 @@ export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void>
   // Off a terminal without --yes nothing can be confirmed: refuse before any request.
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
   const client = await o.api();
-  const facts = await readWorkspaceFacts(client, o.id, { countForms: true });
+  const facts = await readWorkspaceFacts(client, o.id, { countForms: true, force: o.force });
   if (leaveNeedsCaller(facts)) await settleCaller(client, facts);
   const orphan = leaveOrphans(facts);
   const ws = workspaceLabel(facts);
   if (orphan && !o.force) throw orphanError(facts, orphan, `leave ${ws}`);
   if (orphan) await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
+  if (facts.unchecked) await notice(o.io, `--force: the member list of ${ws} could not be read, so nobody checked that it keeps an admin.`, 'warning');
   const message = `Leave ${ws}? You lose access to ${formsPhrase(facts.forms).replace(/^no forms$/, 'it')}.`;
-  if (facts.name) await confirmTyped(o.io, o.prompter(), { yes: o.yes, message, expected: facts.name, what: 'the workspace name' });
+  if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
   else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   await leaveWorkspace(client, o.id);
   await success(o.io, `You left ${ws}.`);

@@ -78,6 +78,26 @@ describe('member remove: the only admin or member', () => {
   });
 });
 
+describe('a member list the token cannot read', () => {
+  it('stops the check (exit 5, saying --force goes ahead); with --force the change is sent, with a warning', async () => {
+    const denied: Reply = [403, { message: 'This action requires the workspaces-read ability.' }];
+    const s = await serve([
+      [`GET ${USERS}`, denied],
+      [`GET ${USERS}`, denied],
+      ws(),
+      [`DELETE ${USERS}/5/remove`, [200, { message: 'User removed from workspace successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'remove', '5', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toMatch(/^error: Cannot read the members of workspace 7 to check that it keeps an admin: /);
+    expect(r.err).toMatch(/Or pass --force to go ahead without the check\.\n$/);
+    const forced = await runCli(['member', 'remove', '5', '-w', '7', '--yes', '--force'], { url: s.url });
+    expect(forced.code, forced.err).toBe(0);
+    expect(forced.err).toBe('warning: --force: the member list of "Ops" could not be read, so nobody checked that it keeps an admin.\n');
+    expect(writes(s)).toEqual([`DELETE ${USERS}/5/remove`]);
+  });
+});
+
 describe('member set-role: the only admin', () => {
   it('refuses to demote the only admin (exit 2) unless --force', async () => {
     const s = await serve([
@@ -190,7 +210,7 @@ describe('workspace leave: the only admin or member', () => {
     } finally {
       await client.close();
     }
-    expect(asked).toEqual(['Leave "Ops"? You lose access to its 3 forms. Type the workspace name to confirm:']);
+    expect(asked).toEqual(['Leave "Ops"? You lose access to its 3 forms. Type its name Ops to confirm:']);
     expect(writes(s)).toEqual([]);
   });
 });

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StubServer } from '../../helpers/http.js';
+import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+
+const FORM = {
+  id: 42,
+  slug: 'contact-1a2b3c',
+  title: 'Contact',
+  visibility: 'public',
+  properties: [
+    { id: 'n', type: 'text', name: 'Name', required: true },
+    { id: 'ok', type: 'checkbox', name: 'Agree', required: false },
+    { id: 'h', type: 'nf-text', name: 'Heading' },
+  ],
+};
+
+let stub: (StubServer & { pending(): string[] }) | undefined;
+afterEach(async () => {
+  const unused = stub?.pending() ?? [];
+  await stub?.close();
+  stub = undefined;
+  expect(unused).toEqual([]);
+});
+async function serve(routes: Array<[string, Reply]>) {
+  stub = await stubRoutes(routes);
+  return stub;
+}
+
+describe('webhook trigger', () => {
+  it('reads the form with the token, then answers its public route without it', async () => {
+    const s = await serve([
+      ['GET /open/forms/42', [200, FORM]],
+      ['POST /forms/contact-1a2b3c/answer', [200, { type: 'success', message: 'Form submission saved.', submission_id: 'uuid-1', is_first_submission: true, redirect: false }]],
+    ]);
+    const r = await runCli(['webhook', 'trigger', '42', '--data', 'Name=Ada', '--data', 'agree=TRUE'], { url: s.url });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('uuid-1\n');
+    expect(r.err).toBe('');
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer test-token');
+    expect(s.requests[1]!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(s.requests[1]!.body)).toEqual({ n: 'Ada', ok: true });
+  });
+
+  it('a form that does not take answers (403) is explained as such, not as a token ability', async () => {
+    const s = await serve([
+      ['GET /open/forms/42', [200, FORM]],
+      ['POST /forms/contact-1a2b3c/answer', [403, { message: 'This form is closed and does not accept submissions.' }]],
+    ]);
+    const r = await runCli(['webhook', 'trigger', '42', '--data', 'Name=Ada'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err.split('\n')[1]).toBe('hint: The form does not accept answers now (a draft, closed, or at its submission limit): see `formctl form get 42`.');
+  });
+
+  it('a digits-only form past 2^53 is refused before any request', async () => {
+    const s = await serve([]);
+    const r = await runCli(['webhook', 'trigger', '9007199254740993'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(s.requests).toEqual([]);
+  });
+});
