@@ -526,7 +526,7 @@ function __formctl_spec -a p
             set -g __fc_subdescs
             set -g __fc_aliases
             set -g __fc_opts '-d' '--data' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'An answer, by field id or name (repeatable); required fields left out get sample values' 'An answer, by field id or name (repeatable); required fields left out get sample values' 'Output JSON; optionally only these comma-separated fields (fields: form_id, form_slug, submission_id, answers, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Network timeout per request phase' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_optdescs 'An answer, by field id or name (repeatable); required fields left out get sample values' 'An answer, by field id or name (repeatable); required fields left out get sample values' 'Output JSON; optionally only these comma-separated fields (fields: form_id, form_slug, submission_id, answers, message)' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Longest one API exchange may take, in seconds (downloads: longest silence)' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
             set -g __fc_vopts '-d' '--data' '--json' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts '--json'
             set -g __fc_args 'dyn:forms'
@@ -597,9 +597,9 @@ function __formctl_spec -a p
             set -g __fc_subs
             set -g __fc_subdescs
             set -g __fc_aliases
-            set -g __fc_opts '--flavor' '--user' '--host' '--port' '--data' '--rate-limit' '--export-async-threshold' '--allow-private-webhooks' '--community' '--seed' '--profile-name' '--json' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
-            set -g __fc_optdescs 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)' 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it' 'Interface to listen on' 'Port to listen on; 0 picks a free one' 'Keep state in this JSON file (resumed on the next start); default: in memory' 'Requests per minute per client IP; 0 turns it off' 'Exports larger than this become async jobs' 'Allow webhooks to private and loopback addresses (local testing)' 'Behave like a self-hosted Community instance (2 users at most)' 'Create a demo form with this many submissions' 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)' 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Longest one API exchange may take, in seconds (downloads: longest silence)' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
-            set -g __fc_vopts '--flavor' '--user' '--host' '--port' '--data' '--rate-limit' '--export-async-threshold' '--seed' '--profile-name' '--profile' '--timeout' '--max-wait'
+            set -g __fc_opts '--flavor' '--user' '--host' '--port' '--data' '--rate-limit' '--export-async-threshold' '--allow-private-webhooks' '--community' '--seed' '--profile-name' '--json' '--ready-file' '-h' '--help' '--profile' '--debug' '--timeout' '--max-wait' '--no-input' '--no-color'
+            set -g __fc_optdescs 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)' 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it' 'Interface to listen on' 'Port to listen on; 0 picks a free one' 'Keep state in this JSON file (resumed on the next start); default: in memory' 'Requests per minute per client IP (deployed flavour: per user, plus 10 exports a minute); 0 turns it off' 'Exports larger than this become async jobs' 'Allow webhooks to private and loopback addresses (local testing)' 'Behave like a self-hosted Community instance (2 users at most)' 'Create a demo form with this many submissions' 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)' 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text' 'Once listening, write that JSON (plus pid) to this file, for scripts that start the sandbox in the background; removed on exit' 'Show help for this command' 'Show help for this command' 'Use this saved profile (env: FORMCTL_PROFILE)' 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)' 'Longest one API exchange may take, in seconds (downloads: longest silence)' 'Longest total wait for retries and rate limits' 'Never prompt; fail with the flag to pass instead (also when CI is set)' 'Disable colour (also NO_COLOR, TERM=dumb)'
+            set -g __fc_vopts '--flavor' '--user' '--host' '--port' '--data' '--rate-limit' '--export-async-threshold' '--seed' '--profile-name' '--ready-file' '--profile' '--timeout' '--max-wait'
             set -g __fc_oopts
             set -g __fc_args
         case 'help'
@@ -710,6 +710,8 @@ function __formctl_optval -a p flag
         case 'sandbox|--flavor'
             echo 'choices:spec,deployed'
         case 'sandbox|--data'
+            echo 'file'
+        case 'sandbox|--ready-file'
             echo 'file'
         case '*|--profile'
             echo 'dyn:profiles'
