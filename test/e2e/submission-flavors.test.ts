@@ -64,6 +64,17 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     if (flavor === 'deployed') expect(after.completion_time).toBe(42);
   });
 
+  it('--file takes a record saved from `submission list --json`, edited (the keys the list adds are left out)', async () => {
+    const rec = (await list())[2]!;
+    const file = join(work, `record-${flavor}.json`);
+    writeFileSync(file, JSON.stringify({ ...rec, data: { ...rec.data, comments: 'edited in a file' } }));
+    const r = await runFormctl(['submission', 'update', String(sb.formId), String(rec.id), '--file', file, '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).updated.sort()).toEqual(Object.keys(answers(rec)).sort());
+    const after = (await list()).find((s) => s.id === rec.id)!;
+    expect(answers(after)).toEqual({ ...answers(rec), comments: 'edited in a file' });
+  });
+
   it('a UUID never reaches a path: update and delete look it up and send the numeric id', async () => {
     const subs = await list();
     const [a, b] = [subs[3]!, subs[4]!];
