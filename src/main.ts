@@ -88,11 +88,10 @@ export async function cli(): Promise<void> {
   let interrupts = 0;
   let echoes = 0;
   const onSigint = () => {
-    // conf → atomically → when-exit, and proper-lockfile → signal-exit, each add a SIGINT listener that
-    // re-raises the signal after its cleanup. Those echoes are not a second Ctrl-C: counting them would
-    // force-exit in the middle of a graceful close (sandbox data flush, export .part cleanup). So foreign
-    // listeners are dropped on the first Ctrl-C and one following SIGINT per listener is treated as its
-    // echo (our own exit path still runs their 'exit' hooks).
+    // conf (when-exit) and proper-lockfile (signal-exit) each add a SIGINT listener that re-raises the
+    // signal after its cleanup. Those echoes are not a second Ctrl-C: counting them would force-exit in
+    // the middle of a graceful close (sandbox data flush, export .part cleanup). So foreign listeners are
+    // dropped on the first Ctrl-C and one SIGINT per listener is taken as its echo (their 'exit' hooks run).
     const foreign = process.listeners('SIGINT').filter((l) => l !== onSigint);
     if (foreign.length === 0 && echoes > 0) {
       echoes--;
