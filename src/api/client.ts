@@ -104,10 +104,10 @@ const MAX_ATTEMPTS = 5;
 const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND', EXCHANGE_TIMEOUT]);
 /**
  * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not
- * match its Content-Length, e.g. two conflicting ones; wire.ts's ERR_BAD_HTTP_RESPONSE) and a request the HTTP library refuses to send: the
- * same server sends the same bytes again, so these are final (docs/security.md).
+ * match its Content-Length, e.g. two conflicting ones) and a request the HTTP library refuses to
+ * send: the same server sends the same bytes again, so these are final (docs/security.md).
  */
-const PROTOCOL_ERROR = /^(HPE_|ERR_BAD_HTTP_RESPONSE$|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
+const PROTOCOL_ERROR = /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
 /**
  * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
  * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
