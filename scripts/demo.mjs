@@ -34,13 +34,30 @@ const say = (s = '') => emit(`${s}\n`);
 const tmp = mkdtempSync(join(tmpdir(), 'formctl-demo-'));
 const children = new Set();
 let sandbox;
-let cleaned = false;
+let cleaning;
 
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const child of children) child.kill('SIGTERM');
+/** Stops everything once; every caller (a signal, a closed stdout, the end) waits for the same work. */
+function cleanup() {
+  cleaning ??= stopAll();
+  return cleaning;
+}
+
+async function stopAll() {
+  // Wait for each child to exit (a receiver still closing its port is not stopped yet); one that
+  // ignores SIGTERM for 3 s is killed.
+  const exited = [...children].map((child) => {
+    if (child.exitCode !== null || child.signalCode !== null) return undefined;
+    return new Promise((resolve) => {
+      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  });
   await sandbox?.close().catch(() => undefined);
+  await Promise.all(exited);
   rmSync(tmp, { recursive: true, force: true });
 }
 
@@ -85,6 +102,8 @@ const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `
  * otherwise it goes straight to this terminal, so tables and colours look as they would for you.
  */
 function formctl(args, o = {}) {
+  // Once the demo is stopping (Ctrl-C, a closed stdout), nothing new is started.
+  if (cleaning) return Promise.reject(new Error('the demo is stopping'));
   say(`${cyan('$')} ${bold(['formctl', ...args].map(shellWord).join(' '))}${o.note ? dim(`   # ${o.note}`) : ''}`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -112,6 +131,7 @@ function formctl(args, o = {}) {
 
 /** Starts `formctl webhook listen` and resolves with its URL and a view of what it printed. */
 function startListener(secretFile) {
+  if (cleaning) return Promise.reject(new Error('the demo is stopping'));
   say(`${cyan('$')} ${bold(`formctl webhook listen --port 0 --secret-file ${shellWord(secretFile)} &`)}`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', '--secret-file', secretFile], {
@@ -305,7 +325,7 @@ try {
   const ctx = { url: sandbox.url, token: sandbox.tokens.all, sandbox, listener, secretFile };
 
   for (const [i, step] of steps.entries()) {
-    if (interrupted) break;
+    if (interrupted || cleaning) break;
     say(`\n${bold(cyan(`━━ ${i + 1}/${steps.length} ${step.title}`))}`);
     say(dim(step.text));
     const missing = (step.needs ?? []).filter((k) => ctx[k] === undefined);

@@ -61,7 +61,9 @@ function started(out: string): { tmp: string; sandbox: string; receiver: string 
   };
 }
 
-describe('npm run demo', () => {
+// Each case runs the real tour (a sandbox, a receiver, a dozen formctl processes): on a loaded
+// machine that takes longer than vitest's 30 s default, so they share runDemo's budget.
+describe('npm run demo', { timeout: 120_000 }, () => {
   it('runs the whole tour with real output, exit 0, and cleans up', async () => {
     const r = await runDemo();
     expect(r.code, r.out).toBe(0);
@@ -112,7 +114,7 @@ describe('npm run demo', () => {
   });
 });
 
-describe('npm run demo | head', () => {
+describe('npm run demo | head', { timeout: 120_000 }, () => {
   it('a closed stdout ends the demo quietly (exit 0, no EPIPE trace) and stops everything it started', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
       cwd: ROOT,
