@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
@@ -95,6 +95,17 @@ function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): Dispat
 
 /** Lists dispatch records; with --follow, polls within the rate budget until Ctrl-C. */
 export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
+  try {
+    await eventsRun(o);
+  } catch (err) {
+    // --follow promises exit 0 on Ctrl-C, also when it lands during the first reads (a request it
+    // aborts may surface as an interruption or as a cut connection).
+    if (o.follow && o.signal.aborted) return;
+    throw err;
+  }
+}
+
+async function eventsRun(o: WebhookEventsOptions): Promise<void> {
   let format = resolveFormat(o.io, o.output, EVENT_FIELDS);
   // With --follow the limit applies to the records already there when it starts (the newest ones).
   const limit = listLimit(format, o);
@@ -147,13 +158,7 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
     }
     await sleep(wait, o.signal);
     if (o.signal.aborted) break;
-    let current: DispatchEvent[];
-    try {
-      current = await listWebhookEvents(client, formId, o.id);
-    } catch (err) {
-      if (err instanceof InterruptedError && o.signal.aborted) break;
-      throw err;
-    }
+    const current = await listWebhookEvents(client, formId, o.id);
     await print(newRecords(previous, current));
     previous = current;
   }

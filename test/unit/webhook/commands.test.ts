@@ -11,7 +11,7 @@ import { webhookSendRun } from '../../../src/commands/webhook/send.js';
 import { webhookSignRun } from '../../../src/commands/webhook/sign.js';
 import { webhookUpdateRun } from '../../../src/commands/webhook/update.js';
 import { webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
-import { CliError, UsageError } from '../../../src/errors.js';
+import { CliError, ExitCode, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { signBody } from '../../../src/webhooks/signature.js';
 import { fakeIO } from '../../helpers/io.js';
@@ -356,6 +356,22 @@ describe('webhook events', () => {
     // One check that 7 is a webhook of form 42, then three reads of its events.
     expect(server.requests.map((r) => r.url)).toEqual(['/open/forms/42/integrations', ...Array(3).fill('/open/forms/42/integrations/7/events')]);
     expect(waits).toEqual([2000, 2000, 2000]);
+  });
+
+  it('--follow stopped by Ctrl-C during its first read ends quietly too (exit 0), whatever error the cut request gives', async () => {
+    const controller = new AbortController();
+    const io = fakeIO();
+    const api = async () => {
+      controller.abort();
+      throw new CliError('Network error: the connection was cut.', ExitCode.network);
+    };
+    await expect(
+      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 1, output: {} }),
+    ).resolves.toBeUndefined();
+    // Without --follow the same error is the command's error.
+    await expect(
+      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, output: {} }),
+    ).rejects.toThrow('Network error');
   });
 });
 
