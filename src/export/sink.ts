@@ -1,7 +1,8 @@
 import { type FileHandle, access, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { type Readable, type Writable, addAbortSignal } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
@@ -157,8 +158,7 @@ export async function writeFileAtomically(
     throw downloadError(err, o.signal, file);
   }
   try {
-    // The stream closes the file when it finishes or fails; pipeline waits for that close.
-    const bytes = await copy(body, fh.createWriteStream(), o);
+    const bytes = await copyToFile(body, fh, o);
     // Closed before it is published: the file under its final name is complete and released.
     await publish(part, file, o.clobber === true);
     await releasePart(part);
@@ -213,6 +213,25 @@ async function copy(body: Readable, dest: Writable, o: { signal?: AbortSignal; o
     }
   };
   await pipeline(body, count, dest, { signal: o.signal, end: o.end ?? true });
+  return total;
+}
+
+/**
+ * Writes `body` into the .part with a synchronous write per chunk, then closes it; returns the byte
+ * count. Measured against stream.pipeline into a file WriteStream (docs/performance.md): each chunk is
+ * written the moment it arrives and can be freed at once, instead of waiting for a thread-pool write,
+ * which made downloads about 1.5 times faster. A write into the page cache takes microseconds, so the
+ * event loop (Ctrl-C, the status line) is never held for long.
+ */
+async function copyToFile(body: Readable, fh: FileHandle, o: { signal?: AbortSignal; onBytes?: (n: number) => void }): Promise<number> {
+  if (o.signal) addAbortSignal(o.signal, body);
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    for (let at = 0; at < chunk.length; ) at += writeSync(fh.fd, chunk, at);
+    total += chunk.length;
+    o.onBytes?.(total);
+  }
+  await fh.close();
   return total;
 }
 
