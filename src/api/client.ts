@@ -168,11 +168,7 @@ export class ApiClient {
       else text = await readLimited(res.body, JSON_ANSWER_LIMIT);
       if (text === undefined) {
         destroyBody(res.body);
-        throw new CliError(
-          `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${res.status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
-          ExitCode.error,
-          'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
-        );
+        throw this.tooLarge(res.status, o);
       }
     } catch (err) {
       // The connection can drop or time out after the headers arrived: still a network error (exit 11).
@@ -204,6 +200,40 @@ export class ApiClient {
     const res = await this.send(o);
     const coding = String(res.headers['transfer-encoding'] ?? '').toLowerCase();
     return { ...res, untilClose: res.headers['content-length'] === undefined && !/(^|,)\s*chunked\s*$/.test(coding) };
+  }
+
+  /**
+   * Reads a streamed 2xx answer that turned out to be JSON (an export's job answer) under the limits
+   * of request(): at most JSON_ANSWER_LIMIT bytes, and within --timeout from its headers; the idle
+   * timeout a download keeps would let a body trickling a byte a second run forever (docs/security.md).
+   */
+  async readStreamedJson(res: StreamResponse, o: RequestOptions): Promise<string> {
+    const deadline = new ExchangeDeadline(this.opts.timeoutMs, o.signal ?? this.opts.signal);
+    const stop = (): void => destroyBody(res.body, deadline.signal.reason);
+    deadline.signal.addEventListener('abort', stop, { once: true });
+    let text: string | undefined;
+    try {
+      const length = Number(res.headers['content-length']);
+      text = Number.isFinite(length) && length > JSON_ANSWER_LIMIT ? undefined : await readLimited(res.body, JSON_ANSWER_LIMIT);
+    } catch (err) {
+      throw this.failure(err as NodeJS.ErrnoException, o, deadline);
+    } finally {
+      deadline.signal.removeEventListener('abort', stop);
+      deadline.clear();
+    }
+    if (text === undefined) {
+      destroyBody(res.body);
+      throw this.tooLarge(res.status, o);
+    }
+    return text;
+  }
+
+  private tooLarge(status: number, o: RequestOptions): CliError {
+    return new CliError(
+      `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
+      ExitCode.error,
+      'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
+    );
   }
 
   /** Closes pooled connections so the process can exit promptly. */
@@ -595,8 +625,8 @@ async function readLimited(body: ResponseBody, limit: number): Promise<string | 
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
-function destroyBody(body: ResponseBody): void {
-  (body as { destroy?: () => void }).destroy?.();
+function destroyBody(body: ResponseBody, reason?: unknown): void {
+  (body as { destroy?: (err?: unknown) => void }).destroy?.(reason);
 }
 
 /**

@@ -30,17 +30,19 @@ export type ExportStart = { kind: 'csv'; response: StreamResponse } | { kind: 'j
  * `submissionIds` (at most 1,000) the deployed service answers with the CSV of those rows at once.
  */
 export async function startExport(c: ApiClient, formId: number, columns: Record<string, boolean>, signal?: AbortSignal, submissionIds?: number[]): Promise<ExportStart> {
-  const res = await c.stream({
-    method: 'POST',
+  const request = {
+    method: 'POST' as const,
     path: apiPath`/open/forms/${formId}/submissions/export`,
     body: submissionIds ? { columns, submissionIds } : { columns },
     headers: { accept: 'text/csv, application/json' },
     ability: 'forms-read',
     signal,
-  });
+  };
+  const res = await c.stream(request);
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
   if (!type.includes('json')) return { kind: 'csv', response: res };
-  const text = await res.body.text();
+  // A job answer is JSON: capped and bounded by --timeout like any other (docs/security.md).
+  const text = await c.readStreamedJson(res, request);
   let body: unknown;
   try {
     body = JSON.parse(text);
