@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { type FileHandle, access, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -94,6 +95,13 @@ export async function precheckTarget(file: string, clobber?: boolean, now?: () =
   const d = await stat(dir).catch(() => undefined);
   if (!d) throw new UsageError(`Cannot write ${file}: the directory ${dir} does not exist.`, 'Create it first, or choose another path with -o.');
   if (!d.isDirectory()) throw new UsageError(`Cannot write ${file}: ${dir} is not a directory.`);
+  // A directory formctl may not write into (permissions, a read-only mount) is knowable too: refused
+  // here, no export request (10 a minute on the deployed service, docs/service.md) is spent on it.
+  const denied = await access(dir, constants.W_OK | constants.X_OK).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (denied) throw new UsageError(`Cannot write ${file}: ${fsReason(denied, 'write')}.`, 'Choose a directory you can write to with -o.');
   const st = await stat(file).catch(() => undefined);
   if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, 'Pass a file name with -o, e.g. -o answers.csv.');
   if (st && !clobber) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
