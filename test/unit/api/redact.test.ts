@@ -12,4 +12,10 @@ describe('redactQuerySecrets', () => {
     );
     expect(redactQuerySecrets('/open/forms/1/submissions?page=3&per_page=100')).toBe('/open/forms/1/submissions?page=3&per_page=100');
   });
+
+  it('replaces the password of credentials in a URL (a base URL behind basic auth)', () => {
+    expect(redactQuerySecrets('> GET http://u:s3cret@127.0.0.1:8787/open/workspaces')).toBe('> GET http://u:[REDACTED]@127.0.0.1:8787/open/workspaces');
+    expect(redactQuerySecrets('https://a%40b:p%3Aw@forms.example/x?page=2')).toBe('https://a%40b:[REDACTED]@forms.example/x?page=2');
+    expect(redactQuerySecrets('https://user@forms.example/x and mailto:a@b.c')).toBe('https://user@forms.example/x and mailto:a@b.c');
+  });
 });
