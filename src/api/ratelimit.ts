@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import type { RateLimitState } from './client.js';
+import type { RateBucket, RateLimitState } from './client.js';
 
 const MINUTE_MS = 60_000;
 
@@ -132,8 +132,9 @@ function rateFor(limit: number, burst: number): number {
  * The rate budget shared by every formctl process on this machine that talks to one service as
  * one user (docs/security.md, "One rate budget per machine"). The service counts requests per user
  * in a fixed 60 s window; a CI job running exports in parallel, or a completion while a bulk run
- * works, must stay under that limit together. A small JSON file per origin and token (named by a
- * hash, never holding the token) in the cache directory records:
+ * works, must stay under that limit together. A small JSON file per origin, token and limiter bucket
+ * (named by a hash, never holding the token) in the cache directory records (the deployed service's
+ * export route has a bucket of its own, 10 a minute, on top of the general 100: docs/security.md):
  *
  * - the limit the service announced (X-RateLimit-Limit); until one is known nothing is paced;
  * - the send times of the last 60 s, so that together the processes send at most
@@ -188,13 +189,19 @@ export class SharedBudget {
   /** An observation not yet written (only notable ones are written at once; see observe). */
   private pending?: Partial<BudgetFile>;
 
+  /** The service's limiter this file counts for: `general` (every request) or `export` (the export POST's own bucket). */
+  readonly bucket: RateBucket;
+
   constructor(
     dir: string,
     origin: string,
     token: string,
-    o: { now?: () => number; debug?: (line: string) => void } = {},
+    o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {},
   ) {
-    const key = createHash('sha256').update(`${origin}\0${token}`).digest('hex').slice(0, 32);
+    this.bucket = o.bucket ?? 'general';
+    // The general bucket keeps the key it always had, so a budget written by an older formctl still counts.
+    const name = this.bucket === 'general' ? `${origin}\0${token}` : `${origin}\0${token}\0${this.bucket}`;
+    const key = createHash('sha256').update(name).digest('hex').slice(0, 32);
     this.file = join(dir, `${key}.json`);
     this.now = o.now ?? Date.now;
     this.debug = o.debug;
@@ -294,7 +301,7 @@ export class SharedBudget {
       if (state.limit !== undefined) file.limit = state.limit;
       // The first request of a process that found no file was not reserved: count it now.
       if (!o.reserved) record(file.sent, o.sentAt);
-      if (changed) this.debug?.(`rate budget: limit ${state.limit}/min shared through ${this.file}`);
+      if (changed) this.debug?.(`rate budget: ${this.bucket} limit ${state.limit}/min shared through ${this.file}`);
       return { result: undefined, write: true };
     });
   }

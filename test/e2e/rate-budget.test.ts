@@ -76,3 +76,61 @@ describe('one rate budget for every formctl process on the machine', () => {
     home.cleanup();
   });
 });
+
+// The deployed service counts every request of a user against 100 a minute, and export POSTs also
+// against a bucket of their own, 10 a minute (docs/service.md). The export answers carry that
+// bucket's headers: they must pace the export POSTs only, never every other request.
+describe('one budget per limiter bucket', () => {
+  it('a 1,200-row chunked export waits for nothing, and the commands after it are not held either', { timeout: 90_000 }, async () => {
+    const home = tempHome();
+    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, rateLimit: 100, exportRateLimit: 10 });
+    try {
+      const env = { ...home.env, ...sb.env };
+      const out = join(home.dir, 'big.csv');
+      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out, '--debug'], { env, timeoutMs: 80_000 });
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(1 + 1200);
+      const sent = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('[debug] > '))
+        .map((l) => /^\[debug\] > (\w+) https?:\/\/[^/]+(\/[^?\s]*)/.exec(l)!.slice(1).join(' ').replace(/[0-9a-f-]{36}/, 'JOB'));
+      const f = `/open/forms/${sb.formId}`;
+      // The form, the export that answers with a job, its status on both paths (closed to tokens),
+      // the 12 list pages holding the ids, and 2 chunks of at most 1,000 ids: 3 export POSTs,
+      // which the export bucket of 10 allows at once.
+      expect(sent).toEqual([
+        `GET ${f}`,
+        `POST ${f}/submissions/export`,
+        `GET ${f}/submissions/export/JOB/status`,
+        `GET ${f}/submissions/export/status/JOB`,
+        ...Array<string>(12).fill(`GET ${f}/submissions`),
+        `POST ${f}/submissions/export`,
+        `POST ${f}/submissions/export`,
+      ]);
+      expect(r.stderr).not.toContain('pacing');
+      expect(r.stderr).not.toMatch(/^\[debug\] < 429/m);
+      // Later commands in the same minute, paced by the general budget (100 a minute), go at once.
+      const later: Array<[string[], number]> = [
+        [['workspace', 'list'], 1],
+        [['submission', 'list', String(sb.formId), '--limit', '5'], 2], // the form, then one page
+        [['form', 'get', String(sb.formId)], 1],
+      ];
+      for (const [args, requests] of later) {
+        const next = await runFormctl([...args, '--debug'], { env, timeoutMs: 30_000 });
+        expect(next.code).toBe(0);
+        expect(next.stderr).not.toContain('pacing');
+        expect(next.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toHaveLength(requests);
+      }
+      // Two files: the general budget knows 100 a minute, the export budget 10.
+      const dir = join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit');
+      const limits = readdirSync(dir)
+        .filter((n) => n.endsWith('.json'))
+        .map((n) => (JSON.parse(readFileSync(join(dir, n), 'utf8')) as { limit?: number }).limit)
+        .sort((a, b) => (a ?? 0) - (b ?? 0));
+      expect(limits).toEqual([10, 100]);
+    } finally {
+      await sb.close();
+      home.cleanup();
+    }
+  });
+});
