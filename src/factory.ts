@@ -1,4 +1,4 @@
-import { ApiClient } from './api/client.js';
+import { ApiClient, type RateBucket } from './api/client.js';
 import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
 import { join } from 'node:path';
@@ -87,7 +87,7 @@ export function createFactory(init: FactoryInit): Factory {
       const client = new ApiClient({
         baseUrl,
         token,
-        budget: sharedBudget(init.env, baseUrl, token, f.globals.debug ? (line) => f.debug(line) : undefined),
+        budgets: sharedBudgets(init.env, baseUrl, token, f.globals.debug ? (line) => f.debug(line) : undefined),
         userAgent: userAgent(),
         timeoutMs: f.globals.timeoutMs,
         maxWaitMs: f.globals.maxWaitMs,
@@ -131,15 +131,19 @@ export function createFactory(init: FactoryInit): Factory {
   return f;
 }
 
-/** The rate budget this machine's formctl processes share for one service and token (src/api/ratelimit.ts). */
-function sharedBudget(env: NodeJS.ProcessEnv, baseUrl: string, token: string, debug?: (line: string) => void): SharedBudget | undefined {
+/** The rate budgets this machine's formctl processes share for one service and token, one per limiter bucket (src/api/ratelimit.ts). */
+function sharedBudgets(env: NodeJS.ProcessEnv, baseUrl: string, token: string, debug?: (line: string) => void): Record<RateBucket, SharedBudget> | undefined {
   let origin: string;
   try {
     origin = new URL(baseUrl).origin;
   } catch {
     return undefined; // ApiClient reports the bad URL.
   }
-  return new SharedBudget(join(cacheDir(env), 'ratelimit'), origin, token, { debug });
+  const dir = join(cacheDir(env), 'ratelimit');
+  return {
+    general: new SharedBudget(dir, origin, token, { debug }),
+    export: new SharedBudget(dir, origin, token, { debug, bucket: 'export' }),
+  };
 }
 
 /**

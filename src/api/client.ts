@@ -28,9 +28,19 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
   onNote?: (text: string) => void;
-  /** The rate budget shared with other formctl processes (src/api/ratelimit.ts); none in unit tests. */
-  budget?: SharedBudget;
+  /**
+   * The rate budgets shared with other formctl processes (src/api/ratelimit.ts), one per limiter
+   * bucket of the service; none in unit tests.
+   */
+  budgets?: Partial<Record<RateBucket, SharedBudget>>;
 }
+
+/**
+ * The service's limiters (docs/security.md, "One rate budget per machine"): `general` counts every
+ * request of a user (100 a minute on the deployed service); `export` is the export POST's own
+ * bucket on top of it (10 a minute there).
+ */
+export type RateBucket = 'general' | 'export';
 
 export interface RequestOptions {
   method?: Method;
@@ -57,6 +67,12 @@ export interface RequestOptions {
    * deployed service (docs/security.md). Failures before sending and 429 are still retried.
    */
   retry?: 'default' | 'never-after-send';
+  /**
+   * The limiter bucket the request also counts against besides the general one (`export` for the
+   * export POST). Its answer's X-RateLimit-* headers and a 429's wait then tune only that bucket:
+   * they describe the export limiter (or whichever has less left), never the general pace.
+   */
+  bucket?: RateBucket;
 }
 
 export interface ApiResponse<T> {
@@ -128,7 +144,10 @@ export function isLoopbackHost(hostname: string): boolean {
 /** The one HTTP door of formctl: auth, JSON, timeouts, retries, rate limits, typed errors, debug log. */
 export class ApiClient {
   readonly baseUrl: URL;
+  /** What the general limiter's headers said last (every request but an export POST's answer). */
   readonly rateLimit: RateLimitState = {};
+  /** The same per bucket: `rateLimits.general` is `rateLimit`. */
+  readonly rateLimits: Record<RateBucket, RateLimitState> = { general: this.rateLimit, export: {} };
   private dispatcher?: Dispatcher;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
@@ -322,13 +341,19 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
     }
 
+    const bucket: RateBucket = o.bucket ?? 'general';
     const started = this.now();
     let waited = 0;
     const onceOnly = o.retry === 'never-after-send';
     /** An earlier attempt may have been carried out although its answer was an error or lost. */
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
-      const reserved = await this.waitForBudget(method, display, this.opts.maxWaitMs - waited, (ms) => (waited += ms), o.signal ?? this.opts.signal);
+      // An export POST counts against its own bucket and the general one: its slot in the export
+      // budget first (that wait may be long), then the general slot, taken when it is sent.
+      const spend = (ms: number) => (waited += ms);
+      const reserved: Partial<Record<RateBucket, boolean>> = {};
+      if (bucket !== 'general') reserved[bucket] = await this.waitForBudget(bucket, method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
+      reserved.general = await this.waitForBudget('general', method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let res: Dispatcher.ResponseData;
@@ -373,14 +398,18 @@ export class ApiClient {
         throw netErr;
       }
       const status = res.statusCode;
-      this.trackRateLimit(res.headers);
-      if (this.opts.budget) {
+      // The answer's headers and a 429's wait tune the request's own bucket only (see RequestOptions.bucket).
+      const state = this.rateLimits[bucket];
+      const taken = this.trackRateLimit(res.headers, bucket);
+      const budget = this.opts.budgets?.[bucket];
+      if (budget) {
         const retryAfterMs = status === 429 ? this.serverDelay(res.headers) : undefined;
-        await this.opts.budget.observe(this.rateLimit, { sentAt: t0, status, retryAfterMs, reserved });
+        // Headers not taken for this bucket bring no new Remaining: only the limit it already knew.
+        await budget.observe(taken ? state : { limit: state.limit }, { sentAt: t0, status, retryAfterMs, reserved: reserved[bucket] ?? false });
       }
       this.log(
         `< ${status} ${method} ${display} (${this.now() - t0} ms)` +
-          (this.rateLimit.remaining !== undefined ? ` ratelimit-remaining=${this.rateLimit.remaining}` : ''),
+          (state.remaining !== undefined ? ` ratelimit-remaining=${state.remaining}${bucket === 'general' ? '' : ` (${bucket})`}` : ''),
       );
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
         return { status, headers: res.headers, body: res.body, deadline };
@@ -452,18 +481,27 @@ export class ApiClient {
    * leaves is refused before sending anything: exit 8, or nothing at once for completion, which
    * sets --max-wait below zero (docs/security.md). Says whether a slot was recorded.
    */
-  private async waitForBudget(method: string, display: string, leftMs: number, spent: (ms: number) => void, signal?: AbortSignal): Promise<boolean> {
-    if (!this.opts.budget) return false;
-    const slot = await this.opts.budget.take(leftMs);
+  private async waitForBudget(
+    bucket: RateBucket,
+    method: string,
+    display: string,
+    leftMs: number,
+    spent: (ms: number) => void,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const budget = this.opts.budgets?.[bucket];
+    if (!budget) return false;
+    const slot = await budget.take(leftMs);
+    const which = bucket === 'general' ? 'rate limit' : `${bucket} rate limit`;
     if (slot.refused) {
       const secs = Math.ceil(slot.waitMs / 1000);
-      this.log(`  rate budget used up for ${secs} s more; not sent`);
-      throw new RateLimitError({ status: 429, method, path: display, serverMessage: 'The rate limit for this minute is used up (by this and other formctl processes); nothing was sent', retryAfterSeconds: secs });
+      this.log(`  ${bucket} rate budget used up for ${secs} s more; not sent`);
+      throw new RateLimitError({ status: 429, method, path: display, serverMessage: `The ${which} for this minute is used up (by this and other formctl processes); nothing was sent`, retryAfterSeconds: secs });
     }
     if (slot.waitMs > 0) {
-      this.log(`  pacing: waiting ${slot.waitMs} ms for the shared rate budget`);
+      this.log(`  pacing: waiting ${slot.waitMs} ms for the shared ${bucket} rate budget`);
       spent(slot.waitMs);
-      await this.pause(slot.waitMs, 'pacing under the service\'s rate limit (shared by every formctl on this machine)', signal);
+      await this.pause(slot.waitMs, `pacing under the service's ${which} (shared by every formctl on this machine)`, signal);
     }
     return slot.reserved;
   }
@@ -487,13 +525,23 @@ export class ApiClient {
     }
   }
 
-  private trackRateLimit(h: Record<string, string | string[] | undefined>): void {
+  /** Learns the bucket's state from an answer's X-RateLimit-* headers; false when they were not taken for it. */
+  private trackRateLimit(h: Record<string, string | string[] | undefined>, bucket: RateBucket): boolean {
     const limit = Number(h['x-ratelimit-limit']);
     const remaining = Number(h['x-ratelimit-remaining']);
     const reset = Number(h['x-ratelimit-reset']);
-    if (Number.isFinite(limit) && h['x-ratelimit-limit'] !== undefined) this.rateLimit.limit = limit;
-    if (Number.isFinite(remaining) && h['x-ratelimit-remaining'] !== undefined) this.rateLimit.remaining = remaining;
-    if (Number.isFinite(reset) && h['x-ratelimit-reset'] !== undefined) this.rateLimit.resetAt = resetToEpochMs(reset, this.now());
+    const state = this.rateLimits[bucket];
+    const hasLimit = Number.isFinite(limit) && h['x-ratelimit-limit'] !== undefined;
+    // A server with two limiters on a route shows the headers of the one with less left (Laravel's
+    // throttle middleware does), so an export answer may carry the general limiter's: the general
+    // limit, already known from other answers. They say nothing about the export bucket and are
+    // not taken for it (the request was counted in the general budget when it was sent). Where
+    // both limits really are equal, the general budget alone keeps exports under it.
+    if (bucket !== 'general' && hasLimit && limit === this.rateLimit.limit) return false;
+    if (hasLimit) state.limit = limit;
+    if (Number.isFinite(remaining) && h['x-ratelimit-remaining'] !== undefined) state.remaining = remaining;
+    if (Number.isFinite(reset) && h['x-ratelimit-reset'] !== undefined) state.resetAt = resetToEpochMs(reset, this.now());
+    return true;
   }
 
   /** The wait the server asks for: Retry-After (seconds or HTTP date), else X-RateLimit-Reset; undefined when it says nothing. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import type { RateLimitState } from './client.js';
+import type { RateBucket, RateLimitState } from './client.js';
 
 const MINUTE_MS = 60_000;
 
@@ -132,8 +132,9 @@ function rateFor(limit: number, burst: number): number {
  * The rate budget shared by every formctl process on this machine that talks to one service as
  * one user (docs/security.md, "One rate budget per machine"). The service counts requests per user
  * in a fixed 60 s window; a CI job running exports in parallel, or a completion while a bulk run
- * works, must stay under that limit together. A small JSON file per origin and token (named by a
- * hash, never holding the token) in the cache directory records:
+ * works, must stay under that limit together. A small JSON file per origin, token and limiter bucket
+ * (named by a hash, never holding the token) in the cache directory records (the deployed service's
+ * export route has a bucket of its own, 10 a minute, on top of the general 100: docs/security.md):
  *
  * - the limit the service announced (X-RateLimit-Limit); until one is known nothing is paced;
  * - the send times of the last 60 s, so that together the processes send at most
@@ -158,6 +159,11 @@ export interface BudgetFile {
   remaining?: number;
   /** When `remaining` was seen. */
   remainingAt?: number;
+  /**
+   * Sends recorded in `remainingAt`'s second and after when the observation reached the file,
+   * less the one that brought it: the service had already counted them in `remaining`.
+   */
+  remainingBase?: number;
   /** When the service's window resets, if it said. */
   resetAt?: number;
   /** No request before this (a 429's Retry-After). */
@@ -188,13 +194,19 @@ export class SharedBudget {
   /** An observation not yet written (only notable ones are written at once; see observe). */
   private pending?: Partial<BudgetFile>;
 
+  /** The service's limiter this file counts for: `general` (every request) or `export` (the export POST's own bucket). */
+  readonly bucket: RateBucket;
+
   constructor(
     dir: string,
     origin: string,
     token: string,
-    o: { now?: () => number; debug?: (line: string) => void } = {},
+    o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {},
   ) {
-    const key = createHash('sha256').update(`${origin}\0${token}`).digest('hex').slice(0, 32);
+    this.bucket = o.bucket ?? 'general';
+    // The general bucket keeps the key it always had, so a budget written by an older formctl still counts.
+    const name = this.bucket === 'general' ? `${origin}\0${token}` : `${origin}\0${token}\0${this.bucket}`;
+    const key = createHash('sha256').update(name).digest('hex').slice(0, 32);
     this.file = join(dir, `${key}.json`);
     this.now = o.now ?? Date.now;
     this.debug = o.debug;
@@ -223,7 +235,7 @@ export class SharedBudget {
     return (
       (await this.locked<BudgetSlot>((state) => {
         const now = this.now();
-        if (this.pending) Object.assign(state, this.pending);
+        if (this.pending) merge(state, this.pending);
         this.pending = undefined;
         if (state.limit === undefined) return { result: { waitMs: 0, reserved: false }, write: true };
         const budget = budgetFor(state.limit);
@@ -250,9 +262,10 @@ export class SharedBudget {
     if (state.remaining !== undefined && state.remainingAt !== undefined) {
       const resetAt = state.resetAt !== undefined && state.resetAt > state.remainingAt ? state.resetAt : state.remainingAt + MINUTE_MS;
       // Sent since the observation, by any process: the service counts them in the same window.
-      // Whole seconds are counted, so the request that brought the observation counts too:
-      // that is the margin for requests in flight.
-      const since = state.sent.reduce((n, [sec, count]) => (sec + 1000 > state.remainingAt! ? n + count : n), 0);
+      // Sends are recorded per second: those of the observation's second already in the file when
+      // it arrived are taken as counted by the service (remainingBase), except the request that
+      // brought it, which counts again: that is the margin for a request in flight.
+      const since = sentSince(state) - (state.remainingBase ?? 0);
       if (now < resetAt && since >= state.remaining) slot = Math.max(slot, resetAt);
     }
     if (state.blockedUntil !== undefined) slot = Math.max(slot, state.blockedUntil);
@@ -290,11 +303,11 @@ export class SharedBudget {
     this.pending = undefined;
     await this.locked((file) => {
       const changed = file.limit !== state.limit;
-      Object.assign(file, seen);
-      if (state.limit !== undefined) file.limit = state.limit;
       // The first request of a process that found no file was not reserved: count it now.
       if (!o.reserved) record(file.sent, o.sentAt);
-      if (changed) this.debug?.(`rate budget: limit ${state.limit}/min shared through ${this.file}`);
+      merge(file, seen);
+      if (state.limit !== undefined) file.limit = state.limit;
+      if (changed) this.debug?.(`rate budget: ${this.bucket} limit ${state.limit}/min shared through ${this.file}`);
       return { result: undefined, write: true };
     });
   }
@@ -342,6 +355,18 @@ export class SharedBudget {
   }
 }
 
+/** Sends recorded in the second of the last Remaining observation and after. */
+function sentSince(state: BudgetFile): number {
+  if (state.remainingAt === undefined) return 0;
+  return state.sent.reduce((n, [sec, count]) => (sec + 1000 > state.remainingAt! ? n + count : n), 0);
+}
+
+/** Takes an observation into the file's state; a new Remaining gets its base (see BudgetFile.remainingBase). */
+function merge(state: BudgetFile, seen: Partial<BudgetFile>): void {
+  Object.assign(state, seen);
+  if (seen.remaining !== undefined) state.remainingBase = Math.max(0, sentSince(state) - 1);
+}
+
 /** Written whole to a temporary file and renamed over: a reader never sees half a file. */
 function writeBudget(file: string, state: BudgetFile): void {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -375,13 +400,14 @@ function readBudget(file: string, now: number): BudgetFile {
         Array.isArray(e) && num(e[0]) !== undefined && num(e[1]) !== undefined && e[1] > 0 && e[0] + 1000 > now - MINUTE_MS && e[0] < now + 2 * MINUTE_MS,
     )
     .sort((a, b) => a[0] - b[0]);
-  for (const k of ['remaining', 'remainingAt', 'resetAt', 'blockedUntil'] as const) {
+  for (const k of ['remaining', 'remainingAt', 'remainingBase', 'resetAt', 'blockedUntil'] as const) {
     const v = num(raw[k]);
     if (v !== undefined) state[k] = v;
   }
   if (state.remainingAt !== undefined && (state.remainingAt > now + MINUTE_MS || state.remainingAt < now - 2 * MINUTE_MS)) {
     delete state.remaining;
     delete state.remainingAt;
+    delete state.remainingBase;
     delete state.resetAt;
   }
   if (state.blockedUntil !== undefined && (state.blockedUntil <= now || state.blockedUntil > now + 10 * MINUTE_MS)) delete state.blockedUntil;

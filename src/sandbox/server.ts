@@ -183,7 +183,13 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
       if (deployed) {
         const key = limitKey(app, req);
         limit(limiters.general, key);
-        if (method === 'POST' && /^\/open\/forms\/[^/]+\/submissions\/export$/.test(url.pathname)) limit(limiters.exports, key);
+        if (method === 'POST' && /^\/open\/forms\/[^/]+\/submissions\/export$/.test(url.pathname)) {
+          const general = baseHeaders;
+          limit(limiters.exports, key);
+          // As the deployed server's throttle middleware does: the export limiter's headers, unless
+          // the general one has less left (a 429 from either carries its own).
+          if (general['X-RateLimit-Remaining'] !== undefined && Number(general['X-RateLimit-Remaining']) < Number(baseHeaders['X-RateLimit-Remaining'])) baseHeaders = general;
+        }
       }
       let body: Promise<Record<string, unknown>> | undefined;
       const ctx: PublicCtx = { app, req, res, url, params: match.params, baseHeaders, body: () => (body ??= readBody(req)) };

@@ -76,3 +76,59 @@ describe('one rate budget for every formctl process on the machine', () => {
     home.cleanup();
   });
 });
+
+// The deployed service counts every request of a user against 100 a minute, and export POSTs also
+// against a bucket of their own, 10 a minute (docs/service.md). The export answers carry that
+// bucket's headers: they must pace the export POSTs only, never every other request.
+describe('one budget per limiter bucket', () => {
+  // 7,000 rows: the export that answers with a job and 7 chunks of 1,000 ids are 8 export POSTs, all
+  // the export budget allows in a minute (budgetFor(10) = 8) and under the service's 10.
+  it('a 7,000-row chunked export waits for nothing, and the commands after it are not held either', { timeout: 120_000 }, async () => {
+    const home = tempHome();
+    const sb = await startTestSandbox({ flavor: 'deployed', seed: 7000, rateLimit: 100, exportRateLimit: 10 });
+    try {
+      const env = { ...home.env, ...sb.env };
+      const out = join(home.dir, 'big.csv');
+      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out, '--debug'], { env, timeoutMs: 100_000 });
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(1 + 7000);
+      const sent = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('[debug] > '))
+        .map((l) => /^\[debug\] > (\w+) https?:\/\/[^/]+(\/[^?\s]*)/.exec(l)!.slice(1).join(' ').replace(/[0-9a-f-]{36}/, 'JOB'));
+      const f = `/open/forms/${sb.formId}`;
+      // The form, the export that answers with a job, its status on both paths (closed to tokens),
+      // the 70 list pages holding the ids, and 7 chunks of 1,000 ids (the list read one chunk ahead).
+      expect(sent.filter((l) => l.startsWith('POST'))).toEqual(Array<string>(8).fill(`POST ${f}/submissions/export`));
+      expect(sent.filter((l) => l === `GET ${f}/submissions`)).toHaveLength(70);
+      expect(sent.slice(0, 4)).toEqual([`GET ${f}`, `POST ${f}/submissions/export`, `GET ${f}/submissions/export/JOB/status`, `GET ${f}/submissions/export/status/JOB`]);
+      expect(sent).toHaveLength(4 + 70 + 7);
+      expect(r.stderr).not.toContain('pacing');
+      expect(r.stderr).not.toMatch(/^\[debug\] < 429/m);
+      // Later commands in the same minute count against the general limit only (100 a minute, about
+      // 81 used): they go at once. Taken for the whole service, the export bucket's "2 left of 10"
+      // would hold them for a minute (here: exit 8, as --max-wait is short).
+      const later: Array<[string[], number]> = [
+        [['workspace', 'list'], 1],
+        [['submission', 'list', String(sb.formId), '--limit', '5'], 2], // the form, then one page
+        [['form', 'get', String(sb.formId)], 1],
+      ];
+      for (const [args, requests] of later) {
+        const next = await runFormctl([...args, '--debug', '--max-wait', '5'], { env, timeoutMs: 30_000 });
+        expect(next.stderr).not.toContain('pacing');
+        expect(next.code).toBe(0);
+        expect(next.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toHaveLength(requests);
+      }
+      // Two files: the general budget knows 100 a minute, the export budget 10.
+      const dir = join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit');
+      const limits = readdirSync(dir)
+        .filter((n) => n.endsWith('.json'))
+        .map((n) => (JSON.parse(readFileSync(join(dir, n), 'utf8')) as { limit?: number }).limit)
+        .sort((a, b) => (a ?? 0) - (b ?? 0));
+      expect(limits).toEqual([10, 100]);
+    } finally {
+      await sb.close();
+      home.cleanup();
+    }
+  });
+});

@@ -348,6 +348,19 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     expect(fifth.status).toBe(429);
     expect(fifth.headers.get('x-ratelimit-limit')).toBe('5');
   });
+
+  it("an export answer carries the export bucket's headers, or the general limiter's when it has less left", async () => {
+    const sb = await boots({ seed: 1, rateLimit: 4, exportRateLimit: 3 });
+    const exp = `/open/forms/${sb.formId}/submissions/export`;
+    const first = await call(sb, 'POST', exp, { columns: { name: true } });
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+    expect((await call(sb, 'GET', '/open/workspaces')).status).toBe(200);
+    expect((await call(sb, 'GET', '/open/workspaces')).status).toBe(200);
+    // General: 0 left, export: 1 left: the general limiter's headers.
+    const second = await call(sb, 'POST', exp, { columns: { name: true } });
+    expect(second.status).toBe(200);
+    expect([second.headers.get('x-ratelimit-limit'), second.headers.get('x-ratelimit-remaining')]).toEqual(['4', '0']);
+  });
 });
 
 describe('deployed flavour: how a path id is read', () => {

@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions, isLoopbackHost } from '../../../src/api/client.js';
@@ -13,6 +16,7 @@ import {
   ValidationError,
 } from '../../../src/api/errors.js';
 import { apiPath } from '../../../src/api/path.js';
+import { SharedBudget } from '../../../src/api/ratelimit.js';
 import { CliError, InterruptedError, UsageError } from '../../../src/errors.js';
 import { userAgent } from '../../../src/version.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
@@ -473,6 +477,109 @@ describe('rate-limit awareness', () => {
     await c.request({ path: '/b' });
     expect(c.rateLimit).toEqual({ limit: 100, remaining: 98 });
     expect(log.some((l) => l.endsWith('ratelimit-remaining=98'))).toBe(true);
+  });
+
+  // The deployed service's export route has a bucket of 10 a minute on top of the general 100: an
+  // export answer's headers must not make every later request wait as if the service allowed 10.
+  describe('limiter buckets', () => {
+    let dir: string | undefined;
+    afterEach(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      dir = undefined;
+    });
+
+    /** A stub that answers like the deployed service: the export POST with its own bucket's headers. */
+    async function deployedStub(): Promise<StubServer> {
+      let general = 0;
+      let exports = 0;
+      return stub((req, res) => {
+        general++;
+        if (req.method === 'POST' && req.url.endsWith('/export')) {
+          exports++;
+          if (exports > 10) return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '42' });
+          return json(res, 200, {}, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': String(10 - exports) });
+        }
+        json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(100 - general) });
+      });
+    }
+
+    function budgetsAt(url: string, clock: { t: number }) {
+      dir ??= mkdtempSync(join(tmpdir(), 'formctl-buckets-'));
+      const origin = new URL(url).origin;
+      return {
+        general: new SharedBudget(dir, origin, TOKEN, { now: () => clock.t }),
+        export: new SharedBudget(dir, origin, TOKEN, { now: () => clock.t, bucket: 'export' }),
+      };
+    }
+
+    it('an export answer with limit 10 tunes only the export bucket: general requests after it are not held', async () => {
+      const s = await deployedStub();
+      const clock = { t: 1_800_000_000_000 };
+      const waits: string[] = [];
+      const { c, sleeps } = client(s.url, { budgets: budgetsAt(s.url, clock), now: () => clock.t, onWait: (w) => waits.push(w.reason) });
+      await c.request({ path: '/form' });
+      await c.request({ method: 'POST', path: '/form/export', bucket: 'export' });
+      expect(c.rateLimit).toEqual({ limit: 100, remaining: 99 });
+      expect(c.rateLimits.export).toEqual({ limit: 10, remaining: 9 });
+      // 40 general requests in the same second: far under 100 a minute, so none waits.
+      for (let i = 0; i < 40; i++) await c.request({ path: `/page/${i}` });
+      expect(sleeps).toEqual([]);
+      expect(waits).toEqual([]);
+      expect(c.rateLimit.limit).toBe(100);
+      expect(c.rateLimit.remaining).toBe(100 - 42);
+    });
+
+    it('export requests are paced by the export budget and counted in the general one too', async () => {
+      const s = await deployedStub();
+      const clock = { t: 1_800_000_000_000 };
+      const budgets = budgetsAt(s.url, clock);
+      const waits: string[] = [];
+      const { c, sleeps } = client(s.url, { budgets, now: () => clock.t, onWait: (w) => waits.push(w.reason) });
+      await c.request({ path: '/form' });
+      // budgetFor(10) = 8 export POSTs in any 60 s (a chunk takes a second here): the 9th waits for the export window.
+      for (let i = 0; i < 8; i++) {
+        await c.request({ method: 'POST', path: '/form/export', bucket: 'export' });
+        clock.t += 1000;
+      }
+      expect(sleeps).toEqual([]);
+      await c.request({ method: 'POST', path: '/form/export', bucket: 'export' });
+      expect(sleeps).toHaveLength(1);
+      expect(sleeps[0]).toBeGreaterThan(50_000);
+      expect(waits[0]).toContain('export rate limit');
+      // The export POSTs were counted in the general budget: 1 + 9 sends recorded there.
+      const general = JSON.parse(readFileSync(budgets.general.file, 'utf8')) as { sent: Array<[number, number]>; limit: number };
+      expect(general.limit).toBe(100);
+      expect(general.sent.reduce((n, [, k]) => n + k, 0)).toBe(10);
+      const exportFile = JSON.parse(readFileSync(budgets.export.file, 'utf8')) as { limit: number };
+      expect(exportFile.limit).toBe(10);
+      expect(budgets.export.file).not.toBe(budgets.general.file);
+    });
+
+    it("a 429 on an export request holds only the export bucket", async () => {
+      const s = await stub((req, res) => {
+        if (req.method === 'POST') return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '30' });
+        json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '90' });
+      });
+      const clock = { t: 1_800_000_000_000 };
+      const { c, sleeps } = client(s.url, { budgets: budgetsAt(s.url, clock), now: () => clock.t, maxWaitMs: 10_000 });
+      await c.request({ path: '/form' });
+      await expect(c.request({ method: 'POST', path: '/form/export', bucket: 'export' })).rejects.toBeInstanceOf(RateLimitError);
+      await c.request({ path: '/form' });
+      expect(sleeps).toEqual([]);
+      // The next export is refused before sending: the export budget is held for the Retry-After.
+      const before = s.requests.length;
+      await expect(c.request({ method: 'POST', path: '/form/export', bucket: 'export' })).rejects.toBeInstanceOf(RateLimitError);
+      expect(s.requests.length).toBe(before);
+    });
+
+    it("an export answer carrying the general limiter's headers (less left there) is not taken for the export bucket", async () => {
+      const s = await stub((req, res) => json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': req.method === 'POST' ? '3' : '4' }));
+      const { c } = client(s.url);
+      await c.request({ path: '/form' });
+      await c.request({ method: 'POST', path: '/form/export', bucket: 'export' });
+      expect(c.rateLimits.export).toEqual({});
+      expect(c.rateLimit).toEqual({ limit: 100, remaining: 4 });
+    });
   });
 });
 

@@ -51,6 +51,22 @@ describe('SharedBudget', () => {
     expect((await b!.take()).waitMs).toBe(60_000 - 10);
   });
 
+  it('sends of one second that an answer already counted in its Remaining are not counted again (a limit of 10)', async () => {
+    const clock = { t: 7_000_000 };
+    const [a] = budgets(1, clock);
+    // Export POSTs a few ms apart, each answered with what the export bucket has left: 10 − n.
+    const waits: number[] = [];
+    for (let n = 1; n <= 9; n++) {
+      const slot = await a!.take();
+      waits.push(slot.waitMs);
+      await a!.observe({ limit: 10, remaining: 10 - n }, { sentAt: clock.t, status: 200, reserved: slot.reserved });
+      clock.t += 5;
+    }
+    // budgetFor(10) = 8 in any 60 s: the 9th waits for the window, not the 6th.
+    expect(waits.slice(0, 8)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(waits[8]).toBeGreaterThan(59_000);
+  });
+
   it('a busy process reserves a few slots per turn at the file, and every one is counted', async () => {
     const clock = { t: 2_000_000 };
     const [a] = budgets(1, clock);
