@@ -37,7 +37,7 @@ export async function startExport(c: ApiClient, formId: number, columns: Record<
     headers: { accept: 'text/csv, application/json' },
     ability: 'forms-read',
     // The export route's own limiter (10 a minute on the deployed service), on top of the general one.
-    bucket: 'export',
+    bucket: 'export' as const,
     signal,
   };
   const res = await c.stream(request);
