@@ -2,8 +2,9 @@ import { Command } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
+import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { write, type IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
+import { type Column, type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
@@ -53,7 +54,15 @@ export async function formGetRun(o: FormGetOptions): Promise<void> {
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
   const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [form]);
-  await writeObject(o.io, format, form, COLUMNS, { now: o.now() });
+  // A secret attribute (the form's password) is printed only when named: `--json password` asks for
+  // it, a bare `--json` (every field, often saved or logged) does not (docs/forms.md, "Secrets").
+  const json = format.kind === 'json' || format.kind === 'ndjson';
+  const named = json && format.fields?.some((k) => SECRET_KEYS.includes(k)) === true;
+  const { doc, left } = named ? { doc: form, left: [] } : withoutSecrets(form);
+  await writeObject(o.io, format, doc as Form, COLUMNS, { now: o.now() });
+  if (json && left.length > 0) {
+    await notice(o.io, `the form's ${left.join(', ')} is left out; name it to print it: --json ${left.join(',')}`);
+  }
   if (format.kind === 'table' && Array.isArray(form.properties) && form.properties.length > 0) {
     await write(o.io.stdout, '\n');
     await writeFieldTable(o.io, format, form);
