@@ -13,6 +13,7 @@ export const ExitCode = {
   partial: 10,
   network: 11,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -32,6 +33,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [10, 'Partial failure: some items of a bulk run failed'],
   [11, 'Network error, timeout or TLS failure'],
   [130, 'Interrupted (Ctrl-C)'],
+  [143, 'Stopped by SIGTERM (kill, timeout, a CI cancel), after the same cleanup as Ctrl-C'],
 ];
 
 /** Base class of every error formctl reports to the user; carries its exit code and an optional hint. */

@@ -104,11 +104,20 @@ export async function cli(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.interrupted);
   };
   process.on('SIGINT', onSigint);
+  // SIGTERM (`timeout`, a CI cancel, a plain `kill`) stops a command as Ctrl-C does, so its cleanup
+  // runs (an export's .part is removed, the sandbox flushes and closes); it exits 143, not 130.
+  let terminated = false;
+  process.on('SIGTERM', () => {
+    terminated = true;
+    interrupts++;
+    controller.abort();
+    if (interrupts > 1) process.exit(ExitCode.terminated);
+  });
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `formctl … | head` closes the pipe early: that is success, not an error.
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
   const code = await run(process.argv.slice(2), process.env, process, controller.signal);
-  process.exitCode = controller.signal.aborted && code !== 0 ? ExitCode.interrupted : code;
+  process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
 }

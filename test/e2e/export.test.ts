@@ -142,7 +142,11 @@ describe('interrupted export (e2e)', () => {
     }
   });
 
-  it('SIGINT mid-download exits 130 and leaves neither the file nor a .part', async () => {
+  // SIGTERM is what `timeout`, a CI cancel or a plain `kill` sends: it cleans up as Ctrl-C does.
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s mid-download exits %i and leaves neither the file nor a .part', async (signal, code) => {
     const home = tempHome();
     const dir = mkdtempSync(join(tmpdir(), 'formctl-sigint-'));
     const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -169,8 +173,8 @@ describe('interrupted export (e2e)', () => {
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
       // Wait until part of the CSV is on disk, then press Ctrl-C.
       while (!(existsSync(`${out}.part`) && statSync(`${out}.part`).size > 0)) await new Promise((r) => setTimeout(r, 20));
-      child.kill('SIGINT');
-      expect(await exited).toBe(130);
+      child.kill(signal);
+      expect(await exited).toBe(code);
       expect(readdirSync(dir)).toEqual([]);
       expect(stderr).toBe('');
     } finally {

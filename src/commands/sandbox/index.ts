@@ -122,15 +122,11 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       await write(o.io.stdout, await banner(o, handle));
     }
     if (o.io.stderrIsTTY && !o.json) await notice(o.io, 'Press Ctrl-C to stop.');
-    // Ctrl-C, or a plain `kill` from a script that started it in the background: close cleanly.
-    let onTerm: (() => void) | undefined;
+    // Ctrl-C, or a plain `kill` (SIGTERM, which main.ts turns into the same abort): close cleanly.
     await new Promise<void>((resolve) => {
       if (o.signal.aborted) return resolve();
       o.signal.addEventListener('abort', () => resolve(), { once: true });
-      onTerm = () => resolve();
-      process.once('SIGTERM', onTerm);
     });
-    if (onTerm) process.removeListener('SIGTERM', onTerm);
   } finally {
     await handle.close();
     if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);

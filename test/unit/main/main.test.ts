@@ -118,7 +118,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toBe('Exit codes:');
-    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130]);
+    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
     expect(lines).toContain('  4    Not authenticated: no token, or the server rejected it (401)');
   });
 
