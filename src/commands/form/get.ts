@@ -58,7 +58,10 @@ export async function formGetRun(o: FormGetOptions): Promise<void> {
   // it, a bare `--json` (every field, often saved or logged) does not (docs/forms.md, "Secrets").
   const json = format.kind === 'json' || format.kind === 'ndjson';
   const named = json && format.fields?.some((k) => SECRET_KEYS.includes(k)) === true;
-  const { doc, left } = named ? { doc: form, left: [] } : withoutSecrets(form);
+  // An empty one (null, '') is no secret and stays, so the output still equals the form as stored.
+  const stripped = withoutSecrets(form);
+  const left = named ? [] : stripped.left;
+  const doc = left.length > 0 ? stripped.doc : form;
   await writeObject(o.io, format, doc as Form, COLUMNS, { now: o.now() });
   if (json && left.length > 0) {
     await notice(o.io, `the form's ${left.join(', ')} is left out; name it to print it: --json ${left.join(',')}`);
