@@ -146,6 +146,40 @@ describe('npm run demo | head', { timeout: 120_000 }, () => {
   });
 });
 
+describe('npm run demo | head -n 3', { timeout: 120_000 }, () => {
+  it('a reader gone before the first step leaves no formctl running and no temp directory', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // `head -n 3` goes away after the banner, the sandbox line and the receiver's command line:
+    // the demo is still starting its first commands then.
+    await new Promise<void>((resolve) => {
+      const onData = (d: Buffer) => {
+        out += d.toString('utf8');
+        if (out.split('\n').length > 3) {
+          child.stdout.off('data', onData);
+          child.stdout.destroy();
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+    });
+    const tmp = /config lives in (\S+) and is removed/.exec(out)![1]!;
+    expect(await exited, err).toBe(0);
+    // A command started after the reader left would outlive the demo, fail against the stopped
+    // sandbox and write its config into the removed directory; give such a straggler time to show.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(err).toBe('');
+    expect(existsSync(tmp)).toBe(false);
+  });
+});
+
 describe('examples/ci-export.sh', () => {
   it('exports a form without prompting, and passes formctl\'s exit code on', async () => {
     const sandbox = await startTestSandbox({ seed: 3 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
-import { boot, call, tempDir } from './helpers.js';
+import { boot, call, tempDir } from '../sandbox/helpers.js';
 
 interface Child {
   info: { url: string; form_id: number; form_slug: string };
