@@ -83,9 +83,14 @@ export function currentAnswers(form: Form, item: Pick<NormalizedSubmission, 'dat
       if (!meta.has(key)) removed.push(key);
       continue;
     }
-    answers[key] = p.type === 'files' ? fileValue(value) : p.type === 'signature' ? signatureValue(value) : value;
+    answers[key] = takeBack(p.type, value);
   }
   return { answers, removed };
+}
+
+/** An answer as the update takes it back: files as URL strings, a signature as its file name, others as they are. */
+function takeBack(type: string | undefined, value: unknown): unknown {
+  return type === 'files' ? fileValue(value) : type === 'signature' ? signatureValue(value) : value;
 }
 
 /** The completion time the submission holds, when it holds one the service would take back (a whole number of seconds). */
@@ -111,8 +116,13 @@ export function isPartial(item: NormalizedSubmission): boolean {
 export function buildUpdateBody(form: Form, item: NormalizedSubmission, patch: Record<string, unknown>): { body: UpdateBody; effects: UpdateSideEffects } {
   const { answers, removed } = currentAnswers(form, item);
   const ct = completionTime(item);
+  // A patch may hold files and signatures as the list shows them (a saved list record given to --file or
+  // --from): as objects the deployed service drops them, erasing the files, so they are converted like the
+  // current answers (docs/submission-update.md).
+  const types = new Map(inputProperties(form).map((p) => [p.id, p.type]));
+  const top = Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, takeBack(types.get(k), v)]));
   // A field called `data` or `completion_time` was refused by assertUpdatable, so nothing is overwritten here.
-  const body: UpdateBody = { ...answers, ...patch, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };
+  const body: UpdateBody = { ...answers, ...top, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };
   return { body, effects: { partial: isPartial(item), removed } };
 }
 

@@ -81,6 +81,14 @@ describe('the update body (both services read it as a patch)', () => {
     expect(effects).toEqual({ partial: true, removed: ['p_gone'] });
   });
 
+  it('sends patched file and signature answers in the form the service keeps (a saved list record holds them as objects)', () => {
+    const cv = [{ file_url: 'https://f/cv.pdf?sig=1', file_name: 'cv.pdf' }];
+    const sig = [{ file_url: 'https://f/s.png', file_name: 's.png' }];
+    const { body } = buildUpdateBody(FORM, item, { p_cv: cv, p_sig: sig, p_rating: 5 });
+    expect(body).toMatchObject({ p_cv: ['https://f/cv.pdf?sig=1'], p_sig: 's.png', p_rating: 5 });
+    expect(body.data).toEqual({ p_cv: cv, p_sig: sig, p_rating: 5 });
+  });
+
   it('tells an applied patch from one not yet applied (resume)', () => {
     expect(patchApplied(item, { p_name: 'Ada' })).toBe(true);
     expect(patchApplied(item, { p_name: 'Bob' })).toBe(false);
