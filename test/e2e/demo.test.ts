@@ -114,31 +114,41 @@ describe('npm run demo', { timeout: 120_000 }, () => {
   });
 });
 
+/**
+ * Runs the demo as `npm run demo | head` would: stdout is read until `enough(out)`, then closed.
+ * Resolves with what was read, stderr and the exit code.
+ */
+async function runDemoUntilReaderLeaves(enough: (out: string) => boolean): Promise<{ out: string; err: string; code: number | null }> {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve) => {
+    const onData = (d: Buffer) => {
+      out += d.toString('utf8');
+      if (enough(out)) {
+        child.stdout.off('data', onData);
+        child.stdout.destroy();
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+  });
+  const code = await exited;
+  return { out, err, code };
+}
+
 describe('npm run demo | head', { timeout: 120_000 }, () => {
   it('a closed stdout ends the demo quietly (exit 0, no EPIPE trace) and stops everything it started', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // Read as `head` would, then go away once the receiver is up (step 5 started the listener).
-    await new Promise<void>((resolve) => {
-      const onData = (d: Buffer) => {
-        out += d.toString('utf8');
-        if (/^Listening on http/m.test(out)) {
-          child.stdout.off('data', onData);
-          child.stdout.destroy();
-          resolve();
-        }
-      };
-      child.stdout.on('data', onData);
-    });
+    // The reader goes away once the receiver is up (step 5 started the listener).
+    const { out, err, code } = await runDemoUntilReaderLeaves((o) => /^Listening on http/m.test(o));
     const seen = started(out);
-    expect(await exited, err).toBe(0);
+    expect(code, err).toBe(0);
     expect(err).not.toMatch(/EPIPE|Error|at .+:\d+:\d+/);
     expect(existsSync(seen.tmp)).toBe(false);
     expect(await listening(seen.sandbox)).toBe(false);
@@ -148,30 +158,11 @@ describe('npm run demo | head', { timeout: 120_000 }, () => {
 
 describe('npm run demo | head -n 3', { timeout: 120_000 }, () => {
   it('a reader gone before the first step leaves no formctl running and no temp directory', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, CI: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     // `head -n 3` goes away after the banner, the sandbox line and the receiver's command line:
     // the demo is still starting its first commands then.
-    await new Promise<void>((resolve) => {
-      const onData = (d: Buffer) => {
-        out += d.toString('utf8');
-        if (out.split('\n').length > 3) {
-          child.stdout.off('data', onData);
-          child.stdout.destroy();
-          resolve();
-        }
-      };
-      child.stdout.on('data', onData);
-    });
+    const { out, err, code } = await runDemoUntilReaderLeaves((o) => o.split('\n').length > 3);
     const tmp = /config lives in (\S+) and is removed/.exec(out)![1]!;
-    expect(await exited, err).toBe(0);
+    expect(code, err).toBe(0);
     // A command started after the reader left would outlive the demo, fail against the stopped
     // sandbox and write its config into the removed directory; give such a straggler time to show.
     await new Promise((r) => setTimeout(r, 1500));
