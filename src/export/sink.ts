@@ -7,6 +7,7 @@ import { type Readable, type Writable, addAbortSignal } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
+import { processAlive } from '../process-alive.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** Closes the body's connection at once, unread (it may be large, or held open by the server). */
@@ -40,16 +41,6 @@ export type PartState =
   | { state: 'stale'; owner?: PartOwner; ino: number }
   | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Whether `<file>.part` belongs to a running export: its owner record names a process on this
  * machine that is alive (live), one that is gone (stale, after a kill -9 or a crash), or another
@@ -68,7 +59,7 @@ export async function inspectPart(file: string, now: () => number = Date.now): P
   }
   if (!owner) return now() - st.mtimeMs > UNOWNED_STALE_MS ? { state: 'stale', ino: st.ino } : { state: 'unknown' };
   if (owner.host !== hostname()) return { state: 'elsewhere', owner };
-  return alive(owner.pid) ? { state: 'live', owner } : { state: 'stale', owner, ino: st.ino };
+  return processAlive(owner.pid) ? { state: 'live', owner } : { state: 'stale', owner, ino: st.ino };
 }
 
 /** The refusal for a `.part` that another export may be writing. */

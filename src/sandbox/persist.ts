@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SandboxError } from './errors.js';
 import { ABILITIES, ROLES } from './model.js';
 import type { StateFile } from './model.js';
+import { processAlive } from '../process-alive.js';
 
 /**
  * Reads the data file. Returns null when it does not exist yet. Anything else that is wrong
@@ -114,14 +115,6 @@ export async function removeStaleTempFiles(path: string): Promise<void> {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Writes `text` to `path` durably and atomically: a temp file beside it, fsync, rename over the
