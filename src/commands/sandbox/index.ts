@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
@@ -138,13 +139,10 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
  * half a line; 0600 because it holds the sandbox's tokens.
  */
 async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<void> {
-  const { rename, writeFile } = await import('node:fs/promises');
-  const tmp = `${file}.${process.pid}.tmp`;
+  const { writeFileAtomic } = await import('../../forms/backups.js');
   try {
-    await writeFile(tmp, JSON.stringify(info) + '\n', { mode: 0o600 });
-    await rename(tmp, file);
+    await writeFileAtomic(file, JSON.stringify(info) + '\n', dirname(file));
   } catch (err) {
-    await removeReadyFile(tmp);
     throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
   }
 }
