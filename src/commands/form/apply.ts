@@ -17,13 +17,13 @@ import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
   type SafeUpdateFlags,
   addSafeUpdateOptions,
   backupDirFor,
-  formLabel,
   formLockFor,
   otherKeysNote,
   readDocument,

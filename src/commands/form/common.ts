@@ -130,8 +130,3 @@ export function addSafeUpdateOptions(cmd: Command): Command {
     .option('--force', 'Overwrite even if someone changed the form since it was read')
     .option('--no-validate', 'Skip local checks (title length, enums, required fields); an empty field list is still refused');
 }
-
-/** `Title (id 5)` for messages. */
-export function formLabel(form: Pick<Form, 'id' | 'title'>): string {
-  return `"${form.title}" (id ${form.id})`;
-}

@@ -8,7 +8,8 @@ import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/
 import { resolveFormArg } from '../../io/pickers.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
-import { backupDirFor, formLabel } from './common.js';
+import { formLabel } from '../../forms/label.js';
+import { backupDirFor } from './common.js';
 
 export interface FormDeleteOptions {
   io: IOStreams;

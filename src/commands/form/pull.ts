@@ -13,7 +13,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
-import { formLabel } from './common.js';
+import { formLabel } from '../../forms/label.js';
 
 export interface FormPullOptions {
   io: IOStreams;

@@ -11,13 +11,13 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
+import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
   type SafeUpdateFlags,
   addSafeUpdateOptions,
   backupDirFor,
-  formLabel,
   formLockFor,
   otherKeysNote,
   readDocument,

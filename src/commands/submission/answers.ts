@@ -1,7 +1,7 @@
 import type { Form } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { UsageError } from '../../errors.js';
-import { formLabel } from '../form/common.js';
+import { formLabel } from '../../forms/label.js';
 import { inputProperties } from './fields.js';
 
 /**

@@ -16,7 +16,7 @@ import { notice } from '../../io/output.js';
 import { cannotRead, cannotWrite } from '../../io/files.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { createStatusLine } from '../../export/progress.js';
-import { formLabel } from '../form/common.js';
+import { formLabel } from '../../forms/label.js';
 import { assertUpdatable, currentAnswers, isPartial } from './answers.js';
 import { integrationWarnings } from './update.js';
 

@@ -16,7 +16,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
-import { formLabel } from '../form/common.js';
+import { formLabel } from '../../forms/label.js';
 import { inputProperties } from './fields.js';
 import { parseList, parseSeconds } from './options.js';
 

@@ -10,7 +10,7 @@ import { type Column, type OutputFlags, notice, resolveFormat, writeList } from 
 import { resolveFormArg } from '../../io/pickers.js';
 import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
-import { formLabel } from '../form/common.js';
+import { formLabel } from '../../forms/label.js';
 import { inputProperties } from './fields.js';
 
 export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;

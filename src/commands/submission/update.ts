@@ -11,7 +11,7 @@ import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, collectKeyValue, examples, parsePositiveInt } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
-import { formLabel } from '../form/common.js';
+import { formLabel } from '../../forms/label.js';
 import { resolveData } from './fields.js';
 import { cannotRead } from '../../io/files.js';
 import { META_KEYS, type UpdateSideEffects, assertUpdatable, buildUpdateBody } from './answers.js';
