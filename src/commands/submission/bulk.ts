@@ -17,8 +17,7 @@ import { cannotRead, cannotWrite } from '../../io/files.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { createStatusLine } from '../../export/progress.js';
 import { formLabel } from '../../forms/label.js';
-import { assertUpdatable, currentAnswers, isPartial } from './answers.js';
-import { integrationWarnings } from './update.js';
+import { assertUpdatable, currentAnswers, integrationWarnings, isPartial } from '../../submissions/answers.js';
 
 /** The service's documented limit (spec: 100 requests per minute). */
 export const DEFAULT_RATE_LIMIT = 100;

@@ -17,7 +17,7 @@ import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
-import { inputProperties } from './fields.js';
+import { inputProperties } from '../../submissions/fields.js';
 import { parseList, parseSeconds } from './options.js';
 
 export interface SubmissionExportOptions {

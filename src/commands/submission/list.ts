@@ -11,7 +11,7 @@ import { resolveFormArg } from '../../io/pickers.js';
 import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
-import { inputProperties } from './fields.js';
+import { inputProperties } from '../../submissions/fields.js';
 
 export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
 /** A table row shows this many answers; `--json` has them all. */

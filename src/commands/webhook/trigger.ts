@@ -12,7 +12,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../../io/pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
-import { coerceValue, inputProperties } from '../submission/fields.js';
+import { coerceValue, inputProperties } from '../../submissions/fields.js';
 import { addFormArgument, addOutputOptions, collectKeyValue, examples } from '../shared.js';
 
 /** Fields of `trigger --json` (a contract with scripts). */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { submissionDeleteRun } from '../../../src/commands/submission/delete.js';
 import { submissionListRun } from '../../../src/commands/submission/list.js';
 import { submissionUpdateRun } from '../../../src/commands/submission/update.js';
-import { checkValue, coerceValue } from '../../../src/commands/submission/fields.js';
+import { checkValue, coerceValue } from '../../../src/submissions/fields.js';
 import type { CliError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';

@@ -1,7 +1,7 @@
-import type { Form } from '../../api/forms.js';
-import type { NormalizedSubmission } from '../../api/normalize.js';
-import { UsageError } from '../../errors.js';
-import { formLabel } from '../../forms/label.js';
+import type { Form } from '../api/forms.js';
+import type { NormalizedSubmission } from '../api/normalize.js';
+import { UsageError } from '../errors.js';
+import { formLabel } from '../forms/label.js';
 import { inputProperties } from './fields.js';
 
 /**
@@ -139,4 +139,33 @@ function sameJson(a: unknown, b: unknown): boolean {
   if ((typeof b === 'number' || typeof b === 'boolean') && typeof a === 'string') return String(b) === a;
   if (a === undefined || b === undefined) return a === b || (a ?? null) === (b ?? null);
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Top-level keys of a `submission list --json` record (either service's); any other key means a plain object of field values. */
+const LIST_RECORD_KEYS = new Set(['data', 'id', 'submission_id', 'submitted_at', 'form_id', 'completion_time', 'status', 'created_at', 'updated_at', 'meta']);
+
+/** The answers of a record saved from `submission list --json`, without the keys the list adds inside `data`; undefined for a plain object. */
+export function listRecordAnswers(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const data = o.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !Object.keys(o).every((k) => LIST_RECORD_KEYS.has(k))) return undefined;
+  const meta = new Set<string>(META_KEYS);
+  return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => !meta.has(k)));
+}
+
+/** Warnings for what an update changes on the deployed service besides the fields asked for (docs/submission-update.md). */
+export function sideEffectWarnings(label: string, effects: Pick<UpdateSideEffects, 'partial' | 'removed'>, active: number | undefined): string[] {
+  const out: string[] = [];
+  if (effects.partial) out.push(`${label} is a partial submission; on the deployed OpnForm service an update stores it as completed.`);
+  if (effects.removed.length > 0) {
+    out.push(`${label} holds answers to fields the form no longer has (${effects.removed.join(', ')}); the deployed OpnForm service drops them on update.`);
+  }
+  out.push(...integrationWarnings(active));
+  return out;
+}
+
+/** The integrations warning, said once per run. */
+export function integrationWarnings(active: number | undefined): string[] {
+  if (active === undefined) return ['the form\'s integrations could not be read with this token; on the deployed OpnForm service any active one runs again for each update.'];
+  if (active === 0) return [];
+  return [`the form has ${active} active integration${active === 1 ? '' : 's'} (webhooks, e-mails…); on the deployed OpnForm service ${active === 1 ? 'it runs' : 'they run'} again for each updated submission.`];
 }

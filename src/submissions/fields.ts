@@ -1,6 +1,6 @@
-import type { Form, FormProperty } from '../../api/forms.js';
-import { findProperty, isLayoutBlock } from '../../forms/properties.js';
-import { UsageError } from '../../errors.js';
+import type { Form, FormProperty } from '../api/forms.js';
+import { findProperty, isLayoutBlock } from '../forms/properties.js';
+import { UsageError } from '../errors.js';
 
 /** Fields that hold answers (layout blocks are neither answered nor exported). */
 export function inputProperties(form: Form): FormProperty[] {
