@@ -38,15 +38,6 @@ export function parseId(name: string, hint?: string): (v: string) => number {
   return (v: string) => parseIdText(name, v, hint);
 }
 
-/** Parser for positive integers (limits, pages, concurrency). */
-export function parsePositiveInt(name: string): (v: string) => number {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number of at least 1, got "${v}".`);
-    return n;
-  };
-}
-
 /** An option restricted to a set of values (shown in help and completions). */
 export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
   return new Option(flags, description).choices(choices);

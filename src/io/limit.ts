@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parsePositiveInt } from '../commands/shared.js';
 import type { OutputFormat } from './output.js';
 
 /**
@@ -13,6 +12,15 @@ export const DEFAULT_LIST_LIMIT = 30;
 export interface LimitFlags {
   all?: boolean;
   limit?: number;
+}
+
+/** Parser for positive integers given to a flag (limits, pages, concurrency, rates). */
+export function parsePositiveInt(name: string): (v: string) => number {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number of at least 1, got "${v}".`);
+    return n;
+  };
 }
 
 /** Adds `--all` and `-L, --limit <n>` with the shared wording. */

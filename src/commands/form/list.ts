@@ -7,8 +7,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
-import { DEFAULT_LIST_LIMIT } from '../../io/limit.js';
-import { addOutputOptions, addWorkspaceOption, choiceOption, examples, parsePositiveInt } from '../shared.js';
+import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
+import { addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './common.js';
 
 /** Forms shown in a table or TSV when neither --limit nor --all is given. */
