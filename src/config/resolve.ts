@@ -79,6 +79,19 @@ export function resolveContext(
   return ctx;
 }
 
+/** Normalises a base URL for storage (`auth login --base-url`, `config set base_url`): must be http(s), no trailing slash. */
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new UsageError(`Invalid base URL: ${raw}`, 'Use a full URL such as https://api.opnform.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported base URL scheme ${url.protocol} (use https://).`);
+  if (url.search || url.hash) throw new UsageError(`The base URL must not have a query or fragment: ${raw}`);
+  return url.href.replace(/\/+$/, '');
+}
+
 /** The origin (scheme, host, port) of a URL, or undefined when it does not parse. */
 export function originOf(url: string): string | undefined {
   try {

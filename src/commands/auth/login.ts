@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { ApiClient } from '../../api/client.js';
 import { ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, checkToken } from '../../config/resolve.js';
+import { type ResolvedContext, checkToken, normalizeBaseUrl } from '../../config/resolve.js';
 import type { ConfigStore, Profile } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -47,19 +47,6 @@ export function newAuthLoginCommand(f: Factory, runF = authLoginRun): Command {
       withToken: flags.withToken,
     }),
   );
-}
-
-/** Normalises a base URL for storage: must be http(s), no trailing slash. */
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new UsageError(`Invalid base URL: ${raw}`, 'Use a full URL such as https://api.opnform.com');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported base URL scheme ${url.protocol} (use https://).`);
-  if (url.search || url.hash) throw new UsageError(`The base URL must not have a query or fragment: ${raw}`);
-  return url.href.replace(/\/+$/, '');
 }
 
 /** Reads the token (stdin or hidden prompt), verifies it with GET /open/workspaces, then saves it. */

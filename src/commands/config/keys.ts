@@ -1,7 +1,7 @@
+import { normalizeBaseUrl } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { parseIdText } from '../../io/ids.js';
-import { normalizeBaseUrl } from '../auth/login.js';
 
 /** A setting of the current profile that `config get/set` can touch; the token is deliberately not one. */
 export interface ConfigKey {
