@@ -55,6 +55,12 @@ export interface FactoryInit {
   api?: () => Promise<ApiClient>;
   configStore?: ConfigStore;
   prompter?: Prompter;
+  /**
+   * Asks a person at a terminal for the workspace when none is given (the picker lives with the
+   * commands, src/commands/pickers.ts, a layer above this one, so main.ts hands it in). Without it,
+   * a missing workspace is a usage error even on a terminal.
+   */
+  pickWorkspace?: (f: Factory) => Promise<number>;
 }
 
 /** Builds the real Factory. */
@@ -109,7 +115,7 @@ export function createFactory(init: FactoryInit): Factory {
       await assertProfileExists(ctx, f);
       if (ctx.workspace !== undefined) return ctx.workspace;
       // A person at a terminal picks from a list; scripts get the usage error below.
-      if (init.io.canPrompt && !f.globals.noInput) return (await import('./io/pickers.js')).pickWorkspace(f);
+      if (init.pickWorkspace && init.io.canPrompt && !f.globals.noInput) return init.pickWorkspace(f);
       throw new UsageError(
         'Missing --workspace.',
         promptsOffHint('--workspace <id>', 'Or set a default: formctl workspace use <id> (see formctl workspace list).'),

@@ -34,6 +34,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
       noInput: has('--no-input'),
       noColor: has('--no-color'),
     },
+    // Loaded only when a command needs a workspace nobody gave, on a terminal.
+    pickWorkspace: async (f) => (await import('./commands/pickers.js')).pickWorkspace(f),
   });
   try {
     const { buildProgram } = await import('./program.js');

@@ -6,7 +6,7 @@ import { looksNumeric, parseFormRef } from '../../io/ids.js';
 import { type BackupEntry, listBackups } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { backupDirFor } from './common.js';
 

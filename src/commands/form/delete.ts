@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';

@@ -13,7 +13,7 @@ import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addYesOption, examples } from '../shared.js';
 import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor } from './common.js';
 import { reportSafeUpdate } from './update.js';

@@ -4,7 +4,7 @@ import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';

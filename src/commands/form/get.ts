@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { write, type IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';

@@ -11,7 +11,7 @@ import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { cannotWrite } from '../../io/files.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 

@@ -9,7 +9,7 @@ import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formIdOf } from './backups.js';
 import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './common.js';

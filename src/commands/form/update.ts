@@ -9,7 +9,7 @@ import { type SafeUpdateResult, safeUpdate } from '../../forms/safe-update.js';
 import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {

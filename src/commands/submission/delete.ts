@@ -8,7 +8,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addYesOption, examples } from '../shared.js';
 
 export interface SubmissionDeleteOptions {

@@ -14,7 +14,7 @@ import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';

@@ -7,7 +7,7 @@ import { SUBMISSIONS_MAX_PER_PAGE, listSubmissions } from '../../api/submissions
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';

@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { parsePositiveInt } from '../../io/limit.js';
 import { addFormArgument, collectKeyValue, examples } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';

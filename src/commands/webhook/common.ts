@@ -9,7 +9,7 @@ import { looksNumeric, parseFormRef, parseIdText } from '../../io/ids.js';
 import { fsReason } from '../../io/files.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import type { Column } from '../../io/output.js';
-import { resolveFormArg, resolveIntegrationArg } from '../../io/pickers.js';
+import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
 import { cleanSecret, maskSecret } from '../../webhooks/secret.js';
 
 /** Top-level JSON fields of a webhook integration (a contract with scripts). */

@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';

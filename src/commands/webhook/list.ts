@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';

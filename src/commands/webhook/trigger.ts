@@ -10,7 +10,7 @@ import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { resolveFormArg } from '../../io/pickers.js';
+import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
 import { coerceValue, inputProperties } from '../../submissions/fields.js';
 import { addFormArgument, addOutputOptions, collectKeyValue, examples } from '../shared.js';

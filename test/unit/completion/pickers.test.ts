@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../../../src/api/errors.js';
 import { UsageError } from '../../../src/errors.js';
 import { type Factory, createFactory } from '../../../src/factory.js';
-import { pickForm, pickIntegration, pickWorkspace, resolveFormArg, resolveIntegrationArg } from '../../../src/io/pickers.js';
+import { pickForm, pickIntegration, pickWorkspace, resolveFormArg, resolveIntegrationArg } from '../../../src/commands/pickers.js';
 import type { Choice, Prompter } from '../../../src/io/prompter.js';
 import { tempHome } from '../../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
@@ -51,6 +51,7 @@ function setup(o: { canPrompt: boolean; answer?: (choices: Choice<unknown>[]) =>
     signal: new AbortController().signal,
     globals: { debug: false, timeoutMs: 5_000, maxWaitMs: 0, noInput: false, noColor: true },
     prompter,
+    pickWorkspace,
   });
   factories.push(f);
   return { f, searches };
@@ -108,6 +109,19 @@ describe('pickers on a terminal', () => {
     const { f } = setup({ canPrompt: true, answer: (c) => c[0]!.value });
     expect(await f.workspace()).toBe(1);
     expect(await f.workspace(7)).toBe(7);
+  });
+
+  it('a Factory built without a picker (main.ts hands one in) does not prompt: a missing workspace is a usage error', async () => {
+    const io = fakeIO({ tty: true, canPrompt: true });
+    const f = createFactory({
+      io: io.io,
+      env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' },
+      signal: new AbortController().signal,
+      globals: { debug: false, timeoutMs: 5_000, maxWaitMs: 0, noInput: false, noColor: true },
+    });
+    factories.push(f);
+    await expect(f.workspace()).rejects.toMatchObject({ message: 'Missing --workspace.', exitCode: 2 });
+    expect(stub.requests).toEqual([]);
   });
 });
 

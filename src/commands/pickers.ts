@@ -4,8 +4,8 @@
 import { ForbiddenError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import { looksNumeric, parseFormRef, parseIdText } from './ids.js';
-import { type Choice, promptsOffHint } from './prompter.js';
+import { looksNumeric, parseFormRef, parseIdText } from '../io/ids.js';
+import { type Choice, promptsOffHint } from '../io/prompter.js';
 
 /** Largest list offered in a picker: beyond this a person should type the id. */
 const PICK_LIMIT = 500;
