@@ -1,8 +1,8 @@
-import { ApiClient, type RateBucket } from './api/client.js';
+import { ApiClient } from './api/client.js';
 import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
 import { join } from 'node:path';
-import { SharedBudget } from './api/ratelimit.js';
+import { type RateBucket, SharedBudget } from './api/ratelimit.js';
 import { cacheDir, configDir, stateDir } from './config/paths.js';
 import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
 import type { ConfigStore } from './config/store.js';

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
-import type { SharedBudget } from './ratelimit.js';
+import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -34,13 +34,6 @@ export interface ClientOptions {
    */
   budgets?: Partial<Record<RateBucket, SharedBudget>>;
 }
-
-/**
- * The service's limiters (docs/security.md, "One rate budget per machine"): `general` counts every
- * request of a user (100 a minute on the deployed service); `export` is the export POST's own
- * bucket on top of it (10 a minute there).
- */
-export type RateBucket = 'general' | 'export';
 
 export interface RequestOptions {
   method?: Method;
@@ -96,14 +89,6 @@ export interface StreamResponse {
 }
 
 type ResponseBody = Dispatcher.ResponseData['body'];
-
-/** What the client last learned from X-RateLimit-* headers. */
-export interface RateLimitState {
-  limit?: number;
-  remaining?: number;
-  /** ms epoch when the window resets, when the server says. */
-  resetAt?: number;
-}
 
 const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** The code of a JSON exchange that outlasted --timeout as a whole (see ExchangeDeadline). */

@@ -3,9 +3,23 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import type { RateBucket, RateLimitState } from './client.js';
 
 const MINUTE_MS = 60_000;
+
+/**
+ * The service's limiters (docs/security.md, "One rate budget per machine"): `general` counts every
+ * request of a user (100 a minute on the deployed service); `export` is the export POST's own
+ * bucket on top of it (10 a minute there).
+ */
+export type RateBucket = 'general' | 'export';
+
+/** What the client last learned from X-RateLimit-* headers. */
+export interface RateLimitState {
+  limit?: number;
+  remaining?: number;
+  /** ms epoch when the window resets, when the server says. */
+  resetAt?: number;
+}
 
 export interface PacerOptions {
   /** The service's limit per minute (100 by default on the real service); retuned by observe(). */
