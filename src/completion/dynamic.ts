@@ -3,8 +3,9 @@
 // its path, query, secret or headers).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ApiClient } from '../api/client.js';
 import { configDir } from '../config/paths.js';
-import type { Factory } from '../factory.js';
+import type { ResolvedContext } from '../config/resolve.js';
 import { safeId } from '../io/ids.js';
 import type { DynamicSource } from './model.js';
 
@@ -12,6 +13,13 @@ export interface DynamicRequest {
   source: DynamicSource;
   workspace?: string;
   form?: string;
+}
+
+/** What listing needs from the command's Factory (which has all of it): the environment, the client, the default workspace. */
+export interface DynamicDeps {
+  env: NodeJS.ProcessEnv;
+  api(): Promise<ApiClient>;
+  context(): Promise<Pick<ResolvedContext, 'workspace'>>;
 }
 
 /**
@@ -42,7 +50,7 @@ export function profileLines(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Lists a source through the API; throws on any failure (the caller stays silent). */
-export async function fetchLines(f: Factory, req: DynamicRequest): Promise<string[]> {
+export async function fetchLines(f: DynamicDeps, req: DynamicRequest): Promise<string[]> {
   switch (req.source) {
     case 'profiles':
       return profileLines(f.env);
