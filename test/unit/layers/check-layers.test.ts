@@ -1,0 +1,100 @@
+// scripts/check-layers.mjs keeps the layers of docs/architecture.md ("Layers"): this runs it on the
+// project (so `npm test` and `npm run test:unit` fail on an import that points up or a circle) and
+// on small fixture trees that show it does fail, with one file:line per offender.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../../helpers/cli.js';
+
+const SCRIPT = join(ROOT, 'scripts', 'check-layers.mjs');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function check(root?: string) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
+  return { status: r.status, lines: r.stdout.split('\n').filter(Boolean), stderr: r.stderr };
+}
+
+/** A tree under a temporary root: path (from the root) → file text. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'formctl-layers-'));
+  dirs.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** The smallest tree every layer of which is in order. */
+const CLEAN = {
+  'src/main.ts': "import { build } from './program.js';\nexport const run = () => import('./commands/pickers.js').then(() => build());\n",
+  'src/program.ts': "import { COMMANDS } from './commands/registry.js';\nexport const build = () => COMMANDS;\n",
+  'src/commands/registry.ts': "import type { Factory } from '../factory.js';\nimport { label } from '../forms/label.js';\nexport const COMMANDS: Array<(f: Factory) => string> = [() => label()];\n",
+  'src/commands/pickers.ts': "import type { Factory } from '../factory.js';\nexport const pick = (f: Factory) => f;\n",
+  'src/commands/sandbox/index.ts': "export const start = () => import('../../sandbox/index.js');\n",
+  'src/factory.ts': "import { readAll } from './io/iostreams.js';\nimport 'node:fs';\nexport interface Factory { read: typeof readAll }\n",
+  'src/forms/label.ts': "import { CliError } from '../errors.js';\nexport const label = () => String(CliError);\n",
+  'src/io/iostreams.ts': "import { CliError } from '../errors.js';\nimport type { Options } from 'commander';\nexport const readAll = (o?: Options) => [CliError, o];\n",
+  'src/errors.ts': 'export class CliError extends Error {}\n',
+  'src/process-alive.ts': 'export const alive = (pid: number) => pid > 0;\n',
+  'src/sandbox/index.ts': "import { alive } from '../process-alive.js';\nimport type { Store } from './store.js';\nexport const s: Store | undefined = alive(1) ? undefined : undefined;\n",
+  // A circle of type-only imports inside the sandbox is erased at compile time: allowed.
+  'src/sandbox/store.ts': "import type { Ctx } from './context.js';\nexport interface Store { ctx?: Ctx }\n",
+  'src/sandbox/context.ts': "import { type Store } from './store.js';\nexport interface Ctx { store?: Store }\n",
+};
+
+describe('scripts/check-layers.mjs', () => {
+  it('passes on this project: every import in src/ points down and none makes a circle', () => {
+    const r = check();
+    expect(r.lines).toEqual(['check-layers: every import points down; no circles']);
+    expect(r.status).toBe(0);
+  });
+
+  it('passes on a small tree whose layers are in order', () => {
+    const r = check(tree(CLEAN));
+    expect(r.lines).toEqual(['check-layers: every import points down; no circles']);
+    expect(r.status).toBe(0);
+  });
+
+  it('fails on imports that point up, circles, the sandbox crossing over and a file in no layer, one file:line each', () => {
+    const root = tree({
+      ...CLEAN,
+      // io reaches up into the commands (static, dynamic and re-export forms).
+      'src/io/limit.ts': "import { pick } from '../commands/pickers.js';\nexport const n = pick;\nexport const later = () => import('../factory.js');\n",
+      'src/forms/label.ts': "export { build } from '../program.js';\nexport const label = () => 'x';\n",
+      // A circle of type-only imports outside the sandbox still counts.
+      'src/api/client.ts': "import type { Budget } from './ratelimit.js';\nexport interface Client { b?: Budget }\n",
+      'src/api/ratelimit.ts': "\nimport type { Client } from './client.js';\nexport interface Budget { c?: Client }\n",
+      // A value circle inside the sandbox counts too; and the sandbox may not import client modules.
+      'src/sandbox/router.ts': "import { route } from './routes.js';\nimport { CliError } from '../errors.js';\nexport const r = [route, CliError];\n",
+      'src/sandbox/routes.ts': "import { r } from './router.js';\nexport const route = () => r;\n",
+      // Only the sandbox command may start the sandbox, and only through its entry.
+      'src/commands/registry.ts': "import { r } from '../sandbox/router.js';\nexport const COMMANDS = [r];\n",
+      'src/newroom/thing.ts': 'export const x = 1;\n',
+      'src/export/sink.ts': 'const name = "./x.js";\nexport const load = () => import(name);\n',
+      'src/bulk/update.ts': "import { gone } from './missing.js';\nexport const g = gone;\n",
+    });
+    const r = check(root);
+    expect(r.status).toBe(1);
+    expect(r.lines.sort()).toEqual(
+      [
+        'src/api/client.ts:1: import circle: src/api/client.ts:1 -> src/api/ratelimit.ts:2 -> src/api/client.ts',
+        'src/bulk/update.ts:1: imports "./missing.js", which is no file in src/',
+        'src/commands/registry.ts:1: imports src/sandbox/router.ts; the client loads the sandbox only through src/sandbox/index.ts, from src/commands/sandbox/',
+        'src/export/sink.ts:2: import(name) has a computed specifier, which this check cannot follow; name the module literally',
+        'src/forms/label.ts:1: src/forms/label.ts (domain) imports src/program.ts (program), a higher layer',
+        'src/io/limit.ts:1: src/io/limit.ts (io/api/config) imports src/commands/pickers.ts (commands), a higher layer',
+        'src/io/limit.ts:3: src/io/limit.ts (io/api/config) imports src/factory.ts (factory), a higher layer',
+        'src/newroom/thing.ts:1: belongs to no layer; add its directory to LAYERS in scripts/check-layers.mjs and to docs/architecture.md',
+        'src/sandbox/router.ts:1: import circle: src/sandbox/router.ts:1 -> src/sandbox/routes.ts:1 -> src/sandbox/router.ts',
+        'src/sandbox/router.ts:2: the sandbox imports src/errors.ts; it may import only src/sandbox/ and the shared modules (src/process-alive.ts)',
+      ].sort(),
+    );
+    expect(r.stderr).toContain('check-layers: 10 problems');
+  });
+});
