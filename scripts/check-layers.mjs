@@ -31,7 +31,7 @@ export const LAYERS = [
   { name: 'factory', paths: ['src/factory.ts'] },
   {
     name: 'domain',
-    paths: ['src/forms/', 'src/export/', 'src/bulk/', 'src/submissions/', 'src/webhooks/', 'src/completion/', 'src/sandbox/'],
+    paths: ['src/forms/', 'src/submissions/', 'src/members/', 'src/export/', 'src/bulk/', 'src/webhooks/', 'src/completion/', 'src/sandbox/'],
   },
   { name: 'io/api/config', paths: ['src/io/', 'src/api/', 'src/config/'] },
   { name: 'leaf', paths: ['src/errors.ts', 'src/sleep.ts', 'src/version.ts', 'src/process-alive.ts', 'src/globals.d.ts'] },
@@ -76,6 +76,11 @@ function tsFiles(root, dir) {
 /** The layer index (0 = highest) of a file, or -1 when no layer claims it. */
 export function layerOf(file) {
   return LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
+}
+
+/** The command group directory of a file ("form" for src/commands/form/get.ts), if any. */
+function commandGroup(file) {
+  return /^src\/commands\/([^/]+)\//.exec(file)?.[1];
 }
 
 /** All relative imports of one source file: { spec, line, typeOnly, computed }. */
@@ -219,6 +224,13 @@ export function checkLayers(root = projectRoot) {
         problems.push(`${at}: imports ${to}; the client loads the sandbox only through ${SANDBOX_ENTRY}, from ${SANDBOX_STARTER}`);
       } else if (SHARED.includes(file) && !SHARED.includes(to)) {
         problems.push(`${at}: ${file} is shared with the sandbox and may import only other shared modules, not ${to}`);
+      }
+      // One command group does not reach into another's files: what two groups share lives in
+      // src/commands/*.ts (flag helpers, pickers) or down in a domain room.
+      const group = commandGroup(file);
+      const toGroup = commandGroup(to);
+      if (group && toGroup && group !== toGroup) {
+        problems.push(`${at}: ${file} imports ${to}, a file of another command group; move what they share to src/commands/ or down to a domain room`);
       }
       const target = layerOf(to);
       if (from >= 0 && target >= 0 && target < from) {

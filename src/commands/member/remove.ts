@@ -8,7 +8,7 @@ import { type OutputFlags, notice, resolveFormat, success, writeObject } from '.
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './args.js';
-import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from './guard.js';
+import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
 
 export const REMOVE_FIELDS = ['workspace_id', 'user_id', 'email', 'message'] as const;
 

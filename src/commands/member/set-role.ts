@@ -8,7 +8,7 @@ import { type OutputFlags, notice, resolveFormat, success, writeObject } from '.
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './args.js';
-import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from './guard.js';
+import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from '../../members/guard.js';
 
 /** `changed` is false when the member already had the role, null when the member list could not be read. */
 export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;

@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../member/guard.js';
+import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
 import { addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
 

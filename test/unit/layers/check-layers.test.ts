@@ -37,6 +37,9 @@ const CLEAN = {
   'src/commands/registry.ts': "import type { Factory } from '../factory.js';\nimport { label } from '../forms/label.js';\nexport const COMMANDS: Array<(f: Factory) => string> = [() => label()];\n",
   'src/commands/pickers.ts': "import type { Factory } from '../factory.js';\nexport const pick = (f: Factory) => f;\n",
   'src/commands/sandbox/index.ts': "export const start = () => import('../../sandbox/index.js');\n",
+  // A command group uses the commands' shared modules and the rooms below, not another group.
+  'src/commands/form/get.ts': "import { pick } from '../pickers.js';\nimport { label } from '../../forms/label.js';\nimport { line } from './common.js';\nexport const get = [pick, label, line];\n",
+  'src/commands/form/common.ts': "export const line = 'x';\n",
   'src/factory.ts': "import { readAll } from './io/iostreams.js';\nimport 'node:fs';\nexport interface Factory { read: typeof readAll }\n",
   'src/forms/label.ts': "import { CliError } from '../errors.js';\nexport const label = () => String(CliError);\n",
   'src/io/iostreams.ts': "import { CliError } from '../errors.js';\nimport type { Options } from 'commander';\nexport const readAll = (o?: Options) => [CliError, o];\n",
@@ -61,7 +64,7 @@ describe('scripts/check-layers.mjs', () => {
     expect(r.status).toBe(0);
   });
 
-  it('fails on imports that point up, circles, the sandbox crossing over and a file in no layer, one file:line each', () => {
+  it('fails on imports that point up, circles, one command group reaching into another, the sandbox crossing over and a file in no layer, one file:line each', () => {
     const root = tree({
       ...CLEAN,
       // io reaches up into the commands (static, dynamic and re-export forms).
@@ -76,6 +79,7 @@ describe('scripts/check-layers.mjs', () => {
       // Only the sandbox command may start the sandbox, and only through its entry.
       'src/commands/registry.ts': "import { r } from '../sandbox/router.js';\nexport const COMMANDS = [r];\n",
       'src/newroom/thing.ts': 'export const x = 1;\n',
+      'src/commands/submission/list.ts': "import { line } from '../form/common.js';\nexport const l = line;\n",
       'src/export/sink.ts': 'const name = "./x.js";\nexport const load = () => import(name);\n',
       'src/bulk/update.ts': "import { gone } from './missing.js';\nexport const g = gone;\n",
     });
@@ -86,6 +90,7 @@ describe('scripts/check-layers.mjs', () => {
         'src/api/client.ts:1: import circle: src/api/client.ts:1 -> src/api/ratelimit.ts:2 -> src/api/client.ts',
         'src/bulk/update.ts:1: imports "./missing.js", which is no file in src/',
         'src/commands/registry.ts:1: imports src/sandbox/router.ts; the client loads the sandbox only through src/sandbox/index.ts, from src/commands/sandbox/',
+        'src/commands/submission/list.ts:1: src/commands/submission/list.ts imports src/commands/form/common.ts, a file of another command group; move what they share to src/commands/ or down to a domain room',
         'src/export/sink.ts:2: import(name) has a computed specifier, which this check cannot follow; name the module literally',
         'src/forms/label.ts:1: src/forms/label.ts (domain) imports src/program.ts (program), a higher layer',
         'src/io/limit.ts:1: src/io/limit.ts (io/api/config) imports src/commands/pickers.ts (commands), a higher layer',
@@ -95,6 +100,6 @@ describe('scripts/check-layers.mjs', () => {
         'src/sandbox/router.ts:2: the sandbox imports src/errors.ts; it may import only src/sandbox/ and the shared modules (src/process-alive.ts)',
       ].sort(),
     );
-    expect(r.stderr).toContain('check-layers: 10 problems');
+    expect(r.stderr).toContain('check-layers: 11 problems');
   });
 });

@@ -1,10 +1,10 @@
-import type { ApiClient } from '../../api/client.js';
-import { ForbiddenError, forbiddenCause } from '../../api/errors.js';
-import { listWorkspaceForms } from '../../api/forms.js';
-import { listInvites } from '../../api/invites.js';
-import { type Member, listMembers } from '../../api/members.js';
-import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
-import { CliError, UsageError } from '../../errors.js';
+import type { ApiClient } from '../api/client.js';
+import { ForbiddenError, forbiddenCause } from '../api/errors.js';
+import { listWorkspaceForms } from '../api/forms.js';
+import { listInvites } from '../api/invites.js';
+import { type Member, listMembers } from '../api/members.js';
+import { type Workspace, listWorkspaces } from '../api/workspaces.js';
+import { CliError, UsageError } from '../errors.js';
 
 /**
  * What leave, remove and set-role need to know before they change who is in a workspace: neither
