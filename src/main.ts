@@ -25,6 +25,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
   });
   const f = createFactory({
     io,
+    // Loaded only when a command needs a workspace nobody gave, on a terminal.
+    pickWorkspace: async (factory) => (await import('./commands/pickers.js')).pickWorkspace(factory),
     env,
     signal: signal ?? new AbortController().signal,
     globals: {
@@ -34,8 +36,6 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
       noInput: has('--no-input'),
       noColor: has('--no-color'),
     },
-    // Loaded only when a command needs a workspace nobody gave, on a terminal.
-    pickWorkspace: async (f) => (await import('./commands/pickers.js')).pickWorkspace(f),
   });
   try {
     const { buildProgram } = await import('./program.js');
