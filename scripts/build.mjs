@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist');
+const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 
 const result = await build({
   absWorkingDir: root,
@@ -20,12 +21,15 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  // Dependencies stay in node_modules (several are CommonJS with dynamic requires), except two,
+  // Dependencies stay in node_modules (several are CommonJS with dynamic requires), except three,
   // bundled from their public entry points: commander (every command needs it: one module instead
-  // of seven CommonJS files through the ESM loader) and undici (every request needs it: one chunk,
-  // loaded on the first request, instead of ~100 CommonJS files; docs/performance.md). Their
-  // require() of node:events and friends goes through the createRequire banner below.
-  external: Object.keys(pkg.dependencies).filter((name) => name !== 'commander' && name !== 'undici'),
+  // of seven CommonJS files through the ESM loader), @commander-js/extra-typings (types over
+  // commander plus a re-export of its classes: bundled, it adds a few lines and shares the one
+  // bundled commander instead of loading a second copy from node_modules) and undici (every
+  // request needs it: one chunk, loaded on the first request, instead of ~100 CommonJS files;
+  // docs/performance.md). Their require() of node:events and friends goes through the
+  // createRequire banner below.
+  external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
   banner: { js: "import { createRequire as __formctlCreateRequire } from 'node:module';\nconst require = __formctlCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },

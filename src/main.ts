@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError } from '@commander-js/extra-typings';
 import { UnauthorizedError } from './api/errors.js';
 import { CliError, ExitCode } from './errors.js';
 import { createFactory } from './factory.js';

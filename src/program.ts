@@ -1,4 +1,4 @@
-import { Command, Help, InvalidArgumentError, Option } from 'commander';
+import { Command, type CommandUnknownOpts, Help, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import { VERSION } from './version.js';
@@ -36,7 +36,7 @@ function seconds(o: { min: number }) {
 }
 
 /** Builds the Commander tree. Only the command group argv targets is loaded (`all` loads every group: completions). */
-export async function buildProgram(f: Factory, args: string[], o: { all?: boolean } = {}): Promise<Command> {
+export async function buildProgram(f: Factory, args: string[], o: { all?: boolean } = {}): Promise<CommandUnknownOpts> {
   const program = new Command('formctl')
     .description('Administer a form service from the terminal: workspaces, forms, submissions, members, invites and webhooks')
     .version(VERSION, '-v, --version', 'Print the formctl version')
@@ -90,14 +90,14 @@ Run \`formctl <command> --help\` for a command's flags and examples.`);
 }
 
 /** Applies output routing, error style and suggestions to every command, recursively. */
-export function applySettings(cmd: Command, f: Factory, path = 'formctl'): void {
+export function applySettings(cmd: CommandUnknownOpts, f: Factory, path = 'formctl'): void {
   cmd.exitOverride();
   cmd.showSuggestionAfterError(true);
   cmd.helpOption('-h, --help', 'Show help for this command');
   // Like gh: a subcommand's help lists the root flags it accepts (--profile, --debug, …) under their own heading.
   cmd.configureHelp({
     showGlobalOptions: true,
-    visibleGlobalOptions(this: Help, c: Command) {
+    visibleGlobalOptions(this: Help, c: CommandUnknownOpts) {
       return Help.prototype.visibleGlobalOptions.call(this, c).filter((o) => o.long !== '--version');
     },
     formatItemList(this: Help, heading: string, items: string[], helper: Help) {

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { EXIT_CODE_TABLE, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 
@@ -26,12 +26,12 @@ function table(rows: ReadonlyArray<readonly [string | number, string]>): string 
 }
 
 /** `formctl help [topic|command…]`. */
-export default function newHelpCommand(f: Factory, program: Command): Command {
+export default function newHelpCommand(f: Factory, program: CommandUnknownOpts) {
   return new Command('help')
     .description('Show help for a command, or a topic: environment, exit-codes')
     .argument('[topic...]', 'A command path (e.g. "form update") or a topic')
     .addHelpText('after', '\nExamples:\n  $ formctl help exit-codes\n  $ formctl help environment\n  $ formctl help form update\n')
-    .action((topic: string[]) => {
+    .action((topic) => {
       const [first] = topic;
       if (!first) {
         program.outputHelp();
@@ -45,7 +45,7 @@ export default function newHelpCommand(f: Factory, program: Command): Command {
         f.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT)}`);
         return;
       }
-      let cmd: Command | undefined = program;
+      let cmd: CommandUnknownOpts | undefined = program;
       for (const word of topic) {
         cmd = cmd?.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!cmd) {

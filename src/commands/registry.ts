@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 
 /** A top-level command (group or leaf), loaded only when argv targets it: each is its own bundle chunk. */

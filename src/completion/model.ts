@@ -1,6 +1,6 @@
 // The completion model: a plain, shell-neutral description of the Commander tree. The three shell
 // renderers read only this, so what bash, zsh and fish offer can never drift apart.
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 /** Sources `formctl __complete <source>` can list. */
 export const DYNAMIC_SOURCES = ['workspaces', 'forms', 'integrations', 'profiles'] as const;

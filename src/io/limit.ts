@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
@@ -24,7 +24,7 @@ export function parsePositiveInt(name: string): (v: string) => number {
 }
 
 /** Adds `--all` and `-L, --limit <n>` with the shared wording. */
-export function addLimitOptions(cmd: Command, things: string): Command {
+export function addLimitOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, things: string) {
   return cmd
     .option('--all', `Show every ${things.replace(/s$/, '')} (the default for --json/--ndjson)`)
     .option('-L, --limit <n>', `Show at most this many ${things} (default ${DEFAULT_LIST_LIMIT} in a table or TSV, all with --json/--ndjson)`, parsePositiveInt('--limit'));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient, ApiResponse, Method } from '../../api/client.js';
 import { NotFoundError, apiErrorFor } from '../../api/errors.js';
 import { items, paginate } from '../../api/paginate.js';
@@ -50,7 +50,7 @@ function fieldCollector(ordered: FieldFlag[], typed: boolean) {
 }
 
 /** `formctl api <path>`. */
-export default function newApiCommand(f: Factory, runF = apiRun): Command {
+export default function newApiCommand(f: Factory, runF = apiRun) {
   const ordered: FieldFlag[] = [];
   const cmd = new Command('api')
     .description('Make an authenticated request to any API endpoint and print the response')

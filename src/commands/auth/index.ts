@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newAuthLoginCommand } from './login.js';
 import { newAuthLogoutCommand } from './logout.js';
@@ -7,7 +7,7 @@ import { newAuthTokenCommand } from './token.js';
 import { examples } from '../shared.js';
 
 /** `formctl auth …`. */
-export default function newAuthCommand(f: Factory): Command {
+export default function newAuthCommand(f: Factory) {
   const cmd = new Command('auth')
     .description('Log in, check and print tokens')
     .addCommand(newAuthLoginCommand(f))

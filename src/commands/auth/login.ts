@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
@@ -24,7 +24,7 @@ export interface AuthLoginOptions {
 }
 
 /** `formctl auth login`. */
-export function newAuthLoginCommand(f: Factory, runF = authLoginRun): Command {
+export function newAuthLoginCommand(f: Factory, runF = authLoginRun) {
   const cmd = new Command('login')
     .description('Save a personal access token in a profile, after checking it with the service')
     .addOption(new Option('--base-url <url>', 'API base URL (default: the profile\'s, FORMCTL_BASE_URL, or https://api.opnform.com)'))

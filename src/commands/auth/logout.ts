@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { ConfigStore } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
@@ -15,7 +15,7 @@ export interface AuthLogoutOptions {
 }
 
 /** `formctl auth logout`. */
-export function newAuthLogoutCommand(f: Factory, runF = authLogoutRun): Command {
+export function newAuthLogoutCommand(f: Factory, runF = authLogoutRun) {
   const cmd = new Command('logout')
     .description('Remove the saved token from a profile (its base URL and workspace stay)')
     .addHelpText('after', '\nThe global --profile <name> chooses the profile (default: the current one).');

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
@@ -32,7 +32,7 @@ export interface AuthStatusOptions {
 }
 
 /** `formctl auth status`. */
-export function newAuthStatusCommand(f: Factory, runF = authStatusRun): Command {
+export function newAuthStatusCommand(f: Factory, runF = authStatusRun) {
   const cmd = new Command('status').description('Show the active profile, where the token comes from, and whether it works');
   addOutputOptions(cmd, { fields: AUTH_STATUS_FIELDS });
   examples(cmd, ['formctl auth status', 'formctl auth status --json valid,base_url | jq -e .valid   # exit 1 when invalid']);

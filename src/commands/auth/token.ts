@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { type ResolvedContext, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -12,7 +12,7 @@ export interface AuthTokenOptions {
 }
 
 /** `formctl auth token`. */
-export function newAuthTokenCommand(f: Factory, runF = authTokenRun): Command {
+export function newAuthTokenCommand(f: Factory, runF = authTokenRun) {
   const cmd = new Command('token').description('Print the active token to stdout, unmasked (the one command that shows it)');
   examples(cmd, ['formctl auth token', 'curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
   return cmd.action(() => runF({ io: f.io, context: f.context }));

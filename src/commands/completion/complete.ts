@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { DYNAMIC_SOURCES, type DynamicSource } from '../../completion/model.js';
@@ -19,7 +19,7 @@ export interface CompleteOptions {
 }
 
 /** Hidden `formctl __complete <source>`: "value<TAB>description" lines for the completion scripts. */
-export default function newCompleteCommand(f: Factory, runF = completeRun): Command {
+export default function newCompleteCommand(f: Factory, runF = completeRun) {
   return new Command('__complete')
     .description('Print completion values: workspaces, forms, integrations or profiles')
     .argument('[source]', `One of: ${DYNAMIC_SOURCES.join(', ')}`)

@@ -1,4 +1,4 @@
-import { Argument, Command } from 'commander';
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { examples } from '../shared.js';
@@ -8,12 +8,12 @@ const SHELL_CHOICES = ['bash', 'zsh', 'fish'] as const;
 export interface CompletionOptions {
   io: IOStreams;
   /** The complete command tree (every group loaded), built on demand. */
-  program: () => Promise<Command>;
+  program: () => Promise<CommandUnknownOpts>;
   shell: (typeof SHELL_CHOICES)[number];
 }
 
 /** `formctl completion <shell>`. */
-export default function newCompletionCommand(f: Factory, runF = completionRun): Command {
+export default function newCompletionCommand(f: Factory, runF = completionRun) {
   const cmd = new Command('completion')
     .description('Print a shell completion script (bash, zsh, fish)')
     .addArgument(new Argument('<shell>', 'Shell to print the script for').choices(SHELL_CHOICES));

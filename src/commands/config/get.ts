@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -13,7 +13,7 @@ export interface ConfigGetOptions {
 }
 
 /** `formctl config get <key>`. */
-export function newConfigGetCommand(f: Factory, runF = configGetRun): Command {
+export function newConfigGetCommand(f: Factory, runF = configGetRun) {
   const cmd = new Command('get')
     .description('Print one saved setting of the current profile')
     .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`);

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newConfigGetCommand } from './get.js';
 import { newConfigListCommand } from './list.js';
@@ -7,7 +7,7 @@ import { newConfigSetCommand } from './set.js';
 import { examples } from '../shared.js';
 
 /** `formctl config …`. */
-export default function newConfigCommand(f: Factory): Command {
+export default function newConfigCommand(f: Factory) {
   const cmd = new Command('config')
     .description('Show where configuration lives and read or change settings')
     .addCommand(newConfigPathCommand(f))

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { type ResolvedContext, maskToken } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -22,7 +22,7 @@ export interface ConfigListOptions {
 }
 
 /** `formctl config list`. */
-export function newConfigListCommand(f: Factory, runF = configListRun): Command {
+export function newConfigListCommand(f: Factory, runF = configListRun) {
   const cmd = new Command('list').alias('ls').description('Show the saved settings of the current profile (token masked)');
   addOutputOptions(cmd, { fields: CONFIG_LIST_FIELDS });
   examples(cmd, ['formctl config list', 'formctl --profile work config list --json | jq .base_url']);

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -11,7 +11,7 @@ export interface ConfigPathOptions {
 }
 
 /** `formctl config path`. */
-export function newConfigPathCommand(f: Factory, runF = configPathRun): Command {
+export function newConfigPathCommand(f: Factory, runF = configPathRun) {
   const cmd = new Command('path').description('Print the path of the config file (set FORMCTL_CONFIG_DIR to move it)');
   examples(cmd, ['formctl config path', 'ls -l "$(formctl config path)"']);
   return cmd.action(() => runF({ io: f.io, config: f.config }));

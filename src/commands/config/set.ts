@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ResolvedContext } from '../../config/resolve.js';
 import { type ConfigStore, DEFAULT_BASE_URL } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
@@ -16,7 +16,7 @@ export interface ConfigSetOptions {
 }
 
 /** `formctl config set <key> <value>`. */
-export function newConfigSetCommand(f: Factory, runF = configSetRun): Command {
+export function newConfigSetCommand(f: Factory, runF = configSetRun) {
   const cmd = new Command('set')
     .description('Change one setting of the current profile')
     .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`)

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
@@ -51,7 +51,7 @@ export interface FormApplyOptions {
 }
 
 /** `formctl form apply -f form.json`. */
-export function newFormApplyCommand(f: Factory, runF = formApplyRun): Command {
+export function newFormApplyCommand(f: Factory, runF = formApplyRun) {
   const cmd = new Command('apply')
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
     .requiredOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin');

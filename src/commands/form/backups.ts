@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -7,7 +7,7 @@ import { type BackupEntry, listBackups } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { backupDirFor } from './common.js';
 
 export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
@@ -22,13 +22,13 @@ export interface FormBackupsOptions {
 }
 
 /** `formctl form backups <id>`. */
-export function newFormBackupsCommand(f: Factory, runF = formBackupsRun): Command {
-  const cmd = new Command('backups')
+export function newFormBackupsCommand(f: Factory, runF = formBackupsRun) {
+  const cmd: UntypedCommand = new Command('backups')
     .description('List the copies saved before each update of a form, newest first');
   addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: BACKUP_FIELDS });
   examples(cmd, ['formctl form backups 42', 'formctl form backups 42 --json path | jq -r \'.[0].path\'']);
-  return cmd.action(async (ref: string | undefined, flags: OutputFlags) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags) =>
     runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref: await resolveFormArg(f, ref), output: flags }),
   );
 }

@@ -1,6 +1,6 @@
 // Pieces shared by the form verbs: columns, input files, the backup directory and safe-update flags.
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, type FormSummary, getForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -44,12 +44,13 @@ export const DRY_RUN_FIELDS = ['dry_run', 'form_id', 'diff', 'removed_fields'] a
  * Help text for commands using `resolveFormFormat`. Checking after the fetch costs a request on a
  * typo, but a fixed list alone would refuse attributes the service has added since formctl was built.
  */
-export function otherKeysNote(cmd: Command, o: { what?: string; when?: string; dryRun?: readonly string[] } = {}): Command {
+export function otherKeysNote<C extends CommandUnknownOpts>(cmd: C, o: { what?: string; when?: string; dryRun?: readonly string[] } = {}): C {
   const dry = o.dryRun ? `\nWith --dry-run, --json describes the change instead: ${o.dryRun.join(', ')}.` : '';
-  return cmd.addHelpText(
+  cmd.addHelpText(
     'after',
     `\n--json also accepts any other key ${o.what ?? 'the form has on the service'} (${o.when ?? 'checked once fetched'}): the list\nabove is what formctl knows, not a limit. Other names are refused with exit 2.${dry}`,
   );
+  return cmd;
 }
 
 /**
@@ -115,7 +116,7 @@ export async function readDocument(io: IOStreams, file: string): Promise<Record<
   return readFormFile(file);
 }
 
-/** Flags shared by every verb that goes through the safe update. */
+/** Flags shared by every verb that goes through the safe update (hand-typed commands only). */
 export interface SafeUpdateFlags {
   dryRun?: boolean;
   force?: boolean;
@@ -123,8 +124,8 @@ export interface SafeUpdateFlags {
   validate?: boolean;
 }
 
-/** Adds `--dry-run`, `--force` and `--no-validate`. */
-export function addSafeUpdateOptions(cmd: Command): Command {
+/** Adds `--dry-run`, `--force` and `--no-validate` (`validate` is true unless `--no-validate`). */
+export function addSafeUpdateOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
     .option('--dry-run', 'Show the diff and send nothing')
     .option('--force', 'Overwrite even if someone changed the form since it was read')

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, createForm } from '../../api/forms.js';
 import { listWorkspaces } from '../../api/workspaces.js';
@@ -37,7 +37,7 @@ export interface FormCreateOptions {
 }
 
 /** `formctl form create`. */
-export function newFormCreateCommand(f: Factory, runF = formCreateRun): Command {
+export function newFormCreateCommand(f: Factory, runF = formCreateRun) {
   const cmd = new Command('create')
     .description('Create a form from flags, a JSON file, or prompts')
     .option('--title <title>', 'Form title (at most 60 characters)')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { deleteForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { backupDirFor } from './common.js';
 
@@ -26,15 +26,15 @@ export interface FormDeleteOptions {
 export const DELETE_FIELDS = ['id', 'deleted', 'backup'] as const;
 
 /** `formctl form delete <id|slug>`. */
-export function newFormDeleteCommand(f: Factory, runF = formDeleteRun): Command {
-  const cmd = new Command('delete')
+export function newFormDeleteCommand(f: Factory, runF = formDeleteRun) {
+  const cmd: UntypedCommand = new Command('delete')
     .alias('rm')
     .description('Delete a form and its submissions');
   addFormArgument(cmd);
   addYesOption(cmd);
   addOutputOptions(cmd, { fields: DELETE_FIELDS });
   examples(cmd, ['formctl form delete 42', 'formctl form delete contact-us --yes   # in scripts', "formctl form delete 42 --yes --json backup | jq -r .backup"]);
-  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean } & OutputFlags) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: { yes?: boolean } & OutputFlags) =>
     runF({
       io: f.io,
       api: f.api,

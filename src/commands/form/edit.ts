@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
@@ -14,7 +14,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor } from './common.js';
 import { reportSafeUpdate } from './update.js';
 
@@ -56,14 +56,14 @@ export function systemEditor(env: NodeJS.ProcessEnv): EditorRunner {
 }
 
 /** `formctl form edit <id|slug>`. */
-export function newFormEditCommand(f: Factory, runF = formEditRun): Command {
-  const cmd = new Command('edit')
+export function newFormEditCommand(f: Factory, runF = formEditRun) {
+  const cmd: UntypedCommand = new Command('edit')
     .description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely');
   addFormArgument(cmd);
   addSafeUpdateOptions(cmd);
   addYesOption(cmd);
   examples(cmd, ['formctl form edit 42', 'EDITOR="code --wait" formctl form edit contact-us', 'formctl form edit 42 --dry-run   # only show what would change']);
-  return cmd.action(async (ref: string | undefined, flags: { yes?: boolean } & SafeUpdateFlags) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: { yes?: boolean } & SafeUpdateFlags) =>
     runF({
       io: f.io,
       api: f.api,

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -6,7 +6,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
 
 export interface FormFieldsOptions {
@@ -17,14 +17,14 @@ export interface FormFieldsOptions {
 }
 
 /** `formctl form fields <id|slug>`. */
-export function newFormFieldsCommand(f: Factory, runF = formFieldsRun): Command {
-  const cmd = new Command('fields')
+export function newFormFieldsCommand(f: Factory, runF = formFieldsRun) {
+  const cmd: UntypedCommand = new Command('fields')
     .description("List a form's fields with the ids that exports and submission patches use");
   addFormArgument(cmd);
   addOutputOptions(cmd, { list: true, fields: PROPERTY_FIELDS });
   otherKeysNote(cmd, { what: 'a field has on the service' });
   examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
-  return cmd.action(async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
+  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
 }
 
 const COLUMNS: Column<FormProperty>[] = [

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -7,7 +7,7 @@ import { write, type IOStreams } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, parseId, type UntypedCommand, untypedAction } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
 import { writeFieldTable } from './fields.js';
 
@@ -20,8 +20,8 @@ export interface FormGetOptions {
 }
 
 /** `formctl form get <id|slug>`. */
-export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
-  const cmd = new Command('get')
+export function newFormGetCommand(f: Factory, runF = formGetRun) {
+  const cmd: UntypedCommand = new Command('get')
     .alias('view')
     .description('Show a form with its settings and fields');
   addFormArgument(cmd);
@@ -30,7 +30,7 @@ export function newFormGetCommand(f: Factory, runF = formGetRun): Command {
   addOutputOptions(cmd, { fields: FORM_FIELDS });
   otherKeysNote(cmd);
   examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
-  return cmd.action(async (ref: string | undefined, flags: OutputFlags & { workspace?: number }) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags & { workspace?: number }) =>
     runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref, flags.workspace), output: flags }),
   );
 }

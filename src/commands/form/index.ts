@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newFormApplyCommand } from './apply.js';
 import { newFormBackupsCommand } from './backups.js';
@@ -15,7 +15,7 @@ import { newFormUpdateCommand } from './update.js';
 import { examples } from '../shared.js';
 
 /** `formctl form …`. */
-export default function newFormCommand(f: Factory): Command {
+export default function newFormCommand(f: Factory) {
   const cmd = new Command('form')
     .description('List, create, update and version forms safely')
     .addCommand(newFormListCommand(f))

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { listAllFormsDeprecated } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -22,7 +22,7 @@ export interface FormListAllOptions {
 }
 
 /** `formctl form list-all`. */
-export function newFormListAllCommand(f: Factory, runF = formListAllRun): Command {
+export function newFormListAllCommand(f: Factory, runF = formListAllRun) {
   const cmd = new Command('list-all').description('List forms across all your workspaces (deprecated endpoint, for old automations)');
   addLimitOptions(cmd, 'forms');
   addOutputOptions(cmd, { list: true, fields: LIST_ALL_FIELDS });

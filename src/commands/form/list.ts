@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type FormSummary, listWorkspaceForms } from '../../api/forms.js';
 import type { Page } from '../../api/paginate.js';
@@ -31,7 +31,7 @@ export interface FormListOptions {
 }
 
 /** `formctl form list`. */
-export function newFormListCommand(f: Factory, runF = formListRun): Command {
+export function newFormListCommand(f: Factory, runF = formListRun) {
   const cmd = new Command('list')
     .alias('ls')
     .description("List a workspace's forms")

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath, dirname } from 'node:path';
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
@@ -12,7 +12,7 @@ import { cannotWrite } from '../../io/files.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, examples } from '../shared.js';
+import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 
 export interface FormPullOptions {
@@ -26,15 +26,15 @@ export interface FormPullOptions {
 }
 
 /** `formctl form pull <id|slug>`. */
-export function newFormPullCommand(f: Factory, runF = formPullRun): Command {
-  const cmd = new Command('pull')
+export function newFormPullCommand(f: Factory, runF = formPullRun) {
+  const cmd: UntypedCommand = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
     .option('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)')
     .option('--force', 'Overwrite the --output file whatever it holds')
     .option('--include-secrets', `Keep secret attributes (${SECRET_KEYS.join(', ')}) in the document; left out by default`);
   addFormArgument(cmd);
   examples(cmd, ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
-  return cmd.action(async (ref: string | undefined, flags: { output?: string; force?: boolean; includeSecrets?: boolean }) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: { output?: string; force?: boolean; includeSecrets?: boolean }) =>
     runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output, force: flags.force, includeSecrets: flags.includeSecrets }),
   );
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { getForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
@@ -10,7 +10,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { formIdOf } from './backups.js';
 import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './common.js';
 import { reportSafeUpdate } from './update.js';
@@ -33,8 +33,8 @@ export interface FormRestoreOptions {
 }
 
 /** `formctl form restore <id>`. */
-export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Command {
-  const cmd = new Command('restore')
+export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
+  const cmd: UntypedCommand = new Command('restore')
     .description('Put a saved version of a form back (through the same safe update)')
     .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
   addFormArgument(cmd);
@@ -47,7 +47,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun): Comman
     'formctl form restore 42 --yes',
     'formctl form restore 42 --backup ~/.local/state/formctl/backups/default/42/2025-01-31T09-12-00.000Z.json',
   ]);
-  return cmd.action(async (ref: string | undefined, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
+  return untypedAction(cmd, async (ref: string | undefined, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
     runF({
       io: f.io,
       api: f.api,

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -10,12 +10,11 @@ import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
-  type SafeUpdateFlags,
   addSafeUpdateOptions,
   backupDirFor,
   formLockFor,
@@ -25,61 +24,39 @@ import {
   resolveFormFormat,
 } from './common.js';
 
-export interface FormUpdateOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  now: () => Date;
-  ref: string;
-  title?: string;
-  visibility?: string;
-  set?: Array<[string, string]>;
-  file?: string;
-  dryRun?: boolean;
-  force?: boolean;
-  validate?: boolean;
-  output: OutputFlags;
-  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
-  lock?: FormLocker;
-}
-
-/** `formctl form update <id|slug>`. */
-export function newFormUpdateCommand(f: Factory, runF = formUpdateRun): Command {
-  const cmd = new Command('update')
+/** `formctl form update [form]`: the command and its flags, declared once. */
+function formUpdateCommand() {
+  const base = new Command('update')
     .description('Change a form safely: fields you do not mention keep their values')
     .option('--title <title>', 'New title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'New visibility', VISIBILITIES))
     .option('--set <key=value>', 'Set an attribute; JSON when it parses, dotted keys for nested, e.g. settings.navigation_arrows=true (repeatable)', collectKeyValue)
     .option('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin');
-  addFormArgument(cmd);
-  addSafeUpdateOptions(cmd);
-  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addSafeUpdateOptions(addFormArgument(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
-  examples(cmd, [
+  return examples(cmd, [
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
     'formctl form update contact-us --set properties.0.required=true --set \'closed_text=See you next year\'',
     'formctl form update 42 --set slug=contact   # a new slug: self-hosted servers only; formctl says what happened',
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
   ]);
-  return cmd.action(
-    async (ref: string | undefined, flags: { title?: string; visibility?: string; set?: Array<[string, string]>; file?: string } & SafeUpdateFlags & OutputFlags) =>
-      runF({
-        io: f.io,
-        api: f.api,
-        backupDir: (id) => backupDirFor(f, id),
-        lock: formLockFor(f),
-        now: f.now,
-        ref: await resolveFormArg(f, ref),
-        title: flags.title,
-        visibility: flags.visibility,
-        set: flags.set,
-        file: flags.file,
-        dryRun: flags.dryRun,
-        force: flags.force,
-        validate: flags.validate,
-        output: flags,
-      }),
+}
+
+export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  backupDir: (formId: number) => Promise<string>;
+  now: () => Date;
+  ref: string;
+  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+  lock?: FormLocker;
+};
+
+/** `formctl form update <id|slug>`. */
+export function newFormUpdateCommand(f: Factory, runF = formUpdateRun) {
+  return formUpdateCommand().action(async (ref, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now, ref: await resolveFormArg(f, ref) }),
   );
 }
 
@@ -149,7 +126,7 @@ function stripAnsi(s: string): string {
 
 /** Fetches the form, merges --file, --title, --visibility and --set over it, and runs the safe update. */
 export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const hasChange = o.title !== undefined || o.visibility !== undefined || (o.set?.length ?? 0) > 0 || o.file !== undefined;
   if (!hasChange) throw new UsageError('Nothing to update.', 'Pass --title, --visibility, --set key=value or --file patch.json.');
   const patch = o.file !== undefined ? await readDocument(o.io, o.file) : {};
@@ -169,12 +146,12 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;
     for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
-    resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
+    resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
     const result = await safeUpdate({
       client,
       current,
       change: doc,
-      validate: o.validate !== false,
+      validate: o.validate,
       dryRun: o.dryRun === true,
       force: o.force === true,
       backupDir: await o.backupDir(current.id),
@@ -183,7 +160,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
       warn: (m) => notice(o.io, m, 'warning'),
       slug: slug !== undefined && slug !== current.slug ? slug : undefined,
     });
-    await reportSafeUpdate(o.io, o.output, result);
+    await reportSafeUpdate(o.io, o, result);
   } finally {
     await release?.();
   }

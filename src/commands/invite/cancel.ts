@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
@@ -21,7 +21,7 @@ export interface InviteCancelOptions {
 }
 
 /** `formctl invite cancel <invite-id>`. */
-export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun): Command {
+export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun) {
   const cmd = new Command('cancel')
     .description('Cancel a pending invite so its link stops working (admins only)')
     .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newInviteCancelCommand } from './cancel.js';
 import { newInviteListCommand } from './list.js';
@@ -6,7 +6,7 @@ import { newInviteResendCommand } from './resend.js';
 import { examples } from '../shared.js';
 
 /** `formctl invite …`. */
-export default function newInviteCommand(f: Factory): Command {
+export default function newInviteCommand(f: Factory) {
   const cmd = new Command('invite')
     .description('List, resend and cancel workspace invites')
     .addCommand(newInviteListCommand(f))

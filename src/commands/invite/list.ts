@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '../../api/invites.js';
 import { UsageError } from '../../errors.js';
@@ -33,7 +33,7 @@ export function parseInviteStatus(v: string): InviteStatus {
 }
 
 /** `formctl invite list`. */
-export function newInviteListCommand(f: Factory, runF = inviteListRun): Command {
+export function newInviteListCommand(f: Factory, runF = inviteListRun) {
   const cmd = new Command('list')
     .alias('ls')
     .description('List the invites of a workspace (admins only)')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resendInvite } from '../../api/invites.js';
 import type { Factory } from '../../factory.js';
@@ -18,7 +18,7 @@ export interface InviteResendOptions {
 }
 
 /** `formctl invite resend <invite-id>`. */
-export function newInviteResendCommand(f: Factory, runF = inviteResendRun): Command {
+export function newInviteResendCommand(f: Factory, runF = inviteResendRun) {
   const cmd = new Command('resend')
     .description('Send a pending invite\'s email again (admins only)')
     .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));

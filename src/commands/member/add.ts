@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type AddResult, ROLES, type Role, addMember } from '../../api/members.js';
 import { UsageError } from '../../errors.js';
@@ -24,7 +24,7 @@ export interface MemberAddOptions {
 }
 
 /** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
-export function newMemberAddCommand(f: Factory, runF = memberAddRun): Command {
+export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
   const cmd = new Command('add')
     .description('Add a person to a workspace by email, or invite them when they have no account')
     .argument('[email]', 'Email address of the person to add (prompted on a terminal when omitted)')

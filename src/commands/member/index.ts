@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newMemberAddCommand } from './add.js';
 import { newMemberListCommand } from './list.js';
@@ -7,7 +7,7 @@ import { newMemberSetRoleCommand } from './set-role.js';
 import { examples } from '../shared.js';
 
 /** `formctl member …`. */
-export default function newMemberCommand(f: Factory): Command {
+export default function newMemberCommand(f: Factory) {
   const cmd = new Command('member')
     .description('Manage workspace members and their roles')
     .addCommand(newMemberListCommand(f))

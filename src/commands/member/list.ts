@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
@@ -21,7 +21,7 @@ export interface MemberListOptions {
 }
 
 /** `formctl member list`. */
-export function newMemberListCommand(f: Factory, runF = memberListRun): Command {
+export function newMemberListCommand(f: Factory, runF = memberListRun) {
   const cmd = new Command('list').alias('ls').description('List the members of a workspace and their roles');
   addLimitOptions(cmd, 'members');
   addWorkspaceOption(cmd);

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { removeMember } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
@@ -27,7 +27,7 @@ export interface MemberRemoveOptions {
 }
 
 /** `formctl member remove <user-id|email>`. */
-export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun): Command {
+export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
   const cmd = new Command('remove')
     .alias('rm')
     .description('Remove a member from a workspace (their account and other workspaces stay)')

@@ -1,4 +1,4 @@
-import { Argument, Command } from 'commander';
+import { Argument, Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers, updateMemberRole } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
@@ -29,7 +29,7 @@ export interface MemberSetRoleOptions {
 }
 
 /** `formctl member set-role <user-id|email> <role>`. */
-export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun): Command {
+export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
   const cmd = new Command('set-role')
     .description("Change a member's role in a workspace (admins only)")
     .argument('<user-id|email>', 'Numeric user id, or an email looked up in the member list')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newProfileListCommand } from './list.js';
 import { newProfileRemoveCommand } from './remove.js';
@@ -6,7 +6,7 @@ import { newProfileUseCommand } from './use.js';
 import { examples } from '../shared.js';
 
 /** `formctl profile …`. */
-export default function newProfileCommand(f: Factory): Command {
+export default function newProfileCommand(f: Factory) {
   const cmd = new Command('profile')
     .description('List, switch and remove saved profiles')
     .addCommand(newProfileListCommand(f))

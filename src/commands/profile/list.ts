@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
@@ -25,7 +25,7 @@ export interface ProfileListOptions {
 }
 
 /** `formctl profile list`. */
-export function newProfileListCommand(f: Factory, runF = profileListRun): Command {
+export function newProfileListCommand(f: Factory, runF = profileListRun) {
   const cmd = new Command('list').alias('ls').description('List saved profiles; * marks the one commands use now');
   addOutputOptions(cmd, { list: true, fields: PROFILE_FIELDS });
   examples(cmd, ['formctl profile list', "formctl profile list --json name,logged_in | jq -r '.[] | select(.logged_in) | .name'"]);

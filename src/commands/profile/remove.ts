@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -16,7 +16,7 @@ export interface ProfileRemoveOptions {
 }
 
 /** `formctl profile remove <name>`. */
-export function newProfileRemoveCommand(f: Factory, runF = profileRemoveRun): Command {
+export function newProfileRemoveCommand(f: Factory, runF = profileRemoveRun) {
   const cmd = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').argument('<name>', 'Profile name');
   addYesOption(cmd);
   examples(cmd, ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);

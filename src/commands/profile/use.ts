@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ConfigStore } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -13,7 +13,7 @@ export interface ProfileUseOptions {
 }
 
 /** `formctl profile use <name>`. */
-export function newProfileUseCommand(f: Factory, runF = profileUseRun): Command {
+export function newProfileUseCommand(f: Factory, runF = profileUseRun) {
   const cmd = new Command('use').description('Make a saved profile the current one').argument('<name>', 'Profile name');
   examples(cmd, ['formctl profile use work', 'formctl --profile personal form list   # one command only']);
   return cmd.action((name: string) => runF({ io: f.io, config: f.config, name }));

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -49,7 +49,7 @@ function collectEmail(v: string, previous: string[] | undefined): string[] {
 }
 
 /** `formctl sandbox`. */
-export default function newSandboxCommand(f: Factory, runF = sandboxRun): Command {
+export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
   const cmd = new Command('sandbox')
     .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
     .addOption(new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)').choices(['spec', 'deployed']).default('spec'))

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { deleteSubmission, parseSubmissionRef, resolveSubmissionRef, submissionRefArg } from '../../api/submissions.js';
@@ -9,7 +9,7 @@ import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 
 export interface SubmissionDeleteOptions {
   io: IOStreams;
@@ -21,15 +21,15 @@ export interface SubmissionDeleteOptions {
 }
 
 /** `formctl submission delete <form> <submission-id>`. */
-export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun): Command {
-  const cmd = new Command('delete')
+export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun) {
+  const cmd: UntypedCommand = new Command('delete')
     .alias('rm')
     .description('Delete one submission for good');
   addFormArgument(cmd);
   cmd.argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)');
   addYesOption(cmd);
   examples(cmd, ['formctl submission delete contact-us 118', 'formctl submission delete 42 118 --yes   # in scripts', 'formctl submission delete   # on a terminal: pick the form, then type the id']);
-  return cmd.action(async (form: string | undefined, submissionId: string | undefined, flags: { yes?: boolean }) => {
+  return untypedAction(cmd, async (form: string | undefined, submissionId: string | undefined, flags: { yes?: boolean }) => {
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {
       throw new UsageError('Missing <submission-id> argument.', promptsOffHint('the submission id as <submission-id>', `See \`formctl submission list ${ref}\`.`));

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
@@ -9,7 +9,7 @@ import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
-import { examples } from '../shared.js';
+import { examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { addDownloadOptions, downloadJob } from './export.js';
 
 export interface SubmissionExportStatusOptions {
@@ -31,8 +31,8 @@ export interface SubmissionExportStatusOptions {
 }
 
 /** `formctl submission export-status <form> <job-id>`. */
-export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun): Command {
-  const cmd = new Command('export-status')
+export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun) {
+  const cmd: UntypedCommand = new Command('export-status')
     .description('Show an async export job, or wait for it and download its CSV')
     .argument('<form>', 'Form id or slug')
     .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
@@ -42,7 +42,7 @@ export function newSubmissionExportStatusCommand(f: Factory, runF = submissionEx
     'formctl submission export-status 42 0f6c…-job-id',
     'formctl submission export-status 42 0f6c…-job-id --download -o answers.csv',
   ]);
-  return cmd.action(
+  return untypedAction(cmd, 
     (form: string, jobId: string, flags: { download?: boolean; output?: string; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
       runF({
         io: f.io,

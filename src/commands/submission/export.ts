@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
 import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
@@ -15,7 +15,7 @@ import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, examples } from '../shared.js';
+import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 import { parseList, parseSeconds } from './options.js';
@@ -58,8 +58,8 @@ export function addDownloadOptions(cmd: Command): Command {
 }
 
 /** `formctl submission export [form]`. */
-export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun): Command {
-  const cmd = new Command('export')
+export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun) {
+  const cmd: UntypedCommand = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
@@ -72,7 +72,7 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
     'formctl submission export 42 -o - | head -5',
     'formctl submission export 42 --no-wait   # prints the job id; fetch it later with export-status',
   ]);
-  return cmd.action(
+  return untypedAction(cmd, 
     async (form: string | undefined, flags: { columns?: string[]; allColumns?: boolean; output?: string; wait: boolean; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
       runF({
         io: f.io,

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newSubmissionDeleteCommand } from './delete.js';
 import { newSubmissionExportStatusCommand } from './export-status.js';
@@ -8,7 +8,7 @@ import { newSubmissionUpdateCommand } from './update.js';
 import { examples } from '../shared.js';
 
 /** `formctl submission …`. */
-export default function newSubmissionCommand(f: Factory): Command {
+export default function newSubmissionCommand(f: Factory) {
   const cmd = new Command('submission')
     .description('List, update, bulk-update, delete and export submissions')
     .addCommand(newSubmissionListCommand(f))

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
@@ -6,10 +6,10 @@ import { type Page, items } from '../../api/paginate.js';
 import { SUBMISSIONS_MAX_PER_PAGE, listSubmissions } from '../../api/submissions.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 
@@ -17,42 +17,36 @@ export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data']
 /** A table row shows this many answers; `--json` has them all. */
 const TABLE_FIELDS = 3;
 
-export interface SubmissionListOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-  all?: boolean;
-  limit?: number;
-  status?: string;
-  search?: string;
-  output: OutputFlags;
-}
-
-/** `formctl submission list [form]`. */
-export function newSubmissionListCommand(f: Factory, runF = submissionListRun): Command {
-  const cmd = new Command('list')
+/** `formctl submission list [form]`: the command and its flags, declared once. */
+function submissionListCommand() {
+  const base = new Command('list')
     .alias('ls')
     .description('List a form\'s submissions, newest first')
     .addOption(new Option('--status <status>', 'Only submissions with this status').choices(['completed', 'partial', 'all']))
     .option('--search <text>', 'Only submissions with an answer matching this text');
-  addLimitOptions(cmd, 'submissions');
-  addFormArgument(cmd);
-  addOutputOptions(cmd, { list: true, fields: SUBMISSION_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addFormArgument(addLimitOptions(base, 'submissions')), { list: true, fields: SUBMISSION_FIELDS }), [
     'formctl submission list contact-us',
     'formctl submission list 42 --search alice@example.com',
     'formctl submission list 42 --ndjson | jq -r \'.data | to_entries | map(.value) | @csv\'',
     "formctl submission list 42 --all --json id,submitted_at | jq -r '.[] | \"\\(.id) \\(.submitted_at)\"'",
   ]);
-  return cmd.action(async (form: string | undefined, flags: { all?: boolean; limit?: number; status?: string; search?: string } & OutputFlags) =>
-    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), all: flags.all, limit: flags.limit, status: flags.status, search: flags.search, output: flags }),
-  );
+}
+
+export type SubmissionListOptions = FlagsOf<typeof submissionListCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  form: string;
+};
+
+/** `formctl submission list [form]`. */
+export function newSubmissionListCommand(f: Factory, runF = submissionListRun) {
+  return submissionListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
 }
 
 /** Streams submissions page by page; only the table (which must measure its columns) holds rows in memory. */
 export async function submissionListRun(o: SubmissionListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, SUBMISSION_FIELDS);
+  const format = resolveFormat(o.io, o, SUBMISSION_FIELDS);
   const machine = format.kind === 'json' || format.kind === 'ndjson';
   const limit = listLimit(format, o);
   const client = await o.api();

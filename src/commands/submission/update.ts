@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
@@ -10,7 +10,7 @@ import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, collectKeyValue, examples } from '../shared.js';
+import { addFormArgument, collectKeyValue, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
@@ -55,8 +55,8 @@ interface UpdateFlags {
 }
 
 /** `formctl submission update [form] [submission-id]`: one submission with --set/--file, or many with --from. */
-export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun): Command {
-  const cmd = new Command('update')
+export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun) {
+  const cmd: UntypedCommand = new Command('update')
     .description('Change answers of one submission, or of many from an NDJSON file')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
     .option('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin')
@@ -79,7 +79,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
     'formctl submission update 42 --from fixes.ndjson --dry-run',
   ]);
-  return cmd.action(async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
+  return untypedAction(cmd, async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
     const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'yes'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');

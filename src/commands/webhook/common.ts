@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { getForm, resolveForm } from '../../api/forms.js';
 import { type FormNamer, type WebhookIntegration, type WebhookIntegrationBody, getWebhook } from '../../api/webhooks.js';
@@ -51,7 +51,7 @@ export function parseWebhookId(v: string): number {
 }
 
 /** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */
-export function addWebhookIdArgument(cmd: Command): Command {
+export function addWebhookIdArgument(cmd: Command) {
   return cmd.argument('[id]', 'Webhook integration id (prompted on a terminal when omitted)', parseWebhookId);
 }
 
@@ -192,12 +192,12 @@ export async function readLogicFile(path: string): Promise<unknown> {
 }
 
 /** Adds `--show-secret` to a command that prints integrations. */
-export function addShowSecretOption(cmd: Command): Command {
+export function addShowSecretOption(cmd: Command) {
   return cmd.option('--show-secret', 'Print the signing secret in full (masked as ••••1234 by default)');
 }
 
 /** Adds `--allow-private`. */
-export function addAllowPrivateOption(cmd: Command): Command {
+export function addAllowPrivateOption(cmd: Command) {
   return cmd.option('--allow-private', 'Skip only the HTTPS and public-address checks (a local receiver and a sandbox run with --allow-private-webhooks)');
 }
 

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type WebhookIntegrationBody, createWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
@@ -10,7 +10,7 @@ import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
@@ -62,8 +62,8 @@ interface CreateFlags extends OutputFlags {
 }
 
 /** `formctl webhook create [form] --url URL`; run bare on a terminal it asks for each. */
-export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Command {
-  const cmd = new Command('create')
+export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
+  const cmd: UntypedCommand = new Command('create')
     .description('Send every new submission of a form to an HTTPS endpoint')
     .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
     .option('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)')
@@ -84,7 +84,7 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun): Co
     'formctl webhook create 1 --url http://127.0.0.1:8787/ --generate-secret --allow-private',
     'formctl webhook create   # on a terminal: pick the form, then URL, secret and status',
   ]);
-  return cmd.action(async (form: string | undefined, flags: CreateFlags) =>
+  return untypedAction(cmd, async (form: string | undefined, flags: CreateFlags) =>
     runF({
       io: f.io,
       api: f.api,

@@ -1,11 +1,11 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { deleteWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addFormArgument, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export interface WebhookDeleteOptions {
@@ -18,15 +18,15 @@ export interface WebhookDeleteOptions {
 }
 
 /** `formctl webhook delete [form] [id]`. */
-export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun): Command {
-  const cmd = new Command('delete')
+export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun) {
+  const cmd: UntypedCommand = new Command('delete')
     .alias('rm')
     .description('Delete a webhook integration (deliveries stop at once)');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);
   addYesOption(cmd);
   examples(cmd, ['formctl webhook delete contact 7', 'formctl webhook delete 42 7 --yes   # in scripts']);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: { yes?: boolean }) => {
+  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: { yes?: boolean }) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
     return runF({ io: f.io, api: f.api, prompter: f.prompter, form, id, yes: flags.yes });
   });

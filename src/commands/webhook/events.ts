@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, type OutputFlags, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
-import { addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, choiceOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
@@ -44,8 +44,8 @@ const COLUMNS: Column<DispatchEvent>[] = [
 ];
 
 /** `formctl webhook events [form] [id]`. */
-export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Command {
-  const cmd = new Command('events')
+export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun) {
+  const cmd: UntypedCommand = new Command('events')
     .description('Show delivery attempts, newest first; --follow prints new ones as they happen')
     .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
     .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
@@ -59,7 +59,7 @@ export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun): Co
     'formctl webhook events 42 7 --status failed',
     'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
   ]);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & LimitFlags & { status?: string; follow?: boolean; interval?: string }) => {
+  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & LimitFlags & { status?: string; follow?: boolean; interval?: string }) => {
     let intervalMs: number | undefined;
     if (flags.interval !== undefined) {
       const n = Number(flags.interval);

@@ -1,9 +1,9 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs, webhookTarget, webhookView } from './common.js';
 
 export interface WebhookGetOptions {
@@ -17,8 +17,8 @@ export interface WebhookGetOptions {
 }
 
 /** `formctl webhook get [form] [id]`. */
-export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command {
-  const cmd = new Command('get')
+export function newWebhookGetCommand(f: Factory, runF = webhookGetRun) {
+  const cmd: UntypedCommand = new Command('get')
     .alias('view')
     .description('Show one webhook integration: URL, status, masked secret, headers, logic');
   addFormArgument(cmd);
@@ -26,7 +26,7 @@ export function newWebhookGetCommand(f: Factory, runF = webhookGetRun): Command 
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
   examples(cmd, ['formctl webhook get contact 7', 'formctl webhook get 42 7 --json data | jq .data.webhook_headers']);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & { showSecret?: boolean }) => {
+  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & { showSecret?: boolean }) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
     return runF({ io: f.io, api: f.api, now: f.now, form, id, showSecret: flags.showSecret, output: flags });
   });

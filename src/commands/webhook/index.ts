@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { examples } from '../shared.js';
 import { newWebhookCreateCommand } from './create.js';
@@ -15,7 +15,7 @@ import { newWebhookUpdateCommand } from './update.js';
 import { newWebhookVerifyCommand } from './verify.js';
 
 /** `formctl webhook …`. */
-export default function newWebhookCommand(f: Factory): Command {
+export default function newWebhookCommand(f: Factory) {
   const cmd = new Command('webhook')
     .description('Manage webhook integrations; sign, verify, listen and send deliveries')
     .addCommand(newWebhookListCommand(f))

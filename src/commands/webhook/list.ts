@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
@@ -7,7 +7,7 @@ import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } fro
 import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';
 
 export interface WebhookListOptions {
@@ -22,14 +22,14 @@ export interface WebhookListOptions {
 }
 
 /** `formctl webhook list [form]`. */
-export function newWebhookListCommand(f: Factory, runF = webhookListRun): Command {
-  const cmd = new Command('list').alias('ls').description("List a form's webhook integrations");
+export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
+  const cmd: UntypedCommand = new Command('list').alias('ls').description("List a form's webhook integrations");
   addLimitOptions(cmd, 'webhooks');
   addFormArgument(cmd);
   addShowSecretOption(cmd);
   addOutputOptions(cmd, { list: true, fields: WEBHOOK_FIELDS });
   examples(cmd, ['formctl webhook list contact', "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'"]);
-  return cmd.action(async (form: string | undefined, flags: OutputFlags & LimitFlags & { showSecret?: boolean }) =>
+  return untypedAction(cmd, async (form: string | undefined, flags: OutputFlags & LimitFlags & { showSecret?: boolean }) =>
     runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), showSecret: flags.showSecret, all: flags.all, limit: flags.limit, output: flags }),
   );
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -35,7 +35,7 @@ interface ListenFlags {
 }
 
 /** `formctl webhook listen`. */
-export function newWebhookListenCommand(f: Factory, runF = webhookListenRun): Command {
+export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
   const cmd = new Command('listen')
     .description('Run a local receiver that prints every delivery and checks its signature')
     .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`)

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { updateWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
@@ -6,7 +6,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
-import { addFormArgument, examples } from '../shared.js';
+import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import { addWebhookIdArgument, fullBody, resolveWebhookArgs, webhookTarget } from './common.js';
 
 export interface WebhookRotateSecretOptions {
@@ -18,14 +18,14 @@ export interface WebhookRotateSecretOptions {
 }
 
 /** `formctl webhook rotate-secret [form] [id]`. */
-export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun): Command {
-  const cmd = new Command('rotate-secret')
+export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun) {
+  const cmd: UntypedCommand = new Command('rotate-secret')
     .description('Replace the signing secret with a new random one and print it once')
     .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);
   examples(cmd, ['formctl webhook rotate-secret contact 7 > new-secret.txt', "formctl webhook rotate-secret 42 7 --json | jq -r .secret"]);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags) => {
+  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
     return runF({ io: f.io, api: f.api, form, id, output: flags });
   });

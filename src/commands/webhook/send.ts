@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { getForm } from '../../api/forms.js';
 import { NetworkError } from '../../api/errors.js';
@@ -40,7 +40,7 @@ interface SendFlags {
 }
 
 /** `formctl webhook send <url>`. */
-export function newWebhookSendCommand(f: Factory, runF = webhookSendRun): Command {
+export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
   const cmd = new Command('send')
     .description('POST a correctly signed sample delivery to a receiver under development')
     .argument('<url>', 'Receiver URL (http:// is fine for a local one)')

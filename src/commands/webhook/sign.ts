@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -14,7 +14,7 @@ export interface WebhookSignOptions {
 }
 
 /** `formctl webhook sign`. */
-export function newWebhookSignCommand(f: Factory, runF = webhookSignRun): Command {
+export function newWebhookSignCommand(f: Factory, runF = webhookSignRun) {
   const cmd = new Command('sign')
     .description('Print the X-Webhook-Signature value for a body, for testing receivers')
     .option('--secret-file <file>', 'File holding the signing secret (required)')

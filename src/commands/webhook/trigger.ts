@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, getForm } from '../../api/forms.js';
 import { ForbiddenError } from '../../api/errors.js';
@@ -13,7 +13,7 @@ import { type OutputFlags, notice, resolveFormat, success, writeObject } from '.
 import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
 import { coerceValue, inputProperties } from '../../submissions/fields.js';
-import { addFormArgument, addOutputOptions, collectKeyValue, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, collectKeyValue, examples, type UntypedCommand, untypedAction } from '../shared.js';
 
 /** Fields of `trigger --json` (a contract with scripts). */
 export const TRIGGER_FIELDS = ['form_id', 'form_slug', 'submission_id', 'answers', 'message'] as const;
@@ -29,8 +29,8 @@ export interface WebhookTriggerOptions {
 }
 
 /** `formctl webhook trigger [form] [--data field=value…]`. */
-export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun): Command {
-  const cmd = new Command('trigger')
+export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun) {
+  const cmd: UntypedCommand = new Command('trigger')
     .description("Answer a form as a visitor would (its public answer route), so its active webhooks deliver for real")
     .option('-d, --data <field=value>', 'An answer, by field id or name (repeatable); required fields left out get sample values', collectKeyValue);
   addFormArgument(cmd);
@@ -40,7 +40,7 @@ export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun): 
     'formctl webhook trigger 1 --data name=Ada --data email=ada@example.com',
     'formctl webhook trigger 1 --data Rating=5 --json submission_id',
   ]);
-  return cmd.action(async (form: string | undefined, flags: OutputFlags & { data?: Array<[string, string]> }) =>
+  return untypedAction(cmd, async (form: string | undefined, flags: OutputFlags & { data?: Array<[string, string]> }) =>
     runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), data: flags.data ?? [], output: { json: flags.json } }),
   );
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { updateWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
@@ -61,8 +61,8 @@ interface UpdateFlags extends OutputFlags {
 }
 
 /** `formctl webhook update [form] [id]`. */
-export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Command {
-  const cmd = new Command('update')
+export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
+  const cmd: UntypedCommand = new Command('update')
     .description('Change a webhook\'s URL, headers, status or logic, keeping everything else')
     .option('--url <url>', 'New receiver URL')
     .option('--header <name:value>', 'Add or replace a custom header (repeatable); others are kept', collectHeader)
@@ -85,7 +85,7 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun): Co
     'formctl webhook update 42 7 --no-secret                  # deliveries unsigned',
     '# a new random secret: formctl webhook rotate-secret 42 7',
   ]);
-  return cmd.action(async (formArg: string | undefined, idArg: number | undefined, flags: UpdateFlags) => {
+  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: UpdateFlags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
     return runF({
       io: f.io,

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -23,7 +23,7 @@ export interface WebhookVerifyOptions {
 export const VERIFY_FIELDS = ['valid', 'reason', 'message'] as const;
 
 /** `formctl webhook verify`. */
-export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun): Command {
+export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun) {
   const cmd = new Command('verify')
     .description('Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid')
     .option('--secret-file <file>', 'File holding the signing secret (required)')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { createWorkspace } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
@@ -19,7 +19,7 @@ export interface WorkspaceCreateOptions {
 }
 
 /** `formctl workspace create`. */
-export function newWorkspaceCreateCommand(f: Factory, runF = workspaceCreateRun): Command {
+export function newWorkspaceCreateCommand(f: Factory, runF = workspaceCreateRun) {
   const cmd = new Command('create')
     .description('Create a workspace; you become its admin')
     .option('--name <name>', 'Workspace name')

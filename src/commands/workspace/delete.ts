@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { listWorkspaceForms } from '../../api/forms.js';
 import { deleteWorkspace, listWorkspaces } from '../../api/workspaces.js';
@@ -21,7 +21,7 @@ export interface WorkspaceDeleteOptions {
 }
 
 /** `formctl workspace delete <id>`. */
-export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun): Command {
+export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun) {
   const cmd = new Command('delete')
     .alias('rm')
     .description('Delete a workspace and everything in it (admins only)')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newWorkspaceCreateCommand } from './create.js';
 import { newWorkspaceDeleteCommand } from './delete.js';
@@ -9,7 +9,7 @@ import { newWorkspaceUseCommand } from './use.js';
 import { examples } from '../shared.js';
 
 /** `formctl workspace …`. */
-export default function newWorkspaceCommand(f: Factory): Command {
+export default function newWorkspaceCommand(f: Factory) {
   const cmd = new Command('workspace')
     .alias('ws')
     .description('List, create, update and switch workspaces')

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
@@ -22,7 +22,7 @@ export interface WorkspaceLeaveOptions {
 }
 
 /** `formctl workspace leave <id>`. */
-export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun): Command {
+export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
   const cmd = new Command('leave')
     .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
     .argument('<id>', 'Workspace id', parseId('workspace id'))

@@ -1,48 +1,42 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
-import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
 export const WORKSPACE_FIELDS = ['id', 'name', 'icon', 'settings', 'max_file_size', 'is_readonly'] as const;
 
-export interface WorkspaceListOptions {
+/** `formctl workspace list`: the command and its flags, declared once. */
+function workspaceListCommand() {
+  const cmd = addOutputOptions(addLimitOptions(new Command('list').alias('ls').description('List the workspaces you belong to'), 'workspaces'), {
+    list: true,
+    fields: WORKSPACE_FIELDS,
+  });
+  examples(cmd, ['formctl workspace list', "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'"]);
+  return cmd.addHelpText('after', '\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile\'s default).\n');
+}
+
+export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   defaultWorkspace: () => Promise<number | undefined>;
   now: () => Date;
-  output: OutputFlags;
-  all?: boolean;
-  limit?: number;
-}
+};
 
 /** `formctl workspace list`. */
-export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun): Command {
-  const cmd = new Command('list').alias('ls').description('List the workspaces you belong to');
-  addLimitOptions(cmd, 'workspaces');
-  addOutputOptions(cmd, { list: true, fields: WORKSPACE_FIELDS });
-  examples(cmd, ['formctl workspace list', "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'"]);
-  cmd.addHelpText('after', '\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile\'s default).\n');
-  return cmd.action((flags: OutputFlags & LimitFlags) =>
-    runF({
-      all: flags.all,
-      limit: flags.limit,
-      io: f.io,
-      api: f.api,
-      defaultWorkspace: async () => (await f.context()).workspace,
-      now: f.now,
-      output: flags,
-    }),
+export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun) {
+  return workspaceListCommand().action((flags) =>
+    runF({ ...flags, io: f.io, api: f.api, defaultWorkspace: async () => (await f.context()).workspace, now: f.now }),
   );
 }
 
 /** Lists workspaces; marks the profile's default one in the table. */
 export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
+  const format = resolveFormat(o.io, o, WORKSPACE_FIELDS);
   const limit = listLimit(format, o);
   const client = await o.api();
   const [workspaces, current] = await withSpinner(o.io, 'Loading workspaces…', () => Promise.all([listWorkspaces(client), o.defaultWorkspace()]));

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { listWorkspaces, updateWorkspace } from '../../api/workspaces.js';
 import { NotFoundError } from '../../api/errors.js';
@@ -19,7 +19,7 @@ export interface WorkspaceUpdateOptions {
 }
 
 /** `formctl workspace update <id>`. */
-export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun): Command {
+export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun) {
   const cmd = new Command('update')
     .description('Rename a workspace or change its emoji (admins only)')
     .argument('<id>', 'Workspace id', parseId('workspace id'))

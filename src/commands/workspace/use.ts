@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
@@ -17,7 +17,7 @@ export interface WorkspaceUseOptions {
 }
 
 /** `formctl workspace use <id>`. */
-export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun): Command {
+export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun) {
   const cmd = new Command('use')
     .description('Make a workspace the default for this profile (-w overrides it)')
     .argument('<id>', 'Workspace id', parseId('workspace id'));

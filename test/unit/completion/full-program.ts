@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { createFactory } from '../../../src/factory.js';
 import { buildProgram } from '../../../src/program.js';
 import { type FakeIO, fakeIO } from '../../helpers/io.js';

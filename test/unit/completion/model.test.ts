@@ -1,4 +1,4 @@
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { describeProgram, encodeValues, inferValues } from '../../../src/completion/model.js';
 import { fullProgram } from './full-program.js';

@@ -179,7 +179,7 @@ describe('form pull / apply', () => {
 describe('form restore', () => {
   it('puts the latest backup back through the safe update, backing up the replaced version', async () => {
     stub = await startFormStub();
-    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], output: {} });
+    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], validate: true });
     expect(stub.form.title).toBe('Oops');
 
     const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', output: {} }).catch((e) => e);

@@ -32,7 +32,7 @@ const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
 const backupDir = async (id: number) => join(tmp.dir, 'backups', String(id));
 
 function update(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<typeof formUpdateRun>[0]> = {}) {
-  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir, now, ref: '42', output: {}, ...o });
+  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir, now, ref: '42', validate: true, ...o });
 }
 
 const TITLE_70 = 'A'.repeat(70);
@@ -184,7 +184,7 @@ describe('secrets in diffs and dry runs', () => {
     expect(io.out()).not.toMatch(/hunter2|s3cret-new/);
 
     const json = fakeIO();
-    await update(stub, json, { set: [['password', 's3cret-new']], dryRun: true, output: { json: true } });
+    await update(stub, json, { set: [['password', 's3cret-new']], dryRun: true, json: true });
     expect(json.out()).not.toMatch(/hunter2|s3cret-new/);
     expect(JSON.parse(json.out()).diff).toContain('******** (changed)');
 
@@ -350,7 +350,7 @@ describe('402 from the service', () => {
     );
     const client = new ApiClient({ baseUrl: server.url, token: 'tok_unit', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const e = (await formUpdateRun({ io: fakeIO().io, api: async () => client, backupDir, now, ref: '42', set: [['custom_code', '<b>']], output: {} }).catch((err) => err)) as CliError;
+      const e = (await formUpdateRun({ io: fakeIO().io, api: async () => client, backupDir, now, ref: '42', set: [['custom_code', '<b>']], validate: true }).catch((err) => err)) as CliError;
       expect([e.exitCode, e.message, e.hint]).toEqual([
         5,
         'This feature requires a Pro plan. (HTTP 402, PUT /open/forms/42)',

@@ -66,7 +66,7 @@ describe('--json field names of the form commands', () => {
     const tmp = tempDir();
     try {
       const e = await caught(
-        formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir: async () => tmp.dir, now, ref: '42', title: 'New', output: { json: 'nope' } }),
+        formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir: async () => tmp.dir, now, ref: '42', title: 'New', validate: true, json: 'nope' }),
       );
       expect(e!.exitCode).toBe(2);
       expect(e!.message).toBe('Unknown JSON field: nope.');

@@ -22,7 +22,7 @@ const now = () => new Date('2025-03-04T05:06:07.890Z');
 const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
 
 function run(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<typeof formUpdateRun>[0]> = {}) {
-  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir: async (id) => join(tmp.dir, String(id)), now, ref: '42', output: {}, ...o });
+  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir: async (id) => join(tmp.dir, String(id)), now, ref: '42', validate: true, ...o });
 }
 
 /** The body the client should send for `sampleForm()` with `change` applied: every writable field, nothing computed. */
@@ -72,7 +72,7 @@ describe('form update (safe update)', () => {
     expect(io.err()).toMatch(/^warning: removed field "f-email" from form 42; the previous version is in .+\.json \(`formctl form restore 42` puts it back\)\.\n$/);
 
     const json = fakeIO();
-    await run(stub, json, { title: 'Other', dryRun: true, output: { json: true } });
+    await run(stub, json, { title: 'Other', dryRun: true, json: true });
     expect(JSON.parse(json.out()).removed_fields).toEqual([]);
   });
 
@@ -173,7 +173,7 @@ describe('form update (safe update)', () => {
   it('accepts the deployed {type,message,form} answer and prints the form with --json', async () => {
     stub = await startFormStub({ wrap: true });
     const io = fakeIO();
-    await run(stub, io, { title: 'New', output: { json: 'id,title' } });
+    await run(stub, io, { title: 'New', json: 'id,title' });
     expect(JSON.parse(io.out())).toEqual({ id: 42, title: 'New' });
   });
 

@@ -1,7 +1,7 @@
 // The help contract (issue #6): every command has a one-line description in sentence case without a
 // trailing period, described arguments and options, and an Examples block of real invocations; every
 // group with a list verb shows how to pipe --json into jq. Each test lists all offenders at once.
-import { Command } from 'commander';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visibleSubcommands } from '../../../src/completion/model.js';
 import { applySettings } from '../../../src/program.js';
@@ -11,7 +11,7 @@ import type { Factory } from '../../../src/factory.js';
 
 interface Entry {
   path: string;
-  cmd: Command;
+  cmd: CommandUnknownOpts;
   leaf: boolean;
   examples: string[];
   /** The flags listed under "Inherited flags:". */
@@ -19,9 +19,9 @@ interface Entry {
 }
 
 /** Renders every command's help (through the program's own output settings) and pulls out its examples. */
-function collect(program: Command, io: ReturnType<typeof fakeIO>): Entry[] {
+function collect(program: CommandUnknownOpts, io: ReturnType<typeof fakeIO>): Entry[] {
   const entries: Entry[] = [];
-  const walk = (cmd: Command, path: string[]): void => {
+  const walk = (cmd: CommandUnknownOpts, path: string[]): void => {
     io.stdout.chunks = [];
     cmd.outputHelp();
     const block = /\nExamples:\n((?:[ \t]+.*\n?)+)/.exec(io.out())?.[1] ?? '';
@@ -42,8 +42,8 @@ function collect(program: Command, io: ReturnType<typeof fakeIO>): Entry[] {
 
 /** Every spelling of a command path, aliases included, e.g. "formctl ws rm". */
 function spellings(e: Entry): string[] {
-  const chain: Command[] = [];
-  for (let c: Command | null = e.cmd; c?.parent; c = c.parent) chain.unshift(c);
+  const chain: CommandUnknownOpts[] = [];
+  for (let c: CommandUnknownOpts | null = e.cmd; c?.parent; c = c.parent) chain.unshift(c);
   let out = ['formctl'];
   for (const c of chain) out = out.flatMap((p) => [c.name(), ...c.aliases()].map((n) => `${p} ${n}`));
   return out;

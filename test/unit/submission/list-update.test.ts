@@ -43,7 +43,7 @@ describe('submission list', () => {
   it('streams every page as NDJSON and passes status/search through', async () => {
     stub = await envelopeServer([sub(5), sub(4), deployed(3)]);
     const fio = fakeIO();
-    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: 'contact-us', status: 'completed', search: 'a b', output: { ndjson: true } });
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: 'contact-us', status: 'completed', search: 'a b', ndjson: true });
     expect(fio.out().trim().split('\n').map((l) => JSON.parse(l))).toEqual([
       sub(5),
       sub(4),
@@ -58,7 +58,7 @@ describe('submission list', () => {
   it('accepts the spec\'s bare array, and prints TSV rows when piped', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, [sub(2), sub(1)])));
     const fio = fakeIO();
-    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', output: {} });
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42' });
     expect(fio.out()).toBe('2\t2026-01-02T10:00:00.000Z\tN2\te2@x.io\t2\n1\t2026-01-01T10:00:00.000Z\tN1\te1@x.io\t1\n');
     expect(stub.requests[1]!.url).toBe('/open/forms/42/submissions?page=1&per_page=30');
   });
@@ -66,7 +66,7 @@ describe('submission list', () => {
   it('shows a table with field names on a TTY, limited, with a note on stderr', async () => {
     stub = await envelopeServer([sub(5), sub(4), sub(3)]);
     const fio = fakeIO({ tty: true });
-    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date('2026-01-06T10:00:00Z'), form: '42', limit: 2, output: {} });
+    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date('2026-01-06T10:00:00Z'), form: '42', limit: 2 });
     expect(fio.out()).toBe(
       [
         'ID  SUBMITTED   NAME  EMAIL    AGE',
@@ -83,7 +83,7 @@ describe('submission messages name the form by title and id', () => {
   it('an empty list, and a deletion', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, req.method === 'DELETE' ? { message: 'Record successfully removed.' } : [])));
     const list = fakeIO({ tty: true });
-    await submissionListRun({ io: list.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', search: 'zz', output: {} });
+    await submissionListRun({ io: list.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', search: 'zz' });
     expect(list.err()).toBe('No submissions match in form "Contact us" (id 42).\n');
     const del = fakeIO({ tty: true });
     await submissionDeleteRun({ io: del.io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: 'contact-us', submissionId: '9', yes: true });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRIVATE_NOTE, deliveryRecord, isPrivateHost, webhookListenRun } from '../../../src/commands/webhook/listen.js';
 import newWebhookCommand from '../../../src/commands/webhook/index.js';

@@ -32,13 +32,13 @@ const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
 describe('workspace list', () => {
   it('TTY: table with the default marked; piped: TSV; --json fields', async () => {
     const tty = fakeIO({ tty: true });
-    await workspaceListRun({ io: tty.io, api, defaultWorkspace: async () => sb.workspaceId, now, output: {} });
+    await workspaceListRun({ io: tty.io, api, defaultWorkspace: async () => sb.workspaceId, now });
     const lines = tty.out().split('\n');
     expect(lines[0]).toMatch(/^ID  NAME +ICON  READ-ONLY  DEFAULT$/);
     expect(lines[1]).toMatch(new RegExp(`^${sb.workspaceId}\\s+\\S.*\\s+no\\s+\\*$`));
 
     const piped = fakeIO();
-    await workspaceListRun({ io: piped.io, api, defaultWorkspace: async () => undefined, now, output: {} });
+    await workspaceListRun({ io: piped.io, api, defaultWorkspace: async () => undefined, now });
     const cells = piped.out().split('\n')[0]!.split('\t');
     // The icon has its own column: `cut -f2` is the bare name.
     const ws = (await client.request<{ id: number; name: string; icon: string }[]>({ path: '/open/workspaces' })).data.find((w) => w.id === sb.workspaceId)!;
@@ -46,7 +46,7 @@ describe('workspace list', () => {
     expect(ws.icon).toBeTruthy();
 
     const js = fakeIO();
-    await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id,is_readonly' } });
+    await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, json: 'id,is_readonly' });
     expect(JSON.parse(js.out())[0]).toEqual({ id: sb.workspaceId, is_readonly: false });
   });
 });
@@ -88,7 +88,7 @@ describe('workspace create / update / delete', () => {
     expect(delTty.out()).toBe(`✓ Deleted workspace "Ops EU" (id ${id}).\n`);
 
     const left = fakeIO();
-    await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'name' } });
+    await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, json: 'name' });
     expect(JSON.parse(left.out()).map((w: { name: string }) => w.name)).not.toContain('Ops EU');
   });
 
@@ -113,7 +113,7 @@ describe('workspace leave / use', () => {
     await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true, force: true });
     expect(tty.out()).toBe('✓ You left "Temp".\n');
     const after = fakeIO();
-    await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, output: { json: 'id' } });
+    await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, json: 'id' });
     expect(JSON.parse(after.out()).map((w: { id: number }) => w.id)).not.toContain(id);
   });
 
