@@ -15,70 +15,53 @@ import type { FormLocker, Release } from '../../forms/lock.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
-  type SafeUpdateFlags,
   addSafeUpdateOptions,
   backupDirFor,
   formLockFor,
   otherKeysNote,
   readDocument,
   resolveFormFormat,
-} from './common.js';
+} from './shared.js';
 
 /** Keys of the `--dry-run --json` answer when apply would create the form. */
 const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
 import { reportSafeUpdate } from './update.js';
 
-export interface FormApplyOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  workspace: (flag?: number) => Promise<number>;
-  backupDir: (formId: number) => Promise<string>;
-  now: () => Date;
-  file: string;
-  workspaceFlag?: number;
-  dryRun?: boolean;
-  force?: boolean;
-  validate?: boolean;
-  output: OutputFlags;
-  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
-  lock?: FormLocker;
-}
-
-/** `formctl form apply -f form.json`. */
-export function newFormApplyCommand(f: Factory, runF = formApplyRun) {
-  const cmd = new Command('apply')
+/** `formctl form apply`: the command and its flags, declared once. */
+function formApplyCommand() {
+  const base = new Command('apply')
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
     .requiredOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin');
-  addWorkspaceOption(cmd);
-  addSafeUpdateOptions(cmd);
-  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addSafeUpdateOptions(addWorkspaceOption(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { what: 'the form or the file has', when: 'checked before anything is sent', dryRun: [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])] });
-  examples(cmd, [
+  return examples(cmd, [
     'formctl form apply -f forms/contact.json --dry-run',
     'formctl form apply -f forms/contact.json',
     'formctl form apply -w 3 -f examples/contact-form.json   # creates it, then records its id in the file',
   ]);
-  return cmd.action((flags: { file: string; workspace?: number } & SafeUpdateFlags & OutputFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      workspace: f.workspace,
-      backupDir: (id) => backupDirFor(f, id),
-      lock: formLockFor(f),
-      now: f.now,
-      file: flags.file,
-      workspaceFlag: flags.workspace,
-      dryRun: flags.dryRun,
-      force: flags.force,
-      validate: flags.validate,
-      output: flags,
-    }),
+}
+
+export type FormApplyOptions = FlagsOf<typeof formApplyCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The workspace of a new form: `workspace` (the -w value), else the environment's or the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  backupDir: (formId: number) => Promise<string>;
+  now: () => Date;
+  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+  lock?: FormLocker;
+};
+
+/** `formctl form apply -f <file>`. */
+export function newFormApplyCommand(f: Factory, runF = formApplyRun) {
+  return formApplyCommand().action((flags) =>
+    runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now }),
   );
 }
 
@@ -111,7 +94,7 @@ async function findExisting(client: ApiClient, refs: string[]): Promise<Form | u
  * updates that form instead of creating another one.
  */
 export async function formApplyRun(o: FormApplyOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const doc = await readDocument(o.io, o.file);
   if (Array.isArray(doc.properties) && doc.properties.length === 0) {
     throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
@@ -146,8 +129,8 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
 async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client: ApiClient, existing: Form | undefined): Promise<void> {
   // Checked before anything is sent: a typo in --json must not follow a create or an update.
   const format = existing
-    ? resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
-    : resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...CREATE_DRY_RUN_FIELDS], [doc]);
+    ? resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
+    : resolveFormFormat(o.io, o, [...FORM_FIELDS, ...CREATE_DRY_RUN_FIELDS], [doc]);
 
   if (existing) {
     // Slugs never change, so a file whose id finds a form with another slug describes another form
@@ -165,7 +148,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       client,
       current: existing,
       change: doc,
-      validate: o.validate !== false,
+      validate: o.validate,
       dryRun: o.dryRun === true,
       force: o.force === true,
       backupDir: await o.backupDir(existing.id),
@@ -173,16 +156,16 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       color: o.io.colorStdout,
       warn: (m) => notice(o.io, m, 'warning'),
     });
-    await reportSafeUpdate(o.io, o.output, result, { showDiff: true });
+    await reportSafeUpdate(o.io, o, result, { showDiff: true });
     return;
   }
 
-  const workspaceId = o.workspaceFlag ?? (typeof doc.workspace_id === 'number' ? doc.workspace_id : await o.workspace(undefined));
+  const workspaceId = o.workspace ?? (typeof doc.workspace_id === 'number' ? doc.workspace_id : await o.resolveWorkspace(undefined));
   const draft: Record<string, unknown> = { ...doc };
   for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (draft[k] === undefined) draft[k] = v;
   const body = { workspace_id: workspaceId, ...toUpdateBody(draft) };
   assertPropertiesKept(body);
-  if (o.validate !== false) assertValidForm(body, 'update');
+  if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, o.file === '-' ? 'The form from stdin' : `The form in ${o.file}`);
   const named = doc.id ?? doc.slug;
 

@@ -5,31 +5,34 @@ import type { Factory } from '../../factory.js';
 import { looksNumeric, parseFormRef } from '../../io/ids.js';
 import { type BackupEntry, listBackups } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
+import { type Column, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { backupDirFor } from './common.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { backupDirFor } from './shared.js';
 
 export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
 
-export interface FormBackupsOptions {
+/** `formctl form backups [form]`: the command and its flags, declared once. */
+function formBackupsCommand() {
+  const base = new Command('backups').description('List the copies saved before each update of a form, newest first');
+  return examples(addOutputOptions(addFormArgument(base), { list: true, fields: BACKUP_FIELDS }), [
+    'formctl form backups 42',
+    'formctl form backups 42 --json path | jq -r \'.[0].path\'',
+  ]);
+}
+
+export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
   now: () => Date;
   ref: string;
-  output: OutputFlags;
-}
+};
 
 /** `formctl form backups <id>`. */
 export function newFormBackupsCommand(f: Factory, runF = formBackupsRun) {
-  const cmd: UntypedCommand = new Command('backups')
-    .description('List the copies saved before each update of a form, newest first');
-  addFormArgument(cmd);
-  addOutputOptions(cmd, { list: true, fields: BACKUP_FIELDS });
-  examples(cmd, ['formctl form backups 42', 'formctl form backups 42 --json path | jq -r \'.[0].path\'']);
-  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags) =>
-    runF({ io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref: await resolveFormArg(f, ref), output: flags }),
+  return formBackupsCommand().action(async (ref, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref: await resolveFormArg(f, ref) }),
   );
 }
 
@@ -42,7 +45,7 @@ export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Prom
 
 /** Lists backup files of the form for the active profile. */
 export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, BACKUP_FIELDS);
+  const format = resolveFormat(o.io, o, BACKUP_FIELDS);
   const id = await formIdOf(o.api, o.ref);
   const entries = await listBackups(await o.backupDir(id));
   const columns: Column<BackupEntry>[] = [

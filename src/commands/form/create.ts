@@ -10,35 +10,17 @@ import { parseSetValue, setPath } from '../../forms/merge.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples } from '../shared.js';
-import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './common.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples } from '../shared.js';
+import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
 /** Field types offered by the interactive prompt (research §7; the service accepts any non-empty type). */
 export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
 
-export interface FormCreateOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  workspace: (flag?: number) => Promise<number>;
-  prompter: () => Prompter;
-  /** Ids for new fields; tests make them predictable. */
-  newId?: () => string;
-  workspaceFlag?: number;
-  title?: string;
-  visibility?: string;
-  language?: string;
-  file?: string;
-  fields?: string[];
-  set?: Array<[string, string]>;
-  validate?: boolean;
-  output: OutputFlags;
-}
-
-/** `formctl form create`. */
-export function newFormCreateCommand(f: Factory, runF = formCreateRun) {
-  const cmd = new Command('create')
+/** `formctl form create`: the command and its flags, declared once. */
+function formCreateCommand() {
+  const base = new Command('create')
     .description('Create a form from flags, a JSON file, or prompts')
     .option('--title <title>', 'Form title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'Visibility (default: draft, so nobody sees it before you publish)', VISIBILITIES))
@@ -47,34 +29,30 @@ export function newFormCreateCommand(f: Factory, runF = formCreateRun) {
     .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addWorkspaceOption(base), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
   cmd.addHelpText('after', `\nField types for --field "Name:type":\n  ${PROPERTY_TYPES.join(', ').replace(/(.{1,90})(, |$)/g, '$1,\n  ').replace(/,\n {2}$/, '')}`);
-  examples(cmd, [
+  return examples(cmd, [
     'formctl form create --title "Contact us" --field Name --field Email:email',
     'formctl form create -w 3 --file examples/contact-form.json --visibility public',
     'formctl form create --title Feedback --set color=#10B981 --set uppercase_labels=true',
     'formctl form create            # prompts on a terminal',
   ]);
-  return cmd.action(
-    (flags: { workspace?: number; title?: string; visibility?: string; language?: string; file?: string; field?: string[]; set?: Array<[string, string]>; validate?: boolean } & OutputFlags) =>
-      runF({
-        io: f.io,
-        api: f.api,
-        workspace: f.workspace,
-        prompter: f.prompter,
-        workspaceFlag: flags.workspace,
-        title: flags.title,
-        visibility: flags.visibility,
-        language: flags.language,
-        file: flags.file,
-        fields: flags.field,
-        set: flags.set,
-        validate: flags.validate,
-        output: flags,
-      }),
-  );
+}
+
+export type FormCreateOptions = FlagsOf<typeof formCreateCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The workspace of the form: `workspace` (the -w value), else the environment's or the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  prompter: () => Prompter;
+  /** Ids for new fields; tests make them predictable. */
+  newId?: () => string;
+};
+
+/** `formctl form create`. */
+export function newFormCreateCommand(f: Factory, runF = formCreateRun) {
+  return formCreateCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, prompter: f.prompter }));
 }
 
 /** Block types whose options the deployed service requires (research §7, SelectOptions: at least one). */
@@ -119,10 +97,10 @@ function withSelectOptions(field: Record<string, unknown>, options: string[]): R
 
 /** Chooses the workspace: flag or default, else (on a terminal) a pick from the user's workspaces. */
 async function chooseWorkspace(o: FormCreateOptions, fromFile: unknown): Promise<number> {
-  if (o.workspaceFlag !== undefined) return o.workspaceFlag;
+  if (o.workspace !== undefined) return o.workspace;
   if (typeof fromFile === 'number') return fromFile;
   try {
-    return await o.workspace(undefined);
+    return await o.resolveWorkspace(undefined);
   } catch (err) {
     if (!(err instanceof UsageError) || !o.io.canPrompt) throw err;
   }
@@ -140,7 +118,7 @@ async function chooseWorkspace(o: FormCreateOptions, fromFile: unknown): Promise
  * attribute the deployed service requires, so one request works against both services.
  */
 export async function formCreateRun(o: FormCreateOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const newId = o.newId ?? randomUUID;
   let doc: Record<string, unknown> = o.file !== undefined ? await readDocument(o.io, o.file) : {};
   const workspaceFromFile = doc.workspace_id;
@@ -158,7 +136,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   }
   for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
 
-  const extraFields = (o.fields ?? []).map((s) => parseField(s, newId));
+  const extraFields = (o.field ?? []).map((s) => parseField(s, newId));
   const interactive = (doc.title === undefined || doc.title === '') && o.io.canPrompt;
   if (interactive) {
     const p = o.prompter();
@@ -194,10 +172,10 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
 
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
   assertPropertiesKept(body);
-  if (o.validate !== false) assertValidForm(body, 'update');
+  if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
-  const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [body]);
+  const format = resolveFormFormat(o.io, o, FORM_FIELDS, [body]);
 
   const form: Form = await createForm(await o.api(), body);
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');

@@ -4,53 +4,45 @@ import { deleteForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addFormArgument, addOutputOptions, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
-import { backupDirFor } from './common.js';
+import { backupDirFor } from './shared.js';
 
-export interface FormDeleteOptions {
+/** `formctl form delete [form]`: the command and its flags, declared once. */
+function formDeleteCommand() {
+  const base = new Command('delete').alias('rm').description('Delete a form and its submissions');
+  return examples(addOutputOptions(addYesOption(addFormArgument(base)), { fields: DELETE_FIELDS }), [
+    'formctl form delete 42',
+    'formctl form delete contact-us --yes   # in scripts',
+    "formctl form delete 42 --yes --json backup | jq -r .backup",
+  ]);
+}
+
+export type FormDeleteOptions = FlagsOf<typeof formDeleteCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
   prompter: () => Prompter;
   now: () => Date;
   ref: string;
-  yes?: boolean;
-  output: OutputFlags;
+};
+
+/** `formctl form delete <id|slug>`. */
+export function newFormDeleteCommand(f: Factory, runF = formDeleteRun) {
+  return formDeleteCommand().action(async (ref, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, ref: await resolveFormArg(f, ref) }),
+  );
 }
 
 /** Keys of `form delete --json`. */
 export const DELETE_FIELDS = ['id', 'deleted', 'backup'] as const;
 
-/** `formctl form delete <id|slug>`. */
-export function newFormDeleteCommand(f: Factory, runF = formDeleteRun) {
-  const cmd: UntypedCommand = new Command('delete')
-    .alias('rm')
-    .description('Delete a form and its submissions');
-  addFormArgument(cmd);
-  addYesOption(cmd);
-  addOutputOptions(cmd, { fields: DELETE_FIELDS });
-  examples(cmd, ['formctl form delete 42', 'formctl form delete contact-us --yes   # in scripts', "formctl form delete 42 --yes --json backup | jq -r .backup"]);
-  return untypedAction(cmd, async (ref: string | undefined, flags: { yes?: boolean } & OutputFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      backupDir: (id) => backupDirFor(f, id),
-      prompter: f.prompter,
-      now: f.now,
-      ref: await resolveFormArg(f, ref),
-      yes: flags.yes,
-      output: flags,
-    }),
-  );
-}
-
 /** Looks the form up (so the prompt names it), confirms, saves a last copy of its definition, deletes. */
 export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, DELETE_FIELDS);
+  const format = resolveFormat(o.io, o, DELETE_FIELDS);
   const client = await o.api();
   const form = await resolveForm(client, o.ref);
   const n = typeof form.submissions_count === 'number' ? form.submissions_count : undefined;

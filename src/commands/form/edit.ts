@@ -14,14 +14,24 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor } from './common.js';
+import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
+import { addSafeUpdateOptions, backupDirFor, formLockFor } from './shared.js';
 import { reportSafeUpdate } from './update.js';
 
 /** Opens a file in the user's editor and resolves when it exits. */
 export type EditorRunner = (file: string) => Promise<void>;
 
-export interface FormEditOptions {
+/** `formctl form edit [form]`: the command and its flags, declared once. */
+function formEditCommand() {
+  const base = new Command('edit').description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely');
+  return examples(addYesOption(addSafeUpdateOptions(addFormArgument(base))), [
+    'formctl form edit 42',
+    'EDITOR="code --wait" formctl form edit contact-us',
+    'formctl form edit 42 --dry-run   # only show what would change',
+  ]);
+}
+
+export type FormEditOptions = FlagsOf<typeof formEditCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
@@ -31,12 +41,26 @@ export interface FormEditOptions {
   editorSet: boolean;
   now: () => Date;
   ref: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  force?: boolean;
-  validate?: boolean;
   /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
   lock?: FormLocker;
+};
+
+/** `formctl form edit <id|slug>`. */
+export function newFormEditCommand(f: Factory, runF = formEditRun) {
+  return formEditCommand().action(async (ref, flags) =>
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
+      prompter: f.prompter,
+      editor: systemEditor(f.env),
+      editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
+      now: f.now,
+      ref: await resolveFormArg(f, ref),
+    }),
+  );
 }
 
 /** `$VISUAL`, else `$EDITOR`, else vi; run through the shell because both may carry arguments (`code --wait`). */
@@ -53,33 +77,6 @@ export function systemEditor(env: NodeJS.ProcessEnv): EditorRunner {
       });
     });
   };
-}
-
-/** `formctl form edit <id|slug>`. */
-export function newFormEditCommand(f: Factory, runF = formEditRun) {
-  const cmd: UntypedCommand = new Command('edit')
-    .description('Edit a form as JSON in $VISUAL / $EDITOR, review the diff, then update it safely');
-  addFormArgument(cmd);
-  addSafeUpdateOptions(cmd);
-  addYesOption(cmd);
-  examples(cmd, ['formctl form edit 42', 'EDITOR="code --wait" formctl form edit contact-us', 'formctl form edit 42 --dry-run   # only show what would change']);
-  return untypedAction(cmd, async (ref: string | undefined, flags: { yes?: boolean } & SafeUpdateFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      backupDir: (id) => backupDirFor(f, id),
-      lock: formLockFor(f),
-      prompter: f.prompter,
-      editor: systemEditor(f.env),
-      editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
-      now: f.now,
-      ref: await resolveFormArg(f, ref),
-      yes: flags.yes,
-      dryRun: flags.dryRun,
-      force: flags.force,
-      validate: flags.validate,
-    }),
-  );
 }
 
 const HEADER = [
@@ -156,7 +153,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           client,
           current,
           change: doc,
-          validate: o.validate !== false,
+          validate: o.validate,
           dryRun: o.dryRun === true,
           force: o.force === true,
           backupDir: await o.backupDir(current.id),

@@ -3,28 +3,31 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
+import { type Column, type OutputFormat, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
 
-export interface FormFieldsOptions {
+/** `formctl form fields [form]`: the command and its flags, declared once. */
+function formFieldsCommand() {
+  const cmd = addOutputOptions(addFormArgument(new Command('fields').description("List a form's fields with the ids that exports and submission patches use")), {
+    list: true,
+    fields: PROPERTY_FIELDS,
+  });
+  otherKeysNote(cmd, { what: 'a field has on the service' });
+  return examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
+}
+
+export type FormFieldsOptions = FlagsOf<typeof formFieldsCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   ref: string;
-  output: OutputFlags;
-}
+};
 
 /** `formctl form fields <id|slug>`. */
 export function newFormFieldsCommand(f: Factory, runF = formFieldsRun) {
-  const cmd: UntypedCommand = new Command('fields')
-    .description("List a form's fields with the ids that exports and submission patches use");
-  addFormArgument(cmd);
-  addOutputOptions(cmd, { list: true, fields: PROPERTY_FIELDS });
-  otherKeysNote(cmd, { what: 'a field has on the service' });
-  examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
-  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags) => runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), output: flags }));
+  return formFieldsCommand().action(async (ref, flags) => runF({ ...flags, io: f.io, api: f.api, ref: await resolveFormArg(f, ref) }));
 }
 
 const COLUMNS: Column<FormProperty>[] = [
@@ -41,9 +44,9 @@ export async function writeFieldTable(io: IOStreams, format: OutputFormat, form:
 
 /** Lists the form's properties (id, type, name, required; --json gives every key). */
 export async function formFieldsRun(o: FormFieldsOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
-  const format = resolveFormFormat(o.io, o.output, PROPERTY_FIELDS, Array.isArray(form.properties) ? form.properties : []);
+  const format = resolveFormFormat(o.io, o, PROPERTY_FIELDS, Array.isArray(form.properties) ? form.properties : []);
   await writeFieldTable(o.io, format, form);
 }

@@ -4,34 +4,35 @@ import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { write, type IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
+import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples, parseId, type UntypedCommand, untypedAction } from '../shared.js';
-import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './common.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
+import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
 import { writeFieldTable } from './fields.js';
 
-export interface FormGetOptions {
+/** `formctl form get [form]`: the command and its flags, declared once. */
+function formGetCommand() {
+  const base = addFormArgument(new Command('get').alias('view').description('Show a form with its settings and fields'))
+    // -w only chooses the workspace whose forms the picker offers when <form> is left out.
+    .option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)', parseId('--workspace'));
+  const cmd = addOutputOptions(base, { fields: FORM_FIELDS });
+  otherKeysNote(cmd);
+  return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
+}
+
+export type FormGetOptions = Omit<FlagsOf<typeof formGetCommand>, 'workspace'> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   now: () => Date;
   ref: string;
-  output: OutputFlags;
-}
+};
 
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun) {
-  const cmd: UntypedCommand = new Command('get')
-    .alias('view')
-    .description('Show a form with its settings and fields');
-  addFormArgument(cmd);
-  // -w only chooses the workspace whose forms the picker offers when <form> is left out.
-  cmd.option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)', parseId('--workspace'));
-  addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd);
-  examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
-  return untypedAction(cmd, async (ref: string | undefined, flags: OutputFlags & { workspace?: number }) =>
-    runF({ io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref, flags.workspace), output: flags }),
+  // --workspace is used up here, by the picker; the run function gets the chosen form.
+  return formGetCommand().action(async (ref, { workspace, ...flags }) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref, workspace) }),
   );
 }
 
@@ -50,10 +51,10 @@ const COLUMNS: Column<Form>[] = [
 
 /** Prints the full form: every field with --json; a summary and the field table for people. */
 export async function formGetRun(o: FormGetOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
-  const format = resolveFormFormat(o.io, o.output, FORM_FIELDS, [form]);
+  const format = resolveFormFormat(o.io, o, FORM_FIELDS, [form]);
   // A secret attribute (the form's password) is printed only when named: `--json password` asks for
   // it, a bare `--json` (every field, often saved or logged) does not (docs/forms.md, "Secrets").
   const json = format.kind === 'json' || format.kind === 'ndjson';

@@ -5,34 +5,20 @@ import type { Page } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
-import { addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
-import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './common.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
+import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './shared.js';
 
 /** Forms shown in a table or TSV when neither --limit nor --all is given. */
 export const DEFAULT_LIMIT = DEFAULT_LIST_LIMIT;
 /** The service's maximum page size (research §2). */
 const MAX_PER_PAGE = 100;
 
-export interface FormListOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  workspace: (flag?: number) => Promise<number>;
-  now: () => Date;
-  workspaceFlag?: number;
-  all?: boolean;
-  limit?: number;
-  page?: number;
-  visibility?: string;
-  tag?: string;
-  output: OutputFlags;
-}
-
-/** `formctl form list`. */
-export function newFormListCommand(f: Factory, runF = formListRun) {
-  const cmd = new Command('list')
+/** `formctl form list`: the command and its flags, declared once. */
+function formListCommand() {
+  const base = new Command('list')
     .alias('ls')
     .description("List a workspace's forms")
     .option('--all', 'Fetch every page (the default for --json/--ndjson)')
@@ -40,28 +26,24 @@ export function newFormListCommand(f: Factory, runF = formListRun) {
     .option('--page <n>', `Fetch only this page (page size: --limit, default ${DEFAULT_LIMIT})`, parsePositiveInt('--page'))
     .addOption(choiceOption('--visibility <v>', 'Only forms with this visibility', VISIBILITIES))
     .option('--tag <tag>', 'Only forms with this tag');
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { list: true, fields: FORM_SUMMARY_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addWorkspaceOption(base), { list: true, fields: FORM_SUMMARY_FIELDS }), [
     'formctl form list',
     'formctl form list -w 3 --all --visibility public',
     "formctl form list --json id,title,submissions_count | jq -r '.[] | \"\\(.id)\\t\\(.title)\"'",
   ]);
-  return cmd.action((flags: { workspace?: number; all?: boolean; limit?: number; page?: number; visibility?: string; tag?: string } & OutputFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      workspace: f.workspace,
-      now: f.now,
-      workspaceFlag: flags.workspace,
-      all: flags.all,
-      limit: flags.limit,
-      page: flags.page,
-      visibility: flags.visibility,
-      tag: flags.tag,
-      output: flags,
-    }),
-  );
+}
+
+export type FormListOptions = FlagsOf<typeof formListCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The workspace to list: `workspace` (the -w value), else the environment's or the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  now: () => Date;
+};
+
+/** `formctl form list`. */
+export function newFormListCommand(f: Factory, runF = formListRun) {
+  return formListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, now: f.now }));
 }
 
 /** Whether the service has pages after this one (`meta.last_page`, else `links.next`). */
@@ -78,10 +60,10 @@ function morePages(page: Page<FormSummary>): boolean {
  * takes no such parameters; `--limit` counts matching forms and stops fetching once it has enough.
  */
 export async function formListRun(o: FormListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, FORM_SUMMARY_FIELDS);
+  const format = resolveFormat(o.io, o, FORM_SUMMARY_FIELDS);
   if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
   if (o.all && o.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
-  const workspaceId = await o.workspace(o.workspaceFlag);
+  const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
   // Programs get every form unless they ask for fewer; people get a screenful (README "Output, scripting and environment").
   const machine = format.kind === 'json' || format.kind === 'ndjson';

@@ -12,31 +12,29 @@ import { cannotWrite } from '../../io/files.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 
-export interface FormPullOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  ref: string;
-  out?: string;
-  force?: boolean;
-  /** Keep the secret attributes (the form password) in the document. */
-  includeSecrets?: boolean;
-}
-
-/** `formctl form pull <id|slug>`. */
-export function newFormPullCommand(f: Factory, runF = formPullRun) {
-  const cmd: UntypedCommand = new Command('pull')
+/** `formctl form pull [form]`: the command and its flags, declared once. */
+function formPullCommand() {
+  const base = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
     .option('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)')
     .option('--force', 'Overwrite the --output file whatever it holds')
+    // Keeps the secret attributes (the form password) in the document.
     .option('--include-secrets', `Keep secret attributes (${SECRET_KEYS.join(', ')}) in the document; left out by default`);
-  addFormArgument(cmd);
-  examples(cmd, ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
-  return untypedAction(cmd, async (ref: string | undefined, flags: { output?: string; force?: boolean; includeSecrets?: boolean }) =>
-    runF({ io: f.io, api: f.api, ref: await resolveFormArg(f, ref), out: flags.output, force: flags.force, includeSecrets: flags.includeSecrets }),
-  );
+  return examples(addFormArgument(base), ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
+}
+
+export type FormPullOptions = FlagsOf<typeof formPullCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  ref: string;
+};
+
+/** `formctl form pull <id|slug>`. */
+export function newFormPullCommand(f: Factory, runF = formPullRun) {
+  return formPullCommand().action(async (ref, flags) => runF({ ...flags, io: f.io, api: f.api, ref: await resolveFormArg(f, ref) }));
 }
 
 /**
@@ -47,30 +45,30 @@ export function newFormPullCommand(f: Factory, runF = formPullRun) {
  */
 export async function formPullRun(o: FormPullOptions): Promise<void> {
   // A file that cannot be written is refused before the form is fetched.
-  if (o.out !== undefined && o.out !== '-') await assertWritableDir(o.out);
+  if (o.output !== undefined && o.output !== '-') await assertWritableDir(o.output);
   const form = await resolveForm(await o.api(), o.ref);
   const { doc, left } = o.includeSecrets ? { doc: form as Record<string, unknown>, left: [] } : withoutSecrets(form);
   const text = documentText(toDocument(doc));
   const leftNote = left.length
     ? () => notice(o.io, `left ${left.map((k) => `"${k}"`).join(', ')} out of the document (a secret); \`form apply\` keeps the form's value. Pass --include-secrets to keep it.`)
     : async () => undefined;
-  if (o.out === undefined || o.out === '-') {
+  if (o.output === undefined || o.output === '-') {
     await write(o.io.stdout, text);
     await leftNote();
     return;
   }
-  const path = resolvePath(o.out);
+  const path = resolvePath(o.output);
   const problem = o.force ? undefined : await overwriteProblem(path, form);
   if (problem) {
-    throw new UsageError(`${o.out} ${problem}; nothing was written.`, 'Pass --force to overwrite it, or choose another file with -o.');
+    throw new UsageError(`${o.output} ${problem}; nothing was written.`, 'Pass --force to overwrite it, or choose another file with -o.');
   }
   try {
     await writeFileAtomic(path, text, dirname(path));
   } catch (err) {
-    throw cannotWrite(o.out, err);
+    throw cannotWrite(o.output, err);
   }
   await leftNote();
-  await success(o.io, `Saved form ${formLabel(form)} to ${o.out}`);
+  await success(o.io, `Saved form ${formLabel(form)} to ${o.output}`);
 }
 
 /**

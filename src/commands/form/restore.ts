@@ -7,48 +7,44 @@ import { listBackups, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat } from '../../io/output.js';
+import { notice, resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formIdOf } from './backups.js';
-import { DRY_RUN_FIELDS, FORM_FIELDS, type SafeUpdateFlags, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './common.js';
+import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './shared.js';
 import { reportSafeUpdate } from './update.js';
 
-export interface FormRestoreOptions {
+/** `formctl form restore [form]`: the command and its flags, declared once. */
+function formRestoreCommand() {
+  const base = new Command('restore')
+    .description('Put a saved version of a form back (through the same safe update)')
+    .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS });
+  otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
+  return examples(cmd, [
+    'formctl form restore 42 --dry-run',
+    'formctl form restore 42 --yes',
+    'formctl form restore 42 --backup ~/.local/state/formctl/backups/default/42/2025-01-31T09-12-00.000Z.json',
+  ]);
+}
+
+export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
   prompter: () => Prompter;
   now: () => Date;
   ref: string;
-  backup?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  force?: boolean;
-  validate?: boolean;
-  output: OutputFlags;
   /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
   lock?: FormLocker;
-}
+};
 
-/** `formctl form restore <id>`. */
+/** `formctl form restore <id|slug>`. */
 export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
-  const cmd: UntypedCommand = new Command('restore')
-    .description('Put a saved version of a form back (through the same safe update)')
-    .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
-  addFormArgument(cmd);
-  addSafeUpdateOptions(cmd);
-  addYesOption(cmd);
-  addOutputOptions(cmd, { fields: FORM_FIELDS });
-  otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
-  examples(cmd, [
-    'formctl form restore 42 --dry-run',
-    'formctl form restore 42 --yes',
-    'formctl form restore 42 --backup ~/.local/state/formctl/backups/default/42/2025-01-31T09-12-00.000Z.json',
-  ]);
-  return untypedAction(cmd, async (ref: string | undefined, flags: { backup?: string; yes?: boolean } & SafeUpdateFlags & OutputFlags) =>
+  return formRestoreCommand().action(async (ref, flags) =>
     runF({
+      ...flags,
       io: f.io,
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
@@ -56,19 +52,13 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
       prompter: f.prompter,
       now: f.now,
       ref: await resolveFormArg(f, ref),
-      backup: flags.backup,
-      yes: flags.yes,
-      dryRun: flags.dryRun,
-      force: flags.force,
-      validate: flags.validate,
-      output: flags,
     }),
   );
 }
 
 /** Restores a backup; the version it replaces is itself backed up first, so a restore can be undone. */
 export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
-  resolveFormat(o.io, o.output);
+  resolveFormat(o.io, o);
   const id = await formIdOf(o.api, o.ref);
   const dir = await o.backupDir(id);
   let path = o.backup ?? 'latest';
@@ -87,12 +77,12 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   if (typeof saved.slug === 'string' && saved.slug !== '' && saved.slug !== current.slug && o.force !== true) {
     throw new UsageError(`${path} is a backup of form "${saved.slug}", not of form ${id} ("${current.slug}"); nothing was sent.`, 'Check the profile (formctl auth status); pass --force to restore it anyway.');
   }
-  resolveFormFormat(o.io, o.output, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, saved]);
+  resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, saved]);
   const result = await safeUpdate({
     client,
     current,
     change: saved,
-    validate: o.validate !== false,
+    validate: o.validate,
     dryRun: o.dryRun === true,
     force: o.force === true,
     backupDir: dir,
@@ -108,5 +98,5 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
       return o.prompter().confirm({ message: `Restore form ${id} from ${path}?`, flag: '--yes', default: false });
     },
   });
-  await reportSafeUpdate(o.io, o.output, result);
+  await reportSafeUpdate(o.io, o, result);
 }

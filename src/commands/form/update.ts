@@ -22,7 +22,7 @@ import {
   readDocument,
   readLocked,
   resolveFormFormat,
-} from './common.js';
+} from './shared.js';
 
 /** `formctl form update [form]`: the command and its flags, declared once. */
 function formUpdateCommand() {

@@ -36,7 +36,7 @@ describe('form pull / apply', () => {
   it('pull writes a stable document without computed fields; applying it sends nothing', async () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'form.json');
-    await formPullRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', out: file });
+    await formPullRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', output: file });
     const text = readFileSync(file, 'utf8');
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual([
@@ -50,7 +50,7 @@ describe('form pull / apply', () => {
     expect(stdout.out()).toBe(text);
 
     const io = fakeIO();
-    await formApplyRun({ io: io.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    await formApplyRun({ io: io.io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
     expect(stub.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(io.err()).toBe('note: no changes: form "Contact us" (id 42) already matches; nothing was sent.\n');
   });
@@ -61,7 +61,7 @@ describe('form pull / apply', () => {
     // A hand-written partial document: only what the user cares about.
     writeFileSync(file, JSON.stringify({ id: 42, title: 'Contact', properties: [{ id: 'f-name', type: 'text', name: 'Full name', required: true }] }));
     const first = fakeIO();
-    await formApplyRun({ io: first.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    await formApplyRun({ io: first.io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
     const puts = stub.puts();
     expect(puts).toHaveLength(1);
     const body = JSON.parse(puts[0]!.body);
@@ -71,7 +71,7 @@ describe('form pull / apply', () => {
     expect(readdirSync(join(tmp.dir, 'backups', '42'))).toHaveLength(1);
 
     const second = fakeIO();
-    await formApplyRun({ io: second.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    await formApplyRun({ io: second.io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
     expect(stub.puts()).toHaveLength(1);
     expect(second.err()).toBe('note: no changes: form "Contact" (id 42) already matches; nothing was sent.\n');
   });
@@ -95,12 +95,12 @@ describe('form pull / apply', () => {
       const file = join(tmp.dir, 'signup.json');
       writeFileSync(file, JSON.stringify({ slug: 'signup', title: 'Sign up', properties: [{ id: 'email', type: 'email', name: 'Email' }] }));
       const dry = fakeIO();
-      await formApplyRun({ io: dry.io, api: async () => client, workspace: async () => 3, backupDir, now, file, dryRun: true, output: {} });
+      await formApplyRun({ io: dry.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, dryRun: true, validate: true });
       expect(dry.err()).toBe('note: dry run: would create this form (no form signup exists); nothing was sent.\n');
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/signup']);
 
       const io = fakeIO();
-      await formApplyRun({ io: io.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
       const post = server.requests.find((r) => r.method === 'POST')!;
       expect(JSON.parse(post.body)).toEqual({
         workspace_id: 3, title: 'Sign up', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic',
@@ -111,7 +111,7 @@ describe('form pull / apply', () => {
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 77, slug: 'signup-abc', workspace_id: 3, title: 'Sign up' });
 
       const again = fakeIO();
-      await formApplyRun({ io: again.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      await formApplyRun({ io: again.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
       expect(server.requests.filter((r) => r.method === 'POST' || r.method === 'PUT')).toHaveLength(1);
     } finally {
       await client.close();
@@ -136,7 +136,7 @@ describe('form pull / apply', () => {
       const doc = { title: 'Sign up', properties: [{ id: 'email', type: 'email', name: 'Email' }] };
       writeFileSync(target, JSON.stringify(doc));
       symlinkSync(target, link);
-      await formApplyRun({ io: fakeIO().io, api: async () => client, workspace: async () => 3, backupDir, now, file: link, output: {} });
+      await formApplyRun({ io: fakeIO().io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file: link, validate: true });
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(JSON.parse(readFileSync(target, 'utf8'))).toMatchObject({ id: 77, slug: 'signup-abc', title: 'Sign up' });
 
@@ -146,7 +146,7 @@ describe('form pull / apply', () => {
       const edited = JSON.stringify({ ...doc, title: 'Sign up now' });
       onPost = () => writeFileSync(file, edited);
       const io = fakeIO();
-      await formApplyRun({ io: io.io, api: async () => client, workspace: async () => 3, backupDir, now, file, output: {} });
+      await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
       expect(readFileSync(file, 'utf8')).toBe(edited);
       expect(io.err()).toBe(`warning: created form 77 but could not record its id in ${file} (it changed while the form was being created); add "id": 77 to the file before the next apply.\n`);
     } finally {
@@ -159,11 +159,11 @@ describe('form pull / apply', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'prod.json');
     writeFileSync(file, JSON.stringify({ id: 42, slug: 'newsletter-9f8e7d', title: 'Newsletter', properties: [{ id: 'e', type: 'email', name: 'Email' }] }));
-    const e = await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} }).catch((err) => err);
+    const e = await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} names form 42 with slug "newsletter-9f8e7d", but form 42 is "contact-us" (Contact us): a different form; nothing was sent.`);
     expect(stub.puts()).toEqual([]);
-    await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, force: true, output: {} });
+    await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, force: true, validate: true });
     expect(stub.puts()).toHaveLength(1);
   });
 
@@ -171,7 +171,7 @@ describe('form pull / apply', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ id: 42, properties: [] }));
-    expect(codeOf(await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} }).catch((e) => e))).toBe(2);
+    expect(codeOf(await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true }).catch((e) => e))).toBe(2);
     expect(stub.requests).toEqual([]);
   });
 });
@@ -182,11 +182,11 @@ describe('form restore', () => {
     await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], validate: true });
     expect(stub.form.title).toBe('Oops');
 
-    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', output: {} }).catch((e) => e);
+    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: 'latest', validate: true }).catch((e) => e);
     expect([codeOf(refused), (refused as CliError).hint]).toEqual([2, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).']);
 
     const io = fakeIO();
-    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', yes: true, output: {} });
+    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', yes: true, backup: 'latest', validate: true });
     const restored = JSON.parse(stub.puts()[1]!.body);
     expect(restored.title).toBe('Contact us');
     expect(restored.properties).toEqual(sampleForm().properties);
@@ -197,7 +197,7 @@ describe('form restore', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other-profile.json');
     writeFileSync(file, JSON.stringify(sampleForm({ slug: 'payroll-1a2b3c', title: 'Payroll' })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, output: {} }).catch((err) => err);
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form "payroll-1a2b3c", not of form 42 ("contact-us"); nothing was sent.`);
     expect(stub.puts()).toEqual([]);
@@ -207,7 +207,7 @@ describe('form restore', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other.json');
     writeFileSync(file, JSON.stringify(sampleForm({ id: 7 })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, output: {} }).catch((err) => err);
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form 7, not form 42.`);
   });
@@ -224,7 +224,7 @@ describe('form edit', () => {
       else writeFileSync(file, text.replace('"Contact us', '"Talk to us"'));
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true });
     expect(seen).toHaveLength(2);
     expect(seen[0]!.startsWith('// Edit the form below')).toBe(true);
     expect(seen[1]).toMatch(/^\/\/ ERROR: The edited form is not valid JSON: /m);
@@ -242,7 +242,7 @@ describe('form edit', () => {
       doc.properties = [];
       writeFileSync(file, JSON.stringify(doc, null, 2));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true }).catch((err) => err);
     expect(opens).toBe(2);
     expect(codeOf(e)).toBe(2);
     expect(stub.puts()).toEqual([]);
@@ -259,7 +259,7 @@ describe('form edit', () => {
       path = file;
       writeFileSync(file, readFileSync(file, 'utf8').replace('"Contact us"', '"My long edit"'));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(9);
     expect(stub.puts()).toEqual([]);
     expect((e as CliError).hint).toContain(`Your edited form is kept in ${path}.`);
@@ -273,7 +273,7 @@ describe('form edit', () => {
     const editor = async () => {
       opened++;
     };
-    const cases: Array<{ io: ReturnType<typeof fakeIO>; yes?: boolean; editorSet: boolean; message: string; hint: string }> = [
+    const cases: Array<{ io: ReturnType<typeof fakeIO>; yes?: true; editorSet: boolean; message: string; hint: string }> = [
       { io: fakeIO(), editorSet: true, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
       // On a terminal with CI or --no-input set: prompts are off too.
       { io: fakeIO({ tty: true, canPrompt: false }), editorSet: false, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
@@ -286,7 +286,7 @@ describe('form edit', () => {
       },
     ];
     for (const c of cases) {
-      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, ref: '42', yes: c.yes }).catch((err) => err);
+      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, ref: '42', yes: c.yes, validate: true }).catch((err) => err);
       expect(codeOf(e)).toBe(2);
       expect([(e as CliError).message, (e as CliError).hint]).toEqual([c.message, c.hint]);
     }
@@ -298,11 +298,11 @@ describe('form edit', () => {
     stub = await startFormStub();
     const change = async (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('"public"', '"closed"'));
     const dry = fakeIO();
-    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, ref: '42', dryRun: true });
+    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, ref: '42', dryRun: true, validate: true });
     expect(dry.out()).toContain('-  "visibility": "public",\n+  "visibility": "closed",\n');
     expect(dry.err()).toBe('note: dry run: nothing was sent.\n');
     const tty = fakeIO({ tty: true, canPrompt: true });
-    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, ref: '42' });
+    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, ref: '42', validate: true });
     expect(tty.err()).toBe('No changes; nothing was sent.\n');
     expect(stub.puts()).toEqual([]);
   });

@@ -117,7 +117,7 @@ describe('local checks cover only what the change touches', () => {
     stub = await startFormStub({ form: sampleForm({ title: TITLE_70 }) });
     const saved = join(tmp.dir, 'saved.json');
     writeFileSync(saved, JSON.stringify(sampleForm({ title: TITLE_70, visibility: 'closed' })));
-    await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, ref: '42', backup: saved, yes: true, output: {} });
+    await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, ref: '42', backup: saved, yes: true, validate: true });
     expect(JSON.parse(stub.puts()[0]!.body).visibility).toBe('closed');
   });
 });
@@ -164,7 +164,7 @@ describe('form edit', () => {
       return locker(id);
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, ref: '42', yes: true, lock });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, ref: '42', yes: true, lock, validate: true });
     expect(opens).toBe(1);
     expect(locked).toEqual([42]);
     const body = JSON.parse(stub.puts()[0]!.body);
@@ -198,7 +198,7 @@ describe('secrets in diffs and dry runs', () => {
     const file = join(tmp.dir, 'form.json');
     writeFileSync(file, JSON.stringify({ id: 42, password: 'other-pass', title: 'Contact' }));
     const io = fakeIO({ tty: true });
-    await formApplyRun({ io: io.io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    await formApplyRun({ io: io.io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
     expect(io.out()).toContain('******** (changed)');
     expect(io.out()).not.toMatch(/hunter2|other-pass/);
     expect(JSON.parse(stub.puts()[0]!.body).password).toBe('other-pass');
@@ -211,7 +211,7 @@ describe('secrets in diffs and dry runs', () => {
       const file = join(tmp.dir, 'new.json');
       writeFileSync(file, JSON.stringify({ title: 'New', password: 'pw-123', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
       const io = fakeIO();
-      await formApplyRun({ io: io.io, api: async () => client, workspace: async () => 3, backupDir, now, file, dryRun: true, output: { json: true } });
+      await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, dryRun: true, json: true, validate: true });
       expect(io.out()).not.toContain('pw-123');
       expect(JSON.parse(io.out()).body.password).toBe('********');
     } finally {
@@ -224,7 +224,7 @@ describe('secrets in diffs and dry runs', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'form.json');
     writeFileSync(file, JSON.stringify({ id: 42, title: 'Contact' }));
-    await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, backupDir, now, file, output: {} });
+    await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
     expect(JSON.parse(stub.puts()[0]!.body).password).toBe('hunter2');
     expect(stub.form.password).toBe('hunter2');
   });
@@ -332,7 +332,7 @@ describe('size limit', () => {
     try {
       const file = join(tmp.dir, 'big.json');
       writeFileSync(file, JSON.stringify({ title: 'Big', description: 'x'.repeat(11 * 1024 * 1024), properties: [{ id: 'a', type: 'text', name: 'A' }] }));
-      const e = (await formCreateRun({ io: fakeIO().io, api: async () => client, workspace: async () => 3, prompter: () => ({}) as never, file, output: {} }).catch((err) => err)) as CliError;
+      const e = (await formCreateRun({ io: fakeIO().io, api: async () => client, resolveWorkspace: async () => 3, prompter: () => ({}) as never, file, validate: true }).catch((err) => err)) as CliError;
       expect(e.exitCode).toBe(2);
       expect(e.message).toBe('The form is 11.0 MiB as JSON; the service takes at most 10 MiB: nothing was sent.');
       expect(server.requests).toEqual([]);
@@ -370,12 +370,10 @@ describe('form create --set slug', () => {
       api: async () => {
         throw new Error('no request expected');
       },
-      workspace: async () => 3,
+      resolveWorkspace: async () => 3,
       prompter: () => ({}) as never,
       title: 'X',
-      set: [['slug', 'my-slug']],
-      output: {},
-    }).catch((err) => err)) as CliError;
+      set: [['slug', 'my-slug']], validate: true }).catch((err) => err)) as CliError;
     expect([e.exitCode, e.message]).toEqual([2, "form create cannot choose the slug: the service makes a new form's slug from its title."]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formCreateRun } from '../../../src/commands/form/create.js';
-import { FORM_FIELDS, PROPERTY_FIELDS } from '../../../src/commands/form/common.js';
+import { FORM_FIELDS, PROPERTY_FIELDS } from '../../../src/commands/form/shared.js';
 import { formFieldsRun } from '../../../src/commands/form/fields.js';
 import { formGetRun } from '../../../src/commands/form/get.js';
 import { formUpdateRun } from '../../../src/commands/form/update.js';
@@ -25,7 +25,7 @@ describe('--json field names of the form commands', () => {
   it('get refuses a name the form neither declares nor has (exit 2, the fields listed)', async () => {
     stub = await startFormStub();
     const io = fakeIO();
-    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', output: { json: 'title,nope' } }));
+    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', json: 'title,nope' }));
     expect(e).toBeInstanceOf(CliError);
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');
@@ -37,13 +37,14 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({ form: sampleForm({ font_family: 'Inter' }) });
     expect(FORM_FIELDS).not.toContain('font_family');
     const io = fakeIO();
-    await formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', output: { json: 'id,font_family,closes_at' } });
+    await formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', json: 'id,font_family,closes_at' });
     expect(io.out()).toBe('{\n  "id": 42,\n  "font_family": "Inter",\n  "closes_at": null\n}\n');
   });
 
   it('get checks --json/--ndjson conflicts before any request', async () => {
     stub = await startFormStub();
-    const e = await caught(formGetRun({ io: fakeIO().io, api: async () => stub!.client, now, ref: '42', output: { json: true, ndjson: true } }));
+    // get declares no --ndjson; the options may still carry one (a spread), and the conflict is refused first.
+    const e = await caught(formGetRun({ io: fakeIO().io, api: async () => stub!.client, now, ref: '42', json: true, ...{ ndjson: true } }));
     expect(e!.exitCode).toBe(2);
     expect(stub.requests).toEqual([]);
   });
@@ -52,12 +53,12 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({
       form: sampleForm({ properties: [{ id: 'f-msg', type: 'text', name: 'Message', multi_lines: true }] }),
     });
-    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', output: { json: 'nope' } }));
+    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', json: 'nope' }));
     expect(bad!.exitCode).toBe(2);
     expect(bad!.message).toBe('Unknown JSON field: nope.');
     expect(bad!.hint).toBe(`Available fields: ${[...PROPERTY_FIELDS, 'multi_lines'].join(', ')}`);
     const io = fakeIO();
-    await formFieldsRun({ io: io.io, api: async () => stub!.client, ref: '42', output: { json: 'id,multi_lines,help' } });
+    await formFieldsRun({ io: io.io, api: async () => stub!.client, ref: '42', json: 'id,multi_lines,help' });
     expect(io.out()).toBe('[\n  {"id":"f-msg","multi_lines":true,"help":null}\n]\n');
   });
 
@@ -79,7 +80,7 @@ describe('--json field names of the form commands', () => {
   it('create refuses an unknown name before the POST', async () => {
     stub = await startFormStub();
     const e = await caught(
-      formCreateRun({ io: fakeIO().io, api: async () => stub!.client, workspace: async () => 3, prompter: noPrompter, title: 'T', output: { json: 'id,nope' } }),
+      formCreateRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, prompter: noPrompter, title: 'T', json: 'id,nope', validate: true }),
     );
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');

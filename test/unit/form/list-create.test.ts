@@ -47,11 +47,11 @@ function scripted(answers: unknown[]): { prompter: Prompter; asked: string[] } {
 describe('form create', () => {
   it('from flags: sends all 14 required attributes with FIDELITY defaults; piped prints id and URL', async () => {
     const io = fakeIO();
-    await formCreateRun({ io: io.io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Contact', fields: ['Name', 'Email:email'], output: {} });
+    await formCreateRun({ io: io.io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Contact', field: ['Name', 'Email:email'], validate: true });
     const [id, url] = io.out().trimEnd().split('\t');
     expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-`));
     const js = fakeIO();
-    await formGetRun({ io: js.io, api, now, ref: id!, output: { json: true } });
+    await formGetRun({ io: js.io, api, now, ref: id!, json: true });
     const form = JSON.parse(js.out());
     expect(form).toMatchObject({
       title: 'Contact', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic', width: 'centered',
@@ -70,13 +70,11 @@ describe('form create', () => {
     await formCreateRun({
       io: io.io,
       api,
-      workspace: async () => {
+      resolveWorkspace: async () => {
         throw new (await import('../../../src/errors.js')).UsageError('Missing --workspace.');
       },
       prompter: () => prompter,
-      newId,
-      output: {},
-    });
+      newId, validate: true });
     expect(asked).toEqual(['Title', 'Workspace', 'First field name', 'First field type']);
     expect(io.out()).toMatch(/^✓ Created form "Survey" \(id \d+, draft\)\.\n {2}http:\/\/127\.0\.0\.1:\d+\/forms\/survey-[a-z0-9]+\n$/);
   });
@@ -84,23 +82,23 @@ describe('form create', () => {
   it('TTY: a select first field asks for its options, and the form is created with them', async () => {
     const { prompter, asked } = scripted(['Plans', 'Plan', 'select', 'Free, Pro,, Team']);
     const io = fakeIO({ tty: true, canPrompt: true });
-    await formCreateRun({ io: io.io, api, workspace: async () => sb.workspaceId, prompter: () => prompter, newId, output: { json: true } });
+    await formCreateRun({ io: io.io, api, resolveWorkspace: async () => sb.workspaceId, prompter: () => prompter, newId, json: true, validate: true });
     expect(asked).toEqual(['Title', 'First field name', 'First field type', 'Options (comma-separated)']);
     const created = JSON.parse(io.out()) as { id: number };
     const js = fakeIO();
-    await formGetRun({ io: js.io, api, now, ref: String(created.id), output: { json: true } });
+    await formGetRun({ io: js.io, api, now, ref: String(created.id), json: true });
     const form = JSON.parse(js.out()) as { properties: Array<Record<string, unknown>> };
     expect(form.properties[0]).toMatchObject({ name: 'Plan', type: 'select', select: { options: ['Free', 'Pro', 'Team'].map((o) => ({ id: o, name: o })) } });
   });
 
   it('off a terminal a missing title is a usage error naming the flag; local validation runs first', async () => {
-    const e = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
+    const e = await formCreateRun({ io: fakeIO().io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect([(e as CliError).message, (e as CliError).hint]).toEqual(['Missing --title.', 'Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).']);
     // On a terminal with CI or --no-input set: the same words, not "run on a terminal".
-    const ci = await formCreateRun({ io: fakeIO({ tty: true, canPrompt: false }).io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, output: {} }).catch((err) => err);
+    const ci = await formCreateRun({ io: fakeIO({ tty: true, canPrompt: false }).io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, validate: true }).catch((err) => err);
     expect((ci as CliError).hint).toBe('Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).');
-    const bad = await formCreateRun({ io: fakeIO().io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, title: 'x', language: 'english', output: {} }).catch((err) => err);
+    const bad = await formCreateRun({ io: fakeIO().io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, title: 'x', language: 'english', validate: true }).catch((err) => err);
     expect(codeOf(bad)).toBe(2);
     expect((bad as Error).message).toContain('language: "english" is not a two-letter language code such as en');
   });
@@ -109,28 +107,28 @@ describe('form create', () => {
 describe('form get / fields / list / delete against the sandbox', () => {
   it('fields: table on a TTY, TSV piped, every key with --json', async () => {
     const tty = fakeIO({ tty: true });
-    await formFieldsRun({ io: tty.io, api, ref: String(sb.formId), output: {} });
+    await formFieldsRun({ io: tty.io, api, ref: String(sb.formId) });
     expect(tty.out().split('\n')[0]).toMatch(/^ID\s+TYPE\s+NAME\s+REQUIRED$/);
     const piped = fakeIO();
-    await formFieldsRun({ io: piped.io, api, ref: sb.formSlug!, output: {} });
+    await formFieldsRun({ io: piped.io, api, ref: sb.formSlug! });
     expect(piped.out().split('\n')[0]).toMatch(/^[^\t]+\t[^\t]+\t[^\t]+\t(yes|no)$/);
     const js = fakeIO();
-    await formFieldsRun({ io: js.io, api, ref: String(sb.formId), output: { json: 'id,name' } });
+    await formFieldsRun({ io: js.io, api, ref: String(sb.formId), json: 'id,name' });
     expect(Object.keys(JSON.parse(js.out())[0])).toEqual(['id', 'name']);
   });
 
   it('list: TSV rows with id, slug, title, visibility, submissions, updated; --json fields; --visibility filters', async () => {
     const piped = fakeIO();
-    await formListRun({ io: piped.io, api, workspace: async () => sb.workspaceId, now, output: {} });
+    await formListRun({ io: piped.io, api, resolveWorkspace: async () => sb.workspaceId, now });
     const demo = piped.out().split('\n').find((l) => l.startsWith(`${sb.formId}\t`))!;
     expect(demo.split('\t').slice(0, 5)).toEqual([String(sb.formId), sb.formSlug, expect.any(String), 'public', '2']);
     const tty = fakeIO({ tty: true });
-    await formListRun({ io: tty.io, api, workspace: async () => sb.workspaceId, now, output: {} });
+    await formListRun({ io: tty.io, api, resolveWorkspace: async () => sb.workspaceId, now });
     const [head, ...rest] = tty.out().trimEnd().split('\n');
     expect(head).toMatch(/^ID\s+SLUG\s+TITLE\s+VISIBILITY\s+SUBMISSIONS\s+UPDATED$/);
     expect(rest.find((l) => l.startsWith(`${sb.formId} `))).toMatch(/\spublic\s+2\s+(just now|\d+ seconds? ago)$/);
     const drafts = fakeIO();
-    await formListRun({ io: drafts.io, api, workspace: async () => sb.workspaceId, now, visibility: 'draft', output: { json: 'visibility' } });
+    await formListRun({ io: drafts.io, api, resolveWorkspace: async () => sb.workspaceId, now, visibility: 'draft', json: 'visibility' });
     const rows = JSON.parse(drafts.out());
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r: { visibility: string }) => r.visibility === 'draft')).toBe(true);
@@ -138,16 +136,16 @@ describe('form get / fields / list / delete against the sandbox', () => {
 
   it('delete: needs --yes off a terminal, backs the definition up, then 404s; --json gives {id, deleted, backup}', async () => {
     const created = fakeIO();
-    await formCreateRun({ io: created.io, api, workspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Temp', output: {} });
+    await formCreateRun({ io: created.io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Temp', validate: true });
     const id = created.out().split('\t')[0]!;
     const tmp = tempDir();
     try {
       const backupDir = async (n: number) => `${tmp.dir}/${n}`;
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, output: {} }).catch((e) => e))).toBe(2);
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, output: { json: 'nope' } }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, json: 'nope' }).catch((e) => e))).toBe(2);
       const io = fakeIO();
-      await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, output: { json: true } });
-      expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, ref: id, output: {} }).catch((e) => e))).toBe(6);
+      await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, json: true });
+      expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, ref: id }).catch((e) => e))).toBe(6);
       const files = (await import('node:fs')).readdirSync(`${tmp.dir}/${id}`);
       expect(files).toHaveLength(1);
       expect(io.out()).toBe(`${JSON.stringify({ id: Number(id), deleted: true, backup: `${tmp.dir}/${id}/${files[0]}` }, null, 2)}\n`);
@@ -176,43 +174,43 @@ describe('form list paging (exact requests)', () => {
     const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
       const io = fakeIO();
-      await formListRun({ io: io.io, api: async () => c, workspace: async () => 3, now, limit: 5, output: { json: 'id' } });
+      await formListRun({ io: io.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 5, json: 'id' });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=5']);
       expect(JSON.parse(io.out())).toEqual([1, 2, 3, 4, 5].map((id) => ({ id })));
       expect(io.err()).toBe('note: showing the first 5 forms; pass --all or --limit N for more.\n');
 
       server.requests.length = 0;
       const all = fakeIO();
-      await formListRun({ io: all.io, api: async () => c, workspace: async () => 3, now, all: true, tag: 'x', output: { json: 'id' } });
+      await formListRun({ io: all.io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, tag: 'x', json: 'id' });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=100']);
       expect(JSON.parse(all.out())).toEqual([1, 6, 11, 16, 21].map((id) => ({ id })));
       expect(all.err()).toBe('');
 
       server.requests.length = 0;
       const paged = fakeIO();
-      await formListRun({ io: paged.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 10, output: { ndjson: true } });
+      await formListRun({ io: paged.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 10, ndjson: true });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=2&per_page=10']);
       expect(paged.out().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
       expect(paged.err()).toBe('note: showing forms 11–20 of 25; pass --page 3 for the next page, or --all for every form.\n');
 
       // The UX review's case: page 2 of 2-form pages shows forms 3–4, not "the first 2".
       const small = fakeIO();
-      await formListRun({ io: small.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 2, output: { json: 'id' } });
+      await formListRun({ io: small.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 2, json: 'id' });
       expect(JSON.parse(small.out())).toEqual([{ id: 3 }, { id: 4 }]);
       expect(small.err()).toBe('note: showing forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
       const filteredPage = fakeIO();
-      await formListRun({ io: filteredPage.io, api: async () => c, workspace: async () => 3, now, page: 2, limit: 2, visibility: 'public', output: { json: 'id' } });
+      await formListRun({ io: filteredPage.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 2, visibility: 'public', json: 'id' });
       expect(JSON.parse(filteredPage.out())).toEqual([{ id: 3 }]);
       expect(filteredPage.err()).toBe('note: showing 1 form that matches among forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
       const filteredFirst = fakeIO();
-      await formListRun({ io: filteredFirst.io, api: async () => c, workspace: async () => 3, now, limit: 2, visibility: 'draft', output: { json: 'id' } });
+      await formListRun({ io: filteredFirst.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 2, visibility: 'draft', json: 'id' });
       expect(JSON.parse(filteredFirst.out())).toEqual([{ id: 2 }, { id: 4 }]);
       expect(filteredFirst.err()).toBe('note: showing the first 2 forms that match; pass --all or --limit N for more.\n');
 
-      expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, workspace: async () => 3, now, all: true, limit: 3, output: {} }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, limit: 3 }).catch((e) => e))).toBe(2);
 
       const dep = fakeIO();
-      await formListAllRun({ io: dep.io, api: async () => c, now, output: { json: 'id' } });
+      await formListAllRun({ io: dep.io, api: async () => c, now, json: 'id' });
       expect(JSON.parse(dep.out())).toHaveLength(25);
       expect(dep.err()).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
     } finally {
@@ -226,7 +224,7 @@ describe('form list paging (exact requests)', () => {
     const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
       const io = fakeIO();
-      await formListRun({ io: io.io, api: async () => c, workspace: async () => 3, now, all: true, output: {} });
+      await formListRun({ io: io.io, api: async () => c, resolveWorkspace: async () => 3, now, all: true });
       expect(io.out().trimEnd().split('\n')).toHaveLength(25);
       expect(server.requests).toHaveLength(1);
     } finally {

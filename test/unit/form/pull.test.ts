@@ -17,7 +17,7 @@ afterEach(async () => {
   tmp.cleanup();
 });
 
-const pull = (out: string, force?: boolean) => formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', out, force });
+const pull = (out: string, force?: true) => formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', output: out, force });
 const HINT = 'Pass --force to overwrite it, or choose another file with -o.';
 
 describe('form pull -o over an existing file', () => {
@@ -57,7 +57,7 @@ describe('form pull: secrets and files', () => {
     expect(io.err()).toBe('note: left "password" out of the document (a secret); `form apply` keeps the form\'s value. Pass --include-secrets to keep it.\n');
 
     const file = join(tmp.dir, 'form.json');
-    await formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', out: file });
+    await formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', output: file });
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
 
     const all = fakeIO();

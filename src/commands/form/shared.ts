@@ -116,14 +116,6 @@ export async function readDocument(io: IOStreams, file: string): Promise<Record<
   return readFormFile(file);
 }
 
-/** Flags shared by every verb that goes through the safe update (hand-typed commands only). */
-export interface SafeUpdateFlags {
-  dryRun?: boolean;
-  force?: boolean;
-  /** Commander's `--no-validate` gives `validate: false`. */
-  validate?: boolean;
-}
-
 /** Adds `--dry-run`, `--force` and `--no-validate` (`validate` is true unless `--no-validate`). */
 export function addSafeUpdateOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
