@@ -7,28 +7,31 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { escapeControls, notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addYesOption, examples, parseId } from '../shared.js';
+import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
 
-export interface WorkspaceDeleteOptions {
+/** `formctl workspace delete <id>`: the command and its flags, declared once. */
+function workspaceDeleteCommand() {
+  const base = new Command('delete')
+    .alias('rm')
+    .description('Delete a workspace and everything in it (admins only)')
+    .argument('<id>', 'Workspace id', parseId('workspace id'));
+  return examples(addYesOption(base), ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
+}
+
+export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   /** Forgets the workspace as the profile's default; returns the profile name when it was. */
   forgetDefault?: (id: number) => Promise<string | undefined>;
   prompter: () => Prompter;
+  /** The <id> argument. */
   id: number;
-  yes?: boolean;
-}
+};
 
 /** `formctl workspace delete <id>`. */
 export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun) {
-  const cmd = new Command('delete')
-    .alias('rm')
-    .description('Delete a workspace and everything in it (admins only)')
-    .argument('<id>', 'Workspace id', parseId('workspace id'));
-  addYesOption(cmd);
-  examples(cmd, ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
-  return cmd.action((id: number, flags: { yes?: boolean }) => runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes }));
+  return workspaceDeleteCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }));
 }
 
 /**

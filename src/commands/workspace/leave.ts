@@ -6,32 +6,31 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
-import { addYesOption, examples, parseId } from '../shared.js';
+import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
 import { forgetDefaultWorkspace } from './default.js';
 
-export interface WorkspaceLeaveOptions {
+/** `formctl workspace leave <id>`: the command and its flags, declared once. */
+function workspaceLeaveCommand() {
+  const base = new Command('leave')
+    .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
+    .argument('<id>', 'Workspace id', parseId('workspace id'))
+    .option('--force', 'Leave even when you are its only member or only admin (nobody could manage it afterwards)');
+  return examples(addYesOption(base), ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
+}
+
+export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   /** Forgets the workspace as the profile's default; returns the profile name when it was. */
   forgetDefault?: (id: number) => Promise<string | undefined>;
   prompter: () => Prompter;
+  /** The <id> argument. */
   id: number;
-  yes?: boolean;
-  /** Leave even as its only member or only admin. */
-  force?: boolean;
-}
+};
 
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
-  const cmd = new Command('leave')
-    .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
-    .argument('<id>', 'Workspace id', parseId('workspace id'))
-    .option('--force', 'Leave even when you are its only member or only admin (nobody could manage it afterwards)');
-  addYesOption(cmd);
-  examples(cmd, ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
-  return cmd.action((id: number, flags: { yes?: boolean; force?: boolean }) =>
-    runF({ io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id, yes: flags.yes, force: flags.force }),
-  );
+  return workspaceLeaveCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }));
 }
 
 /**

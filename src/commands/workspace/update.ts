@@ -5,36 +5,35 @@ import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, examples, parseId } from '../shared.js';
+import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples, parseId } from '../shared.js';
 import { WORKSPACE_FIELDS } from './list.js';
 
-export interface WorkspaceUpdateOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  id: number;
-  name?: string;
-  emoji?: string;
-  output: OutputFlags;
-}
-
-/** `formctl workspace update <id>`. */
-export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun) {
-  const cmd = new Command('update')
+/** `formctl workspace update <id>`: the command and its flags, declared once. */
+function workspaceUpdateCommand() {
+  const base = new Command('update')
     .description('Rename a workspace or change its emoji (admins only)')
     .argument('<id>', 'Workspace id', parseId('workspace id'))
     .option('--name <name>', 'New name')
     .option('--emoji <emoji>', 'New icon; "" clears it');
-  addOutputOptions(cmd, { fields: WORKSPACE_FIELDS });
-  examples(cmd, ['formctl workspace update 12 --name "Marketing EU"', 'formctl workspace update 12 --emoji ""']);
-  return cmd.action((id: number, flags: { name?: string; emoji?: string } & OutputFlags) =>
-    runF({ io: f.io, api: f.api, id, name: flags.name, emoji: flags.emoji, output: flags }),
-  );
+  return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), ['formctl workspace update 12 --name "Marketing EU"', 'formctl workspace update 12 --emoji ""']);
+}
+
+export type WorkspaceUpdateOptions = FlagsOf<typeof workspaceUpdateCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The <id> argument. */
+  id: number;
+};
+
+/** `formctl workspace update <id>`. */
+export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun) {
+  return workspaceUpdateCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, id }));
 }
 
 /** The service requires `name` on every update, so an emoji-only change keeps the current name. */
 export async function workspaceUpdateRun(o: WorkspaceUpdateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, WORKSPACE_FIELDS);
+  const format = resolveFormat(o.io, o, WORKSPACE_FIELDS);
   if (o.name === undefined && o.emoji === undefined) throw new UsageError('Nothing to update.', 'Pass --name and/or --emoji.');
   if (o.name !== undefined && !o.name.trim()) throw new UsageError('--name must not be empty.');
   const client = await o.api();

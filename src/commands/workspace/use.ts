@@ -6,24 +6,29 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { examples, parseId } from '../shared.js';
+import { type FlagsOf, examples, parseId } from '../shared.js';
 
-export interface WorkspaceUseOptions {
+/** `formctl workspace use <id>`: the command and its flags, declared once. */
+function workspaceUseCommand() {
+  const base = new Command('use')
+    .description('Make a workspace the default for this profile (-w overrides it)')
+    .argument('<id>', 'Workspace id', parseId('workspace id'));
+  return examples(base, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
+}
+
+export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   config: () => Promise<ConfigStore>;
   profileName: () => Promise<string>;
+  /** The <id> argument. */
   id: number;
-}
+};
 
 /** `formctl workspace use <id>`. */
 export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun) {
-  const cmd = new Command('use')
-    .description('Make a workspace the default for this profile (-w overrides it)')
-    .argument('<id>', 'Workspace id', parseId('workspace id'));
-  examples(cmd, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
-  return cmd.action((id: number) =>
-    runF({ io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, id }),
+  return workspaceUseCommand().action((id, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, id }),
   );
 }
 

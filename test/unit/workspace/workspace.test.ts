@@ -54,27 +54,27 @@ describe('workspace list', () => {
 describe('workspace create / update / delete', () => {
   it('create: ✓ on a TTY, the id when piped, the object with --json; update keeps the name for emoji-only changes', async () => {
     const tty = fakeIO({ tty: true });
-    await workspaceCreateRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops', emoji: '🛠', output: {} });
+    await workspaceCreateRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops', emoji: '🛠' });
     const id = Number(/\(id (\d+)\)/.exec(tty.out())![1]);
     expect(tty.out()).toBe(`✓ Created workspace Ops (id ${id}). Make it the default: formctl workspace use ${id}\n`);
 
     const piped = fakeIO();
-    await workspaceCreateRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 2', output: {} });
+    await workspaceCreateRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 2' });
     const id2 = Number(piped.out().trim());
     expect(piped.out()).toBe(`${id2}\n`);
 
     const js = fakeIO();
-    await workspaceCreateRun({ io: js.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 3', output: { json: 'name,icon' } });
+    await workspaceCreateRun({ io: js.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 3', json: 'name,icon' });
     expect(JSON.parse(js.out())).toEqual({ name: 'Ops 3', icon: '' });
 
     const up = fakeIO({ tty: true });
-    await workspaceUpdateRun({ io: up.io, api, id, emoji: '🚀', output: {} });
+    await workspaceUpdateRun({ io: up.io, api, id, emoji: '🚀' });
     expect(up.out()).toBe(`✓ Updated workspace Ops (id ${id}).\n`);
     const upJson = fakeIO();
-    await workspaceUpdateRun({ io: upJson.io, api, id, name: 'Ops EU', output: { json: 'id,name,icon' } });
+    await workspaceUpdateRun({ io: upJson.io, api, id, name: 'Ops EU', json: 'id,name,icon' });
     expect(JSON.parse(upJson.out())).toEqual({ id, name: 'Ops EU', icon: '🚀' });
-    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id, output: {} }).catch((e) => e))).toBe(2);
-    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id: 99999, emoji: 'x', output: {} }).catch((e) => e))).toBe(6);
+    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id }).catch((e) => e))).toBe(2);
+    expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id: 99999, emoji: 'x' }).catch((e) => e))).toBe(6);
 
     const delPiped = fakeIO();
     expect(codeOf(await workspaceDeleteRun({ io: delPiped.io, api, prompter: () => scriptedPrompter().prompter, id: id2 }).catch((e) => e))).toBe(2);
@@ -93,7 +93,7 @@ describe('workspace create / update / delete', () => {
   });
 
   it('a read-only token gets exit 5 with the ability named', async () => {
-    const err = (await workspaceCreateRun({ io: fakeIO().io, api: async () => readonlyClient, prompter: () => scriptedPrompter().prompter, name: 'X', output: {} }).catch((e) => e)) as CliError;
+    const err = (await workspaceCreateRun({ io: fakeIO().io, api: async () => readonlyClient, prompter: () => scriptedPrompter().prompter, name: 'X' }).catch((e) => e)) as CliError;
     expect(err.exitCode).toBe(5);
     expect(err.hint).toContain('workspaces-write');
   });
@@ -103,7 +103,7 @@ describe('workspace leave / use', () => {
   it('leave needs --yes off a TTY; the only member is refused (exit 2) unless --force, then leaves', async () => {
     const piped = fakeIO();
     const created = fakeIO();
-    await workspaceCreateRun({ io: created.io, api, prompter: () => scriptedPrompter().prompter, name: 'Temp', output: {} });
+    await workspaceCreateRun({ io: created.io, api, prompter: () => scriptedPrompter().prompter, name: 'Temp' });
     const id = Number(created.out().trim());
     expect(codeOf(await workspaceLeaveRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, id }).catch((e) => e))).toBe(2);
     const tty = fakeIO({ tty: true });
