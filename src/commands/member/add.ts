@@ -4,61 +4,53 @@ import { type AddResult, ROLES, type Role, addMember } from '../../api/members.j
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
-import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
-import { isValidEmail, parseEmail, parseRole } from './args.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { isValidEmail, parseEmail, parseRole } from './shared.js';
 
 export const ADD_FIELDS = ['outcome', 'message'] as const;
 
-export interface MemberAddOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
-  /** Raw argument: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
-  email?: string;
-  role?: Role;
-  output: OutputFlags;
-}
-
-/** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
-export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
-  const cmd = new Command('add')
+/** `formctl member add [email] --role <role>`: the command and its flags, declared once. */
+function memberAddCommand() {
+  const base = new Command('add')
     .description('Add a person to a workspace by email, or invite them when they have no account')
     .argument('[email]', 'Email address of the person to add (prompted on a terminal when omitted)')
     .addOption(new Option('--role <role>', 'Role in the workspace (prompted on a terminal when omitted)').choices(ROLES).argParser(parseRole));
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { fields: ADD_FIELDS });
+  const cmd = addOutputOptions(addWorkspaceOption(base), { fields: ADD_FIELDS });
   cmd.addHelpText(
     'after',
     '\nOutcomes: "added" (the account exists and joined), "invited" (no account: an invitation email was sent),\n' +
       '"already_member" (nothing changed; use `formctl member set-role` to change a role).',
   );
-  examples(cmd, [
+  return examples(cmd, [
     'formctl member add alice@example.com --role user',
     'formctl member add bob@example.com --role readonly -w 12',
     "formctl member add carol@example.com --role admin --json | jq -r .outcome",
     'formctl member add   # on a terminal: asks for the email, role and workspace',
   ]);
-  return cmd.action((email: string | undefined, flags: OutputFlags & { workspace?: number; role?: Role }) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      prompter: f.prompter,
-      resolveWorkspace: (w) => f.workspace(w),
-      workspace: flags.workspace,
-      email,
-      role: flags.role,
-      output: { json: flags.json },
-    }),
+}
+
+export type MemberAddOptions = FlagsOf<typeof memberAddCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  prompter: () => Prompter;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  /** The [email] argument as typed: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
+  email?: string;
+};
+
+/** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
+export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
+  return memberAddCommand().action((email, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, resolveWorkspace: (w) => f.workspace(w), email }),
   );
 }
 
 /** Validates locally, adds, and reports which of the three outcomes happened. */
 export async function memberAddRun(o: MemberAddOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, ADD_FIELDS);
+  const format = resolveFormat(o.io, o, ADD_FIELDS);
   const email = o.email !== undefined ? parseEmail(o.email) : await askEmail(o);
   const role = o.role ?? (await askRole(o));
   const workspaceId = await o.resolveWorkspace(o.workspace);

@@ -3,42 +3,38 @@ import type { ApiClient } from '../../api/client.js';
 import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
-import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
 export const MEMBER_FIELDS = ['id', 'name', 'email', 'role'] as const;
 
-export interface MemberListOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
-  output: OutputFlags;
-  all?: boolean;
-  limit?: number;
-}
-
-/** `formctl member list`. */
-export function newMemberListCommand(f: Factory, runF = memberListRun) {
-  const cmd = new Command('list').alias('ls').description('List the members of a workspace and their roles');
-  addLimitOptions(cmd, 'members');
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { list: true, fields: MEMBER_FIELDS });
-  examples(cmd, [
+/** `formctl member list`: the command and its flags, declared once. */
+function memberListCommand() {
+  const base = new Command('list').alias('ls').description('List the members of a workspace and their roles');
+  return examples(addOutputOptions(addWorkspaceOption(addLimitOptions(base, 'members')), { list: true, fields: MEMBER_FIELDS }), [
     'formctl member list',
     'formctl member list -w 12',
     "formctl member list --json email,role | jq -r '.[] | select(.role == \"admin\") | .email'",
   ]);
-  return cmd.action((flags: OutputFlags & LimitFlags & { workspace?: number }) =>
-    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, all: flags.all, limit: flags.limit, output: { json: flags.json, ndjson: flags.ndjson } }),
-  );
+}
+
+export type MemberListOptions = FlagsOf<typeof memberListCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+};
+
+/** `formctl member list`. */
+export function newMemberListCommand(f: Factory, runF = memberListRun) {
+  return memberListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w) }));
 }
 
 /** Lists members: id, name, email, role. */
 export async function memberListRun(o: MemberListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, MEMBER_FIELDS);
+  const format = resolveFormat(o.io, o, MEMBER_FIELDS);
   const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

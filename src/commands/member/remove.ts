@@ -4,51 +4,41 @@ import { removeMember } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
-import { parseMemberRef, resolveMember } from './args.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
+import { parseMemberRef, resolveMember } from './shared.js';
 import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
 
 export const REMOVE_FIELDS = ['workspace_id', 'user_id', 'email', 'message'] as const;
 
-export interface MemberRemoveOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
-  /** `<user-id|email>` as typed. */
-  member: string;
-  yes?: boolean;
-  /** Remove even the workspace's only admin or only member. */
-  force?: boolean;
-  output: OutputFlags;
-}
-
-/** `formctl member remove <user-id|email>`. */
-export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
-  const cmd = new Command('remove')
+/** `formctl member remove <user-id|email>`: the command and its flags, declared once. */
+function memberRemoveCommand() {
+  const base = new Command('remove')
     .alias('rm')
     .description('Remove a member from a workspace (their account and other workspaces stay)')
     .argument('<user-id|email>', 'Numeric user id, or an email looked up in the member list')
     .option('--force', 'Remove even the only admin or the only member (nobody could manage the workspace afterwards)');
-  addWorkspaceOption(cmd);
-  addYesOption(cmd);
-  addOutputOptions(cmd, { fields: REMOVE_FIELDS });
-  examples(cmd, ['formctl member remove alice@example.com', 'formctl member remove 42 -w 12 --yes   # in scripts']);
-  return cmd.action((member: string, flags: OutputFlags & { workspace?: number; yes?: boolean; force?: boolean }) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      prompter: f.prompter,
-      resolveWorkspace: (w) => f.workspace(w),
-      workspace: flags.workspace,
-      member,
-      yes: flags.yes,
-      force: flags.force,
-      output: { json: flags.json },
-    }),
+  return examples(addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: REMOVE_FIELDS }), [
+    'formctl member remove alice@example.com',
+    'formctl member remove 42 -w 12 --yes   # in scripts',
+  ]);
+}
+
+export type MemberRemoveOptions = FlagsOf<typeof memberRemoveCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  prompter: () => Prompter;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  /** The <user-id|email> argument as typed. */
+  member: string;
+};
+
+/** `formctl member remove <user-id|email>`. */
+export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
+  return memberRemoveCommand().action((member, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, resolveWorkspace: (w) => f.workspace(w), member }),
   );
 }
 
@@ -58,7 +48,7 @@ export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
  * person and the workspace, then removes.
  */
 export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, REMOVE_FIELDS);
+  const format = resolveFormat(o.io, o, REMOVE_FIELDS);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Remove ${o.member} from workspace ${workspaceId}?` });

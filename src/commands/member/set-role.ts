@@ -4,54 +4,44 @@ import { type Member, ROLES, type Role, listMembers, updateMemberRole } from '..
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
-import { nameMember, parseMemberRef, parseRole, resolveMember } from './args.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
+import { nameMember, parseMemberRef, parseRole, resolveMember } from './shared.js';
 import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from '../../members/guard.js';
 
 /** `changed` is false when the member already had the role, null when the member list could not be read. */
 export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;
 
-export interface MemberSetRoleOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
-  /** `<user-id|email>` as typed. */
-  member: string;
-  role: Role;
-  prompter: () => Prompter;
-  /** Take the admin role even from the only admin. */
-  force?: boolean;
-  yes?: boolean;
-  output: OutputFlags;
-}
-
-/** `formctl member set-role <user-id|email> <role>`. */
-export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
-  const cmd = new Command('set-role')
+/** `formctl member set-role <user-id|email> <role>`: the command and its flags, declared once. */
+function memberSetRoleCommand() {
+  const base = new Command('set-role')
     .description("Change a member's role in a workspace (admins only)")
     .argument('<user-id|email>', 'Numeric user id, or an email looked up in the member list')
     .addArgument(new Argument('<role>', 'New role').choices(ROLES).argParser(parseRole))
     .option('--force', 'Change the role even of the only admin (nobody could manage the workspace afterwards)');
-  addWorkspaceOption(cmd);
-  addYesOption(cmd);
-  addOutputOptions(cmd, { fields: SET_ROLE_FIELDS });
-  examples(cmd, ['formctl member set-role alice@example.com admin', 'formctl member set-role 42 readonly -w 12']);
-  return cmd.action((member: string, role: Role, flags: OutputFlags & { workspace?: number; force?: boolean; yes?: boolean }) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      prompter: f.prompter,
-      resolveWorkspace: (w) => f.workspace(w),
-      workspace: flags.workspace,
-      member,
-      role,
-      force: flags.force,
-      yes: flags.yes,
-      output: { json: flags.json },
-    }),
+  return examples(addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: SET_ROLE_FIELDS }), [
+    'formctl member set-role alice@example.com admin',
+    'formctl member set-role 42 readonly -w 12',
+  ]);
+}
+
+export type MemberSetRoleOptions = FlagsOf<typeof memberSetRoleCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  prompter: () => Prompter;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  /** The <user-id|email> argument as typed. */
+  member: string;
+  /** The <role> argument. */
+  role: Role;
+};
+
+/** `formctl member set-role <user-id|email> <role>`. */
+export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
+  return memberSetRoleCommand().action((member, role, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, resolveWorkspace: (w) => f.workspace(w), member, role }),
   );
 }
 
@@ -62,7 +52,7 @@ export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
  * changed.
  */
 export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, SET_ROLE_FIELDS);
+  const format = resolveFormat(o.io, o, SET_ROLE_FIELDS);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

@@ -195,7 +195,6 @@ describe('member add', () => {
         api: async () => client,
         prompter: () => prompter,
         resolveWorkspace: async (w) => (asked.push(`workspace ${w}`), 7),
-        output: {},
       });
     } finally {
       await client.close();
@@ -311,7 +310,7 @@ describe('member remove', () => {
     const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     try {
       await expect(
-        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: 'bob@example.com', output: {} }),
+        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: 'bob@example.com' }),
       ).rejects.toBeInstanceOf(CancelledError);
     } finally {
       await client.close();

@@ -69,7 +69,7 @@ describe('member remove: the only admin or member', () => {
     const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
     try {
       await expect(
-        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1', output: {} }),
+        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1' }),
       ).rejects.toBeInstanceOf(CancelledError);
     } finally {
       await client.close();

@@ -1,3 +1,5 @@
+// Helpers the member verbs share: parsing an email, a role or a member named on the command line,
+// and resolving that member through the workspace's member list.
 import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers } from '../../api/members.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
