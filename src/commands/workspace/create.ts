@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
-import { WORKSPACE_FIELDS } from './list.js';
+import { WORKSPACE_FIELDS } from './shared.js';
 
 /** `formctl workspace create`: the command and its flags, declared once. */
 function workspaceCreateCommand() {

@@ -8,7 +8,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { escapeControls, notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
-import { forgetDefaultWorkspace } from './default.js';
+import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace delete <id>`: the command and its flags, declared once. */
 function workspaceDeleteCommand() {

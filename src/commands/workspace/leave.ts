@@ -7,7 +7,7 @@ import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
 import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
-import { forgetDefaultWorkspace } from './default.js';
+import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace leave <id>`: the command and its flags, declared once. */
 function workspaceLeaveCommand() {

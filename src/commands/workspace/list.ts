@@ -7,8 +7,7 @@ import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
-
-export const WORKSPACE_FIELDS = ['id', 'name', 'icon', 'settings', 'max_file_size', 'is_readonly'] as const;
+import { WORKSPACE_FIELDS } from './shared.js';
 
 /** `formctl workspace list`: the command and its flags, declared once. */
 function workspaceListCommand() {

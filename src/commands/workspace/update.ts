@@ -7,7 +7,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples, parseId } from '../shared.js';
-import { WORKSPACE_FIELDS } from './list.js';
+import { WORKSPACE_FIELDS } from './shared.js';
 
 /** `formctl workspace update <id>`: the command and its flags, declared once. */
 function workspaceUpdateCommand() {

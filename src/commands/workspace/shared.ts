@@ -1,4 +1,8 @@
+// What the workspace verbs share: the fields of a workspace object, and forgetting a default.
 import type { Factory } from '../../factory.js';
+
+/** The fields of a workspace object, as `--json` names them. */
+export const WORKSPACE_FIELDS = ['id', 'name', 'icon', 'settings', 'max_file_size', 'is_readonly'] as const;
 
 /**
  * After a workspace is deleted or left: if it was the profile's default, forget it, so later commands
