@@ -4,48 +4,42 @@ import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
-import { INVITE_ACTION_FIELDS } from './resend.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
+import { INVITE_ACTION_FIELDS } from './shared.js';
 
-export interface InviteCancelOptions {
+/** `formctl invite cancel <invite-id>`: the command and its flags, declared once. */
+function inviteCancelCommand() {
+  const base = new Command('cancel')
+    .description('Cancel a pending invite so its link stops working (admins only)')
+    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
+  return examples(addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: INVITE_ACTION_FIELDS }), [
+    'formctl invite cancel 7',
+    'formctl invite cancel 7 -w 12 --yes   # in scripts',
+  ]);
+}
+
+export type InviteCancelOptions = FlagsOf<typeof inviteCancelCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   prompter: () => Prompter;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
   resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
+  /** The <invite-id> argument. */
   id: number;
-  yes?: boolean;
-  output: OutputFlags;
-}
+};
 
 /** `formctl invite cancel <invite-id>`. */
 export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun) {
-  const cmd = new Command('cancel')
-    .description('Cancel a pending invite so its link stops working (admins only)')
-    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
-  addWorkspaceOption(cmd);
-  addYesOption(cmd);
-  addOutputOptions(cmd, { fields: INVITE_ACTION_FIELDS });
-  examples(cmd, ['formctl invite cancel 7', 'formctl invite cancel 7 -w 12 --yes   # in scripts']);
-  return cmd.action((id: number, flags: OutputFlags & { workspace?: number; yes?: boolean }) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      prompter: f.prompter,
-      resolveWorkspace: (w) => f.workspace(w),
-      workspace: flags.workspace,
-      id,
-      yes: flags.yes,
-      output: { json: flags.json },
-    }),
+  return inviteCancelCommand().action((id, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, resolveWorkspace: (w) => f.workspace(w), id }),
   );
 }
 
 /** Confirms (naming the invited address and the workspace), then cancels (the server deletes the invite). */
 export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, INVITE_ACTION_FIELDS);
+  const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
   const client = await o.api();

@@ -4,24 +4,12 @@ import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '..
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
-import { type Column, type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 
 export const INVITE_FIELDS = ['id', 'email', 'role', 'status', 'valid_until'] as const;
-
-export interface InviteListOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  now: () => Date;
-  workspace?: number;
-  status?: InviteStatus;
-  output: OutputFlags;
-  all?: boolean;
-  limit?: number;
-}
 
 /** Parses `--status`; exit 2 with the accepted values. */
 export function parseInviteStatus(v: string): InviteStatus {
@@ -32,38 +20,35 @@ export function parseInviteStatus(v: string): InviteStatus {
   return s as InviteStatus;
 }
 
-/** `formctl invite list`. */
-export function newInviteListCommand(f: Factory, runF = inviteListRun) {
-  const cmd = new Command('list')
+/** `formctl invite list`: the command and its flags, declared once. */
+function inviteListCommand() {
+  const base = new Command('list')
     .alias('ls')
     .description('List the invites of a workspace (admins only)')
     .addOption(new Option('--status <status>', 'Only invites with this status').choices(INVITE_STATUSES).argParser(parseInviteStatus));
-  addLimitOptions(cmd, 'invites');
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { list: true, fields: INVITE_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addWorkspaceOption(addLimitOptions(base, 'invites')), { list: true, fields: INVITE_FIELDS }), [
     'formctl invite list',
     'formctl invite list --status pending -w 12',
     "formctl invite list --status pending --json id,email | jq -r '.[] | \"\\(.id) \\(.email)\"'",
   ]);
-  return cmd.action((flags: OutputFlags & LimitFlags & { workspace?: number; status?: InviteStatus }) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      resolveWorkspace: (w) => f.workspace(w),
-      now: f.now,
-      workspace: flags.workspace,
-      status: flags.status,
-      all: flags.all,
-      limit: flags.limit,
-      output: { json: flags.json, ndjson: flags.ndjson },
-    }),
-  );
+}
+
+export type InviteListOptions = FlagsOf<typeof inviteListCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+  resolveWorkspace: (flag?: number) => Promise<number>;
+  now: () => Date;
+};
+
+/** `formctl invite list`. */
+export function newInviteListCommand(f: Factory, runF = inviteListRun) {
+  return inviteListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), now: f.now }));
 }
 
 /** Lists invites, filtered by status on the client (the endpoint takes no query parameters). */
 export async function inviteListRun(o: InviteListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, INVITE_FIELDS);
+  const format = resolveFormat(o.io, o, INVITE_FIELDS);
   const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

@@ -3,36 +3,35 @@ import type { ApiClient } from '../../api/client.js';
 import { resendInvite } from '../../api/invites.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
+import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
+import { INVITE_ACTION_FIELDS } from './shared.js';
 
-export const INVITE_ACTION_FIELDS = ['workspace_id', 'invite_id', 'message'] as const;
+/** `formctl invite resend <invite-id>`: the command and its flags, declared once. */
+function inviteResendCommand() {
+  const base = new Command('resend')
+    .description('Send a pending invite\'s email again (admins only)')
+    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
+  return examples(addOutputOptions(addWorkspaceOption(base), { fields: INVITE_ACTION_FIELDS }), ['formctl invite resend 7', 'formctl invite resend 7 -w 12']);
+}
 
-export interface InviteResendOptions {
+export type InviteResendOptions = FlagsOf<typeof inviteResendCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
+  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
   resolveWorkspace: (flag?: number) => Promise<number>;
-  workspace?: number;
+  /** The <invite-id> argument. */
   id: number;
-  output: OutputFlags;
-}
+};
 
 /** `formctl invite resend <invite-id>`. */
 export function newInviteResendCommand(f: Factory, runF = inviteResendRun) {
-  const cmd = new Command('resend')
-    .description('Send a pending invite\'s email again (admins only)')
-    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
-  addWorkspaceOption(cmd);
-  addOutputOptions(cmd, { fields: INVITE_ACTION_FIELDS });
-  examples(cmd, ['formctl invite resend 7', 'formctl invite resend 7 -w 12']);
-  return cmd.action((id: number, flags: OutputFlags & { workspace?: number }) =>
-    runF({ io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), workspace: flags.workspace, id, output: { json: flags.json } }),
-  );
+  return inviteResendCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: (w) => f.workspace(w), id }));
 }
 
 /** Resends the invitation email. */
 export async function inviteResendRun(o: InviteResendOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, INVITE_ACTION_FIELDS);
+  const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const message = await resendInvite(await o.api(), workspaceId, o.id);
   if (format.kind === 'json' || format.kind === 'ndjson') {

@@ -140,7 +140,7 @@ describe('invite cancel', () => {
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
     const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 3, output: {} }).catch((e) => e);
+      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 3 }).catch((e) => e);
       expect(err).toBeInstanceOf(CancelledError);
     } finally {
       await client.close();
