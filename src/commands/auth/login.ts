@@ -10,42 +10,35 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { readAll } from '../../io/iostreams.js';
-import { examples } from '../shared.js';
+import { type FlagsOf, examples } from '../shared.js';
 
-export interface AuthLoginOptions {
+/** `formctl auth login`: the command and its flags, declared once. */
+function authLoginCommand() {
+  const base = new Command('login')
+    .description('Save a personal access token in a profile, after checking it with the service')
+    .addOption(new Option('--base-url <url>', 'API base URL (default: the profile\'s, FORMCTL_BASE_URL, or https://api.opnform.com)'))
+    .option('--with-token', 'Read the token from stdin instead of prompting (CI, scripts)')
+    .addHelpText('after', '\nThe global --profile <name> chooses the profile to save (default: the current one, or "default").');
+  return examples(base, [
+    'formctl auth login',
+    'formctl auth login --profile work --base-url https://forms.example.com',
+    'printenv FORMCTL_CI_TOKEN | formctl auth login --with-token',
+  ]);
+}
+
+export type AuthLoginOptions = FlagsOf<typeof authLoginCommand> & {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
   config: () => Promise<ConfigStore>;
   context: () => Promise<ResolvedContext>;
   apiFor: (baseUrl: string, token: string) => ApiClient;
   prompter: () => Prompter;
-  baseUrl?: string;
-  withToken?: boolean;
-}
+};
 
 /** `formctl auth login`. */
 export function newAuthLoginCommand(f: Factory, runF = authLoginRun) {
-  const cmd = new Command('login')
-    .description('Save a personal access token in a profile, after checking it with the service')
-    .addOption(new Option('--base-url <url>', 'API base URL (default: the profile\'s, FORMCTL_BASE_URL, or https://api.opnform.com)'))
-    .option('--with-token', 'Read the token from stdin instead of prompting (CI, scripts)')
-    .addHelpText('after', '\nThe global --profile <name> chooses the profile to save (default: the current one, or "default").');
-  examples(cmd, [
-    'formctl auth login',
-    'formctl auth login --profile work --base-url https://forms.example.com',
-    'printenv FORMCTL_CI_TOKEN | formctl auth login --with-token',
-  ]);
-  return cmd.action((flags: { baseUrl?: string; withToken?: boolean }) =>
-    runF({
-      io: f.io,
-      env: f.env,
-      config: f.config,
-      context: f.context,
-      apiFor: f.apiFor,
-      prompter: f.prompter,
-      baseUrl: flags.baseUrl,
-      withToken: flags.withToken,
-    }),
+  return authLoginCommand().action((flags) =>
+    runF({ ...flags, io: f.io, env: f.env, config: f.config, context: f.context, apiFor: f.apiFor, prompter: f.prompter }),
   );
 }
 

@@ -5,22 +5,26 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { examples } from '../shared.js';
+import { type FlagsOf, examples } from '../shared.js';
 
-export interface AuthLogoutOptions {
+/** `formctl auth logout`: the command and its flags, declared once. */
+function authLogoutCommand() {
+  const base = new Command('logout')
+    .description('Remove the saved token from a profile (its base URL and workspace stay)')
+    .addHelpText('after', '\nThe global --profile <name> chooses the profile (default: the current one).');
+  return examples(base, ['formctl auth logout', 'formctl auth logout --profile work']);
+}
+
+export type AuthLogoutOptions = FlagsOf<typeof authLogoutCommand> & {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
   config: () => Promise<ConfigStore>;
   context: () => Promise<ResolvedContext>;
-}
+};
 
 /** `formctl auth logout`. */
 export function newAuthLogoutCommand(f: Factory, runF = authLogoutRun) {
-  const cmd = new Command('logout')
-    .description('Remove the saved token from a profile (its base URL and workspace stay)')
-    .addHelpText('after', '\nThe global --profile <name> chooses the profile (default: the current one).');
-  examples(cmd, ['formctl auth logout', 'formctl auth logout --profile work']);
-  return cmd.action(() => runF({ io: f.io, env: f.env, config: f.config, context: f.context }));
+  return authLogoutCommand().action((flags) => runF({ ...flags, io: f.io, env: f.env, config: f.config, context: f.context }));
 }
 
 /** Forgets the token; the token itself stays valid on the service (revoke it in the dashboard). */

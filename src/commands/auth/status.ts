@@ -6,8 +6,8 @@ import { type ResolvedContext, maskToken, notLoggedIn } from '../../config/resol
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { type Column, resolveFormat, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
 export const AUTH_STATUS_FIELDS = ['profile', 'base_url', 'base_url_source', 'token_source', 'token', 'workspace', 'valid', 'error'] as const;
 
@@ -24,19 +24,24 @@ export interface AuthStatus {
   error?: string;
 }
 
-export interface AuthStatusOptions {
+/** `formctl auth status`: the command and its flags, declared once. */
+function authStatusCommand() {
+  const base = new Command('status').description('Show the active profile, where the token comes from, and whether it works');
+  return examples(addOutputOptions(base, { fields: AUTH_STATUS_FIELDS }), [
+    'formctl auth status',
+    'formctl auth status --json valid,base_url | jq -e .valid   # exit 1 when invalid',
+  ]);
+}
+
+export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & {
   io: IOStreams;
   context: () => Promise<ResolvedContext>;
   apiFor: (baseUrl: string, token: string) => ApiClient;
-  output: OutputFlags;
-}
+};
 
 /** `formctl auth status`. */
 export function newAuthStatusCommand(f: Factory, runF = authStatusRun) {
-  const cmd = new Command('status').description('Show the active profile, where the token comes from, and whether it works');
-  addOutputOptions(cmd, { fields: AUTH_STATUS_FIELDS });
-  examples(cmd, ['formctl auth status', 'formctl auth status --json valid,base_url | jq -e .valid   # exit 1 when invalid']);
-  return cmd.action((flags: OutputFlags) => runF({ io: f.io, context: f.context, apiFor: f.apiFor, output: flags }));
+  return authStatusCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context, apiFor: f.apiFor }));
 }
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -54,7 +59,7 @@ const BASE_URL_ORIGIN: Record<string, string> = {
 
 /** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, AUTH_STATUS_FIELDS);
+  const format = resolveFormat(o.io, o, AUTH_STATUS_FIELDS);
   const ctx = await o.context();
   const status: AuthStatus = {
     profile: ctx.profileName,

@@ -4,18 +4,22 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { examples } from '../shared.js';
+import { type FlagsOf, examples } from '../shared.js';
 
-export interface AuthTokenOptions {
+/** `formctl auth token`: the command and its flags, declared once. */
+function authTokenCommand() {
+  const base = new Command('token').description('Print the active token to stdout, unmasked (the one command that shows it)');
+  return examples(base, ['formctl auth token', 'curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
+}
+
+export type AuthTokenOptions = FlagsOf<typeof authTokenCommand> & {
   io: IOStreams;
   context: () => Promise<ResolvedContext>;
-}
+};
 
 /** `formctl auth token`. */
 export function newAuthTokenCommand(f: Factory, runF = authTokenRun) {
-  const cmd = new Command('token').description('Print the active token to stdout, unmasked (the one command that shows it)');
-  examples(cmd, ['formctl auth token', 'curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
-  return cmd.action(() => runF({ io: f.io, context: f.context }));
+  return authTokenCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context }));
 }
 
 /** Prints the raw token: an explicit request, so no masking. */

@@ -117,7 +117,7 @@ describe('auth status', () => {
     const t = await testConfig();
     await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD, workspace: 7 });
     const fio = fakeIO();
-    await authStatusRun({ ...t, io: fio.io, output: { json: true } });
+    await authStatusRun({ ...t, io: fio.io, json: true });
     expect(JSON.parse(fio.out())).toEqual({
       profile: 'default',
       base_url: server.url,
@@ -134,7 +134,7 @@ describe('auth status', () => {
   it('says where env values came from, and exits 4 when the token is rejected', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: 'tok_revoked_999', FORMCTL_BASE_URL: server.url } });
     const fio = fakeIO({ tty: true });
-    const code = await exitOf(authStatusRun({ ...t, io: fio.io, output: {} }));
+    const code = await exitOf(authStatusRun({ ...t, io: fio.io }));
     expect(code).toBe(4);
     expect(fio.out()).toBe(
       [
@@ -153,7 +153,7 @@ describe('auth status', () => {
   it('without a token prints valid:false and exits 4', async () => {
     const t = await testConfig();
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, output: { json: 'valid,token,error' } }))).toBe(4);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid,token,error' }))).toBe(4);
     expect(JSON.parse(fio.out())).toEqual({ valid: false, token: null, error: 'no token' });
     expect(server.requests).toHaveLength(0);
     await t.cleanup();
@@ -162,7 +162,7 @@ describe('auth status', () => {
   it('a network failure exits 11', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD, FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, output: { json: 'valid' } }))).toBe(11);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid' }))).toBe(11);
     expect(JSON.parse(fio.out())).toEqual({ valid: false });
     await t.cleanup();
   });
