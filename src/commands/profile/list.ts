@@ -3,8 +3,8 @@ import type { ResolvedContext } from '../../config/resolve.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeList } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { type Column, resolveFormat, writeList } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
 export const PROFILE_FIELDS = ['name', 'base_url', 'workspace', 'current', 'logged_in'] as const;
 
@@ -17,24 +17,29 @@ export interface ProfileRow {
   logged_in: boolean;
 }
 
-export interface ProfileListOptions {
+/** `formctl profile list`: the command and its flags, declared once. */
+function profileListCommand() {
+  const base = new Command('list').alias('ls').description('List saved profiles; * marks the one commands use now');
+  return examples(addOutputOptions(base, { list: true, fields: PROFILE_FIELDS }), [
+    'formctl profile list',
+    "formctl profile list --json name,logged_in | jq -r '.[] | select(.logged_in) | .name'",
+  ]);
+}
+
+export type ProfileListOptions = FlagsOf<typeof profileListCommand> & {
   io: IOStreams;
   config: () => Promise<ConfigStore>;
   context: () => Promise<ResolvedContext>;
-  output: OutputFlags;
-}
+};
 
 /** `formctl profile list`. */
 export function newProfileListCommand(f: Factory, runF = profileListRun) {
-  const cmd = new Command('list').alias('ls').description('List saved profiles; * marks the one commands use now');
-  addOutputOptions(cmd, { list: true, fields: PROFILE_FIELDS });
-  examples(cmd, ['formctl profile list', "formctl profile list --json name,logged_in | jq -r '.[] | select(.logged_in) | .name'"]);
-  return cmd.action((flags: OutputFlags) => runF({ io: f.io, config: f.config, context: f.context, output: flags }));
+  return profileListCommand().action((flags) => runF({ ...flags, io: f.io, config: f.config, context: f.context }));
 }
 
 /** Lists profiles sorted by name; "current" is the profile after --profile / FORMCTL_PROFILE resolution. */
 export async function profileListRun(o: ProfileListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, PROFILE_FIELDS);
+  const format = resolveFormat(o.io, o, PROFILE_FIELDS);
   const [store, ctx] = [await o.config(), await o.context()];
   const rows: ProfileRow[] = Object.entries(store.data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))

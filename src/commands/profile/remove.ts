@@ -4,23 +4,26 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addYesOption, examples } from '../shared.js';
-import { unknownProfile } from './use.js';
+import { type FlagsOf, addYesOption, examples } from '../shared.js';
+import { unknownProfile } from './shared.js';
 
-export interface ProfileRemoveOptions {
+/** `formctl profile remove <name>`: the command and its flags, declared once. */
+function profileRemoveCommand() {
+  const base = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').argument('<name>', 'Profile name');
+  return examples(addYesOption(base), ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);
+}
+
+export type ProfileRemoveOptions = FlagsOf<typeof profileRemoveCommand> & {
   io: IOStreams;
   config: () => Promise<ConfigStore>;
   prompter: () => Prompter;
+  /** The <name> argument. */
   name: string;
-  yes?: boolean;
-}
+};
 
 /** `formctl profile remove <name>`. */
 export function newProfileRemoveCommand(f: Factory, runF = profileRemoveRun) {
-  const cmd = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').argument('<name>', 'Profile name');
-  addYesOption(cmd);
-  examples(cmd, ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);
-  return cmd.action((name: string, flags: { yes?: boolean }) => runF({ io: f.io, config: f.config, prompter: f.prompter, name, yes: flags.yes }));
+  return profileRemoveCommand().action((name, flags) => runF({ ...flags, io: f.io, config: f.config, prompter: f.prompter, name }));
 }
 
 /** Confirms, then removes; if it was current, another saved profile becomes current. */

@@ -17,7 +17,7 @@ describe('profile list', () => {
   it('TTY: a table with the current profile marked, never the token', async () => {
     const t = await seeded();
     const fio = fakeIO({ tty: true });
-    await profileListRun({ ...t, io: fio.io, output: {} });
+    await profileListRun({ ...t, io: fio.io });
     expect(fio.out()).toBe(
       [
         'NAME   BASE URL                 WORKSPACE  TOKEN  CURRENT',
@@ -32,10 +32,10 @@ describe('profile list', () => {
   it('piped: TSV rows; --json: all fields; the current profile follows --profile', async () => {
     const t = await seeded({ profile: 'local' });
     const a = fakeIO();
-    await profileListRun({ ...t, io: a.io, output: {} });
+    await profileListRun({ ...t, io: a.io });
     expect(a.out()).toBe('local\thttp://127.0.0.1:8787\t\tnone\t*\nwork\thttps://api.opnform.com\t12\tsaved\t\n');
     const b = fakeIO();
-    await profileListRun({ ...t, io: b.io, output: { json: true } });
+    await profileListRun({ ...t, io: b.io, json: true });
     expect(JSON.parse(b.out())).toEqual([
       { name: 'local', base_url: 'http://127.0.0.1:8787', workspace: null, current: true, logged_in: false },
       { name: 'work', base_url: 'https://api.opnform.com', workspace: 12, current: false, logged_in: true },
@@ -47,7 +47,7 @@ describe('profile list', () => {
   it('no profiles: nothing on stdout, a hint on stderr (TTY)', async () => {
     const t = await testConfig();
     const fio = fakeIO({ tty: true });
-    await profileListRun({ ...t, io: fio.io, output: {} });
+    await profileListRun({ ...t, io: fio.io });
     expect(fio.out()).toBe('');
     expect(fio.err()).toBe('No profiles. Create one with `formctl auth login`.\n');
     await t.cleanup();
