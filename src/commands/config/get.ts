@@ -3,22 +3,27 @@ import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { examples } from '../shared.js';
-import { CONFIG_KEYS, configKey } from './keys.js';
+import { type FlagsOf, examples } from '../shared.js';
+import { CONFIG_KEYS, configKey } from './shared.js';
 
-export interface ConfigGetOptions {
+/** `formctl config get <key>`: the command and its flags, declared once. */
+function configGetCommand() {
+  const base = new Command('get')
+    .description('Print one saved setting of the current profile')
+    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`);
+  return examples(base, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
+}
+
+export type ConfigGetOptions = FlagsOf<typeof configGetCommand> & {
   io: IOStreams;
   context: () => Promise<ResolvedContext>;
+  /** The <key> argument. */
   key: string;
-}
+};
 
 /** `formctl config get <key>`. */
 export function newConfigGetCommand(f: Factory, runF = configGetRun) {
-  const cmd = new Command('get')
-    .description('Print one saved setting of the current profile')
-    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`);
-  examples(cmd, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
-  return cmd.action((key: string) => runF({ io: f.io, context: f.context, key }));
+  return configGetCommand().action((key, flags) => runF({ ...flags, io: f.io, context: f.context, key }));
 }
 
 /** Prints the value, or an empty line when it is not set (exit 0, like `git config` scripts expect to test with -n). */

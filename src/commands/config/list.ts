@@ -2,8 +2,8 @@ import { Command } from '@commander-js/extra-typings';
 import { type ResolvedContext, maskToken } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { type Column, resolveFormat, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
 export const CONFIG_LIST_FIELDS = ['profile', 'base_url', 'workspace', 'token'] as const;
 
@@ -15,23 +15,25 @@ export interface ConfigView {
   token: string | null;
 }
 
-export interface ConfigListOptions {
+/** `formctl config list`: the command and its flags, declared once. */
+function configListCommand() {
+  const base = new Command('list').alias('ls').description('Show the saved settings of the current profile (token masked)');
+  return examples(addOutputOptions(base, { fields: CONFIG_LIST_FIELDS }), ['formctl config list', 'formctl --profile work config list --json | jq .base_url']);
+}
+
+export type ConfigListOptions = FlagsOf<typeof configListCommand> & {
   io: IOStreams;
   context: () => Promise<ResolvedContext>;
-  output: OutputFlags;
-}
+};
 
 /** `formctl config list`. */
 export function newConfigListCommand(f: Factory, runF = configListRun) {
-  const cmd = new Command('list').alias('ls').description('Show the saved settings of the current profile (token masked)');
-  addOutputOptions(cmd, { fields: CONFIG_LIST_FIELDS });
-  examples(cmd, ['formctl config list', 'formctl --profile work config list --json | jq .base_url']);
-  return cmd.action((flags: OutputFlags) => runF({ io: f.io, context: f.context, output: flags }));
+  return configListCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context }));
 }
 
 /** Shows what is saved, not what environment variables override (that is `formctl auth status`). */
 export async function configListRun(o: ConfigListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, CONFIG_LIST_FIELDS);
+  const format = resolveFormat(o.io, o, CONFIG_LIST_FIELDS);
   const ctx = await o.context();
   const p = ctx.profile;
   const view: ConfigView = {

@@ -3,18 +3,22 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { examples } from '../shared.js';
+import { type FlagsOf, examples } from '../shared.js';
 
-export interface ConfigPathOptions {
+/** `formctl config path`: the command and its flags, declared once. */
+function configPathCommand() {
+  const base = new Command('path').description('Print the path of the config file (set FORMCTL_CONFIG_DIR to move it)');
+  return examples(base, ['formctl config path', 'ls -l "$(formctl config path)"']);
+}
+
+export type ConfigPathOptions = FlagsOf<typeof configPathCommand> & {
   io: IOStreams;
   config: () => Promise<ConfigStore>;
-}
+};
 
 /** `formctl config path`. */
 export function newConfigPathCommand(f: Factory, runF = configPathRun) {
-  const cmd = new Command('path').description('Print the path of the config file (set FORMCTL_CONFIG_DIR to move it)');
-  examples(cmd, ['formctl config path', 'ls -l "$(formctl config path)"']);
-  return cmd.action(() => runF({ io: f.io, config: f.config }));
+  return configPathCommand().action((flags) => runF({ ...flags, io: f.io, config: f.config }));
 }
 
 /** Prints the config file path. */

@@ -4,25 +4,31 @@ import { type ConfigStore, DEFAULT_BASE_URL } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { examples } from '../shared.js';
-import { CONFIG_KEYS, configKey } from './keys.js';
+import { type FlagsOf, examples } from '../shared.js';
+import { CONFIG_KEYS, configKey } from './shared.js';
 
-export interface ConfigSetOptions {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  context: () => Promise<ResolvedContext>;
-  key: string;
-  value: string;
-}
-
-/** `formctl config set <key> <value>`. */
-export function newConfigSetCommand(f: Factory, runF = configSetRun) {
-  const cmd = new Command('set')
+/** `formctl config set <key> <value>`: the command and its flags, declared once. */
+function configSetCommand() {
+  const base = new Command('set')
     .description('Change one setting of the current profile')
     .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`)
     .argument('<value>', 'New value ("" clears workspace)');
-  examples(cmd, ['formctl config set base_url https://forms.example.com', 'formctl --profile ci config set workspace 12', 'formctl config set workspace ""']);
-  return cmd.action((key: string, value: string) => runF({ io: f.io, config: f.config, context: f.context, key, value }));
+  return examples(base, ['formctl config set base_url https://forms.example.com', 'formctl --profile ci config set workspace 12', 'formctl config set workspace ""']);
+}
+
+export type ConfigSetOptions = FlagsOf<typeof configSetCommand> & {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  context: () => Promise<ResolvedContext>;
+  /** The <key> argument. */
+  key: string;
+  /** The <value> argument. */
+  value: string;
+};
+
+/** `formctl config set <key> <value>`. */
+export function newConfigSetCommand(f: Factory, runF = configSetRun) {
+  return configSetCommand().action((key, value, flags) => runF({ ...flags, io: f.io, config: f.config, context: f.context, key, value }));
 }
 
 /** Validates and saves; creates the profile (without a token) when it does not exist yet. */

@@ -1,3 +1,4 @@
+// What the config verbs share: the settings `config get` and `config set` can touch.
 import { normalizeBaseUrl } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
 import { UsageError } from '../../errors.js';

@@ -106,13 +106,13 @@ describe('config commands', () => {
     const t = await testConfig();
     await t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_very_secret', workspace: 4 });
     const a = fakeIO({ tty: true });
-    await configListRun({ io: a.io, context: t.context, output: {} });
+    await configListRun({ io: a.io, context: t.context });
     expect(a.out()).toBe('profile    default\nbase_url   https://api.opnform.com\nworkspace  4\ntoken      tok_••••\n');
     const b = fakeIO();
-    await configListRun({ io: b.io, context: t.context, output: {} });
+    await configListRun({ io: b.io, context: t.context });
     expect(b.out()).toBe('profile\tdefault\nbase_url\thttps://api.opnform.com\nworkspace\t4\ntoken\ttok_••••\n');
     const c = fakeIO();
-    await configListRun({ io: c.io, context: t.context, output: { json: true } });
+    await configListRun({ io: c.io, context: t.context, json: true });
     expect(JSON.parse(c.out())).toEqual({ profile: 'default', base_url: 'https://api.opnform.com', workspace: 4, token: 'tok_••••' });
     await t.cleanup();
   });
