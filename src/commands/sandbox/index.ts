@@ -7,32 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
-import { examples } from '../shared.js';
-
-interface SandboxFlags {
-  flavor: 'spec' | 'deployed';
-  user?: string[];
-  host: string;
-  port: number;
-  data?: string;
-  rateLimit: number;
-  exportAsyncThreshold: number;
-  allowPrivateWebhooks?: boolean;
-  community?: boolean;
-  seed?: number;
-  profileName?: string;
-  json?: boolean;
-  readyFile?: string;
-}
-
-export interface SandboxRunOptions extends SandboxFlags {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
-  signal: AbortSignal;
-  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
-  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
-}
+import { type FlagsOf, examples } from '../shared.js';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -48,9 +23,9 @@ function collectEmail(v: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), v];
 }
 
-/** `formctl sandbox`. */
-export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
-  const cmd = new Command('sandbox')
+/** `formctl sandbox`: the command and its flags, declared once. */
+function sandboxCommand() {
+  const base = new Command('sandbox')
     .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
     .addOption(new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)').choices(['spec', 'deployed']).default('spec'))
     .addOption(new Option('--user <email>', 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it').argParser(collectEmail).default(undefined))
@@ -65,7 +40,7 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
     .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text')
     .option('--ready-file <file>', 'Once listening, write that JSON (plus pid) to this file, for scripts that start the sandbox in the background; removed on exit');
-  examples(cmd, [
+  return examples(base, [
     'formctl sandbox --seed 25',
     'formctl sandbox --flavor deployed --seed 25',
     'formctl sandbox --user carol@example.com',
@@ -75,7 +50,20 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
     '# in a script: start it in the background, wait for the file, stop it with kill -INT',
     'formctl sandbox --port 0 --ready-file sandbox.json &',
   ]);
-  return cmd.action((flags: SandboxFlags) => runF({ io: f.io, config: f.config, signal: f.signal, ...flags }));
+}
+
+export type SandboxRunOptions = FlagsOf<typeof sandboxCommand> & {
+  io: IOStreams;
+  config: () => Promise<ConfigStore>;
+  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
+  signal: AbortSignal;
+  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
+  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
+};
+
+/** `formctl sandbox`. */
+export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
+  return sandboxCommand().action((flags) => runF({ ...flags, io: f.io, config: f.config, signal: f.signal }));
 }
 
 /** Starts the sandbox, prints how to use it, and serves until Ctrl-C; then closes cleanly (data file flushed). */
