@@ -2,11 +2,16 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { cannotRead } from '../../io/files.js';
 
-/** One `-f` (raw string) or `-F` (typed) flag, in command-line order. */
+/** One `-f` (raw string) or `-F` (typed) field; `at` is its place among all of them on the command line. */
 export interface FieldFlag {
   key: string;
   raw: string;
-  typed: boolean;
+  at: number;
+}
+
+/** The -f and -F fields as one list in command-line order, each marked typed when it came from -F. */
+export function orderedFields(raw: FieldFlag[] = [], typed: FieldFlag[] = []): Array<FieldFlag & { typed: boolean }> {
+  return [...raw.map((f) => ({ ...f, typed: false })), ...typed.map((f) => ({ ...f, typed: true }))].sort((a, b) => a.at - b.at);
 }
 
 /** Reads files for `-F key=@file`; injectable for tests. `-` is stdin, read by the caller. */

@@ -10,60 +10,34 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
 import { jsonPainter } from '../../io/output.js';
-import { collect, examples } from '../shared.js';
-import { type FieldFlag, buildBody, parseHeaders, queryPairs, typedValue } from './fields.js';
+import { type FlagsOf, collect, examples } from '../shared.js';
+import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
-export interface ApiOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  path: string;
-  method?: string;
-  fields: FieldFlag[];
-  /** File path, or "-" for stdin. */
-  input?: string;
-  paginate?: boolean;
-  headers: string[];
-  include?: boolean;
-  silent?: boolean;
-}
-
-interface ApiFlags {
-  method?: string;
-  input?: string;
-  paginate?: boolean;
-  header?: string[];
-  include?: boolean;
-  silent?: boolean;
-}
-
-/** Commander collector for -f/-F: both kinds go into one list so command-line order is kept. */
-function fieldCollector(ordered: FieldFlag[], typed: boolean) {
-  return (value: string): FieldFlag[] => {
+/** `formctl api <path>`: the command and its flags, declared once. */
+function apiCommand() {
+  // -f and -F keep their own lists; numbering every field as it is parsed lets the run merge the two
+  // back in command-line order (a later field of the same key wins, whichever flag it came with).
+  let seen = 0;
+  const field = (value: string, previous: FieldFlag[] = []): FieldFlag[] => {
     const i = value.indexOf('=');
     if (i <= 0) throw new UsageError(`Expected key=value, got "${value}".`);
-    ordered.push({ key: value.slice(0, i), raw: value.slice(i + 1), typed });
-    return ordered;
+    return [...previous, { key: value.slice(0, i), raw: value.slice(i + 1), at: seen++ }];
   };
-}
-
-/** `formctl api <path>`. */
-export default function newApiCommand(f: Factory, runF = apiRun) {
-  const ordered: FieldFlag[] = [];
-  const cmd = new Command('api')
+  const base = new Command('api')
     .description('Make an authenticated request to any API endpoint and print the response')
     .argument('<path>', 'Path under the base URL, e.g. /open/workspaces (a query string is allowed)')
     .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)').argParser((v) => v.toUpperCase()).choices(METHODS))
-    .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', fieldCollector(ordered, false))
-    .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', fieldCollector(ordered, true))
+    .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field)
+    .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field)
     .option('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query')
     .option('--paginate', 'Follow every page (GET) and print one merged JSON array; a page=N in the path is where it starts')
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'Print the HTTP status line and response headers before the body')
     .option('--silent', 'Print nothing on success (the exit code still tells)');
-  examples(cmd, [
+  return examples(base, [
     'formctl api /open/workspaces',
     'formctl api /open/workspaces/create -f name=Marketing -f emoji=📣',
     'formctl api open/workspaces/12/forms --paginate | jq -r \'.[].slug\'',
@@ -71,26 +45,24 @@ export default function newApiCommand(f: Factory, runF = apiRun) {
     'formctl api -X PUT /open/forms/42 --input form.json',
     '# Errors exit non-zero (see `formctl help exit-codes`); the error body still goes to stdout',
   ]);
-  return cmd.action((path: string, flags: ApiFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      path,
-      method: flags.method,
-      fields: [...ordered],
-      input: flags.input,
-      paginate: flags.paginate,
-      headers: flags.header ?? [],
-      include: flags.include,
-      silent: flags.silent,
-    }),
-  );
+}
+
+export type ApiOptions = FlagsOf<typeof apiCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** The <path> argument. */
+  path: string;
+};
+
+/** `formctl api <path>`. */
+export default function newApiCommand(f: Factory, runF = apiRun) {
+  return apiCommand().action((path, flags) => runF({ ...flags, io: f.io, api: f.api, path }));
 }
 
 /** Sends the request through the one ApiClient (auth, retries, rate limits) and prints the answer. */
 export async function apiRun(o: ApiOptions): Promise<void> {
   if (!o.path.trim()) throw new UsageError('The path must not be empty.', 'For example: formctl api /open/workspaces');
-  const headers = parseHeaders(o.headers);
+  const headers = parseHeaders(o.header ?? []);
   let stdinUsed = false;
   const stdin = async () => {
     if (stdinUsed) throw new UsageError('Only one of --input - and -F key=@- can read stdin.');
@@ -99,7 +71,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   };
 
   const fields: Array<{ key: string; value: unknown }> = [];
-  for (const fl of o.fields) {
+  for (const fl of orderedFields(o.rawField, o.field)) {
     const value = !fl.typed ? fl.raw : fl.raw === '@-' ? (await stdin()).toString('utf8') : typedValue(fl.raw);
     fields.push({ key: fl.key, value });
   }

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { buildBody, keyPath, parseHeaders, typedValue } from '../../../src/commands/api/fields.js';
-import { type ApiOptions, apiRun } from '../../../src/commands/api/index.js';
+import { buildBody, keyPath, orderedFields, parseHeaders, typedValue } from '../../../src/commands/api/fields.js';
+import newApiCommand, { type ApiOptions, apiRun } from '../../../src/commands/api/index.js';
 import { CliError } from '../../../src/errors.js';
+import type { Factory } from '../../../src/factory.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 
@@ -61,6 +62,24 @@ describe('field parsing', () => {
   });
 });
 
+describe('the api command line', () => {
+  it('-f and -F fields merge back in command-line order; -H collects', async () => {
+    let got: ApiOptions | undefined;
+    const f = { io: fakeIO().io, api: async () => Promise.reject(new Error('no request here')) } as unknown as Factory;
+    const cmd = newApiCommand(f, async (o) => {
+      got = o;
+    });
+    await cmd.parseAsync(['/open/x', '-f', 'a=1', '-F', 'b=2', '-f', 'c=x=y', '-F', 'a=3', '-H', 'X-A: 1', '-H', 'X-B: 2'], { from: 'user' });
+    expect(orderedFields(got!.rawField, got!.field)).toEqual([
+      { key: 'a', raw: '1', at: 0, typed: false },
+      { key: 'b', raw: '2', at: 1, typed: true },
+      { key: 'c', raw: 'x=y', at: 2, typed: false },
+      { key: 'a', raw: '3', at: 3, typed: true },
+    ]);
+    expect([got!.path, got!.header]).toEqual(['/open/x', ['X-A: 1', 'X-B: 2']]);
+  });
+});
+
 describe('apiRun', () => {
   let server: StubServer;
   let client: ApiClient;
@@ -91,7 +110,7 @@ describe('apiRun', () => {
   });
 
   const run = (o: Partial<ApiOptions> & { path: string }, io = fakeIO()) =>
-    apiRun({ io: io.io, api: async () => client, fields: [], headers: [], ...o }).then(
+    apiRun({ io: io.io, api: async () => client, ...o }).then(
       () => ({ code: 0, out: io.out(), err: io.err(), hint: undefined as string | undefined }),
       (e: CliError) => ({ code: e.exitCode, out: io.out(), err: e.message, hint: e.hint }),
     );
@@ -110,15 +129,18 @@ describe('apiRun', () => {
   it('fields make a POST with a JSON body, in command-line order; -X GET puts them in the query', async () => {
     await run({
       path: '/open/workspaces/create',
-      fields: [
-        { key: 'name', raw: 'Marketing', typed: false },
-        { key: 'count', raw: '3', typed: true },
-        { key: 'flag', raw: 'true', typed: false },
-        { key: 'count', raw: '4', typed: true },
+      // -f name=Marketing -F count=3 -f flag=true -F count=4
+      rawField: [
+        { key: 'name', raw: 'Marketing', at: 0 },
+        { key: 'flag', raw: 'true', at: 2 },
       ],
-      headers: ['X-Trace: t1'],
+      field: [
+        { key: 'count', raw: '3', at: 1 },
+        { key: 'count', raw: '4', at: 3 },
+      ],
+      header: ['X-Trace: t1'],
     });
-    await run({ path: '/open/forms?x=1', method: 'GET', fields: [{ key: 'page', raw: '2', typed: true }, { key: 'f[a]', raw: 'b c', typed: false }] });
+    await run({ path: '/open/forms?x=1', method: 'GET', field: [{ key: 'page', raw: '2', at: 0 }], rawField: [{ key: 'f[a]', raw: 'b c', at: 1 }] });
     const [post, get] = server.requests;
     expect([post!.method, post!.url, post!.headers['content-type'], post!.headers['x-trace'], JSON.parse(post!.body)]).toEqual([
       'POST', '/open/workspaces/create', 'application/json', 't1', { name: 'Marketing', count: 4, flag: 'true' },
@@ -129,7 +151,7 @@ describe('apiRun', () => {
   it('--input sends the file as the raw body (POST by default), -H Content-Type is honoured', async () => {
     const file = join(dir, 'form.json');
     writeFileSync(file, '{"title":"T"}\n');
-    await run({ path: '/open/forms/1', method: 'PUT', input: file, headers: ['Content-Type: application/merge-patch+json'] });
+    await run({ path: '/open/forms/1', method: 'PUT', input: file, header: ['Content-Type: application/merge-patch+json'] });
     await run({ path: '/open/x', input: '-' }, fakeIO({ stdin: 'raw-bytes' }));
     expect(server.requests.map((r) => [r.method, r.url, r.headers['content-type'], r.body])).toEqual([
       ['PUT', '/open/forms/1', 'application/merge-patch+json', '{"title":"T"}\n'],
