@@ -38,7 +38,7 @@ export async function* paginate<T>(client: ApiClient, req: RequestOptions, o: Pa
     // A server that ignores `page` would repeat itself forever: stop when current_page does not advance.
     const stuck = info?.currentPage !== undefined && lastReported !== undefined && info.currentPage <= lastReported;
     lastReported = info?.currentPage;
-    const more = hasMore(info, raw.length);
+    const more = hasMorePages(info, raw.length);
     const stop = cut || stuck || !more || o.all === false || (o.limit !== undefined && seen >= o.limit);
     yield { items: stuck ? [] : items, info, truncated: cut || (stop && more) };
     if (stop) return;
@@ -54,7 +54,11 @@ export async function* items<T>(pages: AsyncIterable<Page<T>>, onPage?: (p: Page
   }
 }
 
-function hasMore(info: PageInfo | undefined, count: number): boolean {
+/**
+ * Whether the service has pages after one that held `count` items: `meta.last_page`, else
+ * `links.next`, else `total` against `per_page`; an empty page is the end.
+ */
+export function hasMorePages(info: PageInfo | undefined, count: number): boolean {
   if (!info || count === 0) return false;
   if (info.currentPage !== undefined && info.lastPage !== undefined) return info.currentPage < info.lastPage;
   if (info.nextUrl !== undefined) return info.nextUrl !== null;

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type FormSummary, listWorkspaceForms } from '../../api/forms.js';
-import type { Page } from '../../api/paginate.js';
+import { hasMorePages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -46,15 +46,6 @@ export function newFormListCommand(f: Factory, runF = formListRun) {
   return formListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, now: f.now }));
 }
 
-/** Whether the service has pages after this one (`meta.last_page`, else `links.next`). */
-function morePages(page: Page<FormSummary>): boolean {
-  const i = page.info;
-  if (!i) return false;
-  if (i.currentPage !== undefined && i.lastPage !== undefined) return i.currentPage < i.lastPage;
-  if (i.nextUrl !== undefined) return i.nextUrl !== null;
-  return i.currentPage !== undefined && i.perPage !== undefined && i.total !== undefined && i.currentPage * i.perPage < i.total;
-}
-
 /**
  * Lists form summaries page by page. Visibility and tag are filtered here because the service's list
  * takes no such parameters; `--limit` counts matching forms and stops fetching once it has enough.
@@ -96,7 +87,7 @@ export async function formListRun(o: FormListOptions): Promise<void> {
         yield wanted[i]!;
       }
       if ((limit !== undefined && shown >= limit) || o.page !== undefined) {
-        cut = page.truncated || morePages(page);
+        cut = page.truncated || hasMorePages(page.info, page.items.length);
         return;
       }
     }
