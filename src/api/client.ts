@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
+import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds } from './network.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
@@ -116,8 +117,6 @@ const PROTOCOL_ERROR = /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVA
 export const JSON_ANSWER_LIMIT = 64 * 1024 * 1024;
 /** The most read of an error answer for its message: anything longer is not a message. */
 const ERROR_BODY_LIMIT = 1024 * 1024;
-/** A certificate the machine does not trust (self-signed, expired, wrong host) is not fixed by waiting either. */
-const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
 
 /** Loopback hosts may receive a token over plain http (local sandbox, tests). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -553,7 +552,7 @@ export class ApiClient {
 
   private networkError(e: NodeJS.ErrnoException, method: string, url: URL, display: string): NetworkError {
     // undici's HTTPParserError may carry no code; its message names what llhttp expected.
-    const code = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code ?? (e.name === 'HTTPParserError' ? 'HPE_INVALID_RESPONSE' : undefined);
+    const code = failureCode(e) ?? (e.name === 'HTTPParserError' ? 'HPE_INVALID_RESPONSE' : undefined);
     const host = url.host;
     const secs = formatSeconds(this.opts.timeoutMs);
     const where = `(${method} ${display})`;
@@ -564,32 +563,27 @@ export class ApiClient {
       case 'UND_ERR_BODY_TIMEOUT':
       case EXCHANGE_TIMEOUT:
         return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
-      case 'ECONNREFUSED':
-        return new NetworkError(`Connection refused by ${host} ${where}.`, 'Is the service running, and is the base URL right? See `formctl auth status`.', code);
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return new NetworkError(`Could not resolve ${url.hostname} ${where}.`, 'Check the base URL and your DNS/network.', code);
-      case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
-      case 'EPIPE':
-        return new NetworkError(`The connection to ${host} was dropped ${where}.`, undefined, code);
-      default:
-        if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
-          return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
-        }
-        if (code && PROTOCOL_ERROR.test(code)) {
-          const detail = /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
-          return new NetworkError(
-            `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
-            'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',
-            code,
-          );
-        }
-        if (code && TLS_FAILURE.test(code)) {
-          return new NetworkError(`TLS error talking to ${host}: ${code} ${where}.`, 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.', code);
-        }
-        return new NetworkError(this.redact(`Network error talking to ${host}: ${code ?? e.message} ${where}.`), undefined, code);
     }
+    if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
+      return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
+    }
+    if (code && PROTOCOL_ERROR.test(code)) {
+      const detail = /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
+      return new NetworkError(
+        `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
+        'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',
+        code,
+      );
+    }
+    const hint =
+      code === 'ECONNREFUSED'
+        ? 'Is the service running, and is the base URL right? See `formctl auth status`.'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'Check the base URL and your DNS/network.'
+          : code && TLS_FAILURE.test(code)
+            ? 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.'
+            : undefined;
+    return new NetworkError(this.redact(`${describeConnectionFailure(code, e.message, url)} ${where}.`), hint, code);
   }
 
   private log(line: string): void {
@@ -607,10 +601,6 @@ export class ApiClient {
     for (const [k, v] of Object.entries(errors)) out[this.redact(k)] = v.map((m) => this.redact(m));
     return out;
   }
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 10_000 && ms % 1000 !== 0 ? `${ms / 1000} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** X-RateLimit-Reset is epoch seconds (Laravel); small values are read as seconds from now. */

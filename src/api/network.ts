@@ -1,0 +1,43 @@
+// How a failed connection is worded, for every HTTP path formctl has: the API client (undici) and
+// the webhook sender and forwarder (node:http). One wording per errno code, so the same refused port
+// reads the same whichever command hit it.
+
+/** A certificate the machine does not trust (self-signed, expired, wrong host): TLS, SSL or CERT in the code. */
+export const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
+
+/** The errno code of a failed request: on the error itself or on its `cause` (undici wraps socket errors). */
+export function failureCode(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException | undefined;
+  return e?.code ?? (e?.cause as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * Why a connection to `url` failed, for the codes the operating system and Node's sockets give
+ * ("Connection refused by 127.0.0.1:9"), without a trailing period: callers add where it happened.
+ * Codes not known here read "Network error talking to <host>: <code or message>".
+ */
+export function describeConnectionFailure(code: string | undefined, message: string, url: URL): string {
+  const host = url.host;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `Connection refused by ${host}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Could not resolve ${url.hostname}`;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return `The connection to ${host} was dropped`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `No route to ${host}`;
+    default:
+      if (code && TLS_FAILURE.test(code)) return `TLS error talking to ${host}: ${code}`;
+      return `Network error talking to ${host}: ${code ?? message}`;
+  }
+}
+
+/** A timeout as people read it: "2.5 s" below 10 s when it has a fraction, else whole seconds ("30 s"). */
+export function formatSeconds(ms: number): string {
+  return ms < 10_000 && ms % 1000 !== 0 ? `${ms / 1000} s` : `${Math.round(ms / 1000)} s`;
+}

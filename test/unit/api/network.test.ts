@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { describeConnectionFailure, failureCode, formatSeconds } from '../../../src/api/network.js';
+import { describeFailure } from '../../../src/webhooks/http.js';
+
+const url = new URL('https://hooks.example.com:8443/x');
+
+describe('one wording for a failed connection', () => {
+  it('words each errno code once', () => {
+    expect(describeConnectionFailure('ECONNREFUSED', '', url)).toBe('Connection refused by hooks.example.com:8443');
+    expect(describeConnectionFailure('EAI_AGAIN', '', url)).toBe('Could not resolve hooks.example.com');
+    expect(describeConnectionFailure('UND_ERR_SOCKET', '', url)).toBe('The connection to hooks.example.com:8443 was dropped');
+    expect(describeConnectionFailure('ENETUNREACH', '', url)).toBe('No route to hooks.example.com:8443');
+    expect(describeConnectionFailure('DEPTH_ZERO_SELF_SIGNED_CERT', '', url)).toBe('TLS error talking to hooks.example.com:8443: DEPTH_ZERO_SELF_SIGNED_CERT');
+    expect(describeConnectionFailure('EWHATEVER', 'boom', url)).toBe('Network error talking to hooks.example.com:8443: EWHATEVER');
+    expect(describeConnectionFailure(undefined, 'boom', url)).toBe('Network error talking to hooks.example.com:8443: boom');
+  });
+
+  it('the webhook sender says what the API client says, and keeps its own timeout text', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    expect(describeFailure(refused, url)).toEqual({ reason: 'Connection refused by hooks.example.com:8443', code: 'ECONNREFUSED' });
+    const wrapped = Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error('x'), { code: 'EHOSTUNREACH' }) });
+    expect(failureCode(wrapped)).toBe('EHOSTUNREACH');
+    expect(describeFailure(wrapped, url).reason).toBe('No route to hooks.example.com:8443');
+    const own = Object.assign(new Error('No answer from hooks.example.com:8443 within 2.5 s'), { code: 'ETIMEDOUT' });
+    expect(describeFailure(own, url).reason).toBe('No answer from hooks.example.com:8443 within 2.5 s');
+    expect(describeFailure(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }), url).reason).toBe('No answer from hooks.example.com:8443');
+  });
+
+  it('formats a timeout in seconds', () => {
+    expect(formatSeconds(2500)).toBe('2.5 s');
+    expect(formatSeconds(30_000)).toBe('30 s');
+    expect(formatSeconds(12_400)).toBe('12 s');
+  });
+});
