@@ -8,6 +8,7 @@ import { type ResolvedContext, notLoggedIn, resolveContext } from './config/reso
 import type { ConfigStore } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
+import { CLEAR_LINE } from './io/status-line.js';
 import { userAgent } from './version.js';
 
 /** Options every command inherits from the root program. */
@@ -103,7 +104,7 @@ export function createFactory(init: FactoryInit): Factory {
         onNote: (text) => init.io.stderr.write(`note: ${text}\n`),
         onWait: ({ ms, reason }) => {
           // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
-          if (ms >= 1000) init.io.stderr.write(`${init.io.stderrIsTTY ? '\r\x1b[2K' : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
+          if (ms >= 1000) init.io.stderr.write(`${init.io.stderrIsTTY ? CLEAR_LINE : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
         },
       });
       clients.push(client);

@@ -2,7 +2,8 @@ import type { StreamResponse } from '../api/client.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { dispositionFilename } from './filename.js';
 import { notice } from '../io/output.js';
-import { createStatusLine, formatBytes } from './progress.js';
+import { createStatusLine } from '../io/status-line.js';
+import { formatBytes } from './progress.js';
 import { discard, precheckTarget, writeFileAtomically, writeToStream } from './sink.js';
 
 export interface SaveOptions {

@@ -15,7 +15,7 @@ import { readAll, write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { cannotRead, cannotWrite } from '../../io/files.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { createStatusLine } from '../../export/progress.js';
+import { createStatusLine } from '../../io/status-line.js';
 import { formLabel } from '../../forms/label.js';
 import { assertUpdatable, currentAnswers, integrationWarnings, isPartial } from '../../submissions/answers.js';
 
@@ -202,6 +202,8 @@ function progressReporter(io: IOStreams, o: { now: () => number; total?: number;
   // The first line comes after one interval: a short run needs only the summary.
   let lastAt = started;
   const every = io.stderrIsTTY ? 250 : 10_000;
+  // Paced here (every 250 ms on a terminal, 10 s in a log), drawn by the shared status line.
+  const line = createStatusLine(io, o.now, 0);
   const done: number[] = [];
   let handledSeen = 0;
   const track = (s: BulkStats) => {
@@ -229,17 +231,17 @@ function progressReporter(io: IOStreams, o: { now: () => number; total?: number;
       const t = o.now();
       if (t - lastAt < every) return;
       lastAt = t;
-      io.stderr.write(io.stderrIsTTY ? `\r\x1b[2K${text(s)}` : `${text(s)}\n`);
+      line.update(text(s));
     },
     /** Clears the live line and returns the summary. */
     finish(s: BulkStats) {
       track(s);
-      if (io.stderrIsTTY) io.stderr.write('\r\x1b[2K');
+      line.done();
       return text(s);
     },
     /** Clears the live line and returns how far an interrupted run got. */
     interrupted(s: BulkStats) {
-      if (io.stderrIsTTY) io.stderr.write('\r\x1b[2K');
+      line.done();
       return `Interrupted after ${count(s)} lines`;
     },
   };

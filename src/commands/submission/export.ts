@@ -6,7 +6,8 @@ import { precheckTarget, writeFileAtomically, writeToStream } from '../../export
 import { Readable } from 'node:stream';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { saveExport } from '../../export/download.js';
-import { createStatusLine, formatBytes, progressBar } from '../../export/progress.js';
+import { formatBytes, progressBar } from '../../export/progress.js';
+import { createStatusLine } from '../../io/status-line.js';
 import { describeStatus, waitForExport } from '../../export/wait.js';
 import { abortableSleep } from '../../sleep.js';
 import { InterruptedError, UsageError } from '../../errors.js';
