@@ -5,6 +5,7 @@ import { createFactory } from './factory.js';
 import { createIOStreams } from './io/iostreams.js';
 import type { IOStreams } from './io/iostreams.js';
 import { escapeControls } from './io/output.js';
+import { initialGlobals, scanArgv } from './root-options.js';
 
 export interface Stdio {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -14,14 +15,14 @@ export interface Stdio {
 
 /** Runs formctl with argv (without node and script) and returns the exit code. Never throws. */
 export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal): Promise<number> {
-  const has = (flag: string) => args.includes(flag);
+  const scan = scanArgv(args);
   const io = createIOStreams({
     stdin: stdio.stdin as never,
     stdout: stdio.stdout as never,
     stderr: stdio.stderr as never,
     env,
-    noColor: has('--no-color'),
-    noInput: has('--no-input'),
+    noColor: scan.noColor,
+    noInput: scan.noInput,
   });
   const f = createFactory({
     io,
@@ -29,13 +30,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     pickWorkspace: async (factory) => (await import('./commands/pickers.js')).pickWorkspace(factory),
     env,
     signal: signal ?? new AbortController().signal,
-    globals: {
-      debug: has('--debug') || env.FORMCTL_DEBUG === '1' || env.FORMCTL_DEBUG === 'true',
-      timeoutMs: 30_000,
-      maxWaitMs: 60_000,
-      noInput: has('--no-input'),
-      noColor: has('--no-color'),
-    },
+    globals: initialGlobals(scan, env),
   });
   try {
     const { buildProgram } = await import('./program.js');

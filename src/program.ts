@@ -1,27 +1,8 @@
 import { Command, type CommandUnknownOpts, Help, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
+import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, scanArgv } from './root-options.js';
 import { VERSION } from './version.js';
-
-/** Root options that take a value: needed to find the target command in argv without parsing it. */
-const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--max-wait']);
-
-/** The first command word in argv (skipping root options and their values), e.g. "form". */
-export function targetCommand(args: string[]): { name?: string; helpTopic?: string } {
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
-      continue;
-    }
-    words.push(a);
-    if (words.length === 2) break;
-  }
-  if (words[0] === 'help') return { name: 'help', helpTopic: words[1] };
-  return { name: words[0] };
-}
 
 /** Seconds (may be fractional) → ms, for --timeout and --max-wait. */
 function seconds(o: { min: number }) {
@@ -42,8 +23,8 @@ export async function buildProgram(f: Factory, args: string[], o: { all?: boolea
     .version(VERSION, '-v, --version', 'Print the formctl version')
     .option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)')
     .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
-    .addOption(new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)').default(30).argParser(seconds({ min: 0.001 })))
-    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(60).argParser(seconds({ min: 0 })))
+    .addOption(new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)').default(DEFAULT_TIMEOUT_S).argParser(seconds({ min: 0.001 })))
+    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })))
     .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
     .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')
     .helpCommand(false)
@@ -64,12 +45,12 @@ Run \`formctl <command> --help\` for a command's flags and examples.`);
     const g = action.optsWithGlobals() as Record<string, unknown>;
     f.globals.profile = (g.profile as string | undefined) ?? f.globals.profile;
     f.globals.debug = f.globals.debug || g.debug === true;
-    f.globals.timeoutMs = Math.round(Number(g.timeout ?? 30) * 1000);
-    f.globals.maxWaitMs = Math.round(Number(g.maxWait ?? 60) * 1000);
+    f.globals.timeoutMs = Math.round(Number(g.timeout) * 1000);
+    f.globals.maxWaitMs = Math.round(Number(g.maxWait) * 1000);
     if (g.input === false) f.globals.noInput = true;
   });
 
-  const { name, helpTopic } = targetCommand(args);
+  const { name, helpTopic } = scanArgv(args);
   const wanted = o.all ? undefined : findCommand(name === 'help' ? (helpTopic ?? '') : (name ?? ''));
   for (const entry of COMMANDS) {
     if (o.all || entry === wanted) {

@@ -1,0 +1,31 @@
+// Moved from test/unit/program.test.ts (targetCommand is now scanArgv's name/helpTopic), plus the flags it reads.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, initialGlobals, scanArgv } from '../../src/root-options.js';
+
+describe('scanArgv', () => {
+  it('skips root options and their values', () => {
+    expect(scanArgv(['--profile', 'work', '--debug', 'form', 'list'])).toMatchObject({ name: 'form' });
+    expect(scanArgv(['--profile', 'work', '--debug', 'form', 'list']).helpTopic).toBeUndefined();
+    expect(scanArgv(['--timeout', '5', 'workspace'])).toMatchObject({ name: 'workspace' });
+  });
+  it('finds the command a help topic names', () => {
+    expect(scanArgv(['help', 'form', 'update'])).toMatchObject({ name: 'help', helpTopic: 'form' });
+  });
+  it('has no target for bare flags', () => {
+    expect(scanArgv(['--version'])).toMatchObject({ name: undefined });
+  });
+  it('reads the flags that shape output before parsing, anywhere but after --', () => {
+    expect(scanArgv(['form', 'list', '--no-color', '--debug'])).toEqual({ name: 'form', debug: true, noColor: true, noInput: false });
+    expect(scanArgv(['--no-input', 'api', '--', '--debug'])).toEqual({ name: 'api', debug: false, noColor: false, noInput: true });
+    // A root option's value is not a flag.
+    expect(scanArgv(['--profile', '--debug', 'form']).debug).toBe(false);
+  });
+});
+
+describe('initialGlobals', () => {
+  it('starts from the root options’ defaults; FORMCTL_DEBUG turns on --debug', () => {
+    expect(initialGlobals(scanArgv([]), {})).toEqual({ debug: false, timeoutMs: DEFAULT_TIMEOUT_S * 1000, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000, noInput: false, noColor: false });
+    expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: 'true' }).debug).toBe(true);
+    expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: '0' }).debug).toBe(false);
+  });
+});
