@@ -1,5 +1,5 @@
 // A fact about the machine, not about the service: shared by the export's .part owner check and
-// the sandbox's stale temp-file sweep (the sandbox imports nothing of the client's logic, and this is none).
+// the stale temp-file sweep of src/atomic-file.ts (the sandbox's data file) (the sandbox imports nothing of the client's logic, and this is none).
 
 /** True when a process with this id exists on this machine (EPERM: it exists, under another user). */
 export function processAlive(pid: number): boolean {

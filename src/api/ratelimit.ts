@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-file.js';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 
@@ -381,11 +382,9 @@ function merge(state: BudgetFile, seen: Partial<BudgetFile>): void {
   if (seen.remaining !== undefined) state.remainingBase = Math.max(0, sentSince(state) - 1);
 }
 
-/** Written whole to a temporary file and renamed over: a reader never sees half a file. */
+/** Written whole and renamed over (a reader never sees half a file), without fsync: it is on every request's path, and a lost write only forgets some pacing. */
 function writeBudget(file: string, state: BudgetFile): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, JSON.stringify(state));
 }
 
 /** Less than half the budget used, no low Remaining and no 429 to honour: no lock needed (see lockedNow). */

@@ -3,8 +3,9 @@
 // token; the file name is a hash of everything that decides the answer (profile, base URL, token,
 // config file version, source and arguments).
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-file.js';
 import { cacheDir, configDir } from '../config/paths.js';
 
 /** How long a cached answer is served. */
@@ -75,9 +76,7 @@ export function writeCache(env: NodeJS.ProcessEnv, key: string, lines: string[],
     // Not ours to fix; the entries themselves are 0600.
   }
   const file = join(dir, `${key}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ v: 1, at: now, lines } satisfies Entry), { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, JSON.stringify({ v: 1, at: now, lines } satisfies Entry));
   for (const name of readdirSync(dir)) {
     if (name === `${key}.json`) continue;
     const p = join(dir, name);

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeTempFile } from '../atomic-file.js';
 import { UsageError } from '../errors.js';
 import { cannotRead } from '../io/files.js';
 import { isObject } from './document.js';
@@ -31,36 +31,6 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/:/g, '-');
 }
 
-/** Writes `content` to a new temporary file (mode 0600) in `dir`, flushed to disk; returns its path. */
-async function writeTemp(dir: string, content: string): Promise<string> {
-  const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', 0o600);
-  try {
-    await fh.writeFile(content, 'utf8');
-    await fh.sync();
-  } catch (err) {
-    await fh.close();
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  await fh.close();
-  return tmp;
-}
-
-/**
- * Writes `content` to `path` atomically with mode 0600: a temporary file in the same directory is
- * written, flushed to disk and renamed, so a crash never leaves a half backup under the real name.
- */
-export async function writeFileAtomic(path: string, content: string, dir: string): Promise<void> {
-  const tmp = await writeTemp(dir, content);
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 /**
  * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory).
  * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
@@ -69,7 +39,7 @@ export async function writeFileAtomic(path: string, content: string, dir: string
 export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const base = stamp(now);
-  const tmp = await writeTemp(dir, JSON.stringify(form, null, 2) + '\n');
+  const tmp = await writeTempFile(join(dir, `${base}.json`), JSON.stringify(form, null, 2) + '\n');
   try {
     for (let i = 0; ; i++) {
       const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);

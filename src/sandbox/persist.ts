@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { SandboxError } from './errors.js';
 import { ABILITIES, ROLES } from './model.js';
 import type { StateFile } from './model.js';
-import { processAlive } from '../process-alive.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /**
  * Reads the data file. Returns null when it does not exist yet. Anything else that is wrong
@@ -85,69 +83,6 @@ function stateProblem(v: unknown): string | null {
     if (typeof f.slug !== 'string' || !isObject(f.attrs) || !Array.isArray(f.properties)) return `"forms[${i}]" is malformed`;
   }
   return null;
-}
-
-/** Temp files are `<data file>.<pid>.<8 hex>.tmp`, beside the data file. */
-function tempName(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-}
-
-/**
- * Removes temp files a killed sandbox left beside the data file: those whose process is gone (or is
- * this one, which has written nothing yet). A live process's temp file is left alone.
- */
-export async function removeStaleTempFiles(path: string): Promise<void> {
-  const dir = dirname(path);
-  const prefix = `${basename(path)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return; // a missing directory is reported by the first write
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && processAlive(pid)) continue;
-    await unlink(join(dir, name)).catch(() => {});
-  }
-}
-
-
-/**
- * Writes `text` to `path` durably and atomically: a temp file beside it, fsync, rename over the
- * target, then fsync the directory so that the rename itself survives a crash.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = tempName(path);
-  try {
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(text, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  }
-  await syncDir(dirname(path));
-}
-
-async function syncDir(dir: string): Promise<void> {
-  let dh;
-  try {
-    dh = await open(dir, 'r');
-    await dh.sync();
-  } catch {
-    // Some platforms cannot open or fsync a directory; the rename is then as durable as they make it.
-  } finally {
-    await dh?.close().catch(() => {});
-  }
 }
 
 interface Waiter {

@@ -1,12 +1,13 @@
 import { realpath } from 'node:fs/promises';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { readFormFile, writeFileAtomic } from '../../forms/backups.js';
+import { writeFileAtomic } from '../../atomic-file.js';
+import { readFormFile } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate } from '../../forms/safe-update.js';
@@ -187,7 +188,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       // The file may have been edited while the form was being created: those edits are not overwritten.
       const now = await readFormFile(path).catch(() => undefined);
       if (!now || JSON.stringify(now) !== JSON.stringify(doc)) throw new Error('it changed while the form was being created');
-      await writeFileAtomic(path, documentText(recorded), dirname(path));
+      await writeFileAtomic(path, documentText(recorded));
     } catch (err) {
       await notice(o.io, `created form ${form.id} but could not record its id in ${o.file} (${(err as Error).message}); add "id": ${form.id} to the file before the next apply.`, 'warning');
     }

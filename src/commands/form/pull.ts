@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { writeFileAtomic } from '../../forms/backups.js';
+import { writeFileAtomic } from '../../atomic-file.js';
 import { documentText, isObject, toDocument } from '../../forms/document.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { cannotWrite } from '../../io/files.js';
@@ -63,7 +63,7 @@ export async function formPullRun(o: FormPullOptions): Promise<void> {
     throw new UsageError(`${o.output} ${problem}; nothing was written.`, 'Pass --force to overwrite it, or choose another file with -o.');
   }
   try {
-    await writeFileAtomic(path, text, dirname(path));
+    await writeFileAtomic(path, text);
   } catch (err) {
     throw cannotWrite(o.output, err);
   }

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
@@ -127,9 +126,9 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
  * half a line; 0600 because it holds the sandbox's tokens.
  */
 async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<void> {
-  const { writeFileAtomic } = await import('../../forms/backups.js');
+  const { writeFileAtomic } = await import('../../atomic-file.js');
   try {
-    await writeFileAtomic(file, JSON.stringify(info) + '\n', dirname(file));
+    await writeFileAtomic(file, JSON.stringify(info) + '\n');
   } catch (err) {
     throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
   }
