@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -6,7 +5,8 @@ import type { ResolvedOptions } from './context.js';
 import { isLayoutBlock } from './form-rules.js';
 import { logicAllows } from './logic.js';
 import type { DispatchEvent, Form, Integration, Submission } from './model.js';
-import { checkWebhookUrl } from './ssrf.js';
+import { checkWebhookUrl } from '../service/addresses.js';
+import { SIGNATURE_HEADER, signBody } from '../service/webhooks.js';
 import type { Store } from './store.js';
 
 const DEPRECATION = 'Please do not use the `submission` field. It is deprecated and will be removed in the future.';
@@ -33,11 +33,6 @@ function webhookPayload(form: Form, sub: Submission): Record<string, unknown> {
     message: DEPRECATION,
     submission_id: sub.id,
   };
-}
-
-/** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes (spec, Events). */
-function signature(secret: string, body: Buffer): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 type Outcome = Pick<DispatchEvent, 'status' | 'response_code' | 'error_message'>;
@@ -89,7 +84,7 @@ export class Dispatcher {
     // Settings as they are at dispatch time: a secret rotated afterwards applies to later deliveries.
     const { webhook_url: url, webhook_secret: secret, webhook_headers: custom } = integration.data;
     let outcome: Outcome;
-    const check = await checkWebhookUrl(url, this.opts.allowPrivateWebhooks, this.opts.lookup);
+    const check = await checkWebhookUrl(url, { allowPrivate: this.opts.allowPrivateWebhooks, lookup: this.opts.lookup });
     if (!check.ok) outcome = { status: 'failed', response_code: null, error_message: `Not delivered: ${check.message}` };
     else {
       const headers: Record<string, string | number> = {
@@ -98,7 +93,7 @@ export class Dispatcher {
         'Content-Length': body.length,
         'User-Agent': 'formctl-sandbox-webhooks/1',
       };
-      if (secret) headers['X-Webhook-Signature'] = signature(secret, body);
+      if (secret) headers[SIGNATURE_HEADER] = signBody(secret, body);
       outcome = await this.post(check.url, check.addresses[0]!, headers, body);
     }
     this.record(integration, outcome);

@@ -1,17 +1,13 @@
 import { validationFailed } from './errors.js';
 import type { FieldErrors } from './errors.js';
+import { charLength } from '../service/text.js';
 
 /** A plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Length in Unicode code points, as the deployed server's `max:` rule counts (mb_strlen). */
-export function charLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n += 1;
-  return n;
-}
+export { charLength } from '../service/text.js';
 
 /** A deliberately simple address check: something@something.tld, no spaces. */
 export function isEmail(v: unknown): v is string {

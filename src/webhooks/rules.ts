@@ -1,22 +1,13 @@
-// Local copies of the service's webhook validation (spec "Webhook integration" and "Errors";
-// deployed rules and messages from research §3.4), so `webhook create/update` can report every
-// problem under its field path before anything is sent.
+// The service's webhook validation (src/service/: the rules the sandbox enforces too), applied
+// before anything is sent, so `webhook create/update` can report every problem under its field path.
 import type { FieldErrors } from '../api/errors.js';
 import { UsageError } from '../errors.js';
-import { MIN_SECRET_LENGTH, charLength } from './secret.js';
+import { checkWebhookUrl as checkUrl } from '../service/addresses.js';
+import { charLength } from '../service/text.js';
+import { MIN_SECRET_LENGTH, headerProblems, withDetail } from '../service/webhooks.js';
 
-/** FIDELITY: the deployed server's 14 blocked names (the spec lists 10 "and possibly others"), compared case-insensitively. */
-export const BLOCKED_HEADERS: readonly string[] = [
-  'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',
-  'X-CSRF-TOKEN', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding',
-  'Transfer-Encoding',
-];
-const BLOCKED = new Set(BLOCKED_HEADERS.map((h) => h.toLowerCase()));
-
-export const MAX_HEADERS = 10;
-export const MAX_HEADER_LENGTH = 255;
-/** RFC 9110 token characters: a name outside them can never be sent, so the service's dispatcher would fail. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export { BLOCKED_HEADERS } from '../service/webhooks.js';
+export { nonPublicReason } from '../service/addresses.js';
 
 /** Resolves a host name to every address it has (A and AAAA), as the service does before saving and sending. */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -28,69 +19,19 @@ export const systemResolver: Resolver = async (host) => {
 };
 
 export interface UrlRuleOptions {
-  /** Skip only the HTTPS and public-address checks (a receiver on this machine, a sandbox with --allow-private-webhooks). */
+  /** Accept private receivers, and plain http:// to them (a receiver on this machine, a sandbox with --allow-private-webhooks). */
   allowPrivate?: boolean;
   resolve?: Resolver;
 }
 
-/** Why an address is not public, or undefined when it is (only ipaddr.js's plain `unicast` range counts as public, for IPv6 only inside 2000::/3). */
-export async function nonPublicReason(address: string): Promise<string | undefined> {
-  const ipaddr = (await import('ipaddr.js')).default;
-  if (!ipaddr.isValid(address)) return 'not an IP address';
-  const ip = ipaddr.parse(address);
-  const range = ip.range();
-  if (range === 'unicast') {
-    if (ip.kind() === 'ipv4') return undefined;
-    // ipaddr.js also calls IPv4-compatible ::a.b.c.d and unassigned IPv6 space `unicast`; only
-    // global unicast (2000::/3) can be a public receiver.
-    const v6 = ip as InstanceType<typeof ipaddr.IPv6>;
-    if (v6.match(ipaddr.parseCIDR('2000::/3') as [typeof v6, number])) return undefined;
-    return v6.match(ipaddr.parseCIDR('::/96') as [typeof v6, number]) ? 'an IPv4-compatible IPv6 address' : 'a reserved address (outside 2000::/3)';
-  }
-  // The cloud metadata endpoints (AWS/GCP/Azure IPv4, AWS IPv6) are the classic SSRF prize: say so.
-  const normalized = ip.toNormalizedString();
-  if (normalized === '169.254.169.254' || normalized === ipaddr.parse('fd00:ec2::254').toNormalizedString()) return 'a cloud metadata address';
-  const names: Record<string, string> = {
-    private: 'a private address',
-    loopback: 'a loopback address',
-    linkLocal: 'a link-local address',
-    uniqueLocal: 'a unique-local address',
-    ipv4Mapped: 'an IPv4-mapped IPv6 address',
-    unspecified: 'an unspecified address',
-    multicast: 'a multicast address',
-    broadcast: 'a broadcast address',
-    carrierGradeNat: 'a carrier-grade NAT address',
-  };
-  return names[range] ?? `a reserved address (${range})`;
-}
-
-/** Problems with a webhook URL, in the service's words (research §3.4); empty when it would be accepted. */
+/** Problems with a webhook URL, in the service's words with what was found; empty when it would be accepted. */
 export async function checkWebhookUrl(raw: unknown, o: UrlRuleOptions = {}): Promise<string[]> {
-  if (typeof raw !== 'string' || raw.trim() === '' || !URL.canParse(raw)) return ['The webhook URL must be a valid URL.'];
-  const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return ['The webhook URL must use HTTPS.'];
-  if (url.hostname === '') return ['The webhook URL must be a valid URL.'];
-  if (url.protocol !== 'https:' && !o.allowPrivate) return ['The webhook URL must use HTTPS.'];
-  if (url.username !== '' || url.password !== '') return ['The webhook URL cannot contain embedded credentials.'];
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const ipaddr = (await import('ipaddr.js')).default;
-  let addresses: string[];
-  if (ipaddr.isValid(host)) addresses = [host];
-  else {
-    try {
-      addresses = await (o.resolve ?? systemResolver)(host);
-    } catch {
-      addresses = [];
-    }
-  }
-  if (addresses.length === 0) return ['The webhook URL host could not be resolved.'];
-  if (o.allowPrivate) return [];
-  // Every address must be public: one private answer is enough for a DNS-rebinding attack.
-  for (const address of addresses) {
-    const reason = await nonPublicReason(address);
-    if (reason) return [`The webhook URL must resolve only to public IP addresses (${host === address ? address : `${host} resolves to ${address}`}, ${reason}).`];
-  }
-  return [];
+  const resolve = o.resolve ?? systemResolver;
+  const check = await checkUrl(raw, {
+    allowPrivate: o.allowPrivate,
+    lookup: async (host) => (await resolve(host)).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+  });
+  return check.ok ? [] : [withDetail(check)];
 }
 
 /** Problems with a secret (spec: at least 12 characters). */
@@ -101,24 +42,10 @@ export function checkSecret(secret: unknown): string[] {
   return [];
 }
 
-/** Problems with custom headers, one message per problem, in the deployed server's words (research §3.4). */
+/** Problems with custom headers, one message per problem, in the deployed server's words with what was found. */
 export function checkHeaders(headers: unknown): string[] {
   if (headers === undefined || headers === null) return [];
-  if (typeof headers !== 'object' || Array.isArray(headers)) return ['The webhook headers must be an object of header names to values.'];
-  const entries = Object.entries(headers as Record<string, unknown>);
-  const problems: string[] = [];
-  if (entries.length > MAX_HEADERS) problems.push(`Maximum ${MAX_HEADERS} custom headers allowed (got ${entries.length}).`);
-  for (const [name, value] of entries) {
-    if (name.trim() === '' || !HEADER_NAME.test(name)) problems.push(`Header names must be non-empty strings of valid header characters ('${name}').`);
-    else if (name.length > MAX_HEADER_LENGTH) problems.push(`Header name '${name.slice(0, 40)}…' exceeds ${MAX_HEADER_LENGTH} characters.`);
-    else if (BLOCKED.has(name.toLowerCase())) problems.push(`The '${name}' header cannot be customized for security reasons.`);
-    if (typeof value !== 'string') problems.push(`Header values must be strings. '${name}' has invalid value type.`);
-    else if (charLength(value) > MAX_HEADER_LENGTH) problems.push(`Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters (it has ${charLength(value)}).`);
-    else if (/[\r\n\0]/.test(value)) problems.push(`Header value for '${name}' contains a line break.`);
-    // eslint-disable-next-line no-control-regex
-    else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) problems.push(`Header value for '${name}' contains a control character.`);
-  }
-  return problems;
+  return headerProblems(headers).map(withDetail);
 }
 
 /** The `data` object of a webhook integration. */

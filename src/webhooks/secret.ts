@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-/** The service's minimum secret length (spec, Limits), counted in characters as the service does. */
-export const MIN_SECRET_LENGTH = 12;
-
 /** 32 random bytes as 64 hex digits: safe in any header, file or config, and far above the minimum. */
 export function generateSecret(): string {
   return randomBytes(32).toString('hex');
@@ -14,11 +11,6 @@ export function maskSecret(secret: string | null | undefined): string | null {
   const chars = [...secret];
   // A short secret would be mostly revealed by its last 4 characters.
   return chars.length <= 8 ? '••••' : `••••${chars.slice(-4).join('')}`;
-}
-
-/** Length in characters (code points), as the service's `min:12` counts it. */
-export function charLength(s: string): number {
-  return [...s].length;
 }
 
 /** A secret read from a file or stdin: trailing line breaks (from `echo` or an editor) are not part of it. */

@@ -1,13 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SIGNATURE_HEADER, SIGNATURE_PREFIX as PREFIX } from '../service/webhooks.js';
 
-/** The delivery header that carries the signature (spec, Events). */
-export const SIGNATURE_HEADER = 'X-Webhook-Signature';
-const PREFIX = 'sha256=';
-
-/** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret (spec, Events). */
-export function signBody(secret: string, body: Uint8Array | string): string {
-  return PREFIX + createHmac('sha256', secret).update(body).digest('hex');
-}
+export { SIGNATURE_HEADER, signBody } from '../service/webhooks.js';
 
 /** Why a signature was rejected; `missing` and `malformed` are receiver-side problems, `mismatch` is a wrong secret or altered bytes. */
 export type VerifyFailure = 'missing' | 'malformed' | 'mismatch';

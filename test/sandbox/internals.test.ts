@@ -6,7 +6,7 @@ import type { App } from '../../src/sandbox/context.js';
 import { logicAllows, logicProblem } from '../../src/sandbox/logic.js';
 import { Router } from '../../src/sandbox/router.js';
 import { requestListener } from '../../src/sandbox/server.js';
-import { isPublicAddress } from '../../src/sandbox/ssrf.js';
+import { isPublicAddress } from '../../src/service/addresses.js';
 import { initialStore } from '../../src/sandbox/seed.js';
 
 describe('sandbox server error mapping', () => {
@@ -67,8 +67,8 @@ describe('sandbox address classification', () => {
     ['4000::1', false],
     ['2606:4700:4700::1111', true],
     ['not-an-ip', false],
-  ])('%s public = %s', (address, expected) => {
-    expect(isPublicAddress(address)).toBe(expected);
+  ])('%s public = %s', async (address, expected) => {
+    expect(await isPublicAddress(address)).toBe(expected);
   });
 });
 

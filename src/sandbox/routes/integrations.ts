@@ -5,41 +5,18 @@ import { HttpError, notFound } from '../errors.js';
 import { logicProblem } from '../logic.js';
 import { INTEGRATION_KINDS } from '../model.js';
 import type { Form, Integration, WebhookData } from '../model.js';
-import { checkWebhookUrl } from '../ssrf.js';
+import { checkWebhookUrl } from '../../service/addresses.js';
+import { MIN_SECRET_LENGTH, headerProblems } from '../../service/webhooks.js';
 import { Errors, charLength, isObject } from '../validation.js';
 import { deployedIntegrationView, eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
-/** FIDELITY "blocked webhook headers": the deployed server's 14 names, compared case-insensitively. */
-const BLOCKED_HEADERS = [
-  'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',
-  'X-CSRF-TOKEN', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding',
-  'Transfer-Encoding',
-];
-const BLOCKED = new Set(BLOCKED_HEADERS.map((h) => h.toLowerCase()));
 const STATUSES = ['active', 'inactive'] as const;
 
-/** Header map rules (spec: ≤ 10 entries, values ≤ 255, blocked names), with the research's messages (§3.4). */
+/** Header map rules (the service's, src/service/webhooks.ts), each problem under data.webhook_headers in the deployed server's words. */
 function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
-  const path = 'data.webhook_headers';
-  if (!isObject(v)) {
-    errors.add(path, 'The webhook headers must be an object of header names to values.');
-    return {};
-  }
-  const entries = Object.entries(v);
-  if (entries.length > 10) errors.add(path, 'Maximum 10 custom headers allowed.');
-  for (const [name, value] of entries) {
-    // Node refuses header names outside the HTTP token grammar at send time, so refuse them now.
-    if (name.trim() === '' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) errors.add(path, `Header names must be non-empty strings of valid header characters ('${name}').`);
-    else if (name.length > 255) errors.add(path, `Header name '${name}' exceeds 255 characters.`);
-    else if (BLOCKED.has(name.toLowerCase())) errors.add(path, `The '${name}' header cannot be customized for security reasons.`);
-    if (typeof value !== 'string') errors.add(path, `Header values must be strings. '${name}' has invalid value type.`);
-    else if (charLength(value) > 255) errors.add(path, `Header value for '${name}' exceeds 255 characters.`);
-    else if (/[\r\n\0]/.test(value)) errors.add(path, `Header value for '${name}' contains a line break.`);
-    // eslint-disable-next-line no-control-regex
-    else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) errors.add(path, `Header value for '${name}' contains a control character.`);
-  }
-  return v as Record<string, string>;
+  for (const p of headerProblems(v)) errors.add('data.webhook_headers', p.message);
+  return isObject(v) ? (v as Record<string, string>) : {};
 }
 
 interface Input {
@@ -85,14 +62,14 @@ async function validateInput(app: App, body: Record<string, unknown>, specMode: 
   else {
     if (data.webhook_url === undefined && mode === 'create') errors.add('data.webhook_url', 'The webhook url field is required.');
     else if (data.webhook_url !== undefined) {
-      const check = await checkWebhookUrl(data.webhook_url, app.opts.allowPrivateWebhooks, app.opts.lookup);
+      const check = await checkWebhookUrl(data.webhook_url, { allowPrivate: app.opts.allowPrivateWebhooks, lookup: app.opts.lookup });
       if (check.ok) input.data.webhook_url = data.webhook_url as string;
       else errors.add('data.webhook_url', check.message);
     }
     if (data.webhook_secret === null) input.data.webhook_secret = null;
     else if (data.webhook_secret !== undefined) {
       if (typeof data.webhook_secret !== 'string') errors.add('data.webhook_secret', 'The webhook secret field must be a string.');
-      else if (charLength(data.webhook_secret) < 12) errors.add('data.webhook_secret', 'The webhook secret field must be at least 12 characters.');
+      else if (charLength(data.webhook_secret) < MIN_SECRET_LENGTH) errors.add('data.webhook_secret', `The webhook secret field must be at least ${MIN_SECRET_LENGTH} characters.`);
       else input.data.webhook_secret = data.webhook_secret;
     }
     if (data.webhook_headers === null) input.data.webhook_headers = {};

@@ -1,0 +1,6 @@
+/** Length in characters (Unicode code points, PHP's mb_strlen), as the service counts `min:` and `max:` of a string; not UTF-16 units. */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n += 1;
+  return n;
+}
