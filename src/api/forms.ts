@@ -3,15 +3,9 @@ import type { ApiClient } from './client.js';
 import { messageOf, unwrapForm, unwrapList } from './normalize.js';
 import { type Page, type PaginateOptions, paginate } from './paginate.js';
 import { apiPath } from './path.js';
+import type { FormProperty } from '../service/forms.js';
 
-/** A form property (field or block). Only these four are in the spec; the rest passes through untouched. */
-export interface FormProperty {
-  id: string;
-  type: string;
-  name: string;
-  required?: boolean;
-  [key: string]: unknown;
-}
+export type { FormProperty };
 
 /** A full form as returned by get/create/update. */
 export interface Form {

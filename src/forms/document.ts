@@ -1,44 +1,25 @@
 // The form as a document people keep in files: one place decides which keys are the user's (writable)
 // and which the server computes, and in which order keys are written so diffs and git history stay quiet.
+import { STYLE_DEFAULTS, STYLE_ENUMS, UPDATE_REQUIRED, VISIBILITIES } from '../service/forms.js';
 
-/** Visibility values (spec). */
-export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
+export { UPDATE_REQUIRED, VISIBILITIES } from '../service/forms.js';
 
-/** Enum sets of the deployed server (FIDELITY "form enums"); the spec leaves them "not shown". */
+/** Every enum attribute and its values (the service's, src/service/forms.ts). */
 export const FORM_ENUMS: Readonly<Record<string, readonly string[]>> = {
   visibility: VISIBILITIES,
-  theme: ['default', 'simple', 'notion', 'minimal', 'transparent'],
-  presentation_style: ['classic', 'focused'],
-  width: ['centered', 'full'],
-  size: ['sm', 'md', 'lg'],
-  border_radius: ['none', 'small', 'full'],
-  dark_mode: ['auto', 'light', 'dark'],
+  ...Object.fromEntries(Object.entries(STYLE_ENUMS).map(([k, e]) => [k, e.values])),
 };
 
-/** The 14 fields every PUT must carry (spec, PUT /open/forms/{id}). */
-export const UPDATE_REQUIRED = [
-  'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius',
-  'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'properties',
-] as const;
-
 /**
- * Create defaults (FIDELITY): the spec's service needs 5 fields on create, the deployed one all 14,
- * so create always sends the 14 and the same request works on both.
+ * Create defaults: the spec's service needs 5 fields on create, the deployed one all 14, so create
+ * always sends the 14 and the same request works on both (docs/forms.md). The style values are the
+ * service's own defaults; visibility and language are formctl's choice.
  */
 export const CREATE_DEFAULTS: Readonly<Record<string, unknown>> = {
   // Draft: nobody sees a new form before its owner says so.
   visibility: 'draft',
   language: 'en',
-  theme: 'default',
-  presentation_style: 'classic',
-  width: 'centered',
-  size: 'md',
-  border_radius: 'small',
-  dark_mode: 'auto',
-  color: '#3B82F6',
-  uppercase_labels: false,
-  no_branding: false,
-  transparent_background: false,
+  ...STYLE_DEFAULTS,
 };
 
 /**

@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UsageError } from '../errors.js';
-import { CREATE_DEFAULTS, FORM_ENUMS, UPDATE_REQUIRED, isObject } from './document.js';
+import { COLOR_PATTERN, MAX_BODY_BYTES, STYLE_BOOLEANS, TITLE_MAX as SERVICE_TITLE_MAX, UPDATE_REQUIRED } from '../service/forms.js';
+import { CREATE_DEFAULTS, FORM_ENUMS, isObject } from './document.js';
 
 type Obj = Record<string, unknown>;
 
 /** Spec limit for a new title (the deployed server allows 255 and keeps longer titles it holds; see formProblems). */
-export const TITLE_MAX = 60;
-
-const BOOLEANS = ['uppercase_labels', 'no_branding', 'transparent_background'];
+export const TITLE_MAX = SERVICE_TITLE_MAX.spec;
 
 /**
  * The one check that `--no-validate` never skips: the service treats an empty `properties` array as
@@ -56,10 +55,10 @@ export function formProblems(body: Obj, mode: 'create' | 'update' = 'update', he
   if (body.language !== undefined && body.language !== null && (typeof body.language !== 'string' || !/^[a-z]{2}$/.test(body.language))) {
     problems.push(`language: "${String(body.language)}" is not a two-letter language code such as en`);
   }
-  if (body.color !== undefined && body.color !== null && (typeof body.color !== 'string' || !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(body.color))) {
+  if (body.color !== undefined && body.color !== null && (typeof body.color !== 'string' || !COLOR_PATTERN.test(body.color))) {
     problems.push(`color: "${String(body.color)}" is not a hex colour such as #3B82F6`);
   }
-  for (const k of BOOLEANS) {
+  for (const k of STYLE_BOOLEANS) {
     if (body[k] !== undefined && body[k] !== null && typeof body[k] !== 'boolean') problems.push(`${k}: must be true or false`);
   }
   if (Array.isArray(body.properties)) {
@@ -115,11 +114,11 @@ export function fillRequired(body: Obj, held: Obj): string[] {
 }
 
 /**
- * The largest request body formctl sends for a form (create, update, apply): 10 MiB, the sandbox's
- * limit. A form definition is a few hundred kilobytes at most; beyond this the service answers 413
- * after the upload (docs/forms.md, "Size limit").
+ * The largest request body formctl sends for a form (create, update, apply): the service's limit.
+ * A form definition is a few hundred kilobytes at most; beyond this the service answers 413 after
+ * the upload (docs/forms.md, "Size limit").
  */
-export const MAX_FORM_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_FORM_BODY_BYTES = MAX_BODY_BYTES;
 
 /** Refuses (exit 2) a body the service would refuse for its size, before anything is sent. */
 export function assertBodySize(body: Obj, what: string): void {

@@ -1,29 +1,8 @@
+import { COLOR_PATTERN, LANGUAGES, STYLE_BOOLEANS, STYLE_DEFAULTS, STYLE_ENUMS, TITLE_MAX, VISIBILITIES } from '../service/forms.js';
 import type { FormProperty } from './model.js';
 import { Errors, charLength, isBlank, isObject, label, requiredEnum, requiredString } from './validation.js';
 
-/** The 32 language codes the deployed server accepts (research §1.3); the spec only says "two letters". */
-export const LANGUAGES = [
-  'ar', 'bn', 'ca', 'cs', 'de', 'en', 'es', 'eu', 'fr', 'gl', 'hi', 'hu', 'it', 'ja', 'jv', 'ko',
-  'mr', 'nl', 'pa', 'pl', 'pt', 'ru', 'sk', 'sr', 'sv', 'ta', 'te', 'tr', 'uk', 'ur', 'vi', 'zh',
-] as const;
-
-/** Title length limit: the spec's 60; the deployed server allows 255 (docs/service.md). */
-export const TITLE_MAX = { spec: 60, deployed: 255 } as const;
-
-export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
-
-/** Enum sets of the deployed server (FIDELITY table, "form enums"), each with the create default. */
-const FORM_ENUMS = {
-  theme: { values: ['default', 'simple', 'notion', 'minimal', 'transparent'], default: 'default' },
-  presentation_style: { values: ['classic', 'focused'], default: 'classic' },
-  width: { values: ['centered', 'full'], default: 'centered' },
-  size: { values: ['sm', 'md', 'lg'], default: 'md' },
-  border_radius: { values: ['none', 'small', 'full'], default: 'small' },
-  dark_mode: { values: ['auto', 'light', 'dark'], default: 'auto' },
-} as const;
-
-const STYLE_BOOLEANS = ['uppercase_labels', 'no_branding', 'transparent_background'] as const;
-const DEFAULT_COLOR = '#3B82F6';
+export { TITLE_MAX } from '../service/forms.js';
 
 type Optional =
   | { kind: 'string'; max?: number; default: string | null }
@@ -201,21 +180,21 @@ export function validateFormInput(
     errors.add('language', `The selected language is invalid. Use a two-letter code: ${LANGUAGES.join(', ')}.`);
   } else attrs.language = body.language;
 
-  for (const [key, spec] of Object.entries(FORM_ENUMS)) {
+  for (const [key, spec] of Object.entries(STYLE_ENUMS)) {
     if (mode === 'create' && body[key] === undefined) attrs[key] = spec.default;
     else {
       const v = requiredEnum(errors, body, key, spec.values);
       if (v) attrs[key] = v;
     }
   }
-  if (mode === 'create' && body.color === undefined) attrs.color = DEFAULT_COLOR;
+  if (mode === 'create' && body.color === undefined) attrs.color = STYLE_DEFAULTS.color;
   else if (isBlank(body.color)) errors.add('color', 'The color field is required.');
-  else if (typeof body.color !== 'string' || !/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(body.color)) {
+  else if (typeof body.color !== 'string' || !COLOR_PATTERN.test(body.color)) {
     errors.add('color', 'The color field must be a hex colour such as #3B82F6.');
   } else attrs.color = body.color;
   for (const key of STYLE_BOOLEANS) {
     const v = body[key];
-    if (mode === 'create' && v === undefined) attrs[key] = false;
+    if (mode === 'create' && v === undefined) attrs[key] = STYLE_DEFAULTS[key];
     else if (v === undefined || v === null) errors.add(key, `The ${label(key)} field is required.`);
     else if (typeof v !== 'boolean') errors.add(key, `The ${label(key)} field must be true or false.`);
     else attrs[key] = v;

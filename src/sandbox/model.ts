@@ -1,6 +1,8 @@
 // Records as the sandbox stores them (and writes them to the data file).
 // Timestamps are epoch milliseconds internally; views render them as ISO 8601.
 
+import type { FormProperty } from '../service/forms.js';
+
 /** The abilities of the spec's table (Authentication §3), in that order. */
 export const ABILITIES = [
   'workspaces-read',
@@ -60,13 +62,7 @@ export interface Invite {
   updated_at: number;
 }
 
-export interface FormProperty {
-  id: string;
-  type: string;
-  name: string;
-  required?: boolean;
-  [key: string]: unknown;
-}
+export type { FormProperty };
 
 export interface Form {
   id: number;

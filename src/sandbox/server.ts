@@ -15,8 +15,7 @@ import { registerSharePage } from './routes/share-page.js';
 import { registerSubmissions } from './routes/submissions.js';
 import { registerWorkspaces } from './routes/workspaces.js';
 import { isObject } from './validation.js';
-
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+import { MAX_BODY_BYTES } from '../service/forms.js';
 
 interface Route {
   auth: boolean;

@@ -1,0 +1,58 @@
+// The service's form rules both sides need (docs/forms.md, docs/service.md): the enum sets of the
+// deployed server (the spec leaves them "not shown"), the defaults a new form gets, the 14 fields an
+// update carries, and the limits. The client checks a form against them before sending it; the
+// sandbox enforces them.
+
+/** A form property (field or block). Only these four are in the spec; the rest passes through untouched. */
+export interface FormProperty {
+  id: string;
+  type: string;
+  name: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+/** Visibility values (spec). */
+export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
+
+/** The 32 language codes the deployed server accepts; the spec only says "two letters". */
+export const LANGUAGES = [
+  'ar', 'bn', 'ca', 'cs', 'de', 'en', 'es', 'eu', 'fr', 'gl', 'hi', 'hu', 'it', 'ja', 'jv', 'ko',
+  'mr', 'nl', 'pa', 'pl', 'pt', 'ru', 'sk', 'sr', 'sv', 'ta', 'te', 'tr', 'uk', 'ur', 'vi', 'zh',
+] as const;
+
+/** Title length limit: the spec's 60; the deployed server allows 255 (docs/service.md). */
+export const TITLE_MAX = { spec: 60, deployed: 255 } as const;
+
+/** The style enums of the deployed server, each with the value a new form gets. */
+export const STYLE_ENUMS = {
+  theme: { values: ['default', 'simple', 'notion', 'minimal', 'transparent'], default: 'default' },
+  presentation_style: { values: ['classic', 'focused'], default: 'classic' },
+  width: { values: ['centered', 'full'], default: 'centered' },
+  size: { values: ['sm', 'md', 'lg'], default: 'md' },
+  border_radius: { values: ['none', 'small', 'full'], default: 'small' },
+  dark_mode: { values: ['auto', 'light', 'dark'], default: 'auto' },
+} as const;
+
+/** Style switches; a new form gets false. */
+export const STYLE_BOOLEANS = ['uppercase_labels', 'no_branding', 'transparent_background'] as const;
+
+/** A hex colour, #rgb or #rrggbb. */
+export const COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+export const DEFAULT_COLOR = '#3B82F6';
+
+/** The style attributes a new form gets when they are not given: the enums' defaults, the colour, the switches off. */
+export const STYLE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  ...Object.fromEntries(Object.entries(STYLE_ENUMS).map(([k, e]) => [k, e.default])),
+  color: DEFAULT_COLOR,
+  ...Object.fromEntries(STYLE_BOOLEANS.map((k) => [k, false])),
+};
+
+/** The 14 fields every PUT must carry (spec, PUT /open/forms/{id}). */
+export const UPDATE_REQUIRED = [
+  'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius',
+  'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'properties',
+] as const;
+
+/** The largest request body the service (and the sandbox) takes: 10 MiB; beyond it the answer is 413. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
