@@ -1,4 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
+import { type Ability, DEPLOYED_ABILITY } from '../service/access.js';
 
 /** Field errors as the service reports them: dotted path → messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -165,19 +166,8 @@ function defaultMessage(status: number): string {
   }
 }
 
-/**
- * Abilities the contract names that the deployed OpnForm server does not have, and what it checks
- * instead (docs/webhooks-and-members.md, "403 hints"). A hint names both, so a user of the deployed
- * service is not sent to add an ability that cannot exist there.
- */
-export const DEPLOYED_ABILITY: Readonly<Record<string, string>> = {
-  'workspace-users-read': 'workspaces-read',
-  'workspace-users-write': 'workspaces-write',
-  'submissions-write': 'forms-write',
-};
-
-/** "the `x` ability" or "the `x` ability (OpnForm servers check `y`)". */
-export function abilityPhrase(ability: string, deployed = DEPLOYED_ABILITY[ability]): string {
+/** "the `x` ability" or "the `x` ability (OpnForm servers check `y`)" (docs/webhooks-and-members.md, "403 hints"). */
+export function abilityPhrase(ability: string, deployed: string | undefined = DEPLOYED_ABILITY[ability as Ability]): string {
   return `the \`${ability}\` ability${deployed && deployed !== ability ? ` (OpnForm servers check \`${deployed}\`)` : ''}`;
 }
 

@@ -4,9 +4,8 @@ import { type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList }
 import { type Page, paginate } from './paginate.js';
 import { apiPath } from './path.js';
 import { UsageError } from '../errors.js';
+import { MAX_PER_PAGE } from '../service/lists.js';
 
-/** The deployed service caps `per_page` at 100 (research §2); asking for more gains nothing. */
-export const SUBMISSIONS_MAX_PER_PAGE = 100;
 
 export interface ListSubmissionsQuery {
   /** `completed`, `partial` or `all` (research §1.3); passed through as given. */
@@ -22,7 +21,7 @@ export async function* listSubmissions(c: ApiClient, formId: number, q: ListSubm
   const pages = paginate<Record<string, unknown>>(
     c,
     { path: apiPath`/open/forms/${formId}/submissions`, query: { status: q.status, search: q.search }, ability: 'forms-read' },
-    { perPage: q.perPage ?? SUBMISSIONS_MAX_PER_PAGE, limit: q.limit },
+    { perPage: q.perPage ?? MAX_PER_PAGE, limit: q.limit },
   );
   for await (const p of pages) yield { ...p, items: p.items.map(normalizeSubmission) };
 }
@@ -86,7 +85,7 @@ async function listPage(c: ApiClient, formId: number, page: number, cost?: ListC
   // No `status`: both services then list partial submissions too.
   const res = await c.request<unknown>({
     path: apiPath`/open/forms/${formId}/submissions`,
-    query: { page, per_page: SUBMISSIONS_MAX_PER_PAGE },
+    query: { page, per_page: MAX_PER_PAGE },
     ability: 'forms-read',
     signal,
   });

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
-import { SUBMISSIONS_MAX_PER_PAGE, numericIdOf } from '../api/submissions.js';
+import { numericIdOf } from '../api/submissions.js';
+import { MAX_PER_PAGE } from '../service/lists.js';
 import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
 import { apiPath } from '../api/path.js';
 import { startExport } from '../api/exports.js';
@@ -148,7 +149,7 @@ export class IdChunks {
     await this.budget.take(this.signal);
     const res = await this.client.request<unknown>({
       path: apiPath`/open/forms/${this.formId}/submissions`,
-      query: { page: this.page, per_page: SUBMISSIONS_MAX_PER_PAGE },
+      query: { page: this.page, per_page: MAX_PER_PAGE },
       ability: 'forms-read',
       signal: this.signal,
     });

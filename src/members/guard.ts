@@ -5,6 +5,7 @@ import { listInvites } from '../api/invites.js';
 import { type Member, listMembers } from '../api/members.js';
 import { type Workspace, listWorkspaces } from '../api/workspaces.js';
 import { CliError, UsageError } from '../errors.js';
+import { MAX_PER_PAGE } from '../service/lists.js';
 
 /**
  * What leave, remove and set-role need to know before they change who is in a workspace: neither
@@ -133,7 +134,7 @@ export async function addFormCount(client: ApiClient, facts: WorkspaceFacts): Pr
 /** The number of forms in a workspace from its first page (`meta.total`), or undefined. */
 async function countForms(client: ApiClient, workspaceId: number): Promise<number | undefined> {
   try {
-    const first = await listWorkspaceForms(client, workspaceId, { all: false, perPage: 100 }).next();
+    const first = await listWorkspaceForms(client, workspaceId, { all: false, perPage: MAX_PER_PAGE }).next();
     if (first.done) return 0;
     const { items, info, truncated } = first.value;
     return info?.total ?? (truncated ? undefined : items.length);

@@ -1,24 +1,11 @@
 // Records as the sandbox stores them (and writes them to the data file).
 // Timestamps are epoch milliseconds internally; views render them as ISO 8601.
 
+import type { Ability, Role } from '../service/access.js';
 import type { FormProperty } from '../service/forms.js';
 
-/** The abilities of the spec's table (Authentication §3), in that order. */
-export const ABILITIES = [
-  'workspaces-read',
-  'workspaces-write',
-  'workspace-users-read',
-  'workspace-users-write',
-  'forms-read',
-  'forms-write',
-  'manage-integrations',
-  'submissions-write',
-] as const;
-export type Ability = (typeof ABILITIES)[number];
-
-/** Role values accepted on write (spec, Workspace user). */
-export const ROLES = ['admin', 'user', 'readonly'] as const;
-export type Role = (typeof ROLES)[number];
+export { ABILITIES, ROLES } from '../service/access.js';
+export type { Ability, Role };
 
 export interface User {
   id: number;

@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { type Page, items } from '../../api/paginate.js';
-import { SUBMISSIONS_MAX_PER_PAGE, listSubmissions } from '../../api/submissions.js';
+import { listSubmissions } from '../../api/submissions.js';
+import { MAX_PER_PAGE } from '../../service/lists.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
@@ -62,7 +63,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
     status: o.status,
     search: o.search,
     limit,
-    perPage: limit === undefined ? SUBMISSIONS_MAX_PER_PAGE : Math.min(limit, SUBMISSIONS_MAX_PER_PAGE),
+    perPage: limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE),
   });
   const rows = items(pages, (p: Page<NormalizedSubmission>) => {
     truncated = p.truncated;

@@ -8,6 +8,7 @@ import type { Form, FormProperty } from '../model.js';
 import { Errors, queryInt } from '../validation.js';
 import { formFull, formSummary, paginate } from '../views.js';
 import { findWorkspace, formFor } from './common.js';
+import { MAX_PER_PAGE } from '../../service/lists.js';
 
 /** A unique, URL-safe slug from a title, e.g. "Contact us!" → "contact-us-3f9a1c"; never all digits. */
 export function newSlug(app: App, title: string): string {
@@ -52,7 +53,7 @@ export function registerForms(r: RouteTable): void {
     // Research §1.3: newest edit first; id breaks ties so the order is stable.
     forms.sort((a, b) => b.updated_at - a.updated_at || b.id - a.id);
     // FIDELITY: per_page default 10, clamped to 1..100 as the deployed server does.
-    const perPage = Math.min(Math.max(queryInt(url.searchParams.get('per_page'), 10), 1), 100);
+    const perPage = Math.min(Math.max(queryInt(url.searchParams.get('per_page'), 10), 1), MAX_PER_PAGE);
     const page = queryInt(url.searchParams.get('page'), 1);
     return ok(paginate(forms, page, perPage, app, url, (f) => formSummary(app, f)));
   });

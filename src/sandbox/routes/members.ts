@@ -8,6 +8,7 @@ import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, isBlank, isEmail, requiredEnum } from '../validation.js';
 import { deployedMemberView, inviteView, memberView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
+import { checkedAbility } from '../../service/access.js';
 
 const INVITE_VALIDITY_MS = 7 * 86_400_000; // research §1.3: an invite is valid for 7 days
 const COMMUNITY_SEATS = 2; // spec, Limits: 2 users in total on a Community instance
@@ -17,8 +18,7 @@ const COMMUNITY_SEATS = 2; // spec, Limits: 2 users in total on a Community inst
  * abilities and checks workspaces-* instead (docs/service.md).
  */
 function usersAbility(app: App, kind: 'read' | 'write'): Ability {
-  if (isDeployed(app)) return kind === 'read' ? 'workspaces-read' : 'workspaces-write';
-  return kind === 'read' ? 'workspace-users-read' : 'workspace-users-write';
+  return checkedAbility(kind === 'read' ? 'workspace-users-read' : 'workspace-users-write', isDeployed(app));
 }
 
 /** True while an invite still counts: pending and not past valid_until. */

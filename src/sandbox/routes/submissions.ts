@@ -8,6 +8,8 @@ import type { Form, FormProperty, Submission } from '../model.js';
 import { Errors, isBlank, isObject, queryInt } from '../validation.js';
 import { paginate, submissionView } from '../views.js';
 import { findForm, formFor } from './common.js';
+import { checkedAbility } from '../../service/access.js';
+import { MAX_PER_PAGE } from '../../service/lists.js';
 
 /** Properties that take answers, keyed by id (layout blocks `nf-*` take none). */
 function answerable(form: Form): Map<string, FormProperty> {
@@ -105,15 +107,15 @@ export function registerSubmissions(r: RouteTable): void {
       const status = q.get('status');
       if (status === 'partial') subs = subs.filter((s) => s.status === 'partial');
       else if (status === 'completed') subs = subs.filter((s) => s.status !== 'partial');
-      const asked = q.has('per_page') ? queryInt(q.get('per_page'), 100) : 100;
-      const perPage = asked <= 0 ? 15 : Math.min(asked, 100);
+      const asked = q.has('per_page') ? queryInt(q.get('per_page'), MAX_PER_PAGE) : MAX_PER_PAGE;
+      const perPage = asked <= 0 ? 15 : Math.min(asked, MAX_PER_PAGE);
       return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, (s) => deployedSubmissionView(ctx.app, form, s)));
     }
     // Every sandbox submission is complete, so `status=partial` matches none (research: completed/partial/all).
     if (q.get('status') === 'partial') subs = [];
     // FIDELITY: a bare array unless the caller asks for pages; then per_page default 100, clamped 1..100.
     if (!q.has('page') && !q.has('per_page')) return ok(subs.map(submissionView));
-    const perPage = Math.min(Math.max(queryInt(q.get('per_page'), 100), 1), 100);
+    const perPage = Math.min(Math.max(queryInt(q.get('per_page'), MAX_PER_PAGE), 1), MAX_PER_PAGE);
     return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, submissionView));
   });
 
@@ -126,7 +128,7 @@ export function registerSubmissions(r: RouteTable): void {
 
   r.api('PUT', '/open/forms/:form/submissions/:submission', async (ctx) => {
     // The deployed server has no submissions-write ability: editing answers needs forms-write.
-    const form = formFor(ctx, isDeployed(ctx.app) ? 'forms-write' : 'submissions-write', 'edit submissions');
+    const form = formFor(ctx, checkedAbility('submissions-write', isDeployed(ctx.app)), 'edit submissions');
     const sub = submissionFor(ctx, form);
     const body = await ctx.body();
     if (isDeployed(ctx.app)) {
