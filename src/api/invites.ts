@@ -1,7 +1,7 @@
 import { ExitCode } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { ApiError } from './errors.js';
-import { type Requirement, notFoundWithHint, requestWithNeeds } from './members.js';
+import { errorInit, need, notFoundWithHint, requestWithNeeds } from './requirements.js';
 import { messageOf, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 
@@ -21,8 +21,8 @@ export interface Invite {
 
 // Resend and cancel are "not shown" in the spec: the public OpenAPI document names
 // workspace-users-write; the deployed code checks workspaces-write plus admin (research §1.2).
-const listNeed = (ws: number): Requirement => ({ action: 'listing invites', ability: 'workspaces-write', deployedAbility: 'workspaces-write', role: 'admin', workspaceId: ws });
-const writeNeed = (action: string, ws: number): Requirement => ({ action, ability: 'workspace-users-write', deployedAbility: 'workspaces-write', role: 'admin', workspaceId: ws });
+const listNeed = (ws: number) => need('listing invites', 'workspaces-write', 'workspaces-write', 'admin', ws);
+const writeNeed = (action: string, ws: number) => need(action, 'workspace-users-write', 'workspaces-write', 'admin', ws);
 
 /** Strips any secret the server might add by mistake: an invite token must never reach output. */
 function scrub(raw: Record<string, unknown>): Invite {
@@ -43,7 +43,7 @@ export async function listInvites(c: ApiClient, workspaceId: number): Promise<In
 function inviteError(err: unknown, workspaceId: number, inviteId: number): unknown {
   const hint = `See the invites of workspace ${workspaceId} with \`formctl invite list -w ${workspaceId}\`.`;
   if (err instanceof ApiError && (err.status === 400 || err.status === 422)) {
-    const init = { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, errors: err.errors };
+    const init = errorInit(err);
     if (/not found/i.test(err.serverMessage ?? '')) return new ApiError(init, ExitCode.notFound, `Invite ${inviteId} is not an invite of workspace ${workspaceId}. ${hint}`);
     if (/accepted/i.test(err.serverMessage ?? '')) {
       return new ApiError(init, ExitCode.validation, `Invite ${inviteId} was accepted: that person is a member now (\`formctl member list -w ${workspaceId}\`).`);

@@ -1,12 +1,13 @@
 import { CliError, ExitCode } from '../errors.js';
-import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
-import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError, abilityPhrase, forbiddenCause } from './errors.js';
+import type { Role } from '../service/access.js';
+import type { ApiClient, ApiResponse } from './client.js';
+import { ApiError } from './errors.js';
+import { listInvites } from './invites.js';
 import { messageOf, normalizeMember, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
+import { errorInit, need, notFoundWithHint, requestWithNeeds } from './requirements.js';
 
-/** Role values the service accepts on write (spec, Workspace user). */
-export const ROLES = ['admin', 'user', 'readonly'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../service/access.js';
 
 /** A workspace member; `role` is read from the top level (spec) or `pivot.role` (deployed). */
 export interface Member {
@@ -24,86 +25,6 @@ export interface AddResult {
   outcome: AddOutcome;
   message: string;
 }
-
-/**
- * What an endpoint needs beyond a valid token, so a 403 can be explained in words.
- * `ability` is the spec's; `deployedAbility` is what OpnForm's code really checks,
- * named too so a user of the real service is not sent to add an ability they already have.
- */
-export interface Requirement {
-  /** Gerund phrase for hints: "adding members". */
-  action: string;
-  ability: string;
-  deployedAbility: string;
-  role: 'admin' | 'member';
-  workspaceId: number;
-  /** Subject to the Community instance's 2-user limit. */
-  seats?: boolean;
-}
-
-/** The hint for a 403 on a member or invite endpoint: the likely cause, in words, and what to do. */
-export function forbiddenHintFor(serverMessage: string | undefined, need: Requirement): string {
-  const ws = need.workspaceId;
-  const ability = abilityPhrase(need.ability, need.deployedAbility);
-  const roleNeed = need.role === 'admin' ? `the admin role in workspace ${ws}` : `membership of workspace ${ws}`;
-  switch (forbiddenCause(serverMessage)) {
-    case 'seats':
-      return (
-        'This self-hosted Community instance allows 2 users in total, and that limit is reached; ' +
-        'adding or inviting a new person needs an Enterprise licence. People who already have an account here do not use another seat, ' +
-        'and cancelling an unused invite (`formctl invite list`, `formctl invite cancel`) may free one.'
-      );
-    case 'plan':
-    case 'last-workspace':
-      return `The service's plan for workspace ${ws} does not include this; an owner must upgrade it.`;
-    case 'ability':
-      return `Your token lacks ${ability}, which ${need.action} needs. Create a token with it and run \`formctl auth login\`.`;
-    case 'membership':
-      return `You are not a member of workspace ${ws}. Check the id with \`formctl workspace list\`.`;
-    case 'admin':
-    case 'readonly':
-      return `${capitalise(need.action)} needs ${roleNeed}, and your role there is not admin. Ask an admin to do it, or to make you one with \`formctl member set-role\`.`;
-    case 'unknown':
-      return (
-        `${capitalise(need.action)} needs a token with ${ability} and ${roleNeed}` +
-        (need.seats ? '; on a self-hosted Community instance it is also refused once 2 users exist' : '') +
-        `. Check your role with \`formctl member list -w ${ws}\`.`
-      );
-  }
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function initOf(err: ApiError): ApiErrorInit {
-  return { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, errors: err.errors, ability: err.ability };
-}
-
-/** Sends a request, turning a 403 into a ForbiddenError whose hint names this endpoint's requirements. */
-export async function requestWithNeeds<T = unknown>(c: ApiClient, o: RequestOptions, need: Requirement): Promise<ApiResponse<T>> {
-  try {
-    return await c.request<T>({ ...o, ability: need.ability });
-  } catch (err) {
-    if (err instanceof ForbiddenError) throw new ForbiddenError(initOf(err), forbiddenHintFor(err.serverMessage, need));
-    throw err;
-  }
-}
-
-/** Rewraps a 404 with a hint naming what to check (the generic one talks about slugs). */
-export function notFoundWithHint(err: unknown, hint: string): unknown {
-  if (err instanceof NotFoundError) return new ApiError(initOf(err), ExitCode.notFound, hint);
-  return err;
-}
-
-const need = (action: string, ability: string, deployedAbility: string, role: 'admin' | 'member', workspaceId: number, seats?: boolean): Requirement => ({
-  action,
-  ability,
-  deployedAbility,
-  role,
-  workspaceId,
-  seats,
-});
 
 /** Lists a workspace's members (`workspace-users-read`; caller must belong to the workspace). */
 export async function listMembers(c: ApiClient, workspaceId: number): Promise<Member[]> {
@@ -152,7 +73,7 @@ export async function addMember(c: ApiClient, workspaceId: number, body: { email
         id !== undefined
           ? `Resend it with \`formctl invite resend -w ${workspaceId} ${id}\`.`
           : `Resend it with \`formctl invite resend -w ${workspaceId} <invite-id>\` (ids: \`formctl invite list -w ${workspaceId}\`).`;
-      throw new ApiError(initOf(err), ExitCode.validation, `An invite to ${body.email} is already pending. ${resend}`);
+      throw new ApiError(errorInit(err), ExitCode.validation, `An invite to ${body.email} is already pending. ${resend}`);
     }
     throw err;
   }
@@ -174,8 +95,6 @@ export async function addMember(c: ApiClient, workspaceId: number, body: { email
 /** The id of the pending invite to `email`, for a hint; undefined when there is none or the list cannot be read. */
 async function pendingInviteId(c: ApiClient, workspaceId: number, email: string): Promise<number | undefined> {
   try {
-    // invites.ts builds on this module: imported on the one path that needs it, so neither loads the other at start.
-    const { listInvites } = await import('./invites.js');
     const wanted = email.toLowerCase();
     const invite = (await listInvites(c, workspaceId)).find((i) => i.status === 'pending' && String(i.email).toLowerCase() === wanted);
     return invite ? Number(invite.id) : undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { forbiddenCause } from '../../../src/api/errors.js';
-import { classifyAddOutcome, forbiddenHintFor, type Requirement } from '../../../src/api/members.js';
+import { classifyAddOutcome } from '../../../src/api/members.js';
+import { forbiddenHintFor, type Requirement } from '../../../src/api/requirements.js';
 import { isValidEmail, parseEmail, parseMemberRef, parseRole } from '../../../src/commands/member/shared.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 
