@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { Caller } from './auth.js';
 import type { Dispatcher } from './dispatcher.js';
-import type { ExportJobs } from './export.js';
+import type { ExportJobs } from './export/jobs.js';
 import type { Store } from './store.js';
 
 /** Which service the sandbox behaves as: the spec (default) or the deployed OpnForm server (docs/service.md). */

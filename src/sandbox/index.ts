@@ -6,7 +6,7 @@ import { newTokenString } from './auth.js';
 import type { App, Flavor, ResolvedOptions } from './context.js';
 import { Dispatcher } from './dispatcher.js';
 import { HttpError, SandboxError } from './errors.js';
-import { ExportJobs } from './export.js';
+import { ExportJobs } from './export/jobs.js';
 import { ABILITIES } from './model.js';
 import type { Ability, SandboxTokens } from './model.js';
 import { removeStaleTempFiles } from '../atomic-file.js';

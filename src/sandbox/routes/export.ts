@@ -2,7 +2,8 @@ import { isDeployed, ok } from '../context.js';
 import type { Ctx, RouteTable } from '../context.js';
 import { closedToTokens } from '../deployed.js';
 import { HttpError, notFound } from '../errors.js';
-import { csvChunks, csvFilename, csvHeaders, csvTexts, parseColumns, parseSubmissionIds, streamBody } from '../export.js';
+import { csvChunks, csvFilename, csvHeaders, csvTexts, parseColumns, parseSubmissionIds } from '../export/csv.js';
+import { streamBody } from '../stream.js';
 import { formFor } from './common.js';
 
 function exportStatus(ctx: Ctx) {

@@ -1,0 +1,156 @@
+// Asynchronous exports of the sandbox: the job store, its status view and the download links.
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Form } from '../model.js';
+import type { Store } from '../store.js';
+import { iso } from '../views.js';
+import { type ExportColumns, csvChunks, csvFilename } from './csv.js';
+
+const STATUS_TTL_MS = 2 * 3_600_000; // research §4.4: the job status is kept for 2 hours
+const FILE_TTL_MS = 24 * 3_600_000; // research §4.5: file links expire after 24 h by default
+
+type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+interface Job {
+  id: string;
+  formId: number;
+  status: JobStatus;
+  progress: number;
+  processed: number;
+  total: number;
+  /** Capability in the download URL; the file link needs no Authorization header (like a pre-signed URL). */
+  token: string;
+  filename: string;
+  file: Buffer[] | null;
+  errorMessage: string | null;
+  expiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * Asynchronous exports (above the threshold). A job is `queued` for one step, then `processing`
+ * while it renders the CSV in chunks (progress 0..90) and for one more step, then `completed`
+ * (progress 100) with a file_url. Jobs live in memory only, like the deployed server's cache.
+ */
+export class ExportJobs {
+  private readonly jobs = new Map<string, Job>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly stepMs: number,
+    private readonly baseUrl: () => string,
+  ) {}
+
+  /** Starts a job for the form and columns; returns its id. */
+  start(form: Form, cols: ExportColumns, only?: Set<number>): string {
+    this.sweep();
+    const now = this.now();
+    const job: Job = {
+      id: randomUUID(),
+      formId: form.id,
+      status: 'queued',
+      progress: 0,
+      processed: 0,
+      total: only ? [...this.store.submissionsOf(form.id).keys()].filter((id) => only.has(id)).length : this.store.submissionsOf(form.id).size,
+      token: randomBytes(24).toString('base64url'),
+      filename: csvFilename(form),
+      file: null,
+      errorMessage: null,
+      expiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.jobs.set(job.id, job);
+    this.after(this.stepMs, () => void this.run(job, form, cols, only));
+    return job.id;
+  }
+
+  /** The job of this form, unless unknown or older than the status lifetime. */
+  find(formId: number, jobId: string): Job | undefined {
+    const job = this.jobs.get(jobId);
+    if (!job || job.formId !== formId || this.now() - job.createdAt > STATUS_TTL_MS) return undefined;
+    return job;
+  }
+
+  /** Status body: the research's ten keys (§4.5), always present, null when unknown. */
+  statusView(job: Job): Record<string, unknown> {
+    return {
+      job_id: job.id,
+      status: job.status,
+      progress: job.progress,
+      processed_submissions: job.processed,
+      total_submissions: job.total,
+      file_url: job.status === 'completed' ? `${this.baseUrl()}/exports/${job.id}?token=${job.token}` : null,
+      error_message: job.errorMessage,
+      expires_at: job.expiresAt === null ? null : iso(job.expiresAt),
+      created_at: iso(job.createdAt),
+      updated_at: iso(job.updatedAt),
+    };
+  }
+
+  /** The finished file for a download link, or why not: 'missing' (→ 404) or 'expired' (→ 410). */
+  download(jobId: string, token: string): { filename: string; file: Buffer[] } | 'missing' | 'expired' {
+    const job = this.jobs.get(jobId);
+    if (!job || !job.file || !sameToken(job.token, token)) return 'missing';
+    if (job.expiresAt !== null && this.now() >= job.expiresAt) return 'expired';
+    return { filename: job.filename, file: job.file };
+  }
+
+  /** Stops all timers and running jobs (sandbox close). */
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private after(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.closed) fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private set(job: Job, patch: Partial<Job>): void {
+    Object.assign(job, patch, { updatedAt: this.now() });
+  }
+
+  private async run(job: Job, form: Form, cols: ExportColumns, only?: Set<number>): Promise<void> {
+    this.set(job, { status: 'processing', progress: 0 });
+    const file: Buffer[] = [];
+    for (const chunk of csvChunks(this.store, form, cols, only)) {
+      file.push(Buffer.from(chunk.text, 'utf8'));
+      if (chunk.rows > 0) {
+        const processed = job.processed + chunk.rows;
+        this.set(job, { processed, progress: job.total ? Math.floor((processed / job.total) * 90) : 90 });
+        // Yield between chunks so a big export never stalls other requests.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.closed) return;
+      }
+    }
+    if (!this.store.forms.has(form.id)) {
+      this.set(job, { status: 'failed', errorMessage: 'The form was deleted during the export.' });
+      return;
+    }
+    this.set(job, { progress: 90 });
+    this.after(this.stepMs, () => {
+      this.set(job, { status: 'completed', progress: 100, file, expiresAt: this.now() + FILE_TTL_MS });
+    });
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [id, job] of this.jobs) {
+      if (now - job.createdAt > STATUS_TTL_MS && (job.expiresAt === null || now >= job.expiresAt)) this.jobs.delete(id);
+    }
+  }
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
