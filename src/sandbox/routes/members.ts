@@ -21,6 +21,14 @@ function usersAbility(app: App, kind: 'read' | 'write'): Ability {
   return checkedAbility(kind === 'read' ? 'workspace-users-read' : 'workspace-users-write', isDeployed(app));
 }
 
+/** The workspace a member-writing route acts on, once the caller may write members there: the ability, then the admin role. */
+function adminWorkspace(ctx: Ctx, action: string) {
+  const ws = findWorkspace(ctx.app, ctx.params.workspace);
+  requireAbility(ctx.caller, usersAbility(ctx.app, 'write'));
+  requireAdmin(ctx.app.store, ctx.caller, ws.id, action);
+  return ws;
+}
+
 /** True while an invite still counts: pending and not past valid_until. */
 export function isOpenInvite(invite: Invite, now: number): boolean {
   return invite.status === 'pending' && invite.valid_until > now;
@@ -83,10 +91,8 @@ export function registerMembers(r: RouteTable): void {
   });
 
   r.api('POST', '/open/workspaces/:workspace/users/add', async (ctx) => {
-    const { app, caller } = ctx;
-    const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, usersAbility(app, 'write'));
-    requireAdmin(app.store, caller, ws.id, 'add users to this workspace');
+    const { app } = ctx;
+    const ws = adminWorkspace(ctx, 'add users to this workspace');
     const body = await ctx.body();
     const errors = new Errors();
     if (isBlank(body.email)) errors.add('email', 'The email field is required.');
@@ -127,10 +133,8 @@ export function registerMembers(r: RouteTable): void {
   });
 
   r.api('DELETE', '/open/workspaces/:workspace/users/:user/remove', (ctx) => {
-    const { app, caller } = ctx;
-    const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, usersAbility(app, 'write'));
-    requireAdmin(app.store, caller, ws.id, 'remove users from this workspace');
+    const { app } = ctx;
+    const ws = adminWorkspace(ctx, 'remove users from this workspace');
     const user = targetMember(ctx, ws.id);
     app.store.removeMember(ws.id, user.id);
     ensureHasWorkspace(app, user);
@@ -138,10 +142,8 @@ export function registerMembers(r: RouteTable): void {
   });
 
   r.api('PUT', '/open/workspaces/:workspace/users/:user/update-role', async (ctx) => {
-    const { app, caller } = ctx;
-    const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, usersAbility(app, 'write'));
-    requireAdmin(app.store, caller, ws.id, 'change member roles');
+    const { app } = ctx;
+    const ws = adminWorkspace(ctx, 'change member roles');
     const user = targetMember(ctx, ws.id);
     const errors = new Errors();
     const role = requiredEnum(errors, await ctx.body(), 'role', ROLES);
@@ -171,19 +173,14 @@ export function registerMembers(r: RouteTable): void {
   });
 
   r.api('POST', '/open/workspaces/:workspace/invites/:invite/resend', (ctx) => {
-    const { app, caller } = ctx;
-    const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, usersAbility(app, 'write'));
-    requireAdmin(app.store, caller, ws.id, 'resend invites');
+    const ws = adminWorkspace(ctx, 'resend invites');
     openInviteFor(ctx, ws.id);
     return ok({ message: 'Invite email resent successfully.' });
   });
 
   r.api('DELETE', '/open/workspaces/:workspace/invites/:invite/cancel', (ctx) => {
-    const { app, caller } = ctx;
-    const ws = findWorkspace(app, ctx.params.workspace);
-    requireAbility(caller, usersAbility(app, 'write'));
-    requireAdmin(app.store, caller, ws.id, 'cancel invites');
+    const { app } = ctx;
+    const ws = adminWorkspace(ctx, 'cancel invites');
     const invite = openInviteFor(ctx, ws.id);
     app.store.deleteInvite(invite.id);
     return ok({ message: 'Invite deleted successfully.' });
