@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../api/client.js';
+import type { IOStreams } from '../io/iostreams.js';
+import { notice } from '../io/output.js';
 import { type Form, getForm, putForm } from '../api/forms.js';
 import { CancelledError, ConflictError } from '../errors.js';
 import { writeBackup } from './backups.js';
@@ -48,6 +50,21 @@ export interface DroppedBlock {
   id: string;
   type: string;
   name: string;
+}
+
+/** What every form-changing command (update, edit, apply, restore) maps the same way from its flags and terminal. */
+export type SafeUpdateSettings = Pick<SafeUpdateInput, 'validate' | 'dryRun' | 'force' | 'now' | 'color' | 'warn'>;
+
+/** --no-validate, --dry-run and --force as safeUpdate takes them; colour and warnings follow the terminal. */
+export function safeUpdateSettings(io: IOStreams, o: { validate?: boolean; dryRun?: boolean; force?: boolean; now: () => Date }): SafeUpdateSettings {
+  return {
+    validate: o.validate !== false,
+    dryRun: o.dryRun === true,
+    force: o.force === true,
+    now: o.now,
+    color: io.colorStdout,
+    warn: (m) => notice(io, m, 'warning'),
+  };
 }
 
 export interface SafeUpdateResult {

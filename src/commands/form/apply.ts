@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../atomic-file.js';
 import { readFormFile } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
 import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
-import { safeUpdate } from '../../forms/safe-update.js';
+import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { maskedCopy } from '../../forms/secrets.js';
 import type { FormLocker, Release } from '../../forms/lock.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
@@ -146,16 +146,11 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       await notice(o.io, `form ${existing.id} is in workspace ${existing.workspace_id}, not ${doc.workspace_id} as the file says; moving forms is not possible, updating it in place.`, 'warning');
     }
     const result = await safeUpdate({
+      ...safeUpdateSettings(o.io, o),
       client,
       current: existing,
       change: doc,
-      validate: o.validate,
-      dryRun: o.dryRun === true,
-      force: o.force === true,
       backupDir: await o.backupDir(existing.id),
-      now: o.now,
-      color: o.io.colorStdout,
-      warn: (m) => notice(o.io, m, 'warning'),
     });
     await reportSafeUpdate(o.io, o, result, { showDiff: true });
     return;

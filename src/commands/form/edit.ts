@@ -9,9 +9,8 @@ import type { Factory } from '../../factory.js';
 import { parseFormJson } from '../../forms/backups.js';
 import { documentText, toDocument } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
-import { safeUpdate } from '../../forms/safe-update.js';
+import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { notice } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
@@ -150,18 +149,13 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
         const doc = parseFormJson(edited, 'The edited form');
         // safeUpdate checks the document before anything else (a UsageError reopens the editor).
         const result = await safeUpdate({
+          ...safeUpdateSettings(o.io, o),
           client,
           current,
           change: doc,
-          validate: o.validate,
-          dryRun: o.dryRun === true,
-          force: o.force === true,
           backupDir: await o.backupDir(current.id),
-          now: o.now,
-          color: o.io.colorStdout,
           // Taken once confirmed: the editor and the question may take minutes.
           lock: o.lock ? () => o.lock!(current.id) : undefined,
-          warn: (m) => notice(o.io, m, 'warning'),
           confirm: async (diff) => {
             await write(o.io.stdout, diff);
             if (o.yes) return true;

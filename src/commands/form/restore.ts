@@ -5,9 +5,9 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { listBackups, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
-import { safeUpdate } from '../../forms/safe-update.js';
+import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { notice, resolveFormat } from '../../io/output.js';
+import { resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
@@ -79,18 +79,13 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   }
   resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, saved]);
   const result = await safeUpdate({
+    ...safeUpdateSettings(o.io, o),
     client,
     current,
     change: saved,
-    validate: o.validate,
-    dryRun: o.dryRun === true,
-    force: o.force === true,
     backupDir: dir,
-    now: o.now,
-    color: o.io.colorStdout,
     // Taken once confirmed, not during the question; the re-read under it catches a change made meanwhile.
     lock: o.lock ? () => o.lock!(id) : undefined,
-    warn: (m) => notice(o.io, m, 'warning'),
     confirm: async (diff) => {
       if (o.yes) return true;
       if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).');

@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
-import { type SafeUpdateResult, safeUpdate } from '../../forms/safe-update.js';
+import { type SafeUpdateResult, safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
@@ -148,16 +148,11 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
     const result = await safeUpdate({
+      ...safeUpdateSettings(o.io, o),
       client,
       current,
       change: doc,
-      validate: o.validate,
-      dryRun: o.dryRun === true,
-      force: o.force === true,
       backupDir: await o.backupDir(current.id),
-      now: o.now,
-      color: o.io.colorStdout,
-      warn: (m) => notice(o.io, m, 'warning'),
       slug: slug !== undefined && slug !== current.slug ? slug : undefined,
     });
     await reportSafeUpdate(o.io, o, result);
