@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UsageError } from '../errors.js';
 import { COLOR_PATTERN, MAX_BODY_BYTES, STYLE_BOOLEANS, TITLE_MAX as SERVICE_TITLE_MAX, UPDATE_REQUIRED } from '../service/forms.js';
+import { charLength } from '../service/text.js';
 import { CREATE_DEFAULTS, FORM_ENUMS, isObject } from './document.js';
 
 type Obj = Record<string, unknown>;
@@ -46,7 +47,7 @@ export function formProblems(body: Obj, mode: 'create' | 'update' = 'update', he
   body = checked;
   if (body.title !== undefined && body.title !== null) {
     if (typeof body.title !== 'string' || body.title.trim() === '') problems.push('title: must be a non-empty string');
-    else if ([...body.title].length > TITLE_MAX) problems.push(`title: is ${[...body.title].length} characters; the maximum is ${TITLE_MAX}`);
+    else if (charLength(body.title) > TITLE_MAX) problems.push(`title: is ${charLength(body.title)} characters; the maximum is ${TITLE_MAX}`);
   }
   for (const [k, values] of Object.entries(FORM_ENUMS)) {
     const v = body[k];
