@@ -42,7 +42,8 @@ function describeBody(v: unknown): string {
   return `a JSON ${typeof v}`;
 }
 
-function isObj(v: unknown): v is Obj {
+/** True for a plain JSON object (not null, not an array). */
+export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 

@@ -1,5 +1,6 @@
 // The form as a document people keep in files: one place decides which keys are the user's (writable)
 // and which the server computes, and in which order keys are written so diffs and git history stay quiet.
+import { isObj as isObject } from '../api/normalize.js';
 import { STYLE_DEFAULTS, STYLE_ENUMS, UPDATE_REQUIRED, VISIBILITIES } from '../service/forms.js';
 
 export { UPDATE_REQUIRED, VISIBILITIES } from '../service/forms.js';
@@ -38,10 +39,7 @@ export const IDENTITY_KEYS = ['id', 'slug', 'workspace_id'] as const;
 
 type Obj = Record<string, unknown>;
 
-/** True for a plain JSON object. */
-export function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObj as isObject } from '../api/normalize.js';
 
 const HEAD_ORDER = ['id', 'slug', 'workspace_id', ...UPDATE_REQUIRED.filter((k) => k !== 'properties')];
 const PROPERTY_HEAD = ['id', 'type', 'name', 'required'];

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { SandboxError } from './errors.js';
 import { ABILITIES, ROLES } from './model.js';
 import type { StateFile } from './model.js';
+import { isObject } from './validation.js';
 import { writeFileAtomic } from '../atomic-file.js';
 
 /**
@@ -40,10 +41,6 @@ const COLLECTIONS = [
   'events',
 ] as const;
 const COUNTERS = ['user', 'workspace', 'invite', 'form', 'submission', 'integration', 'event'] as const;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Why a parsed value is not a state file we wrote, or null. Checks structure, not every field. */
 function stateProblem(v: unknown): string | null {
