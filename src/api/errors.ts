@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
-import { type Ability, DEPLOYED_ABILITY } from '../service/access.js';
+import { type Ability, COMMUNITY_SEATS, DEPLOYED_ABILITY } from '../service/access.js';
 
 /** Field errors as the service reports them: dotted path → messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -195,7 +195,7 @@ export function forbiddenCause(serverMessage: string | undefined): ForbiddenCaus
 function forbiddenHint(init: ApiErrorInit): string {
   switch (forbiddenCause(init.serverMessage)) {
     case 'seats':
-      return 'This self-hosted Community instance allows 2 users in total; an Enterprise licence lifts the limit.';
+      return `This self-hosted Community instance allows ${COMMUNITY_SEATS} users in total; an Enterprise licence lifts the limit.`;
     case 'last-workspace':
       return 'The service keeps every account in at least one workspace: create another one first (`formctl workspace create`), or delete the account in the dashboard.';
     case 'plan':

@@ -2,7 +2,7 @@
 // valid token (ability, role, seats), and the hint a refusal gets from the one 403 classifier
 // (forbiddenCause in errors.ts). members.ts and invites.ts both build on it.
 import { ExitCode } from '../errors.js';
-import type { Ability } from '../service/access.js';
+import { type Ability, COMMUNITY_SEATS } from '../service/access.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
 import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError, abilityPhrase, forbiddenCause } from './errors.js';
 
@@ -18,7 +18,7 @@ export interface Requirement {
   deployedAbility: Ability;
   role: 'admin' | 'member';
   workspaceId: number;
-  /** Subject to the Community instance's 2-user limit. */
+  /** Subject to the Community instance's user limit (COMMUNITY_SEATS). */
   seats?: boolean;
 }
 
@@ -30,7 +30,7 @@ export function forbiddenHintFor(serverMessage: string | undefined, need: Requir
   switch (forbiddenCause(serverMessage)) {
     case 'seats':
       return (
-        'This self-hosted Community instance allows 2 users in total, and that limit is reached; ' +
+        `This self-hosted Community instance allows ${COMMUNITY_SEATS} users in total, and that limit is reached; ` +
         'adding or inviting a new person needs an Enterprise licence. People who already have an account here do not use another seat, ' +
         'and cancelling an unused invite (`formctl invite list`, `formctl invite cancel`) may free one.'
       );
@@ -47,7 +47,7 @@ export function forbiddenHintFor(serverMessage: string | undefined, need: Requir
     case 'unknown':
       return (
         `${capitalise(need.action)} needs a token with ${ability} and ${roleNeed}` +
-        (need.seats ? '; on a self-hosted Community instance it is also refused once 2 users exist' : '') +
+        (need.seats ? `; on a self-hosted Community instance it is also refused once ${COMMUNITY_SEATS} users exist` : '') +
         `. Check your role with \`formctl member list -w ${ws}\`.`
       );
   }

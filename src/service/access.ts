@@ -34,3 +34,6 @@ export const DEPLOYED_ABILITY: Readonly<Partial<Record<Ability, Ability>>> = {
 export function checkedAbility(ability: Ability, deployed: boolean): Ability {
   return deployed ? (DEPLOYED_ABILITY[ability] ?? ability) : ability;
 }
+
+/** Users a self-hosted Community instance allows in total (spec, Limits); more needs an Enterprise licence. */
+export const COMMUNITY_SEATS = 2;

@@ -8,10 +8,9 @@ import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, isBlank, isEmail, requiredEnum } from '../validation.js';
 import { deployedMemberView, inviteView, memberView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
-import { checkedAbility } from '../../service/access.js';
+import { COMMUNITY_SEATS, checkedAbility } from '../../service/access.js';
 
 const INVITE_VALIDITY_MS = 7 * 86_400_000; // research §1.3: an invite is valid for 7 days
-const COMMUNITY_SEATS = 2; // spec, Limits: 2 users in total on a Community instance
 
 /**
  * The ability a member route checks: the spec's workspace-users-*; the deployed server has no such
