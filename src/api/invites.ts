@@ -5,9 +5,7 @@ import { errorInit, need, notFoundWithHint, requestWithNeeds } from './requireme
 import { messageOf, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 
-/** Invite statuses (spec, Invite; the deployed server has no `expired` status, only `valid_until`). */
-export const INVITE_STATUSES = ['pending', 'accepted'] as const;
-export type InviteStatus = (typeof INVITE_STATUSES)[number];
+export { INVITE_STATUSES, type InviteStatus } from '../service/access.js';
 
 /** A workspace invite. The service never returns the invite token, and formctl never prints one. */
 export interface Invite {

@@ -2,6 +2,7 @@ import type { ApiClient } from './client.js';
 import { CliError, ExitCode } from '../errors.js';
 import { messageOf, normalizeEvent, unwrapIntegration, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
+import type { WebhookStatus } from '../service/webhooks.js';
 
 /** The spec's `data` of a webhook integration. */
 export interface WebhookIntegrationData {
@@ -27,7 +28,7 @@ export interface WebhookIntegration {
 /** A body for create and update: always the full data (FIDELITY "integration update"). */
 export interface WebhookIntegrationBody {
   integration_id: 'webhook';
-  status: 'active' | 'inactive';
+  status: WebhookStatus;
   data: { webhook_url: string; webhook_secret?: string | null; webhook_headers?: Record<string, string> };
   logic?: unknown;
 }

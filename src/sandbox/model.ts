@@ -1,8 +1,9 @@
 // Records as the sandbox stores them (and writes them to the data file).
 // Timestamps are epoch milliseconds internally; views render them as ISO 8601.
 
-import type { Ability, Role } from '../service/access.js';
+import type { Ability, InviteStatus, Role } from '../service/access.js';
 import type { FormProperty } from '../service/forms.js';
+import type { WebhookStatus } from '../service/webhooks.js';
 
 export { ABILITIES, ROLES } from '../service/access.js';
 export type { Ability, Role };
@@ -41,7 +42,7 @@ export interface Invite {
   workspace_id: number;
   email: string;
   role: Role;
-  status: 'pending' | 'accepted';
+  status: InviteStatus;
   valid_until: number;
   /** Never rendered in a response (spec: invite tokens are never included). */
   token: string;
@@ -92,7 +93,7 @@ export interface Integration {
   form_id: number;
   /** Always `webhook` in the spec flavour; any of INTEGRATION_KINDS in the deployed one (whose `data` is then free-form). */
   integration_id: string;
-  status: 'active' | 'inactive';
+  status: WebhookStatus;
   data: WebhookData;
   logic: Record<string, unknown> | null;
   created_at: number;

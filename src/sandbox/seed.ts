@@ -9,6 +9,7 @@ import { createForm } from './routes/forms.js';
 import { Store } from './store.js';
 import { ensureUser } from './users.js';
 import { Errors } from './validation.js';
+import type { WebhookStatus } from '../service/webhooks.js';
 
 /** The narrower seeded tokens exist to exercise 403s (FIDELITY / ARCHITECTURE "The sandbox"). */
 const TOKEN_ABILITIES: Record<'all' | 'readonly' | 'forms' | 'noIntegrations', Ability[]> = {
@@ -105,7 +106,7 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
  */
 function seedIntegrations(app: App, formId: number): void {
   const now = app.opts.now();
-  const add = (integration_id: string, status: 'active' | 'inactive', data: Record<string, unknown>) =>
+  const add = (integration_id: string, status: WebhookStatus, data: Record<string, unknown>) =>
     app.store.addIntegration({ id: app.store.nextId('integration'), form_id: formId, integration_id, status, data: data as never, logic: null, created_at: now, updated_at: now });
   add('webhook', 'inactive', { webhook_url: 'https://hooks.example.com/formctl-demo', webhook_secret: null, webhook_headers: {} });
   add('slack', 'active', { slack_webhook_url: 'https://hooks.slack.com/services/T0000/B0000/sandbox' });

@@ -37,3 +37,7 @@ export function checkedAbility(ability: Ability, deployed: boolean): Ability {
 
 /** Users a self-hosted Community instance allows in total (spec, Limits); more needs an Enterprise licence. */
 export const COMMUNITY_SEATS = 2;
+
+/** Invite statuses (spec, Invite; the deployed server has no `expired` status, only `valid_until`). */
+export const INVITE_STATUSES = ['pending', 'accepted'] as const;
+export type InviteStatus = (typeof INVITE_STATUSES)[number];

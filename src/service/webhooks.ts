@@ -4,6 +4,10 @@
 import { createHmac } from 'node:crypto';
 import { charLength } from './text.js';
 
+/** A webhook integration is switched on or off. */
+export const WEBHOOK_STATUSES = ['active', 'inactive'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
 /** The deployed server's 14 blocked custom header names (the spec lists 10 "and possibly others"), compared case-insensitively. */
 export const BLOCKED_HEADERS: readonly string[] = [
   'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',

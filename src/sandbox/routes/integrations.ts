@@ -6,12 +6,11 @@ import { logicProblem } from '../logic.js';
 import { INTEGRATION_KINDS } from '../model.js';
 import type { Form, Integration, WebhookData } from '../model.js';
 import { checkWebhookUrl } from '../../service/addresses.js';
-import { MIN_SECRET_LENGTH, headerProblems } from '../../service/webhooks.js';
+import { MIN_SECRET_LENGTH, WEBHOOK_STATUSES, type WebhookStatus, headerProblems } from '../../service/webhooks.js';
 import { Errors, charLength, isObject } from '../validation.js';
 import { deployedIntegrationView, eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
-const STATUSES = ['active', 'inactive'] as const;
 
 /** Header map rules (the service's, src/service/webhooks.ts), each problem under data.webhook_headers in the deployed server's words. */
 function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
@@ -23,7 +22,7 @@ interface Input {
   kind: string;
   /** Deployed flavour, a kind other than webhook: its `data` as sent. */
   raw?: Record<string, unknown>;
-  status?: 'active' | 'inactive';
+  status?: WebhookStatus;
   data: Partial<WebhookData>;
   logic?: Record<string, unknown> | null;
 }
@@ -52,7 +51,7 @@ async function validateInput(app: App, body: Record<string, unknown>, specMode: 
   }
   if (body.status === undefined && mode === 'update') {
     // omitted on update: unchanged (spec, Webhook integration status table)
-  } else if (!(STATUSES as readonly unknown[]).includes(body.status)) {
+  } else if (!(WEBHOOK_STATUSES as readonly unknown[]).includes(body.status)) {
     errors.add('status', body.status === undefined ? 'The status field is required.' : 'The selected status is invalid. Allowed: active, inactive.');
   } else input.status = body.status as Input['status'];
 
