@@ -29,9 +29,14 @@ export const MIN_SECRET_LENGTH = 12;
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 export const SIGNATURE_PREFIX = 'sha256=';
 
-/** `sha256=` + lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the secret. */
+/** The HMAC-SHA256 of the exact body bytes, keyed with the secret: what a signature carries. */
+export function signatureDigest(secret: string, body: Uint8Array | string): Buffer {
+  return createHmac('sha256', secret).update(body).digest();
+}
+
+/** `sha256=` + the digest in lowercase hex: the X-Webhook-Signature value. */
 export function signBody(secret: string, body: Uint8Array | string): string {
-  return SIGNATURE_PREFIX + createHmac('sha256', secret).update(body).digest('hex');
+  return SIGNATURE_PREFIX + signatureDigest(secret, body).toString('hex');
 }
 
 /**

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SIGNATURE_HEADER, SIGNATURE_PREFIX as PREFIX } from '../service/webhooks.js';
+import { timingSafeEqual } from 'node:crypto';
+import { SIGNATURE_HEADER, SIGNATURE_PREFIX as PREFIX, signatureDigest } from '../service/webhooks.js';
 
 export { SIGNATURE_HEADER, signBody } from '../service/webhooks.js';
 
@@ -25,7 +25,7 @@ export function verifySignature(secret: string, body: Uint8Array | string, heade
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
     return { valid: false, reason: 'malformed', message: `The signature is not "${PREFIX}" followed by 64 hexadecimal digits.` };
   }
-  const expected = createHmac('sha256', secret).update(body).digest();
+  const expected = signatureDigest(secret, body);
   const given = Buffer.from(hex, 'hex');
   if (!timingSafeEqual(expected, given)) {
     return { valid: false, reason: 'mismatch', message: 'The signature does not match this body and secret.' };
