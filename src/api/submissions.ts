@@ -4,7 +4,7 @@ import { type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList }
 import { type Page, paginate } from './paginate.js';
 import { apiPath } from './path.js';
 import { UsageError } from '../errors.js';
-import { MAX_PER_PAGE } from '../service/lists.js';
+import { MAX_PER_PAGE } from '../service/limits.js';
 
 
 export interface ListSubmissionsQuery {

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { numericIdOf } from '../api/submissions.js';
-import { MAX_PER_PAGE } from '../service/lists.js';
+import { MAX_PER_PAGE } from '../service/limits.js';
 import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
 import { apiPath } from '../api/path.js';
 import { startExport } from '../api/exports.js';
@@ -168,12 +168,6 @@ export class IdChunks {
     if (items.length === 0 || !more) this.done = true;
   }
 }
-
-/** The export limit of the deployed service (per user, per minute); the answers' headers can only lower it. */
-export const EXPORT_LIMIT_PER_MINUTE = 10;
-
-/** The general limit when the service announced none (the deployed service: 100 a minute per user). */
-export const GENERAL_LIMIT_PER_MINUTE = 100;
 
 export interface ChunkProgress {
   chunks: number;

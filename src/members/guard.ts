@@ -5,7 +5,7 @@ import { listInvites } from '../api/invites.js';
 import { type Member, listMembers } from '../api/members.js';
 import { type Workspace, listWorkspaces } from '../api/workspaces.js';
 import { CliError, UsageError } from '../errors.js';
-import { MAX_PER_PAGE } from '../service/lists.js';
+import { MAX_PER_PAGE } from '../service/limits.js';
 
 /**
  * What leave, remove and set-role need to know before they change who is in a workspace: neither

@@ -18,6 +18,7 @@ import { ensureDemoForm, initialStore } from './seed.js';
 import { createHttpServer } from './server.js';
 import { Store } from './store.js';
 import { isEmail } from './validation.js';
+import { EXPORT_ASYNC_THRESHOLD, EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../service/limits.js';
 
 export { SandboxError } from './errors.js';
 
@@ -103,9 +104,9 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     host: o.host ?? '127.0.0.1',
     port: int('port', o.port, 8787, 65535),
     dataFile: o.dataFile,
-    rateLimit: int('rateLimit', o.rateLimit, 100),
-    exportRateLimit: int('exportRateLimit', o.exportRateLimit, o.rateLimit === 0 ? 0 : 10),
-    exportAsyncThreshold: int('exportAsyncThreshold', o.exportAsyncThreshold, 1000),
+    rateLimit: int('rateLimit', o.rateLimit, RATE_LIMIT_PER_MINUTE),
+    exportRateLimit: int('exportRateLimit', o.exportRateLimit, o.rateLimit === 0 ? 0 : EXPORT_LIMIT_PER_MINUTE),
+    exportAsyncThreshold: int('exportAsyncThreshold', o.exportAsyncThreshold, EXPORT_ASYNC_THRESHOLD),
     allowPrivateWebhooks: o.allowPrivateWebhooks ?? false,
     community: o.community ?? false,
     seed: o.seed === undefined ? undefined : int('seed', o.seed, 0),

@@ -10,7 +10,7 @@ import { VISIBILITIES } from '../../forms/document.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './shared.js';
-import { MAX_PER_PAGE } from '../../service/lists.js';
+import { MAX_PER_PAGE } from '../../service/limits.js';
 
 /** Forms shown in a table or TSV when neither --limit nor --all is given. */
 export const DEFAULT_LIMIT = DEFAULT_LIST_LIMIT;

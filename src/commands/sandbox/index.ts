@@ -7,6 +7,7 @@ import { write } from '../../io/iostreams.js';
 import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { type FlagsOf, examples } from '../shared.js';
+import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -31,8 +32,8 @@ function sandboxCommand() {
     .addOption(new Option('--host <host>', 'Interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'Port to listen on; 0 picks a free one').default(8787).argParser(wholeNumber('--port', 65535)))
     .option('--data <file>', 'Keep state in this JSON file (resumed on the next start); default: in memory')
-    .addOption(new Option('--rate-limit <n>', 'Requests per minute per client IP (deployed flavour: per user, plus 10 exports a minute); 0 turns it off').default(100).argParser(wholeNumber('--rate-limit')))
-    .addOption(new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs').default(1000).argParser(wholeNumber('--export-async-threshold')))
+    .addOption(new Option('--rate-limit <n>', 'Requests per minute per client IP (deployed flavour: per user, plus 10 exports a minute); 0 turns it off').default(RATE_LIMIT_PER_MINUTE).argParser(wholeNumber('--rate-limit')))
+    .addOption(new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs').default(EXPORT_ASYNC_THRESHOLD).argParser(wholeNumber('--export-async-threshold')))
     .option('--allow-private-webhooks', 'Allow webhooks to private and loopback addresses (local testing)')
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
     .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))

@@ -18,9 +18,8 @@ import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { createStatusLine } from '../../io/status-line.js';
 import { formLabel } from '../../forms/label.js';
 import { assertUpdatable, currentAnswers, integrationWarnings, isPartial } from '../../submissions/answers.js';
+import { RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 
-/** The service's documented limit (spec: 100 requests per minute). */
-export const DEFAULT_RATE_LIMIT = 100;
 
 export interface BulkUpdateRunOptions {
   io: IOStreams;
@@ -285,7 +284,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const form = await resolveForm(client, o.form);
   assertUpdatable(form);
   // Without --rate-limit, trust the limit the service announced on the form lookup.
-  const limit = o.rateLimit ?? client.rateLimit.limit ?? DEFAULT_RATE_LIMIT;
+  const limit = o.rateLimit ?? client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE;
   const shared = createPacer({ limitPerMinute: limit, now: o.now, sleep: o.sleep });
   // The shared pacer follows X-RateLimit-Limit up and down; an explicit --rate-limit stays a ceiling.
   const pacer: Pick<Pacer, 'take' | 'observe'> = {

@@ -1,7 +1,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
-import { EXPORT_LIMIT_PER_MINUTE, GENERAL_LIMIT_PER_MINUTE, type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
+import { type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
+import { EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
 import { Readable } from 'node:stream';
 import { type Form, resolveForm } from '../../api/forms.js';
@@ -248,7 +249,7 @@ async function exportInChunks(
   const file = o.output ?? fallbackName;
   if (file !== '-') await precheckTarget(file, o.clobber, o.now);
   const line = createStatusLine(o.io, o.now, 200, file === '-');
-  const listBudget = new WindowBudget(client.rateLimit.limit ?? GENERAL_LIMIT_PER_MINUTE, o.now, o.sleep);
+  const listBudget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
   // What the earlier answers said is left of the general limit's window.
   if (client.rateLimit.remaining !== undefined) listBudget.observe({ 'x-ratelimit-remaining': String(client.rateLimit.remaining) });
   const show = (p: ChunkProgress) => line.update(describeChunks(p));

@@ -4,7 +4,7 @@ import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { type Page, items } from '../../api/paginate.js';
 import { listSubmissions } from '../../api/submissions.js';
-import { MAX_PER_PAGE } from '../../service/lists.js';
+import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';

@@ -8,7 +8,7 @@ import type { Form, FormProperty } from '../model.js';
 import { Errors, queryInt } from '../validation.js';
 import { formFull, formSummary, paginate } from '../views.js';
 import { findWorkspace, formFor } from './common.js';
-import { MAX_PER_PAGE } from '../../service/lists.js';
+import { MAX_PER_PAGE } from '../../service/limits.js';
 
 /** A unique, URL-safe slug from a title, e.g. "Contact us!" → "contact-us-3f9a1c"; never all digits. */
 export function newSlug(app: App, title: string): string {

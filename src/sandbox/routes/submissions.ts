@@ -9,7 +9,7 @@ import { Errors, isBlank, isObject, queryInt } from '../validation.js';
 import { paginate, submissionView } from '../views.js';
 import { findForm, formFor } from './common.js';
 import { checkedAbility } from '../../service/access.js';
-import { MAX_PER_PAGE } from '../../service/lists.js';
+import { MAX_PER_PAGE } from '../../service/limits.js';
 
 /** Properties that take answers, keyed by id (layout blocks `nf-*` take none). */
 function answerable(form: Form): Map<string, FormProperty> {
