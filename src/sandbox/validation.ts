@@ -7,12 +7,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export { charLength } from '../service/text.js';
-
-/** A deliberately simple address check: something@something.tld, no spaces. */
-export function isEmail(v: unknown): v is string {
-  return typeof v === 'string' && v.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v);
-}
+export { charLength, isEmail } from '../service/text.js';
 
 /** Collects field errors under dotted paths; `throwIfAny` raises the 422. */
 export class Errors {

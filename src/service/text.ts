@@ -4,3 +4,8 @@ export function charLength(s: string): number {
   for (const _ of s) n += 1;
   return n;
 }
+
+/** The service's `email` rule, approximately: something@something.tld, no spaces, at most 254 characters. */
+export function isEmail(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v);
+}

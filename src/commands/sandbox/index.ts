@@ -8,6 +8,7 @@ import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
+import { isEmail } from '../../service/text.js';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -19,7 +20,7 @@ function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
 
 /** Collects repeated `--user` values, each a plausible address (checked again by the sandbox). */
 function collectEmail(v: string, previous: string[] | undefined): string[] {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new UsageError(`--user must be an email address, got "${v}".`);
+  if (!isEmail(v)) throw new UsageError(`--user must be an email address, got "${v}".`);
   return [...(previous ?? []), v];
 }
 
