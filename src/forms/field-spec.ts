@@ -3,7 +3,7 @@
 import { UsageError } from '../errors.js';
 import { PROPERTY_TYPES } from './properties.js';
 
-/** Block types whose options the deployed service requires (research §7, SelectOptions: at least one). */
+/** Block types whose options the deployed service requires, at least one (docs/forms.md, "Fields from the command line"). */
 export const WITH_OPTIONS: readonly string[] = ['select', 'multi_select'];
 
 /**
@@ -38,7 +38,7 @@ export function splitOptions(list: string): string[] {
   return [...new Set(list.split(',').map((o) => o.trim()).filter((o) => o !== ''))];
 }
 
-/** The service keys options by name when they have no id of their own (research §7); the answer stores the name. */
+/** The service keys options by name when they have no id of their own (docs/forms.md); the answer stores the name. */
 export function withSelectOptions(field: Record<string, unknown>, options: string[]): Record<string, unknown> {
   return { ...field, [field.type as string]: { options: options.map((o) => ({ id: o, name: o })) } };
 }

@@ -31,7 +31,7 @@ describe('the --field "Name:type" mini-language', () => {
     ['Email:', 'Invalid --field "Email:": the type after ":" is empty.', TYPES_HINT],
     [':email', 'Invalid --field ":email": the field needs a name.', 'Use --field "Name" or --field "Email:email".'],
     ['  ', 'Invalid --field "  ": the field needs a name.', 'Use --field "Name" or --field "Email:email".'],
-    // Not a block type of the service (research §7), though the spec's sample uses it.
+    // Not a block type of the service (docs/forms.md), though the spec's sample uses it.
     ['Name:short_text', 'Invalid --field "Name:short_text": unknown field type "short_text".', TYPES_HINT],
   ])('%s is refused (exit 2)', (spec, message, hint) => {
     const e = errorOf(() => parseField(spec, newId));
