@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Regenerates completions/ from the built CLI (run `npm run build` first): each file is exactly
-// what `formctl completion <shell>` prints, so the checked-in scripts match the command tree.
+// what `formctl completion <shell>` prints (the fixed scripts of src/completion/scripts.ts).
 // Usage: node scripts/gen-completions.mjs [--check]   (--check: exit 1 when a file is stale)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

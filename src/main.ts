@@ -33,6 +33,10 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     globals: initialGlobals(scan, env),
   });
   try {
+    if (scan.completing) {
+      await (await import('./program.js')).completeWords(f, args.slice(1));
+      return ExitCode.ok;
+    }
     const { buildProgram } = await import('./program.js');
     const program = await buildProgram(f, args);
     if (args.length === 0) {

@@ -1,4 +1,5 @@
 import { Command, type CommandUnknownOpts, Help, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { completes } from './completion/kinds.js';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, scanArgv } from './root-options.js';
@@ -21,7 +22,7 @@ export async function buildProgram(f: Factory, args: string[], o: { all?: boolea
   const program = new Command('formctl')
     .description('Administer a form service from the terminal: workspaces, forms, submissions, members, invites and webhooks')
     .version(VERSION, '-v, --version', 'Print the formctl version')
-    .option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)')
+    .addOption(completes(new Option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)'), 'profile'))
     .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
     .addOption(new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)').default(DEFAULT_TIMEOUT_S).argParser(seconds({ min: 0.001 })))
     .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })))
@@ -99,4 +100,41 @@ export function applySettings(cmd: CommandUnknownOpts, f: Factory, path = 'formc
     outputError: (s, write) => write(s.endsWith('\n') ? s : s + '\n'),
   });
   for (const sub of cmd.commands) applySettings(sub, f, `${path} ${sub.name()}`);
+}
+
+/**
+ * `formctl __complete <words…>`, the hidden entry of the completion scripts: builds the tree for the
+ * words (only the group they name is loaded), hands it to the resolver and prints its answer
+ * (docs/completion.md). It never prompts, never waits on the rate limit and prints no error: the
+ * shell would show anything it writes in the user's command line.
+ */
+export async function completeWords(f: Factory, words: string[]): Promise<void> {
+  // A tab press must never prompt, wait long or retry: a second request would double its cost.
+  // A --max-wait below zero also makes the client refuse at once, sending nothing, when the
+  // shared rate budget is used up (src/api/ratelimit.ts); the cache then answers.
+  f.globals.noInput = true;
+  f.globals.debug = false;
+  let answer = ':0\n';
+  try {
+    const [program, { resolveCompletion, formatCompletion }, { cachedValueSource, COMPLETE_TIMEOUT_MS }] = await Promise.all([
+      buildProgram(f, words),
+      import('./completion/resolve.js'),
+      import('./completion/values.js'),
+    ]);
+    f.globals.timeoutMs = COMPLETE_TIMEOUT_MS;
+    f.globals.maxWaitMs = -1;
+    const source = cachedValueSource({
+      env: f.env,
+      now: f.now,
+      fetch: async (req) => {
+        // The profile named on the line (`--profile work`) decides the token and the default workspace.
+        if (req.profile !== undefined) f.globals.profile = req.profile;
+        return (await import('./completion/dynamic.js')).fetchLines(f, req);
+      },
+    });
+    answer = formatCompletion(await resolveCompletion(program, words, source));
+  } catch {
+    // Silent by design: an empty answer.
+  }
+  f.io.stdout.write(answer);
 }

@@ -21,10 +21,13 @@ export interface ArgvScan {
   debug: boolean;
   noColor: boolean;
   noInput: boolean;
+  /** `formctl __complete <words…>` (the completion scripts): the words are the user's command line, not flags for this run. */
+  completing: boolean;
 }
 
 /** Reads argv without parsing it; nothing after `--` is a flag. */
 export function scanArgv(args: readonly string[]): ArgvScan {
+  if (args[0] === '__complete') return { name: '__complete', debug: false, noColor: false, noInput: false, completing: true };
   const words: string[] = [];
   const flags = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -37,7 +40,7 @@ export function scanArgv(args: readonly string[]): ArgvScan {
     }
     if (words.length < 2) words.push(a);
   }
-  const scan: ArgvScan = { name: words[0], debug: flags.has('--debug'), noColor: flags.has('--no-color'), noInput: flags.has('--no-input') };
+  const scan: ArgvScan = { name: words[0], debug: flags.has('--debug'), noColor: flags.has('--no-color'), noInput: flags.has('--no-input'), completing: false };
   if (words[0] === 'help') scan.helpTopic = words[1];
   return scan;
 }
@@ -45,7 +48,7 @@ export function scanArgv(args: readonly string[]): ArgvScan {
 /** The globals a run starts with, before Commander has parsed argv (FORMCTL_DEBUG=1 or true also turns on --debug). */
 export function initialGlobals(scan: ArgvScan, env: NodeJS.ProcessEnv): GlobalOptions {
   return {
-    debug: scan.debug || env.FORMCTL_DEBUG === '1' || env.FORMCTL_DEBUG === 'true',
+    debug: scan.debug || (!scan.completing && (env.FORMCTL_DEBUG === '1' || env.FORMCTL_DEBUG === 'true')),
     timeoutMs: DEFAULT_TIMEOUT_S * 1000,
     maxWaitMs: DEFAULT_MAX_WAIT_S * 1000,
     noInput: scan.noInput,

@@ -1,4 +1,5 @@
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { completes } from '../completion/kinds.js';
 import { EXIT_CODE_TABLE, UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 
@@ -29,7 +30,8 @@ function table(rows: ReadonlyArray<readonly [string | number, string]>): string 
 export default function newHelpCommand(f: Factory, program: CommandUnknownOpts) {
   return new Command('help')
     .description('Show help for a command, or a topic: environment, exit-codes')
-    .argument('[topic...]', 'A command path (e.g. "form update") or a topic')
+    // Completes the topics, then command names one level per word (`help form up` → `update`).
+    .addArgument(completes(new Argument('[topic...]', 'A command path (e.g. "form update") or a topic'), { words: ['environment', 'exit-codes'], commands: true }))
     .addHelpText('after', '\nExamples:\n  $ formctl help exit-codes\n  $ formctl help environment\n  $ formctl help form update\n')
     .action((topic) => {
       const [first] = topic;

@@ -24,7 +24,6 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'config', summary: 'Show where configuration lives and read or change settings', load: () => import('./config/index.js') },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./completion/index.js') },
   { name: 'sandbox', summary: 'Run a local emulator of the form service', load: () => import('./sandbox/index.js') },
-  { name: '__complete', summary: 'Dynamic completion values (used by completion scripts)', hidden: true, load: () => import('./completion/complete.js') },
 ];
 
 /** Finds an entry by name or alias. */

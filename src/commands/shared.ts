@@ -1,4 +1,5 @@
-import { type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+import { Argument, type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+import { completes } from '../completion/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseFormRef, parseIdText } from '../io/ids.js';
 
@@ -40,9 +41,11 @@ export function addOutputOptions<A extends unknown[], O extends OptionValues, G 
   return o.list ? withJson.option('--ndjson', 'Output one JSON object per line, streamed') : withJson;
 }
 
-/** Adds `-w, --workspace <id>`: the flag value is `workspace`, resolved by the Factory's `workspace(flag)`. */
+/** Adds `-w, --workspace <id>`: the flag value is `workspace`, resolved by the Factory's `workspace(flag)`; completes workspace ids. */
 export function addWorkspaceOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.option('-w, --workspace <id>', 'Workspace id (default: the profile\'s, see `formctl workspace use`)', parseId('--workspace'));
+  return cmd.addOption(
+    completes(new Option('-w, --workspace <id>', 'Workspace id (default: the profile\'s, see `formctl workspace use`)').argParser(parseId('--workspace')), 'workspace'),
+  );
 }
 
 /**
@@ -50,7 +53,17 @@ export function addWorkspaceOption<A extends unknown[], O extends OptionValues, 
  * on a terminal can pick the form (`resolveFormArg`); Commander would reject a missing `<form>` first.
  */
 export function addFormArgument<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.argument('[form]', 'Form id or slug (prompted on a terminal when omitted)', (v: string) => parseFormRef(v));
+  return cmd.addArgument(completes(new Argument('[form]', 'Form id or slug (prompted on a terminal when omitted)').argParser((v: string) => parseFormRef(v)), 'form'));
+}
+
+/** The `<id>` argument of a workspace verb (completes workspace ids). */
+export function workspaceIdArgument() {
+  return completes(new Argument('<id>', 'Workspace id').argParser(parseId('workspace id')), 'workspace');
+}
+
+/** The `<name>` argument of a profile verb (completes saved profile names). */
+export function profileNameArgument() {
+  return completes(new Argument('<name>', 'Profile name'), 'profile');
 }
 
 /** Adds `-y, --yes` for destructive verbs. */
@@ -72,6 +85,16 @@ export function parseId(name: string, hint?: string): (v: string) => number {
 /** An option restricted to a set of values (shown in help and completions); its value's type is the union of `choices`. */
 export function choiceOption<Usage extends string, const T extends readonly string[]>(flags: Usage, description: string, choices: T) {
   return new Option(flags, description).choices(choices);
+}
+
+/** An option whose value is a file name (completed as one). */
+export function fileOption<Usage extends string>(flags: Usage, description: string) {
+  return completes(new Option(flags, description), 'file');
+}
+
+/** An option whose value is a directory name (completed as one). */
+export function directoryOption<Usage extends string>(flags: Usage, description: string) {
+  return completes(new Option(flags, description), 'directory');
 }
 
 /** Parses repeated `key=value` flags into pairs, keeping order. */

@@ -1,7 +1,7 @@
 // The completion cache: a tab press may repeat many times a second, so answers from the API are
 // kept for a short while in the cache directory. Entries hold only ids and display names, never a
 // token; the file name is a hash of everything that decides the answer (profile, base URL, token,
-// config file version, source and arguments).
+// config file version, the kind of id and its context).
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';

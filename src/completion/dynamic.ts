@@ -1,34 +1,22 @@
-// Values for `formctl __complete <source>`: one API call at most, first page only, and each line
-// "value<TAB>description" with nothing secret in it (an integration shows its URL's host, never
-// its path, query, secret or headers).
+// Ids for the completion of a dynamic slot: one API call at most, first page only, and each line
+// "value<TAB>description" with nothing secret in it (a webhook shows its URL's host, never its
+// path, query, secret or headers).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { configDir } from '../config/paths.js';
 import type { ResolvedContext } from '../config/resolve.js';
 import { safeId } from '../io/ids.js';
-import type { DynamicSource } from './model.js';
+import type { ValueRequest } from './resolve.js';
+import { cleanText as clean } from './resolve.js';
 
-export interface DynamicRequest {
-  source: DynamicSource;
-  workspace?: string;
-  form?: string;
-}
-
-/** What listing needs from the command's Factory (which has all of it): the environment, the client, the default workspace. */
+/** What listing needs from the program's Factory (which has all of it): the environment, the client, the default workspace. */
 export interface DynamicDeps {
   env: NodeJS.ProcessEnv;
+  /** The API client for the resolved profile; throws when not logged in. */
   api(): Promise<ApiClient>;
+  /** The resolved context: its workspace is the default one (FORMCTL_WORKSPACE, the profile's). */
   context(): Promise<Pick<ResolvedContext, 'workspace'>>;
-}
-
-/**
- * Tabs and newlines would break the line protocol, and shells print descriptions in their menus, so
- * every control character (ANSI/OSC escape sequences from a name or title) becomes a space.
- */
-function clean(s: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  return String(s ?? '').replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ').trim();
 }
 
 function hostOf(url: unknown): string {
@@ -49,31 +37,31 @@ export function profileLines(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** Lists a source through the API; throws on any failure (the caller stays silent). */
-export async function fetchLines(f: DynamicDeps, req: DynamicRequest): Promise<string[]> {
-  switch (req.source) {
-    case 'profiles':
-      return profileLines(f.env);
-    case 'workspaces': {
+/** Lists ids of a kind through the API (profiles: the config file); throws on any failure (the caller stays silent). */
+export async function fetchLines(s: DynamicDeps, req: ValueRequest): Promise<string[]> {
+  switch (req.kind) {
+    case 'profile':
+      return profileLines(s.env);
+    case 'workspace': {
       const { listWorkspaces } = await import('../api/workspaces.js');
-      const list = await listWorkspaces(await f.api());
+      const list = await listWorkspaces(await s.api());
       return list.map((w) => `${w.id}\t${clean(`${w.icon ? `${w.icon} ` : ''}${w.name}`)}`);
     }
-    case 'forms': {
-      const ws = (req.workspace !== undefined ? safeId(req.workspace) : undefined) ?? (await f.context()).workspace;
+    case 'form': {
+      const ws = (req.workspace !== undefined ? safeId(req.workspace) : undefined) ?? (await s.context()).workspace;
       if (ws === undefined) return [];
       const { listWorkspaceForms } = await import('../api/forms.js');
-      const pages = listWorkspaceForms(await f.api(), ws, { all: false });
+      const pages = listWorkspaceForms(await s.api(), ws, { all: false });
       const first = await pages.next();
       if (first.done) return [];
       return first.value.items.map((form) => `${form.id}\t${clean(form.title)} (${clean(form.slug)})`);
     }
-    case 'integrations': {
+    case 'webhook': {
       // Only a numeric form id: resolving a slug would cost a second request.
       const formId = req.form === undefined ? undefined : safeId(req.form);
       if (formId === undefined) return [];
       const { listWebhooks } = await import('../api/webhooks.js');
-      const list = await listWebhooks(await f.api(), formId);
+      const list = await listWebhooks(await s.api(), formId);
       return list.map((i) => `${i.id}\t${clean(i.status)} ${hostOf(i.data?.webhook_url)}`.trimEnd());
     }
   }

@@ -34,12 +34,17 @@ afterEach(async () => {
 const complete = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   runFormctl(['__complete', ...args], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN, ...env } });
 
+// `formctl __complete <words…>` gets the words on the command line (the last one is being
+// completed) and prints "value<TAB>description" lines and a directive line ":<n>" (docs/completion.md).
+// An answer with no candidates is the directive line alone.
+const NOTHING = { code: 0, stdout: ':0\n', stderr: '' };
+
 describe('formctl __complete', () => {
   it('lists workspaces as value<TAB>description and serves the next tab press from the cache', async () => {
-    const first = await complete(['workspaces']);
-    expect(first).toEqual({ code: 0, stdout: '1\t🚀 Acme\n12\tSide project\n', stderr: '' });
+    const first = await complete(['workspace', 'use', '']);
+    expect(first).toEqual({ code: 0, stdout: '1\t🚀 Acme\n12\tSide project\n:0\n', stderr: '' });
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
-    const second = await complete(['workspaces']);
+    const second = await complete(['workspace', 'use', '']);
     expect(second.stdout).toBe(first.stdout);
     expect(stub.requests).toHaveLength(1);
   });
@@ -60,8 +65,8 @@ export async function resolve(spec, ctx, next) {
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
     const loads = async () => {
       writeFileSync(log, '');
-      const r = await complete(['workspaces'], { NODE_OPTIONS: `--import ${register}` });
-      expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n');
+      const r = await complete(['workspace', 'use', ''], { NODE_OPTIONS: `--import ${register}` });
+      expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n:0\n');
       return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
     };
     const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'cli-table3'];
@@ -74,29 +79,29 @@ export async function resolve(spec, ctx, next) {
   });
 
   it('keys the cache by token, so another login asks again', async () => {
-    await complete(['workspaces']);
-    await complete(['workspaces'], { FORMCTL_TOKEN: 'fsk_another_token_456' });
+    await complete(['workspace', 'use', '']);
+    await complete(['workspace', 'use', ''], { FORMCTL_TOKEN: 'fsk_another_token_456' });
     expect(stub.requests).toHaveLength(2);
   });
 
   it('lists one page of forms of the -w workspace with a single request', async () => {
-    const r = await complete(['forms', '--workspace', '12']);
-    expect(r.stdout).toBe('5\tContact (contact-x1)\n');
+    const r = await complete(['form', 'get', '--workspace', '12', '']);
+    expect(r.stdout).toBe('5\tContact (contact-x1)\n:0\n');
     expect(stub.requests.map((q) => q.url.split('?')[0])).toEqual(['/open/workspaces/12/forms']);
   });
 
   it('uses FORMCTL_WORKSPACE when no --workspace is given, and offers nothing without a workspace', async () => {
-    expect((await complete(['forms'], { FORMCTL_WORKSPACE: '12' })).stdout).toBe('5\tContact (contact-x1)\n');
-    expect(await complete(['forms'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await complete(['form', 'get', ''], { FORMCTL_WORKSPACE: '12' })).stdout).toBe('5\tContact (contact-x1)\n:0\n');
+    expect(await complete(['form', 'get', ''])).toEqual(NOTHING);
   });
 
   it('lists integrations with status and host only: no secret, path or query', async () => {
-    const r = await complete(['integrations', '--form', '5']);
-    expect(r.stdout).toBe('9\tactive hooks.example.com\n');
+    const r = await complete(['webhook', 'get', '5', '']);
+    expect(r.stdout).toBe('9\tactive hooks.example.com\n:0\n');
   });
 
   it('stores no token and no secret in a 0600 cache file', async () => {
-    await complete(['integrations', '--form', '5']);
+    await complete(['webhook', 'get', '5', '']);
     const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
@@ -109,29 +114,31 @@ export async function resolve(spec, ctx, next) {
   });
 
   it('refetches once the entry is older than 60 s', async () => {
-    await complete(['workspaces']);
+    await complete(['workspace', 'use', '']);
     const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
     const file = join(dir, readdirSync(dir)[0]!);
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { at: number };
     writeFileSync(file, JSON.stringify({ ...entry, at: entry.at - 61_000 }));
-    await complete(['workspaces']);
+    await complete(['workspace', 'use', '']);
     expect(stub.requests).toHaveLength(2);
   });
 
   it('is silent with exit 0 on a server error, with one request and no retry', async () => {
     status = 503;
-    expect(await complete(['workspaces'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await complete(['workspace', 'use', ''])).toEqual(NOTHING);
     expect(stub.requests).toHaveLength(1);
   });
 
   it('is silent when not logged in, when the service is unreachable, and for unknown sources', async () => {
-    expect(await runFormctl(['__complete', 'workspaces'], { env: home.env })).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await complete(['workspaces'], { FORMCTL_BASE_URL: 'http://127.0.0.1:1' })).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await complete(['nonsense', '--what'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await runFormctl(['__complete', 'workspace', 'use', ''], { env: home.env })).toEqual(NOTHING);
+    expect(await complete(['workspace', 'use', ''], { FORMCTL_BASE_URL: 'http://127.0.0.1:1' })).toEqual(NOTHING);
+    expect(await complete(['nonsense', '--what'])).toEqual(NOTHING);
+    // Words that would be flags of a normal run are only words here: no debug log, no error.
+    expect(await complete(['--debug', 'workspace', 'use', ''], { FORMCTL_DEBUG: '1', FORMCTL_BASE_URL: 'http://127.0.0.1:1' })).toEqual(NOTHING);
   });
 
   it('never prompts: a non-numeric form offers nothing instead of resolving it', async () => {
-    expect(await complete(['integrations', '--form', 'contact-x1'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await complete(['webhook', 'get', 'contact-x1', ''])).toEqual(NOTHING);
     expect(stub.requests).toHaveLength(0);
   });
 
@@ -139,8 +146,9 @@ export async function resolve(spec, ctx, next) {
     const login = await runFormctl(['auth', 'login', '--with-token', '--base-url', stub.url], { env: home.env, input: `${TOKEN}\n` });
     expect(login.code, login.stderr).toBe(0);
     const before = stub.requests.length;
-    const r = await runFormctl(['__complete', 'profiles'], { env: home.env });
-    expect(r.stdout).toBe(`default\t${stub.url} (current)\n`);
+    const r = await runFormctl(['__complete', 'profile', 'use', ''], { env: home.env });
+    expect(r.stdout).toBe(`default\t${stub.url} (current)\n:0\n`);
+    expect((await runFormctl(['__complete', '--profile', 'd'], { env: home.env })).stdout).toBe(`default\t${stub.url} (current)\n:0\n`);
     expect(stub.requests).toHaveLength(before);
   });
 });
@@ -154,6 +162,13 @@ describe('formctl completion', () => {
     const bad = await runFormctl(['completion', 'powershell'], { env: home.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+
+  it('--help says how to install, with and without the bash-completion package', async () => {
+    const r = await runFormctl(['completion', '--help'], { env: home.env });
+    expect(r.stdout).toContain('# bash (no bash-completion package needed):');
+    expect(r.stdout).toContain("$ echo 'source ~/.formctl-completion.bash' >> ~/.bashrc");
+    expect(r.stdout).toContain('# bash with the bash-completion package (it loads this file on first use):');
   });
 });
 
@@ -175,22 +190,71 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
       .join(' ');
   }
 
-  it.skipIf(!hasShell('bash'))('bash: subcommands, then workspace ids from the API', async () => {
-    const script = join(home.dir, 'formctl.bash');
-    writeFileSync(script, (await runFormctl(['completion', 'bash'], { env: home.env })).stdout);
-    writeFileSync(join(home.dir, 'bashrc'), `source '${script}'\nPS1='READY> '\n`);
-    t = startTmuxCommand(`env -i ${shellEnv()} bash --noprofile --rcfile '${join(home.dir, 'bashrc')}' -i`);
+  it.skipIf(!hasShell('bash'))('bash, installed as the README says without bash-completion: subcommands, then workspace ids from the API', async () => {
+    const env = shellEnv();
+    // The README's two lines, run with this test's HOME and the built formctl on PATH.
+    const install = spawnSync('sh', ['-c', "formctl completion bash > ~/.formctl-completion.bash && echo 'source ~/.formctl-completion.bash' >> ~/.bashrc"], {
+      env: { ...home.env, PATH: `${join(home.dir, 'bin')}:${process.env.PATH}` },
+      encoding: 'utf8',
+    });
+    expect(install.status, install.stderr).toBe(0);
+    writeFileSync(join(home.dir, '.bashrc'), `${readFileSync(join(home.dir, '.bashrc'), 'utf8')}PS1='READY> '\n`);
+    // --rcfile ~/.bashrc: only that file, not /etc/bash.bashrc (which may load the bash-completion package).
+    t = startTmuxCommand(`env -i ${env} bash --noprofile --rcfile '${join(home.dir, '.bashrc')}' -i`);
     await t.waitForText(/READY>\s*$/m);
     t.type('formctl ws d');
     t.sendKeys('Tab');
     await t.waitForText(/READY> formctl ws delete\s*$/m);
     t.sendKeys('C-u');
     t.type('formctl workspace use ');
-    // The first Tab inserts the common prefix "1"; two more list both candidates (bash's double Tab).
+    // The first Tab inserts the common prefix "1"; two more list both candidates (bash's double Tab),
+    // each with its name beside it.
     t.sendKeys('Tab');
     await t.waitForText(/READY> formctl workspace use 1\s*$/m);
     t.sendKeys('Tab', 'Tab');
-    await t.waitForText(/^1\s+12\s*$/m);
+    await t.waitForText(/^1\s+\(🚀 Acme\)\s+12\s+\(Side project\)\s*$/m);
+    // A unique match is inserted bare (then a space, which is not seen on the screen: the next word starts).
+    t.sendKeys('2', 'Tab');
+    t.type('x');
+    await t.waitForText(/^READY> formctl workspace use 12 x$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('bash'))('bash: file names where a file is declared, only ids or words elsewhere', async () => {
+    const script = join(home.dir, 'formctl.bash');
+    writeFileSync(script, (await runFormctl(['completion', 'bash'], { env: home.env })).stdout);
+    const work = join(home.dir, 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'contact-form.json'), '{}');
+    writeFileSync(join(home.dir, 'bashrc'), `source '${script}'\ncd '${work}'\nPS1='READY> '\n`);
+    t = startTmuxCommand(`env -i ${shellEnv()} bash --noprofile --rcfile '${join(home.dir, 'bashrc')}' -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl form apply -f con');
+    t.sendKeys('Tab');
+    t.type('x');
+    await t.waitForText(/READY> formctl form apply -f contact-form\.json x$/m);
+    t.sendKeys('C-u');
+    // <path> of `formctl api` is not a file: no file name is offered there.
+    t.type('formctl api con');
+    t.sendKeys('Tab', 'Tab');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(t.screen()).toMatch(/READY> formctl api con$/m);
+    expect(stub.requests).toEqual([]);
+  });
+
+  it.skipIf(!hasShell('fish'))('fish: subcommands and workspace ids from the API, with descriptions', async () => {
+    const script = join(home.dir, 'formctl.fish');
+    writeFileSync(script, (await runFormctl(['completion', 'fish'], { env: home.env })).stdout);
+    t = startTmuxCommand(`env -i ${shellEnv()} fish --no-config -C "source '${script}'; function fish_prompt; echo 'READY> '; end"`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl ws del');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl ws delete\s*$/m);
+    t.sendKeys('C-u');
+    t.type('formctl workspace use ');
+    t.sendKeys('Tab');
+    const screen = await t.waitForText(/12\s+\(Side project\)/);
+    expect(screen).toMatch(/1\s+\(🚀 Acme\)/);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
   });
 
@@ -209,6 +273,26 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     t.sendKeys('Tab', 'Tab');
     const screen = await t.waitForText(/^12\s+-- Side project$/m);
     expect(screen).toMatch(/^1\s+-- 🚀 Acme$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('zsh'))('zsh: "--flag=" values, and file names where a file is declared', async () => {
+    const fn = join(home.dir, 'fn');
+    mkdirSync(fn, { recursive: true });
+    writeFileSync(join(fn, '_formctl'), (await runFormctl(['completion', 'zsh'], { env: home.env })).stdout);
+    const work = join(home.dir, 'work');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'contact-form.json'), '{}');
+    writeFileSync(join(home.dir, '.zshrc'), `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\ncd '${work}'\nPROMPT='READY> '\n`);
+    t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl form list --workspace=1');
+    t.sendKeys('Tab', 'Tab');
+    await t.waitForText(/^12\s+-- Side project$/m);
+    t.sendKeys('C-u');
+    t.type('formctl form apply -f con');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl form apply -f contact-form\.json\s*$/m);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
   });
 });

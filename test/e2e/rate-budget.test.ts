@@ -45,8 +45,9 @@ describe('one rate budget for every formctl process on the machine', () => {
     await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
     const before = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
     const seenBefore = Number(before.headers.get('x-ratelimit-remaining'));
-    const r = await runFormctl(['__complete', 'workspaces'], { env, timeoutMs: 10_000 });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    const r = await runFormctl(['__complete', 'workspace', 'use', ''], { env, timeoutMs: 10_000 });
+    // No candidates: the directive line alone (docs/completion.md).
+    expect(r).toEqual({ code: 0, stdout: ':0\n', stderr: '' });
     // The sandbox counted no request from it (only this test's own two probes).
     const after = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
     expect(seenBefore - Number(after.headers.get('x-ratelimit-remaining'))).toBe(1);
@@ -58,7 +59,7 @@ describe('one rate budget for every formctl process on the machine', () => {
     const home = tempHome();
     const sb = await startTestSandbox({ rateLimit: 3 });
     const env = { ...home.env, ...sb.env };
-    const first = await runFormctl(['__complete', 'workspaces'], { env });
+    const first = await runFormctl(['__complete', 'workspace', 'use', ''], { env });
     expect(first.stdout).toMatch(/^\d+\t/);
     // Others use up the rest of the service's window.
     for (let i = 0; i < 2; i++) await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
@@ -70,7 +71,7 @@ describe('one rate budget for every formctl process on the machine', () => {
     }
     const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all);
     await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
-    const again = await runFormctl(['__complete', 'workspaces'], { env });
+    const again = await runFormctl(['__complete', 'workspace', 'use', ''], { env });
     expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
     await sb.close();
     home.cleanup();

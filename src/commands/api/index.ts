@@ -10,7 +10,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
 import { jsonPainter } from '../../io/output.js';
-import { type FlagsOf, collect, examples } from '../shared.js';
+import { collect, examples, fileOption, type FlagsOf } from '../shared.js';
 import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
 
@@ -32,7 +32,7 @@ function apiCommand() {
     .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)').argParser((v) => v.toUpperCase()).choices(METHODS))
     .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field)
     .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field)
-    .option('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query')
+    .addOption(fileOption('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query'))
     .option('--paginate', 'Follow every page (GET) and print one merged JSON array; a page=N in the path is where it starts')
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'Print the HTTP status line and response headers before the body')

@@ -1,40 +1,41 @@
-import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
+import { SHELLS, type Shell, completionScript } from '../../completion/scripts.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { examples } from '../shared.js';
 
-const SHELL_CHOICES = ['bash', 'zsh', 'fish'] as const;
-
 export interface CompletionOptions {
   io: IOStreams;
-  /** The complete command tree (every group loaded), built on demand. */
-  program: () => Promise<CommandUnknownOpts>;
-  shell: (typeof SHELL_CHOICES)[number];
+  shell: Shell;
 }
 
 /** `formctl completion <shell>`. */
 export default function newCompletionCommand(f: Factory, runF = completionRun) {
   const cmd = new Command('completion')
     .description('Print a shell completion script (bash, zsh, fish)')
-    .addArgument(new Argument('<shell>', 'Shell to print the script for').choices(SHELL_CHOICES));
+    .addArgument(new Argument('<shell>', 'Shell to print the script for').choices(SHELLS));
   examples(cmd, [
+    '# bash (no bash-completion package needed):',
+    'formctl completion bash > ~/.formctl-completion.bash',
+    "echo 'source ~/.formctl-completion.bash' >> ~/.bashrc",
+    '# bash with the bash-completion package (it loads this file on first use):',
     'formctl completion bash > ~/.local/share/bash-completion/completions/formctl',
+    '# zsh (a directory on $fpath; then restart zsh):',
     'formctl completion zsh > "${fpath[1]}/_formctl"',
+    '# fish:',
     'formctl completion fish > ~/.config/fish/completions/formctl.fish',
-    "echo 'source <(formctl completion bash)' >> ~/.bashrc",
   ]);
-  cmd.addHelpText('after', '\nWorkspace, form and webhook ids complete from the API (cached for 60 s, never prompts).\n');
-  return cmd.action((shell: CompletionOptions['shell']) =>
-    runF({
-      io: f.io,
-      shell,
-      program: async () => (await import('../../program.js')).buildProgram(f, [], { all: true }),
-    }),
+  cmd.addHelpText(
+    'after',
+    '\nThe script is small and fixed: at each Tab it asks `formctl __complete` what\n' +
+      'fits, so it never goes stale when formctl is upgraded. Workspace, form and\n' +
+      'webhook ids come from the API (cached for 60 s; never a prompt or an error).\n' +
+      'Open a new shell afterwards.\n',
   );
+  return cmd.action((shell) => runF({ io: f.io, shell }));
 }
 
-/** Prints the script generated from the command tree. */
+/** Prints the script. */
 export async function completionRun(o: CompletionOptions): Promise<void> {
-  const { generateCompletion } = await import('../../completion/index.js');
-  o.io.stdout.write(generateCompletion(o.shell, await o.program()));
+  o.io.stdout.write(completionScript(o.shell));
 }

@@ -17,7 +17,7 @@ import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../for
 import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { addOutputOptions, addWorkspaceOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
@@ -38,7 +38,7 @@ import { reportSafeUpdate } from './update.js';
 function formApplyCommand() {
   const base = new Command('apply')
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
-    .requiredOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin');
+    .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory());
   const cmd = addOutputOptions(addSafeUpdateOptions(addWorkspaceOption(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { what: 'the form or the file has', when: 'checked before anything is sent', dryRun: [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])] });
   return examples(cmd, [

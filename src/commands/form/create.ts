@@ -13,7 +13,7 @@ import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../for
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
-import { type FlagsOf, addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples } from '../shared.js';
+import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
 /** Field types offered by the interactive prompt (research §7; the service accepts any non-empty type). */
@@ -26,7 +26,7 @@ function formCreateCommand() {
     .option('--title <title>', 'Form title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'Visibility (default: draft, so nobody sees it before you publish)', VISIBILITIES))
     .option('--language <code>', 'Two-letter language code (default: en)')
-    .option('-f, --file <file>', 'Read the form (title, properties, settings…) from a JSON file, or - for stdin')
+    .addOption(fileOption('-f, --file <file>', 'Read the form (title, properties, settings…) from a JSON file, or - for stdin'))
     .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');

@@ -1,4 +1,5 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
@@ -15,7 +16,7 @@ import { writeFieldTable } from './fields.js';
 function formGetCommand() {
   const base = addFormArgument(new Command('get').alias('view').description('Show a form with its settings and fields'))
     // -w only chooses the workspace whose forms the picker offers when <form> is left out.
-    .option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)', parseId('--workspace'));
+    .addOption(completes(new Option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)').argParser(parseId('--workspace')), 'workspace'));
   const cmd = addOutputOptions(base, { fields: FORM_FIELDS });
   otherKeysNote(cmd);
   return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);

@@ -12,14 +12,14 @@ import { cannotWrite } from '../../io/files.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, examples } from '../shared.js';
+import { addFormArgument, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 
 /** `formctl form pull [form]`: the command and its flags, declared once. */
 function formPullCommand() {
   const base = new Command('pull')
     .description('Save a form as a stable JSON document for version control (see `form apply`)')
-    .option('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)')
+    .addOption(fileOption('-o, --output <file>', 'Write to this file instead of stdout (refused if it holds another form or is not a form document)'))
     .option('--force', 'Overwrite the --output file whatever it holds')
     // Keeps the secret attributes (the form password) in the document.
     .option('--include-secrets', `Keep secret attributes (${SECRET_KEYS.join(', ')}) in the document; left out by default`);

@@ -10,7 +10,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { resolveFormat } from '../../io/output.js';
 import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formIdOf } from './backups.js';
 import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './shared.js';
 import { reportSafeUpdate } from './update.js';
@@ -19,7 +19,7 @@ import { reportSafeUpdate } from './update.js';
 function formRestoreCommand() {
   const base = new Command('restore')
     .description('Put a saved version of a form back (through the same safe update)')
-    .option('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)', 'latest');
+    .addOption(fileOption('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)').default('latest'));
   const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [

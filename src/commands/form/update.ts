@@ -10,7 +10,7 @@ import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples } from '../shared.js';
+import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
@@ -31,7 +31,7 @@ function formUpdateCommand() {
     .option('--title <title>', 'New title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'New visibility', VISIBILITIES))
     .option('--set <key=value>', 'Set an attribute; JSON when it parses, dotted keys for nested, e.g. settings.navigation_arrows=true (repeatable)', collectKeyValue)
-    .option('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin');
+    .addOption(fileOption('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin'));
   const cmd = addOutputOptions(addSafeUpdateOptions(addFormArgument(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [

@@ -4,12 +4,12 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { type FlagsOf, addYesOption, examples } from '../shared.js';
+import { addYesOption, examples, type FlagsOf, profileNameArgument } from '../shared.js';
 import { unknownProfile } from './shared.js';
 
 /** `formctl profile remove <name>`: the command and its flags, declared once. */
 function profileRemoveCommand() {
-  const base = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').argument('<name>', 'Profile name');
+  const base = new Command('remove').alias('rm').description('Delete a saved profile and its token from this machine').addArgument(profileNameArgument());
   return examples(addYesOption(base), ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);
 }
 

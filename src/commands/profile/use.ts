@@ -3,12 +3,12 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { type FlagsOf, examples } from '../shared.js';
+import { examples, type FlagsOf, profileNameArgument } from '../shared.js';
 import { unknownProfile } from './shared.js';
 
 /** `formctl profile use <name>`: the command and its flags, declared once. */
 function profileUseCommand() {
-  const base = new Command('use').description('Make a saved profile the current one').argument('<name>', 'Profile name');
+  const base = new Command('use').description('Make a saved profile the current one').addArgument(profileNameArgument());
   return examples(base, ['formctl profile use work', 'formctl --profile personal form list   # one command only']);
 }
 

@@ -1,4 +1,5 @@
-import { Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
@@ -34,7 +35,7 @@ export interface SubmissionExportStatusOptions {
 export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun) {
   const cmd: UntypedCommand = new Command('export-status')
     .description('Show an async export job, or wait for it and download its CSV')
-    .argument('<form>', 'Form id or slug')
+    .addArgument(completes(new Argument('<form>', 'Form id or slug'), 'form'))
     .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
     .option('--download', 'Wait until the job completes, then download the CSV');
   addDownloadOptions(cmd);

@@ -17,7 +17,7 @@ import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { addFormArgument, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 import { parseList, parseSeconds } from './options.js';
@@ -48,7 +48,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
 /** Adds the flags shared by `export` and `export-status --download`. */
 export function addDownloadOptions(cmd: Command): Command {
   return cmd
-    .option('-o, --output <file>', 'Write the CSV here ("-" for stdout; default: the name the service gives, in the current directory)')
+    .addOption(fileOption('-o, --output <file>', 'Write the CSV here ("-" for stdout; default: the name the service gives, in the current directory)'))
     .option('--clobber', 'Replace the output file if it exists')
     .addOption(new Option('--poll-interval <seconds>', 'Seconds between job status checks').default(DEFAULT_POLL_MS, '2').argParser(parseSeconds('--poll-interval', { min: 0.1 })))
     .addOption(

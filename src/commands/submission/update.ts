@@ -10,7 +10,7 @@ import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, collectKeyValue, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { addFormArgument, collectKeyValue, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
 import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
@@ -59,11 +59,11 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
   const cmd: UntypedCommand = new Command('update')
     .description('Change answers of one submission, or of many from an NDJSON file')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
-    .option('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin')
-    .option('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line; "-" reads stdin')
+    .addOption(fileOption('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin'))
+    .addOption(fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line; "-" reads stdin'))
     .option('--concurrency <n>', 'Bulk: requests in flight at once (default 4)', parsePositiveInt('--concurrency'))
     .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
-    .option('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume')
+    .addOption(fileOption('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume'))
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
     .option('--dry-run', 'Print the exact body that would be sent (current answers plus the patch under "data") and send nothing; with --from, check every line')
     .option('-y, --yes', 'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)')

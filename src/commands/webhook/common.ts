@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Command } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import type { ApiClient } from '../../api/client.js';
 import { getForm, resolveForm } from '../../api/forms.js';
 import { type FormNamer, type WebhookIntegration, type WebhookIntegrationBody, getWebhook } from '../../api/webhooks.js';
@@ -52,7 +53,7 @@ export function parseWebhookId(v: string): number {
 
 /** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */
 export function addWebhookIdArgument(cmd: Command) {
-  return cmd.argument('[id]', 'Webhook integration id (prompted on a terminal when omitted)', parseWebhookId);
+  return cmd.addArgument(completes(new Argument('[id]', 'Webhook integration id (prompted on a terminal when omitted)').argParser(parseWebhookId), 'webhook'));
 }
 
 /** The `[form] [id]` arguments of a webhook verb, each picked on a terminal when omitted (form first). */

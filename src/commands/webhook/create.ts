@@ -10,7 +10,7 @@ import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
-import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
@@ -66,12 +66,12 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
   const cmd: UntypedCommand = new Command('create')
     .description('Send every new submission of a form to an HTTPS endpoint')
     .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
-    .option('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)')
+    .addOption(fileOption('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)'))
     .option('--secret-stdin', 'Read the signing secret from stdin')
     .option('--generate-secret', 'Generate a 32-byte random secret and print it once to stdout (piped, the new id goes to stderr)')
     .option('--header <name:value>', 'Custom header sent with each delivery (repeatable, at most 10)', collectHeader)
     .option('--inactive', 'Create it switched off (no deliveries until `webhook update --activate`)')
-    .option('--logic-file <file>', 'JSON condition that limits when the webhook fires');
+    .addOption(fileOption('--logic-file <file>', 'JSON condition that limits when the webhook fires'));
   addFormArgument(cmd);
   addAllowPrivateOption(cmd);
   addShowSecretOption(cmd);

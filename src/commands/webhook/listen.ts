@@ -5,7 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, loadChalk } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
-import { examples } from '../shared.js';
+import { directoryOption, examples, fileOption } from '../shared.js';
 import { afterColon, readSecretFile } from './common.js';
 
 export const DEFAULT_LISTEN_PORT = 8787;
@@ -40,9 +40,9 @@ export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
     .description('Run a local receiver that prints every delivery and checks its signature')
     .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`)
     .option('--host <address>', 'Address to bind (default 127.0.0.1)')
-    .option('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)')
+    .addOption(fileOption('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)'))
     .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
-    .option('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)')
+    .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
     .option('--json', 'One JSON object per delivery on stdout (NDJSON)');
   examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',

@@ -1,4 +1,5 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import type { ApiClient } from '../../api/client.js';
 import { getForm } from '../../api/forms.js';
 import { NetworkError } from '../../api/errors.js';
@@ -11,7 +12,7 @@ import { describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { userAgent } from '../../version.js';
-import { examples } from '../shared.js';
+import { examples, fileOption } from '../shared.js';
 import { collectHeader, headerObject, readLocalFile, readSecretFile } from './common.js';
 
 export interface WebhookSendOptions {
@@ -44,10 +45,10 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
   const cmd = new Command('send')
     .description('POST a correctly signed sample delivery to a receiver under development')
     .argument('<url>', 'Receiver URL (http:// is fine for a local one)')
-    .option('--secret-file <file>', 'Sign with the secret in this file (without it the delivery is unsigned)')
-    .option('--form <form>', "Shape the sample like this form's deliveries (id or slug; needs a login)")
+    .addOption(fileOption('--secret-file <file>', 'Sign with the secret in this file (without it the delivery is unsigned)'))
+    .addOption(completes(new Option('--form <form>', "Shape the sample like this form's deliveries (id or slug; needs a login)"), 'form'))
     .option('--sample', 'Send a sample payload (the default when no --body-file is given)')
-    .option('--body-file <file>', 'Send these exact bytes instead of a sample')
+    .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
     .option('--header <name:value>', 'Extra header, as a webhook\'s custom headers are sent (repeatable)', collectHeader)
     .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON');
   examples(cmd, [

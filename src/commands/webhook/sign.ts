@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { signBody } from '../../webhooks/signature.js';
-import { examples } from '../shared.js';
+import { examples, fileOption } from '../shared.js';
 import { readLocalFile, readSecretFile } from './common.js';
 
 export interface WebhookSignOptions {
@@ -17,8 +17,8 @@ export interface WebhookSignOptions {
 export function newWebhookSignCommand(f: Factory, runF = webhookSignRun) {
   const cmd = new Command('sign')
     .description('Print the X-Webhook-Signature value for a body, for testing receivers')
-    .option('--secret-file <file>', 'File holding the signing secret (required)')
-    .option('--body-file <file>', 'The exact body bytes to sign (default: stdin)');
+    .addOption(fileOption('--secret-file <file>', 'File holding the signing secret (required)'))
+    .addOption(fileOption('--body-file <file>', 'The exact body bytes to sign (default: stdin)'));
   examples(cmd, [
     'formctl webhook sign --secret-file secret.txt --body-file delivery.json',
     'printf \'{"form_id":1}\' | formctl webhook sign --secret-file secret.txt',

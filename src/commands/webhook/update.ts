@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
 import {
   ALLOW_PRIVATE_WARNING,
   WEBHOOK_FIELDS,
@@ -69,8 +69,8 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
     .option('--clear-headers', 'Remove every custom header (then add those given with --header)')
     .option('--activate', 'Switch deliveries on')
     .option('--deactivate', 'Switch deliveries off')
-    .option('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)')
-    .option('--secret-file <file>', 'Sign deliveries from now on with the secret in this file (at least 12 characters)')
+    .addOption(fileOption('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)'))
+    .addOption(fileOption('--secret-file <file>', 'Sign deliveries from now on with the secret in this file (at least 12 characters)'))
     .option('--no-secret', 'Stop signing deliveries (receivers can no longer tell them from forgeries)');
   addFormArgument(cmd);
   addWebhookIdArgument(cmd);

@@ -5,7 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormat, writeObject } from '../../io/output.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
-import { addOutputOptions, examples } from '../shared.js';
+import { addOutputOptions, examples, fileOption } from '../shared.js';
 import { afterColon, readLocalFile, readSecretFile } from './common.js';
 import { bodyFrom } from './sign.js';
 
@@ -26,10 +26,10 @@ export const VERIFY_FIELDS = ['valid', 'reason', 'message'] as const;
 export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun) {
   const cmd = new Command('verify')
     .description('Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid')
-    .option('--secret-file <file>', 'File holding the signing secret (required)')
+    .addOption(fileOption('--secret-file <file>', 'File holding the signing secret (required)'))
     .option('--signature <value>', 'The X-Webhook-Signature value, e.g. sha256=…')
-    .option('--header-file <file>', 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)')
-    .option('--body-file <file>', 'The exact body bytes as received (default: stdin)');
+    .addOption(fileOption('--header-file <file>', 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)'))
+    .addOption(fileOption('--body-file <file>', 'The exact body bytes as received (default: stdin)'));
   addOutputOptions(cmd, { fields: VERIFY_FIELDS });
   examples(cmd, [
     'formctl webhook verify --secret-file secret.txt --header-file deliveries/delivery-0001.headers --body-file deliveries/delivery-0001.body',

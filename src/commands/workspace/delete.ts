@@ -7,7 +7,7 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { escapeControls, notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
+import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace delete <id>`: the command and its flags, declared once. */
@@ -15,7 +15,7 @@ function workspaceDeleteCommand() {
   const base = new Command('delete')
     .alias('rm')
     .description('Delete a workspace and everything in it (admins only)')
-    .argument('<id>', 'Workspace id', parseId('workspace id'));
+    .addArgument(workspaceIdArgument());
   return examples(addYesOption(base), ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
 }
 

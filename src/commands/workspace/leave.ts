@@ -6,14 +6,14 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
-import { type FlagsOf, addYesOption, examples, parseId } from '../shared.js';
+import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace leave <id>`: the command and its flags, declared once. */
 function workspaceLeaveCommand() {
   const base = new Command('leave')
     .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
-    .argument('<id>', 'Workspace id', parseId('workspace id'))
+    .addArgument(workspaceIdArgument())
     .option('--force', 'Leave even when you are its only member or only admin (nobody could manage it afterwards)');
   return examples(addYesOption(base), ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
 }

@@ -6,14 +6,14 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
-import { type FlagsOf, addOutputOptions, examples, parseId } from '../shared.js';
+import { addOutputOptions, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
 /** `formctl workspace update <id>`: the command and its flags, declared once. */
 function workspaceUpdateCommand() {
   const base = new Command('update')
     .description('Rename a workspace or change its emoji (admins only)')
-    .argument('<id>', 'Workspace id', parseId('workspace id'))
+    .addArgument(workspaceIdArgument())
     .option('--name <name>', 'New name')
     .option('--emoji <emoji>', 'New icon; "" clears it');
   return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), ['formctl workspace update 12 --name "Marketing EU"', 'formctl workspace update 12 --emoji ""']);

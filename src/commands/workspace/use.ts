@@ -6,13 +6,13 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { type FlagsOf, examples, parseId } from '../shared.js';
+import { examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 
 /** `formctl workspace use <id>`: the command and its flags, declared once. */
 function workspaceUseCommand() {
   const base = new Command('use')
     .description('Make a workspace the default for this profile (-w overrides it)')
-    .argument('<id>', 'Workspace id', parseId('workspace id'));
+    .addArgument(workspaceIdArgument());
   return examples(base, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { fetchLines, profileLines } from '../../../src/completion/dynamic.js';
-import type { Factory } from '../../../src/factory.js';
+import type { DynamicDeps } from '../../../src/completion/dynamic.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 
 const home = mkdtempSync(join(tmpdir(), 'formctl-dynamic-'));
@@ -26,8 +26,8 @@ describe('completion values from the service', () => {
       return json(res, 200, { data: [{ id: 5, slug: 'c\x1b[8m', title: 'Contact\r\x1b[K' }], meta: { current_page: 1, last_page: 1 } });
     });
     const api = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
-    const f = { env: { FORMCTL_CONFIG_DIR: home }, api: async () => api } as unknown as Factory;
-    const lines = [...(await fetchLines(f, { source: 'workspaces' })), ...(await fetchLines(f, { source: 'forms', workspace: '1' }))];
+    const f = { env: { FORMCTL_CONFIG_DIR: home }, api: async () => api } as unknown as DynamicDeps;
+    const lines = [...(await fetchLines(f, { kind: 'workspace' })), ...(await fetchLines(f, { kind: 'form', workspace: '1' }))];
     await api.close();
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line.replace('\t', ' ')).not.toMatch(CONTROL);

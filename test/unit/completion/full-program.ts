@@ -3,7 +3,7 @@ import { createFactory } from '../../../src/factory.js';
 import { buildProgram } from '../../../src/program.js';
 import { type FakeIO, fakeIO } from '../../helpers/io.js';
 
-/** The complete Commander tree (every group loaded) on a fake terminal, as `formctl completion` builds it. */
+/** The complete Commander tree (every group loaded) on a fake terminal, as the help and completion tests walk it. */
 export async function fullProgram(o: { tty?: boolean } = {}): Promise<{ program: Command; io: FakeIO }> {
   const io = fakeIO({ tty: o.tty ?? false });
   const f = createFactory({

@@ -1,23 +1,33 @@
+// The fixed completion scripts in the real shells. `formctl` is a shell function here: it records
+// the words the script hands to `formctl __complete` and prints the answer of the real resolver
+// over the real command tree (computed in this process for those words, with a value source that
+// records its requests and answers two workspaces).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCompletion } from '../../../src/completion/index.js';
+import { formatCompletion, resolveCompletion } from '../../../src/completion/resolve.js';
+import { COMPLETION_FILES, type Shell, completionScript } from '../../../src/completion/scripts.js';
 import { fullProgram } from './full-program.js';
+import { describeRequest } from './words.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 let dir: string;
-const scripts: Record<string, string> = {};
+let program: Command;
+const scripts = {} as Record<Shell, string>;
 
 beforeAll(async () => {
-  const { program } = await fullProgram();
+  program = (await fullProgram()).program;
   dir = mkdtempSync(join(tmpdir(), 'formctl-compl-'));
-  for (const [shell, name] of [['bash', 'formctl.bash'], ['zsh', '_formctl'], ['fish', 'formctl.fish']] as const) {
-    scripts[shell] = join(dir, name);
-    writeFileSync(scripts[shell]!, generateCompletion(shell, program));
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    scripts[shell] = join(dir, COMPLETION_FILES[shell]);
+    writeFileSync(scripts[shell], completionScript(shell));
   }
+  // Files for file-name completion.
+  writeFileSync(join(dir, 'answers.csv'), '');
+  writeFileSync(join(dir, 'answers-old.csv'), '');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,123 +43,175 @@ function bashWords(line: string): string[] {
   return words;
 }
 
+const ARGS = () => join(dir, '.args');
+const ANSWER = () => join(dir, '.answer');
+
 /**
- * Runs the bash completion for a command line (cursor at the end) with `formctl` replaced by a
- * function that logs its arguments and answers like `formctl __complete`.
+ * Runs a shell's completion twice: first to learn the words it hands over, then with the resolver's
+ * answer for those words. Returns what the shell offers, the words, and the value requests.
  */
-function bashComplete(line: string, scriptFile = scripts.bash!): { words: string[]; calls: string[] } {
-  const log = join(dir, 'calls.log');
-  writeFileSync(log, '');
+async function drive(run: () => string): Promise<{ words: string[]; handed: string[]; calls: string[] }> {
+  rmSync(ANSWER(), { force: true });
+  writeFileSync(ARGS(), '');
+  run();
+  const handed = readFileSync(ARGS(), 'utf8').split('\n').slice(0, -1);
+  expect(handed[0]).toBe('__complete');
+  const calls: string[] = [];
+  const answer = await resolveCompletion(program, handed.slice(1), async (req) => {
+    calls.push(describeRequest(req));
+    return [
+      { value: '1', description: 'Acme' },
+      { value: '12', description: 'Side project' },
+    ];
+  });
+  writeFileSync(ANSWER(), formatCompletion(answer));
+  const words = run().split('\n').filter(Boolean);
+  return { words, handed: handed.slice(1), calls };
+}
+
+function bashComplete(line: string, env: Record<string, string> = {}) {
   const script = `
-source "${scriptFile}"
-formctl() { echo "$*" >> "${log}"; printf '1\\tAcme\\n12\\tSide project\\n'; }
+source "${scripts.bash}"
+formctl() { printf '%s\\n' "$@" > "${ARGS()}"; [[ -f "${ANSWER()}" ]] && cat "${ANSWER()}"; }
 COMP_LINE=$1; COMP_POINT=\${#1}; shift
 COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
 _formctl
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
-  const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], { encoding: 'utf8', cwd: dir });
-  expect(r.stderr).toBe('');
-  const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  return { words: r.stdout.split('\n').filter(Boolean), calls };
+  return drive(() => {
+    const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], { encoding: 'utf8', cwd: dir, env: { PATH: process.env.PATH, ...env } });
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  });
 }
 
 describe('bash completion', () => {
-  it('offers top-level commands, aliases included, and hides __complete', () => {
-    const { words } = bashComplete('formctl ');
+  it('is a small fixed script that needs nothing but bash (no bash-completion functions)', () => {
+    const text = completionScript('bash');
+    expect(text.split('\n').length).toBeLessThan(90);
+    expect(text).not.toMatch(/_init_completion|_get_comp_words_by_ref|__ltrim_colon_completions/);
+    expect(text).toContain('\ncomplete -F _formctl formctl\n');
+  });
+
+  it('offers top-level commands, aliases included, and hides __complete', async () => {
+    const { words } = await bashComplete('formctl ');
     expect(words).toEqual(expect.arrayContaining(['auth', 'workspace', 'ws', 'form', 'submission', 'member', 'invite', 'webhook', 'completion', 'help']));
     expect(words).not.toContain('__complete');
   });
 
-  it('completes subcommands after an alias and a root option with a value', () => {
-    expect(bashComplete('formctl --profile work ws d').words).toEqual(['delete']);
+  it('completes subcommands after an alias and a root option with a value', async () => {
+    expect((await bashComplete('formctl --profile work ws d')).words).toEqual(['delete']);
   });
 
-  it('completes flags of the command, root options included', () => {
-    expect(bashComplete('formctl workspace list --n').words).toEqual(['--ndjson', '--no-input', '--no-color']);
+  it('completes flags of the command, root options included', async () => {
+    expect((await bashComplete('formctl workspace list --n')).words).toEqual(['--ndjson', '--no-input', '--no-color']);
   });
 
-  it('completes help topics and commands after formctl help', () => {
-    expect(bashComplete('formctl help e').words).toEqual(['environment', 'exit-codes']);
-    expect(bashComplete('formctl help w').words).toEqual(['workspace', 'webhook']);
+  it('completes help topics and commands after formctl help', async () => {
+    expect((await bashComplete('formctl help e')).words).toEqual(['environment', 'exit-codes']);
+    expect((await bashComplete('formctl help w')).words).toEqual(['workspace', 'webhook']);
   });
 
-  it('completes enum values from the tree', () => {
-    expect(bashComplete('formctl completion ').words).toEqual(['bash', 'zsh', 'fish']);
-    expect(bashComplete('formctl completion f').words).toEqual(['fish']);
+  it('completes enum values from the tree', async () => {
+    expect((await bashComplete('formctl completion ')).words).toEqual(['bash', 'zsh', 'fish']);
+    expect((await bashComplete('formctl completion f')).words).toEqual(['fish']);
   });
 
-  it('asks __complete for workspace ids at a workspace argument, filtering by prefix', () => {
-    const { words, calls } = bashComplete('formctl workspace delete 1');
+  it('asks for workspace ids at a workspace argument, filtering by prefix', async () => {
+    const { words, calls, handed } = await bashComplete('formctl workspace delete 1');
     expect(words).toEqual(['1', '12']);
-    expect(calls).toEqual(['__complete workspaces']);
+    expect(calls).toEqual(['workspace']);
+    expect(handed).toEqual(['workspace', 'delete', '1']);
   });
 
-  it('completes -w/--workspace values, also as --workspace=…', () => {
-    expect(bashComplete('formctl form list -w ').calls).toEqual(['__complete workspaces']);
-    expect(bashComplete('formctl form list --workspace=1').words).toEqual(['1', '12']);
+  it('completes -w/--workspace values, also as --workspace=…', async () => {
+    expect((await bashComplete('formctl form list -w ')).calls).toEqual(['workspace']);
+    const joined = await bashComplete('formctl form list --workspace=1');
+    expect(joined.words).toEqual(['1', '12']);
+    expect(joined.handed).toEqual(['form', 'list', '--workspace=1']);
   });
 
-  it('passes --profile as context', () => {
-    expect(bashComplete('formctl --profile work form get ').calls).toEqual(['__complete forms --profile work']);
+  it('passes --profile as context', async () => {
+    expect((await bashComplete('formctl --profile work form get ')).calls).toEqual(['form --profile work']);
   });
 
-  it('passes the -w value and the <form> argument as context (synthetic tree)', () => {
-    const program = new Command('formctl').option('--profile <name>');
-    const hook = program.command('hook');
-    hook.command('update').argument('<form>').argument('<integration>').option('-w, --workspace <id>').option('--json [fields]');
-    hook.command('list').option('-w, --workspace <id>').option('--form <id>');
-    const file = join(dir, 'synthetic.bash');
-    writeFileSync(file, generateCompletion('bash', program));
-    expect(bashComplete('formctl hook update -w 12 ', file).calls).toEqual(['__complete forms --workspace 12']);
-    expect(bashComplete('formctl hook update --json id 7 ', file).calls).toEqual(['__complete integrations --form 7']);
-    expect(bashComplete('formctl hook list --form=9 -w ', file).calls).toEqual(['__complete workspaces --form 9']);
+  it('completes the value after "--flag=" with nothing typed yet (bash\'s word is then "=")', async () => {
+    const r = await bashComplete('formctl completion --profile=');
+    expect(r.calls).toEqual(['profile']);
+    expect(r.handed).toEqual(['completion', '--profile=']);
+    expect((await bashComplete('formctl form list --workspace=')).words).toEqual(['1', '12']);
   });
 
-  it('completes the value after "--flag=" with nothing typed yet (bash\'s word is then "=")', () => {
-    expect(bashComplete('formctl completion --profile=').calls).toEqual(['__complete profiles']);
-    expect(bashComplete('formctl form list --workspace=').words).toEqual(['1', '12']);
+  it('counts a quoted value with spaces as one word', async () => {
+    expect((await bashComplete('formctl webhook create --url "http://x/a b" ')).calls).toEqual(['form']);
   });
 
-  it('counts a quoted value with spaces as one word', () => {
-    const program = new Command('formctl');
-    program.command('hook').command('get').argument('<form>').argument('<integration>').option('--title <t>');
-    const file = join(dir, 'quoted.bash');
-    writeFileSync(file, generateCompletion('bash', program));
-    expect(bashComplete('formctl hook get --title "Contact us" ', file).calls).toEqual(['__complete forms']);
-  });
-
-  it('does not treat a flag value as a positional', () => {
+  it('does not treat a flag value as a positional', async () => {
     // "--json id" is one option with its value, so the cursor is still at <form>.
-    expect(bashComplete('formctl form get --json id ').calls).toEqual(['__complete forms']);
+    expect((await bashComplete('formctl form get --json id ')).calls).toEqual(['form']);
   });
 
-  it('offers nothing after the last positional and never calls formctl for static words', () => {
-    expect(bashComplete('formctl completion bash ')).toEqual({ words: [], calls: [] });
+  it('offers nothing after the last positional and never asks for ids for static words', async () => {
+    const r = await bashComplete('formctl completion bash ');
+    expect({ words: r.words, calls: r.calls }).toEqual({ words: [], calls: [] });
+  });
+
+  it('completes file names where a file is declared, also after "--flag="', async () => {
+    expect((await bashComplete('formctl form pull 5 -o ans')).words.sort()).toEqual(['answers-old.csv', 'answers.csv']);
+    expect((await bashComplete('formctl submission export 5 --output=answers.')).words).toEqual(['answers.csv']);
+    expect((await bashComplete('formctl webhook listen --save-dir ans')).words).toEqual([]);
+  });
+
+  it('shows descriptions beside the ids when readline lists several (Tab, Tab Tab), and inserts a single one bare', async () => {
+    expect((await bashComplete('formctl workspace use ', { COMP_TYPE: '63' })).words).toEqual(['1   (Acme)', '12  (Side project)']);
+    expect((await bashComplete('formctl workspace use ', { COMP_TYPE: '9' })).words).toEqual(['1   (Acme)', '12  (Side project)']);
+    expect((await bashComplete('formctl workspace use 12', { COMP_TYPE: '9' })).words).toEqual(['12']);
+    // menu-complete (%) inserts the candidates one by one: never a description.
+    expect((await bashComplete('formctl workspace use ', { COMP_TYPE: '37' })).words).toEqual(['1', '12']);
+    // Narrow terminals: an entry is cut to the width.
+    const narrow = await bashComplete('formctl workspace d', { COMP_TYPE: '63', COLUMNS: '30' });
+    expect(narrow.words).toEqual(['delete']);
+    const cut = await bashComplete('formctl ws ', { COMP_TYPE: '63', COLUMNS: '30' });
+    for (const w of cut.words) expect(w.length).toBeLessThanOrEqual(28);
+    expect(cut.words).toContainEqual(expect.stringMatching(/^create +\(.*\.\.\.\)$/));
+  });
+
+  it('ignores an answer without a directive line (an older formctl on PATH)', () => {
+    const script = `source "${scripts.bash}"; formctl() { printf 'auth\\nform\\n'; }; COMP_WORDS=(formctl ''); COMP_CWORD=1; _formctl; echo "\${#COMPREPLY[@]}"`;
+    expect(spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8' }).stdout).toBe('0\n');
   });
 });
 
 describe.skipIf(!has('fish'))('fish completion', () => {
-  function fishComplete(line: string): string[] {
-    const script = `source ${scripts.fish}; function formctl; printf '1\\tAcme\\n12\\tSide project\\n'; end; complete -C '${line}'`;
-    const r = spawnSync('fish', ['--no-config', '-c', script], { encoding: 'utf8', cwd: dir });
-    expect(r.stderr).toBe('');
-    return r.stdout.split('\n').filter(Boolean);
+  function fishComplete(line: string) {
+    const script = `source ${scripts.fish}; function formctl; printf '%s\\n' $argv > ${ARGS()}; test -f ${ANSWER()}; and cat ${ANSWER()}; end; complete -C '${line}'`;
+    return drive(() => {
+      const r = spawnSync('fish', ['--no-config', '-c', script], { encoding: 'utf8', cwd: dir });
+      expect(r.stderr).toBe('');
+      return r.stdout;
+    });
   }
 
-  it('offers subcommands with their descriptions', () => {
-    expect(fishComplete('formctl workspace d')).toEqual(['delete\tDelete a workspace and everything in it (admins only)']);
+  it('offers subcommands with their descriptions', async () => {
+    expect((await fishComplete('formctl workspace d')).words).toEqual(['delete\tDelete a workspace and everything in it (admins only)']);
   });
 
-  it('completes enum values and dynamic ids with descriptions', () => {
-    expect(fishComplete('formctl completion ')).toEqual(['bash', 'fish', 'zsh']);
-    expect(fishComplete('formctl workspace use ')).toEqual(['1\tAcme', '12\tSide project']);
+  it('completes enum values and dynamic ids with descriptions', async () => {
+    expect((await fishComplete('formctl completion ')).words).toEqual(['bash', 'fish', 'zsh']);
+    const ids = await fishComplete('formctl workspace use ');
+    expect(ids.words).toEqual(['1\tAcme', '12\tSide project']);
+    expect(ids.handed).toEqual(['workspace', 'use', '']);
+  });
+
+  it('completes "--flag=" values with the flag in front, and file names', async () => {
+    expect((await fishComplete('formctl form list --workspace=1')).words).toEqual(['--workspace=1\tAcme', '--workspace=12\tSide project']);
+    expect((await fishComplete('formctl form pull 5 -o answers.')).words).toEqual(['answers.csv']);
   });
 });
 
 describe.skipIf(!has('zsh'))('zsh completion', () => {
   it('is valid zsh', () => {
-    const r = spawnSync('zsh', ['-n', scripts.zsh!], { encoding: 'utf8' });
+    const r = spawnSync('zsh', ['-n', scripts.zsh], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });

@@ -3,7 +3,7 @@
 // group with a list verb shows how to pipe --json into jq. Each test lists all offenders at once.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { visibleSubcommands } from '../../../src/completion/model.js';
+import { visibleSubcommands } from '../../../src/completion/resolve.js';
 import { applySettings } from '../../../src/program.js';
 import { fullProgram } from '../completion/full-program.js';
 import { fakeIO } from '../../helpers/io.js';

@@ -1,0 +1,54 @@
+// The value source behind `formctl __complete`: answers from the short-lived cache (cache.ts), else
+// one call through `fetch` under a time limit, else an older cache entry, else nothing. It never
+// throws and never prints: a tab press must not show an error in the user's command line.
+import { STALE_TTL_MS, cacheKey, readCache, writeCache } from './cache.js';
+import type { Candidate, ValueRequest, ValueSource } from './resolve.js';
+
+/** How long one completion may wait for the service: a tab press that hangs is worse than one that offers nothing. */
+export const COMPLETE_TIMEOUT_MS = 2_000;
+
+export interface ValueSourceDeps {
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  /** "value<TAB>description" lines on a cache miss (one API call at most); may throw. */
+  fetch: (req: ValueRequest) => Promise<string[]>;
+}
+
+function candidates(lines: string[]): Candidate[] {
+  return lines.map((line) => {
+    const tab = line.indexOf('\t');
+    return tab < 0 ? { value: line } : { value: line.slice(0, tab), description: line.slice(tab + 1) };
+  });
+}
+
+/** A ValueSource that serves from the cache or fetches and caches; an empty list on any error. */
+export function cachedValueSource(o: ValueSourceDeps): ValueSource {
+  return async (req) => {
+    try {
+      const now = o.now().getTime();
+      const parts = { kind: req.kind, workspace: req.workspace, form: req.form, profile: req.profile };
+      let lines = readCache(o.env, cacheKey(o.env, parts), now);
+      if (lines) return candidates(lines);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('completion timed out')), COMPLETE_TIMEOUT_MS);
+        timer.unref();
+      });
+      try {
+        lines = await Promise.race([o.fetch(req), deadline]);
+      } catch {
+        // Rate budget used up (the client refuses at once, never waits), offline or slow: an
+        // older answer from the cache, else nothing.
+        return candidates(readCache(o.env, cacheKey(o.env, parts), now, STALE_TTL_MS) ?? []);
+      } finally {
+        clearTimeout(timer);
+      }
+      // Profiles come from a local file: caching them would only hide a fresh login.
+      // The key is taken again: the first config read may create the config file, changing its version.
+      if (req.kind !== 'profile') writeCache(o.env, cacheKey(o.env, parts), lines, now);
+      return candidates(lines);
+    } catch {
+      return [];
+    }
+  };
+}
