@@ -15,10 +15,14 @@ describe('scanArgv', () => {
     expect(scanArgv(['--version'])).toMatchObject({ name: undefined });
   });
   it('reads the flags that shape output before parsing, anywhere but after --', () => {
-    expect(scanArgv(['form', 'list', '--no-color', '--debug'])).toEqual({ name: 'form', debug: true, noColor: true, noInput: false });
-    expect(scanArgv(['--no-input', 'api', '--', '--debug'])).toEqual({ name: 'api', debug: false, noColor: false, noInput: true });
+    expect(scanArgv(['form', 'list', '--no-color', '--debug'])).toEqual({ name: 'form', debug: true, noColor: true, noInput: false, completing: false });
+    expect(scanArgv(['--no-input', 'api', '--', '--debug'])).toEqual({ name: 'api', debug: false, noColor: false, noInput: true, completing: false });
     // A root option's value is not a flag.
     expect(scanArgv(['--profile', '--debug', 'form']).debug).toBe(false);
+  });
+  it('reads no flags from the words a completion script hands to __complete', () => {
+    expect(scanArgv(['__complete', 'form', 'list', '--debug', '--no-input'])).toEqual({ name: '__complete', debug: false, noColor: false, noInput: false, completing: true });
+    expect(initialGlobals(scanArgv(['__complete', 'form', '']), { FORMCTL_DEBUG: '1' }).debug).toBe(false);
   });
 });
 
