@@ -5,9 +5,15 @@
 // Usage: npm run build && node bench/export.mjs [--rounds N] [--node /path/to/node]… [sizesInMiB…]
 // (default: 5 rounds; 256 1024). Each round runs curl and formctl on every Node, curl first or last
 // in turn; the figures are the medians over the rounds (a single run swings ±40 % on the shared VM).
+// Beside them, two bare download scripts on every Node, each writing chunk by chunk with writeSync
+// as formctl does: one through undici (bundled from its public entry point, as formctl bundles it)
+// and one through node:http. They show what Node and undici allow before formctl does anything.
+// Each client's CPU time (user + system, all threads) is read from /proc with its peak RSS: on a
+// shared 2-core machine the server and the client compete for the cores, so CPU time is the figure
+// the load disturbs least. formctl's runs include its start-up and the GET of the form users pay too.
 // Loopback only; every file it writes is removed at the end.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,18 +65,27 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${server.address().port}`;
 const dir = mkdtempSync(join(tmpdir(), 'formctl-bench-export-'));
 
-/** Runs a command, sampling its peak RSS (VmHWM) from /proc while it runs. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** Runs a command, sampling its peak RSS (VmHWM) and CPU time from /proc while it runs (the last sample may miss its final 20 ms). */
 function timed(cmd, args, env) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const childEnv = { ...process.env, ...env };
+    for (const name of ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS']) delete childEnv[name];
+    const child = spawn(cmd, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let peakKb = 0;
+    let cpu = 0;
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const sample = () => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
         if (m) peakKb = Math.max(peakKb, Number(m[1]));
+        // Fields 14 and 15 of /proc/PID/stat (after the name in parentheses): user and system ticks.
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        cpu = Math.max(cpu, (Number(f[11]) + Number(f[12])) / TICKS);
       } catch {}
     };
     const timer = setInterval(sample, 20);
@@ -79,10 +94,45 @@ function timed(cmd, args, env) {
       clearInterval(timer);
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err}`));
-      resolve({ secs, peakMb: peakKb / 1024 });
+      resolve({ secs, cpu, peakMb: peakKb / 1024 });
     });
   });
 }
+
+// The bare scripts: the same POST, each chunk written with writeSync as it arrives.
+const exportUrl = `${url}/open/forms/1/submissions/export`;
+const WRITE = 'for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);';
+const undiciScript = join(dir, 'undici-download.mjs');
+await (await import('esbuild')).build({
+  stdin: {
+    contents: `import { openSync, closeSync, writeSync } from 'node:fs';
+const { request } = await import('undici');
+const fd = openSync(process.argv[2], 'w');
+const r = await request(${JSON.stringify(exportUrl)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+for await (const chunk of r.body) { ${WRITE} }
+closeSync(fd);`,
+    resolveDir: ROOT,
+  },
+  outfile: undiciScript,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  banner: { js: "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+const httpScript = join(dir, 'http-download.mjs');
+writeFileSync(
+  httpScript,
+  `import { openSync, closeSync, writeSync } from 'node:fs';
+import { request } from 'node:http';
+const fd = openSync(process.argv[2], 'w');
+request(${JSON.stringify(exportUrl)}, { method: 'POST', headers: { 'content-type': 'application/json' } }, (r) => {
+  r.on('data', (chunk) => { ${WRITE} });
+  r.on('end', () => closeSync(fd));
+}).end('{}');
+`,
+);
 
 const hasCurl = spawnSync('curl', ['--version']).status === 0;
 if (!hasCurl) console.log('curl not found: printing formctl figures only');
@@ -94,7 +144,7 @@ try {
   const load = (await import('node:os')).loadavg()[0];
   if (load > (await import('node:os')).availableParallelism()) console.log(`note: load average ${load.toFixed(1)} is above the core count; rerun when quieter`);
   console.log(`median of ${rounds} round(s), each running curl and formctl on every Node, curl first or last in turn`);
-  console.log('node      size       formctl MiB/s   curl MiB/s   ratio   formctl peak RSS');
+  console.log('client                  size      MiB/s  ratio to curl  CPU s  peak RSS');
   for (const s of sizes) {
     size = s;
     const theirs = join(dir, 'curl.csv');
@@ -111,23 +161,43 @@ try {
       rmSync(theirs);
       return r;
     };
+    const runScript = async (node, script) => {
+      const out = join(dir, 'script.csv');
+      const r = await timed(node, [script, out], {});
+      if (statSync(out).size !== s) throw new Error(`${script} wrote ${statSync(out).size} bytes, expected ${s}`);
+      rmSync(out);
+      return r;
+    };
     const f = nodes.map(() => []);
+    const u = nodes.map(() => []);
+    const h = nodes.map(() => []);
     const c = [];
     for (let round = 0; round < rounds; round++) {
       if (hasCurl && round % 2 === 1) c.push(await runCurl());
-      for (const [k, node] of nodes.entries()) f[k].push(await runFormctl(node));
+      for (const [k, node] of nodes.entries()) {
+        f[k].push(await runFormctl(node));
+        u[k].push(await runScript(node, undiciScript));
+        h[k].push(await runScript(node, httpScript));
+      }
       if (hasCurl && round % 2 === 0) c.push(await runCurl());
     }
     const cSecs = hasCurl ? median(c.map((x) => x.secs)) : undefined;
-    const mbps = (secs) => (s / MiB / secs).toFixed(0).padStart(8);
-    for (const [k, version] of versions.entries()) {
-      if (process.env.BENCH_VERBOSE) console.log(`  formctl ${f[k].map((x) => x.secs.toFixed(2)).join(' ')}  curl ${c.map((x) => x.secs.toFixed(2)).join(' ')}`);
-      const fSecs = median(f[k].map((x) => x.secs));
-      const peak = Math.max(...f[k].map((x) => x.peakMb));
-      results.push({ version, size: s, ratio: cSecs ? cSecs / fSecs : undefined, peak });
+    const row = (name, runs) => {
+      const secs = median(runs.map((x) => x.secs));
+      const peak = Math.max(...runs.map((x) => x.peakMb));
+      const ratio = cSecs ? cSecs / secs : undefined;
       console.log(
-        `${version.padEnd(9)} ${String(s / MiB).padStart(5)} MiB  ${mbps(fSecs)}      ${cSecs ? mbps(cSecs) : '     n/a'}     ${cSecs ? (cSecs / fSecs).toFixed(2) : ' n/a'}    ${peak.toFixed(0)} MB`,
+        `${name.padEnd(22)} ${String(s / MiB).padStart(5)} MiB ${(s / MiB / secs).toFixed(0).padStart(6)}  ${ratio ? ratio.toFixed(2).padStart(8) : '     n/a'}     ${median(runs.map((x) => x.cpu)).toFixed(2).padStart(6)}  ${peak.toFixed(0).padStart(5)} MB`,
       );
+      if (process.env.BENCH_VERBOSE) console.log(`  ${runs.map((x) => x.secs.toFixed(2)).join(' ')}`);
+      return { ratio, peak };
+    };
+    if (hasCurl) row('curl', c);
+    for (const [k, version] of versions.entries()) {
+      const mine = row(`formctl ${version}`, f[k]);
+      results.push({ version, size: s, ...mine });
+      row(`  undici script`, u[k]);
+      row(`  node:http script`, h[k]);
     }
   }
   // The goals: at least 0.8x curl's throughput at 256 MiB and up (below that Node's start-up is most
