@@ -32,6 +32,12 @@ const result = await build({
   external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
   banner: { js: "import { createRequire as __formctlCreateRequire } from 'node:module';\nconst require = __formctlCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
+  // Whitespace and syntax only (names stay, so a --debug stack still names its functions): the
+  // undici chunk shrinks from 1.08 MB to 0.73 MB, which Node parses on every run (Node 20 has no
+  // compile cache; Node 24's holds top-level code only). Measured on `workspace list --json`:
+  // 0.96x the CPU on Node 24 and 0.98x on Node 20 (docs/performance.md).
+  minifyWhitespace: true,
+  minifySyntax: true,
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
   sourcemap: 'linked',
   logLevel: 'warning',
