@@ -23,14 +23,30 @@ function read(file) {
   }
 }
 
+/**
+ * Writes text to stdout with plain synchronous writes: process.stdout is a stream Node sets up on
+ * first use (for a pipe, a socket), which costs more than `node -e 0` spends in all (measured in
+ * docs/performance.md). A reader that has gone (`formctl --help | true`) is success, as for any
+ * command; anything unusual (a non-blocking stdout that is full) is left to the stream.
+ */
+function print(text) {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += fs.writeSync(1, bytes, at);
+  } catch (err) {
+    if (err.code !== 'EPIPE') process.stdout.write(bytes.subarray(at));
+  }
+}
+
 if (only('--version', '-v')) {
   // The answer Commander gives, without loading it.
-  process.stdout.write(`${JSON.parse(read('package.json')).version}\n`);
+  print(`${JSON.parse(read('package.json')).version}\n`);
 } else {
   // The root help is fixed text (80 columns), rendered by the build with the CLI itself.
   const help = args.length === 0 || only('--help', '-h') ? read('dist/root-help.txt') : undefined;
   if (help !== undefined) {
-    process.stdout.write(help);
+    print(help);
   } else {
     require('node:module').enableCompileCache?.();
     import('../dist/main.js').then(

@@ -1,11 +1,12 @@
 // The one start path (docs/performance.md): bin/formctl.js turns on Node's compile cache where
 // Node has it (>= 22.1) and runs dist/main.js on every Node version. No timings here: only that the
 // cache is written where Node keeps it, and that a cached run prints what an uncached one does.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl } from '../helpers/cli.js';
+import { BIN, runFormctl } from '../helpers/cli.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
@@ -53,5 +54,14 @@ describe('start-up', () => {
     for (const flag of ['--version', '-v']) expect(await runFormctl([flag], { env })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const help = await runFormctl(['help'], { env });
     expect(await runFormctl(['--help'], { env })).toEqual(help);
+  });
+
+  it('`--version` and `--help` into a pipe whose reader has gone are success, as for any command: exit 0, nothing on stderr', () => {
+    // `true` leaves the pipe long before Node has started, so formctl's one write meets no reader (EPIPE).
+    for (const flag of ['--help', '--version']) {
+      const script = `'${process.execPath}' '${BIN}' ${flag} 2>"$ERRFILE" | true; echo "\${PIPESTATUS[0]}"; cat "$ERRFILE"`;
+      const r = spawnSync('bash', ['-c', script], { env: { ...env, PATH: process.env.PATH, ERRFILE: join(dir, 'err.txt') }, encoding: 'utf8' });
+      expect(r.stdout).toBe('0\n');
+    }
   });
 });
