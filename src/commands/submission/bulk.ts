@@ -19,9 +19,12 @@ import { createStatusLine } from '../../io/status-line.js';
 import { formLabel } from '../../forms/label.js';
 import { assertUpdatable, currentAnswers, integrationWarnings, isPartial } from '../../submissions/answers.js';
 import { RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
+import type { FlagsOf } from '../shared.js';
+import type { submissionUpdateCommand } from './shared.js';
 
 
-export interface BulkUpdateRunOptions {
+/** Options of a bulk update: the bulk flags of `submission update`'s declaration, the resolved form and default concurrency. */
+export type BulkUpdateRunOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'rateLimit' | 'results' | 'resume' | 'dryRun' | 'yes'> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   signal?: AbortSignal;
@@ -29,16 +32,10 @@ export interface BulkUpdateRunOptions {
   form: string;
   from: string;
   concurrency: number;
-  rateLimit?: number;
-  results?: string;
-  resume?: boolean;
-  dryRun?: boolean;
-  /** Go ahead without asking when the updates have side effects on the deployed service. */
-  yes?: boolean;
   prompter?: () => Prompter;
   /** Tests pace with a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
+};
 
 /**
  * Lines already done according to a results file (status ok), and lines an earlier run was sending

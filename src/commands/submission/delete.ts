@@ -9,27 +9,30 @@ import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 
-export interface SubmissionDeleteOptions {
+/** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
+function submissionDeleteCommand() {
+  const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission for good'))
+    .argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)');
+  return examples(addYesOption(base), [
+    'formctl submission delete contact-us 118',
+    'formctl submission delete 42 118 --yes   # in scripts',
+    'formctl submission delete   # on a terminal: pick the form, then type the id',
+  ]);
+}
+
+export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   prompter: () => Prompter;
   form: string;
   submissionId: string;
-  yes?: boolean;
-}
+};
 
-/** `formctl submission delete <form> <submission-id>`. */
+/** `formctl submission delete [form] [submission-id]`. */
 export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun) {
-  const cmd: UntypedCommand = new Command('delete')
-    .alias('rm')
-    .description('Delete one submission for good');
-  addFormArgument(cmd);
-  cmd.argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)');
-  addYesOption(cmd);
-  examples(cmd, ['formctl submission delete contact-us 118', 'formctl submission delete 42 118 --yes   # in scripts', 'formctl submission delete   # on a terminal: pick the form, then type the id']);
-  return untypedAction(cmd, async (form: string | undefined, submissionId: string | undefined, flags: { yes?: boolean }) => {
+  return submissionDeleteCommand().action(async (form, submissionId, flags) => {
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {
       throw new UsageError('Missing <submission-id> argument.', promptsOffHint('the submission id as <submission-id>', `See \`formctl submission list ${ref}\`.`));
@@ -41,7 +44,7 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
         flag: '<submission-id> argument',
         validate: (v) => (parseSubmissionRef(v) ? true : 'A submission id: the number in the ID column of `formctl submission list`'),
       })).trim();
-    return runF({ io: f.io, api: f.api, prompter: f.prompter, form: ref, submissionId: id, yes: flags.yes });
+    return runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: ref, submissionId: id });
   });
 }
 

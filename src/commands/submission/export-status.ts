@@ -10,10 +10,24 @@ import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
-import { examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { addDownloadOptions, downloadJob } from './export.js';
+import { type FlagsOf, examples } from '../shared.js';
+import { downloadJob } from './export.js';
+import { addDownloadOptions } from './shared.js';
 
-export interface SubmissionExportStatusOptions {
+/** `formctl submission export-status <form> <job-id>`: the command and its flags, declared once. */
+function submissionExportStatusCommand() {
+  const base = new Command('export-status')
+    .description('Show an async export job, or wait for it and download its CSV')
+    .addArgument(completes(new Argument('<form>', 'Form id or slug'), 'form'))
+    .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
+    .option('--download', 'Wait until the job completes, then download the CSV');
+  return examples(addDownloadOptions(base), [
+    'formctl submission export-status 42 0f6c…-job-id',
+    'formctl submission export-status 42 0f6c…-job-id --download -o answers.csv',
+  ]);
+}
+
+export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   signal?: AbortSignal;
@@ -23,44 +37,12 @@ export interface SubmissionExportStatusOptions {
   context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
   form: string;
   jobId: string;
-  download?: boolean;
-  output?: string;
-  pollIntervalMs: number;
-  waitTimeoutMs: number;
-  clobber?: boolean;
-  json?: boolean;
-}
+};
 
 /** `formctl submission export-status <form> <job-id>`. */
 export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun) {
-  const cmd: UntypedCommand = new Command('export-status')
-    .description('Show an async export job, or wait for it and download its CSV')
-    .addArgument(completes(new Argument('<form>', 'Form id or slug'), 'form'))
-    .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
-    .option('--download', 'Wait until the job completes, then download the CSV');
-  addDownloadOptions(cmd);
-  examples(cmd, [
-    'formctl submission export-status 42 0f6c…-job-id',
-    'formctl submission export-status 42 0f6c…-job-id --download -o answers.csv',
-  ]);
-  return untypedAction(cmd, 
-    (form: string, jobId: string, flags: { download?: boolean; output?: string; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
-      runF({
-        io: f.io,
-        api: f.api,
-        signal: f.signal,
-        now: () => f.now().getTime(),
-        sleep: abortableSleep,
-        context: () => f.context(),
-        form,
-        jobId,
-        download: flags.download,
-        output: flags.output,
-        pollIntervalMs: flags.pollInterval,
-        waitTimeoutMs: flags.waitTimeout,
-        clobber: flags.clobber,
-        json: flags.json,
-      }),
+  return submissionExportStatusCommand().action((form, jobId, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, signal: f.signal, now: () => f.now().getTime(), sleep: abortableSleep, context: () => f.context(), form, jobId }),
   );
 }
 

@@ -1,4 +1,4 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
 import { type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
@@ -15,14 +15,29 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, notice } from '../../io/output.js';
+import { notice } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
-import { parseList, parseSeconds } from './options.js';
+import { addDownloadOptions, parseList } from './shared.js';
 
-export interface SubmissionExportOptions {
+/** `formctl submission export [form]`: the command and its flags, declared once. */
+function submissionExportCommand() {
+  const base = new Command('export')
+    .description('Export submissions as CSV, waiting for large exports to finish')
+    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
+    .option('--all-columns', 'Every input field plus created_at')
+    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty)');
+  return examples(addDownloadOptions(addFormArgument(base)), [
+    'formctl submission export contact-us',
+    'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
+    'formctl submission export 42 -o - | head -5',
+    'formctl submission export 42 --no-wait   # prints the job id; fetch it later with export-status',
+  ]);
+}
+
+export type SubmissionExportOptions = FlagsOf<typeof submissionExportCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   signal?: AbortSignal;
@@ -31,68 +46,21 @@ export interface SubmissionExportOptions {
   /** Where the profile came from, so resume commands name it when it is not the shell's default. */
   context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
   form: string;
-  columns?: string[];
-  allColumns?: boolean;
-  output?: string;
-  wait: boolean;
-  pollIntervalMs: number;
-  waitTimeoutMs: number;
-  clobber?: boolean;
-  json?: OutputFlags['json'];
-}
-
-export const DEFAULT_POLL_MS = 2_000;
-/** The deployed export job may run for 900 s before the server gives up on it (research §4.5). */
-export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
-
-/** Adds the flags shared by `export` and `export-status --download`. */
-export function addDownloadOptions(cmd: Command): Command {
-  return cmd
-    .addOption(fileOption('-o, --output <file>', 'Write the CSV here ("-" for stdout; default: the name the service gives, in the current directory)'))
-    .option('--clobber', 'Replace the output file if it exists')
-    .addOption(new Option('--poll-interval <seconds>', 'Seconds between job status checks').default(DEFAULT_POLL_MS, '2').argParser(parseSeconds('--poll-interval', { min: 0.1 })))
-    .addOption(
-      new Option('--wait-timeout <seconds>', 'Longest wait for an async export job to finish (the root --timeout is per request)')
-        .default(DEFAULT_WAIT_TIMEOUT_MS, '900')
-        .argParser(parseSeconds('--wait-timeout', { min: 1 })),
-    )
-    .option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
-}
+};
 
 /** `formctl submission export [form]`. */
 export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun) {
-  const cmd: UntypedCommand = new Command('export')
-    .description('Export submissions as CSV, waiting for large exports to finish')
-    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
-    .option('--all-columns', 'Every input field plus created_at')
-    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty)');
-  addFormArgument(cmd);
-  addDownloadOptions(cmd);
-  examples(cmd, [
-    'formctl submission export contact-us',
-    'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
-    'formctl submission export 42 -o - | head -5',
-    'formctl submission export 42 --no-wait   # prints the job id; fetch it later with export-status',
-  ]);
-  return untypedAction(cmd, 
-    async (form: string | undefined, flags: { columns?: string[]; allColumns?: boolean; output?: string; wait: boolean; pollInterval: number; waitTimeout: number; clobber?: boolean; json?: boolean }) =>
-      runF({
-        io: f.io,
-        api: f.api,
-        signal: f.signal,
-        now: () => f.now().getTime(),
-        sleep: abortableSleep,
-        context: () => f.context(),
-        form: await resolveFormArg(f, form),
-        columns: flags.columns,
-        allColumns: flags.allColumns,
-        output: flags.output,
-        wait: flags.wait,
-        pollIntervalMs: flags.pollInterval,
-        waitTimeoutMs: flags.waitTimeout,
-        clobber: flags.clobber,
-        json: flags.json,
-      }),
+  return submissionExportCommand().action(async (form, flags) =>
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      signal: f.signal,
+      now: () => f.now().getTime(),
+      sleep: abortableSleep,
+      context: () => f.context(),
+      form: await resolveFormArg(f, form),
+    }),
   );
 }
 
@@ -171,7 +139,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
 }
 
-type DownloadJobOptions = Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollIntervalMs' | 'waitTimeoutMs' | 'output' | 'clobber' | 'json'>;
+type DownloadJobOptions = Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollInterval' | 'waitTimeout' | 'output' | 'clobber' | 'json'>;
 
 /** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
 export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' | 'output'>, formId: number, jobId: string): Promise<string> {
@@ -204,8 +172,8 @@ export async function downloadJob(
         client,
         formId: form.id,
         jobId,
-        pollMs: o.pollIntervalMs,
-        timeoutMs: o.waitTimeoutMs,
+        pollMs: o.pollInterval,
+        timeoutMs: o.waitTimeout,
         now: o.now,
         sleep: o.sleep,
         signal: o.signal,

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
@@ -9,24 +8,21 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, collectKeyValue, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
-import { type BulkUpdateRunOptions, bulkUpdateRun } from './bulk.js';
+import type { FlagsOf } from '../shared.js';
+import { bulkUpdateRun } from './bulk.js';
+import { submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
 import { cannotRead } from '../../io/files.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, sideEffectWarnings } from '../../submissions/answers.js';
 
-export interface SubmissionUpdateOptions {
+/** The single update's options: its flags of the declaration (the others are bulk-only), and what it needs. */
+export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json'> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   form: string;
   submissionId: string;
-  set?: Array<[string, string]>;
-  file?: string;
-  dryRun?: boolean;
-  json?: boolean;
-}
+};
 
 /** `--json` output of a single update: a contract with scripts. */
 export interface UpdateResult {
@@ -41,51 +37,17 @@ export interface UpdateResult {
   message: string;
 }
 
-interface UpdateFlags {
-  set?: Array<[string, string]>;
-  file?: string;
-  from?: string;
-  concurrency?: number;
-  dryRun?: boolean;
-  results?: string;
-  resume?: boolean;
-  rateLimit?: number;
-  json?: boolean;
-  yes?: boolean;
-}
 
-/** `formctl submission update [form] [submission-id]`: one submission with --set/--file, or many with --from. */
+/** `formctl submission update [form] [submission-id]`: one submission, or many with --from (bulk.ts). */
 export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun) {
-  const cmd: UntypedCommand = new Command('update')
-    .description('Change answers of one submission, or of many from an NDJSON file')
-    .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
-    .addOption(fileOption('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin'))
-    .addOption(fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line; "-" reads stdin'))
-    .option('--concurrency <n>', 'Bulk: requests in flight at once (default 4)', parsePositiveInt('--concurrency'))
-    .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
-    .addOption(fileOption('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume'))
-    .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
-    .option('--dry-run', 'Print the exact body that would be sent (current answers plus the patch under "data") and send nothing; with --from, check every line')
-    .option('-y, --yes', 'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)')
-    .option('--json', 'Print {submission_id, form_id, updated, message} as JSON (single update; updated: the field ids sent)');
-  addFormArgument(cmd);
-  // After [form]: Commander fills positionals in the order they were added.
-  cmd.argument('[submission-id]', 'Submission id (not with --from)');
-  examples(cmd, [
-    'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',
-    'formctl submission update 42 118 --file answers.json',
-    'formctl submission update 42 118 --set rating=5 --dry-run   # print the body, send nothing',
-    'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson',
-    'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
-    'formctl submission update 42 --from fixes.ndjson --dry-run',
-  ]);
-  return untypedAction(cmd, async (formArg: string | undefined, submissionId: string | undefined, flags: UpdateFlags) => {
+  return submissionUpdateCommand().action(async (formArg, submissionId, flags) => {
     const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'yes'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
       if (flags.json) throw new UsageError('--json is for a single update; bulk results are NDJSON already.');
-      const o: BulkUpdateRunOptions = {
+      return bulkF({
+        ...flags,
         io: f.io,
         api: f.api,
         signal: f.signal,
@@ -93,14 +55,8 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
         form: await resolveFormArg(f, formArg),
         from: flags.from,
         concurrency: flags.concurrency ?? 4,
-        rateLimit: flags.rateLimit,
-        results: flags.results,
-        resume: flags.resume,
-        dryRun: flags.dryRun,
-        yes: flags.yes,
         prompter: f.prompter,
-      };
-      return bulkF(o);
+      });
     }
     if (bulkOnly.length > 0) {
       const names = bulkOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
@@ -111,7 +67,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
       const missing = formArg === undefined ? '<form> and <submission-id> arguments' : '<submission-id> argument';
       throw new UsageError(`Missing ${missing}.`, 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
     }
-    return runF({ io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId, set: flags.set, file: flags.file, dryRun: flags.dryRun, json: flags.json });
+    return runF({ ...flags, io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId });
   });
 }
 

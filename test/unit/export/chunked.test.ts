@@ -88,8 +88,8 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
       },
       form: '42',
       wait: true,
-      pollIntervalMs: 1_000,
-      waitTimeoutMs: 60_000,
+      pollInterval: 1_000,
+      waitTimeout: 60_000,
       ...o,
     });
     return { fio, p, sleeps };
@@ -118,7 +118,7 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
   it('export-status on such a job says the status is closed to tokens, not that the job expired', async () => {
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(3, (i) => ({ p_name: `N${i}` })) });
     const fio = fakeIO();
-    const err = await submissionExportStatusRun({ io: fio.io, api: async () => clientFor(fake!.url), now: () => 0, sleep: async () => undefined, form: '42', jobId: 'abc', pollIntervalMs: 1000, waitTimeoutMs: 1000 }).then(
+    const err = await submissionExportStatusRun({ io: fio.io, api: async () => clientFor(fake!.url), now: () => 0, sleep: async () => undefined, form: '42', jobId: 'abc', pollInterval: 1000, waitTimeout: 1000 }).then(
       () => undefined,
       (e: Error & { hint?: string }) => e,
     );

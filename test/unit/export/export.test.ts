@@ -33,8 +33,8 @@ function opts(url: string, o: Partial<SubmissionExportOptions> = {}) {
     sleep: async (ms) => void (t += ms),
     form: 'contact-us',
     wait: true,
-    pollIntervalMs: 1_000,
-    waitTimeoutMs: 60_000,
+    pollInterval: 1_000,
+    waitTimeout: 60_000,
     ...o,
   };
   return { fio, options };
@@ -359,7 +359,7 @@ describe('submission export (async job)', () => {
   it('gives up after --wait-timeout with exit 11 and a resume command', async () => {
     stub = await asyncServer([{ status: 'processing', progress: 10 }]);
     const out = join(dir, 'a.csv');
-    const err = await failure(submissionExportRun(opts(stub.url, { output: out, pollIntervalMs: 2_000, waitTimeoutMs: 5_000 }).options));
+    const err = await failure(submissionExportRun(opts(stub.url, { output: out, pollInterval: 2_000, waitTimeout: 5_000 }).options));
     expect(err.exitCode).toBe(11);
     expect(err.message).toBe(`Gave up waiting for export job ${JOB} after 5 s (last status: processing).`);
     expect(err.hint).toContain(`formctl submission export-status 42 ${JOB} --download`);
@@ -411,7 +411,7 @@ describe('submission export (async job)', () => {
     const fio = fakeIO();
     await submissionExportStatusRun({
       io: fio.io, api: async () => clientFor(stub!.url), now: () => 0, sleep: async () => undefined,
-      form: '42', jobId: JOB, pollIntervalMs: 1000, waitTimeoutMs: 1000, json: true,
+      form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000, json: true,
     });
     expect(JSON.parse(fio.out())).toEqual({ job_id: JOB, status: 'processing', progress: 55, file_url: null });
   });
