@@ -11,20 +11,11 @@ import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWe
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
 import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
-import {
-  ALLOW_PRIVATE_WARNING,
-  WEBHOOK_FIELDS,
-  addAllowPrivateOption,
-  addShowSecretOption,
-  collectHeader,
-  formIdOf,
-  headerObject,
-  readLogicFile,
-  readSecretFile,
-  secretFromFlags,
-  unsignedWarning,
-  webhookView,
-} from './common.js';
+import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
+import { formIdOf } from './target.js';
+import { WEBHOOK_FIELDS, webhookView } from './view.js';
+import { collectHeader, headerObject } from './headers.js';
+import { readLogicFile, readSecretFile, secretFromFlags } from './files.js';
 
 /** create's JSON adds the one-time `generated_secret`. */
 const CREATE_FIELDS = [...WEBHOOK_FIELDS, 'generated_secret'] as const;

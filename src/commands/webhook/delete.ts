@@ -6,7 +6,8 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
+import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { webhookTarget } from './target.js';
 
 export interface WebhookDeleteOptions {
   io: IOStreams;

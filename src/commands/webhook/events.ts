@@ -8,7 +8,8 @@ import { write } from '../../io/iostreams.js';
 import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, type OutputFlags, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, choiceOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { addWebhookIdArgument, resolveWebhookArgs, webhookTarget } from './common.js';
+import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { webhookTarget } from './target.js';
 
 export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
 export const EVENT_STATUSES = ['success', 'failed', 'timeout'] as const;

@@ -4,7 +4,9 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, resolveFormat, writeObject } from '../../io/output.js';
 import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { DETAIL_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs, webhookTarget, webhookView } from './common.js';
+import { addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { webhookTarget } from './target.js';
+import { DETAIL_COLUMNS, WEBHOOK_FIELDS, webhookView } from './view.js';
 
 export interface WebhookGetOptions {
   io: IOStreams;

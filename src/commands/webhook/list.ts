@@ -8,7 +8,9 @@ import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/out
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { LIST_COLUMNS, WEBHOOK_FIELDS, addShowSecretOption, formIdOf, webhookView } from './common.js';
+import { addShowSecretOption } from './shared.js';
+import { formIdOf } from './target.js';
+import { LIST_COLUMNS, WEBHOOK_FIELDS, webhookView } from './view.js';
 
 export interface WebhookListOptions {
   io: IOStreams;

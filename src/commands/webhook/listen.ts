@@ -6,7 +6,8 @@ import { write } from '../../io/iostreams.js';
 import { escapeControls, loadChalk } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
 import { directoryOption, examples, fileOption } from '../shared.js';
-import { afterColon, readSecretFile } from './common.js';
+import { afterColon } from './shared.js';
+import { readSecretFile } from './files.js';
 
 export const DEFAULT_LISTEN_PORT = 8787;
 

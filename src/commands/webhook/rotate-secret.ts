@@ -7,7 +7,9 @@ import { write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
-import { addWebhookIdArgument, fullBody, resolveWebhookArgs, webhookTarget } from './common.js';
+import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { webhookTarget } from './target.js';
+import { fullBody } from './body.js';
 
 export interface WebhookRotateSecretOptions {
   io: IOStreams;

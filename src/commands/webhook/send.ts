@@ -13,7 +13,8 @@ import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { userAgent } from '../../version.js';
 import { examples, fileOption } from '../shared.js';
-import { collectHeader, headerObject, readLocalFile, readSecretFile } from './common.js';
+import { collectHeader, headerObject } from './headers.js';
+import { readLocalFile, readSecretFile } from './files.js';
 
 export interface WebhookSendOptions {
   io: IOStreams;

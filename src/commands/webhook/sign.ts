@@ -5,7 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { signBody } from '../../webhooks/signature.js';
 import { examples, fileOption } from '../shared.js';
-import { readLocalFile, readSecretFile } from './common.js';
+import { readLocalFile, readSecretFile } from './files.js';
 
 export interface WebhookSignOptions {
   io: IOStreams;

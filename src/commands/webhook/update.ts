@@ -7,23 +7,12 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
-import {
-  ALLOW_PRIVATE_WARNING,
-  WEBHOOK_FIELDS,
-  addAllowPrivateOption,
-  addShowSecretOption,
-  addWebhookIdArgument,
-  collectHeader,
-  fullBody,
-  headerObject,
-  headersOf,
-  readLogicFile,
-  readSecretFile,
-  unsignedWarning,
-  resolveWebhookArgs,
-  webhookTarget,
-  webhookView,
-} from './common.js';
+import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, addWebhookIdArgument, unsignedWarning, resolveWebhookArgs } from './shared.js';
+import { webhookTarget } from './target.js';
+import { WEBHOOK_FIELDS, headersOf, webhookView } from './view.js';
+import { fullBody } from './body.js';
+import { collectHeader, headerObject } from './headers.js';
+import { readLogicFile, readSecretFile } from './files.js';
 
 export interface WebhookUpdateOptions {
   io: IOStreams;

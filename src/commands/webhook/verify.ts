@@ -6,7 +6,8 @@ import { write } from '../../io/iostreams.js';
 import { resolveFormat, writeObject } from '../../io/output.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
 import { addOutputOptions, examples, fileOption } from '../shared.js';
-import { afterColon, readLocalFile, readSecretFile } from './common.js';
+import { afterColon } from './shared.js';
+import { readLocalFile, readSecretFile } from './files.js';
 import { bodyFrom } from './sign.js';
 
 export interface WebhookVerifyOptions {

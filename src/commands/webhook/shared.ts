@@ -1,0 +1,45 @@
+// Flags, arguments and wording shared by the webhook verbs.
+import { Argument, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
+import type { Factory } from '../../factory.js';
+import { parseIdText } from '../../io/ids.js';
+import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
+
+/** Parser for a `<id>` argument of an integration. */
+export function parseWebhookId(v: string): number {
+  return parseIdText('webhook id', v, 'See the ids with `formctl webhook list <form>`.');
+}
+
+/** Adds the optional integration `[id]` argument, picked on a terminal when omitted (`resolveIntegrationArg`). */
+export function addWebhookIdArgument<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd.addArgument(completes(new Argument('[id]', 'Webhook integration id (prompted on a terminal when omitted)').argParser(parseWebhookId), 'webhook'));
+}
+
+/** The `[form] [id]` arguments of a webhook verb, each picked on a terminal when omitted (form first). */
+export async function resolveWebhookArgs(f: Factory, formArg: string | undefined, idArg: number | undefined): Promise<{ form: string; id: number }> {
+  const form = await resolveFormArg(f, formArg);
+  return { form, id: await resolveIntegrationArg(f, form, idArg) };
+}
+
+/** Adds `--show-secret` to a command that prints integrations. */
+export function addShowSecretOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd.option('--show-secret', 'Print the signing secret in full (masked as ••••1234 by default)');
+}
+
+/** Adds `--allow-private`. */
+export function addAllowPrivateOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
+  return cmd.option('--allow-private', 'Skip only the HTTPS and public-address checks (a local receiver and a sandbox run with --allow-private-webhooks)');
+}
+
+export const ALLOW_PRIVATE_WARNING =
+  '--allow-private: not checking HTTPS or public addresses; only a service that allows private webhook URLs (e.g. `formctl sandbox --allow-private-webhooks`) will accept this URL.';
+
+/** Said whenever a webhook is left without a secret: nothing then proves a delivery came from the service. */
+export function unsignedWarning(form: string, id: unknown): string {
+  return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`formctl webhook rotate-secret ${form} ${id}\` (or \`formctl webhook update ${form} ${id} --secret-file <file>\`).`;
+}
+
+/** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
+export function afterColon(text: string): string {
+  return /^[A-Z](?![A-Z])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
