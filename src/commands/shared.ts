@@ -108,15 +108,3 @@ export function collectKeyValue(value: string, previous: Array<[string, string]>
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
-
-/**
- * A command not yet declared in one chain: its action still types its flags by hand, through
- * `untypedAction`. Groups move off both one by one (docs/architecture.md "Adding a flag"); nothing new
- * uses them.
- */
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export type UntypedCommand = Command<any, any, any>;
-export function untypedAction(cmd: UntypedCommand, fn: (...args: any[]) => void | Promise<void>): CommandUnknownOpts {
-  return cmd.action(fn);
-}
-/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -4,13 +4,13 @@ import { type WebhookIntegrationBody, createWebhook } from '../../api/webhooks.j
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
-import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
 import { formIdOf } from './target.js';
 import { WEBHOOK_FIELDS, webhookView } from './view.js';
@@ -20,41 +20,9 @@ import { readLogicFile, readSecretFile, secretFromFlags } from './files.js';
 /** create's JSON adds the one-time `generated_secret`. */
 const CREATE_FIELDS = [...WEBHOOK_FIELDS, 'generated_secret'] as const;
 
-export interface WebhookCreateOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
-  prompter?: () => Prompter;
-  /** DNS for the public-address check; tests inject one. */
-  resolve?: Resolver;
-  form: string;
-  url?: string;
-  secretFile?: string;
-  secretStdin?: boolean;
-  generateSecret?: boolean;
-  headers: Array<[string, string]>;
-  inactive?: boolean;
-  logicFile?: string;
-  allowPrivate?: boolean;
-  showSecret?: boolean;
-  output: OutputFlags;
-}
-
-interface CreateFlags extends OutputFlags {
-  url?: string;
-  secretFile?: string;
-  secretStdin?: boolean;
-  generateSecret?: boolean;
-  header?: Array<[string, string]>;
-  inactive?: boolean;
-  logicFile?: string;
-  allowPrivate?: boolean;
-  showSecret?: boolean;
-}
-
-/** `formctl webhook create [form] --url URL`; run bare on a terminal it asks for each. */
-export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
-  const cmd: UntypedCommand = new Command('create')
+/** `formctl webhook create [form]`: the command and its flags, declared once. */
+function webhookCreateCommand() {
+  const base = new Command('create')
     .description('Send every new submission of a form to an HTTPS endpoint')
     .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
     .addOption(fileOption('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)'))
@@ -63,11 +31,7 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
     .option('--header <name:value>', 'Custom header sent with each delivery (repeatable, at most 10)', collectHeader)
     .option('--inactive', 'Create it switched off (no deliveries until `webhook update --activate`)')
     .addOption(fileOption('--logic-file <file>', 'JSON condition that limits when the webhook fires'));
-  addFormArgument(cmd);
-  addAllowPrivateOption(cmd);
-  addShowSecretOption(cmd);
-  addOutputOptions(cmd, { fields: CREATE_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addShowSecretOption(addAllowPrivateOption(addFormArgument(base))), { fields: CREATE_FIELDS }), [
     'formctl webhook create contact --url https://hooks.example.com/formctl --generate-secret > webhook-secret.txt',
     'formctl webhook create 42 --url https://hooks.example.com/in --secret-file ./secret.txt --header "X-Api-Key: abc123"',
     'pass show crm/webhook | formctl webhook create 42 --url https://crm.example.com/hook --secret-stdin --inactive',
@@ -75,29 +39,26 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
     'formctl webhook create 1 --url http://127.0.0.1:8787/ --generate-secret --allow-private',
     'formctl webhook create   # on a terminal: pick the form, then URL, secret and status',
   ]);
-  return untypedAction(cmd, async (form: string | undefined, flags: CreateFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      prompter: f.prompter,
-      form: await resolveFormArg(f, form),
-      url: flags.url,
-      secretFile: flags.secretFile,
-      secretStdin: flags.secretStdin,
-      generateSecret: flags.generateSecret,
-      headers: flags.header ?? [],
-      inactive: flags.inactive,
-      logicFile: flags.logicFile,
-      allowPrivate: flags.allowPrivate,
-      showSecret: flags.showSecret,
-      output: flags,
-    }),
-  );
+}
+
+export type WebhookCreateOptions = FlagsOf<typeof webhookCreateCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
+  prompter?: () => Prompter;
+  /** DNS for the public-address check; tests inject one. */
+  resolve?: Resolver;
+  form: string;
+};
+
+/** `formctl webhook create [form]`. */
+export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
+  return webhookCreateCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: await resolveFormArg(f, form) }));
 }
 
 /** Validates everything locally as the service would, then creates the integration. */
 export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, CREATE_FIELDS);
+  const format = resolveFormat(o.io, o, CREATE_FIELDS);
   let choices: WalkThrough;
   if (o.url !== undefined) choices = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
   else if (o.io.canPrompt && o.prompter) choices = await walkThrough(o, o.prompter());
@@ -105,7 +66,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const { url } = choices;
   let secret = await secretFromFlags(o.io, { ...o, ...choices });
   if (choices.generateSecret) secret = generateSecret();
-  const headers = headerObject(o.headers);
+  const headers = headerObject(o.header ?? []);
   const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
   throwIfInvalid(

@@ -5,31 +5,29 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
-import { addFormArgument, addYesOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 
-export interface WebhookDeleteOptions {
+/** `formctl webhook delete [form] [id]`: the command and its flags, declared once. */
+function webhookDeleteCommand() {
+  const base = new Command('delete').alias('rm').description('Delete a webhook integration (deliveries stop at once)');
+  return examples(addYesOption(addWebhookIdArgument(addFormArgument(base))), ['formctl webhook delete contact 7', 'formctl webhook delete 42 7 --yes   # in scripts']);
+}
+
+export type WebhookDeleteOptions = FlagsOf<typeof webhookDeleteCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   prompter: () => Prompter;
   form: string;
   id: number;
-  yes?: boolean;
-}
+};
 
 /** `formctl webhook delete [form] [id]`. */
 export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun) {
-  const cmd: UntypedCommand = new Command('delete')
-    .alias('rm')
-    .description('Delete a webhook integration (deliveries stop at once)');
-  addFormArgument(cmd);
-  addWebhookIdArgument(cmd);
-  addYesOption(cmd);
-  examples(cmd, ['formctl webhook delete contact 7', 'formctl webhook delete 42 7 --yes   # in scripts']);
-  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: { yes?: boolean }) => {
+  return webhookDeleteCommand().action(async (formArg, idArg, flags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ io: f.io, api: f.api, prompter: f.prompter, form, id, yes: flags.yes });
+    return runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form, id });
   });
 }
 

@@ -5,9 +5,9 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
-import { type Column, type OutputFlags, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
-import { addFormArgument, addOutputOptions, choiceOption, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { type Column, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 
@@ -18,7 +18,29 @@ export const EVENT_STATUSES = ['success', 'failed', 'timeout'] as const;
 export const DEFAULT_INTERVAL_S = 5;
 const MIN_INTERVAL_S = 1;
 
-export interface WebhookEventsOptions {
+/** `--interval <seconds>` → milliseconds, at least MIN_INTERVAL_S. */
+function parseInterval(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < MIN_INTERVAL_S) throw new UsageError(`--interval must be a number of seconds of at least ${MIN_INTERVAL_S}, got "${v}".`);
+  return Math.round(n * 1000);
+}
+
+/** `formctl webhook events [form] [id]`: the command and its flags, declared once. */
+function webhookEventsCommand() {
+  const base = new Command('events')
+    .description('Show delivery attempts, newest first; --follow prints new ones as they happen')
+    .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
+    .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
+    // In milliseconds once parsed.
+    .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`, parseInterval);
+  return examples(addOutputOptions(addWebhookIdArgument(addFormArgument(addLimitOptions(base, 'records'))), { list: true, fields: EVENT_FIELDS }), [
+    'formctl webhook events contact 7',
+    'formctl webhook events 42 7 --status failed',
+    'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
+  ]);
+}
+
+export type WebhookEventsOptions = FlagsOf<typeof webhookEventsCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   now: () => Date;
@@ -27,12 +49,14 @@ export interface WebhookEventsOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   form: string;
   id: number;
-  status?: string;
-  follow?: boolean;
-  intervalMs?: number;
-  output: OutputFlags;
-  all?: boolean;
-  limit?: number;
+};
+
+/** `formctl webhook events [form] [id]`. */
+export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun) {
+  return webhookEventsCommand().action(async (formArg, idArg, flags) => {
+    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
+    return runF({ ...flags, io: f.io, api: f.api, now: f.now, signal: f.signal, form, id });
+  });
 }
 
 const COLUMNS: Column<DispatchEvent>[] = [
@@ -43,34 +67,6 @@ const COLUMNS: Column<DispatchEvent>[] = [
   { header: 'Error', value: (e) => e.error_message },
   { header: 'When', value: (e) => e.created_at, time: true },
 ];
-
-/** `formctl webhook events [form] [id]`. */
-export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun) {
-  const cmd: UntypedCommand = new Command('events')
-    .description('Show delivery attempts, newest first; --follow prints new ones as they happen')
-    .addOption(choiceOption('--status <status>', 'Only records with this status', EVENT_STATUSES))
-    .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
-    .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`);
-  addLimitOptions(cmd, 'records');
-  addFormArgument(cmd);
-  addWebhookIdArgument(cmd);
-  addOutputOptions(cmd, { list: true, fields: EVENT_FIELDS });
-  examples(cmd, [
-    'formctl webhook events contact 7',
-    'formctl webhook events 42 7 --status failed',
-    'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
-  ]);
-  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags & LimitFlags & { status?: string; follow?: boolean; interval?: string }) => {
-    let intervalMs: number | undefined;
-    if (flags.interval !== undefined) {
-      const n = Number(flags.interval);
-      if (!Number.isFinite(n) || n < MIN_INTERVAL_S) throw new UsageError(`--interval must be a number of seconds of at least ${MIN_INTERVAL_S}, got "${flags.interval}".`);
-      intervalMs = Math.round(n * 1000);
-    }
-    const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ io: f.io, api: f.api, now: f.now, signal: f.signal, form, id, status: flags.status, follow: flags.follow, intervalMs, all: flags.all, limit: flags.limit, output: flags });
-  });
-}
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -107,7 +103,7 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
 }
 
 async function eventsRun(o: WebhookEventsOptions): Promise<void> {
-  let format = resolveFormat(o.io, o.output, EVENT_FIELDS);
+  let format = resolveFormat(o.io, o, EVENT_FIELDS);
   // With --follow the limit applies to the records already there when it starts (the newest ones).
   const limit = listLimit(format, o);
   const client = await o.api();
@@ -148,7 +144,7 @@ async function eventsRun(o: WebhookEventsOptions): Promise<void> {
   await print(shown);
   if (cut) await notice(o.io, `showed the newest ${shown.length} earlier delivery records; pass --all or --limit N for more.`);
   const sleep = o.sleep ?? abortableSleep;
-  const interval = o.intervalMs ?? DEFAULT_INTERVAL_S * 1000;
+  const interval = o.interval ?? DEFAULT_INTERVAL_S * 1000;
   let previous = first;
   while (!o.signal.aborted) {
     let wait = interval;

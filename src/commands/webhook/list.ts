@@ -3,42 +3,39 @@ import type { ApiClient } from '../../api/client.js';
 import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type LimitFlags, addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
-import { type OutputFlags, notice, resolveFormat, writeList } from '../../io/output.js';
+import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
-import { addFormArgument, addOutputOptions, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addShowSecretOption } from './shared.js';
 import { formIdOf } from './target.js';
 import { LIST_COLUMNS, WEBHOOK_FIELDS, webhookView } from './view.js';
 
-export interface WebhookListOptions {
+/** `formctl webhook list [form]`: the command and its flags, declared once. */
+function webhookListCommand() {
+  const base = addFormArgument(addLimitOptions(new Command('list').alias('ls').description("List a form's webhook integrations"), 'webhooks'));
+  return examples(addOutputOptions(addShowSecretOption(base), { list: true, fields: WEBHOOK_FIELDS }), [
+    'formctl webhook list contact',
+    "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'",
+  ]);
+}
+
+export type WebhookListOptions = FlagsOf<typeof webhookListCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   now: () => Date;
   form: string;
-  showSecret?: boolean;
-  output: OutputFlags;
-  all?: boolean;
-  limit?: number;
-}
+};
 
 /** `formctl webhook list [form]`. */
 export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
-  const cmd: UntypedCommand = new Command('list').alias('ls').description("List a form's webhook integrations");
-  addLimitOptions(cmd, 'webhooks');
-  addFormArgument(cmd);
-  addShowSecretOption(cmd);
-  addOutputOptions(cmd, { list: true, fields: WEBHOOK_FIELDS });
-  examples(cmd, ['formctl webhook list contact', "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'"]);
-  return untypedAction(cmd, async (form: string | undefined, flags: OutputFlags & LimitFlags & { showSecret?: boolean }) =>
-    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), showSecret: flags.showSecret, all: flags.all, limit: flags.limit, output: flags }),
-  );
+  return webhookListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
 }
 
 /** Lists webhooks with their secrets masked. */
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
   const limit = listLimit(format, o);
   const client = await o.api();
   const found = await withSpinner(o.io, 'Loading webhooks…', async () => listWebhooks(client, await formIdOf(client, o.form)));

@@ -5,69 +5,53 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, loadChalk } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
-import { directoryOption, examples, fileOption } from '../shared.js';
+import { type FlagsOf, directoryOption, examples, fileOption } from '../shared.js';
 import { afterColon } from './shared.js';
 import { readSecretFile } from './files.js';
 
 export const DEFAULT_LISTEN_PORT = 8787;
 
-export interface WebhookListenOptions {
-  io: IOStreams;
-  now: () => Date;
-  /** Aborted on Ctrl-C: the listener stops and the command exits 0. */
-  signal: AbortSignal;
-  port: number;
-  host: string;
-  secretFile?: string;
-  forwardTo?: string;
-  saveDir?: string;
-  json?: boolean;
-  /** Tests learn the URL here instead of parsing stderr. */
-  onListening?: (url: string) => void;
+/** `--port <port>`: a port number from 0 (any free one) to 65535. */
+function parsePort(v: string): number {
+  const port = Number(v);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535, got "${v}".`);
+  return port;
 }
 
-interface ListenFlags {
-  port?: string;
-  host?: string;
-  secretFile?: string;
-  forwardTo?: string;
-  saveDir?: string;
-  json?: boolean;
-}
-
-/** `formctl webhook listen`. */
-export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
+/** `formctl webhook listen`: the command and its flags, declared once. */
+function webhookListenCommand() {
   const cmd = new Command('listen')
     .description('Run a local receiver that prints every delivery and checks its signature')
-    .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`)
+    .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`, parsePort)
     .option('--host <address>', 'Address to bind (default 127.0.0.1)')
     .addOption(fileOption('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)'))
     .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
     .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
     .option('--json', 'One JSON object per delivery on stdout (NDJSON)');
-  examples(cmd, [
+  return examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',
     'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
     'formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c \'{seq, verdict: .signature.verdict}\'',
   ]);
-  return cmd.action((flags: ListenFlags) => {
-    let port = DEFAULT_LISTEN_PORT;
-    if (flags.port !== undefined) {
-      port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535, got "${flags.port}".`);
-    }
-    return runF({
-      io: f.io,
-      now: f.now,
-      signal: f.signal,
-      port,
-      host: flags.host ?? '127.0.0.1',
-      secretFile: flags.secretFile,
-      forwardTo: flags.forwardTo,
-      saveDir: flags.saveDir,
-      json: flags.json,
-    });
-  });
+}
+
+export type WebhookListenOptions = Omit<FlagsOf<typeof webhookListenCommand>, 'port' | 'host'> & {
+  io: IOStreams;
+  now: () => Date;
+  /** Aborted on Ctrl-C: the listener stops and the command exits 0. */
+  signal: AbortSignal;
+  /** The --port and --host values, their defaults filled in. */
+  port: number;
+  host: string;
+  /** Tests learn the URL here instead of parsing stderr. */
+  onListening?: (url: string) => void;
+};
+
+/** `formctl webhook listen`. */
+export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
+  return webhookListenCommand().action((flags) =>
+    runF({ ...flags, io: f.io, now: f.now, signal: f.signal, port: flags.port ?? DEFAULT_LISTEN_PORT, host: flags.host ?? '127.0.0.1' }),
+  );
 }
 
 /** What a local listener can and cannot receive, said once at start. */

@@ -4,38 +4,42 @@ import { updateWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
-import { addFormArgument, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 import { fullBody } from './body.js';
 
-export interface WebhookRotateSecretOptions {
+/** `formctl webhook rotate-secret [form] [id]`: the command and its flags, declared once. */
+function webhookRotateSecretCommand() {
+  const base = new Command('rotate-secret')
+    .description('Replace the signing secret with a new random one and print it once')
+    .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
+  return examples(addWebhookIdArgument(addFormArgument(base)), [
+    'formctl webhook rotate-secret contact 7 > new-secret.txt',
+    "formctl webhook rotate-secret 42 7 --json | jq -r .secret",
+  ]);
+}
+
+export type WebhookRotateSecretOptions = FlagsOf<typeof webhookRotateSecretCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   form: string;
   id: number;
-  output: OutputFlags;
-}
+};
 
 /** `formctl webhook rotate-secret [form] [id]`. */
 export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun) {
-  const cmd: UntypedCommand = new Command('rotate-secret')
-    .description('Replace the signing secret with a new random one and print it once')
-    .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
-  addFormArgument(cmd);
-  addWebhookIdArgument(cmd);
-  examples(cmd, ['formctl webhook rotate-secret contact 7 > new-secret.txt', "formctl webhook rotate-secret 42 7 --json | jq -r .secret"]);
-  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: OutputFlags) => {
+  return webhookRotateSecretCommand().action(async (formArg, idArg, flags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ io: f.io, api: f.api, form, id, output: flags });
+    return runF({ ...flags, io: f.io, api: f.api, form, id });
   });
 }
 
 /** Generates a secret, saves it with the rest of the webhook's data unchanged, prints it once. */
 export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output);
+  const format = resolveFormat(o.io, o);
   const client = await o.api();
   const { formId, webhook: current } = await webhookTarget(client, o.form, o.id);
   const secret = generateSecret();

@@ -12,37 +12,12 @@ import { describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { userAgent } from '../../version.js';
-import { examples, fileOption } from '../shared.js';
+import { type FlagsOf, examples, fileOption } from '../shared.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLocalFile, readSecretFile } from './files.js';
 
-export interface WebhookSendOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  signal: AbortSignal;
-  timeoutMs: number;
-  userAgent: string;
-  url: string;
-  secretFile?: string;
-  form?: string;
-  sample?: boolean;
-  bodyFile?: string;
-  headers: Array<[string, string]>;
-  json?: boolean;
-}
-
-interface SendFlags {
-  secretFile?: string;
-  form?: string;
-  sample?: boolean;
-  bodyFile?: string;
-  header?: Array<[string, string]>;
-  json?: boolean;
-}
-
-/** `formctl webhook send <url>`. */
-export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
+/** `formctl webhook send <url>`: the command and its flags, declared once. */
+function webhookSendCommand() {
   const cmd = new Command('send')
     .description('POST a correctly signed sample delivery to a receiver under development')
     .argument('<url>', 'Receiver URL (http:// is fine for a local one)')
@@ -52,27 +27,27 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
     .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
     .option('--header <name:value>', 'Extra header, as a webhook\'s custom headers are sent (repeatable)', collectHeader)
     .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON');
-  examples(cmd, [
+  return examples(cmd, [
     'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
     'formctl webhook send http://127.0.0.1:3000/hook --secret-file secret.txt --form contact --sample',
     'formctl webhook send https://staging.example.com/hook --secret-file secret.txt --body-file deliveries/delivery-0001.body',
   ]);
-  return cmd.action((url: string, flags: SendFlags) =>
-    runF({
-      io: f.io,
-      api: f.api,
-      now: f.now,
-      signal: f.signal,
-      timeoutMs: f.globals.timeoutMs,
-      userAgent: userAgent(),
-      url,
-      secretFile: flags.secretFile,
-      form: flags.form,
-      sample: flags.sample,
-      bodyFile: flags.bodyFile,
-      headers: flags.header ?? [],
-      json: flags.json,
-    }),
+}
+
+export type WebhookSendOptions = FlagsOf<typeof webhookSendCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  signal: AbortSignal;
+  timeoutMs: number;
+  userAgent: string;
+  url: string;
+};
+
+/** `formctl webhook send <url>`. */
+export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
+  return webhookSendCommand().action((url, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, signal: f.signal, timeoutMs: f.globals.timeoutMs, userAgent: userAgent(), url }),
   );
 }
 
@@ -81,7 +56,7 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   if (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol)) throw new UsageError(`The receiver URL must be http:// or https://, got "${o.url}".`);
   if (o.bodyFile !== undefined && (o.form !== undefined || o.sample)) throw new UsageError('Use either --body-file or --form/--sample, not both.');
   const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
-  const extra = headerObject(o.headers);
+  const extra = headerObject(o.header ?? []);
   let body: Buffer;
   if (o.bodyFile !== undefined) body = await readLocalFile(o.bodyFile, '--body-file');
   else {

@@ -4,27 +4,27 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { signBody } from '../../webhooks/signature.js';
-import { examples, fileOption } from '../shared.js';
+import { type FlagsOf, examples, fileOption } from '../shared.js';
 import { readLocalFile, readSecretFile } from './files.js';
 
-export interface WebhookSignOptions {
-  io: IOStreams;
-  secretFile?: string;
-  bodyFile?: string;
-}
-
-/** `formctl webhook sign`. */
-export function newWebhookSignCommand(f: Factory, runF = webhookSignRun) {
+/** `formctl webhook sign`: the command and its flags, declared once. */
+function webhookSignCommand() {
   const cmd = new Command('sign')
     .description('Print the X-Webhook-Signature value for a body, for testing receivers')
     .addOption(fileOption('--secret-file <file>', 'File holding the signing secret (required)'))
     .addOption(fileOption('--body-file <file>', 'The exact body bytes to sign (default: stdin)'));
-  examples(cmd, [
+  return examples(cmd, [
     'formctl webhook sign --secret-file secret.txt --body-file delivery.json',
     'printf \'{"form_id":1}\' | formctl webhook sign --secret-file secret.txt',
     'curl -X POST http://127.0.0.1:3000/hook -H "Content-Type: application/json" \\\n      -H "X-Webhook-Signature: $(formctl webhook sign --secret-file secret.txt --body-file body.json)" --data-binary @body.json',
   ]);
-  return cmd.action((flags: { secretFile?: string; bodyFile?: string }) => runF({ io: f.io, secretFile: flags.secretFile, bodyFile: flags.bodyFile }));
+}
+
+export type WebhookSignOptions = FlagsOf<typeof webhookSignCommand> & { io: IOStreams };
+
+/** `formctl webhook sign`. */
+export function newWebhookSignCommand(f: Factory, runF = webhookSignRun) {
+  return webhookSignCommand().action((flags) => runF({ ...flags, io: f.io }));
 }
 
 /** The body for sign/verify: a file, or stdin when it is piped. */

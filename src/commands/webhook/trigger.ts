@@ -9,40 +9,38 @@ import type { Factory } from '../../factory.js';
 import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
 import { coerceValue, inputProperties } from '../../submissions/fields.js';
-import { addFormArgument, addOutputOptions, collectKeyValue, examples, type UntypedCommand, untypedAction } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, collectKeyValue, examples } from '../shared.js';
 
 /** Fields of `trigger --json` (a contract with scripts). */
 export const TRIGGER_FIELDS = ['form_id', 'form_slug', 'submission_id', 'answers', 'message'] as const;
 
-export interface WebhookTriggerOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-  /** `--data field=value` pairs, by field id or name. */
-  data: Array<[string, string]>;
-  output: OutputFlags;
-}
-
-/** `formctl webhook trigger [form] [--data field=value…]`. */
-export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun) {
-  const cmd: UntypedCommand = new Command('trigger')
+/** `formctl webhook trigger [form]`: the command and its flags, declared once. */
+function webhookTriggerCommand() {
+  const base = new Command('trigger')
     .description("Answer a form as a visitor would (its public answer route), so its active webhooks deliver for real")
+    // `--data field=value` pairs, by field id or name.
     .option('-d, --data <field=value>', 'An answer, by field id or name (repeatable); required fields left out get sample values', collectKeyValue);
-  addFormArgument(cmd);
-  addOutputOptions(cmd, { fields: TRIGGER_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addFormArgument(base), { fields: TRIGGER_FIELDS }), [
     'formctl webhook trigger contact',
     'formctl webhook trigger 1 --data name=Ada --data email=ada@example.com',
     'formctl webhook trigger 1 --data Rating=5 --json submission_id',
   ]);
-  return untypedAction(cmd, async (form: string | undefined, flags: OutputFlags & { data?: Array<[string, string]> }) =>
-    runF({ io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form), data: flags.data ?? [], output: { json: flags.json } }),
-  );
+}
+
+export type WebhookTriggerOptions = FlagsOf<typeof webhookTriggerCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  now: () => Date;
+  form: string;
+};
+
+/** `formctl webhook trigger [form]`. */
+export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun) {
+  return webhookTriggerCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
 }
 
 /**
@@ -72,11 +70,11 @@ export function answerBody(form: Form, data: Array<[string, string]>, now: Date)
  * so every active integration of the form fires (docs/webhooks-and-members.md, "Private receivers").
  */
 export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, TRIGGER_FIELDS);
+  const format = resolveFormat(o.io, o, TRIGGER_FIELDS);
   const ref = parseFormRef(o.form);
   const client = await o.api();
   const form = await getForm(client, ref);
-  const { body, filled } = answerBody(form, o.data, o.now());
+  const { body, filled } = answerBody(form, o.data ?? [], o.now());
   const slug = typeof form.slug === 'string' && form.slug !== '' ? form.slug : String(form.id);
   let res;
   try {

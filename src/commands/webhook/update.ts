@@ -4,9 +4,9 @@ import { updateWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { addFormArgument, addOutputOptions, examples, fileOption, untypedAction, type UntypedCommand } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, addWebhookIdArgument, unsignedWarning, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 import { WEBHOOK_FIELDS, headersOf, webhookView } from './view.js';
@@ -14,44 +14,9 @@ import { fullBody } from './body.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLogicFile, readSecretFile } from './files.js';
 
-export interface WebhookUpdateOptions {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  resolve?: Resolver;
-  form: string;
-  id: number;
-  url?: string;
-  headers: Array<[string, string]>;
-  clearHeaders?: boolean;
-  activate?: boolean;
-  deactivate?: boolean;
-  logicFile?: string;
-  /** `--secret-file`: sign with this secret from now on. */
-  secretFile?: string;
-  /** `--no-secret`: stop signing deliveries. */
-  noSecret?: boolean;
-  allowPrivate?: boolean;
-  showSecret?: boolean;
-  output: OutputFlags;
-}
-
-interface UpdateFlags extends OutputFlags {
-  url?: string;
-  header?: Array<[string, string]>;
-  clearHeaders?: boolean;
-  activate?: boolean;
-  deactivate?: boolean;
-  logicFile?: string;
-  secretFile?: string;
-  /** false with --no-secret (Commander's negatable flag). */
-  secret?: boolean;
-  allowPrivate?: boolean;
-  showSecret?: boolean;
-}
-
-/** `formctl webhook update [form] [id]`. */
-export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
-  const cmd: UntypedCommand = new Command('update')
+/** `formctl webhook update [form] [id]`: the command and its flags, declared once. */
+function webhookUpdateCommand() {
+  const base = new Command('update')
     .description('Change a webhook\'s URL, headers, status or logic, keeping everything else')
     .option('--url <url>', 'New receiver URL')
     .option('--header <name:value>', 'Add or replace a custom header (repeatable); others are kept', collectHeader)
@@ -60,13 +25,9 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
     .option('--deactivate', 'Switch deliveries off')
     .addOption(fileOption('--logic-file <file>', 'Replace the condition with this JSON (a file holding null removes it)'))
     .addOption(fileOption('--secret-file <file>', 'Sign deliveries from now on with the secret in this file (at least 12 characters)'))
+    // `secret` is false with --no-secret: stop signing deliveries.
     .option('--no-secret', 'Stop signing deliveries (receivers can no longer tell them from forgeries)');
-  addFormArgument(cmd);
-  addWebhookIdArgument(cmd);
-  addAllowPrivateOption(cmd);
-  addShowSecretOption(cmd);
-  addOutputOptions(cmd, { fields: WEBHOOK_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(addShowSecretOption(addAllowPrivateOption(addWebhookIdArgument(addFormArgument(base)))), { fields: WEBHOOK_FIELDS }), [
     'formctl webhook update contact 7 --deactivate',
     'formctl webhook update 42 7 --url https://hooks.example.com/v2 --header "X-Api-Key: new-key"',
     'formctl webhook update 42 7 --clear-headers',
@@ -74,45 +35,43 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
     'formctl webhook update 42 7 --no-secret                  # deliveries unsigned',
     '# a new random secret: formctl webhook rotate-secret 42 7',
   ]);
-  return untypedAction(cmd, async (formArg: string | undefined, idArg: number | undefined, flags: UpdateFlags) => {
+}
+
+export type WebhookUpdateOptions = FlagsOf<typeof webhookUpdateCommand> & {
+  io: IOStreams;
+  api: () => Promise<ApiClient>;
+  resolve?: Resolver;
+  form: string;
+  id: number;
+};
+
+/** `formctl webhook update [form] [id]`. */
+export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
+  return webhookUpdateCommand().action(async (formArg, idArg, flags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({
-      io: f.io,
-      api: f.api,
-      form,
-      id,
-      url: flags.url,
-      headers: flags.header ?? [],
-      clearHeaders: flags.clearHeaders,
-      activate: flags.activate,
-      deactivate: flags.deactivate,
-      logicFile: flags.logicFile,
-      secretFile: flags.secretFile,
-      noSecret: flags.secret === false,
-      allowPrivate: flags.allowPrivate,
-      showSecret: flags.showSecret,
-      output: flags,
-    });
+    return runF({ ...flags, io: f.io, api: f.api, form, id });
   });
 }
 
 /** Fetches the webhook, merges the change into its full data, validates the result and PUTs it all. */
 export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o.output, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
   if (o.activate && o.deactivate) throw new UsageError('Use either --activate or --deactivate, not both.');
-  if (o.secretFile !== undefined && o.noSecret) throw new UsageError('Use either --secret-file or --no-secret, not both.');
+  const noSecret = !o.secret;
+  const header = o.header ?? [];
+  if (o.secretFile !== undefined && noSecret) throw new UsageError('Use either --secret-file or --no-secret, not both.');
   const touched =
-    o.url !== undefined || o.headers.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined || o.secretFile !== undefined || o.noSecret;
+    o.url !== undefined || header.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined || o.secretFile !== undefined || noSecret;
   if (!touched) {
     throw new UsageError('Nothing to update.', 'Pass --url, --header, --clear-headers, --activate, --deactivate, --logic-file, --secret-file or --no-secret.');
   }
   const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
-  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : o.noSecret ? null : undefined;
+  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : noSecret ? null : undefined;
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
 
   const client = await o.api();
   const { formId, webhook: current } = await webhookTarget(client, o.form, o.id);
-  const headers = o.headers.length > 0 || o.clearHeaders ? headerObject(o.headers, o.clearHeaders ? {} : headersOf(current)) : undefined;
+  const headers = header.length > 0 || o.clearHeaders ? headerObject(header, o.clearHeaders ? {} : headersOf(current)) : undefined;
   const body = fullBody(current, {
     url: o.url,
     headers,
@@ -126,7 +85,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const toCheck = o.url !== undefined ? body.data : kept;
   throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
   const updated = await updateWebhook(client, formId, o.id, body);
-  if (o.noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
+  if (noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
   else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
 }

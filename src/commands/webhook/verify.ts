@@ -5,38 +5,33 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormat, writeObject } from '../../io/output.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
-import { addOutputOptions, examples, fileOption } from '../shared.js';
+import { type FlagsOf, addOutputOptions, examples, fileOption } from '../shared.js';
 import { afterColon } from './shared.js';
 import { readLocalFile, readSecretFile } from './files.js';
 import { bodyFrom } from './sign.js';
 
-export interface WebhookVerifyOptions {
-  io: IOStreams;
-  secretFile?: string;
-  signature?: string;
-  headerFile?: string;
-  bodyFile?: string;
-  /** `--json [fields]`, as on every other command. */
-  json?: string | boolean;
-}
-
 /** Fields of `verify --json` (a contract with scripts). */
 export const VERIFY_FIELDS = ['valid', 'reason', 'message'] as const;
 
-/** `formctl webhook verify`. */
-export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun) {
-  const cmd = new Command('verify')
+/** `formctl webhook verify`: the command and its flags, declared once. */
+function webhookVerifyCommand() {
+  const base = new Command('verify')
     .description('Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid')
     .addOption(fileOption('--secret-file <file>', 'File holding the signing secret (required)'))
     .option('--signature <value>', 'The X-Webhook-Signature value, e.g. sha256=…')
     .addOption(fileOption('--header-file <file>', 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)'))
     .addOption(fileOption('--body-file <file>', 'The exact body bytes as received (default: stdin)'));
-  addOutputOptions(cmd, { fields: VERIFY_FIELDS });
-  examples(cmd, [
+  return examples(addOutputOptions(base, { fields: VERIFY_FIELDS }), [
     'formctl webhook verify --secret-file secret.txt --header-file deliveries/delivery-0001.headers --body-file deliveries/delivery-0001.body',
     'formctl webhook verify --secret-file secret.txt --signature "sha256=5d41…" < body.json',
   ]);
-  return cmd.action((flags: Omit<WebhookVerifyOptions, 'io'>) => runF({ io: f.io, ...flags }));
+}
+
+export type WebhookVerifyOptions = FlagsOf<typeof webhookVerifyCommand> & { io: IOStreams };
+
+/** `formctl webhook verify`. */
+export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun) {
+  return webhookVerifyCommand().action((flags) => runF({ ...flags, io: f.io }));
 }
 
 /** Explains a mismatch: the usual cause is a body that is no longer the bytes that were signed. */

@@ -74,7 +74,7 @@ describe('webhook create', () => {
     const io = fakeIO();
     await webhookCreateRun({
       io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in',
-      secretFile: file('s.txt', `${SECRET}\n`), headers: [['X-Api-Key', 'k1']], logicFile: file('logic.json', JSON.stringify(integration.logic)), output: {},
+      secretFile: file('s.txt', `${SECRET}\n`), header: [['X-Api-Key', 'k1']], logicFile: file('logic.json', JSON.stringify(integration.logic)),
     });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.method).toBe('POST');
@@ -93,7 +93,7 @@ describe('webhook create', () => {
   it('piped with --generate-secret: stdout is exactly the secret, the new id is a note on stderr', async () => {
     const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, data: JSON.parse(req.body).data } }));
     const io = fakeIO();
-    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], output: {} });
+    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, header: [] });
     const secret = JSON.parse(server.requests[0]!.body).data.webhook_secret as string;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     expect(io.out()).toBe(`${secret}\n`);
@@ -106,7 +106,7 @@ describe('webhook create', () => {
       json(res, 200, { form_integration: { ...integration, id: 9, status: body.status, data: body.data } });
     });
     const io = fakeIO();
-    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], inactive: true, output: { json: true } });
+    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, header: [], inactive: true, json: true });
     const sent = JSON.parse(server.requests[0]!.body);
     expect(sent.status).toBe('inactive');
     expect(sent.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
@@ -122,7 +122,7 @@ describe('webhook create', () => {
         : json(res, 200, { form_integration: { ...integration, id: 9, data: JSON.parse(req.body).data } }),
     );
     const io = fakeIO({ tty: true });
-    await webhookCreateRun({ io: io.io, api, resolve, form: 'contact', url: 'https://hooks.example.com/in', generateSecret: true, headers: [], output: {} });
+    await webhookCreateRun({ io: io.io, api, resolve, form: 'contact', url: 'https://hooks.example.com/in', generateSecret: true, header: [] });
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact', 'POST /open/forms/42/integrations']);
     const secret = JSON.parse(server.requests.at(-1)!.body).data.webhook_secret as string;
     expect(io.out()).toBe(`✓ Created webhook 9 on form contact (active) → https://hooks.example.com/in\n${secret}\n`);
@@ -132,15 +132,15 @@ describe('webhook create', () => {
   it('validates before any request and needs --url', async () => {
     const { server, api } = await stub((_req, res) => json(res, 500, {}));
     const io = fakeIO();
-    const e = await thrown(webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://10.0.0.1/x', headers: [['Host', 'evil']], output: {} }));
+    const e = await thrown(webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://10.0.0.1/x', header: [['Host', 'evil']] }));
     expect(e).toBeInstanceOf(UsageError);
     expect(e.message).toBe(
       'The webhook settings would be rejected by the service:\n' +
         '  data.webhook_url: The webhook URL must resolve only to public IP addresses (10.0.0.1, a private address).\n' +
         "  data.webhook_headers: The 'Host' header cannot be customized for security reasons.",
     );
-    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', headers: [], output: {} }))).message).toBe('Missing --url.');
-    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', url: 'https://x', generateSecret: true, secretFile: 'f', headers: [], output: {} }))).message).toBe(
+    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', header: [] }))).message).toBe('Missing --url.');
+    expect((await thrown(webhookCreateRun({ io: io.io, api, form: '42', url: 'https://x', generateSecret: true, secretFile: 'f', header: [] }))).message).toBe(
       'Use only one of --secret-file, --secret-stdin and --generate-secret.',
     );
     expect(server.requests).toHaveLength(0);
@@ -149,7 +149,7 @@ describe('webhook create', () => {
   it('--allow-private admits a loopback http:// receiver with a warning on stderr', async () => {
     const { api } = await stub((_req, res) => json(res, 200, { form_integration: integration }));
     const io = fakeIO();
-    await webhookCreateRun({ io: io.io, api, form: '42', url: 'http://127.0.0.1:8787/hook', allowPrivate: true, headers: [], output: {} });
+    await webhookCreateRun({ io: io.io, api, form: '42', url: 'http://127.0.0.1:8787/hook', allowPrivate: true, header: [] });
     expect(io.err()).toMatch(/^warning: --allow-private: not checking HTTPS or public addresses/);
   });
 
@@ -192,7 +192,7 @@ describe('webhook create', () => {
         select: ['file'],
         confirm: [false],
       });
-      await webhookCreateRun({ io: io.io, api, prompter, resolve, form: '42', headers: [], output: {} });
+      await webhookCreateRun({ io: io.io, api, prompter, resolve, form: '42', header: [] });
       expect(asked).toEqual([
         {
           kind: 'input',
@@ -225,7 +225,7 @@ describe('webhook create', () => {
       const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
       const io = fakeIO({ tty: true, canPrompt: true });
       const { asked, prompter } = scripted({ input: [['http://127.0.0.1:9/hook']], select: ['generate'], confirm: [] });
-      await webhookCreateRun({ io: io.io, api, prompter, form: '42', headers: [], inactive: true, allowPrivate: true, output: {} });
+      await webhookCreateRun({ io: io.io, api, prompter, form: '42', header: [], inactive: true, allowPrivate: true });
       expect(asked.map((a) => a.message)).toEqual(['Receiver URL (private addresses allowed)', 'Signing secret']);
       const sent = JSON.parse(server.requests[0]!.body) as { status: string; data: { webhook_secret: string } };
       expect(sent.status).toBe('inactive');
@@ -237,11 +237,11 @@ describe('webhook create', () => {
     it('"none" sends no secret; without a prompter or terminal it is a usage error naming --url', async () => {
       const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
       const { prompter } = scripted({ input: [['https://hooks.example.com/in']], select: ['none'], confirm: [true] });
-      await webhookCreateRun({ io: fakeIO({ tty: true, canPrompt: true }).io, api, prompter, resolve, form: '42', headers: [], output: {} });
+      await webhookCreateRun({ io: fakeIO({ tty: true, canPrompt: true }).io, api, prompter, resolve, form: '42', header: [] });
       expect(JSON.parse(server.requests[0]!.body).data).toEqual({ webhook_url: 'https://hooks.example.com/in', webhook_headers: {} });
       expect(JSON.parse(server.requests[0]!.body).status).toBe('active');
 
-      const e = await thrown(webhookCreateRun({ io: fakeIO({ tty: false }).io, api, prompter, form: '42', headers: [], output: {} }));
+      const e = await thrown(webhookCreateRun({ io: fakeIO({ tty: false }).io, api, prompter, form: '42', header: [] }));
       expect(e).toMatchObject({ message: 'Missing --url.', exitCode: 2 });
       expect(server.requests).toHaveLength(1);
     });
@@ -255,7 +255,7 @@ describe('webhook update', () => {
       json(res, 200, { form_integration: { ...integration, ...JSON.parse(req.body) } });
     });
     const io = fakeIO();
-    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, headers: [['x-env', 'staging']], deactivate: true, output: {} });
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, header: [['x-env', 'staging']], deactivate: true, secret: true });
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/42/integrations', 'PUT /open/forms/42/integrations/7']);
     expect(JSON.parse(server.requests[1]!.body)).toEqual({
       integration_id: 'webhook',
@@ -268,26 +268,26 @@ describe('webhook update', () => {
   it('--clear-headers empties them; a changed URL is validated before the PUT', async () => {
     const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
     const io = fakeIO();
-    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, headers: [], clearHeaders: true, output: {} });
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, header: [], clearHeaders: true, secret: true });
     expect(JSON.parse(server.requests[1]!.body).data.webhook_headers).toEqual({});
-    const e = await thrown(webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, url: 'https://[::1]/', headers: [], output: {} }));
+    const e = await thrown(webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, url: 'https://[::1]/', header: [], secret: true }));
     expect(e.message).toContain('data.webhook_url: The webhook URL must resolve only to public IP addresses (::1, a loopback address).');
     expect(server.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
-    expect((await thrown(webhookUpdateRun({ io: io.io, api, form: '42', id: 7, headers: [], output: {} }))).message).toBe('Nothing to update.');
+    expect((await thrown(webhookUpdateRun({ io: io.io, api, form: '42', id: 7, header: [], secret: true }))).message).toBe('Nothing to update.');
   });
 
   it('re-checks only a new URL: a stored private URL (created with --allow-private) can still be switched off', async () => {
     const local = { ...integration, data: { ...integration.data, webhook_url: 'http://127.0.0.1:8787/hook' } };
     const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [local]) : json(res, 200, { form_integration: local })));
-    await webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, deactivate: true, headers: [], output: {} });
+    await webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, deactivate: true, header: [], secret: true });
     expect(JSON.parse(server.requests[1]!.body).data.webhook_url).toBe('http://127.0.0.1:8787/hook');
-    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, headers: [['X-Long', 'v'.repeat(256)]], output: {} }));
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [['X-Long', 'v'.repeat(256)]], secret: true }));
     expect(e.message).toBe("The webhook settings would be rejected by the service:\n  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256).");
   });
 
   it('a missing integration is a not-found error (exit 6)', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
-    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 99, activate: true, headers: [], output: {} }));
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 99, activate: true, header: [], secret: true }));
     expect(e.exitCode).toBe(6);
   });
 });
@@ -296,7 +296,7 @@ describe('webhook rotate-secret', () => {
   it('generates a new secret, PUTs it with everything else unchanged, prints it once and warns', async () => {
     const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
     const io = fakeIO();
-    await webhookRotateSecretRun({ io: io.io, api, form: '42', id: 7, output: {} });
+    await webhookRotateSecretRun({ io: io.io, api, form: '42', id: 7 });
     const body = JSON.parse(server.requests[1]!.body);
     expect(body.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(body).toEqual({ integration_id: 'webhook', status: 'active', data: { ...integration.data, webhook_secret: body.data.webhook_secret }, logic: integration.logic });
@@ -309,13 +309,13 @@ describe('webhook list', () => {
   it('masks secrets in TSV and JSON unless --show-secret', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
     const io = fakeIO();
-    await webhookListRun({ io: io.io, api, now: () => new Date('2025-01-03T00:00:00Z'), form: '42', output: {} });
+    await webhookListRun({ io: io.io, api, now: () => new Date('2025-01-03T00:00:00Z'), form: '42' });
     expect(io.out()).toBe('7\tactive\thttps://hooks.example.com/in\t••••1234\tX-Api-Key, X-Env\t2025-01-02T00:00:00Z\n');
     const j = fakeIO();
-    await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', output: { json: 'id,data' } });
+    await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', json: 'id,data' });
     expect(JSON.parse(j.out())).toEqual([{ id: 7, data: { ...integration.data, webhook_secret: '••••1234' } }]);
     const shown = fakeIO();
-    await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, output: { json: 'data' } });
+    await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, json: 'data' });
     expect(shown.out()).toContain(SECRET);
   });
 });
@@ -332,7 +332,7 @@ describe('webhook events', () => {
   it('lists newest first and filters by status; deployed {date, status, data} records are normalised', async () => {
     const { api } = await stub(eventsStub((_req, res) => json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }])));
     const io = fakeIO();
-    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: new AbortController().signal, form: '42', id: 7, status: 'failed', output: { json: 'id,status,response_code,error_message' } });
+    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: new AbortController().signal, form: '42', id: 7, status: 'failed', json: 'id,status,response_code,error_message' });
     expect(JSON.parse(io.out())).toEqual([
       { id: 3, status: 'failed', response_code: 500, error_message: null },
       { id: null, status: 'failed', response_code: 502, error_message: 'boom' },
@@ -346,7 +346,7 @@ describe('webhook events', () => {
     const io = fakeIO();
     const waits: number[] = [];
     await webhookEventsRun({
-      io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 2000, output: { json: 'id,status' },
+      io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 2000, json: 'id,status',
       sleep: async (ms) => {
         waits.push(ms);
         if (waits.length === 3) controller.abort();
@@ -366,11 +366,11 @@ describe('webhook events', () => {
       throw new CliError('Network error: the connection was cut.', ExitCode.network);
     };
     await expect(
-      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 1, output: {} }),
+      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 1 }),
     ).resolves.toBeUndefined();
     // Without --follow the same error is the command's error.
     await expect(
-      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, output: {} }),
+      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7 }),
     ).rejects.toThrow('Network error');
   });
 });
@@ -382,7 +382,7 @@ describe('webhook human output on a terminal', () => {
     const { api } = await stub(eventsStub((_req, res) => json(res, 200, [{ id: 1, integration_id: 7, event: 'submission.created\x1b[8m', status: 'failed', response_code: 500, error_message: evil, created_at: '2025-01-01T00:00:01Z' }])));
     const controller = new AbortController();
     const io = fakeIO({ tty: true });
-    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, intervalMs: 1, output: {}, sleep: async () => controller.abort() });
+    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 1, sleep: async () => controller.abort() });
     expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(io.out()).toContain('submission.created\\x1b[8m  boom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m');
   });
@@ -459,7 +459,7 @@ describe('webhook send', () => {
     const io = fakeIO();
     await webhookSendRun({
       io: io.io, api: async () => { throw new Error('no API needed'); }, now: () => new Date('2025-05-06T07:08:09Z'), signal: new AbortController().signal,
-      timeoutMs: 5000, userAgent: 'formctl/test', url: `${server.url}/hook`, secretFile: file('send-secret', SECRET), headers: [['X-Env', 'dev']],
+      timeoutMs: 5000, userAgent: 'formctl/test', url: `${server.url}/hook`, secretFile: file('send-secret', SECRET), header: [['X-Env', 'dev']],
     });
     const req = server.requests[0]!;
     expect(req.method).toBe('POST');

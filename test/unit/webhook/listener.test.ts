@@ -88,7 +88,7 @@ describe('startListener', () => {
     const target = gone.url;
     await gone.close();
     const host = new URL(target).host;
-    for (const json of [false, true]) {
+    for (const json of [undefined, true] as const) {
       const io = fakeIO();
       const controller = new AbortController();
       let url = '';
