@@ -1,0 +1,71 @@
+// docs/architecture.md "Adding a flag": a command's flags are written once, in its declaration; its
+// Options type is derived from it (FlagsOf) and its action takes the parsed flags as Commander types
+// them. This test reads the command modules and refuses the two ways a second copy creeps back: a
+// hand-written Options interface, and an action whose parameters are typed by hand.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../helpers/cli.js';
+
+/**
+ * Files still typing their flags by hand, each with the reason. An entry that no longer offends is
+ * reported too, so the list only shrinks.
+ */
+const PENDING: Record<string, string> = {
+  'src/commands/completion/index.ts': 'completion is being rebuilt on one resolver over the Commander tree',
+  'src/commands/completion/complete.ts': 'completion is being rebuilt on one resolver over the Commander tree',
+};
+
+/** The offences in one module's text, as "line: what". */
+function offences(text: string): string[] {
+  const found: string[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (/^export interface \w+Options\b/.test(line)) found.push(`${i + 1}: hand-written ${line.split(' ')[2]} (derive it: FlagsOf<declaration> & { … })`);
+  });
+  // An action callback whose parameter list carries a type annotation: `.action((flags: {…}) =>`,
+  // `.action(async (form: string | undefined, …) =>`.
+  for (const m of text.matchAll(/\.action\(\s*(?:async\s*)?\(([^()]*)\)\s*=>/g)) {
+    if (m[1]!.includes(':')) found.push(`${text.slice(0, m.index).split('\n').length}: action parameters typed by hand (${m[1]!.trim()})`);
+  }
+  return found;
+}
+
+function commandModules(): string[] {
+  const dir = join(ROOT, 'src', 'commands');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => readdirSync(join(dir, e.name)).filter((n) => n.endsWith('.ts')).map((n) => join(dir, e.name, n)));
+}
+
+describe('flags are declared once', () => {
+  it('finds both kinds of offence in a module that has them', () => {
+    const text = [
+      'export interface FooListOptions {',
+      '  all?: boolean;',
+      '}',
+      "  return cmd.action(async (form: string | undefined, flags: { all?: boolean }) => runF({ all: flags.all }));",
+      '  return fooCommand().action((flags) => runF({ ...flags }));',
+    ].join('\n');
+    expect(offences(text)).toEqual([
+      '1: hand-written FooListOptions (derive it: FlagsOf<declaration> & { … })',
+      '4: action parameters typed by hand (form: string | undefined, flags: { all?: boolean })',
+    ]);
+  });
+
+  it('no command module writes its flags a second time', () => {
+    const found: string[] = [];
+    const stale: string[] = [];
+    for (const file of commandModules()) {
+      const rel = relative(ROOT, file);
+      const own = offences(readFileSync(file, 'utf8'));
+      if (PENDING[rel]) {
+        if (own.length === 0) stale.push(`${rel}: no longer offends; remove it from PENDING`);
+        continue;
+      }
+      found.push(...own.map((o) => `${rel}:${o}`));
+    }
+    expect(found).toEqual([]);
+    expect(stale).toEqual([]);
+  });
+});
