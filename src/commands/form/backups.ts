@@ -26,13 +26,14 @@ export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> & {
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
 };
 
 /** `formctl form backups <id>`. */
 export function newFormBackupsCommand(f: Factory, runF = formBackupsRun) {
-  return formBackupsCommand().action(async (ref, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, ref: await resolveFormArg(f, ref) }),
+  return formBackupsCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, form: await resolveFormArg(f, form) }),
   );
 }
 
@@ -46,7 +47,7 @@ export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Prom
 /** Lists backup files of the form for the active profile. */
 export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
   const format = resolveFormat(o.io, o, BACKUP_FIELDS);
-  const id = await formIdOf(o.api, o.ref);
+  const id = await formIdOf(o.api, o.form);
   const entries = await listBackups(await o.backupDir(id));
   const columns: Column<BackupEntry>[] = [
     { header: 'Saved', value: (b) => b.savedAt, time: true },

@@ -27,13 +27,14 @@ export type FormDeleteOptions = FlagsOf<typeof formDeleteCommand> & {
   backupDir: (formId: number) => Promise<string>;
   prompter: () => Prompter;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
 };
 
 /** `formctl form delete <id|slug>`. */
 export function newFormDeleteCommand(f: Factory, runF = formDeleteRun) {
-  return formDeleteCommand().action(async (ref, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, ref: await resolveFormArg(f, ref) }),
+  return formDeleteCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), prompter: f.prompter, now: f.now, form: await resolveFormArg(f, form) }),
   );
 }
 
@@ -44,7 +45,7 @@ export const DELETE_FIELDS = ['id', 'deleted', 'backup'] as const;
 export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
   const format = resolveFormat(o.io, o, DELETE_FIELDS);
   const client = await o.api();
-  const form = await resolveForm(client, o.ref);
+  const form = await resolveForm(client, o.form);
   const n = typeof form.submissions_count === 'number' ? form.submissions_count : undefined;
   const count = n !== undefined ? ` and its ${n} submission${n === 1 ? '' : 's'}` : '';
   const message = `Delete form ${formLabel(form)}${count}?`;

@@ -39,14 +39,15 @@ export type FormEditOptions = FlagsOf<typeof formEditCommand> & {
   /** True when $VISUAL or $EDITOR names an editor; the fallback, vi, needs a terminal. */
   editorSet: boolean;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
   /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
   lock?: FormLocker;
 };
 
 /** `formctl form edit <id|slug>`. */
 export function newFormEditCommand(f: Factory, runF = formEditRun) {
-  return formEditCommand().action(async (ref, flags) =>
+  return formEditCommand().action(async (form, flags) =>
     runF({
       ...flags,
       io: f.io,
@@ -57,7 +58,7 @@ export function newFormEditCommand(f: Factory, runF = formEditRun) {
       editor: systemEditor(f.env),
       editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
       now: f.now,
-      ref: await resolveFormArg(f, ref),
+      form: await resolveFormArg(f, form),
     }),
   );
 }
@@ -119,7 +120,7 @@ function assertCanEdit(o: FormEditOptions): void {
 export async function formEditRun(o: FormEditOptions): Promise<void> {
   assertCanEdit(o);
   const client = await o.api();
-  const current = await resolveForm(client, o.ref);
+  const current = await resolveForm(client, o.form);
   const original = documentText(toDocument(current));
   const dir = await mkdtemp(join(tmpdir(), 'formctl-edit-'));
   const file = join(dir, `form-${current.id}.json`);

@@ -22,12 +22,13 @@ function formFieldsCommand() {
 export type FormFieldsOptions = FlagsOf<typeof formFieldsCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
 };
 
 /** `formctl form fields <id|slug>`. */
 export function newFormFieldsCommand(f: Factory, runF = formFieldsRun) {
-  return formFieldsCommand().action(async (ref, flags) => runF({ ...flags, io: f.io, api: f.api, ref: await resolveFormArg(f, ref) }));
+  return formFieldsCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, form: await resolveFormArg(f, form) }));
 }
 
 const COLUMNS: Column<FormProperty>[] = [
@@ -46,7 +47,7 @@ export async function writeFieldTable(io: IOStreams, format: OutputFormat, form:
 export async function formFieldsRun(o: FormFieldsOptions): Promise<void> {
   resolveFormat(o.io, o);
   const client = await o.api();
-  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
+  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.form));
   const format = resolveFormFormat(o.io, o, PROPERTY_FIELDS, Array.isArray(form.properties) ? form.properties : []);
   await writeFieldTable(o.io, format, form);
 }

@@ -26,14 +26,15 @@ export type FormGetOptions = Omit<FlagsOf<typeof formGetCommand>, 'workspace'> &
   io: IOStreams;
   api: () => Promise<ApiClient>;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
 };
 
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun) {
   // --workspace is used up here, by the picker; the run function gets the chosen form.
-  return formGetCommand().action(async (ref, { workspace, ...flags }) =>
-    runF({ ...flags, io: f.io, api: f.api, now: f.now, ref: await resolveFormArg(f, ref, workspace) }),
+  return formGetCommand().action(async (form, { workspace, ...flags }) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form, workspace) }),
   );
 }
 
@@ -54,7 +55,7 @@ const COLUMNS: Column<Form>[] = [
 export async function formGetRun(o: FormGetOptions): Promise<void> {
   resolveFormat(o.io, o);
   const client = await o.api();
-  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.ref));
+  const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.form));
   const format = resolveFormFormat(o.io, o, FORM_FIELDS, [form]);
   // A secret attribute (the form's password) is printed only when named: `--json password` asks for
   // it, a bare `--json` (every field, often saved or logged) does not (docs/forms.md, "Secrets").

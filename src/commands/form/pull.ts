@@ -29,12 +29,13 @@ function formPullCommand() {
 export type FormPullOptions = FlagsOf<typeof formPullCommand> & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
 };
 
 /** `formctl form pull <id|slug>`. */
 export function newFormPullCommand(f: Factory, runF = formPullRun) {
-  return formPullCommand().action(async (ref, flags) => runF({ ...flags, io: f.io, api: f.api, ref: await resolveFormArg(f, ref) }));
+  return formPullCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, form: await resolveFormArg(f, form) }));
 }
 
 /**
@@ -46,7 +47,7 @@ export function newFormPullCommand(f: Factory, runF = formPullRun) {
 export async function formPullRun(o: FormPullOptions): Promise<void> {
   // A file that cannot be written is refused before the form is fetched.
   if (o.output !== undefined && o.output !== '-') await assertWritableDir(o.output);
-  const form = await resolveForm(await o.api(), o.ref);
+  const form = await resolveForm(await o.api(), o.form);
   const { doc, left } = o.includeSecrets ? { doc: form as Record<string, unknown>, left: [] } : withoutSecrets(form);
   const text = documentText(toDocument(doc));
   const leftNote = left.length

@@ -35,14 +35,15 @@ export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> & {
   backupDir: (formId: number) => Promise<string>;
   prompter: () => Prompter;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
   /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
   lock?: FormLocker;
 };
 
 /** `formctl form restore <id|slug>`. */
 export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
-  return formRestoreCommand().action(async (ref, flags) =>
+  return formRestoreCommand().action(async (form, flags) =>
     runF({
       ...flags,
       io: f.io,
@@ -51,7 +52,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
       lock: formLockFor(f),
       prompter: f.prompter,
       now: f.now,
-      ref: await resolveFormArg(f, ref),
+      form: await resolveFormArg(f, form),
     }),
   );
 }
@@ -59,7 +60,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
 /** Restores a backup; the version it replaces is itself backed up first, so a restore can be undone. */
 export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   resolveFormat(o.io, o);
-  const id = await formIdOf(o.api, o.ref);
+  const id = await formIdOf(o.api, o.form);
   const dir = await o.backupDir(id);
   let path = o.backup ?? 'latest';
   if (path === 'latest') {

@@ -48,15 +48,16 @@ export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> & {
   api: () => Promise<ApiClient>;
   backupDir: (formId: number) => Promise<string>;
   now: () => Date;
-  ref: string;
+  /** The form's id or slug (the resolved [form] argument). */
+  form: string;
   /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
   lock?: FormLocker;
 };
 
 /** `formctl form update <id|slug>`. */
 export function newFormUpdateCommand(f: Factory, runF = formUpdateRun) {
-  return formUpdateCommand().action(async (ref, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now, ref: await resolveFormArg(f, ref) }),
+  return formUpdateCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now, form: await resolveFormArg(f, form) }),
   );
 }
 
@@ -140,7 +141,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     throw new UsageError(`Invalid slug "${slug}": use letters, digits, "-" and "_", not only digits.`);
   }
   const client = await o.api();
-  const { current, release } = await readLocked(client, o.ref, o.dryRun ? undefined : o.lock);
+  const { current, release } = await readLocked(client, o.form, o.dryRun ? undefined : o.lock);
   try {
     let doc = mergePatch(current, patch);
     if (o.title !== undefined) doc.title = o.title;

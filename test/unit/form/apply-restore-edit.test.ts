@@ -36,7 +36,7 @@ describe('form pull / apply', () => {
   it('pull writes a stable document without computed fields; applying it sends nothing', async () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'form.json');
-    await formPullRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', output: file });
+    await formPullRun({ io: fakeIO().io, api: async () => stub!.client, form: '42', output: file });
     const text = readFileSync(file, 'utf8');
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual([
@@ -46,7 +46,7 @@ describe('form pull / apply', () => {
     ]);
     expect(text).not.toContain('hunter2');
     const stdout = fakeIO();
-    await formPullRun({ io: stdout.io, api: async () => stub!.client, ref: 'contact-us' });
+    await formPullRun({ io: stdout.io, api: async () => stub!.client, form: 'contact-us' });
     expect(stdout.out()).toBe(text);
 
     const io = fakeIO();
@@ -179,14 +179,14 @@ describe('form pull / apply', () => {
 describe('form restore', () => {
   it('puts the latest backup back through the safe update, backing up the replaced version', async () => {
     stub = await startFormStub();
-    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, ref: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], validate: true });
+    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, form: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], validate: true });
     expect(stub.form.title).toBe('Oops');
 
-    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: 'latest', validate: true }).catch((e) => e);
+    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: 'latest', validate: true }).catch((e) => e);
     expect([codeOf(refused), (refused as CliError).hint]).toEqual([2, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).']);
 
     const io = fakeIO();
-    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', yes: true, backup: 'latest', validate: true });
+    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', yes: true, backup: 'latest', validate: true });
     const restored = JSON.parse(stub.puts()[1]!.body);
     expect(restored.title).toBe('Contact us');
     expect(restored.properties).toEqual(sampleForm().properties);
@@ -197,7 +197,7 @@ describe('form restore', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other-profile.json');
     writeFileSync(file, JSON.stringify(sampleForm({ slug: 'payroll-1a2b3c', title: 'Payroll' })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, validate: true }).catch((err) => err);
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: file, yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form "payroll-1a2b3c", not of form 42 ("contact-us"); nothing was sent.`);
     expect(stub.puts()).toEqual([]);
@@ -207,7 +207,7 @@ describe('form restore', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other.json');
     writeFileSync(file, JSON.stringify(sampleForm({ id: 7 })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, ref: '42', backup: file, yes: true, validate: true }).catch((err) => err);
+    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: file, yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form 7, not form 42.`);
   });
@@ -224,7 +224,7 @@ describe('form edit', () => {
       else writeFileSync(file, text.replace('"Contact us', '"Talk to us"'));
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true });
     expect(seen).toHaveLength(2);
     expect(seen[0]!.startsWith('// Edit the form below')).toBe(true);
     expect(seen[1]).toMatch(/^\/\/ ERROR: The edited form is not valid JSON: /m);
@@ -242,7 +242,7 @@ describe('form edit', () => {
       doc.properties = [];
       writeFileSync(file, JSON.stringify(doc, null, 2));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true }).catch((err) => err);
     expect(opens).toBe(2);
     expect(codeOf(e)).toBe(2);
     expect(stub.puts()).toEqual([]);
@@ -259,7 +259,7 @@ describe('form edit', () => {
       path = file;
       writeFileSync(file, readFileSync(file, 'utf8').replace('"Contact us"', '"My long edit"'));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, ref: '42', yes: true, validate: true }).catch((err) => err);
+    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true }).catch((err) => err);
     expect(codeOf(e)).toBe(9);
     expect(stub.puts()).toEqual([]);
     expect((e as CliError).hint).toContain(`Your edited form is kept in ${path}.`);
@@ -286,7 +286,7 @@ describe('form edit', () => {
       },
     ];
     for (const c of cases) {
-      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, ref: '42', yes: c.yes, validate: true }).catch((err) => err);
+      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, form: '42', yes: c.yes, validate: true }).catch((err) => err);
       expect(codeOf(e)).toBe(2);
       expect([(e as CliError).message, (e as CliError).hint]).toEqual([c.message, c.hint]);
     }
@@ -298,11 +298,11 @@ describe('form edit', () => {
     stub = await startFormStub();
     const change = async (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('"public"', '"closed"'));
     const dry = fakeIO();
-    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, ref: '42', dryRun: true, validate: true });
+    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, form: '42', dryRun: true, validate: true });
     expect(dry.out()).toContain('-  "visibility": "public",\n+  "visibility": "closed",\n');
     expect(dry.err()).toBe('note: dry run: nothing was sent.\n');
     const tty = fakeIO({ tty: true, canPrompt: true });
-    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, ref: '42', validate: true });
+    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, form: '42', validate: true });
     expect(tty.err()).toBe('No changes; nothing was sent.\n');
     expect(stub.puts()).toEqual([]);
   });

@@ -32,7 +32,7 @@ const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
 const backupDir = async (id: number) => join(tmp.dir, 'backups', String(id));
 
 function update(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<typeof formUpdateRun>[0]> = {}) {
-  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir, now, ref: '42', validate: true, ...o });
+  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir, now, form: '42', validate: true, ...o });
 }
 
 const TITLE_70 = 'A'.repeat(70);
@@ -117,7 +117,7 @@ describe('local checks cover only what the change touches', () => {
     stub = await startFormStub({ form: sampleForm({ title: TITLE_70 }) });
     const saved = join(tmp.dir, 'saved.json');
     writeFileSync(saved, JSON.stringify(sampleForm({ title: TITLE_70, visibility: 'closed' })));
-    await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, ref: '42', backup: saved, yes: true, validate: true });
+    await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, form: '42', backup: saved, yes: true, validate: true });
     expect(JSON.parse(stub.puts()[0]!.body).visibility).toBe('closed');
   });
 });
@@ -139,7 +139,7 @@ describe('form update holds the form lock from the read to the PUT', () => {
     expect(events).toEqual(['lock 42 after 0 requests', 'release after 3 requests']);
     events.length = 0;
     stub.requests.length = 0;
-    await update(stub, fakeIO(), { ref: 'contact-us', visibility: 'closed', lock });
+    await update(stub, fakeIO(), { form: 'contact-us', visibility: 'closed', lock });
     expect(events).toEqual(['lock 42 after 1 requests', 'release after 4 requests']);
     expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact-us', 'GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42']);
     events.length = 0;
@@ -164,7 +164,7 @@ describe('form edit', () => {
       return locker(id);
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, ref: '42', yes: true, lock, validate: true });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, form: '42', yes: true, lock, validate: true });
     expect(opens).toBe(1);
     expect(locked).toEqual([42]);
     const body = JSON.parse(stub.puts()[0]!.body);
@@ -350,7 +350,7 @@ describe('402 from the service', () => {
     );
     const client = new ApiClient({ baseUrl: server.url, token: 'tok_unit', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const e = (await formUpdateRun({ io: fakeIO().io, api: async () => client, backupDir, now, ref: '42', set: [['custom_code', '<b>']], validate: true }).catch((err) => err)) as CliError;
+      const e = (await formUpdateRun({ io: fakeIO().io, api: async () => client, backupDir, now, form: '42', set: [['custom_code', '<b>']], validate: true }).catch((err) => err)) as CliError;
       expect([e.exitCode, e.message, e.hint]).toEqual([
         5,
         'This feature requires a Pro plan. (HTTP 402, PUT /open/forms/42)',

@@ -25,7 +25,7 @@ describe('--json field names of the form commands', () => {
   it('get refuses a name the form neither declares nor has (exit 2, the fields listed)', async () => {
     stub = await startFormStub();
     const io = fakeIO();
-    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', json: 'title,nope' }));
+    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: 'title,nope' }));
     expect(e).toBeInstanceOf(CliError);
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');
@@ -37,14 +37,14 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({ form: sampleForm({ font_family: 'Inter' }) });
     expect(FORM_FIELDS).not.toContain('font_family');
     const io = fakeIO();
-    await formGetRun({ io: io.io, api: async () => stub!.client, now, ref: '42', json: 'id,font_family,closes_at' });
+    await formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: 'id,font_family,closes_at' });
     expect(io.out()).toBe('{\n  "id": 42,\n  "font_family": "Inter",\n  "closes_at": null\n}\n');
   });
 
   it('get checks --json/--ndjson conflicts before any request', async () => {
     stub = await startFormStub();
     // get declares no --ndjson; the options may still carry one (a spread), and the conflict is refused first.
-    const e = await caught(formGetRun({ io: fakeIO().io, api: async () => stub!.client, now, ref: '42', json: true, ...{ ndjson: true } }));
+    const e = await caught(formGetRun({ io: fakeIO().io, api: async () => stub!.client, now, form: '42', json: true, ...{ ndjson: true } }));
     expect(e!.exitCode).toBe(2);
     expect(stub.requests).toEqual([]);
   });
@@ -53,12 +53,12 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({
       form: sampleForm({ properties: [{ id: 'f-msg', type: 'text', name: 'Message', multi_lines: true }] }),
     });
-    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, ref: '42', json: 'nope' }));
+    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, form: '42', json: 'nope' }));
     expect(bad!.exitCode).toBe(2);
     expect(bad!.message).toBe('Unknown JSON field: nope.');
     expect(bad!.hint).toBe(`Available fields: ${[...PROPERTY_FIELDS, 'multi_lines'].join(', ')}`);
     const io = fakeIO();
-    await formFieldsRun({ io: io.io, api: async () => stub!.client, ref: '42', json: 'id,multi_lines,help' });
+    await formFieldsRun({ io: io.io, api: async () => stub!.client, form: '42', json: 'id,multi_lines,help' });
     expect(io.out()).toBe('[\n  {"id":"f-msg","multi_lines":true,"help":null}\n]\n');
   });
 
@@ -67,7 +67,7 @@ describe('--json field names of the form commands', () => {
     const tmp = tempDir();
     try {
       const e = await caught(
-        formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir: async () => tmp.dir, now, ref: '42', title: 'New', validate: true, json: 'nope' }),
+        formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir: async () => tmp.dir, now, form: '42', title: 'New', validate: true, json: 'nope' }),
       );
       expect(e!.exitCode).toBe(2);
       expect(e!.message).toBe('Unknown JSON field: nope.');

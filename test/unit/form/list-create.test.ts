@@ -51,7 +51,7 @@ describe('form create', () => {
     const [id, url] = io.out().trimEnd().split('\t');
     expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-`));
     const js = fakeIO();
-    await formGetRun({ io: js.io, api, now, ref: id!, json: true });
+    await formGetRun({ io: js.io, api, now, form: id!, json: true });
     const form = JSON.parse(js.out());
     expect(form).toMatchObject({
       title: 'Contact', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic', width: 'centered',
@@ -86,7 +86,7 @@ describe('form create', () => {
     expect(asked).toEqual(['Title', 'First field name', 'First field type', 'Options (comma-separated)']);
     const created = JSON.parse(io.out()) as { id: number };
     const js = fakeIO();
-    await formGetRun({ io: js.io, api, now, ref: String(created.id), json: true });
+    await formGetRun({ io: js.io, api, now, form: String(created.id), json: true });
     const form = JSON.parse(js.out()) as { properties: Array<Record<string, unknown>> };
     expect(form.properties[0]).toMatchObject({ name: 'Plan', type: 'select', select: { options: ['Free', 'Pro', 'Team'].map((o) => ({ id: o, name: o })) } });
   });
@@ -107,13 +107,13 @@ describe('form create', () => {
 describe('form get / fields / list / delete against the sandbox', () => {
   it('fields: table on a TTY, TSV piped, every key with --json', async () => {
     const tty = fakeIO({ tty: true });
-    await formFieldsRun({ io: tty.io, api, ref: String(sb.formId) });
+    await formFieldsRun({ io: tty.io, api, form: String(sb.formId) });
     expect(tty.out().split('\n')[0]).toMatch(/^ID\s+TYPE\s+NAME\s+REQUIRED$/);
     const piped = fakeIO();
-    await formFieldsRun({ io: piped.io, api, ref: sb.formSlug! });
+    await formFieldsRun({ io: piped.io, api, form: sb.formSlug! });
     expect(piped.out().split('\n')[0]).toMatch(/^[^\t]+\t[^\t]+\t[^\t]+\t(yes|no)$/);
     const js = fakeIO();
-    await formFieldsRun({ io: js.io, api, ref: String(sb.formId), json: 'id,name' });
+    await formFieldsRun({ io: js.io, api, form: String(sb.formId), json: 'id,name' });
     expect(Object.keys(JSON.parse(js.out())[0])).toEqual(['id', 'name']);
   });
 
@@ -141,11 +141,11 @@ describe('form get / fields / list / delete against the sandbox', () => {
     const tmp = tempDir();
     try {
       const backupDir = async (n: number) => `${tmp.dir}/${n}`;
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id }).catch((e) => e))).toBe(2);
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, json: 'nope' }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id }).catch((e) => e))).toBe(2);
+      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: 'nope' }).catch((e) => e))).toBe(2);
       const io = fakeIO();
-      await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, ref: id, yes: true, json: true });
-      expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, ref: id }).catch((e) => e))).toBe(6);
+      await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: true });
+      expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, form: id }).catch((e) => e))).toBe(6);
       const files = (await import('node:fs')).readdirSync(`${tmp.dir}/${id}`);
       expect(files).toHaveLength(1);
       expect(io.out()).toBe(`${JSON.stringify({ id: Number(id), deleted: true, backup: `${tmp.dir}/${id}/${files[0]}` }, null, 2)}\n`);

@@ -17,7 +17,7 @@ afterEach(async () => {
   tmp.cleanup();
 });
 
-const pull = (out: string, force?: true) => formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', output: out, force });
+const pull = (out: string, force?: true) => formPullRun({ io: fakeIO().io, api: async () => stub.client, form: '42', output: out, force });
 const HINT = 'Pass --force to overwrite it, or choose another file with -o.';
 
 describe('form pull -o over an existing file', () => {
@@ -51,17 +51,17 @@ describe('form pull -o over an existing file', () => {
 describe('form pull: secrets and files', () => {
   it('leaves the form password out of the document by default, with a note; --include-secrets keeps it', async () => {
     const io = fakeIO();
-    await formPullRun({ io: io.io, api: async () => stub.client, ref: '42' });
+    await formPullRun({ io: io.io, api: async () => stub.client, form: '42' });
     expect(io.out()).not.toContain('hunter2');
     expect(JSON.parse(io.out())).not.toHaveProperty('password');
     expect(io.err()).toBe('note: left "password" out of the document (a secret); `form apply` keeps the form\'s value. Pass --include-secrets to keep it.\n');
 
     const file = join(tmp.dir, 'form.json');
-    await formPullRun({ io: fakeIO().io, api: async () => stub.client, ref: '42', output: file });
+    await formPullRun({ io: fakeIO().io, api: async () => stub.client, form: '42', output: file });
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
 
     const all = fakeIO();
-    await formPullRun({ io: all.io, api: async () => stub.client, ref: '42', includeSecrets: true });
+    await formPullRun({ io: all.io, api: async () => stub.client, form: '42', includeSecrets: true });
     expect(JSON.parse(all.out()).password).toBe('hunter2');
     expect(all.err()).toBe('');
   });
@@ -69,7 +69,7 @@ describe('form pull: secrets and files', () => {
   it('a form without a password: no note', async () => {
     stub.form.password = null;
     const io = fakeIO();
-    await formPullRun({ io: io.io, api: async () => stub.client, ref: '42' });
+    await formPullRun({ io: io.io, api: async () => stub.client, form: '42' });
     expect(io.err()).toBe('');
   });
 

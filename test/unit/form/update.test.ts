@@ -22,7 +22,7 @@ const now = () => new Date('2025-03-04T05:06:07.890Z');
 const codeOf = (e: unknown) => (e instanceof CliError ? e.exitCode : -1);
 
 function run(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<typeof formUpdateRun>[0]> = {}) {
-  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir: async (id) => join(tmp.dir, String(id)), now, ref: '42', validate: true, ...o });
+  return formUpdateRun({ io: io.io, api: async () => s.client, backupDir: async (id) => join(tmp.dir, String(id)), now, form: '42', validate: true, ...o });
 }
 
 /** The body the client should send for `sampleForm()` with `change` applied: every writable field, nothing computed. */
