@@ -2,15 +2,10 @@ import { Argument, Command } from '@commander-js/extra-typings';
 import { SHELLS, type Shell, completionScript } from '../../completion/scripts.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { examples } from '../shared.js';
+import { type FlagsOf, examples } from '../shared.js';
 
-export interface CompletionOptions {
-  io: IOStreams;
-  shell: Shell;
-}
-
-/** `formctl completion <shell>`. */
-export default function newCompletionCommand(f: Factory, runF = completionRun) {
+/** `formctl completion <shell>`: the command, declared once. */
+function completionCommand() {
   const cmd = new Command('completion')
     .description('Print a shell completion script (bash, zsh, fish)')
     .addArgument(new Argument('<shell>', 'Shell to print the script for').choices(SHELLS));
@@ -25,14 +20,23 @@ export default function newCompletionCommand(f: Factory, runF = completionRun) {
     '# fish:',
     'formctl completion fish > ~/.config/fish/completions/formctl.fish',
   ]);
-  cmd.addHelpText(
+  return cmd.addHelpText(
     'after',
     '\nThe script is small and fixed: at each Tab it asks `formctl __complete` what\n' +
       'fits, so it never goes stale when formctl is upgraded. Workspace, form and\n' +
       'webhook ids come from the API (cached for 60 s; never a prompt or an error).\n' +
       'Open a new shell afterwards.\n',
   );
-  return cmd.action((shell) => runF({ io: f.io, shell }));
+}
+
+export type CompletionOptions = FlagsOf<typeof completionCommand> & {
+  io: IOStreams;
+  shell: Shell;
+};
+
+/** `formctl completion <shell>`. */
+export default function newCompletionCommand(f: Factory, runF = completionRun) {
+  return completionCommand().action((shell, flags) => runF({ ...flags, io: f.io, shell }));
 }
 
 /** Prints the script. */
