@@ -47,8 +47,7 @@ export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const n = typeof form.submissions_count === 'number' ? form.submissions_count : undefined;
-  const count = n !== undefined ? ` and its ${n} submission${n === 1 ? '' : 's'}` : '';
-  const message = `Delete form ${formLabel(form)}${count}?`;
+  const message = `Delete form ${formLabel(form)}${submissionsPhrase(n)}?`;
   // Submissions are gone for good (the backup keeps only the definition): unless the form is known
   // to be empty, the person types its slug, as `gh repo delete` asks for the repository's name.
   if (n === 0) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
@@ -61,4 +60,12 @@ export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
     return;
   }
   await success(o.io, `Deleted form ${formLabel(form)}. Its definition was saved to ${saved}`);
+}
+
+/** What the prompt says the form takes with it: nothing when the count is unknown. */
+export function submissionsPhrase(n: number | undefined): string {
+  if (n === undefined) return '';
+  if (n === 0) return ', which has no submissions';
+  if (n === 1) return ' and its one submission';
+  return ` and its ${n.toLocaleString('en-US')} submissions`;
 }
