@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
+import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
@@ -37,20 +38,30 @@ export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun) {
   );
 }
 
-/** Confirms (naming the invited address and the workspace), then cancels (the server deletes the invite). */
+/**
+ * Confirms (naming the invited address and the workspace), then cancels (the server deletes the invite).
+ * An id the workspace's invite list does not hold fails (exit 6) before anyone is asked.
+ */
 export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
   const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
   const client = await o.api();
   if (!o.yes) {
-    // Only a person is asked, so only then are the names looked up (best effort: the id still works).
-    const [invite, workspace] = await Promise.all([
-      listInvites(client, workspaceId).then((l) => l.find((i) => Number(i.id) === o.id), () => undefined),
+    // Only a person is asked, so only then are the names looked up. A list that cannot be read (a
+    // role that may not list invites) leaves the prompt with the bare id, and the cancel decides.
+    const [invites, workspace] = await Promise.all([
+      listInvites(client, workspaceId).catch(() => undefined),
       listWorkspaces(client).then((l) => l.find((w) => Number(w.id) === workspaceId), () => undefined),
     ]);
+    const invite = invites?.find((i) => Number(i.id) === o.id);
+    const name = typeof workspace?.name === 'string' ? JSON.stringify(workspace.name) : undefined;
+    // The list was read and has no such invite: asking first would only lead to a failed cancel.
+    if (invites !== undefined && invite === undefined) {
+      throw new CliError(`${name ? `${name} (workspace ${workspaceId})` : `Workspace ${workspaceId}`} has no invite ${o.id}.`, ExitCode.notFound, `Check the invite id: formctl invite list -w ${workspaceId}`);
+    }
+    const where = name ?? `workspace ${workspaceId}`;
     const who = typeof invite?.email === 'string' ? `the invite of ${invite.email}` : `invite ${o.id}`;
-    const where = typeof workspace?.name === 'string' ? JSON.stringify(workspace.name) : `workspace ${workspaceId}`;
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel ${who} to ${where}?` });
   }
   const message = await cancelInvite(client, workspaceId, o.id);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { inviteCancelRun } from '../../../src/commands/invite/cancel.js';
-import { CancelledError } from '../../../src/errors.js';
+import { CancelledError, CliError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import type { StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
@@ -147,6 +147,39 @@ describe('invite cancel', () => {
     }
     expect(asked).toEqual(['Cancel the invite of carol@example.com to "Ops"?']);
     expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('an id the invite list does not hold fails with exit 6 before anyone is asked, and nothing is cancelled', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), true) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 9 }).catch((e) => e);
+      expect(err).toBeInstanceOf(CliError);
+      expect(err.exitCode).toBe(6);
+      expect(err.message).toBe('"Ops" (workspace 7) has no invite 9.');
+      expect(err.hint).toBe('Check the invite id: formctl invite list -w 7');
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual([]);
+    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('an invite list it may not read (403) still leaves the prompt, with the bare id', async () => {
+    const s = await serve([[`GET ${INVITES}`, [403, { message: 'Forbidden.' }]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      expect(await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 9 }).catch((e) => e)).toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Cancel invite 9 to "Ops"?']);
   });
 
   it('refuses without --yes when it cannot prompt, with no request', async () => {
