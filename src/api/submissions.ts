@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError } from './errors.js';
 import { type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList } from './normalize.js';
 import { type Page, paginate } from './paginate.js';
 import { apiPath } from './path.js';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
 
 
@@ -96,31 +96,44 @@ async function listPage(c: ApiClient, formId: number, page: number, cost?: ListC
   return { items: items.map(normalizeSubmission), lastPage: info ? lastPage : 1, more: info ? more : false };
 }
 
-function notFound(formId: number, label: string): NotFoundError {
-  return new NotFoundError({ status: 404, method: 'GET', path: `/open/forms/${formId}/submissions/${encodeURIComponent(label)}`, serverMessage: `Form ${formId} has no submission ${label}` });
+/**
+ * A submission the list does not hold. No request answered 404 (nothing was asked about this id), so
+ * the message says what was done: the list was read, and how much of it.
+ */
+function notFound(formId: number, label: string, pagesRead: number): CliError {
+  return new CliError(
+    `Form ${formId} has no submission ${label}: it is not in the form's submission list (looked up in GET /open/forms/${formId}/submissions, ${pagesRead} page${pagesRead === 1 ? '' : 's'} read).`,
+    ExitCode.notFound,
+    `Check the submission id: formctl submission list ${formId}`,
+  );
 }
 
 /**
  * Finds one submission through the list (the single-submission route is closed to tokens on the
  * deployed service). The list is newest first and ids grow with time, so a numeric id is found by a
  * binary search over pages: about log2(pages) + 1 requests. A UUID has no order, so the pages are
- * read until it turns up. NotFoundError (exit 6) when the form has no such submission.
+ * read until it turns up. Exit 6 (not found) when the form has no such submission.
  */
 export async function findSubmission(c: ApiClient, formId: number, ref: SubmissionRef, o: { cost?: ListCost; signal?: AbortSignal } = {}): Promise<NormalizedSubmission> {
   const label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
   const match = (s: NormalizedSubmission) => (ref.kind === 'id' ? numericIdOf(s) === ref.id : uuidOf(s) === ref.uuid);
-  const first = await listPage(c, formId, 1, o.cost, o.signal);
+  let read = 0;
+  const pageOf = (p: number) => {
+    read++;
+    return listPage(c, formId, p, o.cost, o.signal);
+  };
+  const first = await pageOf(1);
   let hit = first.items.find(match);
   if (hit) return hit;
   if (ref.kind === 'uuid' || first.lastPage === undefined) {
     // No order to search by (a UUID), or no page count to halve: page after page.
     let page = first;
     for (let p = 2; page.more; p++) {
-      page = await listPage(c, formId, p, o.cost, o.signal);
+      page = await pageOf(p);
       hit = page.items.find(match);
       if (hit) return hit;
     }
-    throw notFound(formId, label);
+    throw notFound(formId, label, read);
   }
   const last = first.lastPage;
   const bounds = (items: NormalizedSubmission[]) => {
@@ -131,13 +144,13 @@ export async function findSubmission(c: ApiClient, formId: number, ref: Submissi
   const b1 = bounds(first.items);
   let ordered = b1.ordered;
   // Not on page 1 though newer than its oldest (or the list ends there): it does not exist.
-  if (last <= 1 || (ordered && (b1.min === undefined || ref.id > b1.min))) throw notFound(formId, label);
+  if (last <= 1 || (ordered && (b1.min === undefined || ref.id > b1.min))) throw notFound(formId, label, read);
   let lo = 2;
   let hi = last;
   const seen = new Set<number>([1]);
   while (ordered && lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const page = await listPage(c, formId, mid, o.cost, o.signal);
+    const page = await pageOf(mid);
     seen.add(mid);
     hit = page.items.find(match);
     if (hit) return hit;
@@ -145,16 +158,16 @@ export async function findSubmission(c: ApiClient, formId: number, ref: Submissi
     if (!b.ordered) ordered = false;
     else if (b.max === undefined || ref.id > b.max) hi = mid - 1;
     else if (ref.id < b.min!) lo = mid + 1;
-    else throw notFound(formId, label);
+    else throw notFound(formId, label, read);
   }
-  if (ordered) throw notFound(formId, label);
+  if (ordered) throw notFound(formId, label, read);
   // Ids out of order (an import, a clock change): read the pages not read yet, in order.
   for (let p = 2; p <= last; p++) {
     if (seen.has(p)) continue;
-    hit = (await listPage(c, formId, p, o.cost, o.signal)).items.find(match);
+    hit = (await pageOf(p)).items.find(match);
     if (hit) return hit;
   }
-  throw notFound(formId, label);
+  throw notFound(formId, label, read);
 }
 
 /** The submissions a bulk run needs, found by one pass over the list. */

@@ -89,6 +89,15 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     expect(after.find((s) => s.id === a.id)!.data.comments).toBe('by uuid');
     expect(after.some((s) => s.id === b.id)).toBe(false);
     expect(after.length).toBe(subs.length - 1);
+    // Gone now: a UUID is still only looked up in the list, and the error says so (no GET of it was sent).
+    const again = await runFormctl(['submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
+    expect(again.code).toBe(6);
+    if (/^[0-9a-f]{8}-/.test(b.submission_id)) {
+      expect(again.stderr).toBe(
+        `error: Form ${sb.formId} has no submission ${b.submission_id}: it is not in the form's submission list (looked up in GET /open/forms/${sb.formId}/submissions, 1 page read).\n` +
+          `hint: Check the submission id: formctl submission list ${sb.formId}\n`,
+      );
+    }
     // Everything else is as it was.
     const others = (xs: Listed[]) => xs.filter((s) => s.id !== a.id && s.id !== b.id).map((s) => JSON.stringify([s.id, answers(s)]));
     expect(others(after)).toEqual(others(subs));
