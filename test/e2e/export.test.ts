@@ -89,6 +89,18 @@ describe('submission export (e2e)', () => {
     expect(readFileSync(out).equals(await sandboxCsv(sb, { name: true, email: true, rating: true, comments: true, created_at: true }))).toBe(true);
     const st = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json'], { env: { ...home.env, ...sb.env } });
     expect(JSON.parse(st.stdout)).toMatchObject({ job_id: jobId, status: 'completed', progress: 100 });
+    // The file's link downloads every answer without a token: printed only when named.
+    expect(JSON.parse(st.stdout)).not.toHaveProperty('file_url');
+    expect(st.stderr).toBe(
+      `note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: formctl submission export-status ${sb.formId} ${jobId} --download\n`,
+    );
+    const link = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json', 'file_url'], { env: { ...home.env, ...sb.env } });
+    expect(link.code).toBe(0);
+    expect(JSON.parse(link.stdout)).toEqual({ file_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
+    expect(link.stderr).toBe('');
+    const human = await runFormctl(['submission', 'export-status', String(sb.formId), jobId], { env: { ...home.env, ...sb.env } });
+    expect(human.stdout).toContain('file\tready\n');
+    expect(human.stdout + human.stderr).not.toContain(JSON.parse(link.stdout).file_url);
     const gone = await runFormctl(['submission', 'export-status', String(sb.formId), 'no-such-job'], { env: { ...home.env, ...sb.env } });
     expect(gone.code).toBe(6);
     expect(gone.stderr).toContain('error: Export job no-such-job was not found');

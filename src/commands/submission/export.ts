@@ -29,7 +29,8 @@ function submissionExportCommand() {
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
     .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty)');
-  return examples(addDownloadOptions(addFormArgument(base)), [
+  const cmd = addDownloadOptions(addFormArgument(base)).option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
+  return examples(cmd, [
     'formctl submission export contact-us',
     'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
     'formctl submission export 42 -o - | head -5',

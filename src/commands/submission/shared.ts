@@ -28,6 +28,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
 /**
  * Adds the flags shared by `export` and `export-status --download`. `--poll-interval` and
  * `--wait-timeout` are given in seconds and parsed to milliseconds (`pollInterval`, `waitTimeout`).
+ * Each command declares its own `--json`: `export-status` also takes a field list.
  */
 export function addDownloadOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
@@ -38,8 +39,7 @@ export function addDownloadOptions<A extends unknown[], O extends OptionValues, 
       new Option('--wait-timeout <seconds>', 'Longest wait for an async export job to finish (the root --timeout is per request)')
         .default(DEFAULT_WAIT_TIMEOUT_MS, '900')
         .argParser(parseSeconds('--wait-timeout', { min: 1 })),
-    )
-    .option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
+    );
 }
 
 /** `formctl submission update [form] [submission-id]`: the command and its flags, declared once. */

@@ -415,5 +415,44 @@ describe('submission export (async job)', () => {
     });
     expect(JSON.parse(fio.out())).toEqual({ job_id: JOB, status: 'processing', progress: 55, file_url: null });
   });
+
+  it("export-status never prints the file's bearer link unless --json names file_url; a note says how to get it or the file", async () => {
+    const done = { job_id: JOB, status: 'completed', progress: 100, file_url: 'FILE', expires_at: '2025-01-01T02:00:00Z' };
+    stub = await asyncServer([done]);
+    const link = `${stub.url.replace('127.0.0.1', 'localhost')}/files/export.csv?sig=abc`;
+    const status = async (extra: { json?: string | true; tty?: boolean }) => {
+      const fio = fakeIO({ tty: extra.tty ?? false });
+      await submissionExportStatusRun({
+        io: fio.io, api: async () => clientFor(stub!.url), now: () => 0, sleep: async () => undefined,
+        form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000, json: extra.json,
+      });
+      return { out: fio.out(), err: fio.err() };
+    };
+    const download = `formctl submission export-status 42 ${JOB} --download`;
+    const bare = await status({ json: true });
+    expect(JSON.parse(bare.out)).toEqual({ job_id: JOB, status: 'completed', progress: 100, expires_at: '2025-01-01T02:00:00Z' });
+    expect(bare.err).toBe(`note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}\n`);
+    const named = await status({ json: 'status,file_url' });
+    expect(JSON.parse(named.out)).toEqual({ status: 'completed', file_url: link });
+    expect(named.err).toBe('');
+    const other = await status({ json: 'status' });
+    expect(JSON.parse(other.out)).toEqual({ status: 'completed' });
+    expect(other.err).toBe('');
+    const tsv = await status({});
+    expect(tsv.out).toBe(`job\t${JOB}\nstatus\tcompleted\nprogress\t100%\nfile\tready\nexpires\t2025-01-01T02:00:00Z\nerror\t\n`);
+    expect(tsv.err).toBe(`note: the file is ready; download it with: ${download}\n`);
+    const table = await status({ tty: true });
+    expect(table.out).toMatch(/File\s+ready\n/);
+    for (const r of [bare, other, tsv, table]) expect(r.out + r.err).not.toContain('sig=abc');
+  });
+
+  it('export-status refuses fields with --download and unknown fields, before any request', async () => {
+    const fio = fakeIO();
+    const base = { io: fio.io, api: async () => { throw new Error('no request expected'); }, now: () => 0, sleep: async () => undefined, form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000 };
+    expect((await failure(submissionExportStatusRun({ ...base, download: true, json: 'file_url' }))).exitCode).toBe(2);
+    const unknown = await failure(submissionExportStatusRun({ ...base, json: 'url' }));
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.message).toBe('Unknown JSON field: url.');
+  });
 });
 
