@@ -209,25 +209,42 @@ describe('webhook create: local validation (exit 2, nothing sent)', () => {
 });
 
 describe('webhook secrets stay out of output', () => {
-  it('--generate-secret prints the secret once; list, get and --debug never show it unless asked', async () => {
-    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/never', '--generate-secret', '--allow-private', '--inactive', '--header', 'X-Env: test', '--debug'], { env });
+  it('--generate-secret prints the secret once; list, get and --debug never show it, nor header values, unless asked', async () => {
+    const key = 'key-9f2c41e7d05b';
+    const created = await runFormctl(
+      ['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/never', '--generate-secret', '--allow-private', '--inactive', '--header', 'X-Env: test', '--header', `X-Api-Key: ${key}`, '--debug'],
+      { env },
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^[0-9a-f]{64}\n$/);
     const secret = created.stdout.trim();
     expect(created.stderr).toContain('[debug] > POST');
     expect(created.stderr).toContain(`note: created webhook 2 on form ${slug}; stdout holds its signing secret, shown only now.\n`);
     expect(created.stderr).not.toContain(secret);
+    expect(created.stderr).not.toContain(key);
 
     const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env });
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain(`\tinactive\thttp://127.0.0.1:9/never\t••••${secret.slice(-4)}\tX-Env\t`);
+    expect(list.stdout).toContain(`\tinactive\thttp://127.0.0.1:9/never\t••••${secret.slice(-4)}\tX-Env, X-Api-Key\t`);
+    const note = 'note: the values of the custom headers X-Env, X-Api-Key are masked (••••): they may hold credentials. Pass --show-secret to print them (and the signing secret) in full.\n';
+    expect(list.stderr).not.toContain(note);
     for (const args of [['list', slug, '--json'], ['get', slug, '2'], ['get', slug, '2', '--json'], ['list', slug, '--ndjson']]) {
       const r = await runFormctl(['webhook', ...args, '--debug'], { env });
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(secret);
+      expect(r.stdout + r.stderr).not.toContain(key);
+      expect(r.stderr).toContain(note);
     }
+    const masked = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data'], { env });
+    expect(JSON.parse(masked.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: { 'X-Env': '••••', 'X-Api-Key': '••••' } } });
+    expect(masked.stderr).toBe(note);
+    const table = await runFormctl(['webhook', 'get', slug, '2'], { env });
+    expect(table.stdout).toContain('headers\tX-Env: ••••, X-Api-Key: ••••\n');
+    const other = await runFormctl(['webhook', 'get', slug, '2', '--json', 'id,status'], { env });
+    expect(other.stderr).toBe('');
     const shown = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env });
-    expect(JSON.parse(shown.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test' } } });
+    expect(JSON.parse(shown.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': key } } });
+    expect(shown.stderr).toBe('');
   });
 
   it('update keeps the secret and headers it was not asked to change, then delete needs --yes', async () => {
@@ -235,7 +252,7 @@ describe('webhook secrets stay out of output', () => {
     const upd = await runFormctl(['webhook', 'update', slug, '2', '--activate', '--header', 'X-Team: forms', '--allow-private'], { env });
     expect(upd.code).toBe(0);
     const after = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'status,data', '--show-secret'], { env })).stdout);
-    expect(after).toEqual({ status: 'active', data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Team': 'forms' } } });
+    expect(after).toEqual({ status: 'active', data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': 'key-9f2c41e7d05b', 'X-Team': 'forms' } } });
 
     const refused = await runFormctl(['webhook', 'delete', slug, '2'], { env });
     expect(refused.code).toBe(2);

@@ -13,7 +13,7 @@ import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
 import { formIdOf } from './target.js';
-import { WEBHOOK_FIELDS, webhookView } from './view.js';
+import { WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLogicFile, readSecretFile, secretFromFlags } from './files.js';
 
@@ -90,6 +90,8 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
     // The generated secret is shown this once, beside the (masked) integration.
     await writeObject(o.io, format, choices.generateSecret ? { ...view, generated_secret: secret } : view, []);
+    const masked = printsData(format) ? maskedHeadersNote([created], o.showSecret) : undefined;
+    if (masked) await notice(o.io, masked);
     return;
   }
   if (o.io.stdoutIsTTY) {

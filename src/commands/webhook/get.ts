@@ -2,18 +2,18 @@ import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { resolveFormat, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
-import { DETAIL_COLUMNS, WEBHOOK_FIELDS, webhookView } from './view.js';
+import { DETAIL_COLUMNS, WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
 
 /** `formctl webhook get [form] [id]`: the command and its flags, declared once. */
 function webhookGetCommand() {
-  const base = new Command('get').alias('view').description('Show one webhook integration: URL, status, masked secret, headers, logic');
+  const base = new Command('get').alias('view').description('Show one webhook integration: URL, status, masked secret, headers (values masked), logic');
   return examples(addOutputOptions(addShowSecretOption(addWebhookIdArgument(addFormArgument(base))), { fields: WEBHOOK_FIELDS }), [
     'formctl webhook get contact 7',
-    'formctl webhook get 42 7 --json data | jq .data.webhook_headers',
+    "formctl webhook get 42 7 --json data | jq '.data.webhook_headers | keys'   # values only with --show-secret",
   ]);
 }
 
@@ -33,11 +33,14 @@ export function newWebhookGetCommand(f: Factory, runF = webhookGetRun) {
   });
 }
 
-/** Shows one webhook. */
+/** Shows one webhook, its secret and header values masked (unless --show-secret). */
 export async function webhookGetRun(o: WebhookGetOptions): Promise<void> {
   const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
   const client = await o.api();
   const { webhook } = await webhookTarget(client, o.form, o.id);
   const hook = webhookView(webhook, o.showSecret);
   await writeObject(o.io, format, hook, DETAIL_COLUMNS, { now: o.now() });
+  // The detail view shows every header with its value masked, as JSON does when it holds `data`.
+  const masked = format.kind === 'table' || format.kind === 'tsv' || printsData(format) ? maskedHeadersNote([webhook], o.showSecret) : undefined;
+  if (masked) await notice(o.io, masked);
 }

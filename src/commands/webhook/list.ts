@@ -10,7 +10,7 @@ import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addShowSecretOption } from './shared.js';
 import { formIdOf } from './target.js';
-import { LIST_COLUMNS, WEBHOOK_FIELDS, webhookView } from './view.js';
+import { LIST_COLUMNS, WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
 
 /** `formctl webhook list [form]`: the command and its flags, declared once. */
 function webhookListCommand() {
@@ -33,7 +33,7 @@ export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
   return webhookListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
 }
 
-/** Lists webhooks with their secrets masked. */
+/** Lists webhooks with their secrets and header values masked (unless --show-secret). */
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
   const limit = listLimit(format, o);
@@ -45,5 +45,8 @@ export async function webhookListRun(o: WebhookListOptions): Promise<void> {
     now: o.now(),
     empty: `Form ${o.form} has no webhooks. Add one with \`formctl webhook create ${o.form} --url https://…\`.`,
   });
+  // The table and TSV show header names only; JSON shows each name with its value masked.
+  const masked = printsData(format) ? maskedHeadersNote(found.slice(0, rows.length), o.showSecret) : undefined;
+  if (masked) await notice(o.io, masked);
   if (cut) await notice(o.io, moreNote(rows.length, 'webhooks'));
 }

@@ -9,7 +9,7 @@ import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhoo
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, addWebhookIdArgument, unsignedWarning, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
-import { WEBHOOK_FIELDS, headersOf, webhookView } from './view.js';
+import { WEBHOOK_FIELDS, headersOf, maskedHeadersNote, printsData, webhookView } from './view.js';
 import { fullBody } from './body.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLogicFile, readSecretFile } from './files.js';
@@ -86,6 +86,9 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
   const updated = await updateWebhook(client, formId, o.id, body);
   if (noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
-  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
-  else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
+  if (format.kind === 'json' || format.kind === 'ndjson') {
+    await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
+    const masked = printsData(format) ? maskedHeadersNote([updated], o.showSecret) : undefined;
+    if (masked) await notice(o.io, masked);
+  } else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
 }

@@ -1,6 +1,6 @@
 // How webhook integrations are shown: the --json fields, the masked view and the table columns.
 import type { WebhookIntegration } from '../../api/webhooks.js';
-import type { Column } from '../../io/output.js';
+import type { Column, OutputFormat } from '../../io/output.js';
 import { maskSecret } from '../../webhooks/secret.js';
 
 /** Top-level JSON fields of a webhook integration (a contract with scripts). */
@@ -12,15 +12,44 @@ export function headersOf(i: WebhookIntegration): Record<string, string> {
   return h && typeof h === 'object' && !Array.isArray(h) ? { ...h } : {};
 }
 
-/** A copy safe to print: the secret masked (`••••` + last 4) unless the user asked to see it. */
+/** What a custom header's value looks like when it is not shown: nothing of the value is revealed. */
+export const HEADER_MASK = '••••';
+
+/**
+ * A copy safe to print, unless the user asked to see secrets (`--show-secret`): the signing secret
+ * masked (`••••` + last 4), and each custom header's value replaced by HEADER_MASK, its name kept.
+ * Header values often carry credentials (an API key for the receiver), so they are treated as the
+ * secret is (docs/security.md, "Secrets in output").
+ */
 export function webhookView(i: WebhookIntegration, showSecret = false): WebhookIntegration {
   const data = { ...(i.data ?? {}) };
   if ('webhook_secret' in data && !showSecret) data.webhook_secret = maskSecret(data.webhook_secret);
   if (Array.isArray(data.webhook_headers)) data.webhook_headers = {};
+  else if (!showSecret && data.webhook_headers && typeof data.webhook_headers === 'object') {
+    data.webhook_headers = Object.fromEntries(Object.keys(data.webhook_headers).map((k) => [k, HEADER_MASK]));
+  }
   return { ...i, data };
 }
 
-/** Table/TSV columns of the webhook list (applied to a masked view). */
+/**
+ * The note for output that holds masked header values (`--json` with `data`, the detail view), or
+ * undefined when no value was masked. `hooks` are the raw integrations, before webhookView.
+ */
+export function maskedHeadersNote(hooks: readonly WebhookIntegration[], showSecret = false): string | undefined {
+  if (showSecret) return undefined;
+  const names = [...new Set(hooks.flatMap((i) => Object.keys(headersOf(i))))];
+  if (names.length === 0) return undefined;
+  const list = names.join(', ');
+  return `the value${names.length === 1 ? ' of the custom header' : 's of the custom headers'} ${list} ${names.length === 1 ? 'is' : 'are'} masked (${HEADER_MASK}): they may hold credentials. Pass --show-secret to print ${names.length === 1 ? 'it' : 'them'} (and the signing secret) in full.`;
+}
+
+/** True when `format` prints the `data` field (where the headers are): every field, or a list naming it. */
+export function printsData(format: OutputFormat): boolean {
+  if (format.kind !== 'json' && format.kind !== 'ndjson') return false;
+  return format.fields === undefined || format.fields.includes('data');
+}
+
+/** Table/TSV columns of the webhook list (applied to a masked view): header names only. */
 export const LIST_COLUMNS: Column<WebhookIntegration>[] = [
   { header: 'ID', value: (i) => i.id, style: 'cyan' },
   { header: 'Status', value: (i) => i.status },

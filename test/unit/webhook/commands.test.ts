@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { webhookCreateRun } from '../../../src/commands/webhook/create.js';
 import { webhookEventsRun } from '../../../src/commands/webhook/events.js';
+import { webhookGetRun } from '../../../src/commands/webhook/get.js';
 import { webhookListRun } from '../../../src/commands/webhook/list.js';
 import { webhookRotateSecretRun } from '../../../src/commands/webhook/rotate-secret.js';
 import { webhookSendRun } from '../../../src/commands/webhook/send.js';
@@ -265,6 +266,15 @@ describe('webhook update', () => {
     });
   });
 
+  it('--json prints the saved integration with header values masked; the PUT carries them in full', async () => {
+    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: { ...integration, data: JSON.parse(req.body).data } })));
+    const io = fakeIO();
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, header: [['X-Env', 'staging']], secret: true, json: true });
+    expect(JSON.parse(server.requests[1]!.body).data.webhook_headers).toEqual({ 'X-Api-Key': 'k1', 'X-Env': 'staging' });
+    expect(JSON.parse(io.out()).data.webhook_headers).toEqual({ 'X-Api-Key': '••••', 'X-Env': '••••' });
+    expect(io.err()).toBe(HEADERS_NOTE);
+  });
+
   it('--clear-headers empties them; a changed URL is validated before the PUT', async () => {
     const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
     const io = fakeIO();
@@ -305,18 +315,63 @@ describe('webhook rotate-secret', () => {
   });
 });
 
+const HEADERS_NOTE =
+  'note: the values of the custom headers X-Api-Key, X-Env are masked (••••): they may hold credentials. Pass --show-secret to print them (and the signing secret) in full.\n';
+
 describe('webhook list', () => {
-  it('masks secrets in TSV and JSON unless --show-secret', async () => {
+  it('masks secrets and header values in TSV and JSON unless --show-secret', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
     const io = fakeIO();
     await webhookListRun({ io: io.io, api, now: () => new Date('2025-01-03T00:00:00Z'), form: '42' });
     expect(io.out()).toBe('7\tactive\thttps://hooks.example.com/in\t••••1234\tX-Api-Key, X-Env\t2025-01-02T00:00:00Z\n');
+    expect(io.err()).toBe('');
     const j = fakeIO();
     await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', json: 'id,data' });
-    expect(JSON.parse(j.out())).toEqual([{ id: 7, data: { ...integration.data, webhook_secret: '••••1234' } }]);
+    expect(JSON.parse(j.out())).toEqual([{ id: 7, data: { ...integration.data, webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } } }]);
+    expect(j.err()).toBe(HEADERS_NOTE);
+    const bare = fakeIO();
+    await webhookListRun({ io: bare.io, api, now: () => new Date(), form: '42', json: true });
+    expect(bare.out()).not.toContain('k1');
+    expect(bare.err()).toBe(HEADERS_NOTE);
+    const noData = fakeIO();
+    await webhookListRun({ io: noData.io, api, now: () => new Date(), form: '42', json: 'id,status' });
+    expect(noData.err()).toBe('');
     const shown = fakeIO();
     await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, json: 'data' });
     expect(shown.out()).toContain(SECRET);
+    expect(JSON.parse(shown.out())[0].data.webhook_headers).toEqual({ 'X-Api-Key': 'k1', 'X-Env': 'prod' });
+    expect(shown.err()).toBe('');
+  });
+});
+
+describe('webhook get', () => {
+  it('shows header names with their values masked, in every view, unless --show-secret', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [integration]));
+    const now = () => new Date('2025-01-03T00:00:00Z');
+    const tsv = fakeIO();
+    await webhookGetRun({ io: tsv.io, api, now, form: '42', id: 7 });
+    expect(tsv.out()).toContain('secret\t••••1234\nheaders\tX-Api-Key: ••••, X-Env: ••••\n');
+    expect(tsv.err()).toBe(HEADERS_NOTE);
+    const table = fakeIO({ tty: true });
+    await webhookGetRun({ io: table.io, api, now, form: '42', id: 7 });
+    expect(table.out()).toMatch(/Headers\s+X-Api-Key: ••••, X-Env: ••••\n/);
+    const j = fakeIO();
+    await webhookGetRun({ io: j.io, api, now, form: '42', id: 7, json: true });
+    expect(JSON.parse(j.out()).data).toEqual({ webhook_url: 'https://hooks.example.com/in', webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } });
+    expect(j.err()).toBe(HEADERS_NOTE);
+    for (const r of [tsv, table, j]) expect(r.out() + r.err()).not.toMatch(/k1|prod|current-secret/);
+    const shown = fakeIO();
+    await webhookGetRun({ io: shown.io, api, now, form: '42', id: 7, json: 'data', showSecret: true });
+    expect(JSON.parse(shown.out()).data).toEqual(integration.data);
+    expect(shown.err()).toBe('');
+  });
+
+  it('a webhook without custom headers has nothing to mask, and no note', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [{ ...integration, data: { ...integration.data, webhook_headers: [] } }]));
+    const j = fakeIO();
+    await webhookGetRun({ io: j.io, api, now: () => new Date(), form: '42', id: 7, json: 'data' });
+    expect(JSON.parse(j.out()).data.webhook_headers).toEqual({});
+    expect(j.err()).toBe('');
   });
 });
 
