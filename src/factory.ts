@@ -88,6 +88,7 @@ export function createFactory(init: FactoryInit): Factory {
       const ctx = await f.context();
       await assertProfileExists(ctx, f);
       if (!ctx.token) throw notLoggedIn(ctx);
+      if (ctx.tokenProblem) throw ctx.tokenProblem;
       return f.apiFor(ctx.baseUrl, ctx.token);
     },
     apiFor(baseUrl, token) {

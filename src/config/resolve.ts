@@ -20,6 +20,12 @@ export interface ResolvedContext {
    * effect (FORMCTL_BASE_URL, or a base URL changed with `config set`): that token is not used.
    */
   withheldToken?: { origin: string };
+  /**
+   * Set when the profile's saved token cannot be a header value (a hand-edited config.json with a
+   * line break in it): every command that would send it throws this (exit 2) instead, while the
+   * commands that repair the profile (`auth login`, `auth logout`, `config …`) still work.
+   */
+  tokenProblem?: UsageError;
 }
 
 /** Resolution: --profile > FORMCTL_PROFILE > current profile; FORMCTL_TOKEN / FORMCTL_BASE_URL override the profile. */
@@ -59,6 +65,14 @@ export function resolveContext(
   if (env.FORMCTL_TOKEN) checkToken(env.FORMCTL_TOKEN, 'FORMCTL_TOKEN');
   const token = env.FORMCTL_TOKEN || profileToken;
   const tokenSource: Source = env.FORMCTL_TOKEN ? 'env' : profileToken ? 'profile' : 'none';
+  let tokenProblem: UsageError | undefined;
+  if (tokenSource === 'profile') {
+    try {
+      checkToken(profileToken!, `The token saved in profile "${profileName}" (${store.path})`, savedTokenHint(profileName, profileSource));
+    } catch (err) {
+      tokenProblem = err as UsageError;
+    }
+  }
 
   const rawWs = env.FORMCTL_WORKSPACE?.trim();
   const envWs = rawWs ? parseIdText('FORMCTL_WORKSPACE', rawWs, 'See `formctl workspace list`, or unset it.') : undefined;
@@ -76,6 +90,7 @@ export function resolveContext(
   }
   const ctx: ResolvedContext = { profileName, profileSource, profile, baseUrl, baseUrlSource, token, tokenSource, workspace, workspaceSource };
   if (withheldToken) ctx.withheldToken = withheldToken;
+  if (tokenProblem) ctx.tokenProblem = tokenProblem;
   return ctx;
 }
 
@@ -114,16 +129,22 @@ export function tokenOrigin(p: Profile): string | undefined {
  * character, or a character outside Latin-1 (HTTP header values are bytes). Said at once, exit 2,
  * without printing the token; otherwise the HTTP library would refuse it on every retry.
  */
-export function checkToken(token: string, source: string): void {
+export function checkToken(token: string, source: string, hint = 'Copy only the token itself (the value is not shown here).'): void {
   // eslint-disable-next-line no-control-regex
   const ctl = /[\x00-\x1f\x7f]/.exec(token);
   if (ctl) {
     const what = ctl[0] === '\r' || ctl[0] === '\n' ? 'a line break' : ctl[0] === '\t' ? 'a tab' : 'a control character';
-    throw new UsageError(`${source} contains ${what}; a token is a single line of printable characters.`, 'Copy only the token itself (the value is not shown here).');
+    throw new UsageError(`${source} contains ${what}; a token is a single line of printable characters.`, hint);
   }
   if (/[^\x00-\xff]/.test(token)) {
-    throw new UsageError(`${source} contains a character outside Latin-1 (not a valid token).`, 'Copy only the token itself (the value is not shown here).');
+    throw new UsageError(`${source} contains a character outside Latin-1 (not a valid token).`, hint);
   }
+}
+
+/** What to do about a saved token that cannot be sent: save a good one over it (the value is never shown). */
+function savedTokenHint(profileName: string, profileSource: Source): string {
+  const profileFlag = profileSource === 'flag' ? ` --profile ${profileName}` : '';
+  return `Save the token again: formctl${profileFlag} auth login (or fix the file by hand; the value is not shown here).`;
 }
 
 /** "abcd••••" — the first 4 characters of a token, never more. */

@@ -76,6 +76,10 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   if (!ctx.token) {
     status.error = ctx.withheldToken ? `no token for this host (the saved one is for ${ctx.withheldToken.origin})` : 'no token';
     failure = notLoggedIn(ctx);
+  } else if (ctx.tokenProblem) {
+    // A saved token that cannot be a header value is not sent (the value is never shown).
+    status.error = 'the saved token is not a valid header value';
+    failure = ctx.tokenProblem;
   } else {
     try {
       const workspaces = await listWorkspaces(o.apiFor(ctx.baseUrl, ctx.token));
