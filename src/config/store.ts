@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { cannotMakeDir } from '../io/files.js';
+import { cannotMakeDir, fsReason } from '../io/files.js';
 
 function originOf(url: string): string | undefined {
   try {
@@ -10,6 +10,9 @@ function originOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+const IN_THE_WAY_HINT = 'formctl keeps its profiles there: remove or rename what is in the way, or set FORMCTL_CONFIG_DIR to a directory.';
+const UNWRITABLE_HINT = 'formctl saves profiles there: make it writable, or set FORMCTL_CONFIG_DIR to a writable directory.';
 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
@@ -46,23 +49,13 @@ export class ConfigStore {
     private current: ConfigData,
   ) {}
 
-  /** Opens (creating the directory if needed) the config file in `dir`. */
+  /**
+   * Opens the config file in `dir`, creating the directory when it can. A directory it may not
+   * create or write is no obstacle to reading: a command that only reads (FORMCTL_TOKEN and
+   * FORMCTL_BASE_URL in CI, say) works all the same, and only a save fails (see ensureDir).
+   */
   static async open(dir: string): Promise<ConfigStore> {
-    // A directory formctl creates is 0700 (umask aside, hence the chmod); one that already exists
-    // (FORMCTL_CONFIG_DIR may even be $HOME) keeps its mode: the file itself is 0600.
-    let created: string | undefined;
-    try {
-      created = mkdirSync(dir, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      throw cannotMakeDir(dir, err, 'formctl keeps its profiles there: remove or rename what is in the way, or set FORMCTL_CONFIG_DIR to a directory.');
-    }
-    if (created !== undefined) {
-      try {
-        chmodSync(dir, 0o700);
-      } catch {
-        // Created but not ours to change (an odd file system): the file is still 0600.
-      }
-    }
+    ensureDir(dir, { forSave: false });
     const path = join(dir, 'config.json');
     return new ConfigStore(dir, path, readConfig(path));
   }
@@ -120,6 +113,7 @@ export class ConfigStore {
 
   /** Applies `change` to the file as it is now, under the lock; writes only when `change` says it changed something. */
   private async update(change: (data: ConfigData) => boolean): Promise<boolean> {
+    ensureDir(this.dir, { forSave: true });
     const release = await takeLock(this.path);
     try {
       const data = readConfig(this.path);
@@ -147,6 +141,39 @@ export class ConfigStore {
   }
 }
 
+/**
+ * Makes the config directory: one formctl creates is 0700 (umask aside, hence the chmod); one that
+ * already exists (FORMCTL_CONFIG_DIR may even be $HOME) keeps its mode: the file itself is 0600.
+ * A file in the way is reported at once; a directory that cannot be created (permission denied,
+ * read-only file system) only when something is to be saved.
+ */
+function ensureDir(dir: string, o: { forSave: boolean }): void {
+  let created: string | undefined;
+  try {
+    created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw cannotMakeDir(dir, err, IN_THE_WAY_HINT);
+    if (o.forSave) throw cannotSave(dir, err);
+    return;
+  }
+  if (created !== undefined) {
+    try {
+      chmodSync(dir, 0o700);
+    } catch {
+      // Created but not ours to change (an odd file system): the file is still 0600.
+    }
+  }
+  // Said at once: the lock would otherwise retry its EACCES for seconds before giving up.
+  if (o.forSave) {
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (err) {
+      throw cannotSave(dir, err);
+    }
+  }
+}
+
 /** Takes the config file's lock, waiting up to ~5 s for another formctl that holds it; returns its release. */
 async function takeLock(path: string): Promise<() => Promise<void>> {
   const { lock } = await import('proper-lockfile');
@@ -166,8 +193,15 @@ async function takeLock(path: string): Promise<() => Promise<void>> {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new CliError(`Another formctl is saving settings (${lockfilePath} exists).`, ExitCode.error, `Try again; remove ${lockfilePath} if no formctl is running.`);
     }
-    throw new CliError(`Cannot save settings: ${lockfilePath} could not be created (${(err as NodeJS.ErrnoException).code}).`, ExitCode.error, 'Check that the config directory is writable.');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw cannotSave(dirname(path), err);
+    throw new CliError(`Cannot save settings: ${lockfilePath} could not be created (${code}).`, ExitCode.error, 'Check that the config directory is writable.');
   }
+}
+
+/** `Cannot save settings in DIR: permission denied.` (exit 2): only saving needs the directory to be writable. */
+function cannotSave(dir: string, err: unknown): UsageError {
+  return new UsageError(`Cannot save settings in ${dir}: ${fsReason(err, 'write')}.`, UNWRITABLE_HINT);
 }
 
 function readConfig(path: string): ConfigData {
