@@ -6,7 +6,7 @@ import { ApiError, UnauthorizedError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import { type SubmissionIndex, type SubmissionRef, numericIdOf, parseSubmissionRef, updateSubmission } from '../api/submissions.js';
-import { buildUpdateBody, patchApplied } from '../submissions/answers.js';
+import { buildUpdateBody, listRecordAnswers, patchApplied } from '../submissions/answers.js';
 import { resolveData } from '../submissions/fields.js';
 import { CliError, InterruptedError } from '../errors.js';
 import { write } from '../io/iostreams.js';
@@ -108,7 +108,10 @@ function rawId(o: Record<string, unknown>): unknown {
 
 /**
  * Parses one input line: `{"submission_id": "12", "<field name or id>": value, …}`, optionally with
- * the fields inside `data`. Throws a CliError whose message becomes the line's `error`.
+ * the fields inside `data`; or a record as `submission list --ndjson` prints it (only keys the list
+ * gives, such as `submitted_at`, answers under `data`), whose list keys are left out as `--file`
+ * leaves them out.
+ * Throws a CliError whose message becomes the line's `error`.
  */
 export function parseLine(form: Form, text: string): Parsed {
   let obj: unknown;
@@ -126,6 +129,13 @@ export function parseLine(form: Form, text: string): Parsed {
   const label = String(raw).trim();
   const ref = parseSubmissionRef(raw);
   if (!ref) throw new CliError(`"${label}" is not a submission id: use the numeric id (or the UUID) that \`formctl submission list\` shows`);
+  // A line of only `id`/`submission_id` and `data` is the plain form: its `data` is sent as written.
+  const listed = Object.keys(fields).length > 0 ? listRecordAnswers(obj as Record<string, unknown>) : undefined;
+  if (listed !== undefined) {
+    const entries = Object.entries(listed);
+    if (entries.length === 0) throw new CliError('no fields to update');
+    return { label, ref, data: resolveData(form, entries) };
+  }
   const entries: Array<[string, unknown]> = Object.entries(fields);
   if (data !== undefined) {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new CliError('"data" must be an object of field values');

@@ -50,4 +50,34 @@ describe.each(FLAVORS)('bulk update on the %s flavour (e2e)', (flavor) => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the lines `submission list --ndjson` prints, edited, are what --from takes (as --file takes one)', async () => {
+    const home = tempHome();
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-e2e-'));
+    const sb = await startTestSandbox({ flavor, seed: 3 });
+    const yes = flavor === 'spec' ? [] : ['--yes'];
+    const env = { ...home.env, ...sb.env };
+    try {
+      const listed = await runFormctl(['submission', 'list', String(sb.formId), '--ndjson'], { env });
+      expect(listed.code).toBe(0);
+      const records = listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; data: Record<string, unknown> });
+      expect(records.length).toBe(3);
+      const from = join(dir, 'listed.ndjson');
+      writeFileSync(from, records.map((r) => JSON.stringify({ ...r, data: { ...r.data, comments: `relisted ${r.id}` } })).join('\n') + '\n');
+      const r = await runFormctl(['submission', 'update', String(sb.formId), '--from', from, ...yes], { env });
+      expect(r.stderr).toContain('3/3 lines · 3 ok · 0 failed');
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['ok', 'ok', 'ok']);
+      const after = await runFormctl(['submission', 'list', String(sb.formId), '--ndjson'], { env });
+      for (const line of after.stdout.trim().split('\n')) {
+        const rec = JSON.parse(line) as { id: number; data: Record<string, unknown> };
+        const before = records.find((b) => b.id === rec.id)!;
+        expect(rec.data).toEqual({ ...before.data, comments: `relisted ${rec.id}` });
+      }
+    } finally {
+      await sb.close();
+      home.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

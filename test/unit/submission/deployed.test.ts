@@ -115,6 +115,17 @@ describe('the update body (both services read it as a patch)', () => {
     expect(listRecordAnswers(rec)).toEqual({ p_name: 'Ada' });
     expect(listRecordAnswers({ p_name: 'Ada' })).toBeUndefined();
   });
+
+  it('a `submission list --ndjson` line is a valid --from line, as the record is for --file', () => {
+    const rec = { id: 7, submission_id: uuidFor(7), form_id: 42, completion_time: 3, submitted_at: '2026-01-02 03:04:05', data: { p_name: 'Ada', p_rating: 4, status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) } };
+    expect(parseLine(FORM, JSON.stringify(rec))).toEqual({ label: '7', ref: { kind: 'id', id: 7 }, data: { p_name: 'Ada', p_rating: 4 } });
+    // The spec's list record, and one whose answers are all list keys: nothing to update.
+    expect(parseLine(FORM, JSON.stringify({ id: 3, submission_id: '3', submitted_at: null, data: { Name: 'Bo' } }))).toEqual({ label: '3', ref: { kind: 'id', id: 3 }, data: { p_name: 'Bo' } });
+    expect(() => parseLine(FORM, JSON.stringify({ id: 3, submitted_at: null, data: { status: 'completed' } }))).toThrow(/no fields to update/);
+    // A plain line with `data` keeps what it says, and a line with another key is fields as before.
+    expect(parseLine(FORM, JSON.stringify({ submission_id: '4', data: { Rating: 2 } })).data).toEqual({ p_rating: 2 });
+    expect(() => parseLine(FORM, JSON.stringify({ submission_id: '4', Nme: 'x', submitted_at: null, data: {} }))).toThrow(/Unknown field "Nme"/);
+  });
 });
 
 describe('submission update on the deployed service (replaces answers with the top-level keys)', () => {
