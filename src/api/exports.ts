@@ -1,6 +1,6 @@
 import type { ApiClient, StreamResponse } from './client.js';
 import { NotFoundError } from './errors.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { apiPath } from './path.js';
 
 /** The async answer to an export request (spec: `message`, `job_id`, `is_async`). */
@@ -91,6 +91,31 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
     ExitCode.notFound,
     'Export jobs expire (about 2 hours on the hosted service); start a new one with `formctl submission export`.',
   );
+}
+
+/** A job id no service hands out (the nil UUID): what a probe of the status routes asks for. */
+const PROBE_JOB_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Whether this service closes the export status routes to tokens, asked before an export is
+ * started (`submission export --no-wait`): the same test as getExportStatus's, on a job id no
+ * service hands out. A route open to tokens answers such an id with a 404 that says why (or with a
+ * status); the deployed service answers both paths with 404 and an empty message, whatever the id
+ * (docs/service.md, "Export"). Anything else (an error, an odd answer) is not taken as closed: the
+ * export then goes as before. One request on a service that answers, two on the deployed one.
+ */
+export async function exportStatusClosed(c: ApiClient, formId: number, signal?: AbortSignal): Promise<boolean> {
+  const paths = [apiPath`/open/forms/${formId}/submissions/export/${PROBE_JOB_ID}/status`, apiPath`/open/forms/${formId}/submissions/export/status/${PROBE_JOB_ID}`];
+  for (const path of paths) {
+    try {
+      await c.request<unknown>({ path, ability: 'forms-read', signal });
+      return false;
+    } catch (err) {
+      if (err instanceof InterruptedError) throw err;
+      if (!(err instanceof NotFoundError) || (err.serverMessage ?? '') !== '') return false;
+    }
+  }
+  return true;
 }
 
 /**

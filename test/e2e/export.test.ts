@@ -105,6 +105,37 @@ describe('submission export (e2e)', () => {
     expect(gone.code).toBe(6);
     expect(gone.stderr).toContain('error: Export job no-such-job was not found');
   });
+
+  it('--no-wait on the deployed flavour (job status closed to tokens): refused before the export is sent, exit 2, no job id', async () => {
+    // Refused whatever the export's size: the service is known by its status routes, before anything is sent.
+    const deployed = await startTestSandbox({ flavor: 'deployed', seed: 5 });
+    try {
+      // In a directory of its own: a formctl that sent the export would save the CSV there.
+      const r = await runFormctl(['submission', 'export', String(deployed.formId), '--no-wait'], { env: { ...home.env, ...deployed.env }, cwd: work });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: --no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.\n' +
+          `hint: Run \`formctl submission export ${deployed.formId}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.\n`,
+      });
+      const debug = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], { env: { ...home.env, ...deployed.env }, cwd: work });
+      expect(debug.code).toBe(2);
+      expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
+        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
+        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/00000000-0000-0000-0000-000000000000/status`,
+        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/status/00000000-0000-0000-0000-000000000000`,
+      ]);
+      // What the hint says works.
+      const out = join(work, 'deployed.csv');
+      const all = await runFormctl(['submission', 'export', String(deployed.formId), '-o', out], { env: { ...home.env, ...deployed.env } });
+      expect(all.stderr).toBe('');
+      expect(all.code).toBe(0);
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n').length).toBe(6);
+    } finally {
+      await deployed.close();
+    }
+  });
 });
 
 describe('interrupted export (e2e)', () => {

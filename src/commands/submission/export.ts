@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
-import { type ExportStatus, ExportStatusClosedError, getExportStatus, openExportFile, startExport } from '../../api/exports.js';
+import { type ExportStatus, ExportStatusClosedError, exportStatusClosed, openExportFile, startExport } from '../../api/exports.js';
 import { type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
 import { EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
@@ -28,7 +28,7 @@ function submissionExportCommand() {
     .description('Export submissions as CSV, waiting for large exports to finish')
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
-    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty)');
+    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty); refused where tokens cannot read a job (the deployed service)');
   const cmd = addDownloadOptions(addFormArgument(base)).option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
   return examples(cmd, [
     'formctl submission export contact-us',
@@ -101,6 +101,16 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
+  // A job id is only worth printing if it can be fetched later: on the deployed service a token can
+  // never read a job's status (docs/service.md, "Export"), so --no-wait is refused before an export
+  // (10 a minute there) is spent on a job nobody could collect.
+  if (!o.wait && (await exportStatusClosed(client, form.id, o.signal))) {
+    const again = `formctl submission export ${form.id}${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+    throw new UsageError(
+      '--no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.',
+      `Run \`${again}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.`,
+    );
+  }
   // The headers of an export answer may be the general limit's: they can lower this budget, never raise it.
   const budget = new WindowBudget(EXPORT_LIMIT_PER_MINUTE, o.now, o.sleep, 500, EXPORT_LIMIT_PER_MINUTE);
   await budget.take(o.signal);
@@ -120,21 +130,13 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   budget.observe(started.headers);
   const jobId = started.job.job_id;
   if (!o.wait) {
+    // The status routes answer tokens (checked above), so the job can be fetched later.
     const resume = await resumeCommand(o, form.id, jobId);
-    // One status read tells whether the job can be fetched later at all (the deployed service closes it to tokens).
-    const closed = await getExportStatus(client, form.id, jobId, {}, o.signal).then(
-      () => false,
-      (err: unknown) => err instanceof ExportStatusClosedError,
-    );
     if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
-    else await write(o.io.stdout, `${jobId}\n`);
-    if (closed) {
-      await notice(
-        o.io,
-        `this service does not let API tokens read the status of export job ${jobId}, so it cannot be fetched later with a token; run \`formctl submission export ${form.id}\` without --no-wait to get the rows (exported in chunks).`,
-        'warning',
-      );
-    } else if (!o.json) await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
+    else {
+      await write(o.io.stdout, `${jobId}\n`);
+      await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
+    }
     return;
   }
   await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });

@@ -126,12 +126,21 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
     expect(`${err?.message} ${err?.hint}`).not.toMatch(/expire/);
   });
 
-  it('--no-wait on such a job still prints its id, and warns that it cannot be fetched later with a token', async () => {
+  it('--no-wait where the job status is closed to tokens: refused before any export is sent (exit 2), no job id printed', async () => {
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1001, (i) => ({ p_name: `N${i}` })) });
-    const { fio, p } = run({ wait: false });
-    await p;
-    expect(fio.out()).toMatch(/^[0-9a-f-]{36}\n$/);
-    expect(fio.err()).toMatch(/^warning: this service does not let API tokens read the status of export job .*; run `formctl submission export 42` without --no-wait to get the rows \(exported in chunks\)\.\n$/);
+    const out = join(dir, 'later.csv');
+    const { fio, p } = run({ wait: false, output: out });
+    const err = (await p.then(() => undefined, (e: unknown) => e)) as (Error & { exitCode?: number; hint?: string }) | undefined;
+    expect(err?.exitCode).toBe(2);
+    expect(err?.message).toBe(
+      '--no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.',
+    );
+    expect(err?.hint).toBe(`Run \`formctl submission export 42 -o ${out}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.`);
+    expect(fio.out()).toBe('');
+    expect(fake.exportRequests()).toEqual([]);
+    // The form, then both status paths, each 404 with an empty message.
+    expect(fake.requests.filter((r) => /\/submissions\/export\//.test(r.url)).length).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('the export limit paces the chunks: 10 exports in a window, then a wait for the next one', async () => {

@@ -375,8 +375,9 @@ describe('submission export (async job)', () => {
     expect(fio.out()).toBe(`${JOB}\n`);
     // The current profile (`profile use`) is what the next command picks anyway: not named.
     expect(fio.err()).toBe(`note: export job ${JOB} runs in the background; fetch it with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`);
-    // The form, the export, and one status read (can the job be fetched later?).
+    // The form, one status read before the export (can a job be fetched later at all?), and the export.
     expect(stub.requests.length).toBe(3);
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
   });
 
   it('--no-wait names a profile chosen by --profile or FORMCTL_PROFILE in the resume command (text and --json)', async () => {
