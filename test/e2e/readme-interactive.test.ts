@@ -1,11 +1,12 @@
-// The README lines that prompt on a terminal (listed in ELSEWHERE of test/helpers/readme.ts), run
-// as written in a real terminal (tmux) against the sandbox, answering the prompts as a person would.
+// The README lines that prompt on a terminal (noted `<!-- replay in a terminal: `…` -->` above their
+// block in README.md), run as written in a real terminal (tmux) against the sandbox, answering the
+// prompts as a person would.
 // Each entry's setup brings the story to the state the README assumes at that line.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
-import { ELSEWHERE, README_HOSTS, type Statement, copyExamples, readReadme } from '../helpers/readme.js';
+import { README_HOSTS, type Statement, copyExamples, readReadme } from '../helpers/readme.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
 
@@ -16,7 +17,8 @@ interface Ctx {
 }
 
 interface Scripted {
-  pattern: RegExp;
+  /** The command as the README's note names it. */
+  command: string;
   /** CLI lines (README lines of the same section) run first, with the story's logged-in profile. */
   setup?: (c: Omit<Ctx, 't'>) => Promise<void>;
   answer: (c: Ctx, s: Statement) => Promise<void>;
@@ -48,10 +50,10 @@ const createForms = (n: number) => async (c: Omit<Ctx, 't'>) => {
 };
 
 const SCRIPTED: Scripted[] = [
-  { pattern: /^formctl auth login(?:\s+#|$)/, answer: login },
-  { pattern: /^formctl auth login --base-url \S+(?:\s+#|$)/, answer: login },
+  { command: 'formctl auth login', answer: login },
+  { command: 'formctl auth login --base-url https://forms.example.com', answer: login },
   {
-    pattern: /^formctl form create(?:\s+#|$)/,
+    command: 'formctl form create',
     answer: async ({ t }) => {
       await t.waitForText(/\? Title/);
       t.type('Contact us');
@@ -65,17 +67,17 @@ const SCRIPTED: Scripted[] = [
     },
   },
   {
-    pattern: /^formctl form edit \S+(?:\s+#|$)/,
+    command: 'formctl form edit 2',
     setup: createForms(1),
     answer: async (c) => {
       await confirmYes(/Update form 2 with these changes\?/)(c);
       expect(c.t.screen()).toContain('Edited in $EDITOR.');
     },
   },
-  { pattern: /^formctl form delete \d+\s+# asks/, setup: createForms(2), answer: confirmYes(/Delete form .*\(id 3\)/) },
-  { pattern: /^formctl submission delete \d+ \d+\s+# asks/, answer: confirmYes(/Delete submission 5/) },
+  { command: 'formctl form delete 3', setup: createForms(2), answer: confirmYes(/Delete form .*\(id 3\)/) },
+  { command: 'formctl submission delete 1 5', answer: confirmYes(/Delete submission 5/) },
   {
-    pattern: /^formctl member remove \S+(?:\s+#|$)/,
+    command: 'formctl member remove admin@example.com',
     // The README tries to remove the workspace's only member: refused before any prompt (exit 2), even on a terminal.
     answer: async ({ t }, s) => {
       await t.waitForText(/Refusing to remove Ada Admin/);
@@ -91,12 +93,12 @@ function promptShownAfter(s: Statement): string {
   return readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')[s.line] ?? '';
 }
 
-const interactive = ELSEWHERE.filter((e) => e.covers?.file === 'test/e2e/readme-interactive.test.ts');
-const statements = readReadme();
+const { statements, notes } = readReadme();
 
 describe('README lines that prompt: the table', () => {
   it('scripts exactly the lines the README runner sends here', () => {
-    expect(SCRIPTED.map((x) => x.pattern.source).sort()).toEqual(interactive.map((e) => e.pattern.source).sort());
+    const interactive = new Set(notes.filter((n) => n.how === 'in a terminal').map((n) => n.command));
+    expect(SCRIPTED.map((x) => x.command).sort()).toEqual([...interactive].sort());
   });
 });
 
@@ -109,7 +111,7 @@ afterEach(async () => {
 
 describe.skipIf(!hasTmux())('README lines that prompt, in a real terminal (tmux)', () => {
   for (const entry of SCRIPTED) {
-    for (const s of statements.filter((x) => entry.pattern.test(x.text))) {
+    for (const s of statements.filter((x) => x.note?.how === 'in a terminal' && x.note.command === entry.command)) {
       it(`README.md:${s.line}: ${s.text}`, async () => {
         const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
         const home = tempHome();

@@ -1,6 +1,8 @@
-// Issue #6: every command the README shows runs, as written, against the sandbox.
+// Every command the README shows runs, as written, against the sandbox.
 //
-// How: test/helpers/readme.ts splits README.md's ```sh/```bash/```console blocks into statements.
+// How: test/helpers/readme.ts splits README.md's ```sh/```bash/```console blocks into statements
+// (the format, and the `<!-- replay … -->` notes that take a command out of this replay, are
+// described there and in docs/contributing.md).
 // Each `## ` section is replayed as one bash script (state carries through it: create → use →
 // delete), in a fresh temp HOME/config/state/cache, in a directory holding a copy of examples/, with
 // `formctl` a bash function running the built bin/formctl.js, CI=true and NO_COLOR=1.
@@ -22,22 +24,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, tempHome } from '../helpers/cli.js';
-import {
-  ELSEWHERE,
-  README_PORTS,
-  SERVERS,
-  type Statement,
-  copyExamples,
-  elsewhereFor,
-  freePort,
-  parseReadme,
-  problemOf,
-  readReadme,
-  runSection,
-} from '../helpers/readme.js';
+import { README_PORTS, SERVERS, type Statement, copyExamples, freePort, parseReadme, problemOf, readReadme, runSection } from '../helpers/readme.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
-const statements = readReadme();
+const { statements, notes } = readReadme();
 const sections = [...new Set(statements.map((s) => s.section))];
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -75,7 +65,7 @@ async function replay(list: Statement[]): Promise<{ problems: string[]; ran: num
   copyExamples(dir);
   const ports = new Map<number, number>();
   for (const p of README_PORTS) ports.set(p, await freePort());
-  const run = list.filter((s) => !elsewhereFor(s));
+  const run = list.filter((s) => !s.note);
   const r = await runSection(run, {
     dir,
     env: {
@@ -102,15 +92,16 @@ async function replay(list: Statement[]): Promise<{ problems: string[]; ran: num
 }
 
 describe('README.md commands', () => {
-  it('has shell blocks to check, and every `formctl` line is run here or mapped to the test that covers it', () => {
+  it('has shell blocks to check, and every line not run here is noted in the README with why, or with the test that covers it', () => {
     const formctlLines = statements.filter((s) => s.invokesFormctl);
     expect(formctlLines.length).toBeGreaterThan(150);
-    for (const e of ELSEWHERE) {
-      expect(statements.some((s) => e.pattern.test(s.text)), `stale ELSEWHERE entry ${e.pattern}`).toBe(true);
-      if (!e.covers) continue;
-      const file = join(ROOT, e.covers.file);
-      expect(existsSync(file), `${e.covers.file} (covers ${e.pattern})`).toBe(true);
-      expect(readFileSync(file, 'utf8'), `${e.covers.file} should contain ${e.covers.needle}`).toContain(e.covers.needle);
+    for (const n of notes) {
+      expect(statements.some((s) => s.note === n), `README.md:${n.line}: the note names no command of the block below it`).toBe(true);
+      if (n.how === 'skips') expect(n.why.length, `README.md:${n.line}: say why`).toBeGreaterThan(10);
+      if (!n.covers) continue;
+      const file = join(ROOT, n.covers.file);
+      expect(existsSync(file), `${n.covers.file} (README.md:${n.line})`).toBe(true);
+      expect(readFileSync(file, 'utf8'), `${n.covers.file} should contain ${n.covers.needle}`).toContain(n.covers.needle);
     }
     for (const s of SERVERS) expect(statements.some((x) => s.pattern.test(x.text)), `stale SERVERS entry ${s.pattern}`).toBe(true);
   });
@@ -124,9 +115,11 @@ describe('README.md commands', () => {
 });
 
 describe('the README runner itself', () => {
-  it('parses continuations, loops, heredocs, console prompts, comments and expected exit codes', () => {
+  it('parses continuations, loops, heredocs, console prompts, comments, expected exit codes and notes', () => {
     const md = [
       '## A',
+      '<!-- replay skips `formctl workspace list --json nope`: a reason given here -->',
+      '<!-- replay in a terminal: `formctl form create` -->',
       '```sh',
       'formctl form list --all --json id \\',
       "  | jq -r '.[] # not a comment'   # a comment",
@@ -139,6 +132,8 @@ describe('the README runner itself', () => {
       'X=$(formctl workspace create --name Ops) && echo "$X"',
       'formctl workspace list --json nope   # exit 2: unknown field',
       "echo 'source <(formctl completion bash)' >> ~/.bashrc",
+      'formctl form create   # asks',
+      'formctl form create --title X',
       '```',
       '```console',
       '$ formctl member add x@example --role user',
@@ -148,18 +143,32 @@ describe('the README runner itself', () => {
       'formctl("not shell")',
       '```',
     ].join('\n');
-    const got = parseReadme(md);
-    expect(got.map((s) => [s.line, s.invokesFormctl, s.expectedExit])).toEqual([
-      [3, true, 0],
-      [5, true, 0],
-      [8, false, 0],
-      [11, true, 0],
-      [12, true, 2],
-      [13, false, 0],
-      [16, true, 0],
+    const { statements: got, notes: n } = parseReadme(md);
+    expect(got.map((s) => [s.line, s.invokesFormctl, s.expectedExit, s.note?.how])).toEqual([
+      [5, true, 0, undefined],
+      [7, true, 0, undefined],
+      [10, false, 0, undefined],
+      [13, true, 0, undefined],
+      [14, true, 2, 'skips'],
+      [15, false, 0, undefined],
+      [16, true, 0, 'in a terminal'],
+      [17, true, 0, undefined],
+      [20, true, 0, undefined],
     ]);
+    expect(got[0]!.text).toBe("formctl form list --all --json id \\\n  | jq -r '.[] # not a comment'   # a comment");
     expect(got[1]!.text).toBe('while read -r id; do\n  formctl invite resend "$id"\ndone < ids.txt');
-    expect(got[6]!.shownErrors).toEqual(['error: Invalid email address "x@example".']);
+    expect(got[2]!.text).toBe(`cat > f.ndjson <<'EOF'\n{"id": 1}\nEOF`);
+    expect(got[8]!.shownErrors).toEqual(['error: Invalid email address "x@example".']);
+    expect(n.map((x) => [x.line, x.command, x.why])).toEqual([
+      [2, 'formctl workspace list --json nope', 'a reason given here'],
+      [3, 'formctl form create', ''],
+    ]);
+  });
+
+  it('refuses a note that is not one, or that has no block below it, and a statement left open', () => {
+    expect(() => parseReadme('<!-- replay skip `x` -->\n```sh\nx\n```')).toThrow(/README.md:1: not a replay note/);
+    expect(() => parseReadme('<!-- replay skips `x`: why -->\n\ntext\n```sh\nx\n```')).toThrow(/README.md:1: a replay note with no block/);
+    expect(() => parseReadme('```sh\nwhile true; do\n  formctl x\n```')).toThrow(/README.md:2: unfinished shell statement/);
   });
 
   it('fails on a README command that does not work, and on a wrong expected exit code', async () => {
@@ -172,7 +181,7 @@ describe('the README runner itself', () => {
       'formctl workspace list --json nope   # exit 6',
       '```',
     ].join('\n');
-    const { problems, ran } = await replay(parseReadme(md));
+    const { problems, ran } = await replay(parseReadme(md).statements);
     expect(ran).toBe(4);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toContain('formctl workspace frobnicate 1');

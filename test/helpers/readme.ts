@@ -1,24 +1,40 @@
 // Reads README.md into runnable statements, and runs a README section as one bash script against
-// a sandbox (issue #6: every command the README shows is exercised by a test).
+// a sandbox: every command the README shows is exercised by a test (see docs/contributing.md,
+// "The README is replayed").
 //
-// Vocabulary:
-// - a *block* is a ```sh, ```bash or ```console fence (other languages are not shell);
-// - a *statement* is what one prompt would run: a line, joined with its `\` continuations, and
-//   kept open while a heredoc, `while … done`, `if … fi` or `case … esac` is unfinished, or while
-//   the line ends in `|`, `&&` or `||`. In console blocks only `$ ` lines are commands; the lines
-//   after them are the output the README shows;
-// - a statement *invokes formctl* when `formctl` is a command word in it (at the start, after a
-//   pipe, `;`, `&&`, `(`, `$(`, a variable assignment, or `do`/`then`), not inside single quotes.
-import { spawn } from 'node:child_process';
+// The format, all of it visible in README.md's source:
+// - every ```sh, ```bash and ```console block is replayed (other languages are not shell);
+// - a *statement* is what one prompt would run: bash itself says where it ends (the shortest run of
+//   lines `bash -n` accepts without complaint; a line ending in `\` always continues). In console
+//   blocks only `$ ` lines (and their `> ` continuations) are commands; the other lines are the
+//   output the README shows, and its `error:`/`hint:` lines must appear on stderr;
+// - a trailing `# exit N` comment is the exit code the statement must end with (else 0);
+// - HTML comments right above a block (invisible on GitHub) takes a command of that block out of
+//   this replay, and says why:
+//     <!-- replay skips `COMMAND`: why (covered by FILE: `TEXT IN FILE`) -->
+//     <!-- replay in a terminal: `COMMAND` -->      (run by readme-interactive.test.ts)
+//   COMMAND is the statement without its trailing comment; the `(covered by …)` part is optional
+//   and is checked: FILE exists and contains the text.
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
 
+/** A `<!-- replay … -->` note: a command of the block below that this replay does not run. */
+export interface Note {
+  how: 'skips' | 'in a terminal';
+  command: string;
+  why: string;
+  covers?: { file: string; needle: string };
+  /** 1-based line of the note in README.md. */
+  line: number;
+}
+
 export interface Statement {
   /** 1-based line in README.md where the statement starts. */
   line: number;
-  /** The statement as shown (continuations and multi-line constructs joined with "\n"). */
+  /** The statement as shown (continuation lines joined with "\n"; console `$ `/`> ` removed). */
   text: string;
   /** The `## ` section it is in, and the nearest heading above it. */
   section: string;
@@ -29,143 +45,115 @@ export interface Statement {
   /** Console blocks: `error:`/`hint:` lines shown right after the command. */
   shownErrors: string[];
   invokesFormctl: boolean;
+  /** The note that takes it out of this replay, if any. */
+  note?: Note;
 }
 
 const SHELL_LANGS = new Set(['sh', 'bash', 'console']);
 
-/** The comment part of one physical line (from an unquoted `#` that starts a word), or ''. */
-export function trailingComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(i);
-  }
-  return '';
+/** Whether bash reads `text` as finished statements (no open quote, loop, heredoc or pipe). */
+function complete(text: string): boolean {
+  if (/\\$/.test(text)) return false;
+  const r = spawnSync('bash', ['-n'], { input: text + '\n', encoding: 'utf8' });
+  return r.status === 0 && r.stderr === '';
 }
 
-function withoutComment(line: string): string {
-  const c = trailingComment(line);
-  return c ? line.slice(0, line.length - c.length) : line;
-}
+const EXIT_COMMENT = /(?:^|\s)#\s*(?:→\s*)?exit (\d+)\b/m;
 
-/** Single-quoted strings and comments removed: what is left is shell syntax and double-quoted text. */
-function code(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => withoutComment(l).replace(/'[^']*'/g, "''"))
-    .join('\n');
-}
-
+/** `formctl` as a command word, outside single quotes and `#` comments. */
 export function invokesFormctl(text: string): boolean {
-  return /(?:^|[|;&(`]|\$\(|\b(?:do|then|else)\s|\b[A-Z_][A-Z0-9_]*=\S*\s)\s*formctl(?=\s|$|\))/m.test(code(text));
+  const code = text.replace(/'[^'\n]*'/g, "''").replace(/(^|\s)#.*$/gm, '$1');
+  return /(?:^|[\s|;&(`]|\$\()formctl(?=\s|$|\))/m.test(code);
 }
 
-/** Nesting opened by a statement so far: heredoc terminator, or the depth of do/if/case. */
-function openness(text: string): { depth: number; continues: boolean } {
-  const c = code(text);
-  const words = c.replace(/"[^"]*"/g, '""');
-  const count = (re: RegExp) => (words.match(re) ?? []).length;
-  const depth =
-    count(/(?:^|[\s;])do(?=[\s;]|$)/gm) -
-    count(/(?:^|[\s;])done(?=[\s;]|$)/gm) +
-    count(/(?:^|[\s;])if(?=\s)/gm) -
-    count(/(?:^|[\s;])fi(?=[\s;]|$)/gm) +
-    count(/(?:^|[\s;])case(?=\s)/gm) -
-    count(/(?:^|[\s;])esac(?=[\s;]|$)/gm);
-  const lastLine = c.split('\n').at(-1)!.trimEnd();
-  const continues = /(?:\\|\||&&)$/.test(lastLine);
-  return { depth, continues };
+const NOTE = /^<!-- replay (skips|in a terminal:) `([^`]+)`(?::\s*(.*?))?\s*-->$/;
+
+function parseNote(text: string, line: number): Note {
+  const m = NOTE.exec(text.trim());
+  if (!m) throw new Error(`README.md:${line}: not a replay note: ${text}`);
+  const why = m[3] ?? '';
+  const c = /\(covered by ([^:\s]+): `([^`]+)`\)$/.exec(why);
+  return { how: m[1]!.replace(':', '') as Note['how'], command: m[2]!, why, line, ...(c ? { covers: { file: c[1]!, needle: c[2]! } } : {}) };
 }
 
-function heredocTerminator(line: string): string | undefined {
-  return /<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?/.exec(withoutComment(line))?.[1];
+/** Whether a note names this statement: all of it but a trailing `# comment`. */
+export function noteMatches(n: Note, text: string): boolean {
+  return text.startsWith(n.command) && /^(?:\s+#.*)?$/.test(text.slice(n.command.length));
 }
 
-function expectedExitOf(text: string): number {
-  for (const l of text.split('\n')) {
-    const m = /^#\s*(?:→\s*)?exit (\d+)\b/.exec(trailingComment(l));
-    if (m) return Number(m[1]);
-  }
-  return 0;
-}
-
-/** Every shell statement of a markdown document, in order. */
-export function parseReadme(markdown: string): Statement[] {
+/** Every shell statement of a markdown document, in order, and the replay notes. */
+export function parseReadme(markdown: string): { statements: Statement[]; notes: Note[] } {
   const lines = markdown.split('\n');
-  const out: Statement[] = [];
+  const statements: Statement[] = [];
+  const notes: Note[] = [];
   let section = '';
   let heading = '';
+  let pending: Note[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     const h = /^(#{2,6}) (.*)$/.exec(l);
     if (h) {
       if (h[1] === '##') section = h[2]!;
       heading = h[2]!;
+    }
+    if (l.startsWith('<!-- replay')) {
+      pending.push(parseNote(l, i + 1));
       continue;
     }
     const fence = /^```(\S*)\s*$/.exec(l);
-    if (!fence) continue;
+    if (!fence) {
+      if (pending.length) throw new Error(`README.md:${pending[0]!.line}: a replay note with no block right below it`);
+      continue;
+    }
     const lang = fence[1]!;
+    const blockNotes = pending;
+    pending = [];
     const body: Array<{ n: number; text: string }> = [];
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push({ n: i + 1, text: lines[i]! });
-    if (!SHELL_LANGS.has(lang)) continue;
+    if (!SHELL_LANGS.has(lang)) {
+      if (blockNotes.length) throw new Error(`README.md:${blockNotes[0]!.line}: a replay note above a ${lang || 'plain'} block`);
+      continue;
+    }
+    notes.push(...blockNotes);
     const typed = lang as Statement['lang'];
-    let cur: { line: number; parts: string[]; heredoc?: string; shownErrors: string[] } | undefined;
-    const flush = () => {
-      if (!cur) return;
-      const text = cur.parts.join('\n');
-      out.push({ line: cur.line, text, section, heading, lang: typed, expectedExit: expectedExitOf(text), shownErrors: cur.shownErrors, invokesFormctl: invokesFormctl(text) });
-      cur = undefined;
-    };
-    let lastConsole: Statement | undefined;
+    let cur: { line: number; parts: string[] } | undefined;
+    let last: Statement | undefined;
     for (const { n, text } of body) {
       if (cur) {
-        // Inside an unfinished statement: everything belongs to it.
         cur.parts.push(typed === 'console' ? text.replace(/^> /, '') : text);
-        if (cur.heredoc) {
-          if (text.trim() === cur.heredoc) cur.heredoc = undefined;
-        } else {
-          cur.heredoc = heredocTerminator(text);
-        }
-        const o = openness(cur.parts.join('\n'));
-        if (!cur.heredoc && o.depth <= 0 && !o.continues) {
-          flush();
-          if (typed === 'console') lastConsole = out.at(-1);
-        }
+      } else if (typed === 'console' && text.startsWith('$ ')) {
+        cur = { line: n, parts: [text.slice(2)] };
+      } else if (typed === 'console') {
+        if (last && /^(error|hint): /.test(text)) last.shownErrors.push(text);
         continue;
+      } else if (text.trim() === '' || text.trim().startsWith('#')) {
+        continue;
+      } else {
+        cur = { line: n, parts: [text] };
       }
-      let cmd = text;
-      if (typed === 'console') {
-        if (!text.startsWith('$ ')) {
-          if (lastConsole && /^(error|hint): /.test(text)) lastConsole.shownErrors.push(text);
-          continue;
-        }
-        cmd = text.slice(2);
-      }
-      if (cmd.trim() === '' || cmd.trim().startsWith('#')) continue;
-      cur = { line: n, parts: [cmd], heredoc: heredocTerminator(cmd), shownErrors: [] };
-      const o = openness(cmd);
-      if (!cur.heredoc && o.depth <= 0 && !o.continues) {
-        flush();
-        if (typed === 'console') lastConsole = out.at(-1);
-      }
+      const joined = cur.parts.join('\n');
+      if (!complete(joined)) continue;
+      last = {
+        line: cur.line,
+        text: joined,
+        section,
+        heading,
+        lang: typed,
+        expectedExit: Number(EXIT_COMMENT.exec(joined)?.[1] ?? 0),
+        shownErrors: [],
+        invokesFormctl: invokesFormctl(joined),
+        note: blockNotes.find((x) => noteMatches(x, joined)),
+      };
+      statements.push(last);
+      cur = undefined;
     }
-    if (cur) throw new Error(`README.md:${(cur as { line: number }).line}: unfinished shell statement at the end of its block`);
+    if (cur) throw new Error(`README.md:${cur.line}: unfinished shell statement at the end of its block`);
   }
-  return out;
+  if (pending.length) throw new Error(`README.md:${pending[0]!.line}: a replay note with no block right below it`);
+  return { statements, notes };
 }
 
-export function readReadme(): Statement[] {
+export function readReadme(): { statements: Statement[]; notes: Note[] } {
   return parseReadme(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 }
 
@@ -185,69 +173,8 @@ export const SERVERS: Array<{ pattern: RegExp; ready: { stream: 'out' | 'err'; g
   { pattern: /^formctl webhook events .*--follow/, ready: { stream: 'err', grep: '' } },
 ];
 
-/**
- * Statements that are not run by this file, each with the test that covers it instead. A line
- * matching none of these and no SERVERS entry is run. Every entry must match at least one README
- * statement (no stale entries), and `covers` must name an existing test file containing `needle`.
- */
-export const ELSEWHERE: Array<{ pattern: RegExp; why: string; covers?: { file: string; needle: string } }> = [
-  {
-    pattern: /^npm install && npm run demo\b/,
-    why: 'installs dependencies and runs the narrated demo; the demo is run by its own test',
-    covers: { file: 'test/e2e/demo.test.ts', needle: "scripts', 'demo.mjs'" },
-  },
-  {
-    pattern: /^npm test\b/,
-    why: 'the test suite itself (this file is part of it)',
-    covers: { file: 'package.json', needle: '"test": "npm run build && npm run typecheck && vitest run"' },
-  },
-  {
-    pattern: /^npm run test:unit\b/,
-    why: 'a subset of the test suite (this file is part of the whole)',
-    covers: { file: 'package.json', needle: '"test:unit": "vitest run test/unit test/sandbox"' },
-  },
-  {
-    pattern: /^npm install && npm run build\b/,
-    why: 'installs dependencies and builds; the suite runs after `npm run build` on an installed tree',
-    covers: { file: 'package.json', needle: '"build": "node scripts/build.mjs"' },
-  },
-  { pattern: /^npm link\b/, why: 'changes the global npm install; the runner defines `formctl` as the built bin/formctl.js instead' },
-  {
-    pattern: /^npm run build\b/,
-    why: 'the suite runs after `npm run build`',
-    covers: { file: 'package.json', needle: '"build": "node scripts/build.mjs"' },
-  },
-  {
-    pattern: /^npm run completions\b/,
-    why: 'regenerates completions/; its --check mode is run by the completion freshness test',
-    covers: { file: 'test/unit/completion/fresh.test.ts', needle: 'completions' },
-  },
-  {
-    pattern: /^node bench\/startup\.mjs\b/,
-    why: 'a benchmark taking tens of seconds of CPU; not a functional check',
-  },
-  // On a terminal these prompt; readme-interactive.test.ts runs each of them in tmux.
-  ...[
-    /^formctl auth login(?:\s+#|$)/,
-    /^formctl auth login --base-url \S+(?:\s+#|$)/,
-    /^formctl form create(?:\s+#|$)/,
-    /^formctl form edit \S+(?:\s+#|$)/,
-    /^formctl form delete \d+\s+# asks/,
-    /^formctl submission delete \d+ \d+\s+# asks/,
-    /^formctl member remove \S+(?:\s+#|$)/,
-  ].map((pattern) => ({
-    pattern,
-    why: 'prompts on a terminal',
-    covers: { file: 'test/e2e/readme-interactive.test.ts', needle: pattern.source },
-  })),
-];
-
 export function serverFor(s: Statement): (typeof SERVERS)[number] | undefined {
   return SERVERS.find((x) => x.pattern.test(s.text));
-}
-
-export function elsewhereFor(s: Statement): (typeof ELSEWHERE)[number] | undefined {
-  return ELSEWHERE.find((x) => x.pattern.test(s.text));
 }
 
 /** Fixed ports the README shows; each run maps them to free ports so parallel runs never collide. */
