@@ -11,7 +11,7 @@ export interface ExportJob {
   [key: string]: unknown;
 }
 
-/** Job status (research §4.5); only `status` is relied on, the rest is shown when present. */
+/** Job status (docs/service-details.md, Export); only `status` is relied on, the rest is shown when present. */
 export interface ExportStatus {
   job_id?: string;
   status: string;
@@ -59,7 +59,7 @@ export async function startExport(c: ApiClient, formId: number, columns: Record<
 }
 
 /**
- * Which status path worked for a client; FIDELITY: try the docs path first, then the deployed code's path.
+ * Which status path worked for a client: the docs path first, then the deployed code's path (docs/service-details.md, Export).
  * Remembered per form so polling does not pay two requests every time.
  */
 export interface StatusPathMemo {

@@ -18,7 +18,7 @@ export interface Invite {
 }
 
 // Resend and cancel are "not shown" in the spec: the public OpenAPI document names
-// workspace-users-write; the deployed code checks workspaces-write plus admin (research §1.2).
+// workspace-users-write; the deployed code checks workspaces-write plus admin (docs/service-details.md, Authorization order).
 const listNeed = (ws: number) => need('listing invites', 'workspaces-write', 'workspaces-write', 'admin', ws);
 const writeNeed = (action: string, ws: number) => need(action, 'workspace-users-write', 'workspaces-write', 'admin', ws);
 

@@ -8,7 +8,7 @@ import { MAX_PER_PAGE } from '../service/limits.js';
 
 
 export interface ListSubmissionsQuery {
-  /** `completed`, `partial` or `all` (research §1.3); passed through as given. */
+  /** `completed`, `partial` or `all` (docs/service-details.md, Submissions); passed through as given. */
   status?: string;
   /** Free-text match over answer values, passed through. */
   search?: string;

@@ -25,7 +25,7 @@ export interface WebhookIntegration {
   [key: string]: unknown;
 }
 
-/** A body for create and update: always the full data (FIDELITY "integration update"). */
+/** A body for create and update: always the full data (docs/service.md, Integrations and events). */
 export interface WebhookIntegrationBody {
   integration_id: 'webhook';
   status: WebhookStatus;

@@ -23,7 +23,7 @@ export function targetOf(output: string | undefined, res: StreamResponse, fallba
   return output ?? dispositionFilename(res.headers['content-disposition']) ?? fallbackName;
 }
 
-/** Streams a CSV response to its target, bytes untouched (FIDELITY), with a byte counter on a TTY. */
+/** Streams a CSV response to its target, bytes untouched (docs/service-details.md, Export), with a byte counter on a TTY. */
 export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes: number }> {
   const file = targetOf(o.output, o.res, o.fallbackName);
   try {

@@ -12,7 +12,7 @@ export function dispositionFilename(header: string | string[] | undefined): stri
   }
   const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(h);
   if (quoted) return safeFileName(quoted[1]!.replace(/\\(.)/g, '$1'));
-  // The deployed server leaves a token-safe name unquoted (research §4.3).
+  // The deployed server leaves a token-safe name unquoted (docs/service-details.md, Export).
   const bare = /filename\s*=\s*([^;\s]+)/i.exec(h);
   return bare ? safeFileName(bare[1]!) : undefined;
 }

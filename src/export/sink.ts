@@ -133,7 +133,7 @@ async function releasePart(part: string): Promise<void> {
 
 /**
  * Streams `body` into `<file>.part` and renames it to `file` only when every byte arrived, so an
- * interrupted or failed export never leaves a half file under the final name (ARCHITECTURE, data
+ * interrupted or failed export never leaves a half file under the final name (docs/contributing.md, data
  * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a
  * stray .part would only confuse the next run.
  *
@@ -245,7 +245,7 @@ export function downloadError(err: unknown, signal: AbortSignal | undefined, tar
     return new NetworkError(`The download was cut off (${code}); ${what}.`, 'Run the export again.', code);
   }
   if (code && /^E[A-Z]+$/.test(code)) {
-    // Short words, not Node's text: that names the internal FILE.part (research: newcomers took it for the output).
+    // Short words, not Node's text: that names the internal FILE.part, which newcomers took for the output.
     return new CliError(`Cannot write ${target}: ${fsReason(e, 'write')}.`, ExitCode.error, 'Check free disk space and that the directory is writable.');
   }
   const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;

@@ -24,7 +24,7 @@ export const CREATE_DEFAULTS: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * Keys the server computes (spec summary fields, research §1.3 FormResource extras). They are never
+ * Keys the server computes (spec summary fields, and the extras of docs/service-details.md, Forms). They are never
  * sent back and never part of a pulled document or a diff: a change in a count is not a change to the form.
  */
 export const READ_ONLY_KEYS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@ import type { Form, FormProperty } from '../api/forms.js';
 import { UsageError } from '../errors.js';
 
 /**
- * The service's block types (research §7, blocks_types.json): inputs, then layout blocks. The
+ * The service's block types (docs/service-details.md, Form blocks): inputs, then layout blocks. The
  * service itself accepts any non-empty type, so formctl checks `--field` types against this list.
  */
 export const PROPERTY_TYPES = [
@@ -11,7 +11,7 @@ export const PROPERTY_TYPES = [
   'nf-text', 'nf-page-break', 'nf-divider', 'nf-image', 'nf-video', 'nf-audio', 'nf-code',
 ] as const;
 
-/** Layout blocks (`nf-*`) are never answered nor exported (research §7). */
+/** Layout blocks (`nf-*`) are never answered nor exported (docs/service-details.md). */
 export function isLayoutBlock(p: Pick<FormProperty, 'type'>): boolean {
   return typeof p.type === 'string' && p.type.startsWith('nf-');
 }

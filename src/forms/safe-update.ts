@@ -40,7 +40,7 @@ export interface SafeUpdateInput {
   warn?: (message: string) => Promise<void>;
   /**
    * A new slug the user asked for. Slugs are identity and never part of a body otherwise; the
-   * deployed service changes one only on a self-hosted server (docs/forms.md, "Slugs").
+   * deployed service changes one only on a self-hosted server (docs/forms.md, "What the deployed server changes on save").
    */
   slug?: string;
 }

@@ -46,7 +46,7 @@ export function requireAdmin(store: Store, caller: Caller, workspaceId: number, 
   if (requireMember(store, caller, workspaceId) !== 'admin') throw forbidden(`Only workspace admins can ${action}.`);
 }
 
-/** 403 unless the caller is a member with write access (`readonly` members cannot write; research §1.1 policies). */
+/** 403 unless the caller is a member with write access (`readonly` members cannot write; docs/service-details.md, Authorization order). */
 export function requireWriter(store: Store, caller: Caller, workspaceId: number, action: string): void {
   if (requireMember(store, caller, workspaceId) === 'readonly') throw forbidden(`Read-only members cannot ${action}.`);
 }

@@ -12,8 +12,8 @@ import type { Store } from './store.js';
 const DEPRECATION = 'Please do not use the `submission` field. It is deprecated and will be removed in the future.';
 
 /**
- * The delivery body, keys in the deployed order (research §3.3): the spec's form_id, form_title,
- * submission and submission_id, plus form_slug, data {id: {value, name, type}} and message (FIDELITY).
+ * The delivery body, keys in the deployed order (docs/service-details.md, Webhook deliveries): the spec's form_id, form_title,
+ * submission and submission_id, plus form_slug, data {id: {value, name, type}} and message.
  */
 function webhookPayload(form: Form, sub: Submission): Record<string, unknown> {
   const byName: Record<string, unknown> = {};

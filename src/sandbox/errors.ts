@@ -27,14 +27,14 @@ export function forbidden(message: string): HttpError {
   return new HttpError(403, message);
 }
 
-/** 400 `{message}`: a controller-level refusal that is not a field error (research §1.3, invites). */
+/** 400 `{message}`: a controller-level refusal that is not a field error (docs/service-details.md, Error bodies). */
 export function badRequest(message: string): HttpError {
   return new HttpError(400, message);
 }
 
 /**
  * 422 `{message, errors}`. The top-level message is the first field error plus
- * "(and N more errors)", as the deployed server words it (research §6).
+ * "(and N more errors)", as the deployed server words it (docs/service-details.md, Error bodies).
  */
 export function validationFailed(errors: FieldErrors): HttpError {
   const all = Object.values(errors).flat();

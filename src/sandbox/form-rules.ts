@@ -16,7 +16,7 @@ type Optional =
 
 /**
  * Optional writable attributes ("description, logo_picture and further optional fields" in the spec),
- * with the deployed server's rules (research §1.3) and the defaults a new form gets.
+ * with the deployed server's rules (docs/service-details.md, Forms) and the defaults a new form gets.
  * Keys not listed here or among the 14 update fields are ignored, as the deployed server keeps only validated keys,
  * so a fetched form (with id, share_url, counts…) can be sent back unchanged.
  */
@@ -48,7 +48,7 @@ const OPTIONAL: Record<string, Optional> = {
   password: { kind: 'string', default: null },
   custom_code: { kind: 'string', default: null },
   seo_meta: { kind: 'object' },
-  // Further optional attributes the deployed server validates and stores (research §1.3).
+  // Further optional attributes the deployed server validates and stores (docs/service-details.md, Forms).
   settings: { kind: 'object' },
   cover_settings: { kind: 'object' },
   translations: { kind: 'array' },
@@ -160,7 +160,7 @@ export interface FormInput {
 
 /**
  * Validates a create or update body. Create needs the spec's five fields (workspace_id is checked by
- * the route) and fills the other style fields with FIDELITY's defaults; update needs all 14.
+ * the route) and fills the other style fields with the create defaults (docs/service-details.md); update needs all 14.
  * On update, optional fields that are absent keep their stored value.
  */
 export function validateFormInput(
@@ -208,7 +208,7 @@ export function validateFormInput(
   return { attrs, properties };
 }
 
-/** Whether a property is a layout block (never answered, never exported; research §4.6, §7). */
+/** Whether a property is a layout block (never answered, never exported; docs/service-details.md, Form blocks). */
 export function isLayoutBlock(p: FormProperty): boolean {
   return p.type.startsWith('nf-');
 }

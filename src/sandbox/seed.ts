@@ -11,7 +11,7 @@ import { ensureUser } from './users.js';
 import { Errors } from './validation.js';
 import type { WebhookStatus } from '../service/webhooks.js';
 
-/** The narrower seeded tokens exist to exercise 403s (FIDELITY / ARCHITECTURE "The sandbox"). */
+/** The narrower seeded tokens exist to exercise 403s (docs/service-details.md, Abilities). */
 const TOKEN_ABILITIES: Record<'all' | 'readonly' | 'forms' | 'noIntegrations', Ability[]> = {
   all: [...ABILITIES],
   readonly: ABILITIES.filter((a) => a.endsWith('-read')),

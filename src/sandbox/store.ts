@@ -150,7 +150,7 @@ export class Store {
     return form;
   }
 
-  /** A form by numeric id or by slug; a value of digits only is always an id (research §1.1). */
+  /** A form by numeric id or by slug; a value of digits only is always an id (docs/service-details.md, Authorization order). */
   findForm(idOrSlug: string): Form | undefined {
     return /^\d+$/.test(idOrSlug) ? this.forms.get(Number(idOrSlug)) : this.formsBySlug.get(idOrSlug);
   }

@@ -132,7 +132,7 @@ export function formFull(app: App, form: Form): Record<string, unknown> {
   };
 }
 
-/** Submission list item: the spec's fields plus the numeric `id` that PUT/DELETE paths take (FIDELITY). */
+/** Submission list item: the spec's fields plus the numeric `id` that PUT/DELETE paths take (docs/service.md, Submissions). */
 export function submissionView(sub: Submission): Record<string, unknown> {
   return { id: sub.id, submission_id: String(sub.id), submitted_at: iso(sub.created_at), data: sub.data };
 }
@@ -182,7 +182,7 @@ export function eventView(e: DispatchEvent): Record<string, unknown> {
 }
 
 /**
- * Laravel's paginated resource envelope `{data, links, meta}` (research §2), so that a client written
+ * Laravel's paginated resource envelope `{data, links, meta}` (docs/service-details.md, Pagination), so that a client written
  * against the deployed server pages the sandbox the same way. Other query parameters are kept in links.
  */
 export function paginate<T>(items: T[], page: number, perPage: number, app: App, url: URL, render: (item: T) => unknown): Record<string, unknown> {

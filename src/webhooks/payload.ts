@@ -1,7 +1,7 @@
 import type { FormProperty } from '../api/forms.js';
 import { isLayoutBlock } from '../forms/properties.js';
 
-/** The deployed server's fixed text in every delivery (research §3.3). */
+/** The deployed server's fixed text in every delivery (docs/service-details.md, Webhook deliveries). */
 export const DEPRECATION_MESSAGE = 'Please do not use the `submission` field. It is deprecated and will be removed in the future.';
 
 /** What a sample needs to know about a form. */
@@ -66,7 +66,7 @@ export function sampleValue(p: FormProperty, now: Date): unknown {
 }
 
 /**
- * A delivery body shaped like the service's for this form: keys in the deployed order (research §3.3),
+ * A delivery body shaped like the service's for this form: keys in the deployed order (docs/service-details.md),
  * `submission` by field name (deprecated), `data` by property id with value, name and type.
  */
 export function samplePayload(form: SampleForm, o: { now: Date; submissionId?: number }): Record<string, unknown> {

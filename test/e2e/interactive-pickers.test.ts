@@ -1,5 +1,5 @@
 // Pickers for a missing form or webhook id, and the walk-throughs of `webhook create` and `member add`
-// run bare (issue #6), in a real terminal (tmux); and the same commands without one failing fast,
+// run bare, in a real terminal (tmux); and the same commands without one failing fast,
 // before any request, with the argument or flag to pass. Needs tmux (apt package "tmux"); without it
 // the terminal half is skipped with a notice.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

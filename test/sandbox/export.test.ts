@@ -37,7 +37,7 @@ describe('sandbox sync export', () => {
         '1,"math, poetry","Ada, Countess",2025-07-01 09:30\n',
     );
     const age = await exportRaw(sb, form.id, { age: true });
-    // Research §4.6: the deployed header strip is greedy, so "Age (years)" exports as "Age".
+    // docs/service-details.md, Export: the deployed header strip is greedy, so "Age (years)" exports as "Age".
     expect(age.bytes.toString('utf8')).toBe('\uFEFFid,Age\n2,\n1,36\n');
   });
 

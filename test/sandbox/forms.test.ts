@@ -14,7 +14,7 @@ function updateBody(form: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('sandbox forms', () => {
-  it('creates a form (201) with FIDELITY defaults for the style fields', async () => {
+  it('creates a form (201) with the create defaults for the style fields', async () => {
     const now = Date.UTC(2025, 2, 3, 4, 5, 6);
     const sb = await boot({ now: () => now });
     const res = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId));

@@ -43,7 +43,7 @@ describe('sandbox webhook integrations', () => {
     expect(noType.status).toBe(422);
     expect(noType.json.errors).toEqual({ integration_id: ['The integration id field is required.'] });
 
-    // No single-integration GET exists in the spec, research or OpenAPI: the path answers 405.
+    // No single-integration GET exists in the spec, the deployed server or the OpenAPI document: the path answers 405.
     const getOne = await call(sb, 'GET', `${base}/1`);
     expect(getOne.status).toBe(405);
     expect(getOne.headers.get('allow')).toBe('PUT, DELETE');

@@ -132,7 +132,7 @@ describe('sandbox workspace members and invites', () => {
     const notMember = await call(sb, 'POST', `${ws}/leave`, undefined, danToken);
     expect(notMember.status).toBe(403);
     expect(notMember.json).toEqual({ message: 'You are not a member of this workspace.' });
-    // Research §1.3: a user left without a workspace gets "My Workspace".
+    // docs/service-details.md, Members and invites: a user left without a workspace gets "My Workspace".
     const own = await call(sb, 'GET', '/open/workspaces', undefined, danToken);
     expect(own.json.map((w: { name: string }) => w.name)).toEqual(['My Workspace']);
 

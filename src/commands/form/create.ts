@@ -16,7 +16,7 @@ import type { Prompter } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
-/** Field types offered by the interactive prompt (research §7; the service accepts any non-empty type). */
+/** Field types offered by the interactive prompt (docs/service-details.md, Form blocks; the service accepts any non-empty type). */
 export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
 
 /** `formctl form create`: the command and its flags, declared once. */
@@ -75,7 +75,7 @@ async function chooseWorkspace(o: FormCreateOptions, fromFile: unknown): Promise
 }
 
 /**
- * Builds the create body: file, then flags, then --set, then the defaults FIDELITY lists for every
+ * Builds the create body: file, then flags, then --set, then the create defaults (docs/service-details.md) for every
  * attribute the deployed service requires, so one request works against both services.
  */
 export async function formCreateRun(o: FormCreateOptions): Promise<void> {

@@ -20,7 +20,7 @@ export const FORM_SUMMARY_FIELDS = [
 
 /**
  * Keys of a full form that `--json` offers by name: the spec's Form fields, then what the deployed
- * FormResource adds (research §1.3), then the summary's timestamps and limits. The service adds
+ * FormResource adds (docs/service-details.md, Forms), then the summary's timestamps and limits. The service adds
  * attributes over time, so commands also accept any other key the form really has (`resolveFormFormat`).
  */
 export const FORM_FIELDS = [
@@ -34,7 +34,7 @@ export const FORM_FIELDS = [
   'workspace', 'is_password_protected', 'has_password', 'form_pending_submission_key', 'max_file_size', 'share_url',
 ] as const;
 
-/** Keys of a form property that `--json` offers by name: the spec's four, then the core keys of every block (research §7). */
+/** Keys of a form property that `--json` offers by name: the spec's four, then the core keys of every block (docs/service-details.md). */
 export const PROPERTY_FIELDS = ['id', 'type', 'name', 'required', 'hidden', 'help', 'placeholder', 'help_position', 'width', 'align', 'logic'] as const;
 
 /** Keys of the `--dry-run --json` answer of update, edit, restore and apply. */

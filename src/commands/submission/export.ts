@@ -86,7 +86,7 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
   const out: Record<string, boolean> = {};
-  // Object key order is the request's column order, which the service keeps in the CSV (research §4.6).
+  // Object key order is the request's column order, which the service keeps in the CSV (docs/service-details.md, Export).
   for (const id of ids) out[id] = true;
   return out;
 }

@@ -26,7 +26,7 @@ export function findForm(app: App, raw: string | undefined): Form {
 /**
  * Resolves the `:form` parameter and applies the usual order of checks: 404 for an unknown form,
  * then 403 for the ability, then 403 for membership (and, when `writeAction` is given, for a
- * read-only role). This mirrors the deployed order: route binding before policy (research §1.1).
+ * read-only role). This mirrors the deployed order: route binding before policy (docs/service-details.md, Authorization order).
  */
 export function formFor(ctx: Ctx, ability: Ability, writeAction?: string): Form {
   const form = findForm(ctx.app, ctx.params.form);

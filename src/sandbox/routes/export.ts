@@ -35,7 +35,7 @@ export function registerExport(r: RouteTable): void {
     return undefined;
   });
 
-  // The docs' path (FIDELITY "export status") and the deployed code's path answer alike.
+  // The docs' path and the deployed code's path answer alike (docs/service-details.md, Export).
   r.api('GET', '/open/forms/:form/submissions/export/:job/status', exportStatus);
   r.api('GET', '/open/forms/:form/submissions/export/status/:job', exportStatus);
 

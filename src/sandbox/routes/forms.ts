@@ -50,9 +50,9 @@ export function registerForms(r: RouteTable): void {
     requireMember(app.store, caller, ws.id);
     const forms: Form[] = [];
     for (const id of app.store.workspaceForms.get(ws.id) ?? []) forms.push(app.store.forms.get(id)!);
-    // Research §1.3: newest edit first; id breaks ties so the order is stable.
+    // Newest edit first; id breaks ties so the order is stable (docs/service-details.md, Pagination).
     forms.sort((a, b) => b.updated_at - a.updated_at || b.id - a.id);
-    // FIDELITY: per_page default 10, clamped to 1..100 as the deployed server does.
+    // per_page default 10, clamped to 1..100 as the deployed server does (docs/service-details.md).
     const perPage = Math.min(Math.max(queryInt(url.searchParams.get('per_page'), 10), 1), MAX_PER_PAGE);
     const page = queryInt(url.searchParams.get('page'), 1);
     return ok(paginate(forms, page, perPage, app, url, (f) => formSummary(app, f)));
@@ -60,7 +60,7 @@ export function registerForms(r: RouteTable): void {
 
   r.api('GET', '/open/forms', ({ app, caller }) => {
     requireAbility(caller, 'forms-read');
-    // Deprecated endpoint: a bare array of full forms across the caller's workspaces (research §1.3).
+    // Deprecated endpoint: a bare array of full forms across the caller's workspaces (docs/service-details.md, Pagination).
     const out = [];
     for (const wsId of [...app.store.workspacesOf(caller.user.id)].sort((a, b) => a - b)) {
       for (const id of app.store.workspaceForms.get(wsId) ?? []) out.push(formFull(app, app.store.forms.get(id)!));

@@ -104,7 +104,7 @@ function answer(ctx: Ctx, message: string, integration?: Integration) {
   return ok({ ...(isDeployed(ctx.app) ? { type: 'success' } : {}), message, ...(integration ? { form_integration: view(integration) } : {}) });
 }
 
-/** Every integration route needs manage-integrations and a non-readonly member (research §1.1, manageIntegrations). */
+/** Every integration route needs manage-integrations and a non-readonly member (docs/service-details.md, Authorization order). */
 function formForIntegrations(ctx: Ctx): Form {
   return formFor(ctx, 'manage-integrations', 'manage integrations');
 }

@@ -10,7 +10,7 @@ import { deployedMemberView, inviteView, memberView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
 import { COMMUNITY_SEATS, checkedAbility } from '../../service/access.js';
 
-const INVITE_VALIDITY_MS = 7 * 86_400_000; // research §1.3: an invite is valid for 7 days
+const INVITE_VALIDITY_MS = 7 * 86_400_000; // docs/service-details.md, Members and invites: valid for 7 days
 
 /**
  * The ability a member route checks: the spec's workspace-users-*; the deployed server has no such
@@ -44,7 +44,7 @@ function seatsTaken(app: App, now: number): Set<string> {
   return seats;
 }
 
-/** Research §1.3: a user left without any workspace gets a fresh "My Workspace". */
+/** A user left without any workspace gets a fresh "My Workspace" (docs/service-details.md, Members and invites). */
 export function ensureHasWorkspace(app: App, user: User): void {
   if (app.store.workspacesOf(user.id).size > 0) return;
   const now = app.opts.now();
@@ -66,7 +66,7 @@ function targetMember(ctx: Ctx, workspaceId: number): User {
   return user;
 }
 
-/** The invite named by `:invite` in this workspace; research §1.3: a missing or accepted one is 400. */
+/** The invite named by `:invite` in this workspace; a missing or accepted one is 400 (docs/service-details.md). */
 function openInviteFor(ctx: Ctx, workspaceId: number): Invite {
   const id = /^\d{1,15}$/.test(ctx.params.invite ?? '') ? Number(ctx.params.invite) : -1;
   const invite = ctx.app.store.invites.get(id);

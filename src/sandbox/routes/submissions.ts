@@ -71,7 +71,7 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
   ctx.app.dispatcher.submissionCreated(form, sub);
 }
 
-/** Case-insensitive match of `term` against any string or number value of a submission (research §1.3 `search`). */
+/** Case-insensitive match of `term` against any string or number value of a submission (docs/service-details.md, Submissions). */
 function matches(sub: Submission, term: string): boolean {
   for (const v of Object.values(sub.data)) {
     const values = Array.isArray(v) ? v : [v];
@@ -82,7 +82,7 @@ function matches(sub: Submission, term: string): boolean {
   return false;
 }
 
-/** Why a public form refuses answers right now, or null (research §1.3: 403 from FormPolicy@answer). */
+/** Why a public form refuses answers right now, or null (docs/service-details.md, Submissions: 403). */
 function refusal(ctx: PublicCtx, form: Form): string | null {
   if (form.attrs.visibility === 'draft') return 'This form is a draft and does not accept submissions.';
   if (form.attrs.visibility === 'closed') return 'This form is closed and does not accept submissions.';
@@ -111,9 +111,9 @@ export function registerSubmissions(r: RouteTable): void {
       const perPage = asked <= 0 ? 15 : Math.min(asked, MAX_PER_PAGE);
       return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, (s) => deployedSubmissionView(ctx.app, form, s)));
     }
-    // Every sandbox submission is complete, so `status=partial` matches none (research: completed/partial/all).
+    // Every sandbox submission is complete, so `status=partial` matches none (docs/service-details.md, Submissions).
     if (q.get('status') === 'partial') subs = [];
-    // FIDELITY: a bare array unless the caller asks for pages; then per_page default 100, clamped 1..100.
+    // docs/service-details.md, Pagination: a bare array unless the caller asks for pages; then per_page default 100, clamped 1..100.
     if (!q.has('page') && !q.has('per_page')) return ok(subs.map(submissionView));
     const perPage = Math.min(Math.max(queryInt(q.get('per_page'), MAX_PER_PAGE), 1), MAX_PER_PAGE);
     return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, submissionView));
@@ -153,7 +153,7 @@ export function registerSubmissions(r: RouteTable): void {
   });
 
   r.api('DELETE', '/open/forms/:form/submissions/:submission', (ctx) => {
-    // Research §1.2: deleting a submission needs forms-write (the spec does not show this endpoint).
+    // docs/service-details.md, Authorization order: deleting a submission needs forms-write (the spec does not show this endpoint).
     const form = formFor(ctx, 'forms-write', 'delete submissions');
     const sub = submissionFor(ctx, form);
     ctx.app.store.deleteSubmission(form.id, sub.id);

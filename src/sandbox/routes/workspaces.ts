@@ -79,7 +79,7 @@ export function registerWorkspaces(r: RouteTable): void {
     const ws = findWorkspace(app, params.workspace);
     requireAbility(caller, 'workspaces-write');
     requireAdmin(app.store, caller, ws.id, 'delete this workspace');
-    // Research §1.1 (WorkspacePolicy delete): the caller's last workspace cannot be deleted.
+    // The caller's last workspace cannot be deleted (docs/service-details.md, Authorization order).
     if (app.store.workspacesOf(caller.user.id).size <= 1) {
       throw forbidden('You cannot delete your last workspace. Delete your account instead.');
     }

@@ -45,7 +45,7 @@ function scripted(answers: unknown[]): { prompter: Prompter; asked: string[] } {
 }
 
 describe('form create', () => {
-  it('from flags: sends all 14 required attributes with FIDELITY defaults; piped prints id and URL', async () => {
+  it('from flags: sends all 14 required attributes with the create defaults; piped prints id and URL', async () => {
     const io = fakeIO();
     await formCreateRun({ io: io.io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Contact', field: ['Name', 'Email:email'], validate: true });
     const [id, url] = io.out().trimEnd().split('\t');

@@ -1,4 +1,4 @@
-// The help contract (issue #6): every command has a one-line description in sentence case without a
+// The help contract (docs/contributing.md, Add a command): every command has a one-line description in sentence case without a
 // trailing period, described arguments and options, and an Examples block of real invocations; every
 // group with a list verb shows how to pipe --json into jq. Each test lists all offenders at once.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';

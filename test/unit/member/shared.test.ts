@@ -58,7 +58,7 @@ describe('parseMemberRef', () => {
 
 describe('classifyAddOutcome', () => {
   it.each([
-    // Deployed server texts (research §1.3).
+    // Deployed server texts (docs/service-details.md, Members and invites).
     [{ type: 'success', message: 'User has been successfully added to workspace.' }, 'added'],
     [{ type: 'success', message: 'Registration invitation email sent to user.', invite: { id: 3 } }, 'invited'],
     [{ type: 'success', message: 'User is already in workspace.' }, 'already_member'],
