@@ -7,12 +7,12 @@ import { Errors, isObject } from '../validation.js';
 import { iso } from '../views.js';
 
 const BOM = '\uFEFF';
-const ROWS_PER_CHUNK = 500; // the deployed job also works in chunks of 500 (docs/service.md, "Export")
+const ROWS_PER_CHUNK = 500; // the deployed job also works in chunks of 500 (docs/service-details.md, "Export")
 
 export interface ExportColumns {
   /** Property columns in the order the request listed them. */
   properties: FormProperty[];
-  /** `created_at` goes last wherever it was listed (docs/service.md, "Export"). */
+  /** `created_at` goes last wherever it was listed (docs/service-details.md, "Export"). */
   createdAt: boolean;
 }
 
@@ -59,14 +59,14 @@ export function parseSubmissionIds(body: Record<string, unknown>): Set<number> |
   return ids;
 }
 
-/** `{slug}-submission-data.csv` (docs/service.md, "Export"). */
+/** `{slug}-submission-data.csv` (docs/service-details.md, "Export"). */
 export function csvFilename(form: Form): string {
   return `${form.slug}-submission-data.csv`;
 }
 
 /**
  * Header text of a property column. The deployed server keys columns as "{name} ({id})" and strips
- * with the greedy /\s\(.*\)/ (docs/service.md, "Export"), so a name like "Age (years)" is exported as "Age".
+ * with the greedy /\s\(.*\)/ (docs/service-details.md, "Export"), so a name like "Age (years)" is exported as "Age".
  */
 function headerOf(p: FormProperty): string {
   return `${p.name} (${p.id})`.replace(/\s\(.*\)/, '');

@@ -5,7 +5,7 @@ import type { Store } from '../store.js';
 import { iso } from '../views.js';
 import { type ExportColumns, csvChunks, csvFilename } from './csv.js';
 
-// docs/service.md, "Export": the job status is kept for 2 hours, file links expire after 24 h.
+// docs/service-details.md, "Export": the job status is kept for 2 hours, file links expire after 24 h.
 const STATUS_TTL_MS = 2 * 3_600_000;
 const FILE_TTL_MS = 24 * 3_600_000;
 
@@ -76,7 +76,7 @@ export class ExportJobs {
     return job;
   }
 
-  /** Status body: the ten keys of the spec's status answer (docs/service.md, "Export"), always present, null when unknown. */
+  /** Status body: the ten keys of the spec's status answer (docs/service-details.md, "Export"), always present, null when unknown. */
   statusView(job: Job): Record<string, unknown> {
     return {
       job_id: job.id,
