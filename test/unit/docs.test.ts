@@ -1,6 +1,7 @@
 // The repo's documentation is the one a reader of the repo can open: comments cite docs/<file>.md
 // (and a section of it) instead of notes that live elsewhere, every cited file and section exists,
-// and the links of README.md and docs/ lead somewhere (docs/contributing.md).
+// every repo path the docs name exists, and the links of README.md and docs/ lead somewhere
+// (docs/contributing.md).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +88,20 @@ describe('docs inside the repo', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('every file of the repo that README.md or docs/ names in backticks exists', () => {
+    const missing: string[] = [];
+    let named = 0;
+    for (const f of DOCS) {
+      for (const m of read(f).matchAll(/`((?:src|test|scripts|bench|bin|completions|examples)\/[^`\s:]+)`/g)) {
+        if (/[<*…]/.test(m[1]!)) continue; // a pattern, not a path
+        named++;
+        if (!existsSync(join(ROOT, m[1]!))) missing.push(`${rel(f)}: ${m[1]}`);
+      }
+    }
+    expect(named).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
   });
 
   it('docs/README.md lists every file of docs/', () => {
