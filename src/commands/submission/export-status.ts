@@ -32,7 +32,7 @@ function submissionExportStatusCommand() {
   ]);
 }
 
-/** Keys of the status as JSON. `file_url` is printed only when named (docs/security.md, "Links that grant access"). */
+/** Keys of the status as JSON. `file_url` is printed only when named (docs/security.md, "Secrets in output"). */
 export const STATUS_FIELDS = ['job_id', 'status', 'progress', 'file_url', 'expires_at', 'error_message'] as const;
 
 export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> & {
