@@ -86,7 +86,9 @@ function timed(cmd, args, env) {
         const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         cpu = Math.max(cpu, (Number(f[11]) + Number(f[12])) / TICKS);
-      } catch {}
+      } catch {
+        // The child has exited between two samples: keep the figures seen so far.
+      }
     };
     const timer = setInterval(sample, 20);
     child.on('error', reject);

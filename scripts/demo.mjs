@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'formctl.js');
-const EXAMPLE = join(ROOT, 'examples', 'contact-form.json');
 /** Longest any one command may run before the demo calls it failed. */
 const COMMAND_TIMEOUT_MS = 60_000;
 

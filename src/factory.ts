@@ -21,29 +21,32 @@ export interface GlobalOptions {
   noColor: boolean;
 }
 
-/** A command's dependencies, as lazy getters: nothing heavy loads until a command asks for it. */
+/**
+ * A command's dependencies, as lazy getters: nothing heavy loads until a command asks for it.
+ * The getters are function-typed properties, not methods: commands hand them on detached (`api: f.api`).
+ */
 export interface Factory {
   io: IOStreams;
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
-  now(): Date;
-  config(): Promise<ConfigStore>;
+  now: () => Date;
+  config: () => Promise<ConfigStore>;
   /** Profile, base URL, token and default workspace after flag/env/profile resolution. */
-  context(): Promise<ResolvedContext>;
+  context: () => Promise<ResolvedContext>;
   /** The API client for the resolved context; throws exit 4 when there is no token. */
-  api(): Promise<ApiClient>;
+  api: () => Promise<ApiClient>;
   /** A client for an explicit base URL and token (auth login's verification). */
-  apiFor(baseUrl: string, token: string): ApiClient;
+  apiFor: (baseUrl: string, token: string) => ApiClient;
   /** The workspace to act on: -w flag, FORMCTL_WORKSPACE, or the profile's default. */
-  workspace(flag?: number): Promise<number>;
-  prompter(): Prompter;
-  stateDir(): string;
+  workspace: (flag?: number) => Promise<number>;
+  prompter: () => Prompter;
+  stateDir: () => string;
   /** A debug line on stderr when --debug / FORMCTL_DEBUG is on. */
-  debug(line: string): void;
+  debug: (line: string) => void;
   /** Releases connections so the process can exit. */
-  dispose(): Promise<void>;
+  dispose: () => Promise<void>;
 }
 
 export interface FactoryInit {

@@ -190,7 +190,7 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
   const inflight = new Set<Promise<void>>();
   /** The last line's work per submission id. */
   const tails = new Map<number, Promise<void>>();
-  let fatal: unknown;
+  let fatal: UnauthorizedError | undefined;
   const record = async (r: LineResult, text: string) => {
     r.input_hash = inputHash(text);
     if (r.status === 'ok' || r.status === 'dry-run') stats.ok++;

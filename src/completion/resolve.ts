@@ -226,13 +226,15 @@ export async function resolveCompletion(root: Command, words: readonly string[],
   return valuesFor(args[index]!, cur, { ...slot, before: positionals.slice(index) });
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_RUNS = /[\x00-\x1f\x7f-\x9f]+/g;
+
 /**
  * Tabs and newlines would break the line protocol, and shells print descriptions in their menus, so
  * every control character (ANSI/OSC escape sequences from a name or title) becomes a space.
  */
 export function cleanText(s: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  return String(s ?? '').replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ').trim();
+  return String(s ?? '').replace(CONTROL_RUNS, ' ').trim();
 }
 
 /** The answer as printed by `formctl __complete`: "value<TAB>description" lines, then ":<directive>". */

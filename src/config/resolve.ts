@@ -136,6 +136,7 @@ export function checkToken(token: string, source: string, hint = 'Copy only the 
     const what = ctl[0] === '\r' || ctl[0] === '\n' ? 'a line break' : ctl[0] === '\t' ? 'a tab' : 'a control character';
     throw new UsageError(`${source} contains ${what}; a token is a single line of printable characters.`, hint);
   }
+  // eslint-disable-next-line no-control-regex
   if (/[^\x00-\xff]/.test(token)) {
     throw new UsageError(`${source} contains a character outside Latin-1 (not a valid token).`, hint);
   }

@@ -27,14 +27,16 @@ export function urlFilename(url: string): string | undefined {
   }
 }
 
+// eslint-disable-next-line no-control-regex
+const C0_AND_DEL = /[\u0000-\u001f\u007f]/g;
+
 /**
  * A server-chosen name must never pick the directory: keep the last segment only and drop control
  * characters, so `../../.bashrc` or `a/b.csv` cannot write outside the current directory or to a dot file.
  */
 export function safeFileName(name: string): string | undefined {
   // Leading dots are dropped too: a server must not pick a hidden file such as `.bashrc` or `.profile`.
-  // eslint-disable-next-line no-control-regex
-  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().replace(/^\.+/, '');
+  const base = name.split(/[/\\]/).pop()!.replace(C0_AND_DEL, '').trim().replace(/^\.+/, '');
   if (!base) return undefined;
   return base;
 }

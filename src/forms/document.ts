@@ -72,7 +72,7 @@ export function toDocument(form: Obj): Obj {
   for (const [k, v] of Object.entries(form)) if (!READ_ONLY_KEYS.has(k)) kept[k] = v;
   const doc = ordered(kept, HEAD_ORDER, ['properties']);
   if (Array.isArray(kept.properties)) {
-    doc.properties = kept.properties.map((p) => (isObject(p) ? ordered(p, PROPERTY_HEAD) : p));
+    doc.properties = kept.properties.map((p: unknown) => (isObject(p) ? ordered(p, PROPERTY_HEAD) : p));
   }
   return doc;
 }

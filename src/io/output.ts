@@ -160,6 +160,11 @@ export async function jsonPainter(io: IOStreams): Promise<(json: string) => stri
     });
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROLS_BUT_TAB_NEWLINE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS_BUT_TAB = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
+
 /**
  * Text from the service (titles, names, messages) shown to a person: C0 control characters except
  * tab (and newline when `newlines`), DEL and C1 become visible `\xNN`, so an ANSI/OSC sequence or a
@@ -167,8 +172,7 @@ export async function jsonPainter(io: IOStreams): Promise<(json: string) => stri
  * For human output only; JSON is escaped by JSON.stringify and TSV is data.
  */
 export function escapeControls(text: string, o: { newlines?: boolean } = {}): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(o.newlines ? /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g : /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(o.newlines ? CONTROLS_BUT_TAB_NEWLINE : CONTROLS_BUT_TAB, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function tsvCell(v: unknown, time?: boolean): string {

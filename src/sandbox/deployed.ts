@@ -81,7 +81,7 @@ export function storedFileValue(p: FormProperty, value: unknown): unknown {
     }
   };
   if (p.type === 'signature') {
-    const s = Array.isArray(value) ? value[0] : value;
+    const s: unknown = Array.isArray(value) ? value[0] : value;
     return typeof s === 'string' ? toName(s) : null;
   }
   const names = (Array.isArray(value) ? value : [value]).filter((x): x is string => typeof x === 'string').map(toName).filter((x): x is string => !!x);

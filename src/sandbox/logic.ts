@@ -39,7 +39,7 @@ function same(a: unknown, e: unknown): boolean {
     if (Array.isArray(e)) return a.length === e.length && e.every((x) => a.some((y) => same(y, x)));
     return a.length === 1 && same(a[0], e);
   }
-  if (a === null || a === undefined || e === null || e === undefined) return a == e;
+  if (a == null || e == null) return a == null && e == null;
   return String(a) === String(e);
 }
 

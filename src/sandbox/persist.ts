@@ -157,7 +157,7 @@ export class DataFileWriter {
   private run(): Promise<void> {
     if (this.running) return this.running;
     this.running = (async () => {
-      await null; // so that `running` is assigned before the loop can clear it
+      await Promise.resolve(); // so that `running` is assigned before the loop can clear it
       while (this.dirty) {
         this.dirty = false;
         const version = this.version();

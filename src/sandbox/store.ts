@@ -170,7 +170,7 @@ export class Store {
   // ── submissions ─────────────────────────────────────────────────────
 
   submissionsOf(formId: number): Map<number, Submission> {
-    return this.submissions.get(formId) ?? new Map();
+    return this.submissions.get(formId) ?? new Map<number, Submission>();
   }
 
   addSubmission(sub: Submission): Submission {

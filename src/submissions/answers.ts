@@ -53,12 +53,12 @@ export function assertUpdatable(form: Form): void {
 /** A file answer as the update takes it: the list gives `[{file_url, file_name}]`, the service wants the URL strings. */
 function fileValue(v: unknown): unknown {
   if (!Array.isArray(v)) return typeof v === 'object' && v !== null ? pick(v, 'file_url') ?? v : v;
-  return v.map((x) => (typeof x === 'object' && x !== null ? pick(x, 'file_url') ?? x : x));
+  return v.map((x: unknown) => (typeof x === 'object' && x !== null ? pick(x, 'file_url') ?? x : x));
 }
 
 /** A signature answer as the update takes it: its stored file name (a URL would be stored as nothing). */
 function signatureValue(v: unknown): unknown {
-  const first = Array.isArray(v) ? v[0] : v;
+  const first: unknown = Array.isArray(v) ? v[0] : v;
   if (typeof first === 'object' && first !== null) return pick(first, 'file_name') ?? v;
   return first ?? v;
 }

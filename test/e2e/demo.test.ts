@@ -185,8 +185,8 @@ describe('examples/ci-export.sh', () => {
           const child = spawn('bash', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
           let stdout = '';
           let stderr = '';
-          child.stdout.on('data', (d: Buffer) => (stdout += d));
-          child.stderr.on('data', (d: Buffer) => (stderr += d));
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
           child.on('close', (status) => resolve({ status, stdout, stderr }));
         });
       const ok = await run(String(sandbox.formId));

@@ -49,6 +49,7 @@ describe.skipIf(!hasScript)('--json colour', () => {
     const out = await onTerminal(['form', 'get', String(sb.formId), '--json', 'id,title,workspace_id']);
     expect(out).toContain(`${ESC}34m"id"${ESC}39m`);
     expect(out).toMatch(new RegExp(`\\x1b\\[36m${sb.formId}\\x1b\\[39m`));
+    // eslint-disable-next-line no-control-regex
     expect(out).toMatch(/\x1b\[32m"Customer feedback \(demo\)"\x1b\[39m/);
     expect(JSON.parse(plain(out))).toEqual({ id: sb.formId, title: 'Customer feedback (demo)', workspace_id: sb.workspaceId });
 

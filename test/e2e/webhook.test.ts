@@ -54,7 +54,7 @@ function startListen(args: string[], env: NodeJS.ProcessEnv): Promise<Listen> {
       }
     });
     child.on('error', reject);
-    exited.then((code) => reject(new Error(`listen exited early (${code}): ${err}`)));
+    void exited.then((code) => reject(new Error(`listen exited early (${code}): ${err}`)));
   });
 }
 

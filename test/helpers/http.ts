@@ -11,7 +11,7 @@ export interface RecordedRequest {
 export interface StubServer {
   url: string;
   requests: RecordedRequest[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** A real node:http server on 127.0.0.1:0 that records every request and answers with `handler`. */

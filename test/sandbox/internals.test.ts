@@ -20,7 +20,8 @@ describe('sandbox server error mapping', () => {
       },
     });
     const app = { store: initialStore(0), opts: { flavor: 'spec' } } as unknown as App;
-    const server = http.createServer(requestListener(app, router as never, {}));
+    const listener = requestListener(app, router as never, {});
+    const server = http.createServer((req, res) => void listener(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/boom`);

@@ -108,7 +108,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   }
   const workspaceId = await chooseWorkspace(o, workspaceFromFile);
 
-  if (extraFields.length > 0) doc.properties = [...(Array.isArray(doc.properties) ? doc.properties : []), ...extraFields];
+  if (extraFields.length > 0) doc.properties = [...(Array.isArray(doc.properties) ? (doc.properties as unknown[]) : []), ...extraFields];
   if (!Array.isArray(doc.properties) || doc.properties.length === 0) {
     if (interactive) {
       const p = o.prompter();

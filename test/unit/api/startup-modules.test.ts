@@ -20,7 +20,7 @@ async function modulesLoadedBy(args: string[]): Promise<{ code: number | null; s
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('close', r));
     const modules = existsSync(log) ? [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
     return { code, stdout, modules };

@@ -17,6 +17,7 @@ afterEach(async () => {
 
 // Shells show descriptions in their completion menus: a name from the service must not carry
 // escape sequences (or anything else that is not text) into the terminal.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 describe('completion values from the service', () => {

@@ -56,6 +56,7 @@ describe('WindowBudget (fixed 60 s window)', () => {
 describe('export beyond the token wall (a fake with the deployed service\'s export rules)', async () => {
   const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = await import('node:fs');
   const { tmpdir, hostname } = await import('node:os');
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- node:path's functions do not use `this`
   const { join } = await import('node:path');
   const { afterEach, beforeEach } = await import('vitest');
   const { submissionExportRun } = await import('../../../src/commands/submission/export.js');

@@ -66,6 +66,7 @@ describe('server-controlled text in error lines', () => {
     try {
       const r = await formctl(['workspace', 'list'], { tty: true, env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: stub.url } });
       expect(r.code).toBe(7);
+      // eslint-disable-next-line no-control-regex
       expect(r.err).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(r.err).toContain('error: Bad\\x1b]8;;https://evil.example/\\x07click\\x1b]8;;\\x07\\x0d\\x1b[2K. (HTTP 422, GET /open/workspaces)\n');
       expect(r.err).toContain('  name\\x1b[31m: too\\x9b1mred\n');

@@ -187,6 +187,7 @@ describe('server-controlled text on a terminal', () => {
     await success(t.io, `Created ${evil}`);
     await notice(t.io, `note ${evil}`);
     for (const text of [t.out(), t.err()]) {
+      // eslint-disable-next-line no-control-regex
       expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(text).toContain(shown);
     }

@@ -438,6 +438,7 @@ describe('webhook human output on a terminal', () => {
     const controller = new AbortController();
     const io = fakeIO({ tty: true });
     await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 1, sleep: async () => controller.abort() });
+    // eslint-disable-next-line no-control-regex
     expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(io.out()).toContain('submission.created\\x1b[8m  boom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m');
   });

@@ -167,6 +167,7 @@ describe('webhookListenRun', () => {
     await postRaw(new URL(`${url}/json`), { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a\u009bb"}'), timeoutMs: 5000 });
     controller.abort();
     await done;
+    // eslint-disable-next-line no-control-regex
     expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(io.out()).toContain('hello \\x1b]0;pwned\\x07\\x1b[2J\\x0d');
     expect(io.out()).toContain('X-Note: café \\x9b2J');

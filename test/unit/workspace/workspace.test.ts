@@ -34,7 +34,7 @@ describe('workspace list', () => {
     const tty = fakeIO({ tty: true });
     await workspaceListRun({ io: tty.io, api, defaultWorkspace: async () => sb.workspaceId, now });
     const lines = tty.out().split('\n');
-    expect(lines[0]).toMatch(/^ID  NAME +ICON  READ-ONLY  DEFAULT$/);
+    expect(lines[0]).toMatch(/^ID {2}NAME +ICON {2}READ-ONLY {2}DEFAULT$/);
     expect(lines[1]).toMatch(new RegExp(`^${sb.workspaceId}\\s+\\S.*\\s+no\\s+\\*$`));
 
     const piped = fakeIO();
