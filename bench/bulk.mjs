@@ -22,7 +22,21 @@ try {
   const from = join(dir, 'updates.ndjson');
   const results = join(dir, 'results.ndjson');
   writeFileSync(from, Array.from({ length: COUNT }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `bench ${i}` })).join('\n') + '\n');
-  const args = [BIN, '--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--rate-limit', String(LIMIT), '--concurrency', String(CONCURRENCY)];
+  const args = [
+    BIN,
+    '--debug',
+    'submission',
+    'update',
+    String(sb.formId),
+    '--from',
+    from,
+    '--results',
+    results,
+    '--rate-limit',
+    String(LIMIT),
+    '--concurrency',
+    String(CONCURRENCY),
+  ];
   const env = { ...process.env, FORMCTL_BASE_URL: sb.url, FORMCTL_TOKEN: sb.tokens.all, FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
   let stderr = '';
   const t0 = Date.now();
@@ -36,11 +50,19 @@ try {
   const lines = stderr.split('\n');
   const answers = lines.filter((l) => /^\[debug\] < \d{3} PUT /.test(l));
   const tooMany = lines.filter((l) => l.startsWith('[debug] < 429')).length;
-  const ok = readFileSync(results, 'utf8').trim().split('\n').filter((l) => JSON.parse(l).status === 'ok').length;
+  const ok = readFileSync(results, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => JSON.parse(l).status === 'ok').length;
   const perMinute = (answers.length / wallSecs) * 60;
   console.log(`exit ${code}; ${ok}/${COUNT} ok; ${answers.length} PUT answers in ${wallSecs.toFixed(1)} s (whole process, startup included)`);
   console.log(`achieved ${perMinute.toFixed(0)}/min = ${(perMinute / LIMIT).toFixed(3)} of the ${LIMIT}/min limit; 429 answers: ${tooMany}`);
-  console.log(lines.filter((l) => !l.startsWith('[debug]') && l.trim()).slice(-2).join('\n'));
+  console.log(
+    lines
+      .filter((l) => !l.startsWith('[debug]') && l.trim())
+      .slice(-2)
+      .join('\n'),
+  );
 } finally {
   await sb.close();
   rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,13 @@ let block = '';
 for (let i = 0; block.length < MiB; i++) block += `${i},"Person ${i}",person${i}@example.com,${i % 5},"Some comment, with a comma",2026-01-01 10:00\n`;
 const BLOCK = Buffer.from(block.slice(0, MiB));
 const HEADER = Buffer.from('\uFEFFid,Name,Email,Rating,Comments,created_at\n');
-const FORM = JSON.stringify({ id: 1, slug: 'bench', title: 'Bench', visibility: 'public', properties: ['name', 'email', 'rating', 'comments'].map((id) => ({ id, type: 'text', name: id })) });
+const FORM = JSON.stringify({
+  id: 1,
+  slug: 'bench',
+  title: 'Bench',
+  visibility: 'public',
+  properties: ['name', 'email', 'rating', 'comments'].map((id) => ({ id, type: 'text', name: id })),
+});
 
 let size = 0;
 const server = createServer((req, res) => {
@@ -105,7 +111,9 @@ function timed(cmd, args, env) {
 const exportUrl = `${url}/open/forms/1/submissions/export`;
 const WRITE = 'for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);';
 const undiciScript = join(dir, 'undici-download.mjs');
-await (await import('esbuild')).build({
+await (
+  await import('esbuild')
+).build({
   stdin: {
     contents: `import { openSync, closeSync, writeSync } from 'node:fs';
 const { request } = await import('undici');
@@ -158,7 +166,11 @@ try {
       return r;
     };
     const runCurl = async () => {
-      const r = await timed('curl', ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, '-o', theirs, `${url}/open/forms/1/submissions/export`], {});
+      const r = await timed(
+        'curl',
+        ['-sS', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, '-o', theirs, `${url}/open/forms/1/submissions/export`],
+        {},
+      );
       if (statSync(theirs).size !== s) throw new Error(`curl wrote ${statSync(theirs).size} bytes, expected ${s}`);
       rmSync(theirs);
       return r;
@@ -189,7 +201,11 @@ try {
       const peak = Math.max(...runs.map((x) => x.peakMb));
       const ratio = cSecs ? cSecs / secs : undefined;
       console.log(
-        `${name.padEnd(22)} ${String(s / MiB).padStart(5)} MiB ${(s / MiB / secs).toFixed(0).padStart(6)}  ${ratio ? ratio.toFixed(2).padStart(8) : '     n/a'}     ${median(runs.map((x) => x.cpu)).toFixed(2).padStart(6)}  ${peak.toFixed(0).padStart(5)} MB`,
+        `${name.padEnd(22)} ${String(s / MiB).padStart(5)} MiB ${(s / MiB / secs).toFixed(0).padStart(6)}  ${ratio ? ratio.toFixed(2).padStart(8) : '     n/a'}     ${median(
+          runs.map((x) => x.cpu),
+        )
+          .toFixed(2)
+          .padStart(6)}  ${peak.toFixed(0).padStart(5)} MB`,
       );
       if (process.env.BENCH_VERBOSE) console.log(`  ${runs.map((x) => x.secs.toFixed(2)).join(' ')}`);
       return { ratio, peak };

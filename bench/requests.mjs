@@ -27,7 +27,14 @@ const PAGES = Math.ceil(ROWS / 100);
 const dir = mkdtempSync(join(tmpdir(), 'formctl-bench-requests-'));
 
 function run(sb, args) {
-  const env = { PATH: process.env.PATH, FORMCTL_BASE_URL: sb.url, FORMCTL_TOKEN: sb.tokens.all, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' };
+  const env = {
+    PATH: process.env.PATH,
+    FORMCTL_BASE_URL: sb.url,
+    FORMCTL_TOKEN: sb.tokens.all,
+    FORMCTL_CONFIG_DIR: join(dir, 'config'),
+    FORMCTL_CACHE_DIR: join(dir, 'cache'),
+    NO_COLOR: '1',
+  };
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     let stderr = '';
@@ -48,29 +55,58 @@ function run(sb, args) {
       };
       const counts = {};
       for (const l of sent) counts[kind(l)] = (counts[kind(l)] ?? 0) + 1;
-      resolve({ code, secs: (Date.now() - t0) / 1000, total: sent.length, counts, tooMany: stderr.split('\n').filter((l) => l.startsWith('[debug] < 429')).length, stderr });
+      resolve({
+        code,
+        secs: (Date.now() - t0) / 1000,
+        total: sent.length,
+        counts,
+        tooMany: stderr.split('\n').filter((l) => l.startsWith('[debug] < 429')).length,
+        stderr,
+      });
     });
   });
 }
 
-const show = (r) => Object.entries(r.counts).map(([k, v]) => `${v} ${k}`).join(' + ');
+const show = (r) =>
+  Object.entries(r.counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(' + ');
 try {
   const sb = process.argv.includes('--skip-updates') ? undefined : await startSandbox({ port: 0, rateLimit: 0, seed: ROWS, flavor: FLAVOR });
-  if (sb) try {
-    const pages = PAGES;
-    const mid = Math.ceil(ROWS / 2);
-    const one = await run(sb, ['submission', 'update', String(sb.formId), String(mid), '--set', 'Comments=bench']);
-    console.log(`single update (${ROWS} rows, ${pages} list pages; exit ${one.code}): ${one.total} requests = ${show(one)}`);
-    console.log(`  minimum: 3 (the form, the one list page that holds it, the PUT); a scan of the list would cost up to ${pages + 3}`);
+  if (sb)
+    try {
+      const pages = PAGES;
+      const mid = Math.ceil(ROWS / 2);
+      const one = await run(sb, ['submission', 'update', String(sb.formId), String(mid), '--set', 'Comments=bench']);
+      console.log(`single update (${ROWS} rows, ${pages} list pages; exit ${one.code}): ${one.total} requests = ${show(one)}`);
+      console.log(`  minimum: 3 (the form, the one list page that holds it, the PUT); a scan of the list would cost up to ${pages + 3}`);
 
-    const from = join(dir, 'lines.ndjson');
-    writeFileSync(from, Array.from({ length: LINES }, (_, i) => JSON.stringify({ id: ROWS - i * Math.floor(ROWS / LINES), Comments: `bulk ${i}` })).join('\n') + '\n');
-    const bulk = await run(sb, ['submission', 'update', String(sb.formId), '--from', from, '--results', join(dir, 'results.ndjson'), '--rate-limit', '600000', '--concurrency', '8', '--yes']);
-    console.log(`bulk update, ${LINES} lines spread over the ${ROWS} rows (exit ${bulk.code}): ${bulk.total} requests = ${show(bulk)}`);
-    console.log(`  minimum: ${LINES + 1 + pages} (the form, the ${pages} list pages holding those submissions, ${LINES} PUTs); without the list read: ${LINES + 1}`);
-  } finally {
-    await sb.close();
-  }
+      const from = join(dir, 'lines.ndjson');
+      writeFileSync(
+        from,
+        Array.from({ length: LINES }, (_, i) => JSON.stringify({ id: ROWS - i * Math.floor(ROWS / LINES), Comments: `bulk ${i}` })).join('\n') + '\n',
+      );
+      const bulk = await run(sb, [
+        'submission',
+        'update',
+        String(sb.formId),
+        '--from',
+        from,
+        '--results',
+        join(dir, 'results.ndjson'),
+        '--rate-limit',
+        '600000',
+        '--concurrency',
+        '8',
+        '--yes',
+      ]);
+      console.log(`bulk update, ${LINES} lines spread over the ${ROWS} rows (exit ${bulk.code}): ${bulk.total} requests = ${show(bulk)}`);
+      console.log(
+        `  minimum: ${LINES + 1 + pages} (the form, the ${pages} list pages holding those submissions, ${LINES} PUTs); without the list read: ${LINES + 1}`,
+      );
+    } finally {
+      await sb.close();
+    }
 
   if (!process.argv.includes('--skip-export')) {
     // The sandbox's own limits: 100 requests a minute per user, exports 10 a minute (deployed flavour).
@@ -84,8 +120,12 @@ try {
       const allowed = Math.max(1, Math.ceil(exports / 10) - 1) * 60;
       const chunks = Math.ceil(ROWS / 1000);
       console.log(`export of ${ROWS} rows (exit ${r.code}, ${rows} rows written): ${r.total} requests = ${show(r)}; 429 answers: ${r.tooMany}`);
-      console.log(`  minimum: ${1 + PAGES + chunks} (the form, ${PAGES} list pages for the ids, ${chunks} chunk exports); formctl also sends the first export (which answers with the job) and reads its status once on each path`);
-      console.log(`  time: ${r.secs.toFixed(1)} s; the export limit allows ${exports} exports in ${allowed} s at best: ratio ${(r.secs / allowed).toFixed(3)} (goal <= 1.1)`);
+      console.log(
+        `  minimum: ${1 + PAGES + chunks} (the form, ${PAGES} list pages for the ids, ${chunks} chunk exports); formctl also sends the first export (which answers with the job) and reads its status once on each path`,
+      );
+      console.log(
+        `  time: ${r.secs.toFixed(1)} s; the export limit allows ${exports} exports in ${allowed} s at best: ratio ${(r.secs / allowed).toFixed(3)} (goal <= 1.1)`,
+      );
     } finally {
       await sb2.close();
     }

@@ -23,7 +23,7 @@ async function client(cfg) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.concurrency });
   const base = new URL(cfg.url);
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
   function request(method, path, body) {
     return new Promise((resolve) => {
@@ -63,7 +63,10 @@ async function client(cfg) {
     [0.25, () => request('GET', `/open/forms/${cfg.formId}`)],
     [0.2, () => request('GET', `/open/forms/${cfg.formId}/submissions?per_page=20&page=${1 + Math.floor(rand() * 5)}`)],
     [0.1, (n) => request('POST', '/open/forms', formBody(n))],
-    [0.1, () => request('PUT', `/open/forms/${cfg.formId}/submissions/${1 + Math.floor(rand() * cfg.submissions)}`, { data: { comments: `edited ${rand()}` } })],
+    [
+      0.1,
+      () => request('PUT', `/open/forms/${cfg.formId}/submissions/${1 + Math.floor(rand() * cfg.submissions)}`, { data: { comments: `edited ${rand()}` } }),
+    ],
     [0.1, (n) => request('POST', `/forms/${cfg.formSlug}/answer`, { name: `Bench ${n}`, rating: 5 })],
   ];
   const pick = () => {
@@ -126,7 +129,16 @@ async function main() {
     headers: { Authorization: `Bearer ${sb.tokens.all}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: 'Bench' }),
   }).then((r) => r.json());
-  const common = { token: sb.tokens.all, workspaceId: sb.workspaceId, benchWorkspaceId: created.workspace_id, formId: sb.formId, formSlug: sb.formSlug, submissions, durationMs, concurrency };
+  const common = {
+    token: sb.tokens.all,
+    workspaceId: sb.workspaceId,
+    benchWorkspaceId: created.workspace_id,
+    formId: sb.formId,
+    formSlug: sb.formSlug,
+    submissions,
+    durationMs,
+    concurrency,
+  };
 
   const baseline = http.createServer((req, res) => {
     req.resume();
@@ -137,12 +149,16 @@ async function main() {
   });
   await new Promise((resolve) => baseline.listen(0, '127.0.0.1', resolve));
 
-  console.log(`formctl sandbox benchmark: ${concurrency} concurrent connections, ${durationMs / 1000} s per target, 70% reads / 30% writes, Node ${process.version}`);
+  console.log(
+    `formctl sandbox benchmark: ${concurrency} concurrent connections, ${durationMs / 1000} s per target, 70% reads / 30% writes, Node ${process.version}`,
+  );
   const sandboxResult = await runClient({ ...common, url: sb.url });
   console.log(line('sandbox', sandboxResult));
   const baselineResult = await runClient({ ...common, url: `http://127.0.0.1:${baseline.address().port}` });
   console.log(line('baseline', baselineResult));
-  console.log(`ratio     sandbox throughput = ${(sandboxResult.rps / baselineResult.rps).toFixed(2)}× the bare node:http server answering {} under the same load`);
+  console.log(
+    `ratio     sandbox throughput = ${(sandboxResult.rps / baselineResult.rps).toFixed(2)}× the bare node:http server answering {} under the same load`,
+  );
 
   baseline.closeAllConnections();
   await new Promise((resolve) => baseline.close(resolve));

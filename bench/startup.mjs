@@ -28,7 +28,10 @@ for (let i = 0; i < argv.length; i++) if (argv[i] === '--node') nodes.push(argv[
 for (const p of (process.env.FORMCTL_BENCH_NODES ?? '').split(':')) if (p) nodes.push(p);
 const deadline = Date.now() + 180_000;
 
-const WORKSPACES = JSON.stringify([{ id: 1, name: 'Acme', icon: '🚀', is_readonly: false }, { id: 2, name: 'Side project', icon: null, is_readonly: false }]);
+const WORKSPACES = JSON.stringify([
+  { id: 1, name: 'Acme', icon: '🚀', is_readonly: false },
+  { id: 2, name: 'Side project', icon: null, is_readonly: false },
+]);
 // The service answers every throttled request with X-RateLimit-Limit and -Remaining (docs/service.md),
 // and formctl shares that budget through a file (src/api/ratelimit.ts): the stub does the same, counting
 // formctl's requests (the token's) in a fixed 60 s window, so the bench times the path users run.
@@ -59,7 +62,17 @@ const home = mkdtempSync(join(tmpdir(), 'formctl-bench-'));
 // Every process runs without NODE_EXTRA_CA_CERTS (loading a CA bundle costs time unrelated to formctl).
 // The compile cache (Node >= 22.1) lives in the bench's own temporary directory: the warm-up runs
 // fill it, so timed runs are warm, as every run after a user's first is.
-const env = { ...process.env, NO_COLOR: '1', FORMCTL_BASE_URL: baseUrl, FORMCTL_TOKEN: 'bench-token', FORMCTL_CONFIG_DIR: join(home, 'config'), FORMCTL_STATE_DIR: join(home, 'state'), FORMCTL_CACHE_DIR: join(home, 'cache'), HOME: home, TMPDIR: home };
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  FORMCTL_BASE_URL: baseUrl,
+  FORMCTL_TOKEN: 'bench-token',
+  FORMCTL_CONFIG_DIR: join(home, 'config'),
+  FORMCTL_STATE_DIR: join(home, 'state'),
+  FORMCTL_CACHE_DIR: join(home, 'cache'),
+  HOME: home,
+  TMPDIR: home,
+};
 for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE', 'FORMCTL_DEBUG']) delete env[name];
 
 // The reference for a one-request command: what a script doing only that GET costs.
@@ -68,7 +81,9 @@ const GET = `require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspac
 // point into one ES module, imported from a CommonJS file that turns on the compile cache. What this
 // costs above the node:http script is undici's, whatever a client built on it does.
 const undiciDir = join(home, 'undici-get');
-await (await import('esbuild')).build({
+await (
+  await import('esbuild')
+).build({
   stdin: {
     contents: `const { request } = await import('undici');\nconst r = await request(${JSON.stringify(`${baseUrl}/open/workspaces`)});\nprocess.stdout.write(Buffer.from(await r.body.arrayBuffer()));\n`,
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
@@ -114,7 +129,13 @@ const cases = [
   { name: 'undici GET script', args: [join(undiciDir, 'get.cjs')], base: 'node:http GET script' },
   { name: 'formctl --version', args: [BIN, '--version'], base: 'node -e 0' },
   { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 24: 1.2, 20: 2.5 } },
-  { name: 'formctl workspace list --json', args: [BIN, 'workspace', 'list', '--json'], base: 'node:http GET script', goal: { 24: 1.5, 20: 2.5 }, also: 'undici GET script' },
+  {
+    name: 'formctl workspace list --json',
+    args: [BIN, 'workspace', 'list', '--json'],
+    base: 'node:http GET script',
+    goal: { 24: 1.5, 20: 2.5 },
+    also: 'undici GET script',
+  },
 ];
 
 try {
@@ -147,7 +168,9 @@ try {
     }
   }
   if (lowest <= LIMIT / 2) {
-    console.log(`  (formctl sent more than half the stub's ${LIMIT}/min: it then shares the budget under a lock, as near the limit; use fewer --runs to time the usual path)`);
+    console.log(
+      `  (formctl sent more than half the stub's ${LIMIT}/min: it then shares the budget under a lock, as near the limit; use fewer --runs to time the usual path)`,
+    );
   }
 } finally {
   server.close();

@@ -245,7 +245,9 @@ export function checkLayers(root = projectRoot) {
   for (const scc of cycles(files, edges)) {
     const path = circleThrough(scc[0], scc, edges);
     const trail = path.map((e) => `${e.from}:${e.line}`).join(' -> ');
-    problems.push(`${scc[0]}:${path[0]?.line ?? 1}: import circle: ${trail} -> ${scc[0]}${scc.length > path.length ? ` (${scc.length} files in this knot: ${scc.join(', ')})` : ''}`);
+    problems.push(
+      `${scc[0]}:${path[0]?.line ?? 1}: import circle: ${trail} -> ${scc[0]}${scc.length > path.length ? ` (${scc.length} files in this knot: ${scc.join(', ')})` : ''}`,
+    );
   }
   for (const pair of allowed) {
     if (!usedAllowances.has(pair)) problems.push(`scripts/check-layers.mjs:1: the allow-list entry "${pair}" matches no import any more; remove it`);

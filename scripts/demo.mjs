@@ -198,7 +198,9 @@ const steps = [
     text: 'The file holds the title, fields and settings; formctl checks it locally before sending it.',
     needs: ['workspace'],
     async run(ctx) {
-      const form = JSON.parse(await formctl(['form', 'create', '--file', 'examples/contact-form.json', '--json', 'id,slug,title,visibility'], { capture: true }));
+      const form = JSON.parse(
+        await formctl(['form', 'create', '--file', 'examples/contact-form.json', '--json', 'id,slug,title,visibility'], { capture: true }),
+      );
       ctx.form = String(form.id);
       ctx.slug = form.slug;
       await formctl(['form', 'fields', ctx.form]);

@@ -108,7 +108,8 @@ export function createFactory(init: FactoryInit): Factory {
         onNote: (text) => init.io.stderr.write(`note: ${text}\n`),
         onWait: ({ ms, reason }) => {
           // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
-          if (ms >= 1000) init.io.stderr.write(`${init.io.stderrIsTTY ? CLEAR_LINE : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
+          if (ms >= 1000)
+            init.io.stderr.write(`${init.io.stderrIsTTY ? CLEAR_LINE : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
         },
       });
       clients.push(client);

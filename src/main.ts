@@ -79,7 +79,9 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'EPIPE') return ExitCode.ok;
   io.stderr.write(`error: ${escapeControls(String(e?.message ?? err), { newlines: true })}\n`);
-  io.stderr.write(debug && e?.stack ? `${escapeControls(e.stack, { newlines: true })}\n` : 'hint: this is a bug in formctl; rerun with --debug for details and report it\n');
+  io.stderr.write(
+    debug && e?.stack ? `${escapeControls(e.stack, { newlines: true })}\n` : 'hint: this is a bug in formctl; rerun with --debug for details and report it\n',
+  );
   return ExitCode.error;
 }
 

@@ -24,12 +24,18 @@ export async function buildProgram(f: Factory, args: string[], o: { all?: boolea
     .version(VERSION, '-v, --version', 'Print the formctl version')
     .addOption(completes(new Option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)'), 'profile'))
     .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
-    .addOption(new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)').default(DEFAULT_TIMEOUT_S).argParser(seconds({ min: 0.001 })))
+    .addOption(
+      new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)')
+        .default(DEFAULT_TIMEOUT_S)
+        .argParser(seconds({ min: 0.001 })),
+    )
     .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })))
     .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
     .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')
     .helpCommand(false)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ formctl auth login
   $ formctl workspace list
@@ -40,7 +46,8 @@ Topics:
   formctl help environment   Environment variables
   formctl help exit-codes    Exit codes for scripts
 
-Run \`formctl <command> --help\` for a command's flags and examples.`);
+Run \`formctl <command> --help\` for a command's flags and examples.`,
+    );
 
   program.hook('preAction', (_root, action) => {
     const g = action.optsWithGlobals() as Record<string, unknown>;

@@ -336,7 +336,8 @@ export class ApiClient {
       // budget first (that wait may be long), then the general slot, taken when it is sent.
       const spend = (ms: number) => (waited += ms);
       const reserved: Partial<Record<RateBucket, boolean>> = {};
-      if (bucket !== 'general') reserved[bucket] = await this.waitForBudget(bucket, method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
+      if (bucket !== 'general')
+        reserved[bucket] = await this.waitForBudget(bucket, method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
       reserved.general = await this.waitForBudget('general', method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
       const t0 = this.now();
       this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
@@ -344,7 +345,9 @@ export class ApiClient {
       const userSignal = o.signal ?? this.opts.signal;
       const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, userSignal) : undefined;
       try {
-        res = await (await this.getDispatcher()).request({
+        res = await (
+          await this.getDispatcher()
+        ).request({
           origin: url.origin,
           path: url.pathname + url.search,
           method,
@@ -480,7 +483,13 @@ export class ApiClient {
     if (slot.refused) {
       const secs = Math.ceil(slot.waitMs / 1000);
       this.log(`  ${bucket} rate budget used up for ${secs} s more; not sent`);
-      throw new RateLimitError({ status: 429, method, path: display, serverMessage: `The ${which} for this minute is used up (by this and other formctl processes); nothing was sent`, retryAfterSeconds: secs });
+      throw new RateLimitError({
+        status: 429,
+        method,
+        path: display,
+        serverMessage: `The ${which} for this minute is used up (by this and other formctl processes); nothing was sent`,
+        retryAfterSeconds: secs,
+      });
     }
     if (slot.waitMs > 0) {
       this.log(`  pacing: waiting ${slot.waitMs} ms for the shared ${bucket} rate budget`);
@@ -568,7 +577,8 @@ export class ApiClient {
       return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
     }
     if (code && PROTOCOL_ERROR.test(code)) {
-      const detail = /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
+      const detail =
+        /\(([^)]+)\)\s*$/.exec(e.message)?.[1] ?? (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ? 'the body does not match its Content-Length' : code);
       return new NetworkError(
         `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
         'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',

@@ -72,14 +72,19 @@ export class NotFoundError extends ApiError {
 /** What to check after a 404, by the resource the path names (ids quoted back from the path). */
 export function notFoundHint(path: string): string {
   const p = path.split('?')[0]!;
-  const seg = (re: RegExp) => re.exec(p)?.slice(1).map((x) => decodeURIComponent(x)) ?? [];
+  const seg = (re: RegExp) =>
+    re
+      .exec(p)
+      ?.slice(1)
+      .map((x) => decodeURIComponent(x)) ?? [];
   let m: string[];
   if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/export\//)).length) {
     return `The export job is unknown or expired (jobs are kept for a limited time); start a new one: formctl submission export ${m[0]}`;
   }
   if ((m = seg(/^\/open\/forms\/([^/]+)\/submissions\/[^/]+/)).length) return `Check the submission id: formctl submission list ${m[0]}`;
   if ((m = seg(/^\/open\/forms\/([^/]+)\/integrations\/[^/]+/)).length) return `Check the webhook id: formctl webhook list ${m[0]}`;
-  if (/^\/open\/forms\/[^/]+/.test(p)) return 'Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.';
+  if (/^\/open\/forms\/[^/]+/.test(p))
+    return "Check the form id or slug: `formctl form list` shows the default workspace's forms, `formctl form list -w <workspace>` another's.";
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/users\/[^/]+/)).length) return `Check the user id: formctl member list -w ${m[0]}`;
   if ((m = seg(/^\/open\/workspaces\/([^/]+)\/invites\/[^/]+/)).length) return `Check the invite id: formctl invite list -w ${m[0]}`;
   if (/^\/open\/workspaces\/[^/]+/.test(p)) {
@@ -127,7 +132,11 @@ export class ServerError extends ApiError {
 
 /** Could not reach the service, or it stopped answering: exit 11. */
 export class NetworkError extends CliError {
-  constructor(message: string, hint?: string, readonly code?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    readonly code?: string,
+  ) {
     super(message, ExitCode.network, hint);
   }
 }
@@ -156,13 +165,21 @@ function describe(init: ApiErrorInit): string {
 
 function defaultMessage(status: number): string {
   switch (status) {
-    case 401: return 'Not authenticated';
-    case 402: return 'This feature is not available on your plan';
-    case 403: return 'Forbidden';
-    case 404: return 'Not found';
-    case 422: case 400: return 'The server rejected the input';
-    case 429: return 'Rate limit exceeded';
-    default: return status >= 500 ? 'The service had an internal error' : `Unexpected HTTP status ${status}`;
+    case 401:
+      return 'Not authenticated';
+    case 402:
+      return 'This feature is not available on your plan';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'Not found';
+    case 422:
+    case 400:
+      return 'The server rejected the input';
+    case 429:
+      return 'Rate limit exceeded';
+    default:
+      return status >= 500 ? 'The service had an internal error' : `Unexpected HTTP status ${status}`;
   }
 }
 

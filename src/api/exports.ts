@@ -29,7 +29,13 @@ export type ExportStart = { kind: 'csv'; response: StreamResponse } | { kind: 'j
  * Starts an export; a CSV answer is handed back unread so it can be streamed to disk. With
  * `submissionIds` (at most 1,000) the deployed service answers with the CSV of those rows at once.
  */
-export async function startExport(c: ApiClient, formId: number, columns: Record<string, boolean>, signal?: AbortSignal, submissionIds?: number[]): Promise<ExportStart> {
+export async function startExport(
+  c: ApiClient,
+  formId: number,
+  columns: Record<string, boolean>,
+  signal?: AbortSignal,
+  submissionIds?: number[],
+): Promise<ExportStart> {
   const request = {
     method: 'POST' as const,
     path: apiPath`/open/forms/${formId}/submissions/export`,
@@ -105,7 +111,10 @@ const PROBE_JOB_ID = '00000000-0000-0000-0000-000000000000';
  * export then goes as before. One request on a service that answers, two on the deployed one.
  */
 export async function exportStatusClosed(c: ApiClient, formId: number, signal?: AbortSignal): Promise<boolean> {
-  const paths = [apiPath`/open/forms/${formId}/submissions/export/${PROBE_JOB_ID}/status`, apiPath`/open/forms/${formId}/submissions/export/status/${PROBE_JOB_ID}`];
+  const paths = [
+    apiPath`/open/forms/${formId}/submissions/export/${PROBE_JOB_ID}/status`,
+    apiPath`/open/forms/${formId}/submissions/export/status/${PROBE_JOB_ID}`,
+  ];
   for (const path of paths) {
     try {
       await c.request<unknown>({ path, ability: 'forms-read', signal });

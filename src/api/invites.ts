@@ -42,9 +42,14 @@ function inviteError(err: unknown, workspaceId: number, inviteId: number): unkno
   const hint = `See the invites of workspace ${workspaceId} with \`formctl invite list -w ${workspaceId}\`.`;
   if (err instanceof ApiError && (err.status === 400 || err.status === 422)) {
     const init = errorInit(err);
-    if (/not found/i.test(err.serverMessage ?? '')) return new ApiError(init, ExitCode.notFound, `Invite ${inviteId} is not an invite of workspace ${workspaceId}. ${hint}`);
+    if (/not found/i.test(err.serverMessage ?? ''))
+      return new ApiError(init, ExitCode.notFound, `Invite ${inviteId} is not an invite of workspace ${workspaceId}. ${hint}`);
     if (/accepted/i.test(err.serverMessage ?? '')) {
-      return new ApiError(init, ExitCode.validation, `Invite ${inviteId} was accepted: that person is a member now (\`formctl member list -w ${workspaceId}\`).`);
+      return new ApiError(
+        init,
+        ExitCode.validation,
+        `Invite ${inviteId} was accepted: that person is a member now (\`formctl member list -w ${workspaceId}\`).`,
+      );
     }
   }
   return notFoundWithHint(err, `Invite ${inviteId} or workspace ${workspaceId} does not exist. ${hint}`);

@@ -113,7 +113,10 @@ export async function removeMember(c: ApiClient, workspaceId: number, userId: nu
     );
     return messageOf(res.data, 'User removed from workspace.');
   } catch (err) {
-    throw notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+    throw notFoundWithHint(
+      err,
+      `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`,
+    );
   }
 }
 
@@ -127,6 +130,9 @@ export async function updateMemberRole(c: ApiClient, workspaceId: number, userId
     );
     return messageOf(res.data, 'Role changed.');
   } catch (err) {
-    throw notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+    throw notFoundWithHint(
+      err,
+      `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`,
+    );
   }
 }

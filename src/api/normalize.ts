@@ -23,7 +23,7 @@ export class UnexpectedAnswerError extends CliError {
       ExitCode.error,
       from && from.method !== 'GET'
         ? `The service may have applied the ${from.method} anyway: check before you retry. Rerun with --debug to see the exchange.`
-        : 'Check the base URL (formctl auth status): it must point at the form service\'s API. Rerun with --debug to see the exchange.',
+        : "Check the base URL (formctl auth status): it must point at the form service's API. Rerun with --debug to see the exchange.",
     );
   }
 }
@@ -36,7 +36,8 @@ function describeBody(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') {
     const keys = Object.keys(v);
-    if (isObj(v) && 'data' in v) return `an object whose data is ${Array.isArray(v.data) ? 'a list' : v.data === null ? 'null' : typeof v.data === 'object' ? 'an object' : `a ${typeof v.data}`}`;
+    if (isObj(v) && 'data' in v)
+      return `an object whose data is ${Array.isArray(v.data) ? 'a list' : v.data === null ? 'null' : typeof v.data === 'object' ? 'an object' : `a ${typeof v.data}`}`;
     return keys.length ? 'an object without the expected fields' : 'an empty object';
   }
   return `a JSON ${typeof v}`;

@@ -212,12 +212,7 @@ export class SharedBudget {
   /** The service's limiter this file counts for: `general` (every request) or `export` (the export POST's own bucket). */
   readonly bucket: RateBucket;
 
-  constructor(
-    dir: string,
-    origin: string,
-    token: string,
-    o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {},
-  ) {
+  constructor(dir: string, origin: string, token: string, o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {}) {
     this.bucket = o.bucket ?? 'general';
     // The general bucket keeps the key it always had, so a budget written by an older formctl still counts.
     const name = this.bucket === 'general' ? `${origin}\0${token}` : `${origin}\0${token}\0${this.bucket}`;
@@ -262,7 +257,8 @@ export class SharedBudget {
           if (i === 0) {
             if (waitMs > 0 && waitMs > maxWaitMs) return { result: { waitMs, refused: true, reserved: false }, write: false };
             first = { waitMs, reserved: true };
-          } else if (waitMs > 0) break; // Extra slots only when free now.
+          } else if (waitMs > 0)
+            break; // Extra slots only when free now.
           else this.lease.push(now);
           record(state.sent, slot);
         }
@@ -290,7 +286,6 @@ export class SharedBudget {
   private lease: number[] = [];
   private leaseSize = 1;
   private lastTurn = Number.NEGATIVE_INFINITY;
-
 
   /**
    * Learns from an answer's X-RateLimit-* (and a 429's wait). A first or changed limit, a

@@ -10,13 +10,15 @@ const SECRET_PARAM = /^(x-amz-|x-goog-|x-ms-)|token|signature|^sig$|secret|passw
  * the password of a URL's credentials (`https://user:password@host`, a base URL behind basic auth).
  */
 export function redactQuerySecrets(text: string): string {
-  return text.replace(/(\/\/[^/\s:@]*):[^@\s/]+@/g, '$1:[REDACTED]@').replace(/([?&])([^=&\s#?]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name);
-    } catch {
-      // A malformed escape: judge the raw name.
-    }
-    return value !== '' && SECRET_PARAM.test(decoded) ? `${sep}${name}=[REDACTED]` : whole;
-  });
+  return text
+    .replace(/(\/\/[^/\s:@]*):[^@\s/]+@/g, '$1:[REDACTED]@')
+    .replace(/([?&])([^=&\s#?]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed escape: judge the raw name.
+      }
+      return value !== '' && SECRET_PARAM.test(decoded) ? `${sep}${name}=[REDACTED]` : whole;
+    });
 }

@@ -79,7 +79,14 @@ export function notFoundWithHint(err: unknown, hint: string): unknown {
 }
 
 /** A Requirement, positionally. */
-export const need = (action: string, ability: Ability, deployedAbility: Ability, role: 'admin' | 'member', workspaceId: number, seats?: boolean): Requirement => ({
+export const need = (
+  action: string,
+  ability: Ability,
+  deployedAbility: Ability,
+  role: 'admin' | 'member',
+  workspaceId: number,
+  seats?: boolean,
+): Requirement => ({
   action,
   ability,
   deployedAbility,

@@ -6,7 +6,6 @@ import { apiPath } from './path.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
 
-
 export interface ListSubmissionsQuery {
   /** `completed`, `partial` or `all` (docs/service-details.md, Submissions); passed through as given. */
   status?: string;
@@ -47,9 +46,7 @@ export function parseSubmissionRef(raw: unknown): SubmissionRef | null {
 export function submissionRefArg(raw: string): SubmissionRef {
   const ref = parseSubmissionRef(raw);
   if (!ref) {
-    throw new UsageError(
-      `Invalid submission id "${raw}": expected the number in the ID column of \`formctl submission list\` (or the submission's UUID).`,
-    );
+    throw new UsageError(`Invalid submission id "${raw}": expected the number in the ID column of \`formctl submission list\` (or the submission's UUID).`);
   }
   return ref;
 }
@@ -114,7 +111,12 @@ function notFound(formId: number, label: string, pagesRead: number): CliError {
  * binary search over pages: about log2(pages) + 1 requests. A UUID has no order, so the pages are
  * read until it turns up. Exit 6 (not found) when the form has no such submission.
  */
-export async function findSubmission(c: ApiClient, formId: number, ref: SubmissionRef, o: { cost?: ListCost; signal?: AbortSignal } = {}): Promise<NormalizedSubmission> {
+export async function findSubmission(
+  c: ApiClient,
+  formId: number,
+  ref: SubmissionRef,
+  o: { cost?: ListCost; signal?: AbortSignal } = {},
+): Promise<NormalizedSubmission> {
   const label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
   const match = (s: NormalizedSubmission) => (ref.kind === 'id' ? numericIdOf(s) === ref.id : uuidOf(s) === ref.uuid);
   let read = 0;
@@ -259,7 +261,12 @@ export async function deleteSubmission(c: ApiClient, formId: number, submissionI
 }
 
 /** A UUID given by the user, turned into the numeric id the paths need, through the list. */
-export async function resolveSubmissionRef(c: ApiClient, formId: number, ref: SubmissionRef, o: { cost?: ListCost; signal?: AbortSignal } = {}): Promise<number> {
+export async function resolveSubmissionRef(
+  c: ApiClient,
+  formId: number,
+  ref: SubmissionRef,
+  o: { cost?: ListCost; signal?: AbortSignal } = {},
+): Promise<number> {
   if (ref.kind === 'id') return ref.id;
   const found = await findSubmission(c, formId, ref, o);
   const id = numericIdOf(found);

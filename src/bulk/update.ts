@@ -173,7 +173,11 @@ export function isDone(done: ResumeLog | undefined, n: number, text: string): 'd
 function firstLine(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
   // Field errors come on following lines; keep them, joined, so one result stays one line.
-  return msg.split('\n').map((s) => s.trim()).filter(Boolean).join('; ');
+  return msg
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join('; ');
 }
 
 /**

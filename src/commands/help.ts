@@ -5,10 +5,10 @@ import type { Factory } from '../factory.js';
 
 /** Environment variables formctl reads, for `formctl help environment` and the README. */
 export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
-  ['FORMCTL_TOKEN', 'Token to use instead of the profile\'s (CI). Never printed.'],
-  ['FORMCTL_BASE_URL', 'API base URL instead of the profile\'s (default https://api.opnform.com)'],
+  ['FORMCTL_TOKEN', "Token to use instead of the profile's (CI). Never printed."],
+  ['FORMCTL_BASE_URL', "API base URL instead of the profile's (default https://api.opnform.com)"],
   ['FORMCTL_PROFILE', 'Profile to use instead of the current one (--profile wins)'],
-  ['FORMCTL_WORKSPACE', 'Default workspace id instead of the profile\'s (-w wins)'],
+  ['FORMCTL_WORKSPACE', "Default workspace id instead of the profile's (-w wins)"],
   ['FORMCTL_CONFIG_DIR', 'Directory of the config file (default $XDG_CONFIG_HOME/formctl or ~/.config/formctl)'],
   ['FORMCTL_STATE_DIR', 'Directory for form backups (default $XDG_STATE_HOME/formctl or ~/.local/state/formctl)'],
   ['FORMCTL_CACHE_DIR', 'Directory for the completion cache and the shared rate budget (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)'],
@@ -28,32 +28,36 @@ function table(rows: ReadonlyArray<readonly [string | number, string]>): string 
 
 /** `formctl help [topic|command…]`. */
 export default function newHelpCommand(f: Factory, program: CommandUnknownOpts) {
-  return new Command('help')
-    .description('Show help for a command, or a topic: environment, exit-codes')
-    // Completes the topics, then command names one level per word (`help form up` → `update`).
-    .addArgument(completes(new Argument('[topic...]', 'A command path (e.g. "form update") or a topic'), { words: ['environment', 'exit-codes'], commands: true }))
-    .addHelpText('after', '\nExamples:\n  $ formctl help exit-codes\n  $ formctl help environment\n  $ formctl help form update\n')
-    .action((topic) => {
-      const [first] = topic;
-      if (!first) {
-        program.outputHelp();
-        return;
-      }
-      if (first === 'exit-codes' || first === 'exit-status') {
-        f.io.stdout.write(`Exit codes:\n${table(EXIT_CODE_TABLE)}`);
-        return;
-      }
-      if (first === 'environment' || first === 'env') {
-        f.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT)}`);
-        return;
-      }
-      let cmd: CommandUnknownOpts | undefined = program;
-      for (const word of topic) {
-        cmd = cmd?.commands.find((c) => c.name() === word || c.aliases().includes(word));
-        if (!cmd) {
-          throw new UsageError(`No help topic or command "${topic.join(' ')}".`, 'Topics: environment, exit-codes. Commands: see `formctl --help`.');
+  return (
+    new Command('help')
+      .description('Show help for a command, or a topic: environment, exit-codes')
+      // Completes the topics, then command names one level per word (`help form up` → `update`).
+      .addArgument(
+        completes(new Argument('[topic...]', 'A command path (e.g. "form update") or a topic'), { words: ['environment', 'exit-codes'], commands: true }),
+      )
+      .addHelpText('after', '\nExamples:\n  $ formctl help exit-codes\n  $ formctl help environment\n  $ formctl help form update\n')
+      .action((topic) => {
+        const [first] = topic;
+        if (!first) {
+          program.outputHelp();
+          return;
         }
-      }
-      cmd!.outputHelp();
-    });
+        if (first === 'exit-codes' || first === 'exit-status') {
+          f.io.stdout.write(`Exit codes:\n${table(EXIT_CODE_TABLE)}`);
+          return;
+        }
+        if (first === 'environment' || first === 'env') {
+          f.io.stdout.write(`Environment variables:\n${table(ENVIRONMENT)}`);
+          return;
+        }
+        let cmd: CommandUnknownOpts | undefined = program;
+        for (const word of topic) {
+          cmd = cmd?.commands.find((c) => c.name() === word || c.aliases().includes(word));
+          if (!cmd) {
+            throw new UsageError(`No help topic or command "${topic.join(' ')}".`, 'Topics: environment, exit-codes. Commands: see `formctl --help`.');
+          }
+        }
+        cmd!.outputHelp();
+      })
+  );
 }

@@ -28,7 +28,10 @@ async function pick<T>(f: Factory, o: { message: string; flag: string; choices: 
 /** Picks one of the user's workspaces on a TTY; otherwise throws a usage error naming `flag`. */
 export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<number> {
   if (!canAsk(f)) {
-    throw new UsageError(`Missing ${flag}.`, promptsOffHint(`${flag} <id>`, 'Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'));
+    throw new UsageError(
+      `Missing ${flag}.`,
+      promptsOffHint(`${flag} <id>`, 'Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'),
+    );
   }
   const { listWorkspaces } = await import('../api/workspaces.js');
   let list: Awaited<ReturnType<typeof listWorkspaces>>;

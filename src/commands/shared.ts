@@ -44,7 +44,10 @@ export function addOutputOptions<A extends unknown[], O extends OptionValues, G 
 /** Adds `-w, --workspace <id>`: the flag value is `workspace`, resolved by the Factory's `workspace(flag)`; completes workspace ids. */
 export function addWorkspaceOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd.addOption(
-    completes(new Option('-w, --workspace <id>', 'Workspace id (default: the profile\'s, see `formctl workspace use`)').argParser(parseId('--workspace')), 'workspace'),
+    completes(
+      new Option('-w, --workspace <id>', "Workspace id (default: the profile's, see `formctl workspace use`)").argParser(parseId('--workspace')),
+      'workspace',
+    ),
   );
 }
 
@@ -53,7 +56,12 @@ export function addWorkspaceOption<A extends unknown[], O extends OptionValues, 
  * on a terminal can pick the form (`resolveFormArg`); Commander would reject a missing `<form>` first.
  */
 export function addFormArgument<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.addArgument(completes(new Argument('[form]', 'Form id or slug (prompted on a terminal when omitted)').argParser((v: string) => parseFormRef(v)), 'form'));
+  return cmd.addArgument(
+    completes(
+      new Argument('[form]', 'Form id or slug (prompted on a terminal when omitted)').argParser((v: string) => parseFormRef(v)),
+      'form',
+    ),
+  );
 }
 
 /** The `<id>` argument of a workspace verb (completes workspace ids). */

@@ -30,7 +30,10 @@ function hostOf(url: unknown): string {
 /** Profile names straight from the config file: no API call and no need to load conf. */
 export function profileLines(env: NodeJS.ProcessEnv): string[] {
   try {
-    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as { currentProfile?: string; profiles?: Record<string, { baseUrl?: string }> };
+    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as {
+      currentProfile?: string;
+      profiles?: Record<string, { baseUrl?: string }>;
+    };
     return Object.entries(data.profiles ?? {}).map(([name, p]) => `${clean(name)}\t${clean(p?.baseUrl)}${name === data.currentProfile ? ' (current)' : ''}`);
   } catch {
     return [];

@@ -131,7 +131,14 @@ async function valuesFor(
   o: { root: Command; owner: Command; ctx: Context; source: ValueSource; before: string[] },
 ): Promise<Completion> {
   const choices = plainChoices(target.argChoices);
-  if (choices?.length) return { candidates: matching(choices.map((value) => ({ value })), cur), directive: Directive.none };
+  if (choices?.length)
+    return {
+      candidates: matching(
+        choices.map((value) => ({ value })),
+        cur,
+      ),
+      directive: Directive.none,
+    };
   const kind: CompletionKind | undefined = completionKind(target);
   if (kind === undefined) return { candidates: [], directive: Directive.none };
   if (kind === 'file') return { candidates: [], directive: Directive.files };
@@ -234,7 +241,9 @@ const CONTROL_RUNS = /[\x00-\x1f\x7f-\x9f]+/g;
  * every control character (ANSI/OSC escape sequences from a name or title) becomes a space.
  */
 export function cleanText(s: unknown): string {
-  return String(s ?? '').replace(CONTROL_RUNS, ' ').trim();
+  return String(s ?? '')
+    .replace(CONTROL_RUNS, ' ')
+    .trim();
 }
 
 /** The answer as printed by `formctl __complete`: "value<TAB>description" lines, then ":<directive>". */

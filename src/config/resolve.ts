@@ -29,11 +29,7 @@ export interface ResolvedContext {
 }
 
 /** Resolution: --profile > FORMCTL_PROFILE > current profile; FORMCTL_TOKEN / FORMCTL_BASE_URL override the profile. */
-export function resolveContext(
-  store: ConfigStore,
-  env: NodeJS.ProcessEnv,
-  flags: { profile?: string; workspace?: number },
-): ResolvedContext {
+export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags: { profile?: string; workspace?: number }): ResolvedContext {
   const data = store.data;
   let profileName = DEFAULT_PROFILE;
   let profileSource: Source = 'default';

@@ -191,7 +191,11 @@ async function takeLock(path: string): Promise<() => Promise<void>> {
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new CliError(`Another formctl is saving settings (${lockfilePath} exists).`, ExitCode.error, `Try again; remove ${lockfilePath} if no formctl is running.`);
+      throw new CliError(
+        `Another formctl is saving settings (${lockfilePath} exists).`,
+        ExitCode.error,
+        `Try again; remove ${lockfilePath} if no formctl is running.`,
+      );
     }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw cannotSave(dirname(path), err);

@@ -37,14 +37,19 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   const onBytes = o.io.stderrIsTTY && file !== '-' ? (n: number) => line.update(`Downloading ${file}: ${formatBytes(n)}`) : undefined;
   let bytes: number;
   try {
-    bytes = file === '-'
-      ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
-      : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
+    bytes =
+      file === '-'
+        ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
+        : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
   } finally {
     line.done();
   }
   if (o.res.untilClose) {
-    await notice(o.io, `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`, 'warning');
+    await notice(
+      o.io,
+      `the server did not say how long the CSV is (no Content-Length, not chunked), so a download cut short cannot be told from a complete one; check the row count of ${file === '-' ? 'the CSV' : file}.`,
+      'warning',
+    );
   }
   return { file, bytes };
 }

@@ -37,9 +37,7 @@ export function ownerName(part: string): string {
 const UNOWNED_STALE_MS = 10 * 60_000;
 
 export type PartState =
-  | { state: 'absent' }
-  | { state: 'stale'; owner?: PartOwner; ino: number }
-  | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
+  { state: 'absent' } | { state: 'stale'; owner?: PartOwner; ino: number } | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
 
 /**
  * Whether `<file>.part` belongs to a running export: its owner record names a process on this
@@ -68,12 +66,21 @@ function partBusy(file: string, s: PartState): UsageError {
   const o = 'owner' in s ? s.owner : undefined;
   const since = o?.started ? `, started ${o.started}` : '';
   if (s.state === 'live') {
-    return new UsageError(`${part} exists: another export to ${file} is running (process ${o!.pid} on this machine${since}).`, `Wait for it, or choose another name with -o.`);
+    return new UsageError(
+      `${part} exists: another export to ${file} is running (process ${o!.pid} on this machine${since}).`,
+      `Wait for it, or choose another name with -o.`,
+    );
   }
   if (s.state === 'elsewhere') {
-    return new UsageError(`${part} exists: an export to ${file} was started by process ${o!.pid} on ${o!.host}${since}, which cannot be checked from here.`, `If that export is not running, remove ${part} and ${ownerName(part)}.`);
+    return new UsageError(
+      `${part} exists: an export to ${file} was started by process ${o!.pid} on ${o!.host}${since}, which cannot be checked from here.`,
+      `If that export is not running, remove ${part} and ${ownerName(part)}.`,
+    );
   }
-  return new UsageError(`${part} exists and was changed in the last 10 minutes: another export to ${file} may be running.`, `Wait for it, or remove ${part} if none is running.`);
+  return new UsageError(
+    `${part} exists and was changed in the last 10 minutes: another export to ${file} may be running.`,
+    `Wait for it, or remove ${part} if none is running.`,
+  );
 }
 
 /**
@@ -179,12 +186,23 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
+      throw new UsageError(
+        `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
+        'Pass --clobber to replace it, or choose another name with -o.',
+      );
     }
     // A file system without hard links: check, then rename (a narrower race than none at all).
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
-    if (await access(file).then(() => true, () => false)) {
-      throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new UsageError(
+        `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
+        'Pass --clobber to replace it, or choose another name with -o.',
+      );
     }
     return rename(part, file);
   }
@@ -226,7 +244,7 @@ async function copyToFile(body: Readable, fh: FileHandle, o: { signal?: AbortSig
   if (o.signal) addAbortSignal(o.signal, body);
   let total = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    for (let at = 0; at < chunk.length; ) at += writeSync(fh.fd, chunk, at);
+    for (let at = 0; at < chunk.length;) at += writeSync(fh.fd, chunk, at);
     total += chunk.length;
     o.onBytes?.(total);
   }

@@ -36,7 +36,11 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
     }
     if (s.status === 'failed') {
       const why = typeof s.error_message === 'string' && s.error_message ? `: ${s.error_message}` : '';
-      throw new CliError(`Export job ${o.jobId} failed${why}.`, ExitCode.error, 'Start a new export; if it keeps failing, export fewer columns or ask the service operator.');
+      throw new CliError(
+        `Export job ${o.jobId} failed${why}.`,
+        ExitCode.error,
+        'Start a new export; if it keeps failing, export fewer columns or ask the service operator.',
+      );
     }
     const left = deadline - o.now();
     if (left <= 0) {

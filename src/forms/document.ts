@@ -28,10 +28,29 @@ export const CREATE_DEFAULTS: Readonly<Record<string, unknown>> = {
  * sent back and never part of a pulled document or a diff: a change in a count is not a change to the form.
  */
 export const READ_ONLY_KEYS: ReadonlySet<string> = new Set([
-  'views_count', 'submissions_count', 'created_at', 'updated_at', 'last_edited_human', 'share_url',
-  'is_closed', 'max_number_of_submissions_reached', 'is_pro', 'plan_tier', 'is_trialing', 'workspace',
-  'is_password_protected', 'has_password', 'form_pending_submission_key', 'max_file_size',
-  'submissions_url', 'removed_properties', 'cleanings', 'deleted_at', 'creator', 'creator_id', 'users_first_form',
+  'views_count',
+  'submissions_count',
+  'created_at',
+  'updated_at',
+  'last_edited_human',
+  'share_url',
+  'is_closed',
+  'max_number_of_submissions_reached',
+  'is_pro',
+  'plan_tier',
+  'is_trialing',
+  'workspace',
+  'is_password_protected',
+  'has_password',
+  'form_pending_submission_key',
+  'max_file_size',
+  'submissions_url',
+  'removed_properties',
+  'cleanings',
+  'deleted_at',
+  'creator',
+  'creator_id',
+  'users_first_form',
 ]);
 
 /** Identity keys: kept in documents (apply finds the form by them) but never in a PUT body. */

@@ -35,7 +35,14 @@ export function parseField(spec: string, newId: () => string): Record<string, un
 
 /** Comma-separated option names, trimmed, empty ones and repeats left out. */
 export function splitOptions(list: string): string[] {
-  return [...new Set(list.split(',').map((o) => o.trim()).filter((o) => o !== ''))];
+  return [
+    ...new Set(
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    ),
+  ];
 }
 
 /** The service keys options by name when they have no id of their own (docs/forms.md); the answer stores the name. */

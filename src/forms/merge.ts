@@ -21,7 +21,8 @@ export function parseSetValue(raw: string): unknown {
  */
 export function setPath(target: Obj, dotted: string, value: unknown): Obj {
   const parts = dotted.split('.');
-  if (parts.some((p) => p === '' || FORBIDDEN.has(p))) throw new UsageError(`Invalid --set key "${dotted}".`, 'Use dotted names such as settings.navigation_arrows=true.');
+  if (parts.some((p) => p === '' || FORBIDDEN.has(p)))
+    throw new UsageError(`Invalid --set key "${dotted}".`, 'Use dotted names such as settings.navigation_arrows=true.');
   const root = structuredClone(target);
   let node: unknown = root;
   for (let i = 0; i < parts.length; i++) {

@@ -6,9 +6,35 @@ import { UsageError } from '../errors.js';
  * service itself accepts any non-empty type, so formctl checks `--field` types against this list.
  */
 export const PROPERTY_TYPES = [
-  'text', 'rich_text', 'date', 'url', 'phone_number', 'email', 'checkbox', 'select', 'radio', 'multi_select', 'matrix',
-  'number', 'rating', 'scale', 'slider', 'files', 'signature', 'barcode', 'qrcode', 'password', 'toggle_switch', 'payment',
-  'nf-text', 'nf-page-break', 'nf-divider', 'nf-image', 'nf-video', 'nf-audio', 'nf-code',
+  'text',
+  'rich_text',
+  'date',
+  'url',
+  'phone_number',
+  'email',
+  'checkbox',
+  'select',
+  'radio',
+  'multi_select',
+  'matrix',
+  'number',
+  'rating',
+  'scale',
+  'slider',
+  'files',
+  'signature',
+  'barcode',
+  'qrcode',
+  'password',
+  'toggle_switch',
+  'payment',
+  'nf-text',
+  'nf-page-break',
+  'nf-divider',
+  'nf-image',
+  'nf-video',
+  'nf-audio',
+  'nf-code',
 ] as const;
 
 /** Layout blocks (`nf-*`) are never answered nor exported (docs/service-details.md). */

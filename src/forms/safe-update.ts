@@ -143,7 +143,9 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
       await o.warn(
         `the service dropped ${droppedBlocks.length === 1 ? 'a block' : `${droppedBlocks.length} blocks`} of form ${o.current.id} on save: ${droppedBlocks
           .map((b) => `"${b.name}" (${b.type}, id ${b.id})`)
-          .join(', ')}${droppedBlocks.some((b) => b.type === 'nf-code') ? ' (code blocks need custom-code rights: a custom domain, or self-hosted with custom code allowed)' : ''}; the version before the update is in ${backup}.`,
+          .join(
+            ', ',
+          )}${droppedBlocks.some((b) => b.type === 'nf-code') ? ' (code blocks need custom-code rights: a custom domain, or self-hosted with custom code allowed)' : ''}; the version before the update is in ${backup}.`,
       );
     }
     const brandingNotApplied = body.no_branding === true && form.no_branding === false;
@@ -218,7 +220,11 @@ function unheld(before: Obj, body: Obj, form: Obj, skip: Set<string>): string[] 
       continue;
     }
     if (holds(body[k], form[k])) continue;
-    out.push(SECRET_KEYS.includes(k) ? `${k} does not hold the value sent (a secret, not shown)` : `${k} holds ${JSON.stringify(form[k]) ?? 'nothing'}, not the ${JSON.stringify(body[k])} sent`);
+    out.push(
+      SECRET_KEYS.includes(k)
+        ? `${k} does not hold the value sent (a secret, not shown)`
+        : `${k} holds ${JSON.stringify(form[k]) ?? 'nothing'}, not the ${JSON.stringify(body[k])} sent`,
+    );
   }
   return out;
 }

@@ -27,7 +27,11 @@ export function parsePositiveInt(name: string): (v: string) => number {
 export function addLimitOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, things: string) {
   return cmd
     .option('--all', `Show every ${things.replace(/s$/, '')} (the default for --json/--ndjson)`)
-    .option('-L, --limit <n>', `Show at most this many ${things} (default ${DEFAULT_LIST_LIMIT} in a table or TSV, all with --json/--ndjson)`, parsePositiveInt('--limit'));
+    .option(
+      '-L, --limit <n>',
+      `Show at most this many ${things} (default ${DEFAULT_LIST_LIMIT} in a table or TSV, all with --json/--ndjson)`,
+      parsePositiveInt('--limit'),
+    );
 }
 
 /** The number of records to show, or undefined for all of them. */

@@ -4,11 +4,7 @@ import { write } from './iostreams.js';
 import { collectWithSpinner } from './spinner.js';
 
 /** How a command's result is rendered; decided once from flags and the terminal. */
-export type OutputFormat =
-  | { kind: 'table' }
-  | { kind: 'tsv' }
-  | { kind: 'json'; fields?: string[] }
-  | { kind: 'ndjson'; fields?: string[] };
+export type OutputFormat = { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[] } | { kind: 'ndjson'; fields?: string[] };
 
 /** One column of a human table / TSV row. */
 export interface Column<T> {
@@ -48,10 +44,7 @@ function parseFields(spec: string, available?: readonly string[]): string[] {
   if (available) {
     const unknown = fields.filter((f) => !available.includes(f));
     if (unknown.length > 0) {
-      throw new UsageError(
-        `Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
-        `Available fields: ${available.join(', ')}`,
-      );
+      throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `Available fields: ${available.join(', ')}`);
     }
   }
   return fields;
@@ -115,13 +108,7 @@ export async function writeList<T>(
 }
 
 /** Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when piped. */
-export async function writeObject<T>(
-  io: IOStreams,
-  format: OutputFormat,
-  obj: T,
-  columns: Column<T>[],
-  opts: { now?: Date } = {},
-): Promise<void> {
+export async function writeObject<T>(io: IOStreams, format: OutputFormat, obj: T, columns: Column<T>[], opts: { now?: Date } = {}): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
     const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' ? 2 : undefined);
     await write(io.stdout, (await jsonPainter(io))(text) + '\n');
@@ -153,11 +140,14 @@ export async function jsonPainter(io: IOStreams): Promise<(json: string) => stri
   const { Chalk } = await import('chalk');
   const c = new Chalk({ level: 1 });
   return (json) =>
-    json.replace(/("(?:\\.|[^"\\])*")(\s*:)?|\b(?:true|false)\b|\bnull\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (m, str: string | undefined, colon: string | undefined) => {
-      if (str !== undefined) return colon !== undefined ? c.blue(str) + colon : c.green(str);
-      if (m === 'null') return c.dim(m);
-      return c.cyan(m);
-    });
+    json.replace(
+      /("(?:\\.|[^"\\])*")(\s*:)?|\b(?:true|false)\b|\bnull\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g,
+      (m, str: string | undefined, colon: string | undefined) => {
+        if (str !== undefined) return colon !== undefined ? c.blue(str) + colon : c.green(str);
+        if (m === 'null') return c.dim(m);
+        return c.cyan(m);
+      },
+    );
 }
 
 // eslint-disable-next-line no-control-regex
@@ -237,21 +227,41 @@ async function renderTable<T>(io: IOStreams, rows: T[], columns: Column<T>[], no
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header.toUpperCase())),
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
     colWidths: widths,
     wordWrap: false,
   });
   for (const row of cells) {
-    table.push(row.map((cell, i) => {
-      const style = columns[i]!.style;
-      return style ? chalk[style](cell) : cell;
-    }));
+    table.push(
+      row.map((cell, i) => {
+        const style = columns[i]!.style;
+        return style ? chalk[style](cell) : cell;
+      }),
+    );
   }
-  return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+  return (
+    table
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n') + '\n'
+  );
 }
 
 /** Shrinks the widest columns until the row fits the terminal (cli-table3 truncates with "…"), free text before identifiers. */

@@ -17,22 +17,25 @@ export async function withSpinner<T>(io: IOStreams, text: string, work: () => Pr
   let finished = false;
   let spinner: { stop(): void } | undefined;
   const timer = setTimeout(() => {
-    void import('ora').then(({ default: ora }) => {
-      if (finished) return;
-      // A spinner is a nicety: if it cannot start, the command goes on without it.
-      try {
-        spinner = ora({
-          text,
-          stream: io.stderr,
-          isEnabled: true,
-          color: io.colorStderr ? 'cyan' : false,
-          // ora would otherwise put stdin in raw mode, which swallows Ctrl-C and a following prompt's keys.
-          discardStdin: false,
-        }).start();
-      } catch {
-        spinner = undefined;
-      }
-    }, () => undefined);
+    void import('ora').then(
+      ({ default: ora }) => {
+        if (finished) return;
+        // A spinner is a nicety: if it cannot start, the command goes on without it.
+        try {
+          spinner = ora({
+            text,
+            stream: io.stderr,
+            isEnabled: true,
+            color: io.colorStderr ? 'cyan' : false,
+            // ora would otherwise put stdin in raw mode, which swallows Ctrl-C and a following prompt's keys.
+            discardStdin: false,
+          }).start();
+        } catch {
+          spinner = undefined;
+        }
+      },
+      () => undefined,
+    );
   }, SPINNER_DELAY_MS);
   try {
     return await work();

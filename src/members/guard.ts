@@ -70,7 +70,10 @@ export async function readWorkspaceFacts(
     members = await listMembers(client, workspaceId);
   } catch (err) {
     if (err instanceof ForbiddenError && o.force) {
-      const name = await listWorkspaces(client).then((l) => l.find((w) => Number(w.id) === workspaceId)?.name, () => undefined);
+      const name = await listWorkspaces(client).then(
+        (l) => l.find((w) => Number(w.id) === workspaceId)?.name,
+        () => undefined,
+      );
       return { id: workspaceId, name: typeof name === 'string' ? name : undefined, members: [], candidates: [], unchecked: true };
     }
     if (err instanceof ForbiddenError) {
@@ -85,7 +88,15 @@ export async function readWorkspaceFacts(
   const workspaces = await listWorkspaces(client).catch(() => undefined);
   const entry = workspaces?.find((w) => Number(w.id) === workspaceId);
   const forms = o.countForms ? await countForms(client, workspaceId) : undefined;
-  const facts: WorkspaceFacts = { id: workspaceId, name: typeof entry?.name === 'string' ? entry.name : undefined, entry, members, forms, candidates: members, workspaces };
+  const facts: WorkspaceFacts = {
+    id: workspaceId,
+    name: typeof entry?.name === 'string' ? entry.name : undefined,
+    entry,
+    members,
+    forms,
+    candidates: members,
+    workspaces,
+  };
   if (members.length === 1) {
     facts.me = members[0];
     facts.candidates = [members[0]!];
@@ -123,7 +134,9 @@ export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Pr
 
 /** Whether `leaveOrphans` needs to know who the caller is (one admin, and the workspace entry does not say). */
 export function leaveNeedsCaller(f: WorkspaceFacts): boolean {
-  return !f.unchecked && f.members.length > 1 && f.members.filter(isAdmin).length === 1 && typeof f.entry?.is_admin !== 'boolean' && f.entry?.is_readonly !== true;
+  return (
+    !f.unchecked && f.members.length > 1 && f.members.filter(isAdmin).length === 1 && typeof f.entry?.is_admin !== 'boolean' && f.entry?.is_readonly !== true
+  );
 }
 
 /** Counts the forms (once) for a message about what a change would orphan. */
@@ -232,4 +245,3 @@ function capitalise(s: string): string {
 export function isMe(f: WorkspaceFacts, id: number): boolean {
   return f.me !== undefined && Number(f.me.id) === id;
 }
-

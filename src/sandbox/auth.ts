@@ -22,7 +22,10 @@ export function authenticate(req: IncomingMessage, store: Store): Caller {
   const token = match ? store.tokens.get(match[1]!) : undefined;
   const user = token ? store.users.get(token.user_id) : undefined;
   if (!token || !user) {
-    throw new HttpError(401, header ? 'Unauthenticated. The access token is invalid or has been revoked.' : 'Unauthenticated. Send an Authorization: Bearer <token> header.');
+    throw new HttpError(
+      401,
+      header ? 'Unauthenticated. The access token is invalid or has been revoked.' : 'Unauthenticated. Send an Authorization: Bearer <token> header.',
+    );
   }
   return { user, token };
 }

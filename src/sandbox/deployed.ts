@@ -84,7 +84,10 @@ export function storedFileValue(p: FormProperty, value: unknown): unknown {
     const s: unknown = Array.isArray(value) ? value[0] : value;
     return typeof s === 'string' ? toName(s) : null;
   }
-  const names = (Array.isArray(value) ? value : [value]).filter((x): x is string => typeof x === 'string').map(toName).filter((x): x is string => !!x);
+  const names = (Array.isArray(value) ? value : [value])
+    .filter((x): x is string => typeof x === 'string')
+    .map(toName)
+    .filter((x): x is string => !!x);
   return names;
 }
 

@@ -138,7 +138,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dispatcher: new Dispatcher(store, opts),
     exports: new ExportJobs(store, opts.now, opts.exportJobStepMs, () => app.baseUrl),
   };
-  const writer = opts.dataFile ? new DataFileWriter(opts.dataFile, () => JSON.stringify(store.toStateFile()), () => store.version) : undefined;
+  const writer = opts.dataFile
+    ? new DataFileWriter(
+        opts.dataFile,
+        () => JSON.stringify(store.toStateFile()),
+        () => store.version,
+      )
+    : undefined;
   if (writer) store.onChange = () => writer.markDirty();
   const demo = opts.seed === undefined ? undefined : ensureDemoForm(app, opts.seed);
   // Write the file at once: a fresh state is saved before anyone uses its tokens, and an

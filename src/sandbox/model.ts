@@ -85,7 +85,18 @@ export interface WebhookData {
 
 /** Integration kinds the deployed server knows; the spec flavour accepts `webhook` only. */
 export const INTEGRATION_KINDS = [
-  'email', 'slack', 'discord', 'telegram', 'webhook', 'zapier', 'n8n', 'activepieces', 'make', 'pabbly', 'albato', 'google_sheets',
+  'email',
+  'slack',
+  'discord',
+  'telegram',
+  'webhook',
+  'zapier',
+  'n8n',
+  'activepieces',
+  'make',
+  'pabbly',
+  'albato',
+  'google_sheets',
 ] as const;
 
 export interface Integration {

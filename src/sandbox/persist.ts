@@ -29,17 +29,7 @@ export async function loadStateFile(path: string): Promise<StateFile | null> {
   return parsed as StateFile;
 }
 
-const COLLECTIONS = [
-  'users',
-  'tokens',
-  'workspaces',
-  'memberships',
-  'invites',
-  'forms',
-  'submissions',
-  'integrations',
-  'events',
-] as const;
+const COLLECTIONS = ['users', 'tokens', 'workspaces', 'memberships', 'invites', 'forms', 'submissions', 'integrations', 'events'] as const;
 const COUNTERS = ['user', 'workspace', 'invite', 'form', 'submission', 'integration', 'event'] as const;
 
 /** Why a parsed value is not a state file we wrote, or null. Checks structure, not every field. */

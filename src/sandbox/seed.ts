@@ -107,7 +107,16 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
 function seedIntegrations(app: App, formId: number): void {
   const now = app.opts.now();
   const add = (integration_id: string, status: WebhookStatus, data: Record<string, unknown>) =>
-    app.store.addIntegration({ id: app.store.nextId('integration'), form_id: formId, integration_id, status, data: data as never, logic: null, created_at: now, updated_at: now });
+    app.store.addIntegration({
+      id: app.store.nextId('integration'),
+      form_id: formId,
+      integration_id,
+      status,
+      data: data as never,
+      logic: null,
+      created_at: now,
+      updated_at: now,
+    });
   add('webhook', 'inactive', { webhook_url: 'https://hooks.example.com/formctl-demo', webhook_secret: null, webhook_headers: {} });
   add('slack', 'active', { slack_webhook_url: 'https://hooks.slack.com/services/T0000/B0000/sandbox' });
   add('email', 'active', { send_to: 'admin@example.com', sender_name: 'OpnForm', subject: 'New form submission', include_submission_data: true });

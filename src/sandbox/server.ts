@@ -64,7 +64,8 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -82,8 +83,7 @@ export function nestedDeeperThan(text: string, max: number): boolean {
  */
 function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const tooLarge = (): HttpError =>
-      new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, undefined, { Connection: 'close' });
+    const tooLarge = (): HttpError => new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, undefined, { Connection: 'close' });
     const chunks: Buffer[] = [];
     let size = 0;
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -187,7 +187,8 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
           limit(limiters.exports, key);
           // As the deployed server's throttle middleware does: the export limiter's headers, unless
           // the general one has less left (a 429 from either carries its own).
-          if (general['X-RateLimit-Remaining'] !== undefined && Number(general['X-RateLimit-Remaining']) < Number(baseHeaders['X-RateLimit-Remaining'])) baseHeaders = general;
+          if (general['X-RateLimit-Remaining'] !== undefined && Number(general['X-RateLimit-Remaining']) < Number(baseHeaders['X-RateLimit-Remaining']))
+            baseHeaders = general;
         }
       }
       let body: Promise<Record<string, unknown>> | undefined;

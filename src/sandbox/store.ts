@@ -1,18 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  Counters,
-  DispatchEvent,
-  Form,
-  Integration,
-  Invite,
-  Meta,
-  Role,
-  StateFile,
-  Submission,
-  Token,
-  User,
-  Workspace,
-} from './model.js';
+import type { Counters, DispatchEvent, Form, Integration, Invite, Meta, Role, StateFile, Submission, Token, User, Workspace } from './model.js';
 
 /**
  * All sandbox state, indexed for O(1) lookups by id (and by slug, email, token).

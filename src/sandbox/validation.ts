@@ -56,13 +56,7 @@ export function requiredString(errors: Errors, body: Record<string, unknown>, ke
 }
 
 /** Checks that a field is one of `values`; records "required" or "invalid" otherwise. */
-export function requiredEnum<T extends string>(
-  errors: Errors,
-  body: Record<string, unknown>,
-  key: string,
-  values: readonly T[],
-  path = key,
-): T | undefined {
+export function requiredEnum<T extends string>(errors: Errors, body: Record<string, unknown>, key: string, values: readonly T[], path = key): T | undefined {
   const v = body[key];
   if (isBlank(v)) {
     errors.add(path, `The ${label(key)} field is required.`);

@@ -17,8 +17,38 @@ export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
 
 /** The 32 language codes the deployed server accepts; the spec only says "two letters". */
 export const LANGUAGES = [
-  'ar', 'bn', 'ca', 'cs', 'de', 'en', 'es', 'eu', 'fr', 'gl', 'hi', 'hu', 'it', 'ja', 'jv', 'ko',
-  'mr', 'nl', 'pa', 'pl', 'pt', 'ru', 'sk', 'sr', 'sv', 'ta', 'te', 'tr', 'uk', 'ur', 'vi', 'zh',
+  'ar',
+  'bn',
+  'ca',
+  'cs',
+  'de',
+  'en',
+  'es',
+  'eu',
+  'fr',
+  'gl',
+  'hi',
+  'hu',
+  'it',
+  'ja',
+  'jv',
+  'ko',
+  'mr',
+  'nl',
+  'pa',
+  'pl',
+  'pt',
+  'ru',
+  'sk',
+  'sr',
+  'sv',
+  'ta',
+  'te',
+  'tr',
+  'uk',
+  'ur',
+  'vi',
+  'zh',
 ] as const;
 
 /** Title length limit: the spec's 60; the deployed server allows 255 (docs/service.md). */
@@ -50,8 +80,20 @@ export const STYLE_DEFAULTS: Readonly<Record<string, unknown>> = {
 
 /** The 14 fields every PUT must carry (spec, PUT /open/forms/{id}). */
 export const UPDATE_REQUIRED = [
-  'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius',
-  'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'properties',
+  'title',
+  'visibility',
+  'language',
+  'theme',
+  'presentation_style',
+  'width',
+  'size',
+  'border_radius',
+  'dark_mode',
+  'color',
+  'uppercase_labels',
+  'no_branding',
+  'transparent_background',
+  'properties',
 ] as const;
 
 /** The largest request body the service (and the sandbox) takes: 10 MiB; beyond it the answer is 413. */

@@ -10,8 +10,19 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 
 /** The deployed server's 14 blocked custom header names (the spec lists 10 "and possibly others"), compared case-insensitively. */
 export const BLOCKED_HEADERS: readonly string[] = [
-  'Authorization', 'X-Webhook-Signature', 'Content-Type', 'Content-Length', 'Host', 'Cookie', 'X-CSRF-Token',
-  'X-CSRF-TOKEN', 'X-Forwarded-For', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Accept-Encoding',
+  'Authorization',
+  'X-Webhook-Signature',
+  'Content-Type',
+  'Content-Length',
+  'Host',
+  'Cookie',
+  'X-CSRF-Token',
+  'X-CSRF-TOKEN',
+  'X-Forwarded-For',
+  'X-Forwarded-Proto',
+  'X-Real-IP',
+  'X-Requested-With',
+  'Accept-Encoding',
   'Transfer-Encoding',
 ];
 const BLOCKED = new Set(BLOCKED_HEADERS.map((h) => h.toLowerCase()));
@@ -62,11 +73,14 @@ export function headerProblems(headers: unknown): Problem[] {
   const problems: Problem[] = [];
   if (entries.length > MAX_HEADERS) problems.push({ message: `Maximum ${MAX_HEADERS} custom headers allowed.`, detail: `got ${entries.length}` });
   for (const [name, value] of entries) {
-    if (name.trim() === '' || !HEADER_NAME.test(name)) problems.push({ message: `Header names must be non-empty strings of valid header characters ('${name}').` });
-    else if (name.length > MAX_HEADER_LENGTH) problems.push({ message: `Header name '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${name.length}` });
+    if (name.trim() === '' || !HEADER_NAME.test(name))
+      problems.push({ message: `Header names must be non-empty strings of valid header characters ('${name}').` });
+    else if (name.length > MAX_HEADER_LENGTH)
+      problems.push({ message: `Header name '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${name.length}` });
     else if (BLOCKED.has(name.toLowerCase())) problems.push({ message: `The '${name}' header cannot be customized for security reasons.` });
     if (typeof value !== 'string') problems.push({ message: `Header values must be strings. '${name}' has invalid value type.` });
-    else if (charLength(value) > MAX_HEADER_LENGTH) problems.push({ message: `Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${charLength(value)}` });
+    else if (charLength(value) > MAX_HEADER_LENGTH)
+      problems.push({ message: `Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${charLength(value)}` });
     else if (/[\r\n\0]/.test(value)) problems.push({ message: `Header value for '${name}' contains a line break.` });
     // eslint-disable-next-line no-control-regex
     else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) problems.push({ message: `Header value for '${name}' contains a control character.` });

@@ -11,7 +11,18 @@ import { inputProperties } from './fields.js';
 export const RESERVED_KEYS = ['data', 'completion_time', 'submission_id', 'tracking_parameters', 'is_partial'] as const;
 
 /** Keys the list adds inside `data` that are not answers (docs/submission-update.md). */
-export const META_KEYS = ['status', 'created_at', 'updated_at', 'id', 'submission_id', 'ip_address', 'form_id', 'meta', 'submitted_at', 'completion_time'] as const;
+export const META_KEYS = [
+  'status',
+  'created_at',
+  'updated_at',
+  'id',
+  'submission_id',
+  'ip_address',
+  'form_id',
+  'meta',
+  'submitted_at',
+  'completion_time',
+] as const;
 
 /** The body of one submission update: the full answers at the top level, the patch under `data`. */
 export interface UpdateBody {
@@ -52,8 +63,8 @@ export function assertUpdatable(form: Form): void {
 
 /** A file answer as the update takes it: the list gives `[{file_url, file_name}]`, the service wants the URL strings. */
 function fileValue(v: unknown): unknown {
-  if (!Array.isArray(v)) return typeof v === 'object' && v !== null ? pick(v, 'file_url') ?? v : v;
-  return v.map((x: unknown) => (typeof x === 'object' && x !== null ? pick(x, 'file_url') ?? x : x));
+  if (!Array.isArray(v)) return typeof v === 'object' && v !== null ? (pick(v, 'file_url') ?? v) : v;
+  return v.map((x: unknown) => (typeof x === 'object' && x !== null ? (pick(x, 'file_url') ?? x) : x));
 }
 
 /** A signature answer as the update takes it: its stored file name (a URL would be stored as nothing). */
@@ -165,7 +176,10 @@ export function sideEffectWarnings(label: string, effects: Pick<UpdateSideEffect
 
 /** The integrations warning, said once per run. */
 export function integrationWarnings(active: number | undefined): string[] {
-  if (active === undefined) return ['the form\'s integrations could not be read with this token; on the deployed OpnForm service any active one runs again for each update.'];
+  if (active === undefined)
+    return ["the form's integrations could not be read with this token; on the deployed OpnForm service any active one runs again for each update."];
   if (active === 0) return [];
-  return [`the form has ${active} active integration${active === 1 ? '' : 's'} (webhooks, e-mails…); on the deployed OpnForm service ${active === 1 ? 'it runs' : 'they run'} again for each updated submission.`];
+  return [
+    `the form has ${active} active integration${active === 1 ? '' : 's'} (webhooks, e-mails…); on the deployed OpnForm service ${active === 1 ? 'it runs' : 'they run'} again for each updated submission.`,
+  ];
 }

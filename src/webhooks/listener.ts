@@ -65,7 +65,10 @@ async function nextSeq(dir: string): Promise<number> {
   } catch {
     return 1;
   }
-  const seqs = names.map((n) => /^delivery-(\d+)\.body$/.exec(n)?.[1]).filter(Boolean).map(Number);
+  const seqs = names
+    .map((n) => /^delivery-(\d+)\.body$/.exec(n)?.[1])
+    .filter(Boolean)
+    .map(Number);
   return seqs.length === 0 ? 1 : Math.max(...seqs) + 1;
 }
 
@@ -79,7 +82,7 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
   // Saved deliveries hold form answers and the receiver's custom headers (often credentials). Made
   // before listening, so a file in the way is a usage error at start, not a failure per delivery.
   if (o.saveDir) await makeDir(o.saveDir, { mode: 0o700, hint: 'Pass --save-dir a directory (it is created when missing).' });
-  let seq = o.saveDir ? await nextSeq(o.saveDir) - 1 : 0;
+  let seq = o.saveDir ? (await nextSeq(o.saveDir)) - 1 : 0;
   let queue: Promise<unknown> = Promise.resolve();
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> => {
@@ -111,9 +114,10 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
       await writeFile(`${base}.headers`, headerText(rawHeaders), { mode: 0o600 });
       d.saved = { body: `${base}.body`, headers: `${base}.headers` };
     }
-    let answer: { status: number; type: string; body: Buffer | string } = d.signature.verdict === 'invalid'
-      ? { status: 401, type: 'application/json', body: JSON.stringify({ message: 'Invalid signature.' }) }
-      : { status: 200, type: 'application/json', body: JSON.stringify({ received: true }) };
+    let answer: { status: number; type: string; body: Buffer | string } =
+      d.signature.verdict === 'invalid'
+        ? { status: 401, type: 'application/json', body: JSON.stringify({ message: 'Invalid signature.' }) }
+        : { status: 200, type: 'application/json', body: JSON.stringify({ received: true }) };
     if (o.forwardTo) {
       const target = new URL(o.forwardTo.href);
       const incoming = new URL(d.path, 'http://listener.invalid');

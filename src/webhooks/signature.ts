@@ -15,7 +15,11 @@ export type VerifyResult = { valid: true } | { valid: false; reason: VerifyFailu
  */
 export function verifySignature(secret: string, body: Uint8Array | string, header: string | undefined | null): VerifyResult {
   if (header === undefined || header === null || header.trim() === '') {
-    return { valid: false, reason: 'missing', message: `No ${SIGNATURE_HEADER} header: the integration has no secret, or the request did not come from the service.` };
+    return {
+      valid: false,
+      reason: 'missing',
+      message: `No ${SIGNATURE_HEADER} header: the integration has no secret, or the request did not come from the service.`,
+    };
   }
   const value = header.trim();
   if (!value.startsWith(PREFIX)) {

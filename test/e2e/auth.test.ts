@@ -17,7 +17,10 @@ afterAll(async () => {
 
 describe('auth and profiles end to end', () => {
   it('login --with-token verifies, saves 0600/0700, picks the only workspace; status/token/logout follow', async () => {
-    const login = await runFormctl(['auth', 'login', '--profile', 'local', '--base-url', sb.url, '--with-token'], { env: home.env, input: `${sb.tokens.all}\n` });
+    const login = await runFormctl(['auth', 'login', '--profile', 'local', '--base-url', sb.url, '--with-token'], {
+      env: home.env,
+      input: `${sb.tokens.all}\n`,
+    });
     expect(login).toEqual({ code: 0, stdout: '', stderr: '' });
     const file = join(home.env.FORMCTL_CONFIG_DIR!, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -86,7 +89,7 @@ describe('auth and profiles end to end', () => {
       `a\t${sb.url}\t${sb.workspaceId}\tsaved\t*\nb\t${sb.url}\t${sb.workspaceId}\tsaved\t\n`,
     );
     expect((await runFormctl(['profile', 'use', 'b'], { env: h.env })).code).toBe(0);
-    expect((await runFormctl(['config', 'get', 'base_url'], { env: h.env, }) ).stdout).toBe(`${sb.url}\n`);
+    expect((await runFormctl(['config', 'get', 'base_url'], { env: h.env })).stdout).toBe(`${sb.url}\n`);
     const rm = await runFormctl(['profile', 'remove', 'b'], { env: h.env });
     expect(rm.code).toBe(2);
     expect((await runFormctl(['profile', 'remove', 'b', '--yes'], { env: h.env })).code).toBe(0);

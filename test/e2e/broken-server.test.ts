@@ -5,7 +5,14 @@ import { type StubServer, json, startStubServer } from '../helpers/http.js';
 
 // A service that answers 200 with the wrong thing: every command must say so (exit 1), naming the
 // request, instead of printing nothing with exit 0 or crashing on a missing field.
-const FORM = { id: 5, slug: 'contact', title: 'Contact', visibility: 'public', properties: [{ id: 'f1', type: 'text', name: 'Name' }], updated_at: '2026-01-01T00:00:00Z' };
+const FORM = {
+  id: 5,
+  slug: 'contact',
+  title: 'Contact',
+  visibility: 'public',
+  properties: [{ id: 'f1', type: 'text', name: 'Name' }],
+  updated_at: '2026-01-01T00:00:00Z',
+};
 
 type Answer = (res: ServerResponse) => void;
 const html: Answer = (res) => {
@@ -54,14 +61,21 @@ describe('an answer without the shape the command needs is an error (exit 1), ne
     const r = await run([...args], a);
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/\w/);
-    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^error: The service sent an unexpected answer \\(HTTP 200, ${where}(\\?[^)]*)?\\): a list was expected, it sent ${what}\\.$`));
+    expect(r.stderr.split('\n')[0]).toMatch(
+      new RegExp(`^error: The service sent an unexpected answer \\(HTTP 200, ${where}(\\?[^)]*)?\\): a list was expected, it sent ${what}\\.$`),
+    );
   });
 
   it.each([
     ['form get, empty body', ['form', 'get', '5'], empty, 'an empty body'],
     ['form get, bare JSON string', ['form', 'get', '5'], (res: ServerResponse) => json(res, 200, 'a string'), 'a string'],
     ['form update, empty body on its GET', ['form', 'update', '5', '--set', 'title=New'], empty, 'an empty body'],
-    ['form update, {data: "x"} on its GET', ['form', 'update', '5', '--set', 'title=New'], (res: ServerResponse) => json(res, 200, { data: 'x' }), 'an object whose data is a string'],
+    [
+      'form update, {data: "x"} on its GET',
+      ['form', 'update', '5', '--set', 'title=New'],
+      (res: ServerResponse) => json(res, 200, { data: 'x' }),
+      'an object whose data is a string',
+    ],
   ] as const)('%s', async (_name, args, a, what) => {
     const before = server.requests.length;
     const r = await run([...args], a, true);

@@ -17,14 +17,20 @@ describe.each(FLAVORS)('bulk update on the %s flavour (e2e)', (flavor) => {
       const from = join(dir, 'in.ndjson');
       const results = join(dir, 'results.ndjson');
       writeFileSync(from, Array.from({ length: 60 }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `bulk ${i + 1}` })).join('\n') + '\n');
-      const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4', ...yes], { env, timeoutMs: 30_000 });
+      const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '4', ...yes], {
+        env,
+        timeoutMs: 30_000,
+      });
       expect(r.code).toBe(0);
       // Every request the client made, as logged by --debug: the form, one list page (the current
       // answers), the integrations, and 60 PUTs; none answered 429.
       const answers = r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l));
       expect(answers.length).toBe(63);
       expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
-      const lines = readFileSync(results, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = readFileSync(results, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       // Each line's intent (`sending`), then its outcome.
       expect(lines.filter((l) => l.status === 'sending').length).toBe(60);
       expect(lines.filter((l) => l.status === 'ok').length).toBe(60);
@@ -60,14 +66,22 @@ describe.each(FLAVORS)('bulk update on the %s flavour (e2e)', (flavor) => {
     try {
       const listed = await runFormctl(['submission', 'list', String(sb.formId), '--ndjson'], { env });
       expect(listed.code).toBe(0);
-      const records = listed.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; data: Record<string, unknown> });
+      const records = listed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; data: Record<string, unknown> });
       expect(records.length).toBe(3);
       const from = join(dir, 'listed.ndjson');
       writeFileSync(from, records.map((r) => JSON.stringify({ ...r, data: { ...r.data, comments: `relisted ${r.id}` } })).join('\n') + '\n');
       const r = await runFormctl(['submission', 'update', String(sb.formId), '--from', from, ...yes], { env });
       expect(r.stderr).toContain('3/3 lines · 3 ok · 0 failed');
       expect(r.code).toBe(0);
-      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['ok', 'ok', 'ok']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).status),
+      ).toEqual(['ok', 'ok', 'ok']);
       const after = await runFormctl(['submission', 'list', String(sb.formId), '--ndjson'], { env });
       for (const line of after.stdout.trim().split('\n')) {
         const rec = JSON.parse(line) as { id: number; data: Record<string, unknown> };

@@ -16,12 +16,24 @@ beforeEach(async () => {
   status = 200;
   stub = await startStubServer((req, res) => {
     if (status !== 200) return json(res, status, { message: 'boom' });
-    if (req.url === '/open/workspaces') return json(res, 200, [{ id: 1, name: 'Acme', icon: '🚀' }, { id: 12, name: 'Side\tproject' }]);
+    if (req.url === '/open/workspaces')
+      return json(res, 200, [
+        { id: 1, name: 'Acme', icon: '🚀' },
+        { id: 12, name: 'Side\tproject' },
+      ]);
     if (req.url?.startsWith('/open/workspaces/12/forms')) {
       return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 3 } });
     }
     if (req.url === '/open/forms/5/integrations') {
-      return json(res, 200, [{ id: 9, form_id: 5, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in?key=SECRET', webhook_secret: 'supersecretvalue' } }]);
+      return json(res, 200, [
+        {
+          id: 9,
+          form_id: 5,
+          integration_id: 'webhook',
+          status: 'active',
+          data: { webhook_url: 'https://hooks.example.com/in?key=SECRET', webhook_secret: 'supersecretvalue' },
+        },
+      ]);
     }
     return json(res, 404, { message: 'Not found' });
   });
@@ -53,14 +65,17 @@ describe('formctl __complete', () => {
     // A module hook that records every package resolved from node_modules or bundled into dist/.
     const log = join(home.dir, 'loads.log');
     const hooks = join(home.dir, 'hooks.mjs');
-    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
   // Packages bundled into dist/ (undici) are their own chunk, named after the package.
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url) ?? /\\/dist\\/chunks\\/(undici)-/.exec(r.url);
   if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
-}`);
+}`,
+    );
     const register = join(home.dir, 'register.mjs');
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
     const loads = async () => {
@@ -184,7 +199,14 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
     chmodSync(join(bin, 'formctl'), 0o755);
-    const env: NodeJS.ProcessEnv = { ...home.env, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm', ZDOTDIR: home.dir, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN };
+    const env: NodeJS.ProcessEnv = {
+      ...home.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      TERM: 'xterm',
+      ZDOTDIR: home.dir,
+      FORMCTL_BASE_URL: stub.url,
+      FORMCTL_TOKEN: TOKEN,
+    };
     return Object.entries(env)
       .map(([k, v]) => `${k}='${String(v).replace(/'/g, `'\\''`)}'`)
       .join(' ');
@@ -262,7 +284,10 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     const fn = join(home.dir, 'fn');
     mkdirSync(fn, { recursive: true });
     writeFileSync(join(fn, '_formctl'), (await runFormctl(['completion', 'zsh'], { env: home.env })).stdout);
-    writeFileSync(join(home.dir, '.zshrc'), `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\nPROMPT='READY> '\n`);
+    writeFileSync(
+      join(home.dir, '.zshrc'),
+      `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\nPROMPT='READY> '\n`,
+    );
     t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
     await t.waitForText(/READY>\s*$/m);
     t.type('formctl ws ');
@@ -283,7 +308,10 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     const work = join(home.dir, 'work');
     mkdirSync(work, { recursive: true });
     writeFileSync(join(work, 'contact-form.json'), '{}');
-    writeFileSync(join(home.dir, '.zshrc'), `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\ncd '${work}'\nPROMPT='READY> '\n`);
+    writeFileSync(
+      join(home.dir, '.zshrc'),
+      `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\ncd '${work}'\nPROMPT='READY> '\n`,
+    );
     t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
     await t.waitForText(/READY>\s*$/m);
     t.type('formctl form list --workspace=1');

@@ -62,7 +62,11 @@ describe.skipIf(!canRun)('an unwritable config directory', () => {
   it('one that cannot be created: reads work with FORMCTL_TOKEN and FORMCTL_BASE_URL; saves fail naming it', async () => {
     const dir = join(ro, 'missing');
     const env = { FORMCTL_CONFIG_DIR: dir, ...sb.env };
-    for (const args of [['workspace', 'list', '--json', 'id'], ['form', 'list', '-w', String(sb.workspaceId), '--json', 'id'], ['auth', 'status', '--json', 'valid']]) {
+    for (const args of [
+      ['workspace', 'list', '--json', 'id'],
+      ['form', 'list', '-w', String(sb.workspaceId), '--json', 'id'],
+      ['auth', 'status', '--json', 'valid'],
+    ]) {
       const r = await run(args, env);
       expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
       expect(r.stdout).not.toBe('');

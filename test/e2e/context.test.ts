@@ -20,7 +20,9 @@ describe('profile, workspace and token resolution errors', () => {
 
     const flag = await runFormctl(['--profile', 'wrok', 'form', 'list'], { env: home.env });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toBe('error: No profile named "wrok" (from --profile).\nhint: Saved profiles: work. To create this one: formctl --profile wrok auth login\n');
+    expect(flag.stderr).toBe(
+      'error: No profile named "wrok" (from --profile).\nhint: Saved profiles: work. To create this one: formctl --profile wrok auth login\n',
+    );
 
     const env = await runFormctl(['workspace', 'list'], { env: { ...home.env, FORMCTL_PROFILE: 'wrok' } });
     expect(env.code).toBe(2);
@@ -36,7 +38,9 @@ describe('profile, workspace and token resolution errors', () => {
     home = tempHome();
     const r = await runFormctl(['form', 'list'], { env: { ...home.env, ...sb.env, FORMCTL_WORKSPACE: 'abc' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: FORMCTL_WORKSPACE must be a whole number from 1 to 9007199254740991, got "abc".\nhint: See `formctl workspace list`, or unset it.\n');
+    expect(r.stderr).toBe(
+      'error: FORMCTL_WORKSPACE must be a whole number from 1 to 9007199254740991, got "abc".\nhint: See `formctl workspace list`, or unset it.\n',
+    );
   });
 
   it('a rejected FORMCTL_TOKEN gets a hint about FORMCTL_TOKEN, not about logging in', async () => {

@@ -14,14 +14,16 @@ afterAll(async () => {
 });
 
 describe('--debug never prints a signed or token-bearing query', () => {
-  it('on the service\'s own origin (an export file URL with ?token=, a pre-signed URL), in debug lines and errors', async () => {
+  it("on the service's own origin (an export file URL with ?token=, a pre-signed URL), in debug lines and errors", async () => {
     const env = { ...home.env, FORMCTL_BASE_URL: server.url, FORMCTL_TOKEN: 'fsk_main', FORMCTL_DEBUG: '1' };
     const ok = await runFormctl(['api', '/exports/answers.csv?token=CAPABILITY1&page=2'], { env });
     expect(ok.code).toBe(0);
     expect(server.requests.at(-1)!.url).toBe('/exports/answers.csv?token=CAPABILITY1&page=2');
     expect(ok.stderr).toContain('token=[REDACTED]&page=2');
     expect(ok.stderr).not.toContain('CAPABILITY1');
-    const gone = await runFormctl(['--debug', 'api', '/gone/k.csv?X-Amz-Credential=CRED2&X-Amz-Signature=SIG3&sig=SIG4'], { env: { ...env, FORMCTL_DEBUG: '' } });
+    const gone = await runFormctl(['--debug', 'api', '/gone/k.csv?X-Amz-Credential=CRED2&X-Amz-Signature=SIG3&sig=SIG4'], {
+      env: { ...env, FORMCTL_DEBUG: '' },
+    });
     expect(gone.code).toBe(6);
     expect(gone.stderr).toContain('X-Amz-Signature=[REDACTED]');
     expect(gone.stderr).not.toMatch(/CRED2|SIG3|SIG4|fsk_main/);

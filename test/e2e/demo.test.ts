@@ -172,7 +172,7 @@ describe('npm run demo | head -n 3', { timeout: 120_000 }, () => {
 });
 
 describe('examples/ci-export.sh', () => {
-  it('exports a form without prompting, and passes formctl\'s exit code on', async () => {
+  it("exports a form without prompting, and passes formctl's exit code on", async () => {
     const sandbox = await startTestSandbox({ seed: 3 });
     const dir = mkdtempSync(join(tmpdir(), 'formctl-ci-example-'));
     try {
@@ -192,7 +192,9 @@ describe('examples/ci-export.sh', () => {
       const ok = await run(String(sandbox.formId));
       expect(ok.stderr).toBe('');
       expect(ok.status).toBe(0);
-      expect(ok.stdout).toBe(`Exporting answers of "Customer feedback (demo)" to ${join(dir, 'out.csv')}\nSaved ${join(dir, 'out.csv')} (4 lines including the header)\n`);
+      expect(ok.stdout).toBe(
+        `Exporting answers of "Customer feedback (demo)" to ${join(dir, 'out.csv')}\nSaved ${join(dir, 'out.csv')} (4 lines including the header)\n`,
+      );
       expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
       const missing = await run('99999');
       expect(missing.status).toBe(6);

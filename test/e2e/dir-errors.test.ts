@@ -17,17 +17,26 @@ afterAll(() => home.cleanup());
 describe('a file in the way of a directory', () => {
   it('webhook listen --save-dir FILE', async () => {
     const r = await runFormctl(['webhook', 'listen', '--port', '0', '--save-dir', file], { env: home.env });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: Cannot use ${file} as a directory: it is a file.\nhint: Pass --save-dir a directory (it is created when missing).\n` });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: Cannot use ${file} as a directory: it is a file.\nhint: Pass --save-dir a directory (it is created when missing).\n`,
+    });
   });
 
   it('webhook listen --save-dir FILE/sub', async () => {
     const r = await runFormctl(['webhook', 'listen', '--port', '0', '--save-dir', join(file, 'sub')], { env: home.env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: Cannot use ${join(file, 'sub')} as a directory: a part of the path is a file, not a directory.\nhint: Pass --save-dir a directory (it is created when missing).\n`);
+    expect(r.stderr).toBe(
+      `error: Cannot use ${join(file, 'sub')} as a directory: a part of the path is a file, not a directory.\nhint: Pass --save-dir a directory (it is created when missing).\n`,
+    );
   });
 
   it('a config directory that is a file', async () => {
-    for (const args of [['config', 'list'], ['config', 'set', 'base_url', 'https://forms.example.com']]) {
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'set', 'base_url', 'https://forms.example.com'],
+    ]) {
       const r = await runFormctl(args, { env: { ...home.env, FORMCTL_CONFIG_DIR: file } });
       expect(r).toEqual({
         code: 2,

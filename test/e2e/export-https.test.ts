@@ -29,7 +29,16 @@ describe.skipIf(!HAS_OPENSSL)('submission export over https (e2e, built binary)'
   let url: string;
   let caFile: string;
   const csv = bigCsv(24);
-  const form = (id: number) => ({ id, slug: `f${id}`, title: `Form ${id}`, visibility: 'public', properties: [{ id: 'name', type: 'text', name: 'Name' }, { id: 'email', type: 'email', name: 'Email' }] });
+  const form = (id: number) => ({
+    id,
+    slug: `f${id}`,
+    title: `Form ${id}`,
+    visibility: 'public',
+    properties: [
+      { id: 'name', type: 'text', name: 'Name' },
+      { id: 'email', type: 'email', name: 'Email' },
+    ],
+  });
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'formctl-https-e2e-'));
@@ -52,7 +61,8 @@ describe.skipIf(!HAS_OPENSSL)('submission export over https (e2e, built binary)'
         return res.end();
       }
       if (req.method === 'POST' && path === '/open/forms/2/submissions/export') return send(202, { message: 'queued', job_id: 'job-1', is_async: true });
-      if (req.method === 'GET' && path === '/open/forms/2/submissions/export/job-1/status') return send(200, { status: 'completed', progress: 100, file_url: `${url}/files/job-1.csv?signature=s3cr3t` });
+      if (req.method === 'GET' && path === '/open/forms/2/submissions/export/job-1/status')
+        return send(200, { status: 'completed', progress: 100, file_url: `${url}/files/job-1.csv?signature=s3cr3t` });
       if (req.method === 'GET' && path === '/files/job-1.csv?signature=s3cr3t') {
         res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(csv.length) });
         return res.end(csv);
@@ -94,7 +104,9 @@ describe.skipIf(!HAS_OPENSSL)('submission export over https (e2e, built binary)'
     const r = await runFormctl(['submission', 'export', '1', '-o', out], { env: { ...env(), NODE_EXTRA_CA_CERTS: '' }, timeoutMs: 30_000 });
     // Not retried: waiting does not make a certificate trusted.
     expect(r.code).toBe(11);
-    expect(r.stderr).toMatch(/^error: TLS error talking to 127\.0\.0\.1:\d+: [A-Z_]+ \(GET \/open\/forms\/1\)\.\nhint: Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA\.\n$/);
+    expect(r.stderr).toMatch(
+      /^error: TLS error talking to 127\.0\.0\.1:\d+: [A-Z_]+ \(GET \/open\/forms\/1\)\.\nhint: Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA\.\n$/,
+    );
     expect(readdirSync(work).filter((f) => f.startsWith('untrusted'))).toEqual([]);
   });
 });

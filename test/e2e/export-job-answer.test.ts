@@ -86,8 +86,13 @@ describe('an export answered with JSON obeys the JSON limits', () => {
     });
     const out = join(home.dir, 'endless.csv');
     // A V8 heap of 160 MB: reading the whole answer dies of it.
-    const r = await runFormctl(['submission', 'export', '7', '-o', out], { env: { ...env(s.url), NODE_OPTIONS: '--max-old-space-size=160' }, timeoutMs: 60_000 });
-    expect(r.stderr.split('\n')[0]).toBe("error: The service's answer is larger than 64 MiB, the most formctl reads of a JSON answer (HTTP 200, POST /open/forms/7/submissions/export).");
+    const r = await runFormctl(['submission', 'export', '7', '-o', out], {
+      env: { ...env(s.url), NODE_OPTIONS: '--max-old-space-size=160' },
+      timeoutMs: 60_000,
+    });
+    expect(r.stderr.split('\n')[0]).toBe(
+      "error: The service's answer is larger than 64 MiB, the most formctl reads of a JSON answer (HTTP 200, POST /open/forms/7/submissions/export).",
+    );
     expect(r.code).toBe(1);
     expect(written).toBeLessThan(96 * 1024 * 1024);
     expect(existsSync(`${out}.part`)).toBe(false);

@@ -14,7 +14,10 @@ async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Pr
   if (res.headers.get('content-type')?.includes('csv')) return Buffer.from(await res.arrayBuffer());
   const { job_id } = (await res.json()) as { job_id: string };
   for (;;) {
-    const s = (await (await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/export/${job_id}/status`, { headers })).json()) as { status: string; file_url: string };
+    const s = (await (await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/export/${job_id}/status`, { headers })).json()) as {
+      status: string;
+      file_url: string;
+    };
     if (s.status === 'completed') return Buffer.from(await (await fetch(s.file_url)).arrayBuffer());
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -38,7 +41,9 @@ describe('submission export (e2e)', () => {
 
   it('async export: polls, downloads, and writes the exact bytes the sandbox generated', async () => {
     const out = join(work, 'async.csv');
-    const r = await runFormctl(['submission', 'export', String(sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    const r = await runFormctl(['submission', 'export', String(sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], {
+      env: { ...home.env, ...sb.env },
+    });
     // The rows done out of the total, with a bar; not the job's id and a bare percentage.
     expect(r.stderr).toMatch(/^(Exporting: (queued|processing) ▕[█░]{10}▏ \d+\/30 rows\n)*Exporting: completed ▕██████████▏ 30\/30 rows\n$/);
     expect(r.code).toBe(0);
@@ -67,7 +72,9 @@ describe('submission export (e2e)', () => {
   });
 
   it('-o - writes the CSV to stdout; an unknown column exits 2 listing the valid ones', async () => {
-    const r = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name', '-o', '-', '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    const r = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name', '-o', '-', '--poll-interval', '0.1'], {
+      env: { ...home.env, ...sb.env },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe((await sandboxCsv(sb, { name: true })).toString('utf8'));
     const bad = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name,shoe'], { env: { ...home.env, ...sb.env } });
@@ -82,9 +89,13 @@ describe('submission export (e2e)', () => {
     expect(r.code).toBe(0);
     const jobId = r.stdout.trim();
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.stderr).toContain(`note: export job ${jobId} runs in the background; fetch it with: formctl submission export-status ${sb.formId} ${jobId} --download`);
+    expect(r.stderr).toContain(
+      `note: export job ${jobId} runs in the background; fetch it with: formctl submission export-status ${sb.formId} ${jobId} --download`,
+    );
     const out = join(work, 'later.csv');
-    const d = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env } });
+    const d = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], {
+      env: { ...home.env, ...sb.env },
+    });
     expect(d.code).toBe(0);
     expect(readFileSync(out).equals(await sandboxCsv(sb, { name: true, email: true, rating: true, comments: true, created_at: true }))).toBe(true);
     const st = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json'], { env: { ...home.env, ...sb.env } });
@@ -119,7 +130,10 @@ describe('submission export (e2e)', () => {
           'error: --no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.\n' +
           `hint: Run \`formctl submission export ${deployed.formId}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.\n`,
       });
-      const debug = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], { env: { ...home.env, ...deployed.env }, cwd: work });
+      const debug = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
+        env: { ...home.env, ...deployed.env },
+        cwd: work,
+      });
       expect(debug.code).toBe(2);
       expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
         `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
@@ -139,7 +153,7 @@ describe('submission export (e2e)', () => {
 });
 
 describe('interrupted export (e2e)', () => {
-  it('kill -9 leaves a .part with its owner record; the next run takes it over, while a running export\'s .part is refused', async () => {
+  it("kill -9 leaves a .part with its owner record; the next run takes it over, while a running export's .part is refused", async () => {
     const home = tempHome();
     const dir = mkdtempSync(join(tmpdir(), 'formctl-kill9-'));
     const chunk = Buffer.alloc(64 * 1024, 'a');

@@ -197,7 +197,9 @@ describe('formctl form (built binary against the sandbox)', () => {
   it('get and fields refuse unknown --json fields (exit 2) and list the known ones in --help', async () => {
     const get = await runFormctl(['form', 'get', String(sb.formId), '--json', 'nope'], { env });
     expect(get).toMatchObject({ code: 2, stdout: '' });
-    expect(get.stderr).toMatch(/^error: Unknown JSON field: nope\.\nhint: Available fields: id, slug, workspace_id, title, visibility, .*, share_url(, [a-z_]+)*\n$/);
+    expect(get.stderr).toMatch(
+      /^error: Unknown JSON field: nope\.\nhint: Available fields: id, slug, workspace_id, title, visibility, .*, share_url(, [a-z_]+)*\n$/,
+    );
     const fields = await runFormctl(['form', 'fields', String(sb.formId), '--json', 'nope'], { env });
     expect(fields).toMatchObject({ code: 2, stdout: '' });
     expect(fields.stderr).toMatch(/^error: Unknown JSON field: nope\.\nhint: Available fields: id, type, name, required, hidden, help, /);

@@ -26,7 +26,7 @@ describe('help topics', () => {
     expect(r.stdout).toMatch(/^ {2}143 +Stopped by SIGTERM/m);
   });
 
-  it('formctl help <command> shows that command\'s help with examples', async () => {
+  it("formctl help <command> shows that command's help with examples", async () => {
     const r = await run('help', 'workspace', 'list');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: formctl workspace list|ls [options]');
@@ -34,11 +34,16 @@ describe('help topics', () => {
   });
 
   it('subcommand and group help list the root flags under "Inherited flags:", as gh does; groups have Examples', async () => {
-    for (const args of [['workspace', 'list', '--help'], ['workspace', '--help'], ['help', 'form', 'delete']]) {
+    for (const args of [
+      ['workspace', 'list', '--help'],
+      ['workspace', '--help'],
+      ['help', 'form', 'delete'],
+    ]) {
       const r = await run(...args);
       expect(r.code).toBe(0);
       const block = /\nInherited flags:\n((?: {2}.*\n)+)/.exec(r.stdout)?.[1] ?? '';
-      for (const flag of ['--profile <name>', '--debug', '--timeout <seconds>', '--max-wait <seconds>', '--no-input', '--no-color']) expect(block).toContain(`  ${flag}`);
+      for (const flag of ['--profile <name>', '--debug', '--timeout <seconds>', '--max-wait <seconds>', '--no-input', '--no-color'])
+        expect(block).toContain(`  ${flag}`);
       expect(block).not.toContain('--version');
     }
     const group = await run('workspace', '--help');

@@ -32,7 +32,9 @@ describe('hints that say what is wrong', () => {
   it('a form that is not found points at `form list -w`, and form get takes -w (for its picker)', async () => {
     const r = await runFormctl(['form', 'get', 'no-such-form'], { env });
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('hint: Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.');
+    expect(r.stderr).toContain(
+      "hint: Check the form id or slug: `formctl form list` shows the default workspace's forms, `formctl form list -w <workspace>` another's.",
+    );
     const help = await runFormctl(['form', 'get', '--help'], { env });
     expect(help.stdout).toMatch(/-w, --workspace <id>\s+Workspace to pick the form from/);
     const withW = await runFormctl(['form', 'view', String(sb.formId), '-w', String(sb.workspaceId), '--json', 'id'], { env });
@@ -45,7 +47,9 @@ describe('hints that say what is wrong', () => {
     expect(r.stdout).toContain('status\tnot working: cannot reach the service (see the error below)\n');
     const both = r.stdout + r.stderr;
     expect(both.match(/Connection refused/g)).toHaveLength(1);
-    expect(r.stderr).toBe('error: Connection refused by 127.0.0.1:9 (GET /open/workspaces).\nhint: Is the service running, and is the base URL right? It comes from FORMCTL_BASE_URL.\n');
+    expect(r.stderr).toBe(
+      'error: Connection refused by 127.0.0.1:9 (GET /open/workspaces).\nhint: Is the service running, and is the base URL right? It comes from FORMCTL_BASE_URL.\n',
+    );
 
     const json = await runFormctl(['auth', 'status', '--json'], { env: { ...home.env, FORMCTL_BASE_URL: 'http://127.0.0.1:9', FORMCTL_TOKEN: 'abc' } });
     expect(JSON.parse(json.stdout).error).toMatch(/^Connection refused/);

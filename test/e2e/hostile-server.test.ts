@@ -107,7 +107,9 @@ describe('JSON answers are capped at 64 MiB', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // A V8 heap of 160 MB: reading the whole body (the old behaviour) dies of it.
     const r = await runFormctl(['workspace', 'list'], { env: { ...env(url), NODE_OPTIONS: '--max-old-space-size=160' }, timeoutMs: 60_000 });
-    expect(r.stderr.split('\n')[0]).toBe("error: The service's answer is larger than 64 MiB, the most formctl reads of a JSON answer (HTTP 200, GET /open/workspaces).");
+    expect(r.stderr.split('\n')[0]).toBe(
+      "error: The service's answer is larger than 64 MiB, the most formctl reads of a JSON answer (HTTP 200, GET /open/workspaces).",
+    );
     expect(r.code).toBe(1);
     // What the server got rid of before the connection closed: the cap plus socket buffers.
     expect(written).toBeLessThan(96 * 1024 * 1024);

@@ -20,7 +20,9 @@ beforeAll(async () => {
   const h = tempHome();
   try {
     const create = async (title: string) => {
-      const r = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', title, '--json', 'id'], { env: { ...h.env, ...sandbox.env } });
+      const r = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', title, '--json', 'id'], {
+        env: { ...h.env, ...sandbox.env },
+      });
       expect(r.code, r.stderr).toBe(0);
       return (JSON.parse(r.stdout) as { id: number }).id;
     };
@@ -72,7 +74,9 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
   });
 
   it('webhook get run bare picks the form, then the integration', async () => {
-    const created = await runFormctl(['webhook', 'create', String(alpha), '--url', 'http://127.0.0.1:9/picked', '--allow-private', '--json', 'id'], { env: env() });
+    const created = await runFormctl(['webhook', 'create', String(alpha), '--url', 'http://127.0.0.1:9/picked', '--allow-private', '--json', 'id'], {
+      env: env(),
+    });
     expect(created.code, created.stderr).toBe(0);
     const { id } = JSON.parse(created.stdout) as { id: number };
 
@@ -185,7 +189,8 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
   });
   const stubEnv = () => ({ ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' });
 
-  const FORM = 'error: Missing <form> argument.\nhint: Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list`.\n';
+  const FORM =
+    'error: Missing <form> argument.\nhint: Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list`.\n';
   const cases: Array<[string[], string]> = [
     [['form', 'get'], FORM],
     [['form', 'delete', '--yes'], FORM],
@@ -194,12 +199,24 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
     [['webhook', 'list'], FORM],
     [['webhook', 'create', '--url', 'https://hooks.example.com/in'], FORM],
     [['webhook', 'get'], FORM],
-    [['webhook', 'get', '42'], 'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 42`.\n'],
-    [['webhook', 'delete', 'contact', '--yes'], 'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list contact`.\n'],
-    [['member', 'add', '--role', 'user'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [
+      ['webhook', 'get', '42'],
+      'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 42`.\n',
+    ],
+    [
+      ['webhook', 'delete', 'contact', '--yes'],
+      'error: Missing <id> argument.\nhint: Pass the webhook id as <id> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list contact`.\n',
+    ],
+    [
+      ['member', 'add', '--role', 'user'],
+      'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n',
+    ],
     [['webhook', 'create', '42'], 'error: Missing --url.\nhint: Pass --url https://… (prompts are off: not a terminal, CI, or --no-input).\n'],
     [['submission', 'delete', '--yes'], FORM],
-    [['submission', 'delete', '42', '--yes'], 'error: Missing <submission-id> argument.\nhint: Pass the submission id as <submission-id> (prompts are off: not a terminal, CI, or --no-input). See `formctl submission list 42`.\n'],
+    [
+      ['submission', 'delete', '42', '--yes'],
+      'error: Missing <submission-id> argument.\nhint: Pass the submission id as <submission-id> (prompts are off: not a terminal, CI, or --no-input). See `formctl submission list 42`.\n',
+    ],
   ];
   for (const [args, stderr] of cases) {
     it(`formctl ${args.join(' ')}`, async () => {

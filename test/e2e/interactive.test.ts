@@ -85,7 +85,9 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
     const wrong = term(['workspace', 'delete', String(id)]);
     const asked = await wrong.waitForText(/confirm:/);
     // The screen wraps long lines: compare without whitespace.
-    expect(squeeze(asked)).toContain(squeeze(`Delete workspace "Full" (id ${id}) with its 1 form and all their submissions? This cannot be undone. Type its name Full to confirm:`));
+    expect(squeeze(asked)).toContain(
+      squeeze(`Delete workspace "Full" (id ${id}) with its 1 form and all their submissions? This cannot be undone. Type its name Full to confirm:`),
+    );
     wrong.type('y');
     wrong.sendKeys('Enter');
     expect(await wrong.exitCode()).toBe(3);
@@ -102,7 +104,10 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
   });
 
   it('form delete of a form with submissions asks to type its slug; a wrong slug cancels (exit 3)', async () => {
-    const made = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', 'Answered', '--field', 'Name', '--visibility', 'public', '--json', 'id,slug,properties'], { env: env() });
+    const made = await runFormctl(
+      ['form', 'create', '-w', String(sandbox.workspaceId), '--title', 'Answered', '--field', 'Name', '--visibility', 'public', '--json', 'id,slug,properties'],
+      { env: env() },
+    );
     expect(made.code, made.stderr).toBe(0);
     const created = JSON.parse(made.stdout) as { id: number; slug: string; properties: Array<{ id: string }> };
     for (const n of ['Ada', 'Grace']) expect((await answer(sandbox, created.slug, { [created.properties[0]!.id]: n })).status).toBeLessThan(300);
@@ -112,7 +117,11 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
 
     const t = term(['form', 'delete', String(created.id)]);
     const asked = await t.waitForText(/confirm:/);
-    expect(squeeze(asked)).toContain(squeeze(`Delete form "${form.title}" (id ${created.id}) and its ${form.submissions_count} submissions? This cannot be undone. Type its slug ${form.slug} to confirm:`));
+    expect(squeeze(asked)).toContain(
+      squeeze(
+        `Delete form "${form.title}" (id ${created.id}) and its ${form.submissions_count} submissions? This cannot be undone. Type its slug ${form.slug} to confirm:`,
+      ),
+    );
     t.type(form.slug.slice(0, -1));
     t.sendKeys('Enter');
     expect(await t.exitCode()).toBe(3);
@@ -211,7 +220,11 @@ describe('the same commands without a terminal fail fast with the flag to pass',
 
   it('form create without --title', async () => {
     const r = await runFormctl(['form', 'create'], { env: { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) } });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: Missing --title.\nhint: Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).\n' });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: Missing --title.\nhint: Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).\n',
+    });
   });
 
   it('form list without a workspace', async () => {

@@ -35,7 +35,13 @@ beforeAll(async () => {
   for (let i = 0; i < N; i++) await ok(answer(sb, slug, { name: `Answer ${i}` }));
   await sb.admin.deliveries();
   for (let i = 1; i < N; i++) {
-    await ok(call(sb, 'POST', `/open/forms/${formId}/integrations`, { integration_id: 'webhook', status: 'active', data: { webhook_url: `http://127.0.0.1:9/h${i}` } }));
+    await ok(
+      call(sb, 'POST', `/open/forms/${formId}/integrations`, {
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: `http://127.0.0.1:9/h${i}` },
+      }),
+    );
   }
   for (let i = 1; i < N; i++) await createForm(sb, { title: `Form ${i}` });
   for (let i = 1; i < N; i++) await ok(call(sb, 'POST', '/open/workspaces/create', { name: `Workspace ${i}`, emoji: '🧪' }));

@@ -73,7 +73,14 @@ describe('members against the sandbox', () => {
     expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('readonly');
 
     const byId = await cli(sb, ['member', 'set-role', String(bobId), 'user', '-w', ws, '--json']);
-    expect(JSON.parse(byId.stdout)).toEqual({ workspace_id: sb.workspaceId, user_id: bobId, email: 'bob@example.com', role: 'user', changed: true, message: 'User role changed successfully.' });
+    expect(JSON.parse(byId.stdout)).toEqual({
+      workspace_id: sb.workspaceId,
+      user_id: bobId,
+      email: 'bob@example.com',
+      role: 'user',
+      changed: true,
+      message: 'User role changed successfully.',
+    });
     expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('user');
 
     // The service answers "changed" for the role a member already has; formctl says what happened.
@@ -124,7 +131,12 @@ describe('members against the sandbox', () => {
 
     const removed = await cli(sb, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes', '--json']);
     expect(removed.code).toBe(0);
-    expect(JSON.parse(removed.stdout)).toEqual({ workspace_id: sb.workspaceId, user_id: bobId, email: 'bob@example.com', message: 'User removed from workspace successfully.' });
+    expect(JSON.parse(removed.stdout)).toEqual({
+      workspace_id: sb.workspaceId,
+      user_id: bobId,
+      email: 'bob@example.com',
+      message: 'User removed from workspace successfully.',
+    });
     expect((await members(sb)).map((m) => m.email)).toEqual(['admin@example.com']);
 
     const gone = await cli(sb, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes']);
@@ -133,7 +145,9 @@ describe('members against the sandbox', () => {
 
     const byId = await cli(sb, ['member', 'remove', String(bobId), '-w', ws, '--yes']);
     expect(byId.code).toBe(6);
-    expect(byId.stderr).toMatch(new RegExp(`^error: User ${bobId} is not a member of ".+"\\.\\nhint: See its members with \`formctl member list -w ${ws}\`\\.\\n$`));
+    expect(byId.stderr).toMatch(
+      new RegExp(`^error: User ${bobId} is not a member of ".+"\\.\\nhint: See its members with \`formctl member list -w ${ws}\`\\.\\n$`),
+    );
   });
 });
 
@@ -164,7 +178,10 @@ describe('the Community instance limit', () => {
 
 describe('bad input is caught before any request', () => {
   it.each([
-    [['member', 'add', 'not-an-email', '--role', 'user', '-w', '1'], 'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n'],
+    [
+      ['member', 'add', 'not-an-email', '--role', 'user', '-w', '1'],
+      'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n',
+    ],
     [['member', 'add', 'a@b.co', '--role', 'owner', '-w', '1'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
     [['member', 'set-role', 'a@b.co', 'superuser', '-w', '1'], 'error: Unknown role "superuser".\nhint: Accepted roles: admin, user, readonly.\n'],
     [['member', 'remove', 'a@b', '-w', '1', '--yes'], 'error: Invalid email address "a@b".\nhint: Pass an address such as alice@example.com.\n'],

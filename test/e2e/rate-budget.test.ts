@@ -31,7 +31,7 @@ describe('one rate budget for every formctl process on the machine', () => {
     expect(answers).toHaveLength(12);
     expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
     // Some of them waited for the next window, and said so.
-    expect(runs.some((r) => r.stderr.includes('note: pacing under the service\'s rate limit'))).toBe(true);
+    expect(runs.some((r) => r.stderr.includes("note: pacing under the service's rate limit"))).toBe(true);
     home.cleanup();
   });
 
@@ -96,13 +96,24 @@ describe('one budget per limiter bucket', () => {
       const sent = r.stderr
         .split('\n')
         .filter((l) => l.startsWith('[debug] > '))
-        .map((l) => /^\[debug\] > (\w+) https?:\/\/[^/]+(\/[^?\s]*)/.exec(l)!.slice(1).join(' ').replace(/[0-9a-f-]{36}/, 'JOB'));
+        .map((l) =>
+          /^\[debug\] > (\w+) https?:\/\/[^/]+(\/[^?\s]*)/
+            .exec(l)!
+            .slice(1)
+            .join(' ')
+            .replace(/[0-9a-f-]{36}/, 'JOB'),
+        );
       const f = `/open/forms/${sb.formId}`;
       // The form, the export that answers with a job, its status on both paths (closed to tokens),
       // the 70 list pages holding the ids, and 7 chunks of 1,000 ids (the list read one chunk ahead).
       expect(sent.filter((l) => l.startsWith('POST'))).toEqual(Array<string>(8).fill(`POST ${f}/submissions/export`));
       expect(sent.filter((l) => l === `GET ${f}/submissions`)).toHaveLength(70);
-      expect(sent.slice(0, 4)).toEqual([`GET ${f}`, `POST ${f}/submissions/export`, `GET ${f}/submissions/export/JOB/status`, `GET ${f}/submissions/export/status/JOB`]);
+      expect(sent.slice(0, 4)).toEqual([
+        `GET ${f}`,
+        `POST ${f}/submissions/export`,
+        `GET ${f}/submissions/export/JOB/status`,
+        `GET ${f}/submissions/export/status/JOB`,
+      ]);
       expect(sent).toHaveLength(4 + 70 + 7);
       expect(r.stderr).not.toContain('pacing');
       expect(r.stderr).not.toMatch(/^\[debug\] < 429/m);

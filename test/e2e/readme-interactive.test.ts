@@ -38,11 +38,13 @@ const login = async ({ sandbox, t }: Ctx) => {
   expect(await t.exitCode()).toBe(0);
   expect(t.screen()).not.toContain(sandbox.tokens.all);
 };
-const confirmYes = (prompt: RegExp) => async ({ t }: Ctx) => {
-  await t.waitForText(prompt);
-  t.sendKeys('y', 'Enter');
-  expect(await t.exitCode()).toBe(0);
-};
+const confirmYes =
+  (prompt: RegExp) =>
+  async ({ t }: Ctx) => {
+    await t.waitForText(prompt);
+    t.sendKeys('y', 'Enter');
+    expect(await t.exitCode()).toBe(0);
+  };
 const createForms = (n: number) => async (c: Omit<Ctx, 't'>) => {
   // README "Creating forms": form 2 "Contact us", form 3 from examples/contact-form.json.
   await cli(c, ['form', 'create', '--title', 'Contact us', '--field', 'Name', '--field', 'Email:email']);
@@ -115,7 +117,10 @@ describe.skipIf(!hasTmux())('README lines that prompt, in a real terminal (tmux)
       it(`README.md:${s.line}: ${s.text}`, async () => {
         const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
         const home = tempHome();
-        cleanups.push(() => sandbox.close(), () => home.cleanup());
+        cleanups.push(
+          () => sandbox.close(),
+          () => home.cleanup(),
+        );
         const dir = join(home.dir, 'work');
         mkdirSync(dir);
         copyExamples(dir);

@@ -59,7 +59,10 @@ function editorScript(dir: string): string {
 async function replay(list: Statement[]): Promise<{ problems: string[]; ran: number }> {
   const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
   const home = tempHome();
-  cleanups.push(() => sandbox.close(), () => home.cleanup());
+  cleanups.push(
+    () => sandbox.close(),
+    () => home.cleanup(),
+  );
   const dir = join(home.dir, 'work');
   mkdirSync(dir);
   copyExamples(dir);
@@ -96,14 +99,21 @@ describe('README.md commands', () => {
     const formctlLines = statements.filter((s) => s.invokesFormctl);
     expect(formctlLines.length).toBeGreaterThan(150);
     for (const n of notes) {
-      expect(statements.some((s) => s.note === n), `README.md:${n.line}: the note names no command of the block below it`).toBe(true);
+      expect(
+        statements.some((s) => s.note === n),
+        `README.md:${n.line}: the note names no command of the block below it`,
+      ).toBe(true);
       if (n.how === 'skips') expect(n.why.length, `README.md:${n.line}: say why`).toBeGreaterThan(10);
       if (!n.covers) continue;
       const file = join(ROOT, n.covers.file);
       expect(existsSync(file), `${n.covers.file} (README.md:${n.line})`).toBe(true);
       expect(readFileSync(file, 'utf8'), `${n.covers.file} should contain ${n.covers.needle}`).toContain(n.covers.needle);
     }
-    for (const s of SERVERS) expect(statements.some((x) => s.pattern.test(x.text)), `stale SERVERS entry ${s.pattern}`).toBe(true);
+    for (const s of SERVERS)
+      expect(
+        statements.some((x) => s.pattern.test(x.text)),
+        `stale SERVERS entry ${s.pattern}`,
+      ).toBe(true);
   });
 
   for (const section of sections) {

@@ -41,7 +41,9 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect((await cli(['workspace', 'create', '--name', 'Side'])).code).toBe(0);
     const known = await cli(['workspace', 'leave', ws, '--yes']);
     expect(known.code).toBe(2);
-    expect(known.stderr).toMatch(/is the only admin of ".+", so nobody could manage its members, settings or deletion, and its one form would have no admin\.\n/);
+    expect(known.stderr).toMatch(
+      /is the only admin of ".+", so nobody could manage its members, settings or deletion, and its one form would have no admin\.\n/,
+    );
     expect(known.stderr).not.toContain('cannot tell');
 
     const beaLeaves = await cli(['workspace', 'leave', ws, '--yes'], sb.envFor(bea()));
@@ -85,7 +87,7 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(forced.stderr).toMatch(/^warning: --force: Ada Admin \(admin@example\.com\) is the only admin of /);
   });
 
-  it('webhook update and delete work on a webhook of the form, and refuse another form\'s id', async () => {
+  it("webhook update and delete work on a webhook of the form, and refuse another form's id", async () => {
     const form = String(sb.formId);
     // The deployed flavour seeds a webhook of its own (beside Slack and e-mail integrations): it must survive.
     const before = JSON.parse((await cli(['webhook', 'list', form, '--json', 'id'])).stdout);
@@ -96,7 +98,11 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(updated.code, updated.stderr).toBe(0);
     const missing = await cli(['webhook', 'delete', form, String(Number(id) + 100), '--yes']);
     expect(missing.code).toBe(6);
-    expect(missing.stderr).toMatch(new RegExp(`^error: Form ".+" \\(id ${form}\\) has no webhook ${Number(id) + 100}\\.\\nhint: See its webhooks with \`formctl webhook list ${form}\`\\.\\n$`));
+    expect(missing.stderr).toMatch(
+      new RegExp(
+        `^error: Form ".+" \\(id ${form}\\) has no webhook ${Number(id) + 100}\\.\\nhint: See its webhooks with \`formctl webhook list ${form}\`\\.\\n$`,
+      ),
+    );
     const deleted = await cli(['webhook', 'delete', form, id, '--yes']);
     expect(deleted.code, deleted.stderr).toBe(0);
     const list = await cli(['webhook', 'list', form, '--json', 'id']);
@@ -120,7 +126,10 @@ describe('deployed flavour: integrations of other kinds', () => {
     const slack = all.find((i) => i.integration_id === 'slack');
     const email = all.find((i) => i.integration_id === 'email');
     expect(slack && email).toBeTruthy();
-    for (const [kind, i] of [['slack', slack!], ['email', email!]] as const) {
+    for (const [kind, i] of [
+      ['slack', slack!],
+      ['email', email!],
+    ] as const) {
       for (const args of [['delete', '--yes'], ['update', '--deactivate'], ['rotate-secret'], ['events'], ['get']]) {
         const r = await cli(['webhook', args[0]!, form, String(i.id), ...args.slice(1)]);
         expect(r.code, `${args[0]} ${kind}: ${r.stderr}`).toBe(6);

@@ -10,7 +10,11 @@ afterAll(() => home.cleanup());
 
 /** Spawns `formctl sandbox …`, resolves with the first stdout line and a way to stop it. */
 function startSandboxProcess(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

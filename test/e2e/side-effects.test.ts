@@ -15,7 +15,10 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.url === '/open/forms/5') return json(res, 200, FORM);
     // submission update reads the current answers (through the list) and the integrations first.
     if (req.method === 'GET' && req.url?.startsWith('/open/forms/5/submissions')) {
-      return json(res, 200, { data: [{ id: 12, submission_id: '12', status: 'completed', data: { f1: 'Bob' } }], meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 } });
+      return json(res, 200, {
+        data: [{ id: 12, submission_id: '12', status: 'completed', data: { f1: 'Bob' } }],
+        meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 },
+      });
     }
     if (req.method === 'GET' && req.url === '/open/forms/5/integrations') return json(res, 200, []);
     if (req.method === 'PUT') {
@@ -69,6 +72,8 @@ describe('retries and side effects', () => {
     const r = await runFormctl(['workspace', 'delete', '7', '--yes'], { env: env() });
     expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.url)).toEqual(['/open/workspaces/7', '/open/workspaces/7']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('note: the first DELETE /open/workspaces/7 may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.');
+    expect(r.stderr).toContain(
+      'note: the first DELETE /open/workspaces/7 may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.',
+    );
   });
 });

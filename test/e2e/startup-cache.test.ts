@@ -21,10 +21,15 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every file below `d`, or none when it does not exist. */
-const filesIn = (d: string): string[] => (existsSync(d) ? readdirSync(d, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+const filesIn = (d: string): string[] =>
+  existsSync(d)
+    ? readdirSync(d, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 describe('start-up', () => {
-  it.skipIf(!hasCompileCache)('turns on Node\'s compile cache: a first run writes it, a second prints the same from it', async () => {
+  it.skipIf(!hasCompileCache)("turns on Node's compile cache: a first run writes it, a second prints the same from it", async () => {
     const cacheDir = join(dir, 'node-compile-cache');
     const cold = await runFormctl(['help', 'exit-codes'], { env });
     expect(cold.code).toBe(0);

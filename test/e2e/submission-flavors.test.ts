@@ -47,7 +47,11 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
   };
   /** Answers the demo form as a respondent would, with a completion time. */
   const answer = async (values: Record<string, unknown>): Promise<Listed> => {
-    const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(values) });
+    const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(values),
+    });
     expect(res.status).toBe(200);
     return (await list())[0]!;
   };
@@ -117,7 +121,13 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     );
     const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--yes'], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('[debug] > PUT')).map((l) => l.replace(/^.*\/submissions\//, '')).sort()).toEqual([x.id, y.id, z.id].map(String).sort());
+    expect(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('[debug] > PUT'))
+        .map((l) => l.replace(/^.*\/submissions\//, ''))
+        .sort(),
+    ).toEqual([x.id, y.id, z.id].map(String).sort());
     const after = await list();
     const changed = after.filter((s) => JSON.stringify(answers(s)) !== JSON.stringify(answers(subs.find((o) => o.id === s.id)!))).map((s) => s.id);
     expect(changed.sort((p, q) => p - q)).toEqual([x.id, y.id, z.id].sort((p, q) => p - q));
@@ -138,8 +148,18 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
       // About one request a second, so the run can be killed between its lines.
       const args = ['submission', 'update', String(sb.formId), '--from', from, '--results', results, '--rate-limit', '60', '--concurrency', '1', '--yes'];
       const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...penv }, stdio: 'ignore' });
-      const okLines = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter((l) => l.includes('"status":"ok"')).length : 0);
-      const sending = () => (existsSync(results) ? readFileSync(results, 'utf8').split('\n').filter((l) => l.includes('"status":"sending"')).length : 0);
+      const okLines = () =>
+        existsSync(results)
+          ? readFileSync(results, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"status":"ok"')).length
+          : 0;
+      const sending = () =>
+        existsSync(results)
+          ? readFileSync(results, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"status":"sending"')).length
+          : 0;
       // Killed once two lines are done and a third is on its way.
       while (!(okLines() >= 2 && sending() >= 3)) await new Promise((r) => setTimeout(r, 5));
       child.kill('SIGKILL');
@@ -173,7 +193,10 @@ describe.each(FLAVORS)('a 1,200-row export on the %s flavour (e2e)', (flavor) =>
     const sb = await startTestSandbox({ flavor, seed: 1200, exportJobStepMs: 5 });
     try {
       const out = join(work, 'big.csv');
-      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--poll-interval', '0.1'], { env: { ...home.env, ...sb.env }, timeoutMs: 60_000 });
+      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--poll-interval', '0.1'], {
+        env: { ...home.env, ...sb.env },
+        timeoutMs: 60_000,
+      });
       expect(r.code).toBe(0);
       const csv = readFileSync(out, 'utf8');
       const lines = csv.trimEnd().split('\n');

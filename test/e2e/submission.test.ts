@@ -19,7 +19,10 @@ describe.each(FLAVORS)('submission list/update/delete on the %s flavour (e2e)', 
   it('--ndjson streams every submission across pages; piped TSV defaults to 30 rows', async () => {
     const r = await runFormctl(['submission', 'list', String(sb.formSlug), '--ndjson'], { env });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.length).toBe(150);
     expect(rows[0]).toMatchObject({ id: 150, submission_id: flavor === 'spec' ? '150' : expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f-]{27}$/) });
     expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['id', 'submission_id', 'submitted_at', 'data']));
@@ -46,7 +49,9 @@ describe.each(FLAVORS)('submission list/update/delete on the %s flavour (e2e)', 
     const body = JSON.parse(dry.stdout);
     expect(body).toMatchObject({ name: expect.any(String), rating: 1, comments: 'dry', data: { rating: 1, comments: 'dry' } });
     expect(Object.keys(body.data)).toEqual(['rating', 'comments']);
-    expect(dry.stderr).toMatch(new RegExp(`note: dry run: nothing was sent to submission 8 of form "Customer feedback \\(demo\\)" \\(id ${sb.formId}\\)\\.\n$`));
+    expect(dry.stderr).toMatch(
+      new RegExp(`note: dry run: nothing was sent to submission 8 of form "Customer feedback \\(demo\\)" \\(id ${sb.formId}\\)\\.\n$`),
+    );
     const r = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'dry', '--json', 'id'], { env });
     expect(JSON.parse(r.stdout)).toEqual([]);
     const bad = await runFormctl(['submission', 'update', String(sb.formId), '8', '--set', 'rating=abc'], { env });
@@ -56,7 +61,9 @@ describe.each(FLAVORS)('submission list/update/delete on the %s flavour (e2e)', 
   it('an unknown field is exit 2 with the field list; a missing submission is exit 6', async () => {
     const bad = await runFormctl(['submission', 'update', String(sb.formId), '7', '--set', 'Shoe=44'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe(`error: Unknown field "Shoe" in form ${sb.formSlug}.\nhint: Fields: "Name" (name), "Email" (email), "Rating" (rating), "Comments" (comments)\n`);
+    expect(bad.stderr).toBe(
+      `error: Unknown field "Shoe" in form ${sb.formSlug}.\nhint: Fields: "Name" (name), "Email" (email), "Rating" (rating), "Comments" (comments)\n`,
+    );
     const missing = await runFormctl(['submission', 'update', String(sb.formId), '9999', '--set', 'Name=x'], { env });
     expect(missing.code).toBe(6);
   });

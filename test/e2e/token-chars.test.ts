@@ -51,9 +51,19 @@ describe('a token that cannot be a header value is refused at once (exit 2), unp
       const dir = own.env.FORMCTL_CONFIG_DIR!;
       const file = join(dir, 'config.json');
       mkdirSync(dir, { recursive: true });
-      writeFileSync(file, JSON.stringify({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: 'fsk_secret\r\nX-Injected: 1', tokenOrigin: server.url } } }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          currentProfile: 'default',
+          profiles: { default: { baseUrl: server.url, token: 'fsk_secret\r\nX-Injected: 1', tokenOrigin: server.url } },
+        }),
+      );
       const before = server.requests.length;
-      for (const args of [['workspace', 'list'], ['api', '/open/workspaces'], ['auth', 'status']]) {
+      for (const args of [
+        ['workspace', 'list'],
+        ['api', '/open/workspaces'],
+        ['auth', 'status'],
+      ]) {
         const r = await runFormctl(args, { env: own.env });
         expect(r.code, args.join(' ')).toBe(2);
         const lines = r.stderr.trimEnd().split('\n');

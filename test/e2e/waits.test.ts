@@ -15,8 +15,14 @@ afterEach(async () => {
 describe('global options and waits', () => {
   it('a bad --timeout or --max-wait is a one-line usage error (exit 2), not a silent exit', async () => {
     for (const [args, want] of [
-      [['--timeout', 'abc', 'workspace', 'list'], /^error: option '--timeout <seconds>' argument 'abc' is invalid\. Use a number of seconds above 0\.\nhint: see `formctl --help`\n$/],
-      [['workspace', 'list', '--max-wait', '-5'], /^error: option '--max-wait <seconds>' argument '-5' is invalid\. Use a number of seconds \(0 or more\)\.\nhint: see `formctl --help`\n$/],
+      [
+        ['--timeout', 'abc', 'workspace', 'list'],
+        /^error: option '--timeout <seconds>' argument 'abc' is invalid\. Use a number of seconds above 0\.\nhint: see `formctl --help`\n$/,
+      ],
+      [
+        ['workspace', 'list', '--max-wait', '-5'],
+        /^error: option '--max-wait <seconds>' argument '-5' is invalid\. Use a number of seconds \(0 or more\)\.\nhint: see `formctl --help`\n$/,
+      ],
       [['--timeout', '0', 'workspace', 'list'], /argument '0' is invalid\. Use a number of seconds above 0\.\nhint: see `formctl --help`\n$/],
     ] as const) {
       const r = await runFormctl([...args]);

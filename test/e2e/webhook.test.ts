@@ -19,7 +19,10 @@ interface Listen {
 
 function startListen(args: string[], env: NodeJS.ProcessEnv): Promise<Listen> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+    const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    });
     let out = '';
     let err = '';
     const waiters: Array<() => void> = [];
@@ -95,11 +98,18 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
     const saveDir = join(home.dir, 'deliveries');
     const listen = await startListen(['--json', '--secret-file', secretFile, '--save-dir', saveDir], env);
     try {
-      const created = await runFormctl(['webhook', 'create', slug, '--url', `${listen.url}/hook`, '--secret-file', secretFile, '--allow-private', '--json'], { env });
+      const created = await runFormctl(['webhook', 'create', slug, '--url', `${listen.url}/hook`, '--secret-file', secretFile, '--allow-private', '--json'], {
+        env,
+      });
       expect(created.stderr).toContain('warning: --allow-private: not checking HTTPS or public addresses');
       expect(created.code).toBe(0);
       const hook = JSON.parse(created.stdout);
-      expect(hook).toMatchObject({ form_id: sb.formId, integration_id: 'webhook', status: 'active', data: { webhook_url: `${listen.url}/hook`, webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: {} } });
+      expect(hook).toMatchObject({
+        form_id: sb.formId,
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: `${listen.url}/hook`, webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: {} },
+      });
       expect(created.stdout + created.stderr).not.toContain(secret);
 
       await submit('Ada');
@@ -110,7 +120,10 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       // listen --json prints the signature header (an HMAC), never the secret itself.
       expect(listen.stdout()).not.toContain(secret);
 
-      const verify1 = await runFormctl(['webhook', 'verify', '--secret-file', secretFile, '--header-file', first.saved.headers, '--body-file', first.saved.body], { env });
+      const verify1 = await runFormctl(
+        ['webhook', 'verify', '--secret-file', secretFile, '--header-file', first.saved.headers, '--body-file', first.saved.body],
+        { env },
+      );
       expect(verify1).toEqual({ code: 0, stdout: `Signature is valid (${first.body_bytes} bytes).\n`, stderr: '' });
 
       const events1 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--json', 'status,response_code,event'], { env });
@@ -121,7 +134,9 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       expect(rotated.code).toBe(0);
       const newSecret = rotated.stdout.trim();
       expect(rotated.stdout).toMatch(/^[0-9a-f]{64}\n$/);
-      expect(rotated.stderr).toBe('warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n');
+      expect(rotated.stderr).toBe(
+        'warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n',
+      );
       const newSecretFile = join(home.dir, 'new-secret.txt');
       writeFileSync(newSecretFile, newSecret);
 
@@ -129,19 +144,28 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       const second = await listen.record(2);
       expect(second).toMatchObject({ seq: 2, signature: { verdict: 'invalid', reason: 'mismatch' }, response_status: 401 });
 
-      const oldVerify = await runFormctl(['webhook', 'verify', '--secret-file', secretFile, '--header-file', second.saved.headers, '--body-file', second.saved.body], { env });
+      const oldVerify = await runFormctl(
+        ['webhook', 'verify', '--secret-file', secretFile, '--header-file', second.saved.headers, '--body-file', second.saved.body],
+        { env },
+      );
       expect(oldVerify.code).toBe(1);
       expect(oldVerify.stderr).toMatch(/^error: Invalid signature: the signature does not match this body and secret\.\nhint: /);
-      const newVerify = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json'], {
-        env,
-        input: readFileSync(second.saved.body),
-      });
+      const newVerify = await runFormctl(
+        ['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json'],
+        {
+          env,
+          input: readFileSync(second.saved.body),
+        },
+      );
       expect(newVerify).toEqual({ code: 0, stdout: '{\n  "valid": true,\n  "reason": null,\n  "message": "The signature matches."\n}\n', stderr: '' });
       // --json takes a field list here too, like every other command.
-      const onlyValid = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json', 'valid'], {
-        env,
-        input: readFileSync(second.saved.body),
-      });
+      const onlyValid = await runFormctl(
+        ['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json', 'valid'],
+        {
+          env,
+          input: readFileSync(second.saved.body),
+        },
+      );
       expect(onlyValid).toEqual({ code: 0, stdout: '{\n  "valid": true\n}\n', stderr: '' });
 
       // The listener (still on the old secret) answered 401, which the service records as a failure.
@@ -150,16 +174,29 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
 
       // The rest of the integration survived the rotation.
       const after = await runFormctl(['webhook', 'get', slug, String(hook.id), '--json', 'status,data', '--show-secret'], { env });
-      expect(JSON.parse(after.stdout)).toEqual({ status: 'active', data: { webhook_url: `${listen.url}/hook`, webhook_secret: newSecret, webhook_headers: {} } });
+      expect(JSON.parse(after.stdout)).toEqual({
+        status: 'active',
+        data: { webhook_url: `${listen.url}/hook`, webhook_secret: newSecret, webhook_headers: {} },
+      });
 
       // `send` posts a sample shaped like this form's deliveries, signed with the new secret.
       const sent = await runFormctl(['webhook', 'send', `${listen.url}/hook`, '--secret-file', newSecretFile, '--form', slug, '--sample'], { env });
       expect(sent).toMatchObject({ code: 1, stdout: 'HTTP 401\n{"message":"Invalid signature."}\n' });
       const third = await listen.record(3);
       expect(third.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Sample name', Email: 'jane.doe@example.com' } });
-      const v3 = await runFormctl(['webhook', 'verify', '--secret-file', newSecretFile, '--header-file', third.saved.headers, '--body-file', third.saved.body], { env });
+      const v3 = await runFormctl(
+        ['webhook', 'verify', '--secret-file', newSecretFile, '--header-file', third.saved.headers, '--body-file', third.saved.body],
+        { env },
+      );
       expect(v3.code).toBe(0);
-      expect(readdirSync(saveDir).sort()).toEqual(['delivery-0001.body', 'delivery-0001.headers', 'delivery-0002.body', 'delivery-0002.headers', 'delivery-0003.body', 'delivery-0003.headers']);
+      expect(readdirSync(saveDir).sort()).toEqual([
+        'delivery-0001.body',
+        'delivery-0001.headers',
+        'delivery-0002.body',
+        'delivery-0002.headers',
+        'delivery-0003.body',
+        'delivery-0003.headers',
+      ]);
     } finally {
       // Ctrl-C is the normal way to stop a listener: exit 0.
       expect(await listen.stop()).toBe(0);
@@ -170,13 +207,37 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
 describe('webhook create: local validation (exit 2, nothing sent)', () => {
   const cases: Array<[string, string[], string]> = [
     ['http://', ['--url', 'http://hooks.example.com/x'], '  data.webhook_url: The webhook URL must use HTTPS.'],
-    ['loopback IPv4', ['--url', 'https://127.0.0.1/x'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
+    [
+      'loopback IPv4',
+      ['--url', 'https://127.0.0.1/x'],
+      '  data.webhook_url: The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).',
+    ],
     ['loopback IPv6', ['--url', 'https://[::1]/x'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (::1, a loopback address).'],
-    ['metadata', ['--url', 'https://169.254.169.254/latest'], '  data.webhook_url: The webhook URL must resolve only to public IP addresses (169.254.169.254, a cloud metadata address).'],
-    ['a name resolving to loopback', ['--url', 'https://localhost/x'], 'data.webhook_url: The webhook URL must resolve only to public IP addresses (localhost resolves to'],
-    ['over-long header value', ['--url', 'https://8.8.8.8/x', '--header', `X-Long: ${'v'.repeat(256)}`], "  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256)."],
-    ['11 headers', ['--url', 'https://8.8.8.8/x', ...Array.from({ length: 11 }, (_, i) => ['--header', `X-H${i}: v`]).flat()], '  data.webhook_headers: Maximum 10 custom headers allowed (got 11).'],
-    ['blocked header in odd case', ['--url', 'https://8.8.8.8/x', '--header', 'x-FoRwArDeD-fOr: 1.2.3.4'], "  data.webhook_headers: The 'x-FoRwArDeD-fOr' header cannot be customized for security reasons."],
+    [
+      'metadata',
+      ['--url', 'https://169.254.169.254/latest'],
+      '  data.webhook_url: The webhook URL must resolve only to public IP addresses (169.254.169.254, a cloud metadata address).',
+    ],
+    [
+      'a name resolving to loopback',
+      ['--url', 'https://localhost/x'],
+      'data.webhook_url: The webhook URL must resolve only to public IP addresses (localhost resolves to',
+    ],
+    [
+      'over-long header value',
+      ['--url', 'https://8.8.8.8/x', '--header', `X-Long: ${'v'.repeat(256)}`],
+      "  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256).",
+    ],
+    [
+      '11 headers',
+      ['--url', 'https://8.8.8.8/x', ...Array.from({ length: 11 }, (_, i) => ['--header', `X-H${i}: v`]).flat()],
+      '  data.webhook_headers: Maximum 10 custom headers allowed (got 11).',
+    ],
+    [
+      'blocked header in odd case',
+      ['--url', 'https://8.8.8.8/x', '--header', 'x-FoRwArDeD-fOr: 1.2.3.4'],
+      "  data.webhook_headers: The 'x-FoRwArDeD-fOr' header cannot be customized for security reasons.",
+    ],
   ];
   it.each(cases)('refuses %s', async (_name, args, line) => {
     const r = await runFormctl(['webhook', 'create', slug, ...args], { env });
@@ -212,7 +273,21 @@ describe('webhook secrets stay out of output', () => {
   it('--generate-secret prints the secret once; list, get and --debug never show it, nor header values, unless asked', async () => {
     const key = 'key-9f2c41e7d05b';
     const created = await runFormctl(
-      ['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/never', '--generate-secret', '--allow-private', '--inactive', '--header', 'X-Env: test', '--header', `X-Api-Key: ${key}`, '--debug'],
+      [
+        'webhook',
+        'create',
+        slug,
+        '--url',
+        'http://127.0.0.1:9/never',
+        '--generate-secret',
+        '--allow-private',
+        '--inactive',
+        '--header',
+        'X-Env: test',
+        '--header',
+        `X-Api-Key: ${key}`,
+        '--debug',
+      ],
       { env },
     );
     expect(created.code).toBe(0);
@@ -226,9 +301,15 @@ describe('webhook secrets stay out of output', () => {
     const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`\tinactive\thttp://127.0.0.1:9/never\t••••${secret.slice(-4)}\tX-Env, X-Api-Key\t`);
-    const note = 'note: the values of the custom headers X-Env, X-Api-Key are masked (••••): they may hold credentials. Pass --show-secret to print them (and the signing secret) in full.\n';
+    const note =
+      'note: the values of the custom headers X-Env, X-Api-Key are masked (••••): they may hold credentials. Pass --show-secret to print them (and the signing secret) in full.\n';
     expect(list.stderr).not.toContain(note);
-    for (const args of [['list', slug, '--json'], ['get', slug, '2'], ['get', slug, '2', '--json'], ['list', slug, '--ndjson']]) {
+    for (const args of [
+      ['list', slug, '--json'],
+      ['get', slug, '2'],
+      ['get', slug, '2', '--json'],
+      ['list', slug, '--ndjson'],
+    ]) {
       const r = await runFormctl(['webhook', ...args, '--debug'], { env });
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(secret);
@@ -236,14 +317,18 @@ describe('webhook secrets stay out of output', () => {
       expect(r.stderr).toContain(note);
     }
     const masked = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data'], { env });
-    expect(JSON.parse(masked.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: { 'X-Env': '••••', 'X-Api-Key': '••••' } } });
+    expect(JSON.parse(masked.stdout)).toEqual({
+      data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: { 'X-Env': '••••', 'X-Api-Key': '••••' } },
+    });
     expect(masked.stderr).toBe(note);
     const table = await runFormctl(['webhook', 'get', slug, '2'], { env });
     expect(table.stdout).toContain('headers\tX-Env: ••••, X-Api-Key: ••••\n');
     const other = await runFormctl(['webhook', 'get', slug, '2', '--json', 'id,status'], { env });
     expect(other.stderr).toBe('');
     const shown = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env });
-    expect(JSON.parse(shown.stdout)).toEqual({ data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': key } } });
+    expect(JSON.parse(shown.stdout)).toEqual({
+      data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': key } },
+    });
     expect(shown.stderr).toBe('');
   });
 
@@ -252,7 +337,10 @@ describe('webhook secrets stay out of output', () => {
     const upd = await runFormctl(['webhook', 'update', slug, '2', '--activate', '--header', 'X-Team: forms', '--allow-private'], { env });
     expect(upd.code).toBe(0);
     const after = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'status,data', '--show-secret'], { env })).stdout);
-    expect(after).toEqual({ status: 'active', data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': 'key-9f2c41e7d05b', 'X-Team': 'forms' } } });
+    expect(after).toEqual({
+      status: 'active',
+      data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': 'key-9f2c41e7d05b', 'X-Team': 'forms' } },
+    });
 
     const refused = await runFormctl(['webhook', 'delete', slug, '2'], { env });
     expect(refused.code).toBe(2);
@@ -269,7 +357,10 @@ describe('webhook events --follow', () => {
     // Its own webhook, to a port nobody listens on: every delivery is a `failed` record.
     const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/down', '--allow-private', '--json', 'id'], { env });
     const { id } = JSON.parse(created.stdout) as { id: number };
-    const child = spawn(process.execPath, [BIN, 'webhook', 'events', slug, String(id), '--follow', '--interval', '1', '--json', 'id,status'], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+    const child = spawn(process.execPath, [BIN, 'webhook', 'events', slug, String(id), '--follow', '--interval', '1', '--json', 'id,status'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    });
     let out = '';
     let waiter: (() => void) | undefined;
     child.stdout.on('data', (d: Buffer) => {
@@ -289,7 +380,10 @@ describe('webhook events --follow', () => {
     await lines(2);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    const records = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; status: string });
+    const records = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; status: string });
     expect(records.map((r) => r.status)).toEqual(['failed', 'failed']);
     expect(records[0]!.id).toBeLessThan(records[1]!.id);
   });
@@ -307,7 +401,7 @@ describe('webhook create piped', () => {
 });
 
 describe('webhook listen on a port in use', () => {
-  it('exits 1 (the machine, not the command) with the sandbox\'s advice', async () => {
+  it("exits 1 (the machine, not the command) with the sandbox's advice", async () => {
     const port = Number(new URL(sb.url).port);
     const r = await runFormctl(['webhook', 'listen', '--port', String(port)], { env });
     expect(r).toEqual({ code: 1, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });

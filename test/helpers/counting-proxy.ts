@@ -21,13 +21,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const to = new URL(target);
   const passed: Passed[] = [];
   const server = createServer((req: IncomingMessage, res) => {
-    const out = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     out.on('error', () => res.destroy());
     // Recorded once the whole request arrived: what the service would act on.
     req.on('end', () => passed.push({ method: req.method ?? '', path: req.url ?? '' }));

@@ -15,9 +15,7 @@ export interface StubServer {
 }
 
 /** A real node:http server on 127.0.0.1:0 that records every request and answers with `handler`. */
-export async function startStubServer(
-  handler: (req: RecordedRequest, res: ServerResponse, index: number) => void | Promise<void>,
-): Promise<StubServer> {
+export async function startStubServer(handler: (req: RecordedRequest, res: ServerResponse, index: number) => void | Promise<void>): Promise<StubServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

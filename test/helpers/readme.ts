@@ -271,7 +271,10 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
     'trap __stop EXIT',
     // Job control: each background server gets its own process group, so Ctrl-C reaches all of it.
     'set -m',
-    ...e.prelude.map((l) => `{ ${l}\n} >>${q(d)}/prelude.log 2>&1 </dev/null || { echo "prelude failed: ${l.replace(/["$`\\]/g, '')}" >&2; cat ${q(d)}/prelude.log >&2; exit 97; }`),
+    ...e.prelude.map(
+      (l) =>
+        `{ ${l}\n} >>${q(d)}/prelude.log 2>&1 </dev/null || { echo "prelude failed: ${l.replace(/["$`\\]/g, '')}" >&2; cat ${q(d)}/prelude.log >&2; exit 97; }`,
+    ),
   ];
   const kinds: Array<'run' | 'server'> = [];
   const ran: string[] = [];
@@ -304,7 +307,9 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
     // A visitor's answer is delivered to webhooks in the background; a person reads the receiver's
     // output before typing on, so the runner waits (up to 5 s) for the listener to save it.
     if (/^curl .*\/forms\/[^/\s]+\/answer\b/.test(text)) {
-      script.push(`__n=$(ls deliveries/*.body 2>/dev/null | wc -l); for __t in $(seq 1 100); do [ "$(ls deliveries/*.body 2>/dev/null | wc -l)" -gt "$__n" ] && break; sleep 0.05; done`);
+      script.push(
+        `__n=$(ls deliveries/*.body 2>/dev/null | wc -l); for __t in $(seq 1 100); do [ "$(ls deliveries/*.body 2>/dev/null | wc -l)" -gt "$__n" ] && break; sleep 0.05; done`,
+      );
     }
     script.push('__ret $__rc');
   });

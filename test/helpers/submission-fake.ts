@@ -53,7 +53,14 @@ export function uuidFor(id: number): string {
 export function makeSubmissions(n: number, answers: (i: number) => Record<string, unknown>): FakeSubmission[] {
   return Array.from({ length: n }, (_, k) => {
     const i = k + 1;
-    return { id: i, uuid: uuidFor(i), data: answers(i), completion_time: 30 + i, status: 'completed', created_at: `2026-01-01 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` };
+    return {
+      id: i,
+      uuid: uuidFor(i),
+      data: answers(i),
+      completion_time: 30 + i,
+      status: 'completed',
+      created_at: `2026-01-01 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+    };
   });
 }
 
@@ -99,8 +106,15 @@ export async function startSubmissionFake(o: FakeOptions): Promise<SubmissionFak
       const per = Math.min(Number(u.searchParams.get('per_page') ?? perPage), perPage);
       const last = Math.max(1, Math.ceil(all.length / per));
       const items = all.slice((page - 1) * per, page * per).map((s) => listView(s, o.flavor, o.form));
-      const headers: Record<string, string> = o.listRateLimit ? { 'x-ratelimit-limit': String(o.listRateLimit), 'x-ratelimit-remaining': String(o.listRateLimit - 1) } : {};
-      return json(res, 200, { data: items, links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } }, headers);
+      const headers: Record<string, string> = o.listRateLimit
+        ? { 'x-ratelimit-limit': String(o.listRateLimit), 'x-ratelimit-remaining': String(o.listRateLimit - 1) }
+        : {};
+      return json(
+        res,
+        200,
+        { data: items, links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } },
+        headers,
+      );
     }
     const m = /^\/open\/forms\/\d+\/submissions\/([^/]+)$/.exec(path);
     if (m && (req.method === 'PUT' || req.method === 'DELETE')) {
@@ -124,10 +138,13 @@ export async function startSubmissionFake(o: FakeOptions): Promise<SubmissionFak
         Object.assign(sub.data, data);
         return json(res, 200, { message: 'Record successfully updated.' });
       }
-      if (o.form.use_captcha) return json(res, 422, { message: 'Please complete the captcha.', errors: { 'h-captcha-response': ['Please complete the captcha.'] } });
+      if (o.form.use_captcha)
+        return json(res, 422, { message: 'Please complete the captcha.', errors: { 'h-captcha-response': ['Please complete the captcha.'] } });
       const rules = body.is_partial === true ? [] : props();
       const errors: Record<string, string[]> = {};
-      for (const p of rules) if (p.required === true && (body[p.id as string] === undefined || body[p.id as string] === null || body[p.id as string] === '')) errors[p.id as string] = [`The ${p.name} field is required.`];
+      for (const p of rules)
+        if (p.required === true && (body[p.id as string] === undefined || body[p.id as string] === null || body[p.id as string] === ''))
+          errors[p.id as string] = [`The ${p.name} field is required.`];
       if (Object.keys(errors).length) return json(res, 422, { message: 'The given data was invalid.', errors });
       const next: Record<string, unknown> = {};
       for (const p of rules) {
@@ -135,7 +152,12 @@ export async function startSubmissionFake(o: FakeOptions): Promise<SubmissionFak
         if (v === undefined) continue;
         if (p.type === 'files') {
           // Objects are not stored (the server skips them); URL strings are kept as the file names.
-          if (Array.isArray(v) && v.every((x) => typeof x === 'string')) next[p.id as string] = v.map((x) => String(x).replace(/^https:\/\/files\.example\//, '').replace(/\?.*$/, ''));
+          if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+            next[p.id as string] = v.map((x) =>
+              String(x)
+                .replace(/^https:\/\/files\.example\//, '')
+                .replace(/\?.*$/, ''),
+            );
           continue;
         }
         if (p.type === 'signature') {

@@ -7,8 +7,16 @@ import { boot, call, formBody } from './helpers.js';
 
 /** The 14 fields the deployed server requires on create (the spec flavour defaults 9 of them). */
 const STYLE = {
-  theme: 'default', presentation_style: 'classic', width: 'centered', size: 'md', border_radius: 'small', dark_mode: 'auto',
-  color: '#3B82F6', uppercase_labels: false, no_branding: false, transparent_background: false,
+  theme: 'default',
+  presentation_style: 'classic',
+  width: 'centered',
+  size: 'md',
+  border_radius: 'small',
+  dark_mode: 'auto',
+  color: '#3B82F6',
+  uppercase_labels: false,
+  no_branding: false,
+  transparent_background: false,
 };
 const fullBody = (ws: number, extra: Record<string, unknown> = {}) => formBody(ws, { ...STYLE, ...extra });
 
@@ -43,7 +51,11 @@ describe('deployed flavour: submission update replaces the answer set', () => {
   it('a {data: patch} body is ignored: every answer is erased, completion_time nulled, integrations fire again', async () => {
     const sb = await boots();
     const form = await newForm(sb);
-    const slack = await call(sb, 'POST', `/open/forms/${form.id}/integrations`, { integration_id: 'slack', status: 'active', data: { slack_webhook_url: 'https://hooks.slack.com/x' } });
+    const slack = await call(sb, 'POST', `/open/forms/${form.id}/integrations`, {
+      integration_id: 'slack',
+      status: 'active',
+      data: { slack_webhook_url: 'https://hooks.slack.com/x' },
+    });
     expect(slack.status).toBe(200);
     await answerOf(sb, form.slug, FULL);
     const [before] = await items(sb, form.id);
@@ -191,7 +203,12 @@ describe('deployed flavour: lists, exports', () => {
     expect(item).toMatchObject({ id: 3, form_id: sb.formId, completion_time: expect.any(Number) });
     expect(item.submission_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(item.submitted_at).toBeUndefined();
-    expect(item.data).toMatchObject({ id: 3, submission_id: item.submission_id, status: 'completed', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    expect(item.data).toMatchObject({
+      id: 3,
+      submission_id: item.submission_id,
+      status: 'completed',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
     expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions?per_page=0`)).json.meta.per_page).toBe(15);
     expect((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions?per_page=500`)).json.meta.per_page).toBe(100);
   });
@@ -253,8 +270,11 @@ describe('deployed flavour: integrations', () => {
     const form = await newForm(sb);
     const base = `/open/forms/${form.id}/integrations`;
     const never = { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'equals', value: 'nobody' } }] };
-    const skipped = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/skip' }, logic: never })).json.form_integration.id;
-    const failing = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/fail' } })).json.form_integration.id;
+    const skipped = (
+      await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/skip' }, logic: never })
+    ).json.form_integration.id;
+    const failing = (await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: 'http://127.0.0.1:9/fail' } })).json
+      .form_integration.id;
     await answerOf(sb, form.slug, { name: 'Zed' });
     await sb.admin.deliveries();
     expect((await call(sb, 'GET', `${base}/${skipped}/events`)).json).toEqual([{ date: expect.any(String), status: 'Success', data: null }]);
@@ -272,7 +292,11 @@ describe('deployed flavour: integrations', () => {
       data: { webhook_url: 'http://127.0.0.1:9/a', webhook_secret: 'a-long-enough-secret', webhook_headers: { 'X-Team': 'ops' } },
       logic,
     });
-    expect(created.json).toMatchObject({ type: 'success', message: 'Form Integration was created.', form_integration: { logic, data: { webhook_secret: 'a-long-enough-secret' } } });
+    expect(created.json).toMatchObject({
+      type: 'success',
+      message: 'Form Integration was created.',
+      form_integration: { logic, data: { webhook_secret: 'a-long-enough-secret' } },
+    });
     const id = created.json.form_integration.id;
     const noStatus = await call(sb, 'PUT', `${base}/${id}`, { integration_id: 'webhook', data: { webhook_url: 'http://127.0.0.1:9/b' } });
     expect(noStatus.json.errors.status).toEqual(['The status field is required.']);
@@ -280,7 +304,11 @@ describe('deployed flavour: integrations', () => {
     expect(noUrl.json.errors['data.webhook_url']).toEqual(['The webhook url field is required.']);
     const put = await call(sb, 'PUT', `${base}/${id}`, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: 'http://127.0.0.1:9/b' } });
     expect(put.status).toBe(200);
-    expect(put.json.form_integration).toMatchObject({ status: 'inactive', logic: [], data: { webhook_url: 'http://127.0.0.1:9/b', webhook_secret: null, webhook_headers: {} } });
+    expect(put.json.form_integration).toMatchObject({
+      status: 'inactive',
+      logic: [],
+      data: { webhook_url: 'http://127.0.0.1:9/b', webhook_secret: null, webhook_headers: {} },
+    });
     expect((await call(sb, 'POST', base, { integration_id: 'carrier-pigeon', status: 'active', data: {} })).status).toBe(500);
   });
 });
@@ -316,7 +344,9 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     const sb = await boots();
     const ws = `/open/workspaces/${sb.workspaceId}`;
     const members = (await call(sb, 'GET', `${ws}/users`)).json;
-    expect(members).toEqual([expect.objectContaining({ id: 1, email: 'admin@example.com', pivot: { workspace_id: sb.workspaceId, user_id: 1, role: 'admin' } })]);
+    expect(members).toEqual([
+      expect.objectContaining({ id: 1, email: 'admin@example.com', pivot: { workspace_id: sb.workspaceId, user_id: 1, role: 'admin' } }),
+    ]);
     expect(members[0].role).toBeUndefined();
     await call(sb, 'POST', `${ws}/users/add`, { email: 'bea@example.com', role: 'user' });
     // The last admin demotes herself: nothing stops it.
@@ -331,7 +361,7 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     expect((await call(solo, 'GET', '/open/workspaces')).json.map((w: any) => w.name)).toEqual(['My Workspace']);
   });
 
-  it('rate limit per user (all of a user\'s tokens share it), with a separate export bucket', async () => {
+  it("rate limit per user (all of a user's tokens share it), with a separate export bucket", async () => {
     const sb = await boots({ seed: 1, rateLimit: 5, exportRateLimit: 2 });
     const bea = sb.users[1]!.token;
     expect((await call(sb, 'GET', '/open/workspaces')).status).toBe(200);

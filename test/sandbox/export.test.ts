@@ -10,7 +10,6 @@ async function exportRaw(sb: SandboxHandle, formId: number, columns: Record<stri
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-
 describe('sandbox sync export', () => {
   it('streams a CSV with BOM, id first, requested columns in order, created_at last, names as headers', async () => {
     const now = Date.UTC(2025, 6, 1, 9, 30, 59);
@@ -32,9 +31,7 @@ describe('sandbox sync export', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${form.slug}-submission-data.csv"`);
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(bytes.toString('utf8')).toBe(
-      '\uFEFFid,Tags,Name,created_at\n' +
-        '2,,"Say ""hi""\nthere",2025-07-01 09:30\n' +
-        '1,"math, poetry","Ada, Countess",2025-07-01 09:30\n',
+      '\uFEFFid,Tags,Name,created_at\n' + '2,,"Say ""hi""\nthere",2025-07-01 09:30\n' + '1,"math, poetry","Ada, Countess",2025-07-01 09:30\n',
     );
     const age = await exportRaw(sb, form.id, { age: true });
     // docs/service-details.md, Export: the deployed header strip is greedy, so "Age (years)" exports as "Age".

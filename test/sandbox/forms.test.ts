@@ -2,14 +2,43 @@ import { describe, expect, it } from 'vitest';
 import { boot, call, createForm, formBody } from './helpers.js';
 
 const SUMMARY_KEYS = [
-  'id', 'slug', 'title', 'visibility', 'tags', 'views_count', 'submissions_count', 'created_at', 'updated_at',
-  'last_edited_human', 'closes_at', 'is_closed', 'max_submissions_count', 'max_number_of_submissions_reached',
-  'is_pro', 'workspace_id', 'share_url',
+  'id',
+  'slug',
+  'title',
+  'visibility',
+  'tags',
+  'views_count',
+  'submissions_count',
+  'created_at',
+  'updated_at',
+  'last_edited_human',
+  'closes_at',
+  'is_closed',
+  'max_submissions_count',
+  'max_number_of_submissions_reached',
+  'is_pro',
+  'workspace_id',
+  'share_url',
 ];
 
 /** The 14 update-required fields taken from a fetched form. */
 function updateBody(form: Record<string, unknown>): Record<string, unknown> {
-  const keys = ['title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius', 'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background', 'properties'];
+  const keys = [
+    'title',
+    'visibility',
+    'language',
+    'theme',
+    'presentation_style',
+    'width',
+    'size',
+    'border_radius',
+    'dark_mode',
+    'color',
+    'uppercase_labels',
+    'no_branding',
+    'transparent_background',
+    'properties',
+  ];
   return Object.fromEntries(keys.map((k) => [k, form[k]]));
 }
 
@@ -54,7 +83,11 @@ describe('sandbox forms', () => {
     const sb = await boot();
     const form = await createForm(sb, { settings: { navigation_arrows: true }, description: 'Say hi' });
     expect(form.settings).toEqual({ navigation_arrows: true });
-    const res = await call(sb, 'PUT', `/open/forms/${form.id}`, { ...updateBody(form), settings: { navigation_arrows: false, auto_next: true }, translations: [] });
+    const res = await call(sb, 'PUT', `/open/forms/${form.id}`, {
+      ...updateBody(form),
+      settings: { navigation_arrows: false, auto_next: true },
+      translations: [],
+    });
     expect(res.status).toBe(200);
     expect(res.json.settings).toEqual({ navigation_arrows: false, auto_next: true });
     expect(res.json.description).toBe('Say hi');
@@ -79,16 +112,21 @@ describe('sandbox forms', () => {
     });
     expect(missing.json.message).toBe('The workspace id field is required. (and 4 more errors)');
 
-    const bad = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId, {
-      title: 'x'.repeat(61),
-      visibility: 'hidden',
-      language: 'english',
-      theme: 'dark',
-      size: 'xl',
-      color: 'blue',
-      no_branding: 'yes',
-      properties: [{ id: 'a', type: 'text', name: 'A' }, { id: 'a', type: 'text', name: 'B' }, { type: 'text' }],
-    }));
+    const bad = await call(
+      sb,
+      'POST',
+      '/open/forms',
+      formBody(sb.workspaceId, {
+        title: 'x'.repeat(61),
+        visibility: 'hidden',
+        language: 'english',
+        theme: 'dark',
+        size: 'xl',
+        color: 'blue',
+        no_branding: 'yes',
+        properties: [{ id: 'a', type: 'text', name: 'A' }, { id: 'a', type: 'text', name: 'B' }, { type: 'text' }],
+      }),
+    );
     expect(bad.status).toBe(422);
     expect(bad.json.errors).toEqual({
       title: ['The title field must not be greater than 60 characters.'],
@@ -158,8 +196,19 @@ describe('sandbox forms', () => {
     const missing = await call(sb, 'PUT', `/open/forms/${form.id}`, { title: 'Only a title' });
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.json.errors)).toEqual([
-      'visibility', 'language', 'theme', 'presentation_style', 'width', 'size', 'border_radius', 'dark_mode', 'color',
-      'uppercase_labels', 'no_branding', 'transparent_background', 'properties',
+      'visibility',
+      'language',
+      'theme',
+      'presentation_style',
+      'width',
+      'size',
+      'border_radius',
+      'dark_mode',
+      'color',
+      'uppercase_labels',
+      'no_branding',
+      'transparent_background',
+      'properties',
     ]);
     expect(missing.json.errors.theme).toEqual(['The theme field is required.']);
     const empty = await call(sb, 'PUT', `/open/forms/${form.id}`, { ...updateBody(form), properties: [] });
@@ -172,7 +221,15 @@ describe('sandbox forms', () => {
     const body = { ...form, title: 'Renamed', theme: 'notion', dark_mode: 'dark', visibility: 'draft' };
     const ok = await call(sb, 'PUT', `/open/forms/${form.id}`, body);
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ id: form.id, slug: form.slug, title: 'Renamed', theme: 'notion', dark_mode: 'dark', visibility: 'draft', description: 'kept' });
+    expect(ok.json).toMatchObject({
+      id: form.id,
+      slug: form.slug,
+      title: 'Renamed',
+      theme: 'notion',
+      dark_mode: 'dark',
+      visibility: 'draft',
+      description: 'kept',
+    });
     expect(ok.json.updated_at).toBe('2025-01-01T00:01:00.000Z');
     expect(ok.json.created_at).toBe(form.created_at);
     now += 120_000;

@@ -40,7 +40,11 @@ export async function call(sb: SandboxHandle, method: string, path: string, body
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${sb.url}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${sb.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -84,7 +88,13 @@ export async function memberToken(sb: SandboxHandle, email: string, role: 'admin
   const res = await call(sb, 'POST', `/open/workspaces/${sb.workspaceId}/users/add`, { email, role });
   if (res.status !== 200) throw new Error(`memberToken: ${res.status} ${res.text}`);
   return sb.admin.createToken(email, [
-    'workspaces-read', 'workspaces-write', 'workspace-users-read', 'workspace-users-write',
-    'forms-read', 'forms-write', 'manage-integrations', 'submissions-write',
+    'workspaces-read',
+    'workspaces-write',
+    'workspace-users-read',
+    'workspace-users-write',
+    'forms-read',
+    'forms-write',
+    'manage-integrations',
+    'submissions-write',
   ]);
 }

@@ -51,7 +51,11 @@ describe('sandbox webhook integrations', () => {
     const del = await call(sb, 'DELETE', `${base}/1`);
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ message: 'Form Integration was deleted.' });
-    for (const [method, path] of [['DELETE', `${base}/1`], ['GET', `${base}/1/events`], ['PUT', `${base}/1`]] as const) {
+    for (const [method, path] of [
+      ['DELETE', `${base}/1`],
+      ['GET', `${base}/1/events`],
+      ['PUT', `${base}/1`],
+    ] as const) {
       const res = await call(sb, method, path, method === 'PUT' ? { integration_id: 'webhook', data: {} } : undefined);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.json).toEqual({ message: 'Integration not found.' });
@@ -84,7 +88,11 @@ describe('sandbox webhook integrations', () => {
     const bad = await call(sb, 'POST', base, {
       integration_id: 'slack',
       status: 'on',
-      data: { webhook_url: PUBLIC_URL, webhook_secret: 'short-11chr', webhook_headers: { ...eleven, 'x-forwarded-for': '1.2.3.4', 'Accept-Encoding': 'gzip', 'X-Long': 'v'.repeat(256) } },
+      data: {
+        webhook_url: PUBLIC_URL,
+        webhook_secret: 'short-11chr',
+        webhook_headers: { ...eleven, 'x-forwarded-for': '1.2.3.4', 'Accept-Encoding': 'gzip', 'X-Long': 'v'.repeat(256) },
+      },
       logic: { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'sounds_like', value: 'x' } }] },
     });
     expect(bad.status).toBe(422);
@@ -100,20 +108,48 @@ describe('sandbox webhook integrations', () => {
       ],
       logic: [expect.stringMatching(/^The logic uses the unknown operator "sounds_like" \(known: equals, .*\)\.$/)],
     });
-    for (const name of ['Authorization', 'X-WEBHOOK-SIGNATURE', 'content-type', 'Content-Length', 'host', 'Cookie', 'x-csrf-token', 'X-Forwarded-Proto', 'X-Real-IP', 'X-Requested-With', 'Transfer-Encoding']) {
-      const res = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: PUBLIC_URL, webhook_headers: { [name]: 'x' } } });
+    for (const name of [
+      'Authorization',
+      'X-WEBHOOK-SIGNATURE',
+      'content-type',
+      'Content-Length',
+      'host',
+      'Cookie',
+      'x-csrf-token',
+      'X-Forwarded-Proto',
+      'X-Real-IP',
+      'X-Requested-With',
+      'Transfer-Encoding',
+    ]) {
+      const res = await call(sb, 'POST', base, {
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: PUBLIC_URL, webhook_headers: { [name]: 'x' } },
+      });
       expect(res.status, name).toBe(422);
       expect(res.json.errors).toEqual({ 'data.webhook_headers': [`The '${name}' header cannot be customized for security reasons.`] });
     }
     // Control characters other than a tab can never be sent in a header value (RFC 9110 field-value).
     for (const value of ['a\x01b', 'esc \x1b[2J', 'del\x7f']) {
-      const res = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'active', data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': value } } });
+      const res = await call(sb, 'POST', base, {
+        integration_id: 'webhook',
+        status: 'active',
+        data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': value } },
+      });
       expect(res.status, JSON.stringify(value)).toBe(422);
       expect(res.json.errors).toEqual({ 'data.webhook_headers': ["Header value for 'X-V' contains a control character."] });
     }
-    const tab = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': 'a\tb' } } });
+    const tab = await call(sb, 'POST', base, {
+      integration_id: 'webhook',
+      status: 'inactive',
+      data: { webhook_url: PUBLIC_URL, webhook_headers: { 'X-V': 'a\tb' } },
+    });
     expect(tab.status).toBe(200);
-    const twelve = await call(sb, 'POST', base, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: PUBLIC_URL, webhook_secret: 'exactly-12ch' } });
+    const twelve = await call(sb, 'POST', base, {
+      integration_id: 'webhook',
+      status: 'inactive',
+      data: { webhook_url: PUBLIC_URL, webhook_secret: 'exactly-12ch' },
+    });
     expect(twelve.status).toBe(200);
   });
 
@@ -150,8 +186,15 @@ describe('sandbox webhook integrations', () => {
       expect(res.status, url).toBe(422);
       expect(res.json, url).toEqual({ message, errors: { 'data.webhook_url': [message] } });
     }
-    const update = await call(sb, 'POST', `/open/forms/${form.id}/integrations`, { integration_id: 'webhook', status: 'active', data: { webhook_url: PUBLIC_URL } });
-    const moved = await call(sb, 'PUT', `/open/forms/${form.id}/integrations/${update.json.form_integration.id}`, { integration_id: 'webhook', data: { webhook_url: 'https://127.0.0.1/' } });
+    const update = await call(sb, 'POST', `/open/forms/${form.id}/integrations`, {
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: PUBLIC_URL },
+    });
+    const moved = await call(sb, 'PUT', `/open/forms/${form.id}/integrations/${update.json.form_integration.id}`, {
+      integration_id: 'webhook',
+      data: { webhook_url: 'https://127.0.0.1/' },
+    });
     expect(moved.status).toBe(422);
     expect(moved.json.errors).toEqual({ 'data.webhook_url': ['The webhook URL must resolve only to public IP addresses.'] });
   });
@@ -159,7 +202,8 @@ describe('sandbox webhook integrations', () => {
   it('admits private targets and plain http to them only with allowPrivateWebhooks', async () => {
     const sb = await boot({ allowPrivateWebhooks: true });
     const form = await createForm(sb);
-    const create = (url: string) => call(sb, 'POST', `/open/forms/${form.id}/integrations`, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: url } });
+    const create = (url: string) =>
+      call(sb, 'POST', `/open/forms/${form.id}/integrations`, { integration_id: 'webhook', status: 'inactive', data: { webhook_url: url } });
     expect((await create('http://127.0.0.1:9/hook')).status).toBe(200);
     expect((await create('http://localhost:9/hook')).status).toBe(200);
     expect((await create('https://10.0.0.1/hook')).status).toBe(200);

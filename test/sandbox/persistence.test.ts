@@ -23,9 +23,7 @@ describe('sandbox persistence', () => {
     const got = await call(second, 'GET', `/open/forms/${form.slug}`);
     expect(got.status).toBe(200);
     expect(got.json.title).toBe('Kept');
-    expect((await call(second, 'GET', `/open/forms/${form.id}/submissions`)).json).toEqual([
-      expect.objectContaining({ id: 4, data: { name: 'Ada' } }),
-    ]);
+    expect((await call(second, 'GET', `/open/forms/${form.id}/submissions`)).json).toEqual([expect.objectContaining({ id: 4, data: { name: 'Ada' } })]);
     expect((await call(second, 'GET', '/open/workspaces', undefined, kim)).json).toEqual([]);
     expect((await call(second, 'GET', `/open/workspaces/${second.workspaceId}/invites`)).json).toHaveLength(1);
     const next = await createForm(second);

@@ -100,7 +100,20 @@ describe('sandbox submissions API', () => {
     expect(small.json.data.map((s: { id: number }) => s.id)).toEqual([150, 149]);
     expect(small.json.meta).toMatchObject({ current_page: 1, per_page: 2, last_page: 75 });
     expect(small.json.meta.links.map((l: { label: string }) => l.label)).toEqual([
-      '&laquo; Previous', '1', '2', '3', '4', '5', '6', '7', '8', '9', '...', '74', '75', 'Next &raquo;',
+      '&laquo; Previous',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '...',
+      '74',
+      '75',
+      'Next &raquo;',
     ]);
     const capped = await call(sb, 'GET', `${path}?per_page=1000`);
     expect(capped.json.meta.per_page).toBe(100);

@@ -99,7 +99,15 @@ describe('sandbox webhook delivery', () => {
       submission_id: 1,
     });
     expect(await events(sb, form.id, id)).toEqual([
-      { id: 1, integration_id: id, event: 'submission.created', status: 'success', response_code: 200, error_message: null, created_at: '2025-04-04T05:06:07.000Z' },
+      {
+        id: 1,
+        integration_id: id,
+        event: 'submission.created',
+        status: 'success',
+        response_code: 200,
+        error_message: null,
+        created_at: '2025-04-04T05:06:07.000Z',
+      },
     ]);
   });
 
@@ -116,7 +124,9 @@ describe('sandbox webhook delivery', () => {
     expect(rx.received.map((r) => r.path)).toEqual(['/fail', '/redirect']);
     expect(rx.received[0]!.headers['x-webhook-signature']).toBeUndefined();
     const list = await events(sb, form.id, id);
-    expect(list.map((e: { id: number; status: string; response_code: number; error_message: string }) => [e.id, e.status, e.response_code, e.error_message])).toEqual([
+    expect(
+      list.map((e: { id: number; status: string; response_code: number; error_message: string }) => [e.id, e.status, e.response_code, e.error_message]),
+    ).toEqual([
       [2, 'failed', 302, `The endpoint answered 302 (redirect to ${rx.url}/ok); redirects are not followed.`],
       [1, 'failed', 500, 'The endpoint answered HTTP 500.'],
     ]);
@@ -149,7 +159,13 @@ describe('sandbox webhook delivery', () => {
         operatorIdentifier: 'or',
         children: [
           { identifier: 'email', value: { operator: 'ends_with', value: '@vip.example' } },
-          { operatorIdentifier: 'and', children: [{ identifier: 'name', value: { operator: 'equals', value: 'Boss' } }, { identifier: 'email', value: { operator: 'is_not_empty' } }] },
+          {
+            operatorIdentifier: 'and',
+            children: [
+              { identifier: 'name', value: { operator: 'equals', value: 'Boss' } },
+              { identifier: 'email', value: { operator: 'is_not_empty' } },
+            ],
+          },
         ],
       },
     });

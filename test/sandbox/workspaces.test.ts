@@ -44,7 +44,10 @@ describe('sandbox workspaces', () => {
     const path = `/open/workspaces/${sb.workspaceId}`;
     const keep = await call(sb, 'PUT', path, { name: 'Renamed' });
     expect(keep.status).toBe(200);
-    expect(keep.json).toEqual({ message: 'Workspace updated.', workspace: { id: sb.workspaceId, name: 'Renamed', icon: '🧪', max_file_size: 10, is_readonly: false } });
+    expect(keep.json).toEqual({
+      message: 'Workspace updated.',
+      workspace: { id: sb.workspaceId, name: 'Renamed', icon: '🧪', max_file_size: 10, is_readonly: false },
+    });
     const cleared = await call(sb, 'PUT', path, { name: 'Renamed', emoji: '' });
     expect(cleared.json.workspace.icon).toBe('');
     const missing = await call(sb, 'PUT', path, {});
@@ -60,7 +63,11 @@ describe('sandbox workspaces', () => {
     const created = await call(sb, 'POST', '/open/workspaces/create', { name: 'Temp' });
     const id = created.json.workspace_id;
     const form = await call(sb, 'POST', '/open/forms', {
-      workspace_id: id, title: 'T', visibility: 'public', language: 'en', properties: [{ id: 'a', type: 'text', name: 'A' }],
+      workspace_id: id,
+      title: 'T',
+      visibility: 'public',
+      language: 'en',
+      properties: [{ id: 'a', type: 'text', name: 'A' }],
     });
     expect(form.status).toBe(201);
     const del = await call(sb, 'DELETE', `/open/workspaces/${id}`);
@@ -156,12 +163,24 @@ describe('sandbox workspace members and invites', () => {
     expect(list.status).toBe(200);
     expect(list.json).toEqual([
       {
-        id: 1, workspace_id: sb.workspaceId, email: 'erin@example.com', role: 'user', status: 'pending',
-        valid_until: '2025-05-08T12:00:00.000Z', created_at: '2025-05-01T12:00:00.000Z', updated_at: '2025-05-01T12:00:00.000Z',
+        id: 1,
+        workspace_id: sb.workspaceId,
+        email: 'erin@example.com',
+        role: 'user',
+        status: 'pending',
+        valid_until: '2025-05-08T12:00:00.000Z',
+        created_at: '2025-05-01T12:00:00.000Z',
+        updated_at: '2025-05-01T12:00:00.000Z',
       },
       {
-        id: 2, workspace_id: sb.workspaceId, email: 'finn@example.com', role: 'admin', status: 'pending',
-        valid_until: '2025-05-08T12:00:00.000Z', created_at: '2025-05-01T12:00:00.000Z', updated_at: '2025-05-01T12:00:00.000Z',
+        id: 2,
+        workspace_id: sb.workspaceId,
+        email: 'finn@example.com',
+        role: 'admin',
+        status: 'pending',
+        valid_until: '2025-05-08T12:00:00.000Z',
+        created_at: '2025-05-01T12:00:00.000Z',
+        updated_at: '2025-05-01T12:00:00.000Z',
       },
     ]);
     // workspace-users-read alone cannot list invites (spec, latest change).

@@ -29,7 +29,11 @@ function anchors(markdown: string): Set<string> {
     if (/^```/.test(line)) fenced = !fenced;
     const h = !fenced && /^#{1,6} (.*)$/.exec(line);
     if (!h) continue;
-    const base = h[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = h[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -65,7 +69,10 @@ describe('docs inside the repo', () => {
           problems.push(`${rel(f)}: docs/${m[1]} does not exist`);
           continue;
         }
-        const section = (m[2] ?? m[3])?.replace(/\s*\n\s*(?:\/\/|\*)?\s*/g, ' ').trim().toLowerCase();
+        const section = (m[2] ?? m[3])
+          ?.replace(/\s*\n\s*(?:\/\/|\*)?\s*/g, ' ')
+          .trim()
+          .toLowerCase();
         if (section && !headings(read(doc)).some((h) => h.startsWith(section))) problems.push(`${rel(f)}: docs/${m[1]} has no section "${section}"`);
       }
     }

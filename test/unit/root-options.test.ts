@@ -21,14 +21,26 @@ describe('scanArgv', () => {
     expect(scanArgv(['--profile', '--debug', 'form']).debug).toBe(false);
   });
   it('reads no flags from the words a completion script hands to __complete', () => {
-    expect(scanArgv(['__complete', 'form', 'list', '--debug', '--no-input'])).toEqual({ name: '__complete', debug: false, noColor: false, noInput: false, completing: true });
+    expect(scanArgv(['__complete', 'form', 'list', '--debug', '--no-input'])).toEqual({
+      name: '__complete',
+      debug: false,
+      noColor: false,
+      noInput: false,
+      completing: true,
+    });
     expect(initialGlobals(scanArgv(['__complete', 'form', '']), { FORMCTL_DEBUG: '1' }).debug).toBe(false);
   });
 });
 
 describe('initialGlobals', () => {
   it('starts from the root options’ defaults; FORMCTL_DEBUG turns on --debug', () => {
-    expect(initialGlobals(scanArgv([]), {})).toEqual({ debug: false, timeoutMs: DEFAULT_TIMEOUT_S * 1000, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000, noInput: false, noColor: false });
+    expect(initialGlobals(scanArgv([]), {})).toEqual({
+      debug: false,
+      timeoutMs: DEFAULT_TIMEOUT_S * 1000,
+      maxWaitMs: DEFAULT_MAX_WAIT_S * 1000,
+      noInput: false,
+      noColor: false,
+    });
     expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: 'true' }).debug).toBe(true);
     expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: '0' }).debug).toBe(false);
   });

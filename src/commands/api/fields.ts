@@ -97,7 +97,8 @@ export function parseHeaders(flags: string[]): Record<string, string> {
     const name = i > 0 ? h.slice(0, i).trim() : '';
     if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`Invalid header "${h}".`, "Use -H 'Name: value'.");
     const lower = name.toLowerCase();
-    if (lower === 'authorization') throw new UsageError('formctl sets the Authorization header itself.', 'Use `formctl auth login` or FORMCTL_TOKEN for a different token.');
+    if (lower === 'authorization')
+      throw new UsageError('formctl sets the Authorization header itself.', 'Use `formctl auth login` or FORMCTL_TOKEN for a different token.');
     out[lower] = h.slice(i + 1).trim();
   }
   return out;

@@ -29,7 +29,11 @@ function apiCommand() {
   const base = new Command('api')
     .description('Make an authenticated request to any API endpoint and print the response')
     .argument('<path>', 'Path under the base URL, e.g. /open/workspaces (a query string is allowed)')
-    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)').argParser((v) => v.toUpperCase()).choices(METHODS))
+    .addOption(
+      new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
+        .argParser((v) => v.toUpperCase())
+        .choices(METHODS),
+    )
     .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field)
     .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field)
     .addOption(fileOption('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query'))
@@ -40,7 +44,7 @@ function apiCommand() {
   return examples(base, [
     'formctl api /open/workspaces',
     'formctl api /open/workspaces/create -f name=Marketing -f emoji=📣',
-    'formctl api open/workspaces/12/forms --paginate | jq -r \'.[].slug\'',
+    "formctl api open/workspaces/12/forms --paginate | jq -r '.[].slug'",
     'formctl api /open/forms/42/submissions/export -F columns[created_at]=true',
     'formctl api -X PUT /open/forms/42 --input form.json',
     '# Errors exit non-zero (see `formctl help exit-codes`); the error body still goes to stdout',
@@ -91,9 +95,13 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   if (o.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET requests.');
   // One merged array has no single status line to show: refused rather than silently dropped.
   if (o.paginate && o.include) {
-    throw new UsageError('--include cannot be combined with --paginate: the pages are merged into one array.', 'Drop -i, or look at one page with `formctl api <path>?page=N -i`.');
+    throw new UsageError(
+      '--include cannot be combined with --paginate: the pages are merged into one array.',
+      'Drop -i, or look at one page with `formctl api <path>?page=N -i`.',
+    );
   }
-  if (rawBody !== undefined && (method === 'GET' || method === 'HEAD')) throw new UsageError(`--input sends a body, which ${method} requests cannot have.`, 'Pass -X POST, PUT or PATCH.');
+  if (rawBody !== undefined && (method === 'GET' || method === 'HEAD'))
+    throw new UsageError(`--input sends a body, which ${method} requests cannot have.`, 'Pass -X POST, PUT or PATCH.');
   const inQuery = method === 'GET' || method === 'HEAD' || rawBody !== undefined;
   let path = o.path.trim();
   if (inQuery && fields.length > 0) {
@@ -147,7 +155,8 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
   let errors: Record<string, string[]> | undefined;
   if (data?.errors && typeof data.errors === 'object') {
     errors = {};
-    for (const [k, v] of Object.entries(data.errors as Record<string, unknown>)) errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
+    for (const [k, v] of Object.entries(data.errors as Record<string, unknown>))
+      errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
   const err = apiErrorFor({ status: res.status, method, path: redact(path.startsWith('/') ? path : `/${path}`), serverMessage: message, errors });
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {

@@ -16,7 +16,7 @@ import { type FlagsOf, examples } from '../shared.js';
 function authLoginCommand() {
   const base = new Command('login')
     .description('Save a personal access token in a profile, after checking it with the service')
-    .addOption(new Option('--base-url <url>', 'API base URL (default: the profile\'s, FORMCTL_BASE_URL, or https://api.opnform.com)'))
+    .addOption(new Option('--base-url <url>', "API base URL (default: the profile's, FORMCTL_BASE_URL, or https://api.opnform.com)"))
     .option('--with-token', 'Read the token from stdin instead of prompting (CI, scripts)')
     .addHelpText('after', '\nThe global --profile <name> chooses the profile to save (default: the current one, or "default").');
   return examples(base, [

@@ -112,10 +112,19 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   }
 
   const columns: Column<AuthStatus>[] = [
-    { header: 'Profile', value: (s) => `${s.profile}${ctx.profileSource === 'flag' ? ' (from --profile)' : ctx.profileSource === 'env' ? ' (from FORMCTL_PROFILE)' : ''}` },
+    {
+      header: 'Profile',
+      value: (s) => `${s.profile}${ctx.profileSource === 'flag' ? ' (from --profile)' : ctx.profileSource === 'env' ? ' (from FORMCTL_PROFILE)' : ''}`,
+    },
     { header: 'Base URL', value: (s) => `${s.base_url}${s.base_url_source === 'profile' ? '' : ` (${SOURCE_LABEL[s.base_url_source]})`}` },
     { header: 'Token', value: (s) => (s.token ? `${s.token} (${s.token_source === 'env' ? 'from FORMCTL_TOKEN' : 'from the profile'})` : 'none') },
-    { header: 'Workspace', value: (s) => (s.workspace === null ? 'none (set one with `formctl workspace use <id>`)' : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`) },
+    {
+      header: 'Workspace',
+      value: (s) =>
+        s.workspace === null
+          ? 'none (set one with `formctl workspace use <id>`)'
+          : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`,
+    },
     { header: 'Status', value: (s) => (s.valid ? `valid: ${detail}` : `not working: ${summary ?? s.error}`) },
   ];
   if (format.kind === 'json' || format.kind === 'ndjson') {

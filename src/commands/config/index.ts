@@ -14,10 +14,5 @@ export default function newConfigCommand(f: Factory) {
     .addCommand(newConfigListCommand(f))
     .addCommand(newConfigGetCommand(f))
     .addCommand(newConfigSetCommand(f));
-  return examples(cmd, [
-    'formctl config path',
-    'formctl config list',
-    'formctl config get base_url',
-    'formctl config set workspace 12',
-  ]);
+  return examples(cmd, ['formctl config path', 'formctl config list', 'formctl config get base_url', 'formctl config set workspace 12']);
 }

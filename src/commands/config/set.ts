@@ -13,7 +13,11 @@ function configSetCommand() {
     .description('Change one setting of the current profile')
     .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`)
     .argument('<value>', 'New value ("" clears workspace)');
-  return examples(base, ['formctl config set base_url https://forms.example.com', 'formctl --profile ci config set workspace 12', 'formctl config set workspace ""']);
+  return examples(base, [
+    'formctl config set base_url https://forms.example.com',
+    'formctl --profile ci config set workspace 12',
+    'formctl config set workspace ""',
+  ]);
 }
 
 export type ConfigSetOptions = FlagsOf<typeof configSetCommand> & {

@@ -35,6 +35,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
 /** Finds a key, or fails listing the valid ones. */
 export function configKey(name: string): ConfigKey {
   const k = CONFIG_KEYS.find((c) => c.key === name || c.key === name.replace(/-/g, '_'));
-  if (!k) throw new UsageError(`Unknown config key "${name}".`, `Keys: ${CONFIG_KEYS.map((c) => c.key).join(', ')} (the token is managed by \`formctl auth\`).`);
+  if (!k)
+    throw new UsageError(`Unknown config key "${name}".`, `Keys: ${CONFIG_KEYS.map((c) => c.key).join(', ')} (the token is managed by \`formctl auth\`).`);
   return k;
 }

@@ -19,16 +19,7 @@ import { type IOStreams, write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
-import {
-  DRY_RUN_FIELDS,
-  FORM_FIELDS,
-  addSafeUpdateOptions,
-  backupDirFor,
-  formLockFor,
-  otherKeysNote,
-  readDocument,
-  resolveFormFormat,
-} from './shared.js';
+import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
 /** Keys of the `--dry-run --json` answer when apply would create the form. */
 const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
@@ -40,7 +31,11 @@ function formApplyCommand() {
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
     .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory());
   const cmd = addOutputOptions(addSafeUpdateOptions(addWorkspaceOption(base)), { fields: FORM_FIELDS });
-  otherKeysNote(cmd, { what: 'the form or the file has', when: 'checked before anything is sent', dryRun: [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])] });
+  otherKeysNote(cmd, {
+    what: 'the form or the file has',
+    when: 'checked before anything is sent',
+    dryRun: [...new Set([...DRY_RUN_FIELDS, ...CREATE_DRY_RUN_FIELDS])],
+  });
   return examples(cmd, [
     'formctl form apply -f forms/contact.json --dry-run',
     'formctl form apply -f forms/contact.json',
@@ -143,7 +138,11 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       );
     }
     if (typeof doc.workspace_id === 'number' && typeof existing.workspace_id === 'number' && doc.workspace_id !== existing.workspace_id) {
-      await notice(o.io, `form ${existing.id} is in workspace ${existing.workspace_id}, not ${doc.workspace_id} as the file says; moving forms is not possible, updating it in place.`, 'warning');
+      await notice(
+        o.io,
+        `form ${existing.id} is in workspace ${existing.workspace_id}, not ${doc.workspace_id} as the file says; moving forms is not possible, updating it in place.`,
+        'warning',
+      );
     }
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),
@@ -167,7 +166,8 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
 
   if (o.dryRun) {
     const diff = await formDiff({}, toUpdateBody(draft), { from: '(no form)', to: `new form in workspace ${workspaceId}`, color: o.io.colorStdout });
-    if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body: maskedCopy(body) }, []);
+    if (format.kind === 'json' || format.kind === 'ndjson')
+      await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body: maskedCopy(body) }, []);
     else await write(o.io.stdout, diff);
     await notice(o.io, `dry run: would create this form${named !== undefined ? ` (no form ${named} exists)` : ''}; nothing was sent.`);
     return;
@@ -185,7 +185,11 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       if (!now || JSON.stringify(now) !== JSON.stringify(doc)) throw new Error('it changed while the form was being created');
       await writeFileAtomic(path, documentText(recorded));
     } catch (err) {
-      await notice(o.io, `created form ${form.id} but could not record its id in ${o.file} (${(err as Error).message}); add "id": ${form.id} to the file before the next apply.`, 'warning');
+      await notice(
+        o.io,
+        `created form ${form.id} but could not record its id in ${o.file} (${(err as Error).message}); add "id": ${form.id} to the file before the next apply.`,
+        'warning',
+      );
     }
   }
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, form, []);

@@ -17,7 +17,7 @@ function formBackupsCommand() {
   const base = new Command('backups').description('List the copies saved before each update of a form, newest first');
   return examples(addOutputOptions(addFormArgument(base), { list: true, fields: BACKUP_FIELDS }), [
     'formctl form backups 42',
-    'formctl form backups 42 --json path | jq -r \'.[0].path\'',
+    "formctl form backups 42 --json path | jq -r '.[0].path'",
   ]);
 }
 

@@ -32,7 +32,12 @@ function formCreateCommand() {
     .option('--no-validate', 'Skip local checks and let the service decide');
   const cmd = addOutputOptions(addWorkspaceOption(base), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
-  cmd.addHelpText('after', `\nField types for --field "Name:type":\n  ${PROPERTY_TYPES.join(', ').replace(/(.{1,90})(, |$)/g, '$1,\n  ').replace(/,\n {2}$/, '')}`);
+  cmd.addHelpText(
+    'after',
+    `\nField types for --field "Name:type":\n  ${PROPERTY_TYPES.join(', ')
+      .replace(/(.{1,90})(, |$)/g, '$1,\n  ')
+      .replace(/,\n {2}$/, '')}`,
+  );
   return examples(cmd, [
     'formctl form create --title "Contact us" --field Name --field Email:email',
     'formctl form create -w 3 --file examples/contact-form.json --visibility public',
@@ -91,7 +96,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   if ((o.set ?? []).some(([k]) => k === 'slug')) {
     // Dropping it silently would leave the user with a slug they did not expect.
     throw new UsageError(
-      'form create cannot choose the slug: the service makes a new form\'s slug from its title.',
+      "form create cannot choose the slug: the service makes a new form's slug from its title.",
       'Leave out --set slug; afterwards, `formctl form update <id> --set slug=…` changes it where the service allows (self-hosted servers).',
     );
   }

@@ -17,7 +17,7 @@ function formDeleteCommand() {
   return examples(addOutputOptions(addYesOption(addFormArgument(base)), { fields: DELETE_FIELDS }), [
     'formctl form delete 42',
     'formctl form delete contact-us --yes   # in scripts',
-    "formctl form delete 42 --yes --json backup | jq -r .backup",
+    'formctl form delete 42 --yes --json backup | jq -r .backup',
   ]);
 }
 

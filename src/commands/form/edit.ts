@@ -144,7 +144,10 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
         return;
       }
       if (problem !== undefined && edited === lastRejected) {
-        throw new UsageError(`${problem.split('\n')[0]} (saved again without a fix; nothing was sent)`, `Run \`formctl form edit ${current.id}\` to start over.`);
+        throw new UsageError(
+          `${problem.split('\n')[0]} (saved again without a fix; nothing was sent)`,
+          `Run \`formctl form edit ${current.id}\` to start over.`,
+        );
       }
       try {
         const doc = parseFormJson(edited, 'The edited form');

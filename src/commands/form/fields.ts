@@ -11,12 +11,15 @@ import { PROPERTY_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
 
 /** `formctl form fields [form]`: the command and its flags, declared once. */
 function formFieldsCommand() {
-  const cmd = addOutputOptions(addFormArgument(new Command('fields').description("List a form's fields with the ids that exports and submission patches use")), {
-    list: true,
-    fields: PROPERTY_FIELDS,
-  });
+  const cmd = addOutputOptions(
+    addFormArgument(new Command('fields').description("List a form's fields with the ids that exports and submission patches use")),
+    {
+      list: true,
+      fields: PROPERTY_FIELDS,
+    },
+  );
   otherKeysNote(cmd, { what: 'a field has on the service' });
-  return examples(cmd, ['formctl form fields 42', "formctl form fields contact-us --json id,name | jq -r '.[] | \"\\(.id)=\\(.name)\"'"]);
+  return examples(cmd, ['formctl form fields 42', 'formctl form fields contact-us --json id,name | jq -r \'.[] | "\\(.id)=\\(.name)"\'']);
 }
 
 export type FormFieldsOptions = FlagsOf<typeof formFieldsCommand> & {

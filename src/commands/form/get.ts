@@ -16,10 +16,15 @@ import { writeFieldTable } from './fields.js';
 function formGetCommand() {
   const base = addFormArgument(new Command('get').alias('view').description('Show a form with its settings and fields'))
     // -w only chooses the workspace whose forms the picker offers when <form> is left out.
-    .addOption(completes(new Option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)').argParser(parseId('--workspace')), 'workspace'));
+    .addOption(
+      completes(
+        new Option('-w, --workspace <id>', 'Workspace to pick the form from when <form> is left out (on a terminal)').argParser(parseId('--workspace')),
+        'workspace',
+      ),
+    );
   const cmd = addOutputOptions(base, { fields: FORM_FIELDS });
   otherKeysNote(cmd);
-  return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', 'formctl form get 42 --json properties | jq \'.properties[].id\'']);
+  return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', "formctl form get 42 --json properties | jq '.properties[].id'"]);
 }
 
 export type FormGetOptions = Omit<FlagsOf<typeof formGetCommand>, 'workspace'> & {

@@ -21,14 +21,18 @@ function formListCommand() {
     .alias('ls')
     .description("List a workspace's forms")
     .option('--all', 'Fetch every page (the default for --json/--ndjson)')
-    .option('-L, --limit <n>', `Show at most this many forms (default ${DEFAULT_LIMIT} in a table or TSV, all with --json/--ndjson)`, parsePositiveInt('--limit'))
+    .option(
+      '-L, --limit <n>',
+      `Show at most this many forms (default ${DEFAULT_LIMIT} in a table or TSV, all with --json/--ndjson)`,
+      parsePositiveInt('--limit'),
+    )
     .option('--page <n>', `Fetch only this page (page size: --limit, default ${DEFAULT_LIMIT})`, parsePositiveInt('--page'))
     .addOption(choiceOption('--visibility <v>', 'Only forms with this visibility', VISIBILITIES))
     .option('--tag <tag>', 'Only forms with this tag');
   return examples(addOutputOptions(addWorkspaceOption(base), { list: true, fields: FORM_SUMMARY_FIELDS }), [
     'formctl form list',
     'formctl form list -w 3 --all --visibility public',
-    "formctl form list --json id,title,submissions_count | jq -r '.[] | \"\\(.id)\\t\\(.title)\"'",
+    'formctl form list --json id,title,submissions_count | jq -r \'.[] | "\\(.id)\\t\\(.title)"\'',
   ]);
 }
 
@@ -62,8 +66,7 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   // One page of `limit` items is enough when nothing is filtered out; otherwise take the largest pages.
   const perPage = o.page !== undefined ? Math.min(limit!, MAX_PER_PAGE) : filtered || limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
   const matches = (s: FormSummary) =>
-    (o.visibility === undefined || s.visibility === o.visibility) &&
-    (o.tag === undefined || (Array.isArray(s.tags) && s.tags.includes(o.tag)));
+    (o.visibility === undefined || s.visibility === o.visibility) && (o.tag === undefined || (Array.isArray(s.tags) && s.tags.includes(o.tag)));
 
   let cut = false;
   // With --page: where the fetched page sits in the whole list, for the note.

@@ -51,7 +51,11 @@ export async function formPullRun(o: FormPullOptions): Promise<void> {
   const { doc, left } = o.includeSecrets ? { doc: form as Record<string, unknown>, left: [] } : withoutSecrets(form);
   const text = documentText(toDocument(doc));
   const leftNote = left.length
-    ? () => notice(o.io, `left ${left.map((k) => `"${k}"`).join(', ')} out of the document (a secret); \`form apply\` keeps the form's value. Pass --include-secrets to keep it.`)
+    ? () =>
+        notice(
+          o.io,
+          `left ${left.map((k) => `"${k}"`).join(', ')} out of the document (a secret); \`form apply\` keeps the form's value. Pass --include-secrets to keep it.`,
+        )
     : async () => undefined;
   if (o.output === undefined || o.output === '-') {
     await write(o.io.stdout, text);
@@ -98,7 +102,8 @@ async function overwriteProblem(path: string, form: Form): Promise<string | unde
   if (doc.id !== undefined && doc.id !== null) {
     const other = `holds form ${title}(id ${String(doc.id)}`;
     if (Number(doc.id) !== form.id) return `${other}), not form ${formLabel(form)}`;
-    if (slug !== undefined && slug !== form.slug) return `${other}, slug "${slug}"), not form "${form.title}" (id ${form.id}, slug "${form.slug}"): a form of another profile or service`;
+    if (slug !== undefined && slug !== form.slug)
+      return `${other}, slug "${slug}"), not form "${form.title}" (id ${form.id}, slug "${form.slug}"): a form of another profile or service`;
     return undefined;
   }
   if (slug !== undefined && slug === form.slug) return undefined;

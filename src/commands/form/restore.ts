@@ -70,13 +70,19 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   }
   const saved = await readFormFile(path);
   if (saved.id !== undefined && Number(saved.id) !== id) {
-    throw new UsageError(`${path} is a backup of form ${String(saved.id)}, not form ${id}.`, `Restore it with \`formctl form restore ${String(saved.id)} --backup ${path}\`.`);
+    throw new UsageError(
+      `${path} is a backup of form ${String(saved.id)}, not form ${id}.`,
+      `Restore it with \`formctl form restore ${String(saved.id)} --backup ${path}\`.`,
+    );
   }
   const client = await o.api();
   const current = await getForm(client, id);
   // Same id, other slug: a backup of another service's or profile's form 42 (slugs never change).
   if (typeof saved.slug === 'string' && saved.slug !== '' && saved.slug !== current.slug && o.force !== true) {
-    throw new UsageError(`${path} is a backup of form "${saved.slug}", not of form ${id} ("${current.slug}"); nothing was sent.`, 'Check the profile (formctl auth status); pass --force to restore it anyway.');
+    throw new UsageError(
+      `${path} is a backup of form "${saved.slug}", not of form ${id} ("${current.slug}"); nothing was sent.`,
+      'Check the profile (formctl auth status); pass --force to restore it anyway.',
+    );
   }
   resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, saved]);
   const result = await safeUpdate({
@@ -89,7 +95,11 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
     lock: o.lock ? () => o.lock!(id) : undefined,
     confirm: async (diff) => {
       if (o.yes) return true;
-      if (!o.io.canPrompt) throw new UsageError(`Restoring form ${id} replaces its current version: refusing without confirmation.`, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).');
+      if (!o.io.canPrompt)
+        throw new UsageError(
+          `Restoring form ${id} replaces its current version: refusing without confirmation.`,
+          'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).',
+        );
       await write(o.io.stdout, diff);
       return o.prompter().confirm({ message: `Restore form ${id} from ${path}?`, flag: '--yes', default: false });
     },

@@ -30,14 +30,18 @@ function formUpdateCommand() {
     .description('Change a form safely: fields you do not mention keep their values')
     .option('--title <title>', 'New title (at most 60 characters)')
     .addOption(choiceOption('--visibility <v>', 'New visibility', VISIBILITIES))
-    .option('--set <key=value>', 'Set an attribute; JSON when it parses, dotted keys for nested, e.g. settings.navigation_arrows=true (repeatable)', collectKeyValue)
+    .option(
+      '--set <key=value>',
+      'Set an attribute; JSON when it parses, dotted keys for nested, e.g. settings.navigation_arrows=true (repeatable)',
+      collectKeyValue,
+    )
     .addOption(fileOption('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin'));
   const cmd = addOutputOptions(addSafeUpdateOptions(addFormArgument(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
-    'formctl form update contact-us --set properties.0.required=true --set \'closed_text=See you next year\'',
+    "formctl form update contact-us --set properties.0.required=true --set 'closed_text=See you next year'",
     'formctl form update 42 --set slug=contact   # a new slug: self-hosted servers only; formctl says what happened',
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
   ]);
@@ -83,19 +87,35 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     if (json) await writeObject(io, format, { dry_run: true, form_id: r.form.id, diff: stripAnsi(r.diff), removed_fields: r.removedFields }, []);
     else await write(io.stdout, r.diff);
     if (r.removedFields.length) await notice(io, `this would remove ${fieldList(r.removedFields)} from the form.`, 'warning');
-    if (r.slug) await notice(io, `the slug would be sent as "${r.slug.sent}"; the deployed service changes a slug only on a self-hosted server, and the spec's service keeps it.`);
+    if (r.slug)
+      await notice(
+        io,
+        `the slug would be sent as "${r.slug.sent}"; the deployed service changes a slug only on a self-hosted server, and the spec's service keeps it.`,
+      );
     await notice(io, 'dry run: nothing was sent.');
     return;
   }
   if (r.slug) {
     if (r.slug.now === r.slug.sent) {
-      await notice(io, `form ${r.form.id} is now "${r.slug.sent}": links and documents that name the old slug need the new one (\`formctl form pull ${r.form.id}\` refreshes a pulled file).`, 'warning');
+      await notice(
+        io,
+        `form ${r.form.id} is now "${r.slug.sent}": links and documents that name the old slug need the new one (\`formctl form pull ${r.form.id}\` refreshes a pulled file).`,
+        'warning',
+      );
     } else {
-      await notice(io, `the service kept the slug "${r.slug.now}" (it changes a slug only on a self-hosted server); the rest of the change was applied.`, 'warning');
+      await notice(
+        io,
+        `the service kept the slug "${r.slug.now}" (it changes a slug only on a self-hosted server); the rest of the change was applied.`,
+        'warning',
+      );
     }
   }
   if (r.brandingNotApplied) {
-    await notice(io, `the service reports no_branding false for form ${r.form.id}: the workspace's plan does not include removing the branding (true is stored and applies after an upgrade).`, 'warning');
+    await notice(
+      io,
+      `the service reports no_branding false for form ${r.form.id}: the workspace's plan does not include removing the branding (true is stored and applies after an upgrade).`,
+      'warning',
+    );
   }
   if (r.removedFields.length) {
     // A `properties` list replaces the whole list: say so, since answers to those fields stop showing.
@@ -132,7 +152,10 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   if (!hasChange) throw new UsageError('Nothing to update.', 'Pass --title, --visibility, --set key=value or --file patch.json.');
   const patch = o.file !== undefined ? await readDocument(o.io, o.file) : {};
   if (Array.isArray(patch.properties) && patch.properties.length === 0) {
-    throw new UsageError('The patch has an empty "properties" list, which would delete every field of the form; nothing was sent.', 'Leave "properties" out to keep the fields as they are.');
+    throw new UsageError(
+      'The patch has an empty "properties" list, which would delete every field of the form; nothing was sent.',
+      'Leave "properties" out to keep the fields as they are.',
+    );
   }
   // A new slug is the user's explicit wish (from --set or the patch): checked here, sent by safeUpdate.
   const slugs = [...(typeof patch.slug === 'string' ? [patch.slug] : []), ...(o.set ?? []).filter(([k]) => k === 'slug').map(([, v]) => v)];

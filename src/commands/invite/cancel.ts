@@ -52,13 +52,20 @@ export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
     // role that may not list invites) leaves the prompt with the bare id, and the cancel decides.
     const [invites, workspace] = await Promise.all([
       listInvites(client, workspaceId).catch(() => undefined),
-      listWorkspaces(client).then((l) => l.find((w) => Number(w.id) === workspaceId), () => undefined),
+      listWorkspaces(client).then(
+        (l) => l.find((w) => Number(w.id) === workspaceId),
+        () => undefined,
+      ),
     ]);
     const invite = invites?.find((i) => Number(i.id) === o.id);
     const name = typeof workspace?.name === 'string' ? JSON.stringify(workspace.name) : undefined;
     // The list was read and has no such invite: asking first would only lead to a failed cancel.
     if (invites !== undefined && invite === undefined) {
-      throw new CliError(`${name ? `${name} (workspace ${workspaceId})` : `Workspace ${workspaceId}`} has no invite ${o.id}.`, ExitCode.notFound, `Check the invite id: formctl invite list -w ${workspaceId}`);
+      throw new CliError(
+        `${name ? `${name} (workspace ${workspaceId})` : `Workspace ${workspaceId}`} has no invite ${o.id}.`,
+        ExitCode.notFound,
+        `Check the invite id: formctl invite list -w ${workspaceId}`,
+      );
     }
     const where = name ?? `workspace ${workspaceId}`;
     const who = typeof invite?.email === 'string' ? `the invite of ${invite.email}` : `invite ${o.id}`;

@@ -16,6 +16,6 @@ export default function newInviteCommand(f: Factory) {
     'formctl invite list --status pending',
     'formctl invite resend 7',
     'formctl invite cancel 7',
-    "formctl invite list --json email,status | jq -r '.[] | select(.status == \"pending\") | .email'",
+    'formctl invite list --json email,status | jq -r \'.[] | select(.status == "pending") | .email\'',
   ]);
 }

@@ -29,7 +29,7 @@ function inviteListCommand() {
   return examples(addOutputOptions(addWorkspaceOption(addLimitOptions(base, 'invites')), { list: true, fields: INVITE_FIELDS }), [
     'formctl invite list',
     'formctl invite list --status pending -w 12',
-    "formctl invite list --status pending --json id,email | jq -r '.[] | \"\\(.id) \\(.email)\"'",
+    'formctl invite list --status pending --json id,email | jq -r \'.[] | "\\(.id) \\(.email)"\'',
   ]);
 }
 

@@ -10,7 +10,7 @@ import { INVITE_ACTION_FIELDS } from './shared.js';
 /** `formctl invite resend <invite-id>`: the command and its flags, declared once. */
 function inviteResendCommand() {
   const base = new Command('resend')
-    .description('Send a pending invite\'s email again (admins only)')
+    .description("Send a pending invite's email again (admins only)")
     .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
   return examples(addOutputOptions(addWorkspaceOption(base), { fields: INVITE_ACTION_FIELDS }), ['formctl invite resend 7', 'formctl invite resend 7 -w 12']);
 }

@@ -26,7 +26,7 @@ function memberAddCommand() {
   return examples(cmd, [
     'formctl member add alice@example.com --role user',
     'formctl member add bob@example.com --role readonly -w 12',
-    "formctl member add carol@example.com --role admin --json | jq -r .outcome",
+    'formctl member add carol@example.com --role admin --json | jq -r .outcome',
     'formctl member add   # on a terminal: asks for the email, role and workspace',
   ]);
 }

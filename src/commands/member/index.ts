@@ -18,6 +18,6 @@ export default function newMemberCommand(f: Factory) {
     'formctl member list',
     'formctl member add carol@example.com --role user',
     'formctl member set-role alice@example.com admin',
-    "formctl member list --json email,role | jq -r '.[] | \"\\(.email) \\(.role)\"'",
+    'formctl member list --json email,role | jq -r \'.[] | "\\(.email) \\(.role)"\'',
   ]);
 }

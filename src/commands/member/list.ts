@@ -16,7 +16,7 @@ function memberListCommand() {
   return examples(addOutputOptions(addWorkspaceOption(addLimitOptions(base, 'members')), { list: true, fields: MEMBER_FIELDS }), [
     'formctl member list',
     'formctl member list -w 12',
-    "formctl member list --json email,role | jq -r '.[] | select(.role == \"admin\") | .email'",
+    'formctl member list --json email,role | jq -r \'.[] | select(.role == "admin") | .email\'',
   ]);
 }
 

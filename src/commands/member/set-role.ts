@@ -8,7 +8,16 @@ import { notice, resolveFormat, success, writeObject } from '../../io/output.js'
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './shared.js';
-import { type WorkspaceFacts, addFormCount, demoteOrphans, orphanError, orphanReason, personLabel, readWorkspaceFacts, workspaceLabel } from '../../members/guard.js';
+import {
+  type WorkspaceFacts,
+  addFormCount,
+  demoteOrphans,
+  orphanError,
+  orphanReason,
+  personLabel,
+  readWorkspaceFacts,
+  workspaceLabel,
+} from '../../members/guard.js';
 
 /** `changed` is false when the member already had the role, null when the member list could not be read. */
 export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;
@@ -67,9 +76,19 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
   }
   const target = await resolveMember(client, workspaceId, ref, facts?.members);
   const member: Member | undefined =
-    target.member ?? (facts ? undefined : await listMembers(client, workspaceId).then((ms) => ms.find((m) => Number(m.id) === target.id), () => undefined));
+    target.member ??
+    (facts
+      ? undefined
+      : await listMembers(client, workspaceId).then(
+          (ms) => ms.find((m) => Number(m.id) === target.id),
+          () => undefined,
+        ));
   if (facts && !member) {
-    throw new CliError(`User ${target.id} is not a member of ${workspaceLabel(facts)}.`, ExitCode.notFound, `See its members with \`formctl member list -w ${workspaceId}\`.`);
+    throw new CliError(
+      `User ${target.id} is not a member of ${workspaceLabel(facts)}.`,
+      ExitCode.notFound,
+      `See its members with \`formctl member list -w ${workspaceId}\`.`,
+    );
   }
   const orphan = facts ? demoteOrphans(facts, target.id, o.role) : undefined;
   if (orphan && facts) {

@@ -12,9 +12,5 @@ export default function newProfileCommand(f: Factory) {
     .addCommand(newProfileListCommand(f))
     .addCommand(newProfileUseCommand(f))
     .addCommand(newProfileRemoveCommand(f));
-  return examples(cmd, [
-    'formctl profile list',
-    'formctl profile use work',
-    'formctl profile remove old --yes',
-  ]);
+  return examples(cmd, ['formctl profile list', 'formctl profile use work', 'formctl profile remove old --yes']);
 }

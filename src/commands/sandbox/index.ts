@@ -28,19 +28,40 @@ function collectEmail(v: string, previous: string[] | undefined): string[] {
 function sandboxCommand() {
   const base = new Command('sandbox')
     .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
-    .addOption(new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)').choices(['spec', 'deployed']).default('spec'))
-    .addOption(new Option('--user <email>', 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it').argParser(collectEmail).default(undefined))
+    .addOption(
+      new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)')
+        .choices(['spec', 'deployed'])
+        .default('spec'),
+    )
+    .addOption(
+      new Option('--user <email>', 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it')
+        .argParser(collectEmail)
+        .default(undefined),
+    )
     .addOption(new Option('--host <host>', 'Interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'Port to listen on; 0 picks a free one').default(8787).argParser(wholeNumber('--port', 65535)))
     .addOption(fileOption('--data <file>', 'Keep state in this JSON file (resumed on the next start); default: in memory'))
-    .addOption(new Option('--rate-limit <n>', 'Requests per minute per client IP (deployed flavour: per user, plus 10 exports a minute); 0 turns it off').default(RATE_LIMIT_PER_MINUTE).argParser(wholeNumber('--rate-limit')))
-    .addOption(new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs').default(EXPORT_ASYNC_THRESHOLD).argParser(wholeNumber('--export-async-threshold')))
+    .addOption(
+      new Option('--rate-limit <n>', 'Requests per minute per client IP (deployed flavour: per user, plus 10 exports a minute); 0 turns it off')
+        .default(RATE_LIMIT_PER_MINUTE)
+        .argParser(wholeNumber('--rate-limit')),
+    )
+    .addOption(
+      new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs')
+        .default(EXPORT_ASYNC_THRESHOLD)
+        .argParser(wholeNumber('--export-async-threshold')),
+    )
     .option('--allow-private-webhooks', 'Allow webhooks to private and loopback addresses (local testing)')
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
     .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
     .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text')
-    .addOption(fileOption('--ready-file <file>', 'Once listening, write that JSON (plus pid) to this file, for scripts that start the sandbox in the background; removed on exit'));
+    .addOption(
+      fileOption(
+        '--ready-file <file>',
+        'Once listening, write that JSON (plus pid) to this file, for scripts that start the sandbox in the background; removed on exit',
+      ),
+    );
   return examples(base, [
     'formctl sandbox --seed 25',
     'formctl sandbox --flavor deployed --seed 25',

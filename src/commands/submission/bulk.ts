@@ -22,7 +22,6 @@ import { RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import type { FlagsOf } from '../shared.js';
 import type { submissionUpdateCommand } from './shared.js';
 
-
 /** Options of a bulk update: the bulk flags of `submission update`'s declaration, the resolved form and default concurrency. */
 export type BulkUpdateRunOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'rateLimit' | 'results' | 'resume' | 'dryRun' | 'yes'> & {
   io: IOStreams;
@@ -114,7 +113,10 @@ async function confirmSideEffects(o: BulkUpdateRunOptions, form: Form, index: Su
   }
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const warnings: string[] = [];
-  if (partial > 0) warnings.push(`${plural(partial, 'submission named in the input is', 'submissions named in the input are')} partial; on the deployed OpnForm service an update stores ${partial === 1 ? 'it' : 'them'} as completed.`);
+  if (partial > 0)
+    warnings.push(
+      `${plural(partial, 'submission named in the input is', 'submissions named in the input are')} partial; on the deployed OpnForm service an update stores ${partial === 1 ? 'it' : 'them'} as completed.`,
+    );
   if (withRemoved > 0) {
     const keys = [...removedKeys];
     warnings.push(
@@ -125,7 +127,8 @@ async function confirmSideEffects(o: BulkUpdateRunOptions, form: Form, index: Su
   for (const w of warnings) await notice(o.io, w, 'warning');
   const needsYes = partial > 0 || withRemoved > 0 || (active ?? 0) > 0;
   if (!needsYes || o.dryRun || o.yes) return;
-  if (!o.prompter) throw new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
+  if (!o.prompter)
+    throw new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
   await confirmDestructive(o.io, o.prompter(), { message: `Update the submissions of form ${formLabel(form)} anyway?` });
 }
 
@@ -246,7 +249,8 @@ function progressReporter(io: IOStreams, o: { now: () => number; total?: number;
 /** Bulk update: paced under the rate limit, per-line results as NDJSON, resumable, exit 10 when any line failed. */
 export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   if (o.resume && !o.results) throw new UsageError('--resume needs --results FILE (the log of the earlier run).');
-  if (o.from === '-' && o.io.stdinIsTTY) throw new UsageError('--from - reads NDJSON from stdin, but stdin is a terminal.', 'Pipe a file in, or pass --from FILE.');
+  if (o.from === '-' && o.io.stdinIsTTY)
+    throw new UsageError('--from - reads NDJSON from stdin, but stdin is a terminal.', 'Pipe a file in, or pass --from FILE.');
   // Two passes over the input: one to learn which submissions it names (they are read from the list
   // first), one to run. stdin is kept in memory for that; a file is read twice.
   let stdinText: string | undefined;
@@ -264,7 +268,8 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     if (o.results) {
       // Appending results to the file being read would feed them back in as input, without end.
       const [a, b] = await Promise.all([stat(o.from), stat(o.results).catch(() => undefined)]);
-      if (b && a.dev === b.dev && a.ino === b.ino) throw new UsageError('--results must not be the --from file.', 'Write the results next to it, e.g. --results fixes.results.ndjson.');
+      if (b && a.dev === b.dev && a.ino === b.ino)
+        throw new UsageError('--results must not be the --from file.', 'Write the results next to it, e.g. --results fixes.results.ndjson.');
     }
   }
   // Checked before any request: an existing results file is the log of an earlier run.
@@ -293,12 +298,17 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const scanLine = createStatusLine(o.io, () => o.now());
   let index: SubmissionIndex;
   try {
-    index = await scanSubmissions(client, form.id, { ids: survey.ids, uuids: survey.uuids }, {
-      signal: o.signal,
-      pace: async () => pacer.take(o.signal),
-      observe: () => pacer.observe(client.rateLimit),
-      onPage: (p, last) => o.io.stderrIsTTY && scanLine.update(`Reading submissions: page ${p}${last ? `/${last}` : ''}`),
-    });
+    index = await scanSubmissions(
+      client,
+      form.id,
+      { ids: survey.ids, uuids: survey.uuids },
+      {
+        signal: o.signal,
+        pace: async () => pacer.take(o.signal),
+        observe: () => pacer.observe(client.rateLimit),
+        onPage: (p, last) => o.io.stderrIsTTY && scanLine.update(`Reading submissions: page ${p}${last ? `/${last}` : ''}`),
+      },
+    );
   } finally {
     scanLine.done();
   }
@@ -360,7 +370,9 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   if (stats.failed > 0) {
     throw new PartialFailureError(
       `${stats.failed} of ${stats.ok + stats.failed} line${stats.ok + stats.failed === 1 ? '' : 's'} failed.`,
-      o.results ? `See the "error" of each failed line in ${o.results}; fix them and rerun with --resume.` : 'Rerun with --results FILE to keep a log you can --resume from.',
+      o.results
+        ? `See the "error" of each failed line in ${o.results}; fix them and rerun with --resume.`
+        : 'Rerun with --results FILE to keep a log you can --resume from.',
     );
   }
 }

@@ -13,8 +13,10 @@ import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared
 
 /** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
 function submissionDeleteCommand() {
-  const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission for good'))
-    .argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)');
+  const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission for good')).argument(
+    '[submission-id]',
+    'Submission id, see `formctl submission list` (asked on a terminal when omitted)',
+  );
   return examples(addYesOption(base), [
     'formctl submission delete contact-us 118',
     'formctl submission delete 42 118 --yes   # in scripts',
@@ -35,15 +37,20 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
   return submissionDeleteCommand().action(async (form, submissionId, flags) => {
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {
-      throw new UsageError('Missing <submission-id> argument.', promptsOffHint('the submission id as <submission-id>', `See \`formctl submission list ${ref}\`.`));
+      throw new UsageError(
+        'Missing <submission-id> argument.',
+        promptsOffHint('the submission id as <submission-id>', `See \`formctl submission list ${ref}\`.`),
+      );
     }
     const id =
       submissionId ??
-      (await f.prompter().input({
-        message: 'Submission id to delete',
-        flag: '<submission-id> argument',
-        validate: (v) => (parseSubmissionRef(v) ? true : 'A submission id: the number in the ID column of `formctl submission list`'),
-      })).trim();
+      (
+        await f.prompter().input({
+          message: 'Submission id to delete',
+          flag: '<submission-id> argument',
+          validate: (v) => (parseSubmissionRef(v) ? true : 'A submission id: the number in the ID column of `formctl submission list`'),
+        })
+      ).trim();
     return runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: ref, submissionId: id });
   });
 }

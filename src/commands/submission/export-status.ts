@@ -91,7 +91,11 @@ export async function submissionExportStatusRun(o: SubmissionExportStatusOptions
     if (hasFile(status)) {
       const download = await resumeCommand(o, form.id, o.jobId);
       if (format.kind === 'json') {
-        if (withheld) await notice(o.io, `the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}`);
+        if (withheld)
+          await notice(
+            o.io,
+            `the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}`,
+          );
       } else await notice(o.io, `the file is ready; download it with: ${download}`);
     }
     return;

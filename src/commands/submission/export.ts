@@ -28,7 +28,10 @@ function submissionExportCommand() {
     .description('Export submissions as CSV, waiting for large exports to finish')
     .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
     .option('--all-columns', 'Every input field plus created_at')
-    .option('--no-wait', 'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty); refused where tokens cannot read a job (the deployed service)');
+    .option(
+      '--no-wait',
+      'For a large (async) export: print the job id and exit instead of waiting (a small export comes back as the CSV itself: it is saved, stdout stays empty); refused where tokens cannot read a job (the deployed service)',
+    );
   const cmd = addDownloadOptions(addFormArgument(base)).option('--json', 'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait)');
   return examples(cmd, [
     'formctl submission export contact-us',
@@ -95,7 +98,8 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
 export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
   const toStdout = o.output === '-';
   if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
-  if (toStdout && !o.wait) throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
+  if (toStdout && !o.wait)
+    throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
   // Checked before any request: a refusal afterwards would waste a rate-limited export.
   if (o.output && !toStdout) await precheckTarget(o.output, o.clobber, o.now);
   const client = await o.api();
@@ -142,7 +146,10 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
 }
 
-type DownloadJobOptions = Pick<SubmissionExportOptions, 'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollInterval' | 'waitTimeout' | 'output' | 'clobber' | 'json'>;
+type DownloadJobOptions = Pick<
+  SubmissionExportOptions,
+  'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollInterval' | 'waitTimeout' | 'output' | 'clobber' | 'json'
+>;
 
 /** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
 export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' | 'output'>, formId: number, jobId: string): Promise<string> {
@@ -186,7 +193,10 @@ export async function downloadJob(
     } catch (err) {
       line.done();
       if (!(err instanceof ExportStatusClosedError) || !chunks) throw err;
-      await notice(o.io, `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`);
+      await notice(
+        o.io,
+        `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`,
+      );
       inChunks = true;
       const saved = await exportInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
       await reportSaved(o, saved);
@@ -227,9 +237,10 @@ async function exportInChunks(
   line.update('Exporting in chunks: reading the submission list…');
   const body = Readable.from(chunkedCsv({ client, formId: form.id, columns, budget, listBudget, signal: o.signal, onProgress: show }));
   try {
-    const bytes = file === '-'
-      ? await writeToStream(body, o.io.stdout, { signal: o.signal })
-      : await writeFileAtomically(body, file, { signal: o.signal, clobber: o.clobber });
+    const bytes =
+      file === '-'
+        ? await writeToStream(body, o.io.stdout, { signal: o.signal })
+        : await writeFileAtomically(body, file, { signal: o.signal, clobber: o.clobber });
     return { file, bytes };
   } finally {
     line.done();

@@ -22,14 +22,14 @@ const TABLE_FIELDS = 3;
 function submissionListCommand() {
   const base = new Command('list')
     .alias('ls')
-    .description('List a form\'s submissions, newest first')
+    .description("List a form's submissions, newest first")
     .addOption(new Option('--status <status>', 'Only submissions with this status').choices(['completed', 'partial', 'all']))
     .option('--search <text>', 'Only submissions with an answer matching this text');
   return examples(addOutputOptions(addFormArgument(addLimitOptions(base, 'submissions')), { list: true, fields: SUBMISSION_FIELDS }), [
     'formctl submission list contact-us',
     'formctl submission list 42 --search alice@example.com',
-    'formctl submission list 42 --ndjson | jq -r \'.data | to_entries | map(.value) | @csv\'',
-    "formctl submission list 42 --all --json id,submitted_at | jq -r '.[] | \"\\(.id) \\(.submitted_at)\"'",
+    "formctl submission list 42 --ndjson | jq -r '.data | to_entries | map(.value) | @csv'",
+    'formctl submission list 42 --all --json id,submitted_at | jq -r \'.[] | "\\(.id) \\(.submitted_at)"\'',
   ]);
 }
 

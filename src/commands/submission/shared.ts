@@ -11,14 +11,18 @@ import { addFormArgument, collectKeyValue, examples, fileOption } from '../share
 export function parseSeconds(name: string, o: { min?: number } = {}): (v: string) => number {
   return (v: string) => {
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < (o.min ?? 0)) throw new UsageError(`${name} must be a number of seconds${o.min ? ` of at least ${o.min}` : ''}, got "${v}".`);
+    if (v.trim() === '' || !Number.isFinite(n) || n < (o.min ?? 0))
+      throw new UsageError(`${name} must be a number of seconds${o.min ? ` of at least ${o.min}` : ''}, got "${v}".`);
     return Math.round(n * 1000);
   };
 }
 
 /** Comma-separated list flag. */
 export function parseList(v: string): string[] {
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export const DEFAULT_POLL_MS = 2_000;
@@ -34,7 +38,11 @@ export function addDownloadOptions<A extends unknown[], O extends OptionValues, 
   return cmd
     .addOption(fileOption('-o, --output <file>', 'Write the CSV here ("-" for stdout; default: the name the service gives, in the current directory)'))
     .option('--clobber', 'Replace the output file if it exists')
-    .addOption(new Option('--poll-interval <seconds>', 'Seconds between job status checks').default(DEFAULT_POLL_MS, '2').argParser(parseSeconds('--poll-interval', { min: 0.1 })))
+    .addOption(
+      new Option('--poll-interval <seconds>', 'Seconds between job status checks')
+        .default(DEFAULT_POLL_MS, '2')
+        .argParser(parseSeconds('--poll-interval', { min: 0.1 })),
+    )
     .addOption(
       new Option('--wait-timeout <seconds>', 'Longest wait for an async export job to finish (the root --timeout is per request)')
         .default(DEFAULT_WAIT_TIMEOUT_MS, '900')
@@ -48,13 +56,25 @@ export function submissionUpdateCommand() {
     .description('Change answers of one submission, or of many from an NDJSON file')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
     .addOption(fileOption('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin'))
-    .addOption(fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'))
+    .addOption(
+      fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'),
+    )
     .option('--concurrency <n>', 'Bulk: requests in flight at once (default 4)', parsePositiveInt('--concurrency'))
-    .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
+    .option(
+      '--rate-limit <n>',
+      "Bulk: requests per minute to stay under (default: the service's X-RateLimit-Limit, else 100)",
+      parsePositiveInt('--rate-limit'),
+    )
     .addOption(fileOption('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume'))
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
-    .option('--dry-run', 'Print the exact body that would be sent (current answers plus the patch under "data") and send nothing; with --from, check every line')
-    .option('-y, --yes', 'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)')
+    .option(
+      '--dry-run',
+      'Print the exact body that would be sent (current answers plus the patch under "data") and send nothing; with --from, check every line',
+    )
+    .option(
+      '-y, --yes',
+      'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)',
+    )
     .option('--json', 'Print {submission_id, form_id, updated, message} as JSON (single update; updated: the field ids sent)');
   // After [form]: Commander fills positionals in the order they were added.
   return examples(addFormArgument(base).argument('[submission-id]', 'Submission id (not with --from)'), [

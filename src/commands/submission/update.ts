@@ -37,7 +37,6 @@ export interface UpdateResult {
   message: string;
 }
 
-
 /** `formctl submission update [form] [submission-id]`: one submission, or many with --from (bulk.ts). */
 export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun) {
   return submissionUpdateCommand().action(async (formArg, submissionId, flags) => {
@@ -85,7 +84,8 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
   } catch (err) {
     throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new UsageError(`${file} must hold a JSON object of field values, e.g. {"Email": "a@example.com"}.`);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    throw new UsageError(`${file} must hold a JSON object of field values, e.g. {"Email": "a@example.com"}.`);
   const o = obj as Record<string, unknown>;
   return Object.entries(listRecordAnswers(o) ?? o);
 }

@@ -7,14 +7,17 @@ import { headersOf, isEmptyLogic } from './view.js';
  * the deployed server rebuilds `data` on every write and erases what is left out, the spec's keeps
  * it, so sending everything behaves the same on both.
  */
-export function fullBody(current: WebhookIntegration, change: {
-  url?: string;
-  /** A new secret; null turns signing off (sent as an explicit null, which both services read as "none"). */
-  secret?: string | null;
-  headers?: Record<string, string>;
-  status?: 'active' | 'inactive';
-  logic?: unknown;
-}): WebhookIntegrationBody {
+export function fullBody(
+  current: WebhookIntegration,
+  change: {
+    url?: string;
+    /** A new secret; null turns signing off (sent as an explicit null, which both services read as "none"). */
+    secret?: string | null;
+    headers?: Record<string, string>;
+    status?: 'active' | 'inactive';
+    logic?: unknown;
+  },
+): WebhookIntegrationBody {
   const data: WebhookIntegrationBody['data'] = { webhook_url: change.url ?? String(current.data?.webhook_url ?? '') };
   const secret = change.secret === undefined ? current.data?.webhook_secret : change.secret;
   if (typeof secret === 'string' && secret !== '') data.webhook_secret = secret;

@@ -53,7 +53,9 @@ export type WebhookCreateOptions = FlagsOf<typeof webhookCreateCommand> & {
 
 /** `formctl webhook create [form]`. */
 export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
-  return webhookCreateCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: await resolveFormArg(f, form) }));
+  return webhookCreateCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: await resolveFormArg(f, form) }),
+  );
 }
 
 /** Validates everything locally as the service would, then creates the integration. */

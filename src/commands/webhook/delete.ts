@@ -12,7 +12,10 @@ import { webhookTarget } from './target.js';
 /** `formctl webhook delete [form] [id]`: the command and its flags, declared once. */
 function webhookDeleteCommand() {
   const base = new Command('delete').alias('rm').description('Delete a webhook integration (deliveries stop at once)');
-  return examples(addYesOption(addWebhookIdArgument(addFormArgument(base))), ['formctl webhook delete contact 7', 'formctl webhook delete 42 7 --yes   # in scripts']);
+  return examples(addYesOption(addWebhookIdArgument(addFormArgument(base))), [
+    'formctl webhook delete contact 7',
+    'formctl webhook delete 42 7 --yes   # in scripts',
+  ]);
 }
 
 export type WebhookDeleteOptions = FlagsOf<typeof webhookDeleteCommand> & {

@@ -27,7 +27,8 @@ export async function secretFromFlags(io: IOStreams, f: { secretFile?: string; s
   if (sources > 1) throw new UsageError('Use only one of --secret-file, --secret-stdin and --generate-secret.');
   if (f.secretFile !== undefined) return readSecretFile(f.secretFile);
   if (f.secretStdin) {
-    if (io.stdinIsTTY) throw new UsageError('--secret-stdin needs the secret piped in.', 'Example: pass show webhooks/crm | formctl webhook create 42 --url … --secret-stdin');
+    if (io.stdinIsTTY)
+      throw new UsageError('--secret-stdin needs the secret piped in.', 'Example: pass show webhooks/crm | formctl webhook create 42 --url … --secret-stdin');
     const secret = cleanSecret((await readAll(io.stdin)).toString('utf8'));
     if (secret === '') throw new UsageError('--secret-stdin: stdin was empty.');
     return secret;
@@ -44,6 +45,7 @@ export async function readLogicFile(path: string): Promise<unknown> {
   } catch (err) {
     throw new UsageError(`--logic-file ${path} is not valid JSON: ${(err as Error).message}`);
   }
-  if (logic !== null && (typeof logic !== 'object' || Array.isArray(logic))) throw new UsageError(`--logic-file ${path} must hold a JSON object (or null to always deliver).`);
+  if (logic !== null && (typeof logic !== 'object' || Array.isArray(logic)))
+    throw new UsageError(`--logic-file ${path} must hold a JSON object (or null to always deliver).`);
   return logic === null || Object.keys(logic as object).length === 0 ? null : logic;
 }

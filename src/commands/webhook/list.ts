@@ -17,7 +17,7 @@ function webhookListCommand() {
   const base = addFormArgument(addLimitOptions(new Command('list').alias('ls').description("List a form's webhook integrations"), 'webhooks'));
   return examples(addOutputOptions(addShowSecretOption(base), { list: true, fields: WEBHOOK_FIELDS }), [
     'formctl webhook list contact',
-    "formctl webhook list 42 --json id,status,data | jq -r '.[] | \"\\(.id) \\(.data.webhook_url)\"'",
+    'formctl webhook list 42 --json id,status,data | jq -r \'.[] | "\\(.id) \\(.data.webhook_url)"\'',
   ]);
 }
 

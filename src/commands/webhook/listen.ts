@@ -31,7 +31,7 @@ function webhookListenCommand() {
   return examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',
     'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
-    'formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c \'{seq, verdict: .signature.verdict}\'',
+    "formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c '{seq, verdict: .signature.verdict}'",
   ]);
 }
 
@@ -58,7 +58,7 @@ export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
 export const PRIVATE_NOTE =
   'This address is private: the hosted service delivers only to public https:// URLs and cannot reach it. It receives from ' +
   '`formctl sandbox --allow-private-webhooks` and from self-hosted instances that allow private webhook URLs. For the hosted ' +
-  'service, expose the port with a tunnel of your choice and give the tunnel\'s https:// URL to `formctl webhook create --url`.';
+  "service, expose the port with a tunnel of your choice and give the tunnel's https:// URL to `formctl webhook create --url`.";
 
 /** Loopback, private, link-local or unspecified: not reachable from the hosted service. */
 export async function isPrivateHost(host: string): Promise<boolean> {
@@ -105,13 +105,21 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
   // Whoever can reach the listener (and every form answer in a delivery) controls these bytes.
   const e = (s: string) => escapeControls(s);
   const verdict =
-    d.signature.verdict === 'valid' ? c.green('signature valid') : d.signature.verdict === 'invalid' ? c.red(`signature INVALID (${d.signature.reason}): ${afterColon(d.signature.message ?? '')}`) : c.dim('signature not checked (no --secret-file)');
+    d.signature.verdict === 'valid'
+      ? c.green('signature valid')
+      : d.signature.verdict === 'invalid'
+        ? c.red(`signature INVALID (${d.signature.reason}): ${afterColon(d.signature.message ?? '')}`)
+        : c.dim('signature not checked (no --secret-file)');
   const lines = [c.bold(`#${d.seq} ${e(d.method)} ${e(d.path)}  ${d.receivedAt.toISOString()}  ${d.body.length} bytes`), `  ${verdict}`];
   for (const [k, v] of d.rawHeaders) lines.push(`  ${c.dim(`${e(k)}:`)} ${e(v)}`);
   const body = parsedBody(d.body);
   lines.push('', escapeControls(typeof body === 'string' ? body : JSON.stringify(body, null, 2), { newlines: true }));
   if (d.forward) {
-    lines.push(d.forward.error ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(afterColon(d.forward.error))}`) : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`);
+    lines.push(
+      d.forward.error
+        ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(afterColon(d.forward.error))}`)
+        : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`,
+    );
   }
   if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));
   lines.push(c.dim(`→ answered HTTP ${d.responseStatus}`), '');
@@ -147,7 +155,8 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
     // Whether a port is free is the machine's state, not a mistake in the command: exit 1, as `formctl sandbox`.
     if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.error, 'Pick another --port (0 picks a free one).');
     if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.error, 'Pick a port above 1023 (0 picks a free one).');
-    if (e.code === 'EADDRNOTAVAIL') throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.error, 'Pass a --host this machine has, such as 127.0.0.1.');
+    if (e.code === 'EADDRNOTAVAIL')
+      throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.error, 'Pass a --host this machine has, such as 127.0.0.1.');
     throw err;
   }
   // Scripts read this first stderr line to learn the URL (with --port 0 especially).

@@ -18,7 +18,7 @@ function webhookRotateSecretCommand() {
     .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
   return examples(addWebhookIdArgument(addFormArgument(base)), [
     'formctl webhook rotate-secret contact 7 > new-secret.txt',
-    "formctl webhook rotate-secret 42 7 --json | jq -r .secret",
+    'formctl webhook rotate-secret 42 7 --json | jq -r .secret',
   ]);
 }
 
@@ -50,5 +50,9 @@ export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Pro
     if (o.io.stdoutIsTTY) await notice(o.io, `new signing secret for webhook ${o.id} follows; it is shown only now.`);
     await write(o.io.stdout, `${secret}\n`);
   }
-  await notice(o.io, 'every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.', 'warning');
+  await notice(
+    o.io,
+    'every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.',
+    'warning',
+  );
 }

@@ -25,7 +25,7 @@ function webhookSendCommand() {
     .addOption(completes(new Option('--form <form>', "Shape the sample like this form's deliveries (id or slug; needs a login)"), 'form'))
     .option('--sample', 'Send a sample payload (the default when no --body-file is given)')
     .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
-    .option('--header <name:value>', 'Extra header, as a webhook\'s custom headers are sent (repeatable)', collectHeader)
+    .option('--header <name:value>', "Extra header, as a webhook's custom headers are sent (repeatable)", collectHeader)
     .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON');
   return examples(cmd, [
     'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
@@ -76,7 +76,12 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
     const e = err as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
     const { reason, code } = describeFailure(err, url);
-    const hint = code === 'ECONNREFUSED' ? 'Is the receiver running on that address and port?' : code === 'ETIMEDOUT' ? 'Is the receiver stuck? Raise --timeout if it is just slow.' : undefined;
+    const hint =
+      code === 'ECONNREFUSED'
+        ? 'Is the receiver running on that address and port?'
+        : code === 'ETIMEDOUT'
+          ? 'Is the receiver stuck? Raise --timeout if it is just slow.'
+          : undefined;
     throw new NetworkError(`${reason} (POST ${url.origin}${url.pathname}).`, hint, code);
   }
   const received = res.body.toString('utf8');
@@ -88,6 +93,10 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
     await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
   }
   if (res.status < 200 || res.status >= 300) {
-    throw new CliError(`The receiver answered HTTP ${res.status}; the service would record this delivery as failed.`, ExitCode.error, res.status === 401 || res.status === 403 ? 'Does the receiver use the same secret, and verify the raw body bytes?' : undefined);
+    throw new CliError(
+      `The receiver answered HTTP ${res.status}; the service would record this delivery as failed.`,
+      ExitCode.error,
+      res.status === 401 || res.status === 403 ? 'Does the receiver use the same secret, and verify the raw body bytes?' : undefined,
+    );
   }
 }

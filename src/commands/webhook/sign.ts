@@ -36,7 +36,8 @@ export async function bodyFrom(io: IOStreams, bodyFile: string | undefined): Pro
 
 /** Prints `sha256=<hex>` for the body. */
 export async function webhookSignRun(o: WebhookSignOptions): Promise<void> {
-  if (o.secretFile === undefined) throw new UsageError('Missing --secret-file.', 'Pass --secret-file <file> (the webhook\'s signing secret; there is no flag for the value itself).');
+  if (o.secretFile === undefined)
+    throw new UsageError('Missing --secret-file.', "Pass --secret-file <file> (the webhook's signing secret; there is no flag for the value itself).");
   const secret = await readSecretFile(o.secretFile);
   const body = await bodyFrom(o.io, o.bodyFile);
   await write(o.io.stdout, `${signBody(secret, body)}\n`);

@@ -21,7 +21,7 @@ export const TRIGGER_FIELDS = ['form_id', 'form_slug', 'submission_id', 'answers
 /** `formctl webhook trigger [form]`: the command and its flags, declared once. */
 function webhookTriggerCommand() {
   const base = new Command('trigger')
-    .description("Answer a form as a visitor would (its public answer route), so its active webhooks deliver for real")
+    .description('Answer a form as a visitor would (its public answer route), so its active webhooks deliver for real')
     // `--data field=value` pairs, by field id or name.
     .option('-d, --data <field=value>', 'An answer, by field id or name (repeatable); required fields left out get sample values', collectKeyValue);
   return examples(addOutputOptions(addFormArgument(base), { fields: TRIGGER_FIELDS }), [
@@ -82,7 +82,11 @@ export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void>
   } catch (err) {
     // No token is involved: a 403 here is the form refusing answers, whatever a generic hint would guess.
     if (err instanceof ForbiddenError) {
-      throw new CliError(err.message, err.exitCode, `The form does not accept answers now (a draft, closed, or at its submission limit): see \`formctl form get ${form.id}\`.`);
+      throw new CliError(
+        err.message,
+        err.exitCode,
+        `The form does not accept answers now (a draft, closed, or at its submission limit): see \`formctl form get ${form.id}\`.`,
+      );
     }
     throw err;
   }

@@ -17,7 +17,7 @@ import { readLogicFile, readSecretFile } from './files.js';
 /** `formctl webhook update [form] [id]`: the command and its flags, declared once. */
 function webhookUpdateCommand() {
   const base = new Command('update')
-    .description('Change a webhook\'s URL, headers, status or logic, keeping everything else')
+    .description("Change a webhook's URL, headers, status or logic, keeping everything else")
     .option('--url <url>', 'New receiver URL')
     .option('--header <name:value>', 'Add or replace a custom header (repeatable); others are kept', collectHeader)
     .option('--clear-headers', 'Remove every custom header (then add those given with --header)')
@@ -61,7 +61,14 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const header = o.header ?? [];
   if (o.secretFile !== undefined && noSecret) throw new UsageError('Use either --secret-file or --no-secret, not both.');
   const touched =
-    o.url !== undefined || header.length > 0 || o.clearHeaders || o.activate || o.deactivate || o.logicFile !== undefined || o.secretFile !== undefined || noSecret;
+    o.url !== undefined ||
+    header.length > 0 ||
+    o.clearHeaders ||
+    o.activate ||
+    o.deactivate ||
+    o.logicFile !== undefined ||
+    o.secretFile !== undefined ||
+    noSecret;
   if (!touched) {
     throw new UsageError('Nothing to update.', 'Pass --url, --header, --clear-headers, --activate, --deactivate, --logic-file, --secret-file or --no-secret.');
   }

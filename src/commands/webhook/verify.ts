@@ -16,7 +16,7 @@ export const VERIFY_FIELDS = ['valid', 'reason', 'message'] as const;
 /** `formctl webhook verify`: the command and its flags, declared once. */
 function webhookVerifyCommand() {
   const base = new Command('verify')
-    .description('Check a delivery\'s signature against its raw body: exit 0 valid, 1 invalid')
+    .description("Check a delivery's signature against its raw body: exit 0 valid, 1 invalid")
     .addOption(fileOption('--secret-file <file>', 'File holding the signing secret (required)'))
     .option('--signature <value>', 'The X-Webhook-Signature value, e.g. sha256=…')
     .addOption(fileOption('--header-file <file>', 'Raw "Name: value" header lines holding X-Webhook-Signature (as `webhook listen --save-dir` writes)'))
@@ -47,14 +47,16 @@ function mismatchHint(secret: string, body: Buffer, header: string): string {
   } catch {
     // not JSON: nothing more to learn
   }
-  return 'Check that this is the webhook\'s current secret (after rotate-secret the old one fails) and that the body is the raw bytes as received.';
+  return "Check that this is the webhook's current secret (after rotate-secret the old one fails) and that the body is the raw bytes as received.";
 }
 
 /** Verifies exactly as the spec's receiver steps say; an invalid signature exits 1 with the reason. */
 export async function webhookVerifyRun(o: WebhookVerifyOptions): Promise<void> {
-  if (o.secretFile === undefined) throw new UsageError('Missing --secret-file.', 'Pass --secret-file <file> (there is no flag for the secret itself: it would end up in shell history).');
+  if (o.secretFile === undefined)
+    throw new UsageError('Missing --secret-file.', 'Pass --secret-file <file> (there is no flag for the secret itself: it would end up in shell history).');
   if (o.signature !== undefined && o.headerFile !== undefined) throw new UsageError('Use either --signature or --header-file, not both.');
-  if (o.signature === undefined && o.headerFile === undefined) throw new UsageError('Missing the signature.', 'Pass --signature "sha256=…" or --header-file <file>.');
+  if (o.signature === undefined && o.headerFile === undefined)
+    throw new UsageError('Missing the signature.', 'Pass --signature "sha256=…" or --header-file <file>.');
   const format = resolveFormat(o.io, { json: o.json }, VERIFY_FIELDS);
   const json = format.kind === 'json' ? format : undefined;
   const secret = await readSecretFile(o.secretFile);
@@ -67,6 +69,11 @@ export async function webhookVerifyRun(o: WebhookVerifyOptions): Promise<void> {
     return;
   }
   if (json) await writeObject(o.io, json, { valid: false, reason: result.reason, message: result.message }, []);
-  const hint = result.reason === 'mismatch' ? mismatchHint(secret, body, header!) : result.reason === 'missing' && o.headerFile ? `No X-Webhook-Signature line in ${o.headerFile}.` : undefined;
+  const hint =
+    result.reason === 'mismatch'
+      ? mismatchHint(secret, body, header!)
+      : result.reason === 'missing' && o.headerFile
+        ? `No X-Webhook-Signature line in ${o.headerFile}.`
+        : undefined;
   throw new CliError(`Invalid signature: ${afterColon(result.message)}`, ExitCode.error, hint);
 }

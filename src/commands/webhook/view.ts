@@ -66,7 +66,13 @@ export const DETAIL_COLUMNS: Column<WebhookIntegration>[] = [
   { header: 'Status', value: (i) => i.status },
   { header: 'URL', value: (i) => i.data?.webhook_url, keep: true },
   { header: 'Secret', value: (i) => i.data?.webhook_secret ?? '(none: deliveries are not signed)' },
-  { header: 'Headers', value: (i) => Object.entries(headersOf(i)).map(([k, v]) => `${k}: ${v}`).join(', ') },
+  {
+    header: 'Headers',
+    value: (i) =>
+      Object.entries(headersOf(i))
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', '),
+  },
   { header: 'Logic', value: (i) => (isEmptyLogic(i.logic) ? '(always)' : i.logic) },
   { header: 'Created', value: (i) => i.created_at, time: true },
   { header: 'Updated', value: (i) => i.updated_at, time: true },

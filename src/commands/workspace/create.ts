@@ -15,7 +15,10 @@ function workspaceCreateCommand() {
     .description('Create a workspace; you become its admin')
     .option('--name <name>', 'Workspace name')
     .option('--emoji <emoji>', 'Workspace icon');
-  return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), ['formctl workspace create --name "Marketing" --emoji 📣', 'formctl workspace create --name Ops --json id']);
+  return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), [
+    'formctl workspace create --name "Marketing" --emoji 📣',
+    'formctl workspace create --name Ops --json id',
+  ]);
 }
 
 export type WorkspaceCreateOptions = FlagsOf<typeof workspaceCreateCommand> & {

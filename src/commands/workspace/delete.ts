@@ -12,10 +12,7 @@ import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace delete <id>`: the command and its flags, declared once. */
 function workspaceDeleteCommand() {
-  const base = new Command('delete')
-    .alias('rm')
-    .description('Delete a workspace and everything in it (admins only)')
-    .addArgument(workspaceIdArgument());
+  const base = new Command('delete').alias('rm').description('Delete a workspace and everything in it (admins only)').addArgument(workspaceIdArgument());
   return examples(addYesOption(base), ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
 }
 
@@ -31,7 +28,9 @@ export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> & {
 
 /** `formctl workspace delete <id>`. */
 export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun) {
-  return workspaceDeleteCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }));
+  return workspaceDeleteCommand().action((id, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }),
+  );
 }
 
 /**
@@ -57,7 +56,8 @@ export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<voi
   }
   const forms = ws && !o.yes ? await countForms(client, o.id) : undefined;
   const label = ws ? `"${escapeControls(ws.name)}" (id ${o.id})` : String(o.id);
-  const what = forms === undefined ? 'all its forms and submissions' : forms === 0 ? 'no forms' : `its ${forms} form${forms === 1 ? '' : 's'} and all their submissions`;
+  const what =
+    forms === undefined ? 'all its forms and submissions' : forms === 0 ? 'no forms' : `its ${forms} form${forms === 1 ? '' : 's'} and all their submissions`;
   const message = `Delete workspace ${label} with ${what}?`;
   if (forms === 0) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   else if (ws) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: ws.name });

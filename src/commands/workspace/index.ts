@@ -23,6 +23,6 @@ export default function newWorkspaceCommand(f: Factory) {
     'formctl workspace list',
     'formctl workspace create --name Marketing --emoji 📣',
     'formctl workspace use 2',
-    "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'",
+    'formctl workspace list --json id,name | jq -r \'.[] | "\\(.id) \\(.name)"\'',
   ]);
 }

@@ -5,7 +5,16 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanError, orphanReason, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
+import {
+  formsPhrase,
+  leaveNeedsCaller,
+  leaveOrphans,
+  orphanError,
+  orphanReason,
+  readWorkspaceFacts,
+  settleCaller,
+  workspaceLabel,
+} from '../../members/guard.js';
 import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
@@ -30,7 +39,9 @@ export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> & {
 
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
-  return workspaceLeaveCommand().action((id, flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }));
+  return workspaceLeaveCommand().action((id, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }),
+  );
 }
 
 /**

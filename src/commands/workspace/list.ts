@@ -15,8 +15,8 @@ function workspaceListCommand() {
     list: true,
     fields: WORKSPACE_FIELDS,
   });
-  examples(cmd, ['formctl workspace list', "formctl workspace list --json id,name | jq -r '.[] | \"\\(.id) \\(.name)\"'"]);
-  return cmd.addHelpText('after', '\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile\'s default).\n');
+  examples(cmd, ['formctl workspace list', 'formctl workspace list --json id,name | jq -r \'.[] | "\\(.id) \\(.name)"\'']);
+  return cmd.addHelpText('after', "\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile's default).\n");
 }
 
 export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> & {

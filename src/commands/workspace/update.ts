@@ -16,7 +16,10 @@ function workspaceUpdateCommand() {
     .addArgument(workspaceIdArgument())
     .option('--name <name>', 'New name')
     .option('--emoji <emoji>', 'New icon; "" clears it');
-  return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), ['formctl workspace update 12 --name "Marketing EU"', 'formctl workspace update 12 --emoji ""']);
+  return examples(addOutputOptions(base, { fields: WORKSPACE_FIELDS }), [
+    'formctl workspace update 12 --name "Marketing EU"',
+    'formctl workspace update 12 --emoji ""',
+  ]);
 }
 
 export type WorkspaceUpdateOptions = FlagsOf<typeof workspaceUpdateCommand> & {
@@ -41,7 +44,8 @@ export async function workspaceUpdateRun(o: WorkspaceUpdateOptions): Promise<voi
   let emoji = o.emoji;
   if (name === undefined || emoji === undefined) {
     const current = (await listWorkspaces(client)).find((w) => w.id === o.id);
-    if (!current) throw new NotFoundError({ status: 404, method: 'GET', path: '/open/workspaces', serverMessage: `Workspace ${o.id} not found among your workspaces` });
+    if (!current)
+      throw new NotFoundError({ status: 404, method: 'GET', path: '/open/workspaces', serverMessage: `Workspace ${o.id} not found among your workspaces` });
     name ??= current.name;
     emoji ??= current.icon ?? undefined;
   }

@@ -10,9 +10,7 @@ import { examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 
 /** `formctl workspace use <id>`: the command and its flags, declared once. */
 function workspaceUseCommand() {
-  const base = new Command('use')
-    .description('Make a workspace the default for this profile (-w overrides it)')
-    .addArgument(workspaceIdArgument());
+  const base = new Command('use').description('Make a workspace the default for this profile (-w overrides it)').addArgument(workspaceIdArgument());
   return examples(base, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
 }
 
@@ -37,10 +35,7 @@ export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
   const workspaces = await listWorkspaces(await o.api());
   const ws = workspaces.find((w) => w.id === o.id);
   if (!ws) {
-    throw new UsageError(
-      `Workspace ${o.id} is not one of yours.`,
-      `Your workspaces: ${workspaces.map((w) => `${w.id} (${w.name})`).join(', ') || 'none'}`,
-    );
+    throw new UsageError(`Workspace ${o.id} is not one of yours.`, `Your workspaces: ${workspaces.map((w) => `${w.id} (${w.name})`).join(', ') || 'none'}`);
   }
   const store = await o.config();
   const name = await o.profileName();

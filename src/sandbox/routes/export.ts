@@ -45,11 +45,7 @@ export function registerExport(r: RouteTable): void {
     if (got === 'missing') throw notFound('Export file not found.');
     if (got === 'expired') throw new HttpError(410, 'This export link has expired.');
     const length = got.file.reduce((n, b) => n + b.length, 0);
-    await streamBody(
-      ctx.res,
-      { ...ctx.baseHeaders, ...csvHeaders(got.filename), 'Content-Length': String(length) },
-      got.file,
-    );
+    await streamBody(ctx.res, { ...ctx.baseHeaders, ...csvHeaders(got.filename), 'Content-Length': String(length) }, got.file);
     return undefined;
   });
 }

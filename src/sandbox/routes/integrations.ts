@@ -11,7 +11,6 @@ import { Errors, charLength, isObject } from '../validation.js';
 import { deployedIntegrationView, eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
-
 /** Header map rules (the service's, src/service/webhooks.ts), each problem under data.webhook_headers in the deployed server's words. */
 function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
   for (const p of headerProblems(v)) errors.add('data.webhook_headers', p.message);
@@ -68,7 +67,8 @@ async function validateInput(app: App, body: Record<string, unknown>, specMode: 
     if (data.webhook_secret === null) input.data.webhook_secret = null;
     else if (data.webhook_secret !== undefined) {
       if (typeof data.webhook_secret !== 'string') errors.add('data.webhook_secret', 'The webhook secret field must be a string.');
-      else if (charLength(data.webhook_secret) < MIN_SECRET_LENGTH) errors.add('data.webhook_secret', `The webhook secret field must be at least ${MIN_SECRET_LENGTH} characters.`);
+      else if (charLength(data.webhook_secret) < MIN_SECRET_LENGTH)
+        errors.add('data.webhook_secret', `The webhook secret field must be at least ${MIN_SECRET_LENGTH} characters.`);
       else input.data.webhook_secret = data.webhook_secret;
     }
     if (data.webhook_headers === null) input.data.webhook_headers = {};

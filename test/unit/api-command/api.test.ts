@@ -13,9 +13,9 @@ import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 
 describe('field parsing', () => {
   it('-F types values; @file reads a file', () => {
-    expect([typedValue('true'), typedValue('false'), typedValue('null'), typedValue('42'), typedValue('-1.5e3'), typedValue('007'), typedValue('abc')]).toEqual([
-      true, false, null, 42, -1500, '007', 'abc',
-    ]);
+    expect([typedValue('true'), typedValue('false'), typedValue('null'), typedValue('42'), typedValue('-1.5e3'), typedValue('007'), typedValue('abc')]).toEqual(
+      [true, false, null, 42, -1500, '007', 'abc'],
+    );
     expect(typedValue('@some/file', (p) => `contents of ${p}`)).toBe('contents of some/file');
     const err = (() => {
       try {
@@ -43,7 +43,12 @@ describe('field parsing', () => {
         { key: 'props[][id]', value: 1 },
       ]),
     ).toEqual({ name: 'x', columns: { created_at: true, q1: false }, tags: ['a', 'b'], props: [{ id: 1 }] });
-    expect(() => buildBody([{ key: 'a', value: 1 }, { key: 'a[]', value: 2 }])).toThrow(CliError);
+    expect(() =>
+      buildBody([
+        { key: 'a', value: 1 },
+        { key: 'a[]', value: 2 },
+      ]),
+    ).toThrow(CliError);
     expect(() => keyPath('a[b')).toThrow('Invalid field name "a[b".');
   });
 
@@ -143,7 +148,11 @@ describe('apiRun', () => {
     await run({ path: '/open/forms?x=1', method: 'GET', field: [{ key: 'page', raw: '2', at: 0 }], rawField: [{ key: 'f[a]', raw: 'b c', at: 1 }] });
     const [post, get] = server.requests;
     expect([post!.method, post!.url, post!.headers['content-type'], post!.headers['x-trace'], JSON.parse(post!.body)]).toEqual([
-      'POST', '/open/workspaces/create', 'application/json', 't1', { name: 'Marketing', count: 4, flag: 'true' },
+      'POST',
+      '/open/workspaces/create',
+      'application/json',
+      't1',
+      { name: 'Marketing', count: 4, flag: 'true' },
     ]);
     expect([get!.method, get!.url, get!.body]).toEqual(['GET', '/open/forms?x=1&page=2&f%5Ba%5D=b+c', '']);
   });

@@ -366,7 +366,9 @@ describe('retries', () => {
 
   it('retries a 429 for a POST, honouring Retry-After seconds', async () => {
     const s = await stub((_req, res, i) =>
-      i === 0 ? json(res, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2', 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0' }) : json(res, 201, { id: 1 }),
+      i === 0
+        ? json(res, 429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2', 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0' })
+        : json(res, 201, { id: 1 }),
     );
     const { c, sleeps } = client(s.url);
     const res = await c.request({ method: 'POST', path: '/open/forms', body: { a: 1 } });
@@ -377,9 +379,7 @@ describe('retries', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const now = Date.UTC(2030, 0, 1, 12, 0, 0);
-    const s = await stub((_req, res, i) =>
-      i === 0 ? json(res, 429, {}, { 'Retry-After': new Date(now + 7_000).toUTCString() }) : json(res, 200, {}),
-    );
+    const s = await stub((_req, res, i) => (i === 0 ? json(res, 429, {}, { 'Retry-After': new Date(now + 7_000).toUTCString() }) : json(res, 200, {})));
     const { c, sleeps } = client(s.url, { now: () => now });
     await c.request({ path: '/x' });
     expect(sleeps).toEqual([7000]);
@@ -496,7 +496,8 @@ describe('rate-limit awareness', () => {
         general++;
         if (req.method === 'POST' && req.url.endsWith('/export')) {
           exports++;
-          if (exports > 10) return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '42' });
+          if (exports > 10)
+            return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '42' });
           return json(res, 200, {}, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': String(10 - exports) });
         }
         json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(100 - general) });
@@ -555,9 +556,10 @@ describe('rate-limit awareness', () => {
       expect(budgets.export.file).not.toBe(budgets.general.file);
     });
 
-    it("a 429 on an export request holds only the export bucket", async () => {
+    it('a 429 on an export request holds only the export bucket', async () => {
       const s = await stub((req, res) => {
-        if (req.method === 'POST') return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '30' });
+        if (req.method === 'POST')
+          return json(res, 429, { message: 'Too Many Attempts.' }, { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'Retry-After': '30' });
         json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '90' });
       });
       const clock = { t: 1_800_000_000_000 };
@@ -612,9 +614,7 @@ describe('the token stays secret', () => {
   });
 
   it('a server that echoes the token gets it redacted from errors and the debug log', async () => {
-    const s = await stub((req, res) =>
-      json(res, 422, { message: `Bad token ${req.headers.authorization}`, errors: { [`x${TOKEN}`]: [`value ${TOKEN}`] } }),
-    );
+    const s = await stub((req, res) => json(res, 422, { message: `Bad token ${req.headers.authorization}`, errors: { [`x${TOKEN}`]: [`value ${TOKEN}`] } }));
     const { c, log } = client(s.url);
     const e = await failure(c.request({ method: 'POST', path: '/x', body: {} }));
     const all = [e.message, e.hint ?? '', e.stack ?? '', JSON.stringify(e), log.join('\n')].join('\n');
@@ -637,7 +637,9 @@ describe('the token stays secret', () => {
     const port = new URL(s.url).port;
     // Every host name resolves to the stub server, so a request that did leave would be recorded.
     const lookup: LookupFunction = (_host, opts, cb) =>
-      (opts as { all?: boolean }).all ? (cb as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
+      (opts as { all?: boolean }).all
+        ? (cb as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }])
+        : cb(null, '127.0.0.1', 4);
     const dispatcher = new Agent({ connect: { lookup } });
     try {
       const { c } = client(`http://api.example.com:${port}`, { dispatcher });
@@ -675,7 +677,8 @@ describe('the token stays secret', () => {
 
   it('isLoopbackHost accepts only loopback names and addresses', () => {
     for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['app.localhost', 'example.com', 'localhost.example.com', '10.0.0.1', '128.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['app.localhost', 'example.com', 'localhost.example.com', '10.0.0.1', '128.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 });
 
@@ -723,7 +726,9 @@ describe('404 hints name the resource', () => {
     expect(notFoundHint('/open/forms/7/submissions/99')).toBe('Check the submission id: formctl submission list 7');
     expect(notFoundHint('/open/forms/7/integrations/3/events')).toBe('Check the webhook id: formctl webhook list 7');
     expect(notFoundHint('/open/forms/7/submissions/export/job-1/status')).toMatch(/^The export job is unknown or expired .*formctl submission export 7$/);
-    expect(notFoundHint('/open/forms/contact-us')).toBe('Check the form id or slug: `formctl form list` shows the default workspace\'s forms, `formctl form list -w <workspace>` another\'s.');
+    expect(notFoundHint('/open/forms/contact-us')).toBe(
+      "Check the form id or slug: `formctl form list` shows the default workspace's forms, `formctl form list -w <workspace>` another's.",
+    );
     expect(notFoundHint('/open/workspaces/4/users/9/remove')).toBe('Check the user id: formctl member list -w 4');
     expect(notFoundHint('/open/workspaces/4/invites/2/resend')).toBe('Check the invite id: formctl invite list -w 4');
     expect(notFoundHint('/open/workspaces/4/forms?page=1')).toMatch(/^Check the workspace id: formctl workspace list/);

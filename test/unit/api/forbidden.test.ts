@@ -15,7 +15,11 @@ describe('403 hints', () => {
 
   it('deleting your last workspace is not about token abilities', () => {
     expect(forbiddenCause('You cannot delete your last workspace. Delete your account instead.')).toBe('last-workspace');
-    const err = apiErrorFor({ ...init('You cannot delete your last workspace. Delete your account instead.', 'workspaces-write'), method: 'DELETE', path: '/open/workspaces/1' });
+    const err = apiErrorFor({
+      ...init('You cannot delete your last workspace. Delete your account instead.', 'workspaces-write'),
+      method: 'DELETE',
+      path: '/open/workspaces/1',
+    });
     expect(err.hint).toMatch(/^The service keeps every account in at least one workspace: create another one first/);
     expect(err.hint).not.toMatch(/abilit/);
   });

@@ -47,7 +47,9 @@ describe('unwrapList', () => {
       }
     })()!;
     expect(err.exitCode).toBe(1);
-    expect(err.message).toBe('The service sent an unexpected answer (HTTP 200, GET /open/workspaces): a list was expected, it sent an object whose data is an object.');
+    expect(err.message).toBe(
+      'The service sent an unexpected answer (HTTP 200, GET /open/workspaces): a list was expected, it sent an object whose data is an object.',
+    );
   });
 });
 
@@ -90,7 +92,15 @@ describe('normalizeMember', () => {
 
 describe('normalizeEvent', () => {
   it('passes the spec shape through', () => {
-    const e = { id: 5, integration_id: 2, event: 'submission.created', status: 'timeout', response_code: null, error_message: 'Timed out', created_at: '2025-01-01T00:00:00Z' };
+    const e = {
+      id: 5,
+      integration_id: 2,
+      event: 'submission.created',
+      status: 'timeout',
+      response_code: null,
+      error_message: 'Timed out',
+      created_at: '2025-01-01T00:00:00Z',
+    };
     expect(normalizeEvent(e)).toEqual(e);
   });
   it('maps the deployed {date, status Success|Error, data}', () => {

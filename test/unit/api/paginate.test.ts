@@ -41,7 +41,12 @@ const spec = (data: number[], page: number, perPage: number, _last: number, _b: 
 });
 const laravel = (data: number[], page: number, perPage: number, last: number, base: string) => ({
   data,
-  links: { first: `${base}/x?page=1`, last: `${base}/x?page=${last}`, prev: page > 1 ? `${base}/x?page=${page - 1}` : null, next: page < last ? `${base}/x?page=${page + 1}` : null },
+  links: {
+    first: `${base}/x?page=1`,
+    last: `${base}/x?page=${last}`,
+    prev: page > 1 ? `${base}/x?page=${page - 1}` : null,
+    next: page < last ? `${base}/x?page=${page + 1}` : null,
+  },
   meta: { current_page: page, from: (page - 1) * perPage + 1, last_page: last, path: `${base}/x`, per_page: perPage, to: page * perPage, total: 5 },
 });
 
@@ -80,7 +85,10 @@ describe('paginate', () => {
   it('a --limit that ends on a page boundary with more pages left is truncated', async () => {
     const { c, urls } = await setup(5, spec);
     const pages = await collect(paginate<number>(c, { path: '/x' }, { limit: 4 }));
-    expect(pages.map((p) => p.items)).toEqual([[1, 2], [3, 4]]);
+    expect(pages.map((p) => p.items)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(pages.at(-1)!.truncated).toBe(true);
     expect(urls()).toHaveLength(2);
   });
@@ -102,7 +110,10 @@ describe('paginate', () => {
   });
 
   it('stops when a server ignores `page` and repeats itself', async () => {
-    const { c, urls } = await setup(5, (data, _page, perPage) => ({ data: data.length ? [1, 2] : [1, 2], meta: { current_page: 1, last_page: 3, per_page: perPage } }));
+    const { c, urls } = await setup(5, (data, _page, perPage) => ({
+      data: data.length ? [1, 2] : [1, 2],
+      meta: { current_page: 1, last_page: 3, per_page: perPage },
+    }));
     const pages = await collect(paginate<number>(c, { path: '/x' }));
     expect(pages.flatMap((p) => p.items)).toEqual([1, 2]);
     expect(pages.at(-1)!.truncated).toBe(true);

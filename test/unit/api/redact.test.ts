@@ -3,7 +3,9 @@ import { redactQuerySecrets } from '../../../src/api/redact.js';
 
 describe('redactQuerySecrets', () => {
   it('replaces token, signature and pre-signed storage parameters, keeps the others', () => {
-    expect(redactQuerySecrets('> GET https://api.example/exports/f.csv?token=abc123&page=2')).toBe('> GET https://api.example/exports/f.csv?token=[REDACTED]&page=2');
+    expect(redactQuerySecrets('> GET https://api.example/exports/f.csv?token=abc123&page=2')).toBe(
+      '> GET https://api.example/exports/f.csv?token=[REDACTED]&page=2',
+    );
     expect(
       redactQuerySecrets('https://s3.example/b/k.csv?X-Amz-Algorithm=AWS4&X-Amz-Credential=AK%2F1&X-Amz-Signature=ff00&X-Amz-Security-Token=t0k&x=1'),
     ).toBe('https://s3.example/b/k.csv?X-Amz-Algorithm=[REDACTED]&X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&X-Amz-Security-Token=[REDACTED]&x=1');

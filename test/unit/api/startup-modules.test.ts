@@ -55,14 +55,17 @@ describe('startup loads nothing heavy', () => {
     }
   });
 
-  it.skipIf(!existsSync(join(ROOT, 'dist', 'root-help.txt')))('`--help`, `-h` and no arguments print the root help the CLI renders, without loading it', async () => {
-    const full = await modulesLoadedBy(['help']);
-    expect(full.stdout).toMatch(/^Usage: formctl \[options\] \[command\]\n/);
-    for (const args of [['--help'], ['-h'], []]) {
-      const fast = await modulesLoadedBy(args);
-      expect(fast.code).toBe(0);
-      expect(fast.stdout).toBe(full.stdout);
-      expect(fast.modules.some((m) => m.includes('/dist/'))).toBe(false);
-    }
-  });
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'root-help.txt')))(
+    '`--help`, `-h` and no arguments print the root help the CLI renders, without loading it',
+    async () => {
+      const full = await modulesLoadedBy(['help']);
+      expect(full.stdout).toMatch(/^Usage: formctl \[options\] \[command\]\n/);
+      for (const args of [['--help'], ['-h'], []]) {
+        const fast = await modulesLoadedBy(args);
+        expect(fast.code).toBe(0);
+        expect(fast.stdout).toBe(full.stdout);
+        expect(fast.modules.some((m) => m.includes('/dist/'))).toBe(false);
+      }
+    },
+  );
 });

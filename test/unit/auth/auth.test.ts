@@ -40,7 +40,10 @@ describe('auth login', () => {
     const fio = fakeIO({ stdin: `  ${GOOD}\n` });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: `${server.url}/`, withToken: true });
     expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/open/workspaces', `Bearer ${GOOD}`]]);
-    expect(t.store.data).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 } } });
+    expect(t.store.data).toEqual({
+      currentProfile: 'default',
+      profiles: { default: { baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 } },
+    });
     expect(fio.out()).toBe('');
     expect(fio.err()).toBe('');
     await t.cleanup();
@@ -61,7 +64,10 @@ describe('auth login', () => {
   it('keeps an existing default workspace and does not choose among several', async () => {
     const t = await testConfig();
     await t.store.saveProfile('default', { baseUrl: server.url, workspace: 3 });
-    workspaces = [{ id: 7, name: 'A' }, { id: 8, name: 'B' }];
+    workspaces = [
+      { id: 7, name: 'A' },
+      { id: 8, name: 'B' },
+    ];
     const fio = fakeIO({ stdin: GOOD });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, withToken: true });
     expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 3 });

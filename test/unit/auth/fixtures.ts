@@ -44,8 +44,12 @@ export function scriptedPrompter(answers: { password?: string[]; confirm?: boole
     input: async (q) => next(answers.input, 'input', q.message),
     password: async (q) => next(answers.password, 'password', q.message),
     confirm: async (q) => next(answers.confirm, 'confirm', q.message),
-    select: async (q) => { throw new Error(`unexpected select: ${q.message}`); },
-    search: async (q) => { throw new Error(`unexpected search: ${q.message}`); },
+    select: async (q) => {
+      throw new Error(`unexpected select: ${q.message}`);
+    },
+    search: async (q) => {
+      throw new Error(`unexpected search: ${q.message}`);
+    },
   };
   return { prompter, asked };
 }

@@ -6,10 +6,17 @@ import { fakeIO } from '../../helpers/io.js';
 describe('a wait note on a terminal', () => {
   it('clears the progress line first, so the note stands on its own line', async () => {
     let n = 0;
-    const stub = await startStubServer((_req, res) => (n++ === 0 ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' }) : json(res, 200, [])));
+    const stub = await startStubServer((_req, res) =>
+      n++ === 0 ? json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '1' }) : json(res, 200, []),
+    );
     try {
       const io = fakeIO({ tty: true });
-      const f = createFactory({ io: io.io, env: {}, signal: new AbortController().signal, globals: { debug: false, timeoutMs: 5_000, maxWaitMs: 5_000, noInput: true, noColor: true } });
+      const f = createFactory({
+        io: io.io,
+        env: {},
+        signal: new AbortController().signal,
+        globals: { debug: false, timeoutMs: 5_000, maxWaitMs: 5_000, noInput: true, noColor: true },
+      });
       // A bulk run's live line, drawn in place.
       io.io.stderr.write('\r\x1b[2K12/60 lines · 12 ok · 0 failed');
       await f.apiFor(stub.url, 'tok_test').request({ path: '/open/workspaces' });

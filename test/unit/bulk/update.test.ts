@@ -93,11 +93,16 @@ async function failure(p: Promise<unknown>): Promise<CliError> {
 
 /** The results file without the intent records; `input_hash` is checked on its own (it is a hash of the line's text). */
 const results = () =>
-  readFileSync(join(dir, 'results.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.status !== 'sending').map((l) => {
-    const { input_hash, ...r } = l;
-    expect(input_hash).toMatch(/^[0-9a-f]{16}$/);
-    return r;
-  });
+  readFileSync(join(dir, 'results.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.status !== 'sending')
+    .map((l) => {
+      const { input_hash, ...r } = l;
+      expect(input_hash).toMatch(/^[0-9a-f]{16}$/);
+      return r;
+    });
 
 describe('bulk update', () => {
   it('writes one result per line, keeps going past failures, exits 10, paced at the announced limit', async () => {
@@ -109,7 +114,14 @@ describe('bulk update', () => {
     expect(results()).toEqual([
       { line: 1, submission_id: '11', id: 11, status: 'ok' },
       { line: 2, submission_id: '12', id: 12, status: 'ok' },
-      { line: 4, submission_id: '13', id: 13, status: 'failed', http_status: 422, error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.' },
+      {
+        line: 4,
+        submission_id: '13',
+        id: 13,
+        status: 'failed',
+        http_status: 422,
+        error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.',
+      },
       { line: 5, submission_id: null, status: 'failed', error: expect.stringMatching(/^invalid JSON: /) },
       { line: 6, submission_id: null, status: 'failed', error: 'missing "submission_id" (string or number)' },
       { line: 7, submission_id: '14', status: 'failed', error: 'Unknown field "Shoe size" in form contact-us.' },
@@ -152,7 +164,10 @@ describe('bulk update', () => {
     const puts = stub.requests.filter((r) => r.method === 'PUT').length;
     const again = setup({ resume: true });
     await failure(bulkUpdateRun(again.options));
-    const retried = stub.requests.filter((r) => r.method === 'PUT').slice(puts).map((r) => r.url);
+    const retried = stub.requests
+      .filter((r) => r.method === 'PUT')
+      .slice(puts)
+      .map((r) => r.url);
     expect(retried).toEqual(['/open/forms/42/submissions/13']);
     expect(results().length).toBe(8 + 5);
   });
@@ -221,8 +236,20 @@ describe('bulk update', () => {
     await failure(bulkUpdateRun(options));
     // The form, the list (the current answers) and the integrations: reads only.
     expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
-    const lines = fio.out().trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ line: 1, submission_id: '11', id: 11, status: 'dry-run', data: { p_name: 'Ada' }, body: { p_name: 'Ada', data: { p_name: 'Ada' } }, input_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const lines = fio
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      line: 1,
+      submission_id: '11',
+      id: 11,
+      status: 'dry-run',
+      data: { p_name: 'Ada' },
+      body: { p_name: 'Ada', data: { p_name: 'Ada' } },
+      input_hash: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(lines.filter((l) => l.status === 'failed').map((l) => l.line)).toEqual([5, 6, 7, 8]);
     // Nothing was sent, so there is no rate or ETA to show.
     expect(fio.err()).toBe('Dry run: 8/8 lines · 4 ok · 4 failed\n');

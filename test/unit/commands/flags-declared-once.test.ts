@@ -26,7 +26,11 @@ function commandModules(): string[] {
   const dir = join(ROOT, 'src', 'commands');
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
-    .flatMap((e) => readdirSync(join(dir, e.name)).filter((n) => n.endsWith('.ts')).map((n) => join(dir, e.name, n)));
+    .flatMap((e) =>
+      readdirSync(join(dir, e.name))
+        .filter((n) => n.endsWith('.ts'))
+        .map((n) => join(dir, e.name, n)),
+    );
 }
 
 describe('flags are declared once', () => {
@@ -35,7 +39,7 @@ describe('flags are declared once', () => {
       'export interface FooListOptions {',
       '  all?: boolean;',
       '}',
-      "  return cmd.action(async (form: string | undefined, flags: { all?: boolean }) => runF({ all: flags.all }));",
+      '  return cmd.action(async (form: string | undefined, flags: { all?: boolean }) => runF({ all: flags.all }));',
       '  return fooCommand().action((flags) => runF({ ...flags }));',
     ].join('\n');
     expect(offences(text)).toEqual([

@@ -81,7 +81,7 @@ describe('resolveCompletion on an injected tree', () => {
     expect((await complete(synthetic(), 'formctl ws r')).completion.candidates).toEqual([{ value: 'rm', description: 'Delete one' }]);
   });
 
-  it('offers the command\'s visible options, help included, then the root options it inherits (never --version or hidden ones)', async () => {
+  it("offers the command's visible options, help included, then the root options it inherits (never --version or hidden ones)", async () => {
     const { values } = await complete(synthetic(), 'formctl ws delete -');
     expect(values).toEqual(['-y', '--yes', '-h', '--help', '--profile', '--debug']);
     expect((await complete(synthetic(), 'formctl workspace list --n')).values).toEqual(['--ndjson']);
@@ -143,7 +143,9 @@ describe('resolveCompletion on an injected tree', () => {
   });
 
   it('prints candidates as value<TAB>description lines and the directive last, with control characters blanked', () => {
-    expect(formatCompletion({ candidates: [{ value: '1', description: 'Acme\x1b[2J' }, { value: 'x' }, { value: '' }], directive: 0 })).toBe('1\tAcme [2J\nx\n:0\n');
+    expect(formatCompletion({ candidates: [{ value: '1', description: 'Acme\x1b[2J' }, { value: 'x' }, { value: '' }], directive: 0 })).toBe(
+      '1\tAcme [2J\nx\n:0\n',
+    );
     expect(formatCompletion({ candidates: [], directive: Directive.files })).toBe(':1\n');
   });
 });
@@ -167,7 +169,14 @@ describe('resolveCompletion on the real tree', () => {
     expect((await complete(program, 'formctl webhook send http://x --form ')).calls).toEqual(['form']);
     expect((await complete(program, 'formctl profile use ')).calls).toEqual(['profile']);
     expect((await complete(program, 'formctl --profile ')).calls).toEqual(['profile']);
-    for (const line of ['formctl form pull 5 -o ', 'formctl form apply -f ', 'formctl submission export 5 --output=', 'formctl webhook verify --body-file ', 'formctl sandbox --data ', 'formctl form restore 5 --backup ']) {
+    for (const line of [
+      'formctl form pull 5 -o ',
+      'formctl form apply -f ',
+      'formctl submission export 5 --output=',
+      'formctl webhook verify --body-file ',
+      'formctl sandbox --data ',
+      'formctl form restore 5 --backup ',
+    ]) {
       expect((await complete(program, line)).completion.directive, line).toBe(Directive.files);
     }
     expect((await complete(program, 'formctl webhook listen --save-dir ')).completion.directive).toBe(Directive.directories);

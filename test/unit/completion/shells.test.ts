@@ -79,7 +79,11 @@ _formctl
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
   return drive(() => {
-    const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], { encoding: 'utf8', cwd: dir, env: { PATH: process.env.PATH, ...env } });
+    const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { PATH: process.env.PATH, ...env },
+    });
     expect(r.stderr).toBe('');
     return r.stdout;
   });

@@ -9,5 +9,10 @@ export function wordsOf(line: string): string[] {
 
 /** A request as a short string, e.g. "form --workspace 12". */
 export function describeRequest(r: ValueRequest): string {
-  return [r.kind, ...(r.workspace ? ['--workspace', r.workspace] : []), ...(r.form ? ['--form', r.form] : []), ...(r.profile ? ['--profile', r.profile] : [])].join(' ');
+  return [
+    r.kind,
+    ...(r.workspace ? ['--workspace', r.workspace] : []),
+    ...(r.form ? ['--form', r.form] : []),
+    ...(r.profile ? ['--profile', r.profile] : []),
+  ].join(' ');
 }

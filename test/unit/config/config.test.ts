@@ -18,7 +18,10 @@ describe('config store', () => {
     expect(statSync(t.configDir).mode & 0o777).toBe(0o700);
     expect(statSync(t.store.path).mode & 0o777).toBe(0o600);
     expect(t.store.path).toBe(`${t.configDir}/config.json`);
-    expect(JSON.parse(readFileSync(t.store.path, 'utf8'))).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: 'https://api.opnform.com', token: 'tok_x', tokenOrigin: 'https://api.opnform.com' } } });
+    expect(JSON.parse(readFileSync(t.store.path, 'utf8'))).toEqual({
+      currentProfile: 'default',
+      profiles: { default: { baseUrl: 'https://api.opnform.com', token: 'tok_x', tokenOrigin: 'https://api.opnform.com' } },
+    });
     await t.cleanup();
   });
 

@@ -34,10 +34,15 @@ describe('WindowBudget (fixed 60 s window)', () => {
   it('lets the limit through at once, then waits for the next window; the headers keep the count true', async () => {
     let t = 0;
     const waits: number[] = [];
-    const budget = new WindowBudget(10, () => t, async (ms) => {
-      waits.push(ms);
-      t += ms;
-    }, 500);
+    const budget = new WindowBudget(
+      10,
+      () => t,
+      async (ms) => {
+        waits.push(ms);
+        t += ms;
+      },
+      500,
+    );
     for (let i = 0; i < 10; i++) {
       await budget.take();
       t += 100;
@@ -53,7 +58,7 @@ describe('WindowBudget (fixed 60 s window)', () => {
   });
 });
 
-describe('export beyond the token wall (a fake with the deployed service\'s export rules)', async () => {
+describe("export beyond the token wall (a fake with the deployed service's export rules)", async () => {
   const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = await import('node:fs');
   const { tmpdir, hostname } = await import('node:os');
   // eslint-disable-next-line @typescript-eslint/unbound-method -- node:path's functions do not use `this`
@@ -96,7 +101,7 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
     return { fio, p, sleeps };
   };
 
-  it('a 1,200-row form: the job\'s status is closed, so the rows come in chunks of at most 1,000 ids, joined with one BOM and one header', async () => {
+  it("a 1,200-row form: the job's status is closed, so the rows come in chunks of at most 1,000 ids, joined with one BOM and one header", async () => {
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1200, (i) => ({ p_name: `N${i}` })) });
     const out = join(dir, 'all.csv');
     const { fio, p } = run({ output: out });
@@ -119,7 +124,16 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
   it('export-status on such a job says the status is closed to tokens, not that the job expired', async () => {
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(3, (i) => ({ p_name: `N${i}` })) });
     const fio = fakeIO();
-    const err = await submissionExportStatusRun({ io: fio.io, api: async () => clientFor(fake!.url), now: () => 0, sleep: async () => undefined, form: '42', jobId: 'abc', pollInterval: 1000, waitTimeout: 1000 }).then(
+    const err = await submissionExportStatusRun({
+      io: fio.io,
+      api: async () => clientFor(fake!.url),
+      now: () => 0,
+      sleep: async () => undefined,
+      form: '42',
+      jobId: 'abc',
+      pollInterval: 1000,
+      waitTimeout: 1000,
+    }).then(
       () => undefined,
       (e: Error & { hint?: string }) => e,
     );
@@ -131,12 +145,17 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
     fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1001, (i) => ({ p_name: `N${i}` })) });
     const out = join(dir, 'later.csv');
     const { fio, p } = run({ wait: false, output: out });
-    const err = (await p.then(() => undefined, (e: unknown) => e)) as (Error & { exitCode?: number; hint?: string }) | undefined;
+    const err = (await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as (Error & { exitCode?: number; hint?: string }) | undefined;
     expect(err?.exitCode).toBe(2);
     expect(err?.message).toBe(
       '--no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.',
     );
-    expect(err?.hint).toBe(`Run \`formctl submission export 42 -o ${out}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.`);
+    expect(err?.hint).toBe(
+      `Run \`formctl submission export 42 -o ${out}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.`,
+    );
     expect(fio.out()).toBe('');
     expect(fake.exportRequests()).toEqual([]);
     // The form, then both status paths, each 404 with an empty message.
@@ -145,7 +164,12 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
   });
 
   it('the export limit paces the chunks: 10 exports in a window, then a wait for the next one', async () => {
-    fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(10_500, (i) => ({ p_name: `N${i}` })), listRateLimit: 60_000 });
+    fake = await startSubmissionFake({
+      flavor: 'deployed',
+      form: FORM,
+      submissions: makeSubmissions(10_500, (i) => ({ p_name: `N${i}` })),
+      listRateLimit: 60_000,
+    });
     const out = join(dir, 'big.csv');
     const { p, sleeps } = run({ output: out });
     await p;
@@ -168,9 +192,14 @@ describe('export beyond the token wall (a fake with the deployed service\'s expo
     writeFileSync(`${out2}.part`, 'being written');
     writeFileSync(`${out2}.part.owner`, JSON.stringify({ pid: process.ppid, host: hostname(), started: '2026-01-01T00:00:00.000Z' }));
     const before = fake.requests.length;
-    const err = await run({ output: out2 }).p.then(() => undefined, (e: Error & { exitCode: number }) => e);
+    const err = await run({ output: out2 }).p.then(
+      () => undefined,
+      (e: Error & { exitCode: number }) => e,
+    );
     expect(err?.exitCode).toBe(2);
-    expect(err?.message).toBe(`${out2}.part exists: another export to ${out2} is running (process ${process.ppid} on this machine, started 2026-01-01T00:00:00.000Z).`);
+    expect(err?.message).toBe(
+      `${out2}.part exists: another export to ${out2} is running (process ${process.ppid} on this machine, started 2026-01-01T00:00:00.000Z).`,
+    );
     expect(fake.requests.length).toBe(before);
     expect(existsSync(`${out2}.part`)).toBe(true);
   });

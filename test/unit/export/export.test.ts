@@ -218,7 +218,7 @@ describe('submission export (sync)', () => {
     expect(readdirSync(dir)).toEqual(['a.csv']);
   });
 
-  it('a second export to the same file while one runs stops without touching the first one\'s .part', async () => {
+  it("a second export to the same file while one runs stops without touching the first one's .part", async () => {
     const held = await heldServer();
     stub = held.server;
     const out = join(dir, 'a.csv');
@@ -226,7 +226,11 @@ describe('submission export (sync)', () => {
     await until(() => existsSync(`${out}.part`));
     const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
     expect(err.exitCode).toBe(2);
-    expect(err.message).toMatch(new RegExp(`^${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.part exists: another export to .* is running \\(process ${process.pid} on this machine, started `));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.part exists: another export to .* is running \\(process ${process.pid} on this machine, started `,
+      ),
+    );
     // Refused before its export request: only the first export was sent.
     expect(stub.requests.filter((r) => r.method === 'POST').length).toBe(1);
     held.release();
@@ -308,7 +312,7 @@ describe('submission export (async job)', () => {
     expect(fio.err()).toBe(`Exporting: queued ▕░░░░░░░░░░▏ 0%\nExporting: processing ▕████░░░░░░▏ 40%\nExporting: completed ▕██████████▏ 100%\n`);
   });
 
-  it('without -o saves under the download\'s Content-Disposition name', async () => {
+  it("without -o saves under the download's Content-Disposition name", async () => {
     stub = await asyncServer([{ status: 'completed', progress: 100, file_url: 'FILE' }]);
     const { options } = opts(stub.url);
     const cwd = process.cwd();
@@ -323,7 +327,13 @@ describe('submission export (async job)', () => {
   });
 
   it('falls back to the code status path when the docs path is 404', async () => {
-    stub = await asyncServer([{ status: 'processing', progress: 50 }, { status: 'completed', progress: 100, file_url: 'FILE' }], { docs404: true, sameOrigin: true });
+    stub = await asyncServer(
+      [
+        { status: 'processing', progress: 50 },
+        { status: 'completed', progress: 100, file_url: 'FILE' },
+      ],
+      { docs404: true, sameOrigin: true },
+    );
     const out = join(dir, 'a.csv');
     await submissionExportRun(opts(stub.url, { output: out }).options);
     expect(readFileSync(out, 'utf8')).toBe(CSV);
@@ -348,7 +358,10 @@ describe('submission export (async job)', () => {
   });
 
   it('a failed job exits 1 with the server reason and leaves no file', async () => {
-    stub = await asyncServer([{ status: 'processing', progress: 10 }, { status: 'failed', error_message: 'No submissions to export' }]);
+    stub = await asyncServer([
+      { status: 'processing', progress: 10 },
+      { status: 'failed', error_message: 'No submissions to export' },
+    ]);
     const out = join(dir, 'a.csv');
     const err = await failure(submissionExportRun(opts(stub.url, { output: out }).options));
     expect(err.exitCode).toBe(1);
@@ -374,7 +387,9 @@ describe('submission export (async job)', () => {
     await submissionExportRun(options);
     expect(fio.out()).toBe(`${JOB}\n`);
     // The current profile (`profile use`) is what the next command picks anyway: not named.
-    expect(fio.err()).toBe(`note: export job ${JOB} runs in the background; fetch it with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`);
+    expect(fio.err()).toBe(
+      `note: export job ${JOB} runs in the background; fetch it with: formctl submission export-status 42 ${JOB} --download -o answers.csv\n`,
+    );
     // The form, one status read before the export (can a job be fetched later at all?), and the export.
     expect(stub.requests.length).toBe(3);
     expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
@@ -385,7 +400,9 @@ describe('submission export (async job)', () => {
     const jobs = async () => ({ profileName: 'jobs', profileSource: 'flag' as const });
     const text = opts(stub.url, { wait: false, context: jobs });
     await submissionExportRun(text.options);
-    expect(text.fio.err()).toBe(`note: export job ${JOB} runs in the background; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download\n`);
+    expect(text.fio.err()).toBe(
+      `note: export job ${JOB} runs in the background; fetch it with: formctl --profile jobs submission export-status 42 ${JOB} --download\n`,
+    );
     const asJson = opts(stub.url, { wait: false, json: true, context: async () => ({ profileName: "ada's", profileSource: 'env' as const }) });
     await submissionExportRun(asJson.options);
     expect(JSON.parse(asJson.fio.out()).resume).toBe(`formctl --profile 'ada'\\''s' submission export-status 42 ${JOB} --download`);
@@ -411,8 +428,15 @@ describe('submission export (async job)', () => {
     stub = await asyncServer([{ job_id: JOB, status: 'processing', progress: 55, file_url: null }]);
     const fio = fakeIO();
     await submissionExportStatusRun({
-      io: fio.io, api: async () => clientFor(stub!.url), now: () => 0, sleep: async () => undefined,
-      form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000, json: true,
+      io: fio.io,
+      api: async () => clientFor(stub!.url),
+      now: () => 0,
+      sleep: async () => undefined,
+      form: '42',
+      jobId: JOB,
+      pollInterval: 1000,
+      waitTimeout: 1000,
+      json: true,
     });
     expect(JSON.parse(fio.out())).toEqual({ job_id: JOB, status: 'processing', progress: 55, file_url: null });
   });
@@ -424,15 +448,24 @@ describe('submission export (async job)', () => {
     const status = async (extra: { json?: string | true; tty?: boolean }) => {
       const fio = fakeIO({ tty: extra.tty ?? false });
       await submissionExportStatusRun({
-        io: fio.io, api: async () => clientFor(stub!.url), now: () => 0, sleep: async () => undefined,
-        form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000, json: extra.json,
+        io: fio.io,
+        api: async () => clientFor(stub!.url),
+        now: () => 0,
+        sleep: async () => undefined,
+        form: '42',
+        jobId: JOB,
+        pollInterval: 1000,
+        waitTimeout: 1000,
+        json: extra.json,
       });
       return { out: fio.out(), err: fio.err() };
     };
     const download = `formctl submission export-status 42 ${JOB} --download`;
     const bare = await status({ json: true });
     expect(JSON.parse(bare.out)).toEqual({ job_id: JOB, status: 'completed', progress: 100, expires_at: '2025-01-01T02:00:00Z' });
-    expect(bare.err).toBe(`note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}\n`);
+    expect(bare.err).toBe(
+      `note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}\n`,
+    );
     const named = await status({ json: 'status,file_url' });
     expect(JSON.parse(named.out)).toEqual({ status: 'completed', file_url: link });
     expect(named.err).toBe('');
@@ -449,11 +482,21 @@ describe('submission export (async job)', () => {
 
   it('export-status refuses fields with --download and unknown fields, before any request', async () => {
     const fio = fakeIO();
-    const base = { io: fio.io, api: async () => { throw new Error('no request expected'); }, now: () => 0, sleep: async () => undefined, form: '42', jobId: JOB, pollInterval: 1000, waitTimeout: 1000 };
+    const base = {
+      io: fio.io,
+      api: async () => {
+        throw new Error('no request expected');
+      },
+      now: () => 0,
+      sleep: async () => undefined,
+      form: '42',
+      jobId: JOB,
+      pollInterval: 1000,
+      waitTimeout: 1000,
+    };
     expect((await failure(submissionExportStatusRun({ ...base, download: true, json: 'file_url' }))).exitCode).toBe(2);
     const unknown = await failure(submissionExportStatusRun({ ...base, json: 'url' }));
     expect(unknown.exitCode).toBe(2);
     expect(unknown.message).toBe('Unknown JSON field: url.');
   });
 });
-

@@ -40,9 +40,25 @@ describe('form pull / apply', () => {
     const text = readFileSync(file, 'utf8');
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual([
-      'id', 'slug', 'workspace_id', 'title', 'visibility', 'language', 'theme', 'presentation_style', 'width', 'size',
-      'border_radius', 'dark_mode', 'color', 'uppercase_labels', 'no_branding', 'transparent_background',
-      'description', 'settings', 'properties',
+      'id',
+      'slug',
+      'workspace_id',
+      'title',
+      'visibility',
+      'language',
+      'theme',
+      'presentation_style',
+      'width',
+      'size',
+      'border_radius',
+      'dark_mode',
+      'color',
+      'uppercase_labels',
+      'no_branding',
+      'transparent_background',
+      'description',
+      'settings',
+      'properties',
     ]);
     expect(text).not.toContain('hunter2');
     const stdout = fakeIO();
@@ -103,9 +119,21 @@ describe('form pull / apply', () => {
       await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
       const post = server.requests.find((r) => r.method === 'POST')!;
       expect(JSON.parse(post.body)).toEqual({
-        workspace_id: 3, title: 'Sign up', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic',
-        width: 'centered', size: 'md', border_radius: 'small', dark_mode: 'auto', color: '#3B82F6', uppercase_labels: false,
-        no_branding: false, transparent_background: false, properties: [{ id: 'email', type: 'email', name: 'Email' }],
+        workspace_id: 3,
+        title: 'Sign up',
+        visibility: 'draft',
+        language: 'en',
+        theme: 'default',
+        presentation_style: 'classic',
+        width: 'centered',
+        size: 'md',
+        border_radius: 'small',
+        dark_mode: 'auto',
+        color: '#3B82F6',
+        uppercase_labels: false,
+        no_branding: false,
+        transparent_background: false,
+        properties: [{ id: 'email', type: 'email', name: 'Email' }],
       });
       expect(io.out()).toBe('77\t\n');
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id: 77, slug: 'signup-abc', workspace_id: 3, title: 'Sign up' });
@@ -148,7 +176,9 @@ describe('form pull / apply', () => {
       const io = fakeIO();
       await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true });
       expect(readFileSync(file, 'utf8')).toBe(edited);
-      expect(io.err()).toBe(`warning: created form 77 but could not record its id in ${file} (it changed while the form was being created); add "id": 77 to the file before the next apply.\n`);
+      expect(io.err()).toBe(
+        `warning: created form 77 but could not record its id in ${file} (it changed while the form was being created); add "id": 77 to the file before the next apply.\n`,
+      );
     } finally {
       await client.close();
       await server.close();
@@ -159,9 +189,19 @@ describe('form pull / apply', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'prod.json');
     writeFileSync(file, JSON.stringify({ id: 42, slug: 'newsletter-9f8e7d', title: 'Newsletter', properties: [{ id: 'e', type: 'email', name: 'Email' }] }));
-    const e = await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true }).catch((err) => err);
+    const e = await formApplyRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      resolveWorkspace: async () => 3,
+      backupDir,
+      now,
+      file,
+      validate: true,
+    }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
-    expect((e as Error).message).toBe(`${file} names form 42 with slug "newsletter-9f8e7d", but form 42 is "contact-us" (Contact us): a different form; nothing was sent.`);
+    expect((e as Error).message).toBe(
+      `${file} names form 42 with slug "newsletter-9f8e7d", but form 42 is "contact-us" (Contact us): a different form; nothing was sent.`,
+    );
     expect(stub.puts()).toEqual([]);
     await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, force: true, validate: true });
     expect(stub.puts()).toHaveLength(1);
@@ -171,7 +211,13 @@ describe('form pull / apply', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ id: 42, properties: [] }));
-    expect(codeOf(await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true }).catch((e) => e))).toBe(2);
+    expect(
+      codeOf(
+        await formApplyRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, backupDir, now, file, validate: true }).catch(
+          (e) => e,
+        ),
+      ),
+    ).toBe(2);
     expect(stub.requests).toEqual([]);
   });
 });
@@ -179,25 +225,66 @@ describe('form pull / apply', () => {
 describe('form restore', () => {
   it('puts the latest backup back through the safe update, backing up the replaced version', async () => {
     stub = await startFormStub();
-    await formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, now, form: '42', title: 'Oops', set: [['properties', '[{"id":"x","type":"text","name":"X"}]']], validate: true });
+    await formUpdateRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      now,
+      form: '42',
+      title: 'Oops',
+      set: [['properties', '[{"id":"x","type":"text","name":"X"}]']],
+      validate: true,
+    });
     expect(stub.form.title).toBe('Oops');
 
-    const refused = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: 'latest', validate: true }).catch((e) => e);
-    expect([codeOf(refused), (refused as CliError).hint]).toEqual([2, 'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).']);
+    const refused = await formRestoreRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      now,
+      form: '42',
+      backup: 'latest',
+      validate: true,
+    }).catch((e) => e);
+    expect([codeOf(refused), (refused as CliError).hint]).toEqual([
+      2,
+      'Pass --yes to confirm, or --dry-run to see the change first (prompts are off: not a terminal, CI, or --no-input).',
+    ]);
 
     const io = fakeIO();
-    await formRestoreRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', yes: true, backup: 'latest', validate: true });
+    await formRestoreRun({
+      io: io.io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      now,
+      form: '42',
+      yes: true,
+      backup: 'latest',
+      validate: true,
+    });
     const restored = JSON.parse(stub.puts()[1]!.body);
     expect(restored.title).toBe('Contact us');
     expect(restored.properties).toEqual(sampleForm().properties);
     expect(readdirSync(join(tmp.dir, 'backups', '42'))).toHaveLength(2);
   });
 
-  it('refuses a backup with the same id but another slug (another profile\'s form 42)', async () => {
+  it("refuses a backup with the same id but another slug (another profile's form 42)", async () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other-profile.json');
     writeFileSync(file, JSON.stringify(sampleForm({ slug: 'payroll-1a2b3c', title: 'Payroll' })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: file, yes: true, validate: true }).catch((err) => err);
+    const e = await formRestoreRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      now,
+      form: '42',
+      backup: file,
+      yes: true,
+      validate: true,
+    }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form "payroll-1a2b3c", not of form 42 ("contact-us"); nothing was sent.`);
     expect(stub.puts()).toEqual([]);
@@ -207,7 +294,17 @@ describe('form restore', () => {
     stub = await startFormStub();
     const file = join(tmp.dir, 'other.json');
     writeFileSync(file, JSON.stringify(sampleForm({ id: 7 })));
-    const e = await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, now, form: '42', backup: file, yes: true, validate: true }).catch((err) => err);
+    const e = await formRestoreRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      now,
+      form: '42',
+      backup: file,
+      yes: true,
+      validate: true,
+    }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form 7, not form 42.`);
   });
@@ -224,7 +321,18 @@ describe('form edit', () => {
       else writeFileSync(file, text.replace('"Contact us', '"Talk to us"'));
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true });
+    await formEditRun({
+      io: io.io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      editor,
+      editorSet: true,
+      now,
+      form: '42',
+      yes: true,
+      validate: true,
+    });
     expect(seen).toHaveLength(2);
     expect(seen[0]!.startsWith('// Edit the form below')).toBe(true);
     expect(seen[1]).toMatch(/^\/\/ ERROR: The edited form is not valid JSON: /m);
@@ -242,7 +350,18 @@ describe('form edit', () => {
       doc.properties = [];
       writeFileSync(file, JSON.stringify(doc, null, 2));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true }).catch((err) => err);
+    const e = await formEditRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      editor,
+      editorSet: true,
+      now,
+      form: '42',
+      yes: true,
+      validate: true,
+    }).catch((err) => err);
     expect(opens).toBe(2);
     expect(codeOf(e)).toBe(2);
     expect(stub.puts()).toEqual([]);
@@ -259,7 +378,18 @@ describe('form edit', () => {
       path = file;
       writeFileSync(file, readFileSync(file, 'utf8').replace('"Contact us"', '"My long edit"'));
     };
-    const e = await formEditRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: true, now, form: '42', yes: true, validate: true }).catch((err) => err);
+    const e = await formEditRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      editor,
+      editorSet: true,
+      now,
+      form: '42',
+      yes: true,
+      validate: true,
+    }).catch((err) => err);
     expect(codeOf(e)).toBe(9);
     expect(stub.puts()).toEqual([]);
     expect((e as CliError).hint).toContain(`Your edited form is kept in ${path}.`);
@@ -274,9 +404,19 @@ describe('form edit', () => {
       opened++;
     };
     const cases: Array<{ io: ReturnType<typeof fakeIO>; yes?: true; editorSet: boolean; message: string; hint: string }> = [
-      { io: fakeIO(), editorSet: true, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
+      {
+        io: fakeIO(),
+        editorSet: true,
+        message: 'form edit asks before updating, and prompts are off.',
+        hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).',
+      },
       // On a terminal with CI or --no-input set: prompts are off too.
-      { io: fakeIO({ tty: true, canPrompt: false }), editorSet: false, message: 'form edit asks before updating, and prompts are off.', hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).' },
+      {
+        io: fakeIO({ tty: true, canPrompt: false }),
+        editorSet: false,
+        message: 'form edit asks before updating, and prompts are off.',
+        hint: 'Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).',
+      },
       {
         io: fakeIO(),
         yes: true,
@@ -286,7 +426,18 @@ describe('form edit', () => {
       },
     ];
     for (const c of cases) {
-      const e = await formEditRun({ io: c.io.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor, editorSet: c.editorSet, now, form: '42', yes: c.yes, validate: true }).catch((err) => err);
+      const e = await formEditRun({
+        io: c.io.io,
+        api: async () => stub!.client,
+        backupDir,
+        prompter: noPrompter,
+        editor,
+        editorSet: c.editorSet,
+        now,
+        form: '42',
+        yes: c.yes,
+        validate: true,
+      }).catch((err) => err);
       expect(codeOf(e)).toBe(2);
       expect([(e as CliError).message, (e as CliError).hint]).toEqual([c.message, c.hint]);
     }
@@ -298,11 +449,32 @@ describe('form edit', () => {
     stub = await startFormStub();
     const change = async (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('"public"', '"closed"'));
     const dry = fakeIO();
-    await formEditRun({ io: dry.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: change, editorSet: true, now, form: '42', dryRun: true, validate: true });
+    await formEditRun({
+      io: dry.io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      editor: change,
+      editorSet: true,
+      now,
+      form: '42',
+      dryRun: true,
+      validate: true,
+    });
     expect(dry.out()).toContain('-  "visibility": "public",\n+  "visibility": "closed",\n');
     expect(dry.err()).toBe('note: dry run: nothing was sent.\n');
     const tty = fakeIO({ tty: true, canPrompt: true });
-    await formEditRun({ io: tty.io, api: async () => stub!.client, backupDir, prompter: noPrompter, editor: async () => undefined, editorSet: false, now, form: '42', validate: true });
+    await formEditRun({
+      io: tty.io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: noPrompter,
+      editor: async () => undefined,
+      editorSet: false,
+      now,
+      form: '42',
+      validate: true,
+    });
     expect(tty.err()).toBe('No changes; nothing was sent.\n');
     expect(stub.puts()).toEqual([]);
   });

@@ -25,7 +25,11 @@ describe('backups', () => {
     const list = await listBackups(tmp.dir);
     expect(list[0]!.path).toBe(later);
     expect(list[0]!.file).toBe('2025-03-04T05-06-07.890Z-12.json');
-    expect(list.map((b) => b.file).slice(1, 4)).toEqual(['2025-03-04T05-06-07.890Z-11.json', '2025-03-04T05-06-07.890Z-10.json', '2025-03-04T05-06-07.890Z-9.json']);
+    expect(list.map((b) => b.file).slice(1, 4)).toEqual([
+      '2025-03-04T05-06-07.890Z-11.json',
+      '2025-03-04T05-06-07.890Z-10.json',
+      '2025-03-04T05-06-07.890Z-9.json',
+    ]);
     expect(list[list.length - 1]!.file).toBe('2025-03-04T05-06-07.890Z.json');
     expect(JSON.parse(readFileSync(list[0]!.path, 'utf8')).title).toBe('last');
     // A backup from a later millisecond is newer than every suffixed one.

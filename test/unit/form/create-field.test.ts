@@ -18,7 +18,15 @@ describe('form create --field "Name:type"', () => {
     const noPrompter = (): Prompter => {
       throw new Error('no prompts expected');
     };
-    const e = await formCreateRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, prompter: noPrompter, title: 'T', field: ['Email:bogus'], validate: true }).catch((err) => err);
+    const e = await formCreateRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      resolveWorkspace: async () => 3,
+      prompter: noPrompter,
+      title: 'T',
+      field: ['Email:bogus'],
+      validate: true,
+    }).catch((err) => err);
     expect((e as CliError).exitCode).toBe(2);
     expect(stub.requests).toEqual([]);
   });

@@ -48,7 +48,11 @@ describe('the --field "Name:type" mini-language', () => {
 
   it.each([
     ['Plan:select', 'Invalid --field "Plan:select": a select field needs its options.', 'List them after "=", e.g. --field "Plan:select=Free,Pro,Team".'],
-    ['Tags:multi_select= , ', 'Invalid --field "Tags:multi_select= , ": a multi_select field needs its options.', 'List them after "=", e.g. --field "Tags:multi_select=Free,Pro,Team".'],
+    [
+      'Tags:multi_select= , ',
+      'Invalid --field "Tags:multi_select= , ": a multi_select field needs its options.',
+      'List them after "=", e.g. --field "Tags:multi_select=Free,Pro,Team".',
+    ],
   ])('%s without options is refused (exit 2): the service refuses a select with none', (spec, message, hint) => {
     const e = errorOf(() => parseField(spec, newId));
     expect([e.exitCode, e.message, e.hint]).toEqual([2, message, hint]);

@@ -9,7 +9,14 @@ import { Capture } from '../../helpers/io.js';
 
 // `form get --json` (every field) is what people save and log: the form password stays out of it
 // unless the field list names it (docs/forms.md, "Secrets").
-const FORM = { id: 42, slug: 'contact', title: 'Contact', visibility: 'public', password: 'hunter2-secret', properties: [{ id: 'a', type: 'text', name: 'A' }] };
+const FORM = {
+  id: 42,
+  slug: 'contact',
+  title: 'Contact',
+  visibility: 'public',
+  password: 'hunter2-secret',
+  properties: [{ id: 'a', type: 'text', name: 'A' }],
+};
 
 describe('form get keeps the form password out of output unless asked for', () => {
   const home = mkdtempSync(join(tmpdir(), 'formctl-get-secrets-'));
@@ -27,7 +34,14 @@ describe('form get keeps the form password out of output unless asked for', () =
     stdin.end();
     const stdout = new Capture(false);
     const stderr = new Capture(false);
-    const env = { FORMCTL_CONFIG_DIR: join(home, 'config'), FORMCTL_STATE_DIR: join(home, 'state'), FORMCTL_CACHE_DIR: join(home, 'cache'), FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: server.url, NO_COLOR: '1' };
+    const env = {
+      FORMCTL_CONFIG_DIR: join(home, 'config'),
+      FORMCTL_STATE_DIR: join(home, 'state'),
+      FORMCTL_CACHE_DIR: join(home, 'cache'),
+      FORMCTL_TOKEN: 'tok_x',
+      FORMCTL_BASE_URL: server.url,
+      NO_COLOR: '1',
+    };
     const code = await run(args, env, { stdin, stdout, stderr });
     return { code, out: stdout.text(), err: stderr.text() };
   }

@@ -78,9 +78,7 @@ describe('local checks cover only what the change touches', () => {
     expect(stub.puts()).toHaveLength(1);
     const e = await update(stub, fakeIO(), { set: [['properties.1.name', '']] }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
-    expect((e as Error).message).toBe(
-      'The form is not valid (1 problem); nothing was sent:\n  properties.1.name: is required',
-    );
+    expect((e as Error).message).toBe('The form is not valid (1 problem); nothing was sent:\n  properties.1.name: is required');
   });
 
   it('required attributes the service did not return are filled with the create defaults and named in a note', async () => {
@@ -117,7 +115,17 @@ describe('local checks cover only what the change touches', () => {
     stub = await startFormStub({ form: sampleForm({ title: TITLE_70 }) });
     const saved = join(tmp.dir, 'saved.json');
     writeFileSync(saved, JSON.stringify(sampleForm({ title: TITLE_70, visibility: 'closed' })));
-    await formRestoreRun({ io: fakeIO().io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, now, form: '42', backup: saved, yes: true, validate: true });
+    await formRestoreRun({
+      io: fakeIO().io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: () => ({}) as never,
+      now,
+      form: '42',
+      backup: saved,
+      yes: true,
+      validate: true,
+    });
     expect(JSON.parse(stub.puts()[0]!.body).visibility).toBe('closed');
   });
 });
@@ -141,7 +149,12 @@ describe('form update holds the form lock from the read to the PUT', () => {
     stub.requests.length = 0;
     await update(stub, fakeIO(), { form: 'contact-us', visibility: 'closed', lock });
     expect(events).toEqual(['lock 42 after 1 requests', 'release after 4 requests']);
-    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact-us', 'GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42']);
+    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /open/forms/contact-us',
+      'GET /open/forms/42',
+      'GET /open/forms/42',
+      'PUT /open/forms/42',
+    ]);
     events.length = 0;
     await update(stub, fakeIO(), { visibility: 'public', lock, dryRun: true });
     expect(events).toEqual([]);
@@ -164,7 +177,19 @@ describe('form edit', () => {
       return locker(id);
     };
     const io = fakeIO();
-    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter: () => ({}) as never, editor, editorSet: true, now, form: '42', yes: true, lock, validate: true });
+    await formEditRun({
+      io: io.io,
+      api: async () => stub!.client,
+      backupDir,
+      prompter: () => ({}) as never,
+      editor,
+      editorSet: true,
+      now,
+      form: '42',
+      yes: true,
+      lock,
+      validate: true,
+    });
     expect(opens).toBe(1);
     expect(locked).toEqual([42]);
     const body = JSON.parse(stub.puts()[0]!.body);
@@ -211,7 +236,17 @@ describe('secrets in diffs and dry runs', () => {
       const file = join(tmp.dir, 'new.json');
       writeFileSync(file, JSON.stringify({ title: 'New', password: 'pw-123', properties: [{ id: 'a', type: 'text', name: 'A' }] }));
       const io = fakeIO();
-      await formApplyRun({ io: io.io, api: async () => client, resolveWorkspace: async () => 3, backupDir, now, file, dryRun: true, json: true, validate: true });
+      await formApplyRun({
+        io: io.io,
+        api: async () => client,
+        resolveWorkspace: async () => 3,
+        backupDir,
+        now,
+        file,
+        dryRun: true,
+        json: true,
+        validate: true,
+      });
       expect(io.out()).not.toContain('pw-123');
       expect(JSON.parse(io.out()).body.password).toBe('********');
     } finally {
@@ -270,7 +305,7 @@ describe('what the service does on save (code blocks, branding, slug)', () => {
     stub = await startFormStub({ form: sampleForm({ plan_tier: 'free' }), store: (b) => ({ ...b, no_branding: false }) });
     const set = fakeIO();
     await update(stub, set, { set: [['no_branding', 'true']] });
-    expect(set.err()).toContain('warning: the service reports no_branding false for form 42: the workspace\'s plan does not include removing the branding');
+    expect(set.err()).toContain("warning: the service reports no_branding false for form 42: the workspace's plan does not include removing the branding");
   });
 
   it('--set slug=… is sent (not dropped): kept by the service → a warning; changed → a warning to update links', async () => {
@@ -278,7 +313,9 @@ describe('what the service does on save (code blocks, branding, slug)', () => {
     const io = fakeIO();
     await update(stub, io, { set: [['slug', 'write-to-us']] });
     expect(JSON.parse(stub.puts()[0]!.body).slug).toBe('write-to-us');
-    expect(io.err()).toBe('warning: the service kept the slug "contact-us" (it changes a slug only on a self-hosted server); the rest of the change was applied.\n');
+    expect(io.err()).toBe(
+      'warning: the service kept the slug "contact-us" (it changes a slug only on a self-hosted server); the rest of the change was applied.\n',
+    );
 
     await stub.close();
     stub = await startFormStub();
@@ -332,7 +369,14 @@ describe('size limit', () => {
     try {
       const file = join(tmp.dir, 'big.json');
       writeFileSync(file, JSON.stringify({ title: 'Big', description: 'x'.repeat(11 * 1024 * 1024), properties: [{ id: 'a', type: 'text', name: 'A' }] }));
-      const e = (await formCreateRun({ io: fakeIO().io, api: async () => client, resolveWorkspace: async () => 3, prompter: () => ({}) as never, file, validate: true }).catch((err) => err)) as CliError;
+      const e = (await formCreateRun({
+        io: fakeIO().io,
+        api: async () => client,
+        resolveWorkspace: async () => 3,
+        prompter: () => ({}) as never,
+        file,
+        validate: true,
+      }).catch((err) => err)) as CliError;
       expect(e.exitCode).toBe(2);
       expect(e.message).toBe('The form is 11.0 MiB as JSON; the service takes at most 10 MiB: nothing was sent.');
       expect(server.requests).toEqual([]);
@@ -350,7 +394,15 @@ describe('402 from the service', () => {
     );
     const client = new ApiClient({ baseUrl: server.url, token: 'tok_unit', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const e = (await formUpdateRun({ io: fakeIO().io, api: async () => client, backupDir, now, form: '42', set: [['custom_code', '<b>']], validate: true }).catch((err) => err)) as CliError;
+      const e = (await formUpdateRun({
+        io: fakeIO().io,
+        api: async () => client,
+        backupDir,
+        now,
+        form: '42',
+        set: [['custom_code', '<b>']],
+        validate: true,
+      }).catch((err) => err)) as CliError;
       expect([e.exitCode, e.message, e.hint]).toEqual([
         5,
         'This feature requires a Pro plan. (HTTP 402, PUT /open/forms/42)',
@@ -373,7 +425,9 @@ describe('form create --set slug', () => {
       resolveWorkspace: async () => 3,
       prompter: () => ({}) as never,
       title: 'X',
-      set: [['slug', 'my-slug']], validate: true }).catch((err) => err)) as CliError;
+      set: [['slug', 'my-slug']],
+      validate: true,
+    }).catch((err) => err)) as CliError;
     expect([e.exitCode, e.message]).toEqual([2, "form create cannot choose the slug: the service makes a new form's slug from its title."]);
   });
 });

@@ -40,7 +40,10 @@ describe('id parsing (src/io/ids.ts)', () => {
     expect(parseFormRef('007')).toBe('7');
     expect(parseFormRef('contact-us-3f9a1c')).toBe('contact-us-3f9a1c');
     for (const bad of ['1e23', '9007199254740993', '-4', '4.5', '0', '+3', ' 1E5 ', 'a/b', '../x', 'a b', '']) {
-      expect(codeOf(() => parseFormRef(bad)), bad).toBe(2);
+      expect(
+        codeOf(() => parseFormRef(bad)),
+        bad,
+      ).toBe(2);
     }
     expect(() => parseFormRef('1e23')).toThrow('<form> "1e23" is not a form id or slug: form ids are whole numbers from 1 to 9007199254740991.');
   });

@@ -19,7 +19,11 @@ const now = () => new Date(Date.UTC(2025, 2, 4));
 const noPrompter = (): Prompter => {
   throw new Error('no prompts expected');
 };
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as CliError);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as CliError,
+  );
 
 describe('--json field names of the form commands', () => {
   it('get refuses a name the form neither declares nor has (exit 2, the fields listed)', async () => {
@@ -67,7 +71,16 @@ describe('--json field names of the form commands', () => {
     const tmp = tempDir();
     try {
       const e = await caught(
-        formUpdateRun({ io: fakeIO().io, api: async () => stub!.client, backupDir: async () => tmp.dir, now, form: '42', title: 'New', validate: true, json: 'nope' }),
+        formUpdateRun({
+          io: fakeIO().io,
+          api: async () => stub!.client,
+          backupDir: async () => tmp.dir,
+          now,
+          form: '42',
+          title: 'New',
+          validate: true,
+          json: 'nope',
+        }),
       );
       expect(e!.exitCode).toBe(2);
       expect(e!.message).toBe('Unknown JSON field: nope.');
@@ -80,7 +93,15 @@ describe('--json field names of the form commands', () => {
   it('create refuses an unknown name before the POST', async () => {
     stub = await startFormStub();
     const e = await caught(
-      formCreateRun({ io: fakeIO().io, api: async () => stub!.client, resolveWorkspace: async () => 3, prompter: noPrompter, title: 'T', json: 'id,nope', validate: true }),
+      formCreateRun({
+        io: fakeIO().io,
+        api: async () => stub!.client,
+        resolveWorkspace: async () => 3,
+        prompter: noPrompter,
+        title: 'T',
+        json: 'id,nope',
+        validate: true,
+      }),
     );
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');

@@ -47,16 +47,36 @@ function scripted(answers: unknown[]): { prompter: Prompter; asked: string[] } {
 describe('form create', () => {
   it('from flags: sends all 14 required attributes with the create defaults; piped prints id and URL', async () => {
     const io = fakeIO();
-    await formCreateRun({ io: io.io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, newId, title: 'Contact', field: ['Name', 'Email:email'], validate: true });
+    await formCreateRun({
+      io: io.io,
+      api,
+      resolveWorkspace: async () => sb.workspaceId,
+      prompter: noPrompter,
+      newId,
+      title: 'Contact',
+      field: ['Name', 'Email:email'],
+      validate: true,
+    });
     const [id, url] = io.out().trimEnd().split('\t');
     expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-`));
     const js = fakeIO();
     await formGetRun({ io: js.io, api, now, form: id!, json: true });
     const form = JSON.parse(js.out());
     expect(form).toMatchObject({
-      title: 'Contact', visibility: 'draft', language: 'en', theme: 'default', presentation_style: 'classic', width: 'centered',
-      size: 'md', border_radius: 'small', dark_mode: 'auto', color: '#3B82F6', uppercase_labels: false, no_branding: false,
-      transparent_background: false, workspace_id: sb.workspaceId,
+      title: 'Contact',
+      visibility: 'draft',
+      language: 'en',
+      theme: 'default',
+      presentation_style: 'classic',
+      width: 'centered',
+      size: 'md',
+      border_radius: 'small',
+      dark_mode: 'auto',
+      color: '#3B82F6',
+      uppercase_labels: false,
+      no_branding: false,
+      transparent_background: false,
+      workspace_id: sb.workspaceId,
     });
     expect(form.properties).toEqual([
       { id: 'field-1', type: 'text', name: 'Name', required: false },
@@ -74,7 +94,9 @@ describe('form create', () => {
         throw new (await import('../../../src/errors.js')).UsageError('Missing --workspace.');
       },
       prompter: () => prompter,
-      newId, validate: true });
+      newId,
+      validate: true,
+    });
     expect(asked).toEqual(['Title', 'Workspace', 'First field name', 'First field type']);
     expect(io.out()).toMatch(/^✓ Created form "Survey" \(id \d+, draft\)\.\n {2}http:\/\/127\.0\.0\.1:\d+\/forms\/survey-[a-z0-9]+\n$/);
   });
@@ -92,13 +114,32 @@ describe('form create', () => {
   });
 
   it('off a terminal a missing title is a usage error naming the flag; local validation runs first', async () => {
-    const e = await formCreateRun({ io: fakeIO().io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, validate: true }).catch((err) => err);
+    const e = await formCreateRun({ io: fakeIO().io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, validate: true }).catch(
+      (err) => err,
+    );
     expect(codeOf(e)).toBe(2);
-    expect([(e as CliError).message, (e as CliError).hint]).toEqual(['Missing --title.', 'Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).']);
+    expect([(e as CliError).message, (e as CliError).hint]).toEqual([
+      'Missing --title.',
+      'Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).',
+    ]);
     // On a terminal with CI or --no-input set: the same words, not "run on a terminal".
-    const ci = await formCreateRun({ io: fakeIO({ tty: true, canPrompt: false }).io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, validate: true }).catch((err) => err);
+    const ci = await formCreateRun({
+      io: fakeIO({ tty: true, canPrompt: false }).io,
+      api,
+      resolveWorkspace: async () => sb.workspaceId,
+      prompter: noPrompter,
+      validate: true,
+    }).catch((err) => err);
     expect((ci as CliError).hint).toBe('Pass --title "<title>" or a --file with a title (prompts are off: not a terminal, CI, or --no-input).');
-    const bad = await formCreateRun({ io: fakeIO().io, api, resolveWorkspace: async () => sb.workspaceId, prompter: noPrompter, title: 'x', language: 'english', validate: true }).catch((err) => err);
+    const bad = await formCreateRun({
+      io: fakeIO().io,
+      api,
+      resolveWorkspace: async () => sb.workspaceId,
+      prompter: noPrompter,
+      title: 'x',
+      language: 'english',
+      validate: true,
+    }).catch((err) => err);
     expect(codeOf(bad)).toBe(2);
     expect((bad as Error).message).toContain('language: "english" is not a two-letter language code such as en');
   });
@@ -120,7 +161,10 @@ describe('form get / fields / list / delete against the sandbox', () => {
   it('list: TSV rows with id, slug, title, visibility, submissions, updated; --json fields; --visibility filters', async () => {
     const piped = fakeIO();
     await formListRun({ io: piped.io, api, resolveWorkspace: async () => sb.workspaceId, now });
-    const demo = piped.out().split('\n').find((l) => l.startsWith(`${sb.formId}\t`))!;
+    const demo = piped
+      .out()
+      .split('\n')
+      .find((l) => l.startsWith(`${sb.formId}\t`))!;
     expect(demo.split('\t').slice(0, 5)).toEqual([String(sb.formId), sb.formSlug, expect.any(String), 'public', '2']);
     const tty = fakeIO({ tty: true });
     await formListRun({ io: tty.io, api, resolveWorkspace: async () => sb.workspaceId, now });
@@ -142,7 +186,9 @@ describe('form get / fields / list / delete against the sandbox', () => {
     try {
       const backupDir = async (n: number) => `${tmp.dir}/${n}`;
       expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id }).catch((e) => e))).toBe(2);
-      expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: 'nope' }).catch((e) => e))).toBe(2);
+      expect(
+        codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: 'nope' }).catch((e) => e)),
+      ).toBe(2);
       const io = fakeIO();
       await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: true });
       expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, form: id }).catch((e) => e))).toBe(6);
@@ -158,14 +204,24 @@ describe('form get / fields / list / delete against the sandbox', () => {
 describe('form list paging (exact requests)', () => {
   /** 25 forms, Laravel envelope, honouring page/per_page. */
   async function pagedServer() {
-    const all = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, slug: `f${i + 1}`, title: `F${i + 1}`, visibility: i % 2 ? 'draft' : 'public', tags: i % 5 === 0 ? ['x'] : [] }));
+    const all = Array.from({ length: 25 }, (_, i) => ({
+      id: i + 1,
+      slug: `f${i + 1}`,
+      title: `F${i + 1}`,
+      visibility: i % 2 ? 'draft' : 'public',
+      tags: i % 5 === 0 ? ['x'] : [],
+    }));
     return startStubServer((req, res) => {
       const u = new URL(req.url, 'http://x');
       if (u.pathname === '/open/forms') return json(res, 200, all);
       const page = Number(u.searchParams.get('page') ?? 1);
       const per = Number(u.searchParams.get('per_page') ?? 10);
       const last = Math.ceil(all.length / per);
-      json(res, 200, { data: all.slice((page - 1) * per, page * per), links: { next: page < last ? 'n' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } });
+      json(res, 200, {
+        data: all.slice((page - 1) * per, page * per),
+        links: { next: page < last ? 'n' : null },
+        meta: { current_page: page, last_page: last, per_page: per, total: all.length },
+      });
     });
   }
 
@@ -190,7 +246,13 @@ describe('form list paging (exact requests)', () => {
       const paged = fakeIO();
       await formListRun({ io: paged.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 10, ndjson: true });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=2&per_page=10']);
-      expect(paged.out().trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      expect(
+        paged
+          .out()
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l).id),
+      ).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
       expect(paged.err()).toBe('note: showing forms 11–20 of 25; pass --page 3 for the next page, or --all for every form.\n');
 
       // The UX review's case: page 2 of 2-form pages shows forms 3–4, not "the first 2".
@@ -207,7 +269,9 @@ describe('form list paging (exact requests)', () => {
       expect(JSON.parse(filteredFirst.out())).toEqual([{ id: 2 }, { id: 4 }]);
       expect(filteredFirst.err()).toBe('note: showing the first 2 forms that match; pass --all or --limit N for more.\n');
 
-      expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, limit: 3 }).catch((e) => e))).toBe(2);
+      expect(
+        codeOf(await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, limit: 3 }).catch((e) => e)),
+      ).toBe(2);
 
       const dep = fakeIO();
       await formListAllRun({ io: dep.io, api: async () => c, now, json: 'id' });

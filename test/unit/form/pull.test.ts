@@ -21,7 +21,7 @@ const pull = (out: string, force?: true) => formPullRun({ io: fakeIO().io, api: 
 const HINT = 'Pass --force to overwrite it, or choose another file with -o.';
 
 describe('form pull -o over an existing file', () => {
-  it('overwrites the same form\'s document (by id, or by slug without an id), and an empty file', async () => {
+  it("overwrites the same form's document (by id, or by slug without an id), and an empty file", async () => {
     for (const before of ['{"id": 42, "title": "Old title", "properties": []}', '{"slug": "contact-us", "title": "Hand-written"}', '', '\n']) {
       const file = join(tmp.dir, 'form.json');
       writeFileSync(file, before);
@@ -32,7 +32,10 @@ describe('form pull -o over an existing file', () => {
 
   it.each([
     ['{"id": 7, "slug": "newsletter", "title": "Newsletter", "properties": []}', 'holds form "Newsletter" (id 7), not form "Contact us" (id 42)'],
-    ['{"id": 42, "slug": "payroll", "title": "Payroll", "properties": []}', 'holds form "Payroll" (id 42, slug "payroll"), not form "Contact us" (id 42, slug "contact-us"): a form of another profile or service'],
+    [
+      '{"id": 42, "slug": "payroll", "title": "Payroll", "properties": []}',
+      'holds form "Payroll" (id 42, slug "payroll"), not form "Contact us" (id 42, slug "contact-us"): a form of another profile or service',
+    ],
     ['{"title": "Signup", "properties": []}', 'holds form "Signup" (no id), not form "Contact us" (id 42)'],
     ['{"name": "my-package", "version": "1.0.0"}', 'exists and is not a form document'],
     ['[1, 2]', 'exists and is not a form document'],

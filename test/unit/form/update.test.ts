@@ -27,7 +27,17 @@ function run(s: FormStub, io: ReturnType<typeof fakeIO>, o: Partial<Parameters<t
 
 /** The body the client should send for `sampleForm()` with `change` applied: every writable field, nothing computed. */
 function expectedBody(change: Record<string, unknown> = {}) {
-  const { id: _i, slug: _s, workspace_id: _w, submissions_count: _c, views_count: _v, share_url: _u, created_at: _ca, updated_at: _ua, ...writable } = sampleForm();
+  const {
+    id: _i,
+    slug: _s,
+    workspace_id: _w,
+    submissions_count: _c,
+    views_count: _v,
+    share_url: _u,
+    created_at: _ca,
+    updated_at: _ua,
+    ...writable
+  } = sampleForm();
   return { ...writable, ...change };
 }
 
@@ -45,7 +55,12 @@ describe('form update (safe update)', () => {
   it('--set parses JSON, keeps siblings of dotted keys, and addresses fields by index', async () => {
     stub = await startFormStub();
     await run(stub, fakeIO(), {
-      set: [['settings.navigation_arrows', 'true'], ['properties.1.required', 'false'], ['closed_text', 'See you'], ['uppercase_labels', 'true']],
+      set: [
+        ['settings.navigation_arrows', 'true'],
+        ['properties.1.required', 'false'],
+        ['closed_text', 'See you'],
+        ['uppercase_labels', 'true'],
+      ],
     });
     const body = JSON.parse(stub.puts()[0]!.body);
     expect(body.settings).toEqual({ navigation_arrows: true, other: 1 });
@@ -69,7 +84,9 @@ describe('form update (safe update)', () => {
     const io = fakeIO();
     await run(stub, io, { file: patch });
     expect(JSON.parse(stub.puts()[0]!.body).properties).toEqual([{ id: 'f-name', type: 'text', name: 'Name', required: true }]);
-    expect(io.err()).toMatch(/^warning: removed field "f-email" from form 42; the previous version is in .+\.json \(`formctl form restore 42` puts it back\)\.\n$/);
+    expect(io.err()).toMatch(
+      /^warning: removed field "f-email" from form 42; the previous version is in .+\.json \(`formctl form restore 42` puts it back\)\.\n$/,
+    );
 
     const json = fakeIO();
     await run(stub, json, { title: 'Other', dryRun: true, json: true });

@@ -35,7 +35,12 @@ describe('invite list', () => {
     const r = await runCli(['invite', 'list', '-w', '7'], { url: s.url });
     expect(r.code).toBe(0);
     expect(r.out).toBe(
-      [`3\tcarol@example.com\tuser\tpending\t${FUTURE}`, `4\tdan@example.com\tadmin\taccepted\t${FUTURE}`, `5\teve@example.com\treadonly\tpending\t${PAST}`, ''].join('\n'),
+      [
+        `3\tcarol@example.com\tuser\tpending\t${FUTURE}`,
+        `4\tdan@example.com\tadmin\taccepted\t${FUTURE}`,
+        `5\teve@example.com\treadonly\tpending\t${PAST}`,
+        '',
+      ].join('\n'),
     );
     expect(s.requests[0]!.url).toBe(INVITES);
   });
@@ -134,13 +139,23 @@ describe('invite cancel', () => {
   });
 
   it('on a terminal asks naming the invited address and the workspace, never only an id', async () => {
-    const s = await serve([[`GET ${INVITES}`, [200, ROWS]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+    ]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
     const asked: string[] = [];
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
     const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 3 }).catch((e) => e);
+      const err = await inviteCancelRun({
+        io,
+        api: async () => client,
+        prompter: () => prompter,
+        resolveWorkspace: async (w) => w!,
+        workspace: 7,
+        id: 3,
+      }).catch((e) => e);
       expect(err).toBeInstanceOf(CancelledError);
     } finally {
       await client.close();
@@ -150,13 +165,23 @@ describe('invite cancel', () => {
   });
 
   it('an id the invite list does not hold fails with exit 6 before anyone is asked, and nothing is cancelled', async () => {
-    const s = await serve([[`GET ${INVITES}`, [200, ROWS]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+    ]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
     const asked: string[] = [];
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), true) } as unknown as Prompter;
     const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      const err = await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 9 }).catch((e) => e);
+      const err = await inviteCancelRun({
+        io,
+        api: async () => client,
+        prompter: () => prompter,
+        resolveWorkspace: async (w) => w!,
+        workspace: 7,
+        id: 9,
+      }).catch((e) => e);
       expect(err).toBeInstanceOf(CliError);
       expect(err.exitCode).toBe(6);
       expect(err.message).toBe('"Ops" (workspace 7) has no invite 9.');
@@ -169,13 +194,20 @@ describe('invite cancel', () => {
   });
 
   it('an invite list it may not read (403) still leaves the prompt, with the bare id', async () => {
-    const s = await serve([[`GET ${INVITES}`, [403, { message: 'Forbidden.' }]], ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [403, { message: 'Forbidden.' }]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+    ]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
     const asked: string[] = [];
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
     const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     try {
-      expect(await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 9 }).catch((e) => e)).toBeInstanceOf(CancelledError);
+      expect(
+        await inviteCancelRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, id: 9 }).catch(
+          (e) => e,
+        ),
+      ).toBeInstanceOf(CancelledError);
     } finally {
       await client.close();
     }

@@ -34,18 +34,22 @@ function tree(files: Record<string, string>): string {
 const CLEAN = {
   'src/main.ts': "import { build } from './program.js';\nexport const run = () => import('./commands/pickers.js').then(() => build());\n",
   'src/program.ts': "import { COMMANDS } from './commands/registry.js';\nexport const build = () => COMMANDS;\n",
-  'src/commands/registry.ts': "import type { Factory } from '../factory.js';\nimport { label } from '../forms/label.js';\nexport const COMMANDS: Array<(f: Factory) => string> = [() => label()];\n",
+  'src/commands/registry.ts':
+    "import type { Factory } from '../factory.js';\nimport { label } from '../forms/label.js';\nexport const COMMANDS: Array<(f: Factory) => string> = [() => label()];\n",
   'src/commands/pickers.ts': "import type { Factory } from '../factory.js';\nexport const pick = (f: Factory) => f;\n",
   'src/commands/sandbox/index.ts': "export const start = () => import('../../sandbox/index.js');\n",
   // A command group uses the commands' shared modules and the rooms below, not another group.
-  'src/commands/form/get.ts': "import { pick } from '../pickers.js';\nimport { label } from '../../forms/label.js';\nimport { line } from './common.js';\nexport const get = [pick, label, line];\n",
+  'src/commands/form/get.ts':
+    "import { pick } from '../pickers.js';\nimport { label } from '../../forms/label.js';\nimport { line } from './common.js';\nexport const get = [pick, label, line];\n",
   'src/commands/form/common.ts': "export const line = 'x';\n",
   'src/factory.ts': "import { readAll } from './io/iostreams.js';\nimport 'node:fs';\nexport interface Factory { read: typeof readAll }\n",
   'src/forms/label.ts': "import { CliError } from '../errors.js';\nexport const label = () => String(CliError);\n",
-  'src/io/iostreams.ts': "import { CliError } from '../errors.js';\nimport type { Options } from 'commander';\nexport const readAll = (o?: Options) => [CliError, o];\n",
+  'src/io/iostreams.ts':
+    "import { CliError } from '../errors.js';\nimport type { Options } from 'commander';\nexport const readAll = (o?: Options) => [CliError, o];\n",
   'src/errors.ts': 'export class CliError extends Error {}\n',
   'src/process-alive.ts': 'export const alive = (pid: number) => pid > 0;\n',
-  'src/sandbox/index.ts': "import { alive } from '../process-alive.js';\nimport type { Store } from './store.js';\nexport const s: Store | undefined = alive(1) ? undefined : undefined;\n",
+  'src/sandbox/index.ts':
+    "import { alive } from '../process-alive.js';\nimport type { Store } from './store.js';\nexport const s: Store | undefined = alive(1) ? undefined : undefined;\n",
   // A circle of type-only imports inside the sandbox is erased at compile time: allowed.
   'src/sandbox/store.ts': "import type { Ctx } from './context.js';\nexport interface Store { ctx?: Ctx }\n",
   'src/sandbox/context.ts': "import { type Store } from './store.js';\nexport interface Ctx { store?: Store }\n",

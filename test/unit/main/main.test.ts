@@ -90,8 +90,14 @@ describe('usage errors and suggestions', () => {
   });
 
   it('--no-input and CI make a prompt a usage error naming the flag', async () => {
-    for (const o of [{ args: ['--no-input'], env: {} }, { args: [], env: { CI: 'true' } }]) {
-      const r = await formctl(['workspace', 'create', ...o.args], { tty: true, env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1', ...o.env } });
+    for (const o of [
+      { args: ['--no-input'], env: {} },
+      { args: [], env: { CI: 'true' } },
+    ]) {
+      const r = await formctl(['workspace', 'create', ...o.args], {
+        tty: true,
+        env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1', ...o.env },
+      });
       expect(r.code).toBe(2);
       expect(r.err).toBe('error: Missing --name.\nhint: Pass --name (prompts are off: not a terminal, CI, or --no-input).\n');
     }
@@ -126,8 +132,14 @@ describe('help topics', () => {
   it('help environment lists the variables', async () => {
     const r = await formctl(['help', 'environment']);
     expect(r.code).toBe(0);
-    const names = r.out.split('\n').slice(1).map((l) => l.trim().split(/\s{2,}/)[0]).filter(Boolean);
-    expect(names).toEqual(expect.arrayContaining(['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']));
+    const names = r.out
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s{2,}/)[0])
+      .filter(Boolean);
+    expect(names).toEqual(
+      expect.arrayContaining(['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']),
+    );
   });
 
   it('an unknown help topic is a usage error', async () => {
@@ -137,7 +149,21 @@ describe('help topics', () => {
   });
 
   it('every command in my groups has an Examples block', async () => {
-    for (const path of [['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['auth', 'token'], ['profile', 'list'], ['profile', 'use'], ['profile', 'remove'], ['config', 'path'], ['config', 'list'], ['config', 'get'], ['config', 'set'], ['api'], ['sandbox']]) {
+    for (const path of [
+      ['auth', 'login'],
+      ['auth', 'status'],
+      ['auth', 'logout'],
+      ['auth', 'token'],
+      ['profile', 'list'],
+      ['profile', 'use'],
+      ['profile', 'remove'],
+      ['config', 'path'],
+      ['config', 'list'],
+      ['config', 'get'],
+      ['config', 'set'],
+      ['api'],
+      ['sandbox'],
+    ]) {
       const r = await formctl([...path, '--help']);
       expect(r.code, path.join(' ')).toBe(0);
       expect(r.out, path.join(' ')).toMatch(/\nExamples:\n {2}\$ formctl /);

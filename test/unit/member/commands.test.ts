@@ -142,16 +142,37 @@ describe('member add', () => {
   });
 
   it.each([
-    [['member', 'add', 'not-an-email', '--role', 'user', '-w', '7'], 'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n'],
-    [['member', 'add', 'carol@example', '--role', 'user', '-w', '7'], 'error: Invalid email address "carol@example".\nhint: Pass an address such as alice@example.com.\n'],
+    [
+      ['member', 'add', 'not-an-email', '--role', 'user', '-w', '7'],
+      'error: Invalid email address "not-an-email".\nhint: Pass an address such as alice@example.com.\n',
+    ],
+    [
+      ['member', 'add', 'carol@example', '--role', 'user', '-w', '7'],
+      'error: Invalid email address "carol@example".\nhint: Pass an address such as alice@example.com.\n',
+    ],
     [['member', 'add', 'carol@example.com', '--role', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
-    [['member', 'add', 'carol@example.com', '-w', '7'], 'error: Missing --role.\nhint: Pass --role admin|user|readonly (prompts are off: not a terminal, CI, or --no-input).\n'],
-    [['member', 'add', '--role', 'user', '-w', '7'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [
+      ['member', 'add', 'carol@example.com', '-w', '7'],
+      'error: Missing --role.\nhint: Pass --role admin|user|readonly (prompts are off: not a terminal, CI, or --no-input).\n',
+    ],
+    [
+      ['member', 'add', '--role', 'user', '-w', '7'],
+      'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n',
+    ],
     // The missing argument is named before any workspace is looked for.
-    [['member', 'add'], 'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n'],
+    [
+      ['member', 'add'],
+      'error: Missing <email> argument.\nhint: Pass the email address of the person to add as <email> (prompts are off: not a terminal, CI, or --no-input).\n',
+    ],
     [['member', 'set-role', '5', 'owner', '-w', '7'], 'error: Unknown role "owner".\nhint: Accepted roles: admin, user, readonly.\n'],
-    [['member', 'set-role', 'bob', 'user', '-w', '7'], 'error: Expected a numeric user id or an email address, got "bob".\nhint: See ids and emails with `formctl member list`.\n'],
-    [['member', 'remove', 'bob@example', '-w', '7', '--yes'], 'error: Invalid email address "bob@example".\nhint: Pass an address such as alice@example.com.\n'],
+    [
+      ['member', 'set-role', 'bob', 'user', '-w', '7'],
+      'error: Expected a numeric user id or an email address, got "bob".\nhint: See ids and emails with `formctl member list`.\n',
+    ],
+    [
+      ['member', 'remove', 'bob@example', '-w', '7', '--yes'],
+      'error: Invalid email address "bob@example".\nhint: Pass an address such as alice@example.com.\n',
+    ],
   ])('rejects bad input before any request: %j', async (args, err) => {
     const s = await serve([]);
     const r = await runCli(args, { url: s.url });
@@ -162,13 +183,16 @@ describe('member add', () => {
   });
 
   it('explains the Community seat limit (exit 5)', async () => {
-    const msg = 'This Community instance has reached its 2-user limit (Community limit: 2 users in total across the instance). Adding or inviting more users requires an Enterprise licence.';
+    const msg =
+      'This Community instance has reached its 2-user limit (Community limit: 2 users in total across the instance). Adding or inviting more users requires an Enterprise licence.';
     const s = await serve([[ADD, [403, { message: msg }]]]);
     const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
     expect(r.code).toBe(5);
     const [error, hint] = r.err.split('\n');
     expect(error).toBe(`error: ${msg} (HTTP 403, POST /open/workspaces/7/users/add)`);
-    expect(hint).toMatch(/^hint: This self-hosted Community instance allows 2 users in total, and that limit is reached; adding or inviting a new person needs an Enterprise licence\./);
+    expect(hint).toMatch(
+      /^hint: This self-hosted Community instance allows 2 users in total, and that limit is reached; adding or inviting a new person needs an Enterprise licence\./,
+    );
   });
 
   it('run bare on a terminal asks for the email (re-asking until it is valid), then the role and the workspace', async () => {
@@ -229,11 +253,14 @@ describe('member add', () => {
       [ADD, [400, { type: 'error', message: 'User has already been invited.' }]],
       [
         'GET /open/workspaces/7/invites',
-        [200, [
-          { id: 2, email: 'carol@example.com', role: 'user', status: 'accepted', valid_until: null },
-          { id: 3, email: 'dan@example.com', role: 'user', status: 'pending', valid_until: null },
-          { id: 4, email: 'Carol@Example.com', role: 'user', status: 'pending', valid_until: null },
-        ]],
+        [
+          200,
+          [
+            { id: 2, email: 'carol@example.com', role: 'user', status: 'accepted', valid_until: null },
+            { id: 3, email: 'dan@example.com', role: 'user', status: 'pending', valid_until: null },
+            { id: 4, email: 'Carol@Example.com', role: 'user', status: 'pending', valid_until: null },
+          ],
+        ],
       ],
     ]);
     const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url });
@@ -350,7 +377,14 @@ describe('member set-role', () => {
       [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
     ]);
     const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7', '--json'], { url: s.url });
-    expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, user_id: 5, email: 'Bob@Example.com', role: 'admin', changed: true, message: 'User role changed successfully.' });
+    expect(JSON.parse(r.out)).toEqual({
+      workspace_id: 7,
+      user_id: 5,
+      email: 'Bob@Example.com',
+      role: 'admin',
+      changed: true,
+      message: 'User role changed successfully.',
+    });
     expect(JSON.parse(s.requests[1]!.body)).toEqual({ role: 'admin' });
   });
 

@@ -12,8 +12,20 @@ import { type Reply, runCli, stubRoutes } from './helpers.js';
 const USERS = '/open/workspaces/7/users';
 const ADA = { id: 1, name: 'Ada Admin', email: 'admin@example.com', role: 'admin' };
 const BOB = { id: 5, name: 'Bob Builder', email: 'bob@example.com', pivot: { role: 'user' } };
-const FORMS: [string, Reply] = ['GET /open/workspaces/7/forms?page=1&per_page=100', [200, { data: [{ id: 1 }, { id: 2 }, { id: 3 }], meta: { current_page: 1, last_page: 1, total: 3 } }]];
-const ws = (extra: Record<string, unknown> = {}): [string, Reply] => ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops', icon: '', ...extra }, { id: 8, name: 'Mine', icon: '' }]]];
+const FORMS: [string, Reply] = [
+  'GET /open/workspaces/7/forms?page=1&per_page=100',
+  [200, { data: [{ id: 1 }, { id: 2 }, { id: 3 }], meta: { current_page: 1, last_page: 1, total: 3 } }],
+];
+const ws = (extra: Record<string, unknown> = {}): [string, Reply] => [
+  'GET /open/workspaces',
+  [
+    200,
+    [
+      { id: 7, name: 'Ops', icon: '', ...extra },
+      { id: 8, name: 'Mine', icon: '' },
+    ],
+  ],
+];
 
 let stub: (StubServer & { pending(): string[] }) | undefined;
 afterEach(async () => {
@@ -41,7 +53,12 @@ describe('member remove: the only admin or member', () => {
   });
 
   it('--force removes anyway, with a warning', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), FORMS, [`DELETE ${USERS}/1/remove`, [200, { message: 'User removed from workspace successfully.' }]]]);
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      FORMS,
+      [`DELETE ${USERS}/1/remove`, [200, { message: 'User removed from workspace successfully.' }]],
+    ]);
     const r = await runCli(['member', 'remove', '1', '-w', '7', '--yes', '--force'], { url: s.url });
     expect(r.code).toBe(0);
     expect(r.err).toContain('warning: --force: Ada Admin (admin@example.com) is the only admin of "Ops"');
@@ -49,7 +66,11 @@ describe('member remove: the only admin or member', () => {
   });
 
   it('removing another member of a workspace that keeps an admin goes ahead', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), [`DELETE ${USERS}/5/remove`, [200, { message: 'User removed from workspace successfully.' }]]]);
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      ws(),
+      [`DELETE ${USERS}/5/remove`, [200, { message: 'User removed from workspace successfully.' }]],
+    ]);
     const r = await runCli(['member', 'remove', 'bob@example.com', '-w', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(0);
     expect(writes(s)).toEqual([`DELETE ${USERS}/5/remove`]);
@@ -121,7 +142,11 @@ describe('member set-role: the only admin', () => {
   });
 
   it('demoting one of two admins goes ahead', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, pivot: { role: 'admin' } }]]], ws(), [`PUT ${USERS}/1/update-role`, [200, { message: 'ok' }]]]);
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, { ...BOB, pivot: { role: 'admin' } }]]],
+      ws(),
+      [`PUT ${USERS}/1/update-role`, [200, { message: 'ok' }]],
+    ]);
     const r = await runCli(['member', 'set-role', '1', 'readonly', '-w', '7'], { url: s.url });
     expect(r.code).toBe(0);
     expect(writes(s)).toEqual([`PUT ${USERS}/1/update-role`]);

@@ -6,15 +6,27 @@ import { isValidEmail, parseEmail, parseMemberRef, parseRole } from '../../../sr
 import { ExitCode, UsageError } from '../../../src/errors.js';
 
 describe('email validation', () => {
-  it.each(['alice@example.com', 'a.b+tag@sub.example.co.uk', 'ÄÖ@bücher.de', 'x@example.xn--p1ai', 'O\'Brien@example.ie'])('accepts %s', (e) => {
+  it.each(['alice@example.com', 'a.b+tag@sub.example.co.uk', 'ÄÖ@bücher.de', 'x@example.xn--p1ai', "O'Brien@example.ie"])('accepts %s', (e) => {
     expect(isValidEmail(e)).toBe(true);
   });
-  it.each(['', 'alice', 'alice@', '@example.com', 'alice@example', 'al ice@example.com', 'a@@b.com', 'a@b.c', '.a@b.com', 'a.@b.com', 'a..b@c.com', 'a@-b.com', 'a@b..com', 'a,b@c.com'])(
-    'rejects %j',
-    (e) => {
-      expect(isValidEmail(e)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'alice',
+    'alice@',
+    '@example.com',
+    'alice@example',
+    'al ice@example.com',
+    'a@@b.com',
+    'a@b.c',
+    '.a@b.com',
+    'a.@b.com',
+    'a..b@c.com',
+    'a@-b.com',
+    'a@b..com',
+    'a,b@c.com',
+  ])('rejects %j', (e) => {
+    expect(isValidEmail(e)).toBe(false);
+  });
   it('trims and reports a usage error naming the input', () => {
     expect(parseEmail('  alice@example.com ')).toBe('alice@example.com');
     const err = (() => {
@@ -82,7 +94,14 @@ describe('classifyAddOutcome', () => {
 });
 
 describe('403 explanations', () => {
-  const add: Requirement = { action: 'adding members', ability: 'workspace-users-write', deployedAbility: 'workspaces-write', role: 'admin', workspaceId: 7, seats: true };
+  const add: Requirement = {
+    action: 'adding members',
+    ability: 'workspace-users-write',
+    deployedAbility: 'workspaces-write',
+    role: 'admin',
+    workspaceId: 7,
+    seats: true,
+  };
   it.each([
     ['This Community instance has reached its 2-user limit. Adding or inviting more users requires an Enterprise licence.', 'seats'],
     ['You have reached the maximum number of users allowed with your license.', 'seats'],
@@ -97,18 +116,24 @@ describe('403 explanations', () => {
     expect(forbiddenCause(msg)).toBe(cause);
   });
   it('words each cause for the endpoint', () => {
-    expect(forbiddenHintFor('seat limit reached', add)).toMatch(/^This self-hosted Community instance allows 2 users in total, and that limit is reached; .*Enterprise licence/);
+    expect(forbiddenHintFor('seat limit reached', add)).toMatch(
+      /^This self-hosted Community instance allows 2 users in total, and that limit is reached; .*Enterprise licence/,
+    );
     expect(forbiddenHintFor('requires the x ability', add)).toBe(
       'Your token lacks the `workspace-users-write` ability (OpnForm servers check `workspaces-write`), which adding members needs. Create a token with it and run `formctl auth login`.',
     );
     expect(forbiddenHintFor('Only workspace admins can add users to this workspace.', add)).toBe(
       'Adding members needs the admin role in workspace 7, and your role there is not admin. Ask an admin to do it, or to make you one with `formctl member set-role`.',
     );
-    expect(forbiddenHintFor('You are not a member of this workspace.', add)).toBe('You are not a member of workspace 7. Check the id with `formctl workspace list`.');
+    expect(forbiddenHintFor('You are not a member of this workspace.', add)).toBe(
+      'You are not a member of workspace 7. Check the id with `formctl workspace list`.',
+    );
     expect(forbiddenHintFor('This action is unauthorized.', add)).toBe(
       'Adding members needs a token with the `workspace-users-write` ability (OpnForm servers check `workspaces-write`) and the admin role in workspace 7; on a self-hosted Community instance it is also refused once 2 users exist. Check your role with `formctl member list -w 7`.',
     );
-    expect(forbiddenHintFor('nope', { action: 'listing invites', ability: 'workspaces-write', deployedAbility: 'workspaces-write', role: 'admin', workspaceId: 1 })).toBe(
+    expect(
+      forbiddenHintFor('nope', { action: 'listing invites', ability: 'workspaces-write', deployedAbility: 'workspaces-write', role: 'admin', workspaceId: 1 }),
+    ).toBe(
       'Listing invites needs a token with the `workspaces-write` ability and the admin role in workspace 1. Check your role with `formctl member list -w 1`.',
     );
   });

@@ -31,9 +31,7 @@ describe('writeList', () => {
   it('TTY: table with upper-case headers and relative times', async () => {
     const fio = fakeIO({ tty: true });
     await writeList(fio.io, resolveFormat(fio.io, {}, FIELDS), rows, columns, { now: NOW });
-    expect(fio.out()).toBe(
-      ['ID  NAME        CREATED        TAGS', '1   Alpha form  3 minutes ago  a, b', '22  Beta        2 days ago     -', ''].join('\n'),
-    );
+    expect(fio.out()).toBe(['ID  NAME        CREATED        TAGS', '1   Alpha form  3 minutes ago  a, b', '22  Beta        2 days ago     -', ''].join('\n'));
   });
 
   it('piped: TSV without header, ISO times, tabs/newlines in cells flattened, no ANSI', async () => {
@@ -70,7 +68,13 @@ describe('writeList', () => {
     const fio = fakeIO({ tty: true });
     const n = await writeList(fio.io, resolveFormat(fio.io, { ndjson: true }, FIELDS), pages(), columns);
     expect(n).toBe(2);
-    expect(fio.out().split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(rows);
+    expect(
+      fio
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual(rows);
     expect(() => resolveFormat(fio.io, { json: true, ndjson: true })).toThrow('Use either --json or --ndjson, not both.');
   });
 
@@ -92,7 +96,10 @@ describe('writeList', () => {
 
 describe('writeObject and success', () => {
   it('key/value on a TTY, TSV pairs when piped, pretty JSON with --json', async () => {
-    const cols: Column<Row>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'Name', value: (r) => r.name }];
+    const cols: Column<Row>[] = [
+      { header: 'ID', value: (r) => r.id },
+      { header: 'Name', value: (r) => r.name },
+    ];
     const a = fakeIO({ tty: true });
     await writeObject(a.io, { kind: 'table' }, rows[1]!, cols);
     expect(a.out()).toBe('ID    22\nName  Beta\n');
@@ -179,7 +186,11 @@ describe('server-controlled text on a terminal', () => {
   });
 
   it('tables, key/value views, ✓ lines and notes never pass escape sequences through', async () => {
-    const cols: Column<Row>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'Name', value: (r) => r.name }, { header: 'When', value: (r) => r.created_at, time: true }];
+    const cols: Column<Row>[] = [
+      { header: 'ID', value: (r) => r.id },
+      { header: 'Name', value: (r) => r.name },
+      { header: 'When', value: (r) => r.created_at, time: true },
+    ];
     const row: Row = { id: 1, name: evil, created_at: `not a date ${evil}`, tags: [] };
     const t = fakeIO({ tty: true });
     await writeList(t.io, { kind: 'table' }, [row], cols, { now: NOW });

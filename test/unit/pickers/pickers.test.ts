@@ -19,12 +19,19 @@ beforeEach(async () => {
   forbidWorkspaces = false;
   stub = await startStubServer((req, res) => {
     if (req.url === '/open/workspaces' && forbidWorkspaces) return json(res, 403, { message: 'This action requires the workspaces-read ability.' });
-    if (req.url === '/open/workspaces') return json(res, 200, [{ id: 1, name: 'Acme', icon: '🚀' }, { id: 12, name: 'Side project' }]);
-    if (req.url?.startsWith('/open/workspaces/12/forms')) return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 1 } });
+    if (req.url === '/open/workspaces')
+      return json(res, 200, [
+        { id: 1, name: 'Acme', icon: '🚀' },
+        { id: 12, name: 'Side project' },
+      ]);
+    if (req.url?.startsWith('/open/workspaces/12/forms'))
+      return json(res, 200, { data: [{ id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' }], meta: { current_page: 1, last_page: 1 } });
     if (req.url?.startsWith('/open/workspaces/1/forms')) return json(res, 200, { data: [], meta: { current_page: 1, last_page: 1 } });
     if (req.url === '/open/forms/contact-x1') return json(res, 200, { id: 5, slug: 'contact-x1', title: 'Contact', visibility: 'public' });
     if (req.url === '/open/forms/5/integrations') {
-      return json(res, 200, [{ id: 9, form_id: 5, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in?key=SECRET' } }]);
+      return json(res, 200, [
+        { id: 9, form_id: 5, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in?key=SECRET' } },
+      ]);
     }
     return json(res, 404, { message: 'Not found' });
   });
@@ -73,7 +80,7 @@ describe('pickers on a terminal', () => {
     ]);
   });
 
-  it('pickForm lists the workspace\'s forms', async () => {
+  it("pickForm lists the workspace's forms", async () => {
     const { f, searches } = setup({ canPrompt: true });
     expect(await pickForm(f, 12)).toBe(5);
     expect(searches[0]!.choices).toEqual([{ name: 'Contact', value: 5, description: 'id 5 · contact-x1 · public' }]);
@@ -167,10 +174,26 @@ describe('pickers without a terminal', () => {
   it('fail at once, before any request, naming the flag or argument', async () => {
     const { f, searches } = setup({ canPrompt: false });
     const cases: Array<[Promise<number>, string, string]> = [
-      [pickWorkspace(f), 'Missing --workspace.', 'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'],
-      [pickForm(f, 12), 'Missing <form> argument.', 'Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list -w 12`.'],
-      [pickIntegration(f, 5, '<webhook>'), 'Missing <webhook> argument.', 'Pass the webhook id as <webhook> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 5`.'],
-      [f.workspace(), 'Missing --workspace.', 'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl workspace use <id> (see formctl workspace list).'],
+      [
+        pickWorkspace(f),
+        'Missing --workspace.',
+        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).',
+      ],
+      [
+        pickForm(f, 12),
+        'Missing <form> argument.',
+        'Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list -w 12`.',
+      ],
+      [
+        pickIntegration(f, 5, '<webhook>'),
+        'Missing <webhook> argument.',
+        'Pass the webhook id as <webhook> (prompts are off: not a terminal, CI, or --no-input). See `formctl webhook list 5`.',
+      ],
+      [
+        f.workspace(),
+        'Missing --workspace.',
+        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl workspace use <id> (see formctl workspace list).',
+      ],
     ];
     for (const [p, message, hint] of cases) {
       const err = await p.catch((e: unknown) => e);

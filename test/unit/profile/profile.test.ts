@@ -69,7 +69,9 @@ describe('profile use / remove', () => {
   it('remove needs --yes off a TTY and keeps the profile without it', async () => {
     const t = await seeded();
     const fio = fakeIO();
-    const err = (await profileRemoveRun({ io: fio.io, config: t.config, prompter: () => scriptedPrompter().prompter, name: 'work' }).catch((e) => e)) as CliError;
+    const err = (await profileRemoveRun({ io: fio.io, config: t.config, prompter: () => scriptedPrompter().prompter, name: 'work' }).catch(
+      (e) => e,
+    )) as CliError;
     expect(err.exitCode).toBe(2);
     expect(err.hint).toBe('Pass --yes to confirm.');
     expect(t.store.profile('work')).toBeDefined();

@@ -69,14 +69,30 @@ describe('the update body (both services read it as a patch)', () => {
     submission_id: uuidFor(7),
     completion_time: 42,
     data: {
-      p_name: 'Ada', p_email: 'a@x.io', p_cv: [{ file_url: 'https://f/cv.pdf?sig=1', file_name: 'cv.pdf' }], p_sig: [{ file_url: 'https://f/s.png', file_name: 's.png' }],
-      p_gone: 'old answer', status: 'partial', created_at: '2026-01-01 10:00:00', id: 7, submission_id: uuidFor(7), ip_address: '1.2.3.4',
+      p_name: 'Ada',
+      p_email: 'a@x.io',
+      p_cv: [{ file_url: 'https://f/cv.pdf?sig=1', file_name: 'cv.pdf' }],
+      p_sig: [{ file_url: 'https://f/s.png', file_name: 's.png' }],
+      p_gone: 'old answer',
+      status: 'partial',
+      created_at: '2026-01-01 10:00:00',
+      id: 7,
+      submission_id: uuidFor(7),
+      ip_address: '1.2.3.4',
     },
   });
 
   it('holds the current answers at the top level (files as URLs, signatures as file names, meta keys out), the completion time, and the patch under data', () => {
     const { body, effects } = buildUpdateBody(FORM, item, { p_rating: 5 });
-    expect(body).toEqual({ p_name: 'Ada', p_email: 'a@x.io', p_cv: ['https://f/cv.pdf?sig=1'], p_sig: 's.png', p_rating: 5, completion_time: 42, data: { p_rating: 5 } });
+    expect(body).toEqual({
+      p_name: 'Ada',
+      p_email: 'a@x.io',
+      p_cv: ['https://f/cv.pdf?sig=1'],
+      p_sig: 's.png',
+      p_rating: 5,
+      completion_time: 42,
+      data: { p_rating: 5 },
+    });
     expect(Object.keys(body)).not.toContain('is_partial');
     expect(effects).toEqual({ partial: true, removed: ['p_gone'] });
   });
@@ -96,7 +112,9 @@ describe('the update body (both services read it as a patch)', () => {
 
   it('refuses captcha forms and field ids that are body keys', () => {
     expect(() => assertUpdatable({ ...FORM, use_captcha: true })).toThrow(/uses a captcha/);
-    expect(() => assertUpdatable({ ...FORM, properties: [...FORM.properties, { id: 'completion_time', type: 'number', name: 'Time' }] })).toThrow(/reserved key .*completion_time/);
+    expect(() => assertUpdatable({ ...FORM, properties: [...FORM.properties, { id: 'completion_time', type: 'number', name: 'Time' }] })).toThrow(
+      /reserved key .*completion_time/,
+    );
     expect(() => assertUpdatable(FORM)).not.toThrow();
   });
 
@@ -111,16 +129,34 @@ describe('the update body (both services read it as a patch)', () => {
   });
 
   it('a saved `submission list --json` record gives its answers without the keys the list adds', () => {
-    const rec = { id: 7, submission_id: uuidFor(7), form_id: 42, completion_time: 3, submitted_at: null, data: { p_name: 'Ada', status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) } };
+    const rec = {
+      id: 7,
+      submission_id: uuidFor(7),
+      form_id: 42,
+      completion_time: 3,
+      submitted_at: null,
+      data: { p_name: 'Ada', status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) },
+    };
     expect(listRecordAnswers(rec)).toEqual({ p_name: 'Ada' });
     expect(listRecordAnswers({ p_name: 'Ada' })).toBeUndefined();
   });
 
   it('a `submission list --ndjson` line is a valid --from line, as the record is for --file', () => {
-    const rec = { id: 7, submission_id: uuidFor(7), form_id: 42, completion_time: 3, submitted_at: '2026-01-02 03:04:05', data: { p_name: 'Ada', p_rating: 4, status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) } };
+    const rec = {
+      id: 7,
+      submission_id: uuidFor(7),
+      form_id: 42,
+      completion_time: 3,
+      submitted_at: '2026-01-02 03:04:05',
+      data: { p_name: 'Ada', p_rating: 4, status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) },
+    };
     expect(parseLine(FORM, JSON.stringify(rec))).toEqual({ label: '7', ref: { kind: 'id', id: 7 }, data: { p_name: 'Ada', p_rating: 4 } });
     // The spec's list record, and one whose answers are all list keys: nothing to update.
-    expect(parseLine(FORM, JSON.stringify({ id: 3, submission_id: '3', submitted_at: null, data: { Name: 'Bo' } }))).toEqual({ label: '3', ref: { kind: 'id', id: 3 }, data: { p_name: 'Bo' } });
+    expect(parseLine(FORM, JSON.stringify({ id: 3, submission_id: '3', submitted_at: null, data: { Name: 'Bo' } }))).toEqual({
+      label: '3',
+      ref: { kind: 'id', id: 3 },
+      data: { p_name: 'Bo' },
+    });
     expect(() => parseLine(FORM, JSON.stringify({ id: 3, submitted_at: null, data: { status: 'completed' } }))).toThrow(/no fields to update/);
     // A plain line with `data` keeps what it says, and a line with another key is fields as before.
     expect(parseLine(FORM, JSON.stringify({ submission_id: '4', data: { Rating: 2 } })).data).toEqual({ p_rating: 2 });
@@ -177,7 +213,9 @@ describe('submission update on the deployed service (replaces answers with the t
     // The submission a leading-digits path would have hit is still there.
     expect(fake!.subs.has(Number(/^\d+/.exec(uuidFor(31))![0]))).toBe(true);
     expect(del.out()).toBe(`✓ Deleted submission 31 (${uuidFor(31)}) of form "Contact us" (id 42).\n`);
-    const bad = await failure(submissionDeleteRun({ io: fakeIO().io, api: api(), prompter: () => ({}) as never, form: '42', submissionId: '4b2e9c1a', yes: true }));
+    const bad = await failure(
+      submissionDeleteRun({ io: fakeIO().io, api: api(), prompter: () => ({}) as never, form: '42', submissionId: '4b2e9c1a', yes: true }),
+    );
     expect(bad.exitCode).toBe(2);
   });
 
@@ -190,18 +228,29 @@ describe('submission update on the deployed service (replaces answers with the t
   });
 
   it('warns when the submission is partial, holds answers to removed fields, and when integrations will fire again', async () => {
-    await start({ n: 5, integrations: [{ id: 1, integration_id: 'webhook', status: 'active' }, { id: 2, integration_id: 'slack', status: 'active' }, { id: 3, integration_id: 'email', status: 'inactive' }] });
+    await start({
+      n: 5,
+      integrations: [
+        { id: 1, integration_id: 'webhook', status: 'active' },
+        { id: 2, integration_id: 'slack', status: 'active' },
+        { id: 3, integration_id: 'email', status: 'inactive' },
+      ],
+    });
     fake!.subs.get(2)!.status = 'partial';
     fake!.subs.get(2)!.data.p_old = 'x';
     const fio = fakeIO();
     await submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId: '2', set: [['Rating', '4']] });
     expect(fio.err()).toContain('warning: Submission 2 is a partial submission; on the deployed OpnForm service an update stores it as completed.');
-    expect(fio.err()).toContain('warning: Submission 2 holds answers to fields the form no longer has (p_old); the deployed OpnForm service drops them on update.');
-    expect(fio.err()).toContain('warning: the form has 2 active integrations (webhooks, e-mails…); on the deployed OpnForm service they run again for each updated submission.');
+    expect(fio.err()).toContain(
+      'warning: Submission 2 holds answers to fields the form no longer has (p_old); the deployed OpnForm service drops them on update.',
+    );
+    expect(fio.err()).toContain(
+      'warning: the form has 2 active integrations (webhooks, e-mails…); on the deployed OpnForm service they run again for each updated submission.',
+    );
     expect(fake!.fired).toBe(2);
   });
 
-  it('a 403 names forms-write (the deployed ability) and the spec\'s submissions-write', async () => {
+  it("a 403 names forms-write (the deployed ability) and the spec's submissions-write", async () => {
     const { startStubServer, json } = await import('../../helpers/http.js');
     const stub = await startStubServer((req, res) => {
       if (req.url === '/open/forms/42') return json(res, 200, FORM);
@@ -210,7 +259,9 @@ describe('submission update on the deployed service (replaces answers with the t
       json(res, 403, { message: 'This action is unauthorized.' });
     });
     try {
-      const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub.url), form: '42', submissionId: '3', set: [['Rating', '5']] }));
+      const err = await failure(
+        submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub.url), form: '42', submissionId: '3', set: [['Rating', '5']] }),
+      );
       expect(err.exitCode).toBe(5);
       expect(err.hint).toContain('`forms-write`');
       expect(err.hint).toContain('`submissions-write`');
@@ -223,18 +274,32 @@ describe('submission update on the deployed service (replaces answers with the t
 describe('bulk update on the deployed service', () => {
   const run = (from: string, o: Record<string, unknown> = {}) => {
     const fio = fakeIO();
-    const p = bulkUpdateRun({ io: fio.io, api: api(), now: () => 0, sleep: async () => undefined, form: '42', from, concurrency: 2, rateLimit: 6000, results: join(dir, 'r.ndjson'), ...o });
+    const p = bulkUpdateRun({
+      io: fio.io,
+      api: api(),
+      now: () => 0,
+      sleep: async () => undefined,
+      form: '42',
+      from,
+      concurrency: 2,
+      rateLimit: 6000,
+      results: join(dir, 'r.ndjson'),
+      ...o,
+    });
     return { fio, p };
   };
 
   it('3 lines touch exactly those 3 submissions, keep their other answers, and a line with both ids uses the numeric one', async () => {
     await start();
     const from = join(dir, 'in.ndjson');
-    writeFileSync(from, [
-      JSON.stringify({ id: 10, submission_id: uuidFor(10), Rating: 5 }),
-      JSON.stringify({ submission_id: uuidFor(150), Email: 'z@x.io' }),
-      JSON.stringify({ submission_id: '200', Rating: 2 }),
-    ].join('\n') + '\n');
+    writeFileSync(
+      from,
+      [
+        JSON.stringify({ id: 10, submission_id: uuidFor(10), Rating: 5 }),
+        JSON.stringify({ submission_id: uuidFor(150), Email: 'z@x.io' }),
+        JSON.stringify({ submission_id: '200', Rating: 2 }),
+      ].join('\n') + '\n',
+    );
     const before = new Map([...fake!.subs].map(([k, v]) => [k, JSON.stringify(v)]));
     await run(from).p;
     expect(fake!.puts.map((p) => p.target).sort((a, b) => a - b)).toEqual([10, 150, 200]);
@@ -248,7 +313,7 @@ describe('bulk update on the deployed service', () => {
     expect(fake!.listRequests()).toBeLessThanOrEqual(3);
   });
 
-  it('two lines for one submission both stay applied (the second body carries the first line\'s answer)', async () => {
+  it("two lines for one submission both stay applied (the second body carries the first line's answer)", async () => {
     await start();
     const from = join(dir, 'in.ndjson');
     writeFileSync(from, '{"id": 5, "Rating": 4}\n{"id": 5, "Email": "q@x.io"}\n');
@@ -269,17 +334,25 @@ describe('bulk update on the deployed service', () => {
     const dry = run(from, { dryRun: true, results: undefined });
     await dry.p;
     const line = JSON.parse(dry.fio.out());
-    expect(line).toMatchObject({ status: 'dry-run', id: 5, data: { p_rating: 4 }, body: { ...answers(5), p_cv: ['https://files.example/cv5.pdf?sig=x'], p_rating: 4, completion_time: 35, data: { p_rating: 4 } } });
+    expect(line).toMatchObject({
+      status: 'dry-run',
+      id: 5,
+      data: { p_rating: 4 },
+      body: { ...answers(5), p_cv: ['https://files.example/cv5.pdf?sig=x'], p_rating: 4, completion_time: 35, data: { p_rating: 4 } },
+    });
     await run(from, { yes: true }).p;
     expect(fake!.puts.length).toBe(1);
   });
 
-  it('records each line\'s intent before sending; --resume sends an in-flight line only when its values are not in place', async () => {
+  it("records each line's intent before sending; --resume sends an in-flight line only when its values are not in place", async () => {
     await start();
     const from = join(dir, 'in.ndjson');
     writeFileSync(from, '{"id": 5, "Rating": 4}\n{"id": 6, "Rating": 4}\n{"id": 7, "Rating": 4}\n');
     await run(from).p;
-    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.filter((r) => r.status === 'sending').length).toBe(3);
     // A run killed after sending line 1 (applied) and line 2 (never arrived): the log ends in their intents.
     const [i1, i2] = [log.find((r) => r.line === 1 && r.status === 'sending'), log.find((r) => r.line === 2 && r.status === 'sending')];
@@ -291,7 +364,10 @@ describe('bulk update on the deployed service', () => {
     await p;
     expect(fake!.puts.map((x) => x.target)).toEqual([6]);
     expect(fio.err()).toContain('3/3 lines · 2 ok · 0 failed · 1 skipped');
-    const after = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const after = readFileSync(join(dir, 'r.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(after.find((r) => r.line === 1 && r.status === 'ok')).toMatchObject({ already_applied: true });
   });
 
@@ -302,7 +378,13 @@ describe('bulk update on the deployed service', () => {
     const err = await failure(run(from).p);
     expect(err.exitCode).toBe(10);
     expect(fake!.puts.map((x) => x.target)).toEqual([5]);
-    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(log.find((r) => r.line === 2)).toMatchObject({ status: 'failed', error: 'form 42 has no submission 999 (it is not in `formctl submission list 42`)' });
+    const log = readFileSync(join(dir, 'r.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(log.find((r) => r.line === 2)).toMatchObject({
+      status: 'failed',
+      error: 'form 42 has no submission 999 (it is not in `formctl submission list 42`)',
+    });
   });
 });

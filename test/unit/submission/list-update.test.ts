@@ -14,7 +14,12 @@ afterEach(async () => {
   stub = undefined;
 });
 
-const sub = (id: number) => ({ id, submission_id: String(id), submitted_at: `2026-01-0${id}T10:00:00.000Z`, data: { p_name: `N${id}`, p_email: `e${id}@x.io`, p_age: id } });
+const sub = (id: number) => ({
+  id,
+  submission_id: String(id),
+  submitted_at: `2026-01-0${id}T10:00:00.000Z`,
+  data: { p_name: `N${id}`, p_email: `e${id}@x.io`, p_age: id },
+});
 /** The deployed shape: no submitted_at, UUID submission_id, created_at inside data. */
 const deployed = (id: number) => ({ id, submission_id: `uuid-${id}`, form_id: 42, data: { p_name: `N${id}`, created_at: `2026-01-0${id} 10:00:00` } });
 
@@ -26,7 +31,11 @@ function envelopeServer(all: unknown[]) {
     const page = Number(u.searchParams.get('page') ?? 1);
     const per = 2;
     const last = Math.ceil(all.length / per);
-    json(res, 200, { data: all.slice((page - 1) * per, page * per), links: { next: page < last ? 'next' : null }, meta: { current_page: page, last_page: last, per_page: per, total: all.length } });
+    json(res, 200, {
+      data: all.slice((page - 1) * per, page * per),
+      links: { next: page < last ? 'next' : null },
+      meta: { current_page: page, last_page: last, per_page: per, total: all.length },
+    });
   });
 }
 
@@ -43,8 +52,22 @@ describe('submission list', () => {
   it('streams every page as NDJSON and passes status/search through', async () => {
     stub = await envelopeServer([sub(5), sub(4), deployed(3)]);
     const fio = fakeIO();
-    await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: 'contact-us', status: 'completed', search: 'a b', ndjson: true });
-    expect(fio.out().trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    await submissionListRun({
+      io: fio.io,
+      api: async () => clientFor(stub!.url),
+      now: () => new Date(0),
+      form: 'contact-us',
+      status: 'completed',
+      search: 'a b',
+      ndjson: true,
+    });
+    expect(
+      fio
+        .out()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       sub(5),
       sub(4),
       { id: 3, submission_id: 'uuid-3', form_id: 42, submitted_at: '2026-01-03 10:00:00', data: { p_name: 'N3', created_at: '2026-01-03 10:00:00' } },
@@ -55,7 +78,7 @@ describe('submission list', () => {
     ]);
   });
 
-  it('accepts the spec\'s bare array, and prints TSV rows when piped', async () => {
+  it("accepts the spec's bare array, and prints TSV rows when piped", async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, [sub(2), sub(1)])));
     const fio = fakeIO();
     await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42' });
@@ -67,28 +90,32 @@ describe('submission list', () => {
     stub = await envelopeServer([sub(5), sub(4), sub(3)]);
     const fio = fakeIO({ tty: true });
     await submissionListRun({ io: fio.io, api: async () => clientFor(stub!.url), now: () => new Date('2026-01-06T10:00:00Z'), form: '42', limit: 2 });
-    expect(fio.out()).toBe(
-      [
-        'ID  SUBMITTED   NAME  EMAIL    AGE',
-        '5   1 day ago   N5    e5@x.io  5',
-        '4   2 days ago  N4    e4@x.io  4',
-        '',
-      ].join('\n'),
-    );
+    expect(fio.out()).toBe(['ID  SUBMITTED   NAME  EMAIL    AGE', '5   1 day ago   N5    e5@x.io  5', '4   2 days ago  N4    e4@x.io  4', ''].join('\n'));
     expect(fio.err()).toBe('note: showing the first 2 submissions; pass --all or --limit N for more.\n');
   });
 });
 
 describe('submission messages name the form by title and id', () => {
   it('an empty list, and a deletion', async () => {
-    stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 200, req.method === 'DELETE' ? { message: 'Record successfully removed.' } : [])));
+    stub = await startStubServer(
+      (req, res) => void (serveForm(req, res) || json(res, 200, req.method === 'DELETE' ? { message: 'Record successfully removed.' } : [])),
+    );
     const list = fakeIO({ tty: true });
     await submissionListRun({ io: list.io, api: async () => clientFor(stub!.url), now: () => new Date(0), form: '42', search: 'zz' });
     expect(list.err()).toBe('No submissions match in form "Contact us" (id 42).\n');
     const del = fakeIO({ tty: true });
-    await submissionDeleteRun({ io: del.io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: 'contact-us', submissionId: '9', yes: true });
+    await submissionDeleteRun({
+      io: del.io,
+      api: async () => clientFor(stub!.url),
+      prompter: () => ({}) as never,
+      form: 'contact-us',
+      submissionId: '9',
+      yes: true,
+    });
     expect(del.out()).toBe('✓ Deleted submission 9 of form "Contact us" (id 42).\n');
-    const refused = await failure(submissionDeleteRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: '42', submissionId: '9' }));
+    const refused = await failure(
+      submissionDeleteRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: '42', submissionId: '9' }),
+    );
     expect(refused.message).toBe('Delete submission 9 of form "Contact us" (id 42) for good: refusing without confirmation.');
   });
 });
@@ -96,7 +123,11 @@ describe('submission messages name the form by title and id', () => {
 /** The stub FORM's submissions 1..n on a fake of the spec's service (patch with `data`). */
 async function specFake(n = 120) {
   const { startSubmissionFake, makeSubmissions } = await import('../../helpers/submission-fake.js');
-  const fake = await startSubmissionFake({ flavor: 'spec', form: FORM, submissions: makeSubmissions(n, (i) => ({ p_name: `N${i}`, p_email: `e${i}@x.io`, p_age: i })) });
+  const fake = await startSubmissionFake({
+    flavor: 'spec',
+    form: FORM,
+    submissions: makeSubmissions(n, (i) => ({ p_name: `N${i}`, p_email: `e${i}@x.io`, p_age: i })),
+  });
   stub = fake;
   return fake;
 }
@@ -105,7 +136,17 @@ describe('submission update', () => {
   it('resolves field names to ids, coerces numbers for numeric fields, and sends the patch under data with the other answers at the top level', async () => {
     const fake = await specFake();
     const fio = fakeIO({ tty: true });
-    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(fake.url), form: 'contact-us', submissionId: '118', set: [['Name', 'Ada'], ['age', '36'], ['p_email', 'a@b.c']] });
+    await submissionUpdateRun({
+      io: fio.io,
+      api: async () => clientFor(fake.url),
+      form: 'contact-us',
+      submissionId: '118',
+      set: [
+        ['Name', 'Ada'],
+        ['age', '36'],
+        ['p_email', 'a@b.c'],
+      ],
+    });
     expect(fake.puts.map((p) => p.path)).toEqual(['/open/forms/42/submissions/118']);
     expect(fake.puts[0]!.body).toEqual({ p_name: 'Ada', p_email: 'a@b.c', p_age: 36, data: { p_name: 'Ada', p_age: 36, p_email: 'a@b.c' } });
     expect(fio.out()).toBe('✓ Updated 3 fields of submission 118 of form "Contact us" (id 42).\n');
@@ -113,11 +154,15 @@ describe('submission update', () => {
 
   it('a non-number for a numeric field is exit 2 naming the field and the type, and nothing is sent', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
-    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['Age', 'abc']] }));
+    const err = await failure(
+      submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['Age', 'abc']] }),
+    );
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe('Field "Age" (p_age) is a number field and takes a number, got "abc".');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
-    const fromFile = await failure(submissionUpdateRun({ io: fakeIO({ stdin: '{"p_age": [3]}' }).io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', file: '-' }));
+    const fromFile = await failure(
+      submissionUpdateRun({ io: fakeIO({ stdin: '{"p_age": [3]}' }).io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', file: '-' }),
+    );
     expect(fromFile.message).toBe('Field "p_age" is a number field and takes a number, got [3].');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
   });
@@ -140,14 +185,32 @@ describe('submission update', () => {
   });
 
   it('an unreadable --file is exit 2 in short words, before any request', async () => {
-    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => Promise.reject(new Error('no request expected')), form: '42', submissionId: '1', file: 'nofile.json' }));
+    const err = await failure(
+      submissionUpdateRun({
+        io: fakeIO().io,
+        api: async () => Promise.reject(new Error('no request expected')),
+        form: '42',
+        submissionId: '1',
+        file: 'nofile.json',
+      }),
+    );
     expect([err.exitCode, err.message]).toEqual([2, 'Cannot read nofile.json: no such file.']);
   });
 
   it('--dry-run prints the exact body (current answers, the patch over them and under data) and sends nothing', async () => {
     const fake = await specFake();
     const fio = fakeIO();
-    await submissionUpdateRun({ io: fio.io, api: async () => clientFor(fake.url), form: '42', submissionId: '118', set: [['Name', 'Ada'], ['age', '36']], dryRun: true });
+    await submissionUpdateRun({
+      io: fio.io,
+      api: async () => clientFor(fake.url),
+      form: '42',
+      submissionId: '118',
+      set: [
+        ['Name', 'Ada'],
+        ['age', '36'],
+      ],
+      dryRun: true,
+    });
     expect(JSON.parse(fio.out())).toEqual({ p_name: 'Ada', p_email: 'e118@x.io', p_age: 36, data: { p_name: 'Ada', p_age: 36 } });
     expect(fio.err()).toBe('note: dry run: nothing was sent to submission 118 of form "Contact us" (id 42).\n');
     expect(fake.puts).toEqual([]);
@@ -156,7 +219,9 @@ describe('submission update', () => {
   it('an ambiguous name is a usage error and nothing is sent', async () => {
     stub = await startStubServer((req, res) => void (serveForm(req, res) || json(res, 500, {})));
     const fio = fakeIO();
-    const err = await failure(submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['COMMENT', 'x']] }));
+    const err = await failure(
+      submissionUpdateRun({ io: fio.io, api: async () => clientFor(stub!.url), form: '42', submissionId: '1', set: [['COMMENT', 'x']] }),
+    );
     expect(err.exitCode).toBe(2);
     expect(err.message).toContain('ambiguous');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
@@ -177,7 +242,9 @@ describe('submission update', () => {
       if (req.method === 'GET') return json(res, 200, []);
       json(res, 422, { message: 'Invalid.', errors: { 'data.p_email': ['Must be an email.'] } });
     });
-    const err = await failure(submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', set: [['Email', 'nope']] }));
+    const err = await failure(
+      submissionUpdateRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), form: '42', submissionId: '7', set: [['Email', 'nope']] }),
+    );
     expect(err.exitCode).toBe(7);
     expect(err.message).toBe('Invalid. (HTTP 422, PUT /open/forms/42/submissions/7)\n  data.p_email: Must be an email.');
   });

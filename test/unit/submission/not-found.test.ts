@@ -49,6 +49,8 @@ describe('a submission the list does not hold', () => {
     });
     const r = await runCli(['submission', 'update', '42', '9', '--set', 'Name=x'], { url: stub.url });
     expect(r.code).toBe(6);
-    expect(r.err.split('\n')[0]).toBe("error: Form 42 has no submission 9: it is not in the form's submission list (looked up in GET /open/forms/42/submissions, 1 page read).");
+    expect(r.err.split('\n')[0]).toBe(
+      "error: Form 42 has no submission 9: it is not in the form's submission list (looked up in GET /open/forms/42/submissions, 1 page read).",
+    );
   });
 });

@@ -4,7 +4,15 @@ import { type RecordedRequest, json } from '../../helpers/http.js';
 
 /** A client for a stub server: no real backoff, short timeouts. */
 export function clientFor(url: string, o: { signal?: AbortSignal; maxWaitMs?: number } = {}): ApiClient {
-  return new ApiClient({ baseUrl: url, token: 'tok_test', userAgent: 'formctl-test', timeoutMs: 5_000, maxWaitMs: o.maxWaitMs ?? 1_000, retryBaseMs: 1, signal: o.signal });
+  return new ApiClient({
+    baseUrl: url,
+    token: 'tok_test',
+    userAgent: 'formctl-test',
+    timeoutMs: 5_000,
+    maxWaitMs: o.maxWaitMs ?? 1_000,
+    retryBaseMs: 1,
+    signal: o.signal,
+  });
 }
 
 /** The demo form the stubs serve: two inputs, one layout block, and a duplicated name for ambiguity tests. */

@@ -71,11 +71,19 @@ async function thrown(p: Promise<unknown>): Promise<CliError> {
 
 describe('webhook create', () => {
   it('sends the spec body: integration_id, status, data with secret and headers, logic', async () => {
-    const { server, api } = await stub((_req, res) => json(res, 200, { message: 'Form Integration was created.', form_integration: { ...integration, id: 9 } }));
+    const { server, api } = await stub((_req, res) =>
+      json(res, 200, { message: 'Form Integration was created.', form_integration: { ...integration, id: 9 } }),
+    );
     const io = fakeIO();
     await webhookCreateRun({
-      io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in',
-      secretFile: file('s.txt', `${SECRET}\n`), header: [['X-Api-Key', 'k1']], logicFile: file('logic.json', JSON.stringify(integration.logic)),
+      io: io.io,
+      api,
+      resolve,
+      form: '42',
+      url: 'https://hooks.example.com/in',
+      secretFile: file('s.txt', `${SECRET}\n`),
+      header: [['X-Api-Key', 'k1']],
+      logicFile: file('logic.json', JSON.stringify(integration.logic)),
     });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.method).toBe('POST');
@@ -107,7 +115,17 @@ describe('webhook create', () => {
       json(res, 200, { form_integration: { ...integration, id: 9, status: body.status, data: body.data } });
     });
     const io = fakeIO();
-    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url: 'https://hooks.example.com/in', generateSecret: true, header: [], inactive: true, json: true });
+    await webhookCreateRun({
+      io: io.io,
+      api,
+      resolve,
+      form: '42',
+      url: 'https://hooks.example.com/in',
+      generateSecret: true,
+      header: [],
+      inactive: true,
+      json: true,
+    });
     const sent = JSON.parse(server.requests[0]!.body);
     expect(sent.status).toBe('inactive');
     expect(sent.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
@@ -189,7 +207,10 @@ describe('webhook create', () => {
       const { server, api } = await stub((req, res) => json(res, 200, { form_integration: { ...integration, id: 9, ...JSON.parse(req.body) } }));
       const io = fakeIO({ tty: true, canPrompt: true });
       const { asked, prompter } = scripted({
-        input: [['ftp://hooks.example.com/in', 'http://hooks.example.com/in', 'https://hooks.example.com/in'], ['/nonexistent/secret', file('short.txt', 'abc\n'), file('ok.txt', `${SECRET}\n`)]],
+        input: [
+          ['ftp://hooks.example.com/in', 'http://hooks.example.com/in', 'https://hooks.example.com/in'],
+          ['/nonexistent/secret', file('short.txt', 'abc\n'), file('ok.txt', `${SECRET}\n`)],
+        ],
         select: ['file'],
         confirm: [false],
       });
@@ -267,7 +288,9 @@ describe('webhook update', () => {
   });
 
   it('--json prints the saved integration with header values masked; the PUT carries them in full', async () => {
-    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: { ...integration, data: JSON.parse(req.body).data } })));
+    const { server, api } = await stub((req, res) =>
+      req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: { ...integration, data: JSON.parse(req.body).data } }),
+    );
     const io = fakeIO();
     await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, header: [['X-Env', 'staging']], secret: true, json: true });
     expect(JSON.parse(server.requests[1]!.body).data.webhook_headers).toEqual({ 'X-Api-Key': 'k1', 'X-Env': 'staging' });
@@ -276,7 +299,9 @@ describe('webhook update', () => {
   });
 
   it('--clear-headers empties them; a changed URL is validated before the PUT', async () => {
-    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
+    const { server, api } = await stub((req, res) =>
+      req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration }),
+    );
     const io = fakeIO();
     await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, header: [], clearHeaders: true, secret: true });
     expect(JSON.parse(server.requests[1]!.body).data.webhook_headers).toEqual({});
@@ -292,7 +317,9 @@ describe('webhook update', () => {
     await webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, deactivate: true, header: [], secret: true });
     expect(JSON.parse(server.requests[1]!.body).data.webhook_url).toBe('http://127.0.0.1:8787/hook');
     const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [['X-Long', 'v'.repeat(256)]], secret: true }));
-    expect(e.message).toBe("The webhook settings would be rejected by the service:\n  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256).");
+    expect(e.message).toBe(
+      "The webhook settings would be rejected by the service:\n  data.webhook_headers: Header value for 'X-Long' exceeds 255 characters (it has 256).",
+    );
   });
 
   it('a missing integration is a not-found error (exit 6)', async () => {
@@ -304,14 +331,23 @@ describe('webhook update', () => {
 
 describe('webhook rotate-secret', () => {
   it('generates a new secret, PUTs it with everything else unchanged, prints it once and warns', async () => {
-    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
+    const { server, api } = await stub((req, res) =>
+      req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration }),
+    );
     const io = fakeIO();
     await webhookRotateSecretRun({ io: io.io, api, form: '42', id: 7 });
     const body = JSON.parse(server.requests[1]!.body);
     expect(body.data.webhook_secret).toMatch(/^[0-9a-f]{64}$/);
-    expect(body).toEqual({ integration_id: 'webhook', status: 'active', data: { ...integration.data, webhook_secret: body.data.webhook_secret }, logic: integration.logic });
+    expect(body).toEqual({
+      integration_id: 'webhook',
+      status: 'active',
+      data: { ...integration.data, webhook_secret: body.data.webhook_secret },
+      logic: integration.logic,
+    });
     expect(io.out()).toBe(`${body.data.webhook_secret}\n`);
-    expect(io.err()).toBe('warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n');
+    expect(io.err()).toBe(
+      'warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n',
+    );
   });
 });
 
@@ -327,7 +363,9 @@ describe('webhook list', () => {
     expect(io.err()).toBe('');
     const j = fakeIO();
     await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', json: 'id,data' });
-    expect(JSON.parse(j.out())).toEqual([{ id: 7, data: { ...integration.data, webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } } }]);
+    expect(JSON.parse(j.out())).toEqual([
+      { id: 7, data: { ...integration.data, webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } } },
+    ]);
     expect(j.err()).toBe(HEADERS_NOTE);
     const bare = fakeIO();
     await webhookListRun({ io: bare.io, api, now: () => new Date(), form: '42', json: true });
@@ -357,7 +395,11 @@ describe('webhook get', () => {
     expect(table.out()).toMatch(/Headers\s+X-Api-Key: ••••, X-Env: ••••\n/);
     const j = fakeIO();
     await webhookGetRun({ io: j.io, api, now, form: '42', id: 7, json: true });
-    expect(JSON.parse(j.out()).data).toEqual({ webhook_url: 'https://hooks.example.com/in', webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } });
+    expect(JSON.parse(j.out()).data).toEqual({
+      webhook_url: 'https://hooks.example.com/in',
+      webhook_secret: '••••1234',
+      webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' },
+    });
     expect(j.err()).toBe(HEADERS_NOTE);
     for (const r of [tsv, table, j]) expect(r.out() + r.err()).not.toMatch(/k1|prod|current-secret/);
     const shown = fakeIO();
@@ -376,18 +418,41 @@ describe('webhook get', () => {
 });
 
 /** Answers the integration list (events check that the id is a webhook first), else `handler` with its own count. */
-function eventsStub(handler: (req: { url?: string }, res: Parameters<Parameters<typeof startStubServer>[0]>[1], i: number) => void): Parameters<typeof startStubServer>[0] {
+function eventsStub(
+  handler: (req: { url?: string }, res: Parameters<Parameters<typeof startStubServer>[0]>[1], i: number) => void,
+): Parameters<typeof startStubServer>[0] {
   let n = 0;
   return (req, res) => (req.url === '/open/forms/42/integrations' ? json(res, 200, [integration]) : handler(req, res, n++));
 }
 
 describe('webhook events', () => {
-  const ev = (id: number, status: string, code: number | null) => ({ id, integration_id: 7, event: 'submission.created', status, response_code: code, error_message: null, created_at: `2025-01-01T00:00:0${id}Z` });
+  const ev = (id: number, status: string, code: number | null) => ({
+    id,
+    integration_id: 7,
+    event: 'submission.created',
+    status,
+    response_code: code,
+    error_message: null,
+    created_at: `2025-01-01T00:00:0${id}Z`,
+  });
 
   it('lists newest first and filters by status; deployed {date, status, data} records are normalised', async () => {
-    const { api } = await stub(eventsStub((_req, res) => json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }])));
+    const { api } = await stub(
+      eventsStub((_req, res) =>
+        json(res, 200, [ev(3, 'failed', 500), ev(2, 'success', 200), { date: '2025-01-01 00:00', status: 'Error', data: { message: 'boom', status: 502 } }]),
+      ),
+    );
     const io = fakeIO();
-    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: new AbortController().signal, form: '42', id: 7, status: 'failed', json: 'id,status,response_code,error_message' });
+    await webhookEventsRun({
+      io: io.io,
+      api,
+      now: () => new Date(),
+      signal: new AbortController().signal,
+      form: '42',
+      id: 7,
+      status: 'failed',
+      json: 'id,status,response_code,error_message',
+    });
     expect(JSON.parse(io.out())).toEqual([
       { id: 3, status: 'failed', response_code: 500, error_message: null },
       { id: null, status: 'failed', response_code: 502, error_message: 'boom' },
@@ -401,7 +466,15 @@ describe('webhook events', () => {
     const io = fakeIO();
     const waits: number[] = [];
     await webhookEventsRun({
-      io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 2000, json: 'id,status',
+      io: io.io,
+      api,
+      now: () => new Date(),
+      signal: controller.signal,
+      form: '42',
+      id: 7,
+      follow: true,
+      interval: 2000,
+      json: 'id,status',
       sleep: async (ms) => {
         waits.push(ms);
         if (waits.length === 3) controller.abort();
@@ -424,9 +497,9 @@ describe('webhook events', () => {
       webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 1 }),
     ).resolves.toBeUndefined();
     // Without --follow the same error is the command's error.
-    await expect(
-      webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7 }),
-    ).rejects.toThrow('Network error');
+    await expect(webhookEventsRun({ io: io.io, api: api as never, now: () => new Date(), signal: controller.signal, form: '42', id: 7 })).rejects.toThrow(
+      'Network error',
+    );
   });
 });
 
@@ -434,21 +507,55 @@ describe('webhook human output on a terminal', () => {
   const evil = 'boom\x1b]0;pwned\x07\x1b[2J\r\x9b1m';
 
   it('events --follow shows escape sequences in a server error message instead of obeying them', async () => {
-    const { api } = await stub(eventsStub((_req, res) => json(res, 200, [{ id: 1, integration_id: 7, event: 'submission.created\x1b[8m', status: 'failed', response_code: 500, error_message: evil, created_at: '2025-01-01T00:00:01Z' }])));
+    const { api } = await stub(
+      eventsStub((_req, res) =>
+        json(res, 200, [
+          {
+            id: 1,
+            integration_id: 7,
+            event: 'submission.created\x1b[8m',
+            status: 'failed',
+            response_code: 500,
+            error_message: evil,
+            created_at: '2025-01-01T00:00:01Z',
+          },
+        ]),
+      ),
+    );
     const controller = new AbortController();
     const io = fakeIO({ tty: true });
-    await webhookEventsRun({ io: io.io, api, now: () => new Date(), signal: controller.signal, form: '42', id: 7, follow: true, interval: 1, sleep: async () => controller.abort() });
+    await webhookEventsRun({
+      io: io.io,
+      api,
+      now: () => new Date(),
+      signal: controller.signal,
+      form: '42',
+      id: 7,
+      follow: true,
+      interval: 1,
+      sleep: async () => controller.abort(),
+    });
     // eslint-disable-next-line no-control-regex
     expect(io.out()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(io.out()).toContain('submission.created\\x1b[8m  boom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m');
   });
 
-  it('send shows the receiver\'s answer escaped on a terminal, and as received when piped', async () => {
+  it("send shows the receiver's answer escaped on a terminal, and as received when piped", async () => {
     const { server } = await stub((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(evil);
     });
-    const base = { api: async () => { throw new Error('unused'); }, now: () => new Date(), signal: new AbortController().signal, timeoutMs: 5000, userAgent: 'x', headers: [] as Array<[string, string]>, url: server.url };
+    const base = {
+      api: async () => {
+        throw new Error('unused');
+      },
+      now: () => new Date(),
+      signal: new AbortController().signal,
+      timeoutMs: 5000,
+      userAgent: 'x',
+      headers: [] as Array<[string, string]>,
+      url: server.url,
+    };
     const tty = fakeIO({ tty: true });
     await webhookSendRun({ ...base, io: tty.io, secretFile: file('s-tty', SECRET) });
     expect(tty.out()).toBe('HTTP 200\nboom\\x1b]0;pwned\\x07\\x1b[2J\\x0d\\x9b1m\n');
@@ -472,16 +579,36 @@ describe('webhook sign and verify', () => {
 
   it('verify reads the body from stdin and the signature from a header file', async () => {
     const io = fakeIO({ stdin: body });
-    await webhookVerifyRun({ io: io.io, secretFile: file('v-secret', SECRET), headerFile: file('h.txt', `Content-Type: application/json\nX-Webhook-Signature: ${signBody(SECRET, body)}\n`) });
+    await webhookVerifyRun({
+      io: io.io,
+      secretFile: file('v-secret', SECRET),
+      headerFile: file('h.txt', `Content-Type: application/json\nX-Webhook-Signature: ${signBody(SECRET, body)}\n`),
+    });
     expect(io.out()).toBe(`Signature is valid (${body.length} bytes).\n`);
   });
 
   it('verify --json takes an optional field list like other commands, checked before anything is read', async () => {
     const io = fakeIO();
-    const e = await thrown(webhookVerifyRun({ io: io.io, secretFile: file('v3-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('v3-body', '{"form_id":2}'), json: 'valid,reason' }));
+    const e = await thrown(
+      webhookVerifyRun({
+        io: io.io,
+        secretFile: file('v3-secret', SECRET),
+        signature: signBody(SECRET, body),
+        bodyFile: file('v3-body', '{"form_id":2}'),
+        json: 'valid,reason',
+      }),
+    );
     expect(e.exitCode).toBe(1);
     expect(io.out()).toBe('{\n  "valid": false,\n  "reason": "mismatch"\n}\n');
-    const bad = await thrown(webhookVerifyRun({ io: fakeIO().io, secretFile: file('v3-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('v3-body', body), json: 'ok' }));
+    const bad = await thrown(
+      webhookVerifyRun({
+        io: fakeIO().io,
+        secretFile: file('v3-secret', SECRET),
+        signature: signBody(SECRET, body),
+        bodyFile: file('v3-body', body),
+        json: 'ok',
+      }),
+    );
     expect(bad).toBeInstanceOf(UsageError);
     expect(bad.message).toBe('Unknown JSON field: ok.');
   });
@@ -492,7 +619,15 @@ describe('webhook sign and verify', () => {
     ['another body', '{"form_id":2}', /current secret/],
   ])('verify explains a mismatch caused by %s (exit 1)', async (_n, received, hint) => {
     const io = fakeIO();
-    const e = await thrown(webhookVerifyRun({ io: io.io, secretFile: file('v2-secret', SECRET), signature: signBody(SECRET, body), bodyFile: file('recv.json', received), json: true }));
+    const e = await thrown(
+      webhookVerifyRun({
+        io: io.io,
+        secretFile: file('v2-secret', SECRET),
+        signature: signBody(SECRET, body),
+        bodyFile: file('recv.json', received),
+        json: true,
+      }),
+    );
     expect(e.exitCode).toBe(1);
     expect(e.message).toBe('Invalid signature: the signature does not match this body and secret.');
     expect(e.hint).toMatch(hint);
@@ -500,7 +635,9 @@ describe('webhook sign and verify', () => {
   });
 
   it('verify reports a missing signature line and a malformed value', async () => {
-    const missing = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v3', SECRET), headerFile: file('none.txt', 'Content-Type: x\n') }));
+    const missing = await thrown(
+      webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v3', SECRET), headerFile: file('none.txt', 'Content-Type: x\n') }),
+    );
     expect(missing.message).toMatch(/^Invalid signature: no X-Webhook-Signature header/);
     const bad = await thrown(webhookVerifyRun({ io: fakeIO({ stdin: body }).io, secretFile: file('v4', SECRET), signature: 'md5=abc' }));
     expect(bad.message).toBe('Invalid signature: the signature does not start with "sha256=".');
@@ -514,8 +651,17 @@ describe('webhook send', () => {
     const { server } = await stub((_req, res) => json(res, 200, { ok: true }));
     const io = fakeIO();
     await webhookSendRun({
-      io: io.io, api: async () => { throw new Error('no API needed'); }, now: () => new Date('2025-05-06T07:08:09Z'), signal: new AbortController().signal,
-      timeoutMs: 5000, userAgent: 'formctl/test', url: `${server.url}/hook`, secretFile: file('send-secret', SECRET), header: [['X-Env', 'dev']],
+      io: io.io,
+      api: async () => {
+        throw new Error('no API needed');
+      },
+      now: () => new Date('2025-05-06T07:08:09Z'),
+      signal: new AbortController().signal,
+      timeoutMs: 5000,
+      userAgent: 'formctl/test',
+      url: `${server.url}/hook`,
+      secretFile: file('send-secret', SECRET),
+      header: [['X-Env', 'dev']],
     });
     const req = server.requests[0]!;
     expect(req.method).toBe('POST');
@@ -541,7 +687,16 @@ describe('webhook send', () => {
 
   it('a non-2xx answer exits 1; an unreachable receiver exits 11', async () => {
     const { server } = await stub((_req, res) => json(res, 401, { message: 'bad signature' }));
-    const base = { api: async () => { throw new Error('unused'); }, now: () => new Date(), signal: new AbortController().signal, timeoutMs: 5000, userAgent: 'x', headers: [] as Array<[string, string]> };
+    const base = {
+      api: async () => {
+        throw new Error('unused');
+      },
+      now: () => new Date(),
+      signal: new AbortController().signal,
+      timeoutMs: 5000,
+      userAgent: 'x',
+      headers: [] as Array<[string, string]>,
+    };
     const io = fakeIO();
     const e = await thrown(webhookSendRun({ ...base, io: io.io, url: server.url, secretFile: file('s2', SECRET) }));
     expect(e.exitCode).toBe(1);

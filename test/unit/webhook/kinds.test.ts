@@ -7,7 +7,14 @@ import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
 const LIST = '/open/forms/42/integrations';
 const SECRET = 'current-secret-value-1234';
 const INTEGRATIONS = [
-  { id: 7, form_id: 42, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: SECRET, webhook_headers: {} }, logic: null },
+  {
+    id: 7,
+    form_id: 42,
+    integration_id: 'webhook',
+    status: 'active',
+    data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: SECRET, webhook_headers: {} },
+    logic: null,
+  },
   { id: 8, form_id: 42, integration_id: 'slack', status: 'active', data: { slack_webhook_url: 'https://hooks.slack.com/services/x' }, logic: null },
   { id: 9, form_id: 42, integration_id: 'email', status: 'active', data: { send_to: 'ops@example.com' }, logic: null },
 ];

@@ -30,7 +30,8 @@ async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string;
   return { l, got };
 }
 
-const post = (url: string, headers: Record<string, string>) => postRaw(new URL(url), { headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs: 5000 });
+const post = (url: string, headers: Record<string, string>) =>
+  postRaw(new URL(url), { headers: { 'content-type': 'application/json', ...headers }, body, timeoutMs: 5000 });
 
 describe('startListener', () => {
   it('verifies the raw bytes: 200 for a valid signature, 401 for a wrong or missing one', async () => {
@@ -54,7 +55,7 @@ describe('startListener', () => {
     expect(got).toHaveLength(1);
   });
 
-  it('forwards the bytes and headers unchanged and passes the target\'s answer back', async () => {
+  it("forwards the bytes and headers unchanged and passes the target's answer back", async () => {
     const target = await startStubServer((_req, res) => {
       res.writeHead(202, { 'content-type': 'text/plain' });
       res.end('queued');
@@ -94,12 +95,25 @@ describe('startListener', () => {
       let url = '';
       let onListening: () => void = () => undefined;
       const listening = new Promise<void>((r) => (onListening = r));
-      const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', forwardTo: target, json, onListening: (u) => { url = u; onListening(); } });
+      const done = webhookListenRun({
+        io: io.io,
+        now: () => new Date('2025-01-01T00:00:00Z'),
+        signal: controller.signal,
+        port: 0,
+        host: '127.0.0.1',
+        forwardTo: target,
+        json,
+        onListening: (u) => {
+          url = u;
+          onListening();
+        },
+      });
       await listening;
       expect((await post(`${url}/x`, {})).status).toBe(502);
       controller.abort();
       await done;
-      if (json) expect(JSON.parse(io.out()).forward).toEqual({ url: `${target}/x`, status: null, error: `Connection refused by ${host}`, code: 'ECONNREFUSED' });
+      if (json)
+        expect(JSON.parse(io.out()).forward).toEqual({ url: `${target}/x`, status: null, error: `Connection refused by ${host}`, code: 'ECONNREFUSED' });
       else expect(io.out()).toContain(`→ forward to ${target}/x failed: connection refused by ${host}\n`);
     }
   });
@@ -161,9 +175,23 @@ describe('webhookListenRun', () => {
     let url = '';
     let onListening: () => void = () => undefined;
     const listening = new Promise<void>((r) => (onListening = r));
-    const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', onListening: (u) => { url = u; onListening(); } });
+    const done = webhookListenRun({
+      io: io.io,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+      signal: controller.signal,
+      port: 0,
+      host: '127.0.0.1',
+      onListening: (u) => {
+        url = u;
+        onListening();
+      },
+    });
     await listening;
-    await postRaw(new URL(`${url}/x`), { headers: { 'content-type': 'text/plain', 'X-Note': 'caf\u00e9 \u009b2J' }, body: Buffer.from('hello \x1b]0;pwned\x07\x1b[2J\r\n'), timeoutMs: 5000 });
+    await postRaw(new URL(`${url}/x`), {
+      headers: { 'content-type': 'text/plain', 'X-Note': 'caf\u00e9 \u009b2J' },
+      body: Buffer.from('hello \x1b]0;pwned\x07\x1b[2J\r\n'),
+      timeoutMs: 5000,
+    });
     await postRaw(new URL(`${url}/json`), { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"name":"a\u009bb"}'), timeoutMs: 5000 });
     controller.abort();
     await done;
@@ -175,14 +203,24 @@ describe('webhookListenRun', () => {
     expect(io.out()).toContain('"name": "a\\x9bb"');
   });
 
-
   it('prints the URL to stderr, one NDJSON record per delivery, and stops on abort', async () => {
     const io = fakeIO();
     const controller = new AbortController();
     let url = '';
     let onListening: () => void = () => undefined;
     const listening = new Promise<void>((r) => (onListening = r));
-    const done = webhookListenRun({ io: io.io, now: () => new Date('2025-01-01T00:00:00Z'), signal: controller.signal, port: 0, host: '127.0.0.1', json: true, onListening: (u) => { url = u; onListening(); } });
+    const done = webhookListenRun({
+      io: io.io,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+      signal: controller.signal,
+      port: 0,
+      host: '127.0.0.1',
+      json: true,
+      onListening: (u) => {
+        url = u;
+        onListening();
+      },
+    });
     await listening;
     await post(`${url}/x`, {});
     controller.abort();
@@ -190,7 +228,18 @@ describe('webhookListenRun', () => {
     // A private address: it says plainly that the hosted service cannot deliver here, and what can.
     expect(io.err()).toBe(`Listening on ${url}\nNot checking signatures (pass --secret-file). Press Ctrl-C to stop.\n${PRIVATE_NOTE}\n`);
     const rec = JSON.parse(io.out());
-    expect(rec).toMatchObject({ seq: 1, received_at: '2025-01-01T00:00:00.000Z', method: 'POST', path: '/x', body: { form_id: 1, submission_id: 5 }, body_bytes: body.length, signature: { verdict: 'unchecked', reason: null, message: null }, forward: null, response_status: 200, saved: null });
+    expect(rec).toMatchObject({
+      seq: 1,
+      received_at: '2025-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/x',
+      body: { form_id: 1, submission_id: 5 },
+      body_bytes: body.length,
+      signature: { verdict: 'unchecked', reason: null, message: null },
+      forward: null,
+      response_status: 200,
+      saved: null,
+    });
   });
 
   it('a port in use is an environment problem: exit 1 with the way out, as `formctl sandbox` says it', async () => {
@@ -198,14 +247,28 @@ describe('webhookListenRun', () => {
     open.push(busy);
     const port = Number(new URL(busy.url).port);
     const io = fakeIO();
-    const err = await webhookListenRun({ io: io.io, now: () => new Date(), signal: new AbortController().signal, port, host: '127.0.0.1' }).catch((e: unknown) => e);
+    const err = await webhookListenRun({ io: io.io, now: () => new Date(), signal: new AbortController().signal, port, host: '127.0.0.1' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CliError);
     expect(err).toMatchObject({ exitCode: 1, message: `Port ${port} is in use.`, hint: 'Pick another --port (0 picks a free one).' });
     expect(io.err()).toBe('');
   });
 
   it('deliveryRecord keeps a non-JSON body as text', () => {
-    const d: Delivery = { seq: 1, receivedAt: new Date(0), method: 'POST', path: '/', rawHeaders: [['A', '1'], ['A', '2']], body: Buffer.from('plain'), signature: { verdict: 'unchecked' }, responseStatus: 200 };
+    const d: Delivery = {
+      seq: 1,
+      receivedAt: new Date(0),
+      method: 'POST',
+      path: '/',
+      rawHeaders: [
+        ['A', '1'],
+        ['A', '2'],
+      ],
+      body: Buffer.from('plain'),
+      signature: { verdict: 'unchecked' },
+      responseStatus: 200,
+    };
     expect(deliveryRecord(d)).toMatchObject({ body: 'plain', headers: { A: '1, 2' } });
   });
 });
@@ -231,7 +294,8 @@ describe('webhook command tree', () => {
 
 describe('isPrivateHost', () => {
   it('loopback, private, link-local and unspecified addresses are private; a public one is not', async () => {
-    for (const h of ['127.0.0.1', 'localhost', '::1', '[::1]', '10.1.2.3', '192.168.0.5', '0.0.0.0', '::', 'fe80::1']) expect(await isPrivateHost(h), h).toBe(true);
+    for (const h of ['127.0.0.1', 'localhost', '::1', '[::1]', '10.1.2.3', '192.168.0.5', '0.0.0.0', '::', 'fe80::1'])
+      expect(await isPrivateHost(h), h).toBe(true);
     for (const h of ['93.184.216.34', '2606:2800:220:1::1']) expect(await isPrivateHost(h), h).toBe(false);
   });
 });

@@ -60,7 +60,10 @@ describe('checkWebhookUrl', () => {
     ['https://2130706433/', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
     ['https://0x7f.1/', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
     ['https://localhost:8443/hook', 'The webhook URL must resolve only to public IP addresses (localhost resolves to 127.0.0.1, a loopback address).'],
-    ['https://internal.example.com/', 'The webhook URL must resolve only to public IP addresses (internal.example.com resolves to 192.168.1.20, a private address).'],
+    [
+      'https://internal.example.com/',
+      'The webhook URL must resolve only to public IP addresses (internal.example.com resolves to 192.168.1.20, a private address).',
+    ],
     // One private answer among public ones is enough to reject (DNS rebinding).
     ['https://rebind.example.com/', 'The webhook URL must resolve only to public IP addresses (rebind.example.com resolves to 10.0.0.5, a private address).'],
   ])('rejects %s', async (url, message) => {

@@ -7,7 +7,14 @@ import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
 
 const LIST = '/open/forms/42/integrations';
 const OLD = 'old-secret-value-1234';
-const HOOK = { id: 7, form_id: 42, integration_id: 'webhook', status: 'active', data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: OLD, webhook_headers: { 'X-Env': 'prod' } }, logic: null };
+const HOOK = {
+  id: 7,
+  form_id: 42,
+  integration_id: 'webhook',
+  status: 'active',
+  data: { webhook_url: 'https://hooks.example.com/in', webhook_secret: OLD, webhook_headers: { 'X-Env': 'prod' } },
+  logic: null,
+};
 const dir = mkdtempSync(join(tmpdir(), 'formctl-secret-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -28,7 +35,10 @@ describe('webhook update: the signing secret', () => {
   it('--secret-file sets a known secret and keeps everything else', async () => {
     const file = join(dir, 'new.txt');
     writeFileSync(file, 'my-chosen-secret-5678\n');
-    const s = await serve([[`GET ${LIST}`, [200, [HOOK]]], [`PUT ${LIST}/7`, [200, { form_integration: HOOK }]]]);
+    const s = await serve([
+      [`GET ${LIST}`, [200, [HOOK]]],
+      [`PUT ${LIST}/7`, [200, { form_integration: HOOK }]],
+    ]);
     const r = await runCli(['webhook', 'update', '42', '7', '--secret-file', file], { url: s.url });
     expect(r.code, r.err).toBe(0);
     expect(sent(s)).toEqual({
@@ -49,7 +59,10 @@ describe('webhook update: the signing secret', () => {
   });
 
   it('--no-secret sends an explicit null (both services then stop signing) and warns', async () => {
-    const s = await serve([[`GET ${LIST}`, [200, [HOOK]]], [`PUT ${LIST}/7`, [200, { form_integration: { ...HOOK, data: { ...HOOK.data, webhook_secret: null } } }]]]);
+    const s = await serve([
+      [`GET ${LIST}`, [200, [HOOK]]],
+      [`PUT ${LIST}/7`, [200, { form_integration: { ...HOOK, data: { ...HOOK.data, webhook_secret: null } } }]],
+    ]);
     const r = await runCli(['webhook', 'update', '42', '7', '--no-secret'], { url: s.url });
     expect(r.code, r.err).toBe(0);
     expect(sent(s).data).toEqual({ webhook_url: 'https://hooks.example.com/in', webhook_secret: null, webhook_headers: { 'X-Env': 'prod' } });
@@ -69,7 +82,9 @@ describe('webhook update: the signing secret', () => {
 
 describe('webhook create without a secret', () => {
   it('warns that deliveries will be unsigned', async () => {
-    const s = await serve([[`POST ${LIST}`, [200, { form_integration: { ...HOOK, id: 9, data: { webhook_url: 'https://hooks.example.com/in', webhook_headers: {} } } }]]]);
+    const s = await serve([
+      [`POST ${LIST}`, [200, { form_integration: { ...HOOK, id: 9, data: { webhook_url: 'https://hooks.example.com/in', webhook_headers: {} } } }]],
+    ]);
     const r = await runCli(['webhook', 'create', '42', '--url', 'https://93.184.216.34/in'], { url: s.url });
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe('9\n');

@@ -30,7 +30,10 @@ describe('webhook trigger', () => {
   it('reads the form with the token, then answers its public route without it', async () => {
     const s = await serve([
       ['GET /open/forms/42', [200, FORM]],
-      ['POST /forms/contact-1a2b3c/answer', [200, { type: 'success', message: 'Form submission saved.', submission_id: 'uuid-1', is_first_submission: true, redirect: false }]],
+      [
+        'POST /forms/contact-1a2b3c/answer',
+        [200, { type: 'success', message: 'Form submission saved.', submission_id: 'uuid-1', is_first_submission: true, redirect: false }],
+      ],
     ]);
     const r = await runCli(['webhook', 'trigger', '42', '--data', 'Name=Ada', '--data', 'agree=TRUE'], { url: s.url });
     expect(r.code, r.err).toBe(0);

@@ -93,7 +93,9 @@ describe('workspace create / update / delete', () => {
   });
 
   it('a read-only token gets exit 5 with the ability named', async () => {
-    const err = (await workspaceCreateRun({ io: fakeIO().io, api: async () => readonlyClient, prompter: () => scriptedPrompter().prompter, name: 'X' }).catch((e) => e)) as CliError;
+    const err = (await workspaceCreateRun({ io: fakeIO().io, api: async () => readonlyClient, prompter: () => scriptedPrompter().prompter, name: 'X' }).catch(
+      (e) => e,
+    )) as CliError;
     expect(err.exitCode).toBe(5);
     expect(err.hint).toContain('workspaces-write');
   });
@@ -126,7 +128,9 @@ describe('workspace leave / use', () => {
     expect(tty.out()).toMatch(new RegExp(`^✓ Default workspace for profile default: .+ \\(id ${sb.workspaceId}\\)\\.\\n$`));
     const err = (await workspaceUseRun({ io: fakeIO().io, api, config: t.config, profileName: async () => 'default', id: 424242 }).catch((e) => e)) as CliError;
     expect([err.exitCode, err.message]).toEqual([2, 'Workspace 424242 is not one of yours.']);
-    const unsaved = (await workspaceUseRun({ io: fakeIO().io, api, config: t.config, profileName: async () => 'ghost', id: sb.workspaceId }).catch((e) => e)) as CliError;
+    const unsaved = (await workspaceUseRun({ io: fakeIO().io, api, config: t.config, profileName: async () => 'ghost', id: sb.workspaceId }).catch(
+      (e) => e,
+    )) as CliError;
     expect(unsaved.exitCode).toBe(2);
     await t.cleanup();
   });
