@@ -204,7 +204,11 @@ export function checkLayers(root = projectRoot) {
         continue;
       }
       const to = resolveSpec(root, file, imp.spec);
-      if (!to.startsWith('src/')) continue; // e.g. package.json: outside the layering.
+      if (!to.startsWith('src/')) {
+        // A test helper or a build script imported from src/ would ship in the bundle.
+        problems.push(`${at}: imports ${to}, outside src/; src/ imports only its own files and packages`);
+        continue;
+      }
       const pair = `${file} -> ${to}`;
       if (allowed.has(pair)) {
         usedAllowances.add(pair);
