@@ -1,6 +1,6 @@
 import { parseIdText } from '../io/ids.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile } from './store.js';
+import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile, originOf } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 
@@ -101,15 +101,6 @@ export function normalizeBaseUrl(raw: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported base URL scheme ${url.protocol} (use https://).`);
   if (url.search || url.hash) throw new UsageError(`The base URL must not have a query or fragment: ${raw}`);
   return url.href.replace(/\/+$/, '');
-}
-
-/** The origin (scheme, host, port) of a URL, or undefined when it does not parse. */
-export function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

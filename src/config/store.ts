@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { cannotMakeDir, fsReason } from '../io/files.js';
 
-function originOf(url: string): string | undefined {
+/** The origin (scheme, host, port) of a URL, or undefined when it does not parse: what a saved token is bound to. */
+export function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {

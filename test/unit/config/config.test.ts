@@ -6,12 +6,18 @@ import { configListRun } from '../../../src/commands/config/list.js';
 import { configPathRun } from '../../../src/commands/config/path.js';
 import { configSetRun } from '../../../src/commands/config/set.js';
 import { resolveContext } from '../../../src/config/resolve.js';
-import { ConfigStore } from '../../../src/config/store.js';
+import { ConfigStore, originOf } from '../../../src/config/store.js';
 import { CliError } from '../../../src/errors.js';
 import { fakeIO } from '../../helpers/io.js';
 import { testConfig } from '../auth/fixtures.js';
 
 describe('config store', () => {
+  it('originOf: the one rule for the origin a token is bound to (the store saves it, the resolver compares it)', () => {
+    expect(originOf('https://api.opnform.com/some/path?q=1')).toBe('https://api.opnform.com');
+    expect(originOf('http://127.0.0.1:8787/')).toBe('http://127.0.0.1:8787');
+    expect(originOf('not a url')).toBeUndefined();
+  });
+
   it('writes the file with mode 0600 inside a 0700 directory', async () => {
     const t = await testConfig();
     await t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
