@@ -24,13 +24,18 @@ export function parseField(spec: string, newId: () => string): Record<string, un
       `Types: ${PROPERTY_TYPES.join(', ')}. Leave out ":type" for a text field.`,
     );
   }
-  const field: Record<string, unknown> = { id: newId(), type, name, required: false };
+  const field = newField(name, type, newId);
   if (!WITH_OPTIONS.includes(type)) return field;
   const options = withOptions ? splitOptions(withOptions[3]!) : [];
   if (options.length === 0) {
     throw new UsageError(`Invalid --field "${spec}": a ${type} field needs its options.`, `List them after "=", e.g. --field "${name}:${type}=Free,Pro,Team".`);
   }
   return withSelectOptions(field, options);
+}
+
+/** A field formctl adds to a form (from --field, the prompt, or the default "Name"): optional, with a fresh id. */
+export function newField(name: string, type: string, newId: () => string): Record<string, unknown> {
+  return { id: newId(), type, name: name.trim(), required: false };
 }
 
 /** Comma-separated option names, trimmed, empty ones and repeats left out. */

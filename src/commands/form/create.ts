@@ -7,7 +7,7 @@ import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
 import { parseSetValue, setPath } from '../../forms/merge.js';
-import { WITH_OPTIONS, parseField, splitOptions, withSelectOptions } from '../../forms/field-spec.js';
+import { WITH_OPTIONS, newField, parseField, splitOptions, withSelectOptions } from '../../forms/field-spec.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
@@ -119,7 +119,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
       const p = o.prompter();
       const name = await p.input({ message: 'First field name', flag: '--field', default: 'Name' });
       const type = await p.select({ message: 'First field type', flag: '--field', choices: FIELD_TYPES.map((t) => ({ name: t, value: t })) });
-      let field: Record<string, unknown> = { id: newId(), type, name: name.trim(), required: false };
+      let field = newField(name, type, newId);
       if (WITH_OPTIONS.includes(type)) {
         const options = await p.input({
           message: 'Options (comma-separated)',
@@ -131,7 +131,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
       doc.properties = [field];
     } else if (doc.properties === undefined) {
       // The service refuses a form without fields; one text field is the smallest useful form.
-      doc.properties = [{ id: newId(), type: 'text', name: 'Name', required: false }];
+      doc.properties = [newField('Name', 'text', newId)];
     }
   }
   for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (doc[k] === undefined) doc[k] = v;

@@ -1,7 +1,7 @@
 // Moved from test/unit/form/create-field.test.ts with parseField (src/forms/field-spec.ts).
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/errors.js';
-import { parseField } from '../../../src/forms/field-spec.js';
+import { newField, parseField } from '../../../src/forms/field-spec.js';
 import { PROPERTY_TYPES } from '../../../src/forms/properties.js';
 
 const newId = () => 'f1';
@@ -56,5 +56,12 @@ describe('the --field "Name:type" mini-language', () => {
   ])('%s without options is refused (exit 2): the service refuses a select with none', (spec, message, hint) => {
     const e = errorOf(() => parseField(spec, newId));
     expect([e.exitCode, e.message, e.hint]).toEqual([2, message, hint]);
+  });
+});
+
+describe('newField: the one shape of a field formctl adds (--field, the prompt, the default Name field)', () => {
+  it('is an optional field with a fresh id, a trimmed name and the type given', () => {
+    expect(newField('  Plan ', 'select', newId)).toEqual({ id: 'f1', type: 'select', name: 'Plan', required: false });
+    expect(parseField('Plan:select=Free', newId)).toEqual({ ...newField('Plan', 'select', newId), select: { options: [{ id: 'Free', name: 'Free' }] } });
   });
 });
