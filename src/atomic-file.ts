@@ -4,7 +4,7 @@
 // cache) and the sandbox's data file; it imports nothing of either (docs/architecture.md).
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { access, link, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './process-alive.js';
 
@@ -66,6 +66,29 @@ export function writeFileAtomicSync(path: string, content: string, mode = 0o600)
     }
     throw err;
   }
+}
+
+/** link(2) errors that mean "this file system has no hard links", not "something is wrong". */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Moves the finished temp file `tmp` to `path` unless a file is already there: a hard link (which
+ * never replaces a file) then unlinking `tmp`; on a file system without hard links, a check, then a
+ * rename (a narrower race than none). Returns false, and leaves `tmp` where it is, when `path` exists.
+ */
+export async function publishNew(tmp: string, path: string): Promise<boolean> {
+  try {
+    await link(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (!code || !NO_HARD_LINKS.has(code)) throw err;
+    if (await access(path).then(() => true, () => false)) return false;
+    await rename(tmp, path);
+    return true;
+  }
+  await unlink(tmp);
+  return true;
 }
 
 async function syncDir(dir: string): Promise<void> {

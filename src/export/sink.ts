@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { type FileHandle, access, link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, access, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { processAlive } from '../process-alive.js';
+import { publishNew } from '../atomic-file.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** Closes the body's connection at once, unread (it may be large, or held open by the server). */
@@ -181,32 +182,9 @@ export async function writeFileAtomically(
 /** Moves the finished .part to its final name; without `clobber`, never over an existing file. */
 async function publish(part: string, file: string, clobber: boolean): Promise<void> {
   if (clobber) return rename(part, file);
-  try {
-    await link(part, file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      throw new UsageError(
-        `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
-        'Pass --clobber to replace it, or choose another name with -o.',
-      );
-    }
-    // A file system without hard links: check, then rename (a narrower race than none at all).
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
-    if (
-      await access(file).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      throw new UsageError(
-        `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
-        'Pass --clobber to replace it, or choose another name with -o.',
-      );
-    }
-    return rename(part, file);
+  if (!(await publishNew(part, file))) {
+    throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
   }
-  await unlink(part);
 }
 
 /** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same; stdout stays open. */

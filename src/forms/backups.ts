@@ -1,6 +1,6 @@
-import { link, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeTempFile } from '../atomic-file.js';
+import { publishNew, writeTempFile } from '../atomic-file.js';
 import { UsageError } from '../errors.js';
 import { cannotRead } from '../io/files.js';
 import { isObject } from './document.js';
@@ -43,29 +43,11 @@ export async function writeBackup(dir: string, form: Record<string, unknown>, no
   try {
     for (let i = 0; ; i++) {
       const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);
-      try {
-        await link(tmp, path);
-        return path;
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') continue;
-        // A file system without hard links: check, then rename.
-        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
-        if (await exists(path)) continue;
-        await rename(tmp, path);
-        return path;
-      }
+      if (await publishNew(tmp, path)) return path;
     }
   } finally {
     await rm(tmp, { force: true });
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Backups of one form, newest first. */
