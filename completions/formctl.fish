@@ -1,7 +1,8 @@
 # fish completion for formctl
 # Hands the words on the line to `formctl __complete`, which answers with one candidate a line
 # ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
-# Install: formctl completion fish > ~/.config/fish/completions/formctl.fish
+# Install: mkdir -p ~/.config/fish/completions
+#          formctl completion fish > ~/.config/fish/completions/formctl.fish
 
 function __formctl_complete
     set -l words (commandline -opc)

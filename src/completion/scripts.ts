@@ -79,7 +79,8 @@ const ZSH = `#compdef formctl
 # zsh completion for formctl
 # Hands the words on the line to \`formctl __complete\`, which answers with one candidate a line
 # ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
-# Install: formctl completion zsh > "\${fpath[1]}/_formctl"   (then restart zsh)
+# Install: mkdir -p ~/.zfunc && formctl completion zsh > ~/.zfunc/_formctl
+#          (with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit; then restart zsh)
 #     or:  echo 'source <(formctl completion zsh)' >> ~/.zshrc   (after compinit)
 
 _formctl() {
@@ -121,7 +122,8 @@ fi
 const FISH = `# fish completion for formctl
 # Hands the words on the line to \`formctl __complete\`, which answers with one candidate a line
 # ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
-# Install: formctl completion fish > ~/.config/fish/completions/formctl.fish
+# Install: mkdir -p ~/.config/fish/completions
+#          formctl completion fish > ~/.config/fish/completions/formctl.fish
 
 function __formctl_complete
     set -l words (commandline -opc)

@@ -14,10 +14,12 @@ function completionCommand() {
     'formctl completion bash > ~/.formctl-completion.bash',
     "echo 'source ~/.formctl-completion.bash' >> ~/.bashrc",
     '# bash with the bash-completion package (it loads this file on first use):',
+    'mkdir -p ~/.local/share/bash-completion/completions',
     'formctl completion bash > ~/.local/share/bash-completion/completions/formctl',
-    '# zsh (a directory on $fpath; then restart zsh):',
-    'formctl completion zsh > "${fpath[1]}/_formctl"',
+    '# zsh: a directory on $fpath (add `fpath=(~/.zfunc $fpath)` to ~/.zshrc before compinit), then restart zsh:',
+    'mkdir -p ~/.zfunc && formctl completion zsh > ~/.zfunc/_formctl',
     '# fish:',
+    'mkdir -p ~/.config/fish/completions',
     'formctl completion fish > ~/.config/fish/completions/formctl.fish',
   ]);
   return cmd.addHelpText(
