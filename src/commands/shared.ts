@@ -1,4 +1,4 @@
-import { Argument, type Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
+import { Argument, Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
 import { completes } from '../completion/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseFormRef, parseIdText } from '../io/ids.js';
@@ -13,14 +13,24 @@ import { parseFormRef, parseIdText } from '../io/ids.js';
 /** The parsed flags of a declared command: what Commander hands the action, as a type. */
 export type FlagsOf<D extends () => CommandUnknownOpts> = ReturnType<ReturnType<D>['opts']>;
 
-/** Commander's `--json [fields]`: absent, bare (`true`) or a comma-separated field list. */
-export type JsonFlag = {
-  json?: string | true;
-};
-/** `--json [fields]` and `--ndjson`, as declared by `addOutputOptions(cmd, { list: true })`. */
-export type ListOutputFlags = JsonFlag & {
-  ndjson?: true;
-};
+/** `--json [fields]`: absent, bare (`true`) or a comma-separated field list. */
+function jsonOption(fields: readonly string[] | undefined) {
+  const fieldsNote = fields?.length ? ` (fields: ${fields.join(', ')})` : '';
+  return new Option('--json [fields]', `Output JSON; optionally only these comma-separated fields${fieldsNote}`);
+}
+
+/** `--ndjson`, for lists. */
+function ndjsonOption() {
+  return new Option('--ndjson', 'Output one JSON object per line, streamed');
+}
+
+// The flags' types, derived from the options above (as a command's FlagsOf is from its declaration).
+const jsonDeclaration = () => new Command().addOption(jsonOption(undefined));
+const listDeclaration = () => jsonDeclaration().addOption(ndjsonOption());
+/** The parsed `--json [fields]`. */
+export type JsonFlag = FlagsOf<typeof jsonDeclaration>;
+/** The parsed `--json [fields]` and `--ndjson`, as declared by `addOutputOptions(cmd, { list: true })`. */
+export type ListOutputFlags = FlagsOf<typeof listDeclaration>;
 
 /** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
 export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -35,10 +45,9 @@ export function addOutputOptions<A extends unknown[], O extends OptionValues, G 
   cmd: Command<A, O, G>,
   o: { list?: boolean; fields?: readonly string[] } = {},
 ): CommandUnknownOpts {
-  const fieldsNote = o.fields?.length ? ` (fields: ${o.fields.join(', ')})` : '';
-  const withJson = cmd.option('--json [fields]', `Output JSON; optionally only these comma-separated fields${fieldsNote}`);
+  const withJson = cmd.addOption(jsonOption(o.fields));
   // Without --ndjson the flag is simply never set, which the type (ndjson?: true) allows.
-  return o.list ? withJson.option('--ndjson', 'Output one JSON object per line, streamed') : withJson;
+  return o.list ? withJson.addOption(ndjsonOption()) : withJson;
 }
 
 /** Adds `-w, --workspace <id>`: the flag value is `workspace`, resolved by the Factory's `workspace(flag)`; completes workspace ids. */

@@ -13,6 +13,11 @@ function offences(text: string): string[] {
   const lines = text.split('\n');
   lines.forEach((line, i) => {
     if (/^export interface \w+Options\b/.test(line)) found.push(`${i + 1}: hand-written ${line.split(' ')[2]} (derive it: FlagsOf<declaration> & { … })`);
+    // A flags type spelled out (`type JsonFlag = { json?: string | true }`: optional members, as parsed
+    // flags are) instead of derived from the options that declare it. A parsed value's shape (`FieldFlag
+    // { key: string; … }`) is not one.
+    const spelled = /^(?:export )?(?:type|interface) (\w+Flags?)\b[^=]*(?:=\s*(?:\w+\s*&\s*)*)?\{(.*)$/.exec(line);
+    if (spelled && /\w\?:/.test(spelled[2]! + (lines[i + 1] ?? ''))) found.push(`${i + 1}: hand-written ${spelled[1]} (derive it from the options: FlagsOf<…>)`);
   });
   // An action callback whose parameter list carries a type annotation: `.action((flags: {…}) =>`,
   // `.action(async (form: string | undefined, …) =>`.
@@ -24,13 +29,10 @@ function offences(text: string): string[] {
 
 function commandModules(): string[] {
   const dir = join(ROOT, 'src', 'commands');
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .flatMap((e) =>
-      readdirSync(join(dir, e.name))
-        .filter((n) => n.endsWith('.ts'))
-        .map((n) => join(dir, e.name, n)),
-    );
+  // The groups' modules, and the flag helpers all groups share (src/commands/shared.ts).
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? readdirSync(join(dir, e.name)).filter((n) => n.endsWith('.ts')).map((n) => join(dir, e.name, n)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('flags are declared once', () => {
@@ -41,9 +43,17 @@ describe('flags are declared once', () => {
       '}',
       '  return cmd.action(async (form: string | undefined, flags: { all?: boolean }) => runF({ all: flags.all }));',
       '  return fooCommand().action((flags) => runF({ ...flags }));',
+      'export type JsonFlag = {',
+      '  json?: string | true;',
+      'export type ListFlags = JsonFlag & { ndjson?: true };',
+      'export interface FieldFlag {',
+      '  key: string;',
+      'export type ListOutputFlags = FlagsOf<typeof listDeclaration>;',
     ].join('\n');
     expect(offences(text)).toEqual([
       '1: hand-written FooListOptions (derive it: FlagsOf<declaration> & { … })',
+      '6: hand-written JsonFlag (derive it from the options: FlagsOf<…>)',
+      '8: hand-written ListFlags (derive it from the options: FlagsOf<…>)',
       '4: action parameters typed by hand (form: string | undefined, flags: { all?: boolean })',
     ]);
   });
@@ -51,7 +61,7 @@ describe('flags are declared once', () => {
   it('no command module writes its flags a second time', () => {
     const modules = commandModules();
     // The walk sees the command groups (a check that reads nothing passes for nothing).
-    expect(modules.map((m) => relative(ROOT, m))).toEqual(expect.arrayContaining(['src/commands/form/update.ts', 'src/commands/webhook/listen.ts']));
+    expect(modules.map((m) => relative(ROOT, m))).toEqual(expect.arrayContaining(['src/commands/form/update.ts', 'src/commands/webhook/listen.ts', 'src/commands/shared.ts']));
     const found = modules.flatMap((file) => offences(readFileSync(file, 'utf8')).map((o) => `${relative(ROOT, file)}:${o}`));
     expect(found).toEqual([]);
   });
