@@ -7,6 +7,8 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+import { isEmail } from '../service/text.js';
+
 export { charLength, isEmail } from '../service/text.js';
 
 /** Collects field errors under dotted paths; `throwIfAny` raises the 422. */
@@ -53,6 +55,15 @@ export function requiredString(errors: Errors, body: Record<string, unknown>, ke
     return undefined;
   }
   return s;
+}
+
+/** Checks a required email field (present, a plausible address) and returns it, recording an error otherwise. */
+export function requiredEmail(errors: Errors, body: Record<string, unknown>, key = 'email'): string | undefined {
+  const v = body[key];
+  if (isBlank(v)) errors.add(key, `The ${label(key)} field is required.`);
+  else if (!isEmail(v)) errors.add(key, `The ${label(key)} field must be a valid email address.`);
+  else return v;
+  return undefined;
 }
 
 /** Checks that a field is one of `values`; records "required" or "invalid" otherwise. */

@@ -8,6 +8,7 @@ import { Router } from '../../src/sandbox/router.js';
 import { requestListener } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/service/addresses.js';
 import { initialStore } from '../../src/sandbox/seed.js';
+import { Errors, requiredEmail } from '../../src/sandbox/validation.js';
 
 describe('sandbox server error mapping', () => {
   it('turns an unexpected exception into 500 {message: "Server error."} without details', async () => {
@@ -111,5 +112,19 @@ describe('sandbox integration logic', () => {
     expect(logicProblem({ operatorIdentifier: 'and', children: [] })).toBe('The logic has a group without children.');
     expect(logicProblem({ identifier: 'a' })).toBe('The logic has a condition without value.operator.');
     expect(logicProblem({ value: { operator: 'equals' } })).toBe('The logic has a condition without an identifier (property id).');
+  });
+});
+
+describe('requiredEmail: the one email rule of the routes that take one (member add, /sandbox/users)', () => {
+  it.each([
+    [{}, undefined, { email: ['The email field is required.'] }],
+    [{ email: '  ' }, undefined, { email: ['The email field is required.'] }],
+    [{ email: 'not-an-email' }, undefined, { email: ['The email field must be a valid email address.'] }],
+    [{ email: 42 }, undefined, { email: ['The email field must be a valid email address.'] }],
+    [{ email: 'ada@example.com' }, 'ada@example.com', {}],
+  ])('%j', (body, want, errors) => {
+    const e = new Errors();
+    expect(requiredEmail(e, body)).toBe(want);
+    expect(e.map).toEqual(errors);
   });
 });

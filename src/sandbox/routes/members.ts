@@ -5,7 +5,7 @@ import type { App, Ctx, RouteTable } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { ROLES } from '../model.js';
 import type { Ability, Invite, Role, User } from '../model.js';
-import { Errors, isBlank, isEmail, requiredEnum } from '../validation.js';
+import { Errors, requiredEmail, requiredEnum } from '../validation.js';
 import { deployedMemberView, inviteView, memberView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
 import { COMMUNITY_SEATS, checkedAbility } from '../../service/access.js';
@@ -94,8 +94,7 @@ export function registerMembers(r: RouteTable): void {
     const ws = adminWorkspace(ctx, 'add users to this workspace');
     const body = await ctx.body();
     const errors = new Errors();
-    if (isBlank(body.email)) errors.add('email', 'The email field is required.');
-    else if (!isEmail(body.email)) errors.add('email', 'The email field must be a valid email address.');
+    requiredEmail(errors, body);
     const role = requiredEnum(errors, body, 'role', ROLES);
     errors.throwIfAny();
     const email = (body.email as string).trim();

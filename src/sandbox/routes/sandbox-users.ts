@@ -1,7 +1,7 @@
 import { ok } from '../context.js';
 import type { RouteTable } from '../context.js';
 import { ensureUser } from '../users.js';
-import { Errors, isBlank, isEmail } from '../validation.js';
+import { Errors, requiredEmail } from '../validation.js';
 
 /**
  * Sandbox-only (not part of the service): POST /sandbox/users {email, name?} creates an account with
@@ -13,9 +13,7 @@ export function registerSandboxUsers(r: RouteTable): void {
     const { app } = ctx;
     const body = await ctx.body();
     const errors = new Errors();
-    if (isBlank(body.email)) errors.add('email', 'The email field is required.');
-    else if (!isEmail(body.email)) errors.add('email', 'The email field must be a valid email address.');
-    else if (app.store.userByEmail(body.email)) errors.add('email', 'The email has already been taken.');
+    if (requiredEmail(errors, body) !== undefined && app.store.userByEmail(body.email as string)) errors.add('email', 'The email has already been taken.');
     if (body.name !== undefined && body.name !== null && typeof body.name !== 'string') errors.add('name', 'The name field must be a string.');
     errors.throwIfAny();
     const { user, joined } = ensureUser(app.store, (body.email as string).trim(), app.opts.now(), (body.name as string | null | undefined) ?? undefined);
