@@ -25,6 +25,9 @@ export function parseList(v: string): string[] {
     .filter(Boolean);
 }
 
+/** Requests in flight at once in a bulk update when --concurrency is not given (the help states it). */
+export const DEFAULT_CONCURRENCY = 4;
+
 export const DEFAULT_POLL_MS = 2_000;
 /** The deployed export job may run for 900 s before the server gives up on it. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
@@ -56,15 +59,9 @@ export function submissionUpdateCommand() {
     .description('Change answers of one submission, or of many from an NDJSON file')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
     .addOption(fileOption('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin'))
-    .addOption(
-      fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'),
-    )
-    .option('--concurrency <n>', 'Bulk: requests in flight at once (default 4)', parsePositiveInt('--concurrency'))
-    .option(
-      '--rate-limit <n>',
-      "Bulk: requests per minute to stay under (default: the service's X-RateLimit-Limit, else 100)",
-      parsePositiveInt('--rate-limit'),
-    )
+    .addOption(fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'))
+    .option('--concurrency <n>', `Bulk: requests in flight at once (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt('--concurrency'))
+    .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
     .addOption(fileOption('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume'))
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
     .option(

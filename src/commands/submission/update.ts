@@ -10,7 +10,7 @@ import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import type { FlagsOf } from '../shared.js';
 import { bulkUpdateRun } from './bulk.js';
-import { submissionUpdateCommand } from './shared.js';
+import { DEFAULT_CONCURRENCY, submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
 import { cannotRead } from '../../io/files.js';
@@ -53,7 +53,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
         now: () => f.now().getTime(),
         form: await resolveFormArg(f, formArg),
         from: flags.from,
-        concurrency: flags.concurrency ?? 4,
+        concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
         prompter: f.prompter,
       });
     }

@@ -10,6 +10,8 @@ import { afterColon } from './shared.js';
 import { readSecretFile } from './files.js';
 
 export const DEFAULT_LISTEN_PORT = 8787;
+/** The address `webhook listen` binds when --host is not given: this machine only. */
+const DEFAULT_LISTEN_HOST = '127.0.0.1';
 
 /** `--port <port>`: a port number from 0 (any free one) to 65535. */
 function parsePort(v: string): number {
@@ -23,7 +25,7 @@ function webhookListenCommand() {
   const cmd = new Command('listen')
     .description('Run a local receiver that prints every delivery and checks its signature')
     .option('--port <port>', `Port to listen on; 0 picks a free one (default ${DEFAULT_LISTEN_PORT})`, parsePort)
-    .option('--host <address>', 'Address to bind (default 127.0.0.1)')
+    .option('--host <address>', `Address to bind (default ${DEFAULT_LISTEN_HOST})`)
     .addOption(fileOption('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)'))
     .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
     .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
@@ -50,7 +52,7 @@ export type WebhookListenOptions = Omit<FlagsOf<typeof webhookListenCommand>, 'p
 /** `formctl webhook listen`. */
 export function newWebhookListenCommand(f: Factory, runF = webhookListenRun) {
   return webhookListenCommand().action((flags) =>
-    runF({ ...flags, io: f.io, now: f.now, signal: f.signal, port: flags.port ?? DEFAULT_LISTEN_PORT, host: flags.host ?? '127.0.0.1' }),
+    runF({ ...flags, io: f.io, now: f.now, signal: f.signal, port: flags.port ?? DEFAULT_LISTEN_PORT, host: flags.host ?? DEFAULT_LISTEN_HOST }),
   );
 }
 
