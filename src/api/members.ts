@@ -103,6 +103,11 @@ async function pendingInviteId(c: ApiClient, workspaceId: number, email: string)
   }
 }
 
+/** A 404 on a member endpoint, in words: the user is not in the workspace, or the workspace is gone. */
+function memberError(err: unknown, workspaceId: number, userId: number): unknown {
+  return notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+}
+
 /** Removes a user from a workspace (`workspace-users-write`; admin on the deployed server). */
 export async function removeMember(c: ApiClient, workspaceId: number, userId: number): Promise<string> {
   try {
@@ -113,10 +118,7 @@ export async function removeMember(c: ApiClient, workspaceId: number, userId: nu
     );
     return messageOf(res.data, 'User removed from workspace.');
   } catch (err) {
-    throw notFoundWithHint(
-      err,
-      `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`,
-    );
+    throw memberError(err, workspaceId, userId);
   }
 }
 
@@ -130,9 +132,6 @@ export async function updateMemberRole(c: ApiClient, workspaceId: number, userId
     );
     return messageOf(res.data, 'Role changed.');
   } catch (err) {
-    throw notFoundWithHint(
-      err,
-      `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`,
-    );
+    throw memberError(err, workspaceId, userId);
   }
 }

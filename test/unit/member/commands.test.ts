@@ -358,6 +358,16 @@ describe('member remove', () => {
 });
 
 describe('member set-role', () => {
+  it('names the member list on a 404, as remove does', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], [`PUT ${USERS}/5/update-role`, [404, { message: '' }]]]);
+    const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7'], { url: s.url });
+    expect(r.err).toBe(
+      'error: Not found. (HTTP 404, PUT /open/workspaces/7/users/5/update-role)\n' +
+        'hint: User 5 is not a member of workspace 7, or the workspace does not exist. See `formctl member list -w 7`.\n',
+    );
+    expect(r.code).toBe(6);
+  });
+
   it('changes a role by email, naming the member in sentence case', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, MEMBERS]],
