@@ -4,13 +4,13 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
-import { CONFIG_KEYS, configKey } from './shared.js';
+import { configKey, configKeyArgument } from './shared.js';
 
 /** `formctl config get <key>`: the command and its flags, declared once. */
 function configGetCommand() {
   const base = new Command('get')
     .description('Print one saved setting of the current profile')
-    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`);
+    .addArgument(configKeyArgument());
   return examples(base, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
 }
 

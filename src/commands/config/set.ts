@@ -5,13 +5,13 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
-import { CONFIG_KEYS, configKey } from './shared.js';
+import { configKey, configKeyArgument } from './shared.js';
 
 /** `formctl config set <key> <value>`: the command and its flags, declared once. */
 function configSetCommand() {
   const base = new Command('set')
     .description('Change one setting of the current profile')
-    .argument('<key>', `One of: ${CONFIG_KEYS.map((k) => k.key).join(', ')}`)
+    .addArgument(configKeyArgument())
     .argument('<value>', 'New value ("" clears workspace)');
   return examples(base, [
     'formctl config set base_url https://forms.example.com',

@@ -1,4 +1,6 @@
 // What the config verbs share: the settings `config get` and `config set` can touch.
+import { Argument } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import { normalizeBaseUrl } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
@@ -31,6 +33,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     },
   },
 ];
+
+/** The `<key>` argument of config get and set: its help names the keys, and completion offers them. */
+export function configKeyArgument() {
+  const keys = CONFIG_KEYS.map((k) => k.key);
+  return completes(new Argument('<key>', `One of: ${keys.join(', ')}`), { words: keys });
+}
 
 /** Finds a key, or fails listing the valid ones. */
 export function configKey(name: string): ConfigKey {
