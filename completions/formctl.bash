@@ -8,7 +8,7 @@
 _formctl() {
   COMPREPLY=()
   local -a words lines values descs
-  local i n join= cur line directive width entry
+  local i n join= keep= cur line directive width entry
   # Bash splits "--flag=value" at "=" (COMP_WORDBREAKS); the pieces are joined back into one word.
   for (( i = 1; i <= COMP_CWORD; i++ )); do
     if [[ -n $join ]]; then
@@ -27,8 +27,12 @@ _formctl() {
   (( n > 0 )) && [[ ${lines[n-1]} =~ ^:[0-9]+$ ]] || return 0
   directive=${lines[n-1]#:}
   unset 'lines[n-1]'
-  # After "--flag=", readline replaces only the text after "=" (a word break): the replies are bare values.
-  [[ $cur == -*=* ]] && cur=${cur#*=}
+  # After "--flag=", readline replaces only the text after "=" when "=" breaks words (bash's default):
+  # the replies are bare values. Where it does not, the whole word is replaced: "--flag=" is kept.
+  if [[ $cur == -*=* ]]; then
+    [[ $COMP_WORDBREAKS == *=* ]] || keep=${cur%%=*}=
+    cur=${cur#*=}
+  fi
   if (( directive & 3 )); then
     compopt -o filenames 2>/dev/null
     if (( directive & 2 )); then
@@ -36,10 +40,11 @@ _formctl() {
     else
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
+    [[ -n $keep ]] && COMPREPLY=("${COMPREPLY[@]/#/$keep}")
     return 0
   fi
   for line in "${lines[@]}"; do
-    values+=("${line%%$'\t'*}")
+    values+=("$keep${line%%$'\t'*}")
     if [[ $line == *$'\t'* ]]; then descs+=("${line#*$'\t'}"); else descs+=(''); fi
   done
   # One candidate is inserted as it is; several are listed with their descriptions beside them when

@@ -69,21 +69,20 @@ async function drive(run: () => string): Promise<{ words: string[]; handed: stri
   return { words, handed: handed.slice(1), calls };
 }
 
-function bashComplete(line: string, env: Record<string, string> = {}) {
+/** `wordbreaks`: a COMP_WORDBREAKS without "=" (some setups remove it): "--flag=value" is then one word. */
+function bashComplete(line: string, env: Record<string, string> = {}, o: { wordbreaks?: string } = {}) {
   const script = `
 source "${scripts.bash}"
 formctl() { printf '%s\\n' "$@" > "${ARGS()}"; [[ -f "${ANSWER()}" ]] && cat "${ANSWER()}"; }
 COMP_LINE=$1; COMP_POINT=\${#1}; shift
 COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
+${o.wordbreaks !== undefined ? `COMP_WORDBREAKS=${JSON.stringify(o.wordbreaks)}` : ''}
 _formctl
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
   return drive(() => {
-    const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...bashWords(line)], {
-      encoding: 'utf8',
-      cwd: dir,
-      env: { PATH: process.env.PATH, ...env },
-    });
+    const words = o.wordbreaks !== undefined && !o.wordbreaks.includes('=') ? [...(line.match(/\S+/g) ?? []), ...(/\s$/.test(line) ? [''] : [])] : bashWords(line);
+    const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...words], { encoding: 'utf8', cwd: dir, env: { PATH: process.env.PATH, ...env } });
     expect(r.stderr).toBe('');
     return r.stdout;
   });
@@ -126,6 +125,14 @@ describe('bash completion', () => {
     expect(words).toEqual(['1', '12']);
     expect(calls).toEqual(['workspace']);
     expect(handed).toEqual(['workspace', 'delete', '1']);
+  });
+
+  it('keeps "--flag=" in front of each value when "=" does not break words (readline then replaces the whole word)', async () => {
+    const breaks = ' \t\n"\'><;|&(:';
+    const joined = await bashComplete('formctl form list --workspace=1', {}, { wordbreaks: breaks });
+    expect(joined.handed).toEqual(['form', 'list', '--workspace=1']);
+    expect(joined.words).toEqual(['--workspace=1', '--workspace=12']);
+    expect((await bashComplete('formctl completion --profile=', {}, { wordbreaks: breaks })).handed).toEqual(['completion', '--profile=']);
   });
 
   it('completes -w/--workspace values, also as --workspace=…', async () => {
