@@ -34,7 +34,10 @@ export const LAYERS = [
     name: 'domain',
     paths: ['src/forms/', 'src/submissions/', 'src/members/', 'src/export/', 'src/bulk/', 'src/webhooks/', 'src/completion/', 'src/sandbox/'],
   },
-  { name: 'io/api/config', paths: ['src/io/', 'src/api/', 'src/config/'] },
+  // The HTTP client and resource calls, and the config file: both may use io, io uses neither
+  // (a prompt that lists things from the API is a command's picker, src/commands/pickers.ts).
+  { name: 'api/config', paths: ['src/api/', 'src/config/'] },
+  { name: 'io', paths: ['src/io/'] },
   {
     name: 'leaf',
     paths: ['src/errors.ts', 'src/sleep.ts', 'src/version.ts', 'src/process-alive.ts', 'src/atomic-file.ts', 'src/service/', 'src/globals.d.ts'],
