@@ -83,7 +83,13 @@ export async function publishNew(tmp: string, path: string): Promise<boolean> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (!code || !NO_HARD_LINKS.has(code)) throw err;
-    if (await access(path).then(() => true, () => false)) return false;
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return false;
     await rename(tmp, path);
     return true;
   }

@@ -105,7 +105,10 @@ async function pendingInviteId(c: ApiClient, workspaceId: number, email: string)
 
 /** A 404 on a member endpoint, in words: the user is not in the workspace, or the workspace is gone. */
 function memberError(err: unknown, workspaceId: number, userId: number): unknown {
-  return notFoundWithHint(err, `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`);
+  return notFoundWithHint(
+    err,
+    `User ${userId} is not a member of workspace ${workspaceId}, or the workspace does not exist. See \`formctl member list -w ${workspaceId}\`.`,
+  );
 }
 
 /** Removes a user from a workspace (`workspace-users-write`; admin on the deployed server). */

@@ -26,11 +26,12 @@ function ndjsonOption() {
 
 // The flags' types, derived from the options above (as a command's FlagsOf is from its declaration).
 const jsonDeclaration = () => new Command().addOption(jsonOption(undefined));
-const listDeclaration = () => jsonDeclaration().addOption(ndjsonOption());
+// Only its type is read (hence the leading underscore).
+const _listDeclaration = () => jsonDeclaration().addOption(ndjsonOption());
 /** The parsed `--json [fields]`. */
 export type JsonFlag = FlagsOf<typeof jsonDeclaration>;
 /** The parsed `--json [fields]` and `--ndjson`, as declared by `addOutputOptions(cmd, { list: true })`. */
-export type ListOutputFlags = FlagsOf<typeof listDeclaration>;
+export type ListOutputFlags = FlagsOf<typeof _listDeclaration>;
 
 /** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
 export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(

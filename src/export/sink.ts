@@ -183,7 +183,10 @@ export async function writeFileAtomically(
 async function publish(part: string, file: string, clobber: boolean): Promise<void> {
   if (clobber) return rename(part, file);
   if (!(await publishNew(part, file))) {
-    throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, 'Pass --clobber to replace it, or choose another name with -o.');
+    throw new UsageError(
+      `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
+      'Pass --clobber to replace it, or choose another name with -o.',
+    );
   }
 }
 

@@ -8,9 +8,7 @@ import { configKey, configKeyArgument } from './shared.js';
 
 /** `formctl config get <key>`: the command and its flags, declared once. */
 function configGetCommand() {
-  const base = new Command('get')
-    .description('Print one saved setting of the current profile')
-    .addArgument(configKeyArgument());
+  const base = new Command('get').description('Print one saved setting of the current profile').addArgument(configKeyArgument());
   return examples(base, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
 }
 

@@ -59,9 +59,15 @@ export function submissionUpdateCommand() {
     .description('Change answers of one submission, or of many from an NDJSON file')
     .option('--set <field=value>', 'Set a field, by name or id (repeatable)', collectKeyValue)
     .addOption(fileOption('--file <file>', 'JSON object of field values (names or ids); "-" reads stdin'))
-    .addOption(fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'))
+    .addOption(
+      fileOption('--from <file>', 'Bulk: NDJSON, one {"submission_id": …, "<field>": value} per line, or lines of `submission list --ndjson`; "-" reads stdin'),
+    )
     .option('--concurrency <n>', `Bulk: requests in flight at once (default ${DEFAULT_CONCURRENCY})`, parsePositiveInt('--concurrency'))
-    .option('--rate-limit <n>', 'Bulk: requests per minute to stay under (default: the service\'s X-RateLimit-Limit, else 100)', parsePositiveInt('--rate-limit'))
+    .option(
+      '--rate-limit <n>',
+      "Bulk: requests per minute to stay under (default: the service's X-RateLimit-Limit, else 100)",
+      parsePositiveInt('--rate-limit'),
+    )
     .addOption(fileOption('--results <file>', 'Bulk: write per-line results (NDJSON) here instead of stdout; needed for --resume'))
     .option('--resume', 'Bulk: skip lines the --results file already records as ok, and append to it')
     .option(

@@ -17,7 +17,8 @@ function offences(text: string): string[] {
     // flags are) instead of derived from the options that declare it. A parsed value's shape (`FieldFlag
     // { key: string; … }`) is not one.
     const spelled = /^(?:export )?(?:type|interface) (\w+Flags?)\b[^=]*(?:=\s*(?:\w+\s*&\s*)*)?\{(.*)$/.exec(line);
-    if (spelled && /\w\?:/.test(spelled[2]! + (lines[i + 1] ?? ''))) found.push(`${i + 1}: hand-written ${spelled[1]} (derive it from the options: FlagsOf<…>)`);
+    if (spelled && /\w\?:/.test(spelled[2]! + (lines[i + 1] ?? '')))
+      found.push(`${i + 1}: hand-written ${spelled[1]} (derive it from the options: FlagsOf<…>)`);
   });
   // An action callback whose parameter list carries a type annotation: `.action((flags: {…}) =>`,
   // `.action(async (form: string | undefined, …) =>`.
@@ -31,7 +32,13 @@ function commandModules(): string[] {
   const dir = join(ROOT, 'src', 'commands');
   // The groups' modules, and the flag helpers all groups share (src/commands/shared.ts).
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? readdirSync(join(dir, e.name)).filter((n) => n.endsWith('.ts')).map((n) => join(dir, e.name, n)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? readdirSync(join(dir, e.name))
+          .filter((n) => n.endsWith('.ts'))
+          .map((n) => join(dir, e.name, n))
+      : e.name.endsWith('.ts')
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -61,7 +68,9 @@ describe('flags are declared once', () => {
   it('no command module writes its flags a second time', () => {
     const modules = commandModules();
     // The walk sees the command groups (a check that reads nothing passes for nothing).
-    expect(modules.map((m) => relative(ROOT, m))).toEqual(expect.arrayContaining(['src/commands/form/update.ts', 'src/commands/webhook/listen.ts', 'src/commands/shared.ts']));
+    expect(modules.map((m) => relative(ROOT, m))).toEqual(
+      expect.arrayContaining(['src/commands/form/update.ts', 'src/commands/webhook/listen.ts', 'src/commands/shared.ts']),
+    );
     const found = modules.flatMap((file) => offences(readFileSync(file, 'utf8')).map((o) => `${relative(ROOT, file)}:${o}`));
     expect(found).toEqual([]);
   });

@@ -29,9 +29,13 @@ describe('defaults stated in help are the ones applied', () => {
 
   it('submission update --from … --concurrency', async () => {
     let got: { concurrency: number } | undefined;
-    const cmd = newSubmissionUpdateCommand(factory, async () => undefined, async (o) => {
-      got = o;
-    });
+    const cmd = newSubmissionUpdateCommand(
+      factory,
+      async () => undefined,
+      async (o) => {
+        got = o;
+      },
+    );
     await cmd.parseAsync(['42', '--from', 'changes.ndjson'], { from: 'user' });
     expect(String(got!.concurrency)).toBe(statedDefault(cmd.helpInformation(), '--concurrency'));
   });

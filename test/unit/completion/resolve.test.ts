@@ -186,7 +186,7 @@ describe('resolveCompletion on the real tree', () => {
     expect((await complete(program, 'formctl member add x@y --role ')).values).toEqual(['admin', 'user', 'readonly']);
   });
 
-  it('completes the keys of config get and config set, and nothing at set\'s value', async () => {
+  it("completes the keys of config get and config set, and nothing at set's value", async () => {
     const { program } = await fullProgram();
     expect((await complete(program, 'formctl config get ')).values).toEqual(['base_url', 'workspace']);
     expect((await complete(program, 'formctl config set w')).values).toEqual(['workspace']);

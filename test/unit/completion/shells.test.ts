@@ -81,7 +81,8 @@ _formctl
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
   return drive(() => {
-    const words = o.wordbreaks !== undefined && !o.wordbreaks.includes('=') ? [...(line.match(/\S+/g) ?? []), ...(/\s$/.test(line) ? [''] : [])] : bashWords(line);
+    const words =
+      o.wordbreaks !== undefined && !o.wordbreaks.includes('=') ? [...(line.match(/\S+/g) ?? []), ...(/\s$/.test(line) ? [''] : [])] : bashWords(line);
     const r = spawnSync('bash', ['--norc', '-c', script, 'bash', line, ...words], { encoding: 'utf8', cwd: dir, env: { PATH: process.env.PATH, ...env } });
     expect(r.stderr).toBe('');
     return r.stdout;

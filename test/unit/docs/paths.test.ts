@@ -15,7 +15,12 @@ function namedPaths(text: string): string[] {
 
 describe('docs', () => {
   it('every src/, test/, scripts/, bench/, completions/ and docs/ path named in docs/*.md and README.md exists', () => {
-    const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const missing = files.flatMap((file) =>
       namedPaths(readFileSync(join(ROOT, file), 'utf8'))
         .filter((p) => !p.includes('*') && !existsSync(join(ROOT, p)))

@@ -359,7 +359,10 @@ describe('member remove', () => {
 
 describe('member set-role', () => {
   it('names the member list on a 404, as remove does', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], [`PUT ${USERS}/5/update-role`, [404, { message: '' }]]]);
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      [`PUT ${USERS}/5/update-role`, [404, { message: '' }]],
+    ]);
     const r = await runCli(['member', 'set-role', '5', 'admin', '-w', '7'], { url: s.url });
     expect(r.err).toBe(
       'error: Not found. (HTTP 404, PUT /open/workspaces/7/users/5/update-role)\n' +
