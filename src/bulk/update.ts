@@ -9,6 +9,7 @@ import { type SubmissionIndex, type SubmissionRef, numericIdOf, parseSubmissionR
 import { buildUpdateBody, listRecordAnswers, patchApplied } from '../submissions/answers.js';
 import { resolveData } from '../submissions/fields.js';
 import { CliError, InterruptedError } from '../errors.js';
+import { parseJsonObject } from '../io/files.js';
 import { write } from '../io/iostreams.js';
 import type { Pacer } from '../api/ratelimit.js';
 
@@ -114,13 +115,7 @@ function rawId(o: Record<string, unknown>): unknown {
  * Throws a CliError whose message becomes the line's `error`.
  */
 export function parseLine(form: Form, text: string): Parsed {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`invalid JSON: ${(err as Error).message}`);
-  }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError('each line must be a JSON object');
+  const obj = parseJsonObject(text, 'the line');
   const { submission_id: _sid, id: _id, data, ...fields } = obj as Record<string, unknown>;
   const raw = rawId(obj as Record<string, unknown>);
   if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw).trim() === '') {

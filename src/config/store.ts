@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { cannotMakeDir, fsReason } from '../io/files.js';
+import { cannotMakeDir, fsReason, parseJsonObject } from '../io/files.js';
 
 /** The origin (scheme, host, port) of a URL, or undefined when it does not parse: what a saved token is bound to. */
 export function originOf(url: string): string | undefined {
@@ -217,19 +217,11 @@ function readConfig(path: string): ConfigData {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
     throw new UsageError(`The config file ${path} could not be read: ${(err as Error).message}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(
-      `The config file ${path} is not valid JSON: ${(err as Error).message}`,
-      'Fix or remove the file (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.',
-    );
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new UsageError(`The config file ${path} does not hold a JSON object.`, 'Fix or remove the file, or point FORMCTL_CONFIG_DIR elsewhere.');
-  }
-  const raw = parsed as Partial<ConfigData>;
+  const source = `The config file ${path}`;
+  const raw: Partial<ConfigData> =
+    text.trim() === ''
+      ? {}
+      : parseJsonObject(text, source, { hint: 'Fix or remove the file (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.' });
   const profiles = raw.profiles && typeof raw.profiles === 'object' ? raw.profiles : {};
   return raw.currentProfile === undefined ? { profiles } : { currentProfile: raw.currentProfile, profiles };
 }

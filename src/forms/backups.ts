@@ -1,8 +1,7 @@
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishNew, writeTempFile } from '../atomic-file.js';
-import { UsageError } from '../errors.js';
-import { cannotRead } from '../io/files.js';
+import { cannotRead, parseJsonObject } from '../io/files.js';
 import { isObject } from './document.js';
 
 /** One saved copy of a form, as listed by `form backups`. */
@@ -111,12 +110,5 @@ export async function readFormFile(path: string): Promise<Record<string, unknown
 
 /** Parses a form document; the error says where the JSON broke. */
 export function parseFormJson(text: string, source: string): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}.`);
-  }
-  if (!isObject(doc)) throw new UsageError(`${source} must hold a JSON object (a form), not ${Array.isArray(doc) ? 'a list' : typeof doc}.`);
-  return doc;
+  return parseJsonObject(text, source, { expected: 'a JSON object (a form)' });
 }

@@ -62,3 +62,38 @@ export async function makeDir(dir: string, o: { mode?: number; hint?: string } =
     throw cannotMakeDir(dir, err, o.hint);
   }
 }
+
+/** A parsed JSON value in words, for an error: "a list", "null", "a string". */
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Parses JSON text read from `source` (a file name, `stdin`, `--logic-file x.json`, `The config
+ * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON.`
+ */
+export function parseJsonText(text: string, source: string, hint?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message.replace(/\.$/, '')}.`, hint);
+  }
+}
+
+/** `SOURCE must hold EXPECTED, not a list.` as a usage error (exit 2), for JSON of the wrong shape. */
+export function notJsonObject(source: string, value: unknown, expected = 'a JSON object', hint?: string): UsageError {
+  return new UsageError(`${source} must hold ${expected}, not ${jsonKind(value)}.`, hint);
+}
+
+/**
+ * Parses JSON text that must hold one object (not a list, a string or null); both errors name the
+ * source, in the wording of parseJsonText and notJsonObject. `expected` describes the object for
+ * the reader (`a JSON object of field values, e.g. …`).
+ */
+export function parseJsonObject(text: string, source: string, o: { expected?: string; hint?: string } = {}): Record<string, unknown> {
+  const value = parseJsonText(text, source, o.hint);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw notJsonObject(source, value, o.expected, o.hint);
+  return value as Record<string, unknown>;
+}

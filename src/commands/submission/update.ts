@@ -4,6 +4,7 @@ import { resolveForm } from '../../api/forms.js';
 import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { cannotRead, parseJsonObject } from '../../io/files.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
@@ -13,7 +14,6 @@ import { bulkUpdateRun } from './bulk.js';
 import { DEFAULT_CONCURRENCY, submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
-import { cannotRead } from '../../io/files.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, sideEffectWarnings } from '../../submissions/answers.js';
 
 /** The single update's options: its flags of the declaration (the others are bulk-only), and what it needs. */
@@ -78,15 +78,7 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
   } catch (err) {
     throw cannotRead(file === '-' ? 'stdin' : file, err);
   }
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
-    throw new UsageError(`${file} must hold a JSON object of field values, e.g. {"Email": "a@example.com"}.`);
-  const o = obj as Record<string, unknown>;
+  const o = parseJsonObject(text, file === '-' ? 'stdin' : file, { expected: 'a JSON object of field values, e.g. {"Email": "a@example.com"}' });
   return Object.entries(listRecordAnswers(o) ?? o);
 }
 

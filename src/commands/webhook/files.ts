@@ -1,7 +1,7 @@
 // Local files the webhook verbs read for a flag: payloads, secrets (also from stdin) and logic.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
-import { fsReason } from '../../io/files.js';
+import { fsReason, notJsonObject, parseJsonText } from '../../io/files.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import { cleanSecret } from '../../webhooks/secret.js';
 
@@ -39,13 +39,8 @@ export async function secretFromFlags(io: IOStreams, f: { secretFile?: string; s
 /** `--logic-file`: a JSON object (or null/{} to remove the condition). */
 export async function readLogicFile(path: string): Promise<unknown> {
   const text = (await readLocalFile(path, '--logic-file')).toString('utf8');
-  let logic: unknown;
-  try {
-    logic = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`--logic-file ${path} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (logic !== null && (typeof logic !== 'object' || Array.isArray(logic)))
-    throw new UsageError(`--logic-file ${path} must hold a JSON object (or null to always deliver).`);
+  const source = `--logic-file ${path}`;
+  const logic = parseJsonText(text, source);
+  if (logic !== null && (typeof logic !== 'object' || Array.isArray(logic))) throw notJsonObject(source, logic, 'a JSON object (or null to always deliver)');
   return logic === null || Object.keys(logic as object).length === 0 ? null : logic;
 }

@@ -50,6 +50,7 @@ describe('config store', () => {
     const err = (await ConfigStore.open(t.configDir).catch((e) => e)) as CliError;
     expect(err.exitCode).toBe(2);
     expect(err.message.split('\n')).toHaveLength(1);
+    expect(err.message).toMatch(/^The config file .* is not valid JSON: .*\.$/);
     expect(readFileSync(t.store.path, 'utf8')).toBe('{not json');
     await t.cleanup();
   });

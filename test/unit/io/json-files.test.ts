@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { type UsageError } from '../../../src/errors.js';
+import { notJsonObject, parseJsonObject, parseJsonText } from '../../../src/io/files.js';
+
+function failure(f: () => unknown): UsageError {
+  try {
+    f();
+  } catch (err) {
+    return err as UsageError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('reading a JSON object from a file or stdin: one wording for every caller', () => {
+  it('returns the object', () => {
+    expect(parseJsonObject('{"a": 1}', 'data.json')).toEqual({ a: 1 });
+  });
+
+  it('a syntax error names the source, gives the parser reason, and ends with one period (exit 2)', () => {
+    const err = failure(() => parseJsonObject('{not json', 'data.json'));
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toMatch(/^data\.json is not valid JSON: \S.*[^.]\.$/);
+    expect(err.message.split('\n')).toHaveLength(1);
+  });
+
+  it('a value of another shape names the source, what was expected and what was found', () => {
+    expect(failure(() => parseJsonObject('[1]', 'stdin')).message).toBe('stdin must hold a JSON object, not a list.');
+    expect(failure(() => parseJsonObject('null', 'x.json', { expected: 'a JSON object (a form)' })).message).toBe(
+      'x.json must hold a JSON object (a form), not null.',
+    );
+    expect(failure(() => parseJsonObject('"s"', 'x.json')).message).toBe('x.json must hold a JSON object, not a string.');
+    expect(failure(() => parseJsonObject('3', 'x.json')).message).toBe('x.json must hold a JSON object, not a number.');
+  });
+
+  it('carries the hint on both errors', () => {
+    expect(failure(() => parseJsonObject('{', 'c', { hint: 'Fix it.' })).hint).toBe('Fix it.');
+    expect(failure(() => parseJsonObject('[]', 'c', { hint: 'Fix it.' })).hint).toBe('Fix it.');
+  });
+
+  it('parseJsonText accepts any JSON value; notJsonObject words a wrong one', () => {
+    expect(parseJsonText('null', '--logic-file l.json')).toBeNull();
+    expect(notJsonObject('--logic-file l.json', true, 'a JSON object (or null to always deliver)').message).toBe(
+      '--logic-file l.json must hold a JSON object (or null to always deliver), not a boolean.',
+    );
+  });
+});
