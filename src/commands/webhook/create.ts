@@ -2,20 +2,19 @@ import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { type WebhookIntegrationBody, createWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
-import { write } from '../../io/iostreams.js';
+import { type IOStreams, readAll, write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { generateSecret } from '../../webhooks/secret.js';
+import { cleanSecret, generateSecret } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
 import { formIdOf } from './target.js';
 import { WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';
-import { readLogicFile, readSecretFile, secretFromFlags } from './files.js';
+import { readLogicFile, readSecretFile } from './files.js';
 
 /** create's JSON adds the one-time `generated_secret`. */
 const CREATE_FIELDS = [...WEBHOOK_FIELDS, 'generated_secret'] as const;
@@ -41,7 +40,10 @@ function webhookCreateCommand() {
   ]);
 }
 
-export type WebhookCreateOptions = FlagsOf<typeof webhookCreateCommand> & {
+/** The parsed flags of `webhook create`. */
+type CreateFlags = FlagsOf<typeof webhookCreateCommand>;
+
+export type WebhookCreateOptions = CreateFlags & {
   io: IOStreams;
   api: () => Promise<ApiClient>;
   /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
@@ -112,13 +114,29 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   }
 }
 
-/** What the walk-through settles: each answer stands for the flag named in its prompt. */
-interface WalkThrough {
-  url: string;
-  secretFile?: string;
-  generateSecret?: boolean;
-  inactive?: boolean;
+/**
+ * Where the signing secret comes from: `--secret-file`, `--secret-stdin` or `--generate-secret` (the
+ * caller generates it), at most one of them; undefined when none is given.
+ */
+async function secretFromFlags(io: IOStreams, f: Pick<CreateFlags, 'secretFile' | 'secretStdin' | 'generateSecret'>): Promise<string | undefined> {
+  const sources = [f.secretFile !== undefined, f.secretStdin === true, f.generateSecret === true].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('Use only one of --secret-file, --secret-stdin and --generate-secret.');
+  if (f.secretFile !== undefined) return readSecretFile(f.secretFile);
+  if (f.secretStdin) {
+    if (io.stdinIsTTY)
+      throw new UsageError('--secret-stdin needs the secret piped in.', 'Example: pass show webhooks/crm | formctl webhook create 42 --url … --secret-stdin');
+    const secret = cleanSecret((await readAll(io.stdin)).toString('utf8'));
+    if (secret === '') throw new UsageError('--secret-stdin: stdin was empty.');
+    return secret;
+  }
+  return undefined;
 }
+
+/**
+ * What the walk-through settles: each answer stands for the flag named in its prompt (`inactive`
+ * may also be an explicit false, the answer "active").
+ */
+type WalkThrough = { url: string; inactive?: boolean } & Pick<CreateFlags, 'secretFile' | 'generateSecret'>;
 
 /**
  * Asks for the URL (re-asking until it passes the same local rules as `--url`), then how to sign

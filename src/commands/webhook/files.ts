@@ -1,8 +1,7 @@
-// Local files the webhook verbs read for a flag: payloads, secrets (also from stdin) and logic.
+// Local files the webhook verbs read for a flag: payloads, secret files and logic.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { fsReason, notJsonObject, parseJsonText } from '../../io/files.js';
-import { type IOStreams, readAll } from '../../io/iostreams.js';
 import { cleanSecret } from '../../webhooks/secret.js';
 
 /** Reads a local file for a flag; a missing or unreadable file is a usage error naming the flag. */
@@ -19,21 +18,6 @@ export async function readSecretFile(path: string): Promise<string> {
   const secret = cleanSecret((await readLocalFile(path, '--secret-file')).toString('utf8'));
   if (secret === '') throw new UsageError(`--secret-file ${path} is empty.`);
   return secret;
-}
-
-/** The secret for create: from a file, stdin, or freshly generated; at most one source. */
-export async function secretFromFlags(io: IOStreams, f: { secretFile?: string; secretStdin?: boolean; generateSecret?: boolean }): Promise<string | undefined> {
-  const sources = [f.secretFile !== undefined, f.secretStdin === true, f.generateSecret === true].filter(Boolean).length;
-  if (sources > 1) throw new UsageError('Use only one of --secret-file, --secret-stdin and --generate-secret.');
-  if (f.secretFile !== undefined) return readSecretFile(f.secretFile);
-  if (f.secretStdin) {
-    if (io.stdinIsTTY)
-      throw new UsageError('--secret-stdin needs the secret piped in.', 'Example: pass show webhooks/crm | formctl webhook create 42 --url … --secret-stdin');
-    const secret = cleanSecret((await readAll(io.stdin)).toString('utf8'));
-    if (secret === '') throw new UsageError('--secret-stdin: stdin was empty.');
-    return secret;
-  }
-  return undefined;
 }
 
 /** `--logic-file`: a JSON object (or null/{} to remove the condition). */
