@@ -5,8 +5,10 @@ import type { Dispatcher } from './dispatcher.js';
 import type { ExportJobs } from './export/jobs.js';
 import type { Store } from './store.js';
 
+import type { Flavor } from '../service/flavors.js';
+
 /** Which service the sandbox behaves as: the spec (default) or the deployed OpnForm server (docs/service.md). */
-export type Flavor = 'spec' | 'deployed';
+export type { Flavor };
 
 /** Options after defaults are applied. */
 export interface ResolvedOptions {

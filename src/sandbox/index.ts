@@ -19,6 +19,7 @@ import { createHttpServer } from './server.js';
 import { Store } from './store.js';
 import { isEmail } from './validation.js';
 import { EXPORT_ASYNC_THRESHOLD, EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../service/limits.js';
+import { FLAVORS } from '../service/flavors.js';
 
 export { SandboxError } from './errors.js';
 
@@ -27,7 +28,7 @@ export type { SandboxTokens } from './model.js';
 export type { Flavor } from './context.js';
 export type { SandboxUser } from './users.js';
 
-export const FLAVORS: readonly Flavor[] = ['spec', 'deployed'];
+export { FLAVORS };
 
 export interface SandboxOptions {
   /** 'spec' (default): the contract. 'deployed': the deployed OpnForm server, sharp edges included. */

@@ -3,7 +3,7 @@ import { type SandboxHandle, type SandboxOptions, type SandboxUser, startSandbox
 export type { Flavor, SandboxUser } from '../../src/sandbox/index.js';
 
 /** Both flavours, for `describe.each(FLAVORS)` over data-path tests. */
-export const FLAVORS = ['spec', 'deployed'] as const;
+export { FLAVORS } from '../../src/service/flavors.js';
 
 export interface TestSandbox extends SandboxHandle {
   /** Env for runFormctl: base URL and the admin's all-abilities token. */

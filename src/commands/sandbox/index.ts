@@ -8,6 +8,7 @@ import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { type FlagsOf, examples, fileOption } from '../shared.js';
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
+import { FLAVORS } from '../../service/flavors.js';
 import { isEmail } from '../../service/text.js';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
@@ -29,9 +30,7 @@ function sandboxCommand() {
   const base = new Command('sandbox')
     .description('Run a local emulator of the form service (for trying formctl, demos and tests)')
     .addOption(
-      new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)')
-        .choices(['spec', 'deployed'])
-        .default('spec'),
+      new Option('--flavor <flavor>', 'Behave as the spec says (spec) or as the deployed OpnForm server does (deployed)').choices(FLAVORS).default(FLAVORS[0]),
     )
     .addOption(
       new Option('--user <email>', 'Also create this account with an all-abilities token (repeatable); it joins the workspaces that invited it')
