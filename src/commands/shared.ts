@@ -2,6 +2,7 @@ import { Argument, Command, type CommandUnknownOpts, Option, type OptionValues }
 import { completes } from '../completion/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseFormRef, parseIdText } from '../io/ids.js';
+import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../io/limit.js';
 
 /*
  * Flags are declared once (docs/architecture.md "Adding a flag"): each command declares its options
@@ -59,6 +60,20 @@ export function addWorkspaceOption<A extends unknown[], O extends OptionValues, 
       'workspace',
     ),
   );
+}
+
+/**
+ * Adds `--all` and `-L, --limit <n>` with the shared wording, for a list of `things` (plural); what
+ * they mean is decided by `listLimit` (src/io/limit.ts).
+ */
+export function addLimitOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, things: string) {
+  return cmd
+    .option('--all', `Show every ${things.replace(/s$/, '')} (the default for --json/--ndjson)`)
+    .option(
+      '-L, --limit <n>',
+      `Show at most this many ${things} (default ${DEFAULT_LIST_LIMIT} in a table or TSV, all with --json/--ndjson)`,
+      parsePositiveInt('--limit'),
+    );
 }
 
 /**

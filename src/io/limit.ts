@@ -1,4 +1,3 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import type { OutputFormat } from './output.js';
 
@@ -21,17 +20,6 @@ export function parsePositiveInt(name: string): (v: string) => number {
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number of at least 1, got "${v}".`);
     return n;
   };
-}
-
-/** Adds `--all` and `-L, --limit <n>` with the shared wording. */
-export function addLimitOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, things: string) {
-  return cmd
-    .option('--all', `Show every ${things.replace(/s$/, '')} (the default for --json/--ndjson)`)
-    .option(
-      '-L, --limit <n>',
-      `Show at most this many ${things} (default ${DEFAULT_LIST_LIMIT} in a table or TSV, all with --json/--ndjson)`,
-      parsePositiveInt('--limit'),
-    );
 }
 
 /** The number of records to show, or undefined for all of them. */

@@ -3,10 +3,10 @@ import type { ApiClient } from '../../api/client.js';
 import { listAllFormsDeprecated } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { FORM_FIELDS, FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
 
 /** The deprecated list gives full forms on the deployed service and summaries on the spec's. */

@@ -8,25 +8,14 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
-import { type FlagsOf, addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
+import { type FlagsOf, addLimitOptions, addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './shared.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 
-/** Forms shown in a table or TSV when neither --limit nor --all is given. */
-export const DEFAULT_LIMIT = DEFAULT_LIST_LIMIT;
-
 /** `formctl form list`: the command and its flags, declared once. */
 function formListCommand() {
-  const base = new Command('list')
-    .alias('ls')
-    .description("List a workspace's forms")
-    .option('--all', 'Fetch every page (the default for --json/--ndjson)')
-    .option(
-      '-L, --limit <n>',
-      `Show at most this many forms (default ${DEFAULT_LIMIT} in a table or TSV, all with --json/--ndjson)`,
-      parsePositiveInt('--limit'),
-    )
-    .option('--page <n>', `Fetch only this page (page size: --limit, default ${DEFAULT_LIMIT})`, parsePositiveInt('--page'))
+  const base = addLimitOptions(new Command('list').alias('ls').description("List a workspace's forms"), 'forms')
+    .option('--page <n>', `Fetch only this page (page size: --limit, default ${DEFAULT_LIST_LIMIT})`, parsePositiveInt('--page'))
     .addOption(choiceOption('--visibility <v>', 'Only forms with this visibility', VISIBILITIES))
     .option('--tag <tag>', 'Only forms with this tag');
   return examples(addOutputOptions(addWorkspaceOption(base), { list: true, fields: FORM_SUMMARY_FIELDS }), [
@@ -61,7 +50,7 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   const client = await o.api();
   // Programs get every form unless they ask for fewer; people get a screenful (README "Output, scripting and environment").
   const machine = format.kind === 'json' || format.kind === 'ndjson';
-  const limit = o.all || (machine && o.limit === undefined && o.page === undefined) ? undefined : (o.limit ?? DEFAULT_LIMIT);
+  const limit = o.all || (machine && o.limit === undefined && o.page === undefined) ? undefined : (o.limit ?? DEFAULT_LIST_LIMIT);
   const filtered = o.visibility !== undefined || o.tag !== undefined;
   // One page of `limit` items is enough when nothing is filtered out; otherwise take the largest pages.
   const perPage = o.page !== undefined ? Math.min(limit!, MAX_PER_PAGE) : filtered || limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);

@@ -4,10 +4,10 @@ import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '..
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, addLimitOptions } from '../shared.js';
 
 export const INVITE_FIELDS = ['id', 'email', 'role', 'status', 'valid_until'] as const;
 

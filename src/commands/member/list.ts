@@ -3,10 +3,10 @@ import type { ApiClient } from '../../api/client.js';
 import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, addLimitOptions } from '../shared.js';
 
 export const MEMBER_FIELDS = ['id', 'name', 'email', 'role'] as const;
 

@@ -9,8 +9,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addLimitOptions, listLimit, moreNote } from '../../io/limit.js';
-import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
+import { listLimit, moreNote } from '../../io/limit.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 

@@ -5,9 +5,9 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
-import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, examples } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, examples, addLimitOptions } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 

@@ -3,10 +3,10 @@ import type { ApiClient } from '../../api/client.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
-import { addLimitOptions, applyLimit, listLimit, moreNote } from '../../io/limit.js';
+import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
-import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
+import { type FlagsOf, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
 /** `formctl workspace list`: the command and its flags, declared once. */
