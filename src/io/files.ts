@@ -78,8 +78,23 @@ export function parseJsonText(text: string, source: string, hint?: string): unkn
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message.replace(/\.$/, '')}.`, hint);
+    throw new UsageError(`${source} is not valid JSON: ${jsonReason(err)}.`, hint);
   }
+}
+
+/**
+ * JSON.parse's reason without the piece of the input V8 quotes in some messages
+ * (`Unexpected token 's', "secret-tok"... is not valid JSON`): the text may be a config file that
+ * holds a token, and a secret must never reach an error message (docs/security.md).
+ */
+export function jsonReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return (
+    message
+      .replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, '')
+      .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, 'not JSON')
+      .replace(/\.$/, '') || 'not JSON'
+  );
 }
 
 /** `SOURCE must hold EXPECTED, not a list.` as a usage error (exit 2), for JSON of the wrong shape. */

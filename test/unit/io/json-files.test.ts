@@ -44,3 +44,20 @@ describe('reading a JSON object from a file or stdin: one wording for every call
     );
   });
 });
+
+describe('a JSON syntax error never quotes the input (it may be a config file holding a token)', () => {
+  const secret = 'tok_live_1234567890abcdefghijklmnopqrstuvwxyz';
+  for (const text of [secret, `${secret} trailing`, `{"token": "${secret}"} x`, `{"token": ${secret}}`, `${secret.repeat(5)}`]) {
+    it(JSON.stringify(text.slice(0, 24)), () => {
+      const err = failure(() => parseJsonText(text, 'config.json'));
+      expect(err.message).toMatch(/^config\.json is not valid JSON: .+\.$/);
+      expect(err.message).not.toContain('tok_live');
+      expect(err.message).not.toContain('1234');
+    });
+  }
+  it('keeps the parser reason where it quotes nothing', () => {
+    expect(failure(() => parseJsonText('{"a":1,}', 'x.json')).message).toMatch(
+      /^x\.json is not valid JSON: (Expected double-quoted property name|Unexpected token).*\.$/,
+    );
+  });
+});
