@@ -19,7 +19,7 @@ const BASH = `# bash completion for formctl
 _formctl() {
   COMPREPLY=()
   local -a words lines values descs
-  local i n join= keep= cur line directive width entry
+  local i n join= keep= cur line directive width entry quoted=$'^(-[^=]*=)?(["\\'])(.*)$'
   # Bash splits "--flag=value" at "=" (COMP_WORDBREAKS); the pieces are joined back into one word.
   for (( i = 1; i <= COMP_CWORD; i++ )); do
     if [[ -n $join ]]; then
@@ -32,6 +32,15 @@ _formctl() {
       words+=("\${COMP_WORDS[i]}")
     fi
   done
+  # A quoted word comes with its quotes ('"Con'); formctl gets the text (Con). Readline replaces only
+  # what follows an opening quote and closes it itself, so the replies stay bare.
+  for (( i = 0; i < \${#words[@]}; i++ )); do
+    [[ \${words[i]} =~ $quoted ]] || continue
+    line=\${BASH_REMATCH[3]}
+    [[ $line == *"\${BASH_REMATCH[2]}" ]] && line=\${line%?}
+    words[i]=\${BASH_REMATCH[1]}$line
+    (( i == \${#words[@]} - 1 )) && [[ -n \${BASH_REMATCH[1]} ]] && keep=-
+  done
   cur=\${words[\${#words[@]}-1]}
   mapfile -t lines < <(formctl __complete "\${words[@]}" 2>/dev/null)
   n=\${#lines[@]}
@@ -41,7 +50,8 @@ _formctl() {
   # After "--flag=", readline replaces only the text after "=" when "=" breaks words (bash's default):
   # the replies are bare values. Where it does not, the whole word is replaced: "--flag=" is kept.
   if [[ $cur == -*=* ]]; then
-    [[ $COMP_WORDBREAKS == *=* ]] || keep=\${cur%%=*}=
+    [[ $COMP_WORDBREAKS == *=* || -n $keep ]] || keep=\${cur%%=*}=
+    [[ $keep == - ]] && keep=
     cur=\${cur#*=}
   fi
   if (( directive & 3 )); then

@@ -239,6 +239,12 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     t.sendKeys('2', 'Tab');
     t.type('x');
     await t.waitForText(/^READY> formctl workspace use 12 x$/m);
+    // An opening quote is not part of the value: the id is still found, and the quote closed.
+    t.sendKeys('C-u');
+    t.type('formctl workspace use "12');
+    t.sendKeys('Tab');
+    t.type('x');
+    await t.waitForText(/^READY> formctl workspace use "12" x$/m);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
   });
 
@@ -255,6 +261,12 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     t.sendKeys('Tab');
     t.type('x');
     await t.waitForText(/READY> formctl form apply -f contact-form\.json x$/m);
+    t.sendKeys('C-u');
+    // After an opening quote: readline completes the text after it and closes the quote.
+    t.type('formctl form apply -f "con');
+    t.sendKeys('Tab');
+    t.type('x');
+    await t.waitForText(/READY> formctl form apply -f "contact-form\.json" x$/m);
     t.sendKeys('C-u');
     // <path> of `formctl api` is not a file: no file name is offered there.
     t.type('formctl api con');

@@ -31,10 +31,13 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Splits a command line the way bash fills COMP_WORDS: quotes kept together, "--flag=value" split at "=". */
+/**
+ * Splits a command line the way bash fills COMP_WORDS: quotes kept together and kept in the word (an
+ * unclosed one at the end too), "--flag=value" split at "=".
+ */
 function bashWords(line: string): string[] {
   const words: string[] = [];
-  for (const w of line.match(/"[^"]*"|[^\s"]+/g) ?? []) {
+  for (const w of line.match(/"[^"]*"?|'[^']*'?|[^\s"']+/g) ?? []) {
     const m = /^(-[^=]+)=(.*)$/.exec(w);
     if (m) words.push(m[1]!, '=', ...(m[2] ? [m[2]] : []));
     else words.push(w);
@@ -156,6 +159,23 @@ describe('bash completion', () => {
 
   it('counts a quoted value with spaces as one word', async () => {
     expect((await bashComplete('formctl webhook create --url "http://x/a b" ')).calls).toEqual(['form']);
+  });
+
+  it('hands a quoted word over without its quotes, an opening one at the cursor included', async () => {
+    const open = await bashComplete('formctl workspace delete "1');
+    expect(open.handed).toEqual(['workspace', 'delete', '1']);
+    // Readline replaces the text after the opening quote and closes the quote itself: bare values.
+    expect(open.words).toEqual(['1', '12']);
+    expect((await bashComplete("formctl workspace delete '12")).words).toEqual(['12']);
+    expect((await bashComplete('formctl --profile "work" form get ')).calls).toEqual(['form --profile work']);
+    expect((await bashComplete('formctl form pull 5 -o "ans')).words.sort()).toEqual(['answers-old.csv', 'answers.csv']);
+    const flag = await bashComplete('formctl submission export 5 --output="answers.');
+    expect(flag.handed).toEqual(['submission', 'export', '5', '--output=answers.']);
+    expect(flag.words).toEqual(['answers.csv']);
+    // Where "=" does not break words, readline still replaces only what follows the quote.
+    const joined = await bashComplete('formctl form list --workspace="1', {}, { wordbreaks: ' \t\n"\'><;|&(:' });
+    expect(joined.handed).toEqual(['form', 'list', '--workspace=1']);
+    expect(joined.words).toEqual(['1', '12']);
   });
 
   it('does not treat a flag value as a positional', async () => {
