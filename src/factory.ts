@@ -69,6 +69,7 @@ export interface FactoryInit {
 
 /** Builds the real Factory. */
 export function createFactory(init: FactoryInit): Factory {
+  const waitNote = waitNotes(init.io);
   let store: Promise<ConfigStore> | undefined = init.configStore ? Promise.resolve(init.configStore) : undefined;
   const clients: ApiClient[] = [];
   let prompter: Prompter | undefined = init.prompter;
@@ -104,13 +105,10 @@ export function createFactory(init: FactoryInit): Factory {
         maxWaitMs: f.globals.maxWaitMs,
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
-        // Short backoffs pass unremarked; a wait a person would notice is explained on stderr.
         onNote: (text) => init.io.stderr.write(`note: ${text}\n`),
-        onWait: ({ ms, reason }) => {
-          // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
-          if (ms >= 1000)
-            init.io.stderr.write(`${init.io.stderrIsTTY ? CLEAR_LINE : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
-        },
+        // Short backoffs pass unremarked; a wait a person would notice is explained on stderr, once
+        // for the requests waiting together (waitNotes).
+        onWait: waitNote,
       });
       clients.push(client);
       return client;
@@ -172,4 +170,28 @@ async function assertProfileExists(ctx: ResolvedContext, f: Factory): Promise<vo
       ? `Saved profiles: ${saved.join(', ')}. To create this one: formctl --profile ${ctx.profileName} auth login`
       : `No profile is saved yet. Create one: formctl --profile ${ctx.profileName} auth login`,
   );
+}
+
+/**
+ * The clients' wait hook: a wait a person would notice is explained on stderr, once. Requests in
+ * flight together (a bulk run's --concurrency) wait for the same reason at the same time: the
+ * first note stands for every wait of that reason that begins before the waits it covers have
+ * ended, so a stretch of overlapping waits is one note, and a later wait gets its own.
+ */
+function waitNotes(io: IOStreams, now: () => number = Date.now): (w: { ms: number; reason: string }) => void {
+  /** Per reason, when the waits covered by its last note end. */
+  const covered = new Map<string, number>();
+  return ({ ms, reason }) => {
+    const t = now();
+    const until = covered.get(reason);
+    if (until !== undefined && t < until) {
+      covered.set(reason, Math.max(until, t + ms));
+      return;
+    }
+    // Short backoffs pass unremarked.
+    if (ms < 1000) return;
+    covered.set(reason, t + ms);
+    // On a terminal a progress line may be drawn: clear it so the note stands on its own line.
+    io.stderr.write(`${io.stderrIsTTY ? CLEAR_LINE : ''}note: ${reason}; retrying in ${Math.ceil(ms / 1000)} s (Ctrl-C to stop).\n`);
+  };
 }
