@@ -18,8 +18,9 @@
 // lines get `--rate-limit 0`; MY_TOKEN is the sandbox's token; EDITOR is a script that changes a
 // form document (as a person would in the editor).
 //
-// Each statement must exit 0 (or the N of a trailing `# exit N` comment), print no stack trace,
-// and, in console blocks, print the `error:`/`hint:` lines the README shows.
+// Each statement must exit 0 (or the N of a trailing `# exit N` comment, for a reason other than a
+// parse error), print no stack trace, and, in console blocks, print the `error:`/`hint:` lines the
+// README shows; every formctl call inside it must exit 0 too, unless the statement branches on it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -189,12 +190,22 @@ describe('the README runner itself', () => {
       'formctl workspace frobnicate 1',
       'formctl workspace list --json nope   # exit 2',
       'formctl workspace list --json nope   # exit 6',
+      // A mistyped flag also exits 2: not the failure the comment means.
+      'formctl workspace leave 1 --yse   # exit 2: you are its only member',
+      // The statement exits 0 (printf's), but the formctl call inside it failed.
+      `printf '%s\\n' "$(formctl workspace list --jsn id)"`,
+      'for id in $(formctl workspace list --jsn id); do echo "$id"; done',
+      // Branches on the failure itself: fine.
+      'if ! out=$(formctl workspace list --json nope); then echo handled; fi',
       '```',
     ].join('\n');
     const { problems, ran } = await replay(parseReadme(md).statements);
-    expect(ran).toBe(4);
-    expect(problems).toHaveLength(2);
+    expect(ran).toBe(8);
+    expect(problems).toHaveLength(5);
     expect(problems[0]).toContain('formctl workspace frobnicate 1');
     expect(problems[1]).toContain('expected exit 6');
+    expect(problems[2]).toContain("failed to parse (error: unknown option '--yse')");
+    expect(problems[3]).toMatch(/printf .*\n {2}a formctl call inside it failed \(exit 2\)/);
+    expect(problems[4]).toMatch(/for id in .*\n {2}a formctl call inside it failed \(exit 2\)/);
   }, 30_000);
 });

@@ -226,6 +226,8 @@ export interface StatementResult {
   ran: string;
   kind: 'run' | 'server';
   code: number | null;
+  /** The exit code of every `formctl` call the statement made, in order (a server's: its own only). */
+  calls: number[];
   stdout: string;
   stderr: string;
 }
@@ -261,7 +263,9 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
     'set -o pipefail',
     // With __FCRC set (servers), each formctl call appends its own exit code there: in a pipeline
     // Ctrl-C also stops jq or head, and the pipeline's status would be theirs, not formctl's.
-    `formctl() { ${q(process.execPath)} ${q(BIN)} "$@"; local r=$?; [ -n "\${__FCRC:-}" ] && echo $r >> "$__FCRC"; return $r; }`,
+    // __CALLS does the same for every statement: a call inside `$(…)` or a loop can fail while the
+    // statement as a whole exits 0 (`printf … "$(formctl …)"`), and that must not go unseen.
+    `formctl() { ${q(process.execPath)} ${q(BIN)} "$@"; local r=$?; [ -n "\${__FCRC:-}" ] && echo $r >> "$__FCRC"; [ -n "\${__CALLS:-}" ] && echo $r >> "$__CALLS"; return $r; }`,
     '__ret() { return "$1"; }',
     '__servers=()',
     // Ctrl-C for one server ("index:pid:port"), as a person would before starting another on its port.
@@ -291,7 +295,7 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
       const port = /--port\s+(\d+)/.exec(text)?.[1] ?? '0';
       script.push(
         ...(port !== '0' ? [`__stopport ${port}`] : []),
-        `{ export __FCRC=${f}.fcrc; ${text}\n} >${f}.out 2>${f}.err </dev/null &`,
+        `{ export __FCRC=${f}.fcrc; __CALLS=; ${text}\n} >${f}.out 2>${f}.err </dev/null &`,
         `__servers+=("${i}:$!:${port}")`,
         // Ready when the server says so; a server that exits first is a failure with its code.
         server.ready.grep === ''
@@ -303,7 +307,7 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
       return;
     }
     kinds.push('run');
-    script.push(`{ ${text}\n} >${f}.out 2>${f}.err </dev/null`, `__rc=$?; echo $__rc >${f}.rc`);
+    script.push(`__CALLS=${f}.calls; { ${text}\n} >${f}.out 2>${f}.err </dev/null`, `__rc=$?; __CALLS=; echo $__rc >${f}.rc`);
     // A visitor's answer is delivered to webhooks in the background; a person reads the receiver's
     // output before typing on, so the runner waits (up to 5 s) for the listener to save it.
     if (/^curl .*\/forms\/[^/\s]+\/answer\b/.test(text)) {
@@ -344,6 +348,10 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
       ran: ran[i]!,
       kind: kinds[i]!,
       code: rc === '' ? null : Number(rc),
+      calls: read(join(d, `${i}.calls`))
+        .split('\n')
+        .filter(Boolean)
+        .map(Number),
       stdout: read(join(d, `${i}.out`)),
       stderr: read(join(d, `${i}.err`)),
     };
@@ -390,5 +398,17 @@ export function problemOf(r: StatementResult): string | undefined {
     return undefined;
   }
   if (r.code !== s.expectedExit) return `${where}\n  expected exit ${s.expectedExit}${tail}`;
+  // An expected failure must be the one the README means, not a mistyped flag or verb, which also
+  // exits 2.
+  const parse = /^error: (unknown option|unknown command|too many arguments|missing required argument)\b.*/m.exec(r.stderr);
+  if (s.expectedExit !== 0 && parse) return `${where}\n  failed to parse (${parse[0]}), not for the reason the README means${tail}`;
+  // Every formctl call must succeed, also one whose failure the statement's own exit code hides,
+  // unless the statement itself branches on that failure (`if ! x=$(formctl …)`, `case $? in`).
+  const failed = r.calls.filter((c) => c !== 0);
+  if (s.expectedExit === 0 && failed.length > 0 && !HANDLES_FAILURE.test(s.text))
+    return `${where}\n  a formctl call inside it failed (exit ${failed.join(', ')}) though the statement exited 0${tail}`;
   return undefined;
 }
+
+/** A statement that decides itself what a failing formctl call means. */
+const HANDLES_FAILURE = /^\s*if\s|\|\|\s*(?:true|:|echo)\b|\bcase \$\? in\b/m;
