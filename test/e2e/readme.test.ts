@@ -7,7 +7,7 @@
 // delete), in a fresh temp HOME/config/state/cache, in a directory holding a copy of examples/, with
 // `formctl` a bash function running the built bin/formctl.js, CI=true and NO_COLOR=1.
 //
-// The story's setup, which the README states under "Install → The examples": a sandbox started with
+// The story's setup, which the README states under "Install → Running the examples": a sandbox started with
 // `formctl sandbox --seed 5 --allow-private-webhooks --profile-name local` and `profile use local`.
 // The runner starts that sandbox in this process (port 0, no rate limit) and logs the profile in
 // with `auth login --with-token` before the section's first line. Lines that start their own

@@ -9,7 +9,7 @@
 //   blocks only `$ ` lines (and their `> ` continuations) are commands; the other lines are the
 //   output the README shows, and its `error:`/`hint:` lines must appear on stderr;
 // - a trailing `# exit N` comment is the exit code the statement must end with (else 0);
-// - HTML comments right above a block (invisible on GitHub) takes a command of that block out of
+// - an HTML comment right above a block (invisible on GitHub) takes a command of that block out of
 //   this replay, and says why:
 //     <!-- replay skips `COMMAND`: why (covered by FILE: `TEXT IN FILE`) -->
 //     <!-- replay in a terminal: `COMMAND` -->      (run by readme-interactive.test.ts)
