@@ -1,8 +1,20 @@
 // Moved from test/unit/program.test.ts (targetCommand is now scanArgv's name/helpTopic), plus the flags it reads.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, initialGlobals, scanArgv } from '../../src/root-options.js';
+import { fullProgram } from './completion/full-program.js';
 
 describe('scanArgv', () => {
+  it('knows which root option takes a value, as program.ts declares them (a global flag is added in both)', async () => {
+    const { program } = await fullProgram();
+    const roots = program.options.filter((o) => o.long && o.long !== '--version');
+    expect(roots.length).toBeGreaterThan(4);
+    for (const o of roots) {
+      const takesValue = o.required || o.optional;
+      // A value that happens to be a group's name must not be taken for the command word.
+      const args = takesValue ? [o.long!, 'member', 'form', 'list'] : [o.long!, 'form', 'list'];
+      expect(scanArgv(args).name, `${o.long} ${takesValue ? 'takes' : 'takes no'} value`).toBe('form');
+    }
+  });
   it('skips root options and their values', () => {
     expect(scanArgv(['--profile', 'work', '--debug', 'form', 'list'])).toMatchObject({ name: 'form' });
     expect(scanArgv(['--profile', 'work', '--debug', 'form', 'list']).helpTopic).toBeUndefined();
