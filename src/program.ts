@@ -1,37 +1,14 @@
-import { Command, type CommandUnknownOpts, Help, InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import { completes } from './completion/kinds.js';
+import { Command, type CommandUnknownOpts, Help } from '@commander-js/extra-typings';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
-import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, scanArgv } from './root-options.js';
+import { rootOptions, scanArgv } from './root-options.js';
 import { VERSION } from './version.js';
-
-/** Seconds (may be fractional) → ms, for --timeout and --max-wait. */
-function seconds(o: { min: number }) {
-  return (v: string) => {
-    const n = Number(v);
-    // Commander prints an InvalidArgumentError itself ("error: option … argument … is invalid. <this>").
-    if (v.trim() === '' || !Number.isFinite(n) || n < o.min || (o.min > 0 && n === 0)) {
-      throw new InvalidArgumentError(`Use a number of seconds${o.min > 0 ? ' above 0' : ' (0 or more)'}.`);
-    }
-    return n;
-  };
-}
 
 /** Builds the Commander tree. Only the command group argv targets is loaded (`all` loads every group: completions). */
 export async function buildProgram(f: Factory, args: string[], o: { all?: boolean } = {}): Promise<CommandUnknownOpts> {
-  const program = new Command('formctl')
+  const program: CommandUnknownOpts = new Command('formctl')
     .description('Administer a form service from the terminal: workspaces, forms, submissions, members, invites and webhooks')
     .version(VERSION, '-v, --version', 'Print the formctl version')
-    .addOption(completes(new Option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)'), 'profile'))
-    .option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)')
-    .addOption(
-      new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)')
-        .default(DEFAULT_TIMEOUT_S)
-        .argParser(seconds({ min: 0.001 })),
-    )
-    .addOption(new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })))
-    .option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)')
-    .option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)')
     .helpCommand(false)
     .addHelpText(
       'after',
@@ -48,6 +25,8 @@ Topics:
 
 Run \`formctl <command> --help\` for a command's flags and examples.`,
     );
+  // The global flags, declared once in root-options.ts (which also reads argv before parsing), after --version in help.
+  for (const option of rootOptions()) program.addOption(option);
 
   program.hook('preAction', (_root, action) => {
     const g = action.optsWithGlobals() as Record<string, unknown>;

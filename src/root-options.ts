@@ -3,6 +3,8 @@
 // that shape error output before parsing: --debug, --no-color, --no-input). Commander's parse then
 // sets the rest (program.ts). bin/formctl.js keeps its own tiny check for a lone --version or --help,
 // so those two answers load none of this.
+import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { completes } from './completion/kinds.js';
 import type { GlobalOptions } from './factory.js';
 
 /** --timeout's default, in seconds: the longest one API exchange may take. */
@@ -10,8 +12,46 @@ export const DEFAULT_TIMEOUT_S = 30;
 /** --max-wait's default, in seconds: the longest total wait for retries and rate limits. */
 export const DEFAULT_MAX_WAIT_S = 60;
 
-/** Root options that take a value: their value is not a command word. */
-const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--max-wait']);
+/** Seconds (may be fractional) → a number, for --timeout and --max-wait. */
+function seconds(o: { min: number }) {
+  return (v: string) => {
+    const n = Number(v);
+    // Commander prints an InvalidArgumentError itself ("error: option … argument … is invalid. <this>").
+    if (v.trim() === '' || !Number.isFinite(n) || n < o.min || (o.min > 0 && n === 0)) {
+      throw new InvalidArgumentError(`Use a number of seconds${o.min > 0 ? ' above 0' : ' (0 or more)'}.`);
+    }
+    return n;
+  };
+}
+
+/**
+ * The global flags, declared once: program.ts adds them to the root command (in this order, which
+ * is the help's), and scanArgv reads from them which take a value. A flag a command needs at run
+ * time is then copied into the Factory's globals by program.ts's preAction hook.
+ */
+export function rootOptions(): Option[] {
+  return [
+    completes(new Option('--profile <name>', 'Use this saved profile (env: FORMCTL_PROFILE)'), 'profile'),
+    new Option('--debug', 'Log each HTTP request to stderr (token redacted; env: FORMCTL_DEBUG=1)'),
+    new Option('--timeout <seconds>', 'Longest one API exchange may take, in seconds (downloads: longest silence)')
+      .default(DEFAULT_TIMEOUT_S)
+      .argParser(seconds({ min: 0.001 })),
+    new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })),
+    new Option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)'),
+    new Option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)'),
+  ] as Option[];
+}
+
+let valueOptions: Set<string> | undefined;
+/** Root options that take a value (from their declarations): their value is not a command word. */
+function takesValue(flag: string): boolean {
+  valueOptions ??= new Set(
+    rootOptions()
+      .filter((o) => o.required || o.optional)
+      .flatMap((o) => [o.long, o.short].filter((name): name is string => name !== undefined)),
+  );
+  return valueOptions.has(flag);
+}
 
 export interface ArgvScan {
   /** The first command word (skipping root options and their values), e.g. "form". */
@@ -34,7 +74,7 @@ export function scanArgv(args: readonly string[]): ArgvScan {
     const a = args[i]!;
     if (a === '--') break;
     if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      if (takesValue(a)) i++;
       else flags.add(a);
       continue;
     }
