@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { cacheDir, configDir } from '../config/paths.js';
+import { cacheDir, configDir, configFileIn } from '../config/paths.js';
 
 /** How long a cached answer is served. */
 export const CACHE_TTL_MS = 60_000;
@@ -30,7 +30,7 @@ export function completionCacheDir(env: NodeJS.ProcessEnv): string {
 export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | number | undefined>): string {
   let version = 'none';
   try {
-    const st = statSync(join(configDir(env), 'config.json'));
+    const st = statSync(configFileIn(configDir(env)));
     version = `${st.mtimeMs}:${st.size}`;
   } catch {
     // No config file yet: env variables alone decide.

@@ -1,11 +1,10 @@
 // Ids for the completion of a dynamic slot: one API call at most, first page only, and each line
 // "value<TAB>description" with nothing secret in it (a webhook shows its URL's host, never its
 // path, query, secret or headers).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { configDir } from '../config/paths.js';
+import { configDir, configFileIn } from '../config/paths.js';
 import type { ResolvedContext } from '../config/resolve.js';
+import { readConfig } from '../config/store.js';
 import { safeId } from '../io/ids.js';
 import type { ValueRequest } from './resolve.js';
 import { cleanText as clean } from './resolve.js';
@@ -30,10 +29,7 @@ function hostOf(url: unknown): string {
 /** Profile names straight from the config file: no API call and no need to load conf. */
 export function profileLines(env: NodeJS.ProcessEnv): string[] {
   try {
-    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as {
-      currentProfile?: string;
-      profiles?: Record<string, { baseUrl?: string }>;
-    };
+    const data = readConfig(configFileIn(configDir(env)));
     return Object.entries(data.profiles ?? {}).map(([name, p]) => `${clean(name)}\t${clean(p?.baseUrl)}${name === data.currentProfile ? ' (current)' : ''}`);
   } catch {
     return [];

@@ -7,6 +7,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'formctl');
 }
 
+/** The config file (profiles, tokens) in a config directory: what the store reads and writes, and what completion reads. */
+export function configFileIn(dir: string): string {
+  return join(dir, 'config.json');
+}
+
 /** State directory (backups, caches): FORMCTL_STATE_DIR, else $XDG_STATE_HOME/formctl, else ~/.local/state/formctl. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
   if (env.FORMCTL_STATE_DIR) return env.FORMCTL_STATE_DIR;

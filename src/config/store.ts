@@ -1,7 +1,8 @@
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { cannotMakeDir, fsReason, parseJsonObject } from '../io/files.js';
+import { configFileIn } from './paths.js';
 
 /** The origin (scheme, host, port) of a URL, or undefined when it does not parse: what a saved token is bound to. */
 export function originOf(url: string): string | undefined {
@@ -57,7 +58,7 @@ export class ConfigStore {
    */
   static async open(dir: string): Promise<ConfigStore> {
     ensureDir(dir, { forSave: false });
-    const path = join(dir, 'config.json');
+    const path = configFileIn(dir);
     return new ConfigStore(dir, path, readConfig(path));
   }
 
@@ -209,7 +210,8 @@ function cannotSave(dir: string, err: unknown): UsageError {
   return new UsageError(`Cannot save settings in ${dir}: ${fsReason(err, 'write')}.`, UNWRITABLE_HINT);
 }
 
-function readConfig(path: string): ConfigData {
+/** Reads and checks a config file; a missing one is empty. Throws a usage error (exit 2) for an unreadable or malformed file. */
+export function readConfig(path: string): ConfigData {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
