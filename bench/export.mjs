@@ -2,7 +2,7 @@
 // Export streaming benchmark: formctl's `submission export` against `curl -o` on the same local
 // server, for a 256 MiB and a 1 GiB CSV. Prints throughput, the ratio to curl, and formctl's peak RSS,
 // for this Node and any other given with --node (or FORMCTL_BENCH_NODES, paths separated by ':').
-// Usage: npm run build && node bench/export.mjs [--rounds N] [--node /path/to/node]… [sizesInMiB…]
+// Usage: npm run build && node bench/export.mjs [--rounds N] [--rate Mbit/s] [--node /path/to/node]… [sizesInMiB…]
 // (default: 5 rounds; 256 1024). Each round runs curl and formctl on every Node, curl first or last
 // in turn; the figures are the medians over the rounds (a single run swings ±40 % on the shared VM).
 // Beside them, two bare download scripts on every Node, each writing chunk by chunk with writeSync
@@ -26,6 +26,14 @@ const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 5;
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds takes a whole number of at least 1');
+// --rate <Mbit/s>: the server paces the CSV as a network link of that speed would (e.g. 1000 for
+// 1 Gbit/s), so the bench also shows the path users run: an export from a server across a network,
+// where the link, not the client's CPU, sets the pace. Without it the server sends as fast as
+// loopback takes it, and the client's CPU time per byte decides (the harder comparison).
+const rateAt = args.indexOf('--rate');
+const rateMbit = rateAt >= 0 ? Number(args.splice(rateAt, 2)[1]) : undefined;
+if (rateMbit !== undefined && !(rateMbit > 0)) throw new Error('--rate takes a link speed in Mbit/s, e.g. 1000');
+const bytesPerMs = rateMbit === undefined ? Infinity : (rateMbit * 1e6) / 8 / 1000;
 const nodes = [process.execPath];
 for (let i = args.indexOf('--node'); i >= 0; i = args.indexOf('--node')) nodes.push(args.splice(i, 2)[1]);
 for (const p of (process.env.FORMCTL_BENCH_NODES ?? '').split(':')) if (p) nodes.push(p);
@@ -55,9 +63,14 @@ const server = createServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=bench-submission-data.csv', 'content-length': String(size) });
     let left = size;
+    const started = performance.now();
+    // Paced, the body goes out in 64 KiB pieces, each no earlier than the link would carry it.
+    const piece = bytesPerMs === Infinity ? BLOCK.length : 64 * 1024;
     const pump = () => {
       while (left > 0) {
-        const chunk = left === size ? HEADER : BLOCK.subarray(0, Math.min(BLOCK.length, left));
+        const due = started + (size - left) / bytesPerMs;
+        if (due > performance.now() + 1) return void setTimeout(pump, due - performance.now());
+        const chunk = left === size ? HEADER : BLOCK.subarray(0, Math.min(piece, left));
         left -= chunk.length;
         if (!res.write(chunk)) return void res.once('drain', pump);
       }
@@ -154,6 +167,11 @@ try {
   const load = (await import('node:os')).loadavg()[0];
   if (load > (await import('node:os')).availableParallelism()) console.log(`note: load average ${load.toFixed(1)} is above the core count; rerun when quieter`);
   console.log(`median of ${rounds} round(s), each running curl and formctl on every Node, curl first or last in turn`);
+  console.log(
+    rateMbit === undefined
+      ? "link: loopback, unpaced (the client's CPU sets the pace)"
+      : `link: paced at ${rateMbit} Mbit/s (${((bytesPerMs * 1000) / MiB).toFixed(0)} MiB/s)`,
+  );
   console.log('client                  size      MiB/s  ratio to curl  CPU s  peak RSS');
   for (const s of sizes) {
     size = s;
