@@ -68,9 +68,11 @@ const helpFile = join(outdir, 'root-help.txt');
 writeFileSync(`${helpFile}.${process.pid}.tmp`, rendered.stdout);
 renameSync(`${helpFile}.${process.pid}.tmp`, helpFile);
 
-// Chunks from older builds are removed once they are unlikely to be in use by a running process.
+written.add(helpFile);
+// Files from older builds (chunks, or entry points a build no longer makes) are removed once they are
+// unlikely to be in use by a running process, so that dist/ (which npm packs) holds only this build.
 const chunksDir = join(outdir, 'chunks');
-for (const name of readdirSync(chunksDir)) {
-  const p = join(chunksDir, name);
-  if (!written.has(p) && Date.now() - statSync(p).mtimeMs > 10 * 60_000) unlinkSync(p);
+for (const p of [...readdirSync(outdir).map((name) => join(outdir, name)), ...readdirSync(chunksDir).map((name) => join(chunksDir, name))]) {
+  if (p === chunksDir || written.has(p)) continue;
+  if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) unlinkSync(p);
 }
