@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient, ApiResponse, Method } from '../../api/client.js';
+import type { ApiResponse, Method } from '../../api/client.js';
 import { NotFoundError, apiErrorFor } from '../../api/errors.js';
 import { items, paginate } from '../../api/paginate.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -51,12 +51,11 @@ function apiCommand() {
   ]);
 }
 
-export type ApiOptions = FlagsOf<typeof apiCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The <path> argument. */
-  path: string;
-};
+export type ApiOptions = FlagsOf<typeof apiCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The <path> argument. */
+    path: string;
+  };
 
 /** `formctl api <path>`. */
 export default function newApiCommand(f: Factory, runF = apiRun) {

@@ -1,14 +1,11 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, checkToken, normalizeBaseUrl } from '../../config/resolve.js';
-import type { ConfigStore, Profile } from '../../config/store.js';
+import { checkToken, normalizeBaseUrl } from '../../config/resolve.js';
+import type { Profile } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import type { Prompter } from '../../io/prompter.js';
 import { readAll } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 
@@ -26,14 +23,7 @@ function authLoginCommand() {
   ]);
 }
 
-export type AuthLoginOptions = FlagsOf<typeof authLoginCommand> & {
-  io: IOStreams;
-  env: NodeJS.ProcessEnv;
-  config: () => Promise<ConfigStore>;
-  context: () => Promise<ResolvedContext>;
-  apiFor: (baseUrl: string, token: string) => ApiClient;
-  prompter: () => Prompter;
-};
+export type AuthLoginOptions = FlagsOf<typeof authLoginCommand> & Pick<Factory, 'io' | 'env' | 'config' | 'context' | 'apiFor' | 'prompter'>;
 
 /** `formctl auth login`. */
 export function newAuthLoginCommand(f: Factory, runF = authLoginRun) {

@@ -1,9 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ResolvedContext } from '../../config/resolve.js';
-import type { ConfigStore } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 
@@ -15,12 +12,7 @@ function authLogoutCommand() {
   return examples(base, ['formctl auth logout', 'formctl auth logout --profile work']);
 }
 
-export type AuthLogoutOptions = FlagsOf<typeof authLogoutCommand> & {
-  io: IOStreams;
-  env: NodeJS.ProcessEnv;
-  config: () => Promise<ConfigStore>;
-  context: () => Promise<ResolvedContext>;
-};
+export type AuthLogoutOptions = FlagsOf<typeof authLogoutCommand> & Pick<Factory, 'io' | 'env' | 'config' | 'context'>;
 
 /** `formctl auth logout`. */
 export function newAuthLogoutCommand(f: Factory, runF = authLogoutRun) {

@@ -1,11 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, maskToken, notLoggedIn } from '../../config/resolve.js';
+import { maskToken, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
@@ -33,11 +31,7 @@ function authStatusCommand() {
   ]);
 }
 
-export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & {
-  io: IOStreams;
-  context: () => Promise<ResolvedContext>;
-  apiFor: (baseUrl: string, token: string) => ApiClient;
-};
+export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & Pick<Factory, 'io' | 'context' | 'apiFor'>;
 
 /** `formctl auth status`. */
 export function newAuthStatusCommand(f: Factory, runF = authStatusRun) {

@@ -1,8 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import { type ResolvedContext, notLoggedIn } from '../../config/resolve.js';
+import { notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 
@@ -12,10 +11,7 @@ function authTokenCommand() {
   return examples(base, ['formctl auth token', 'curl -H "Authorization: Bearer $(formctl auth token)" https://api.opnform.com/open/workspaces']);
 }
 
-export type AuthTokenOptions = FlagsOf<typeof authTokenCommand> & {
-  io: IOStreams;
-  context: () => Promise<ResolvedContext>;
-};
+export type AuthTokenOptions = FlagsOf<typeof authTokenCommand> & Pick<Factory, 'io' | 'context'>;
 
 /** `formctl auth token`. */
 export function newAuthTokenCommand(f: Factory, runF = authTokenRun) {

@@ -1,7 +1,6 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { SHELLS, type Shell, completionScript } from '../../completion/scripts.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 
 /** `formctl completion <shell>`: the command, declared once. */
@@ -31,10 +30,10 @@ function completionCommand() {
   );
 }
 
-export type CompletionOptions = FlagsOf<typeof completionCommand> & {
-  io: IOStreams;
-  shell: Shell;
-};
+export type CompletionOptions = FlagsOf<typeof completionCommand> &
+  Pick<Factory, 'io'> & {
+    shell: Shell;
+  };
 
 /** `formctl completion <shell>`. */
 export default function newCompletionCommand(f: Factory, runF = completionRun) {

@@ -1,7 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { configKey, configKeyArgument } from './shared.js';
@@ -12,12 +10,11 @@ function configGetCommand() {
   return examples(base, ['formctl config get base_url', 'WS=$(formctl config get workspace)']);
 }
 
-export type ConfigGetOptions = FlagsOf<typeof configGetCommand> & {
-  io: IOStreams;
-  context: () => Promise<ResolvedContext>;
-  /** The <key> argument. */
-  key: string;
-};
+export type ConfigGetOptions = FlagsOf<typeof configGetCommand> &
+  Pick<Factory, 'io' | 'context'> & {
+    /** The <key> argument. */
+    key: string;
+  };
 
 /** `formctl config get <key>`. */
 export function newConfigGetCommand(f: Factory, runF = configGetRun) {

@@ -1,7 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import { type ResolvedContext, maskToken } from '../../config/resolve.js';
+import { maskToken } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
@@ -21,10 +20,7 @@ function configListCommand() {
   return examples(addOutputOptions(base, { fields: CONFIG_LIST_FIELDS }), ['formctl config list', 'formctl --profile work config list --json | jq .base_url']);
 }
 
-export type ConfigListOptions = FlagsOf<typeof configListCommand> & {
-  io: IOStreams;
-  context: () => Promise<ResolvedContext>;
-};
+export type ConfigListOptions = FlagsOf<typeof configListCommand> & Pick<Factory, 'io' | 'context'>;
 
 /** `formctl config list`. */
 export function newConfigListCommand(f: Factory, runF = configListRun) {

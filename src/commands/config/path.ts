@@ -1,7 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 
@@ -11,10 +9,7 @@ function configPathCommand() {
   return examples(base, ['formctl config path', 'ls -l "$(formctl config path)"']);
 }
 
-export type ConfigPathOptions = FlagsOf<typeof configPathCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-};
+export type ConfigPathOptions = FlagsOf<typeof configPathCommand> & Pick<Factory, 'io' | 'config'>;
 
 /** `formctl config path`. */
 export function newConfigPathCommand(f: Factory, runF = configPathRun) {

@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ResolvedContext } from '../../config/resolve.js';
-import { type ConfigStore, DEFAULT_BASE_URL } from '../../config/store.js';
+import { DEFAULT_BASE_URL } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { configKey, configKeyArgument } from './shared.js';
@@ -20,15 +18,13 @@ function configSetCommand() {
   ]);
 }
 
-export type ConfigSetOptions = FlagsOf<typeof configSetCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  context: () => Promise<ResolvedContext>;
-  /** The <key> argument. */
-  key: string;
-  /** The <value> argument. */
-  value: string;
-};
+export type ConfigSetOptions = FlagsOf<typeof configSetCommand> &
+  Pick<Factory, 'io' | 'config' | 'context'> & {
+    /** The <key> argument. */
+    key: string;
+    /** The <value> argument. */
+    value: string;
+  };
 
 /** `formctl config set <key> <value>`. */
 export function newConfigSetCommand(f: Factory, runF = configSetRun) {

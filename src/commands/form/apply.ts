@@ -15,7 +15,7 @@ import { maskedCopy } from '../../forms/secrets.js';
 import type { FormLocker, Release } from '../../forms/lock.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
 import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
@@ -43,16 +43,14 @@ function formApplyCommand() {
   ]);
 }
 
-export type FormApplyOptions = FlagsOf<typeof formApplyCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The workspace of a new form: `workspace` (the -w value), else the environment's or the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  backupDir: (formId: number) => Promise<string>;
-  now: () => Date;
-  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
-  lock?: FormLocker;
-};
+export type FormApplyOptions = FlagsOf<typeof formApplyCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    /** The workspace of a new form: `workspace` (the -w value), else the environment's or the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    backupDir: (formId: number) => Promise<string>;
+    /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+    lock?: FormLocker;
+  };
 
 /** `formctl form apply -f <file>`. */
 export function newFormApplyCommand(f: Factory, runF = formApplyRun) {

@@ -4,7 +4,6 @@ import { resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { looksNumeric, parseFormRef } from '../../io/ids.js';
 import { type BackupEntry, listBackups } from '../../forms/backups.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
@@ -21,14 +20,12 @@ function formBackupsCommand() {
   ]);
 }
 
-export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-};
+export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    backupDir: (formId: number) => Promise<string>;
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+  };
 
 /** `formctl form backups <id>`. */
 export function newFormBackupsCommand(f: Factory, runF = formBackupsRun) {

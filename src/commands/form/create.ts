@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Form, createForm } from '../../api/forms.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -10,9 +9,8 @@ import { parseSetValue, setPath } from '../../forms/merge.js';
 import { WITH_OPTIONS, newField, parseField, splitOptions, withSelectOptions } from '../../forms/field-spec.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
-import type { Prompter } from '../../io/prompter.js';
 import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
@@ -46,15 +44,13 @@ function formCreateCommand() {
   ]);
 }
 
-export type FormCreateOptions = FlagsOf<typeof formCreateCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The workspace of the form: `workspace` (the -w value), else the environment's or the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  prompter: () => Prompter;
-  /** Ids for new fields; tests make them predictable. */
-  newId?: () => string;
-};
+export type FormCreateOptions = FlagsOf<typeof formCreateCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The workspace of the form: `workspace` (the -w value), else the environment's or the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** Ids for new fields; tests make them predictable. */
+    newId?: () => string;
+  };
 
 /** `formctl form create`. */
 export function newFormCreateCommand(f: Factory, runF = formCreateRun) {

@@ -1,12 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { deleteForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
+import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { backupDirFor } from './shared.js';
@@ -21,15 +19,12 @@ function formDeleteCommand() {
   ]);
 }
 
-export type FormDeleteOptions = FlagsOf<typeof formDeleteCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  prompter: () => Prompter;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-};
+export type FormDeleteOptions = FlagsOf<typeof formDeleteCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter' | 'now'> & {
+    backupDir: (formId: number) => Promise<string>;
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+  };
 
 /** `formctl form delete <id|slug>`. */
 export function newFormDeleteCommand(f: Factory, runF = formDeleteRun) {

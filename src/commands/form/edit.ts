@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -10,8 +9,7 @@ import { parseFormJson } from '../../forms/backups.js';
 import { documentText, toDocument } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
-import type { Prompter } from '../../io/prompter.js';
+import { write } from '../../io/iostreams.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addSafeUpdateOptions, backupDirFor, formLockFor } from './shared.js';
@@ -30,20 +28,17 @@ function formEditCommand() {
   ]);
 }
 
-export type FormEditOptions = FlagsOf<typeof formEditCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  prompter: () => Prompter;
-  editor: EditorRunner;
-  /** True when $VISUAL or $EDITOR names an editor; the fallback, vi, needs a terminal. */
-  editorSet: boolean;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-  /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
-  lock?: FormLocker;
-};
+export type FormEditOptions = FlagsOf<typeof formEditCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter' | 'now'> & {
+    backupDir: (formId: number) => Promise<string>;
+    editor: EditorRunner;
+    /** True when $VISUAL or $EDITOR names an editor; the fallback, vi, needs a terminal. */
+    editorSet: boolean;
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+    /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
+    lock?: FormLocker;
+  };
 
 /** `formctl form edit <id|slug>`. */
 export function newFormEditCommand(f: Factory, runF = formEditRun) {

@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Form, type FormProperty, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -22,12 +21,11 @@ function formFieldsCommand() {
   return examples(cmd, ['formctl form fields 42', 'formctl form fields contact-us --json id,name | jq -r \'.[] | "\\(.id)=\\(.name)"\'']);
 }
 
-export type FormFieldsOptions = FlagsOf<typeof formFieldsCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-};
+export type FormFieldsOptions = FlagsOf<typeof formFieldsCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+  };
 
 /** `formctl form fields <id|slug>`. */
 export function newFormFieldsCommand(f: Factory, runF = formFieldsRun) {

@@ -1,10 +1,9 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
-import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
-import { write, type IOStreams } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -27,13 +26,11 @@ function formGetCommand() {
   return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', "formctl form get 42 --json properties | jq '.properties[].id'"]);
 }
 
-export type FormGetOptions = Omit<FlagsOf<typeof formGetCommand>, 'workspace'> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-};
+export type FormGetOptions = Omit<FlagsOf<typeof formGetCommand>, 'workspace'> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+  };
 
 /** `formctl form get <id|slug>`. */
 export function newFormGetCommand(f: Factory, runF = formGetRun) {

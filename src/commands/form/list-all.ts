@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { listAllFormsDeprecated } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -20,11 +18,7 @@ function formListAllCommand() {
   return examples(cmd, ['formctl form list-all', 'formctl form list-all --json id,title,workspace_id']);
 }
 
-export type FormListAllOptions = FlagsOf<typeof formListAllCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-};
+export type FormListAllOptions = FlagsOf<typeof formListAllCommand> & Pick<Factory, 'io' | 'api' | 'now'>;
 
 /** `formctl form list-all`. */
 export function newFormListAllCommand(f: Factory, runF = formListAllRun) {

@@ -1,10 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type FormSummary, listWorkspaceForms } from '../../api/forms.js';
 import { hasMorePages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
@@ -25,13 +23,11 @@ function formListCommand() {
   ]);
 }
 
-export type FormListOptions = FlagsOf<typeof formListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The workspace to list: `workspace` (the -w value), else the environment's or the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  now: () => Date;
-};
+export type FormListOptions = FlagsOf<typeof formListCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    /** The workspace to list: `workspace` (the -w value), else the environment's or the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+  };
 
 /** `formctl form list`. */
 export function newFormListCommand(f: Factory, runF = formListRun) {

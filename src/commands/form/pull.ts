@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath, dirname } from 'node:path';
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -9,7 +8,7 @@ import { writeFileAtomic } from '../../atomic-file.js';
 import { documentText, isObject, toDocument } from '../../forms/document.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { cannotWrite } from '../../io/files.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, examples, fileOption, type FlagsOf } from '../shared.js';
@@ -26,12 +25,11 @@ function formPullCommand() {
   return examples(addFormArgument(base), ['formctl form pull 42 -o forms/contact.json', 'formctl form pull contact-us | jq .properties']);
 }
 
-export type FormPullOptions = FlagsOf<typeof formPullCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-};
+export type FormPullOptions = FlagsOf<typeof formPullCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+  };
 
 /** `formctl form pull <id|slug>`. */
 export function newFormPullCommand(f: Factory, runF = formPullRun) {

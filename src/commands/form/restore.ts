@@ -1,14 +1,12 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { getForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { listBackups, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { resolveFormat } from '../../io/output.js';
-import type { Prompter } from '../../io/prompter.js';
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formIdOf } from './backups.js';
@@ -29,17 +27,14 @@ function formRestoreCommand() {
   ]);
 }
 
-export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  prompter: () => Prompter;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-  /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
-  lock?: FormLocker;
-};
+export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter' | 'now'> & {
+    backupDir: (formId: number) => Promise<string>;
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+    /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
+    lock?: FormLocker;
+  };
 
 /** `formctl form restore <id|slug>`. */
 export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {

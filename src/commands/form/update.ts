@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES } from '../../forms/document.js';
@@ -47,16 +46,14 @@ function formUpdateCommand() {
   ]);
 }
 
-export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  backupDir: (formId: number) => Promise<string>;
-  now: () => Date;
-  /** The form's id or slug (the resolved [form] argument). */
-  form: string;
-  /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
-  lock?: FormLocker;
-};
+export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    backupDir: (formId: number) => Promise<string>;
+    /** The form's id or slug (the resolved [form] argument). */
+    form: string;
+    /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
+    lock?: FormLocker;
+  };
 
 /** `formctl form update <id|slug>`. */
 export function newFormUpdateCommand(f: Factory, runF = formUpdateRun) {

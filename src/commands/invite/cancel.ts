@@ -1,12 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
 
@@ -21,15 +19,13 @@ function inviteCancelCommand() {
   ]);
 }
 
-export type InviteCancelOptions = FlagsOf<typeof inviteCancelCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  /** The <invite-id> argument. */
-  id: number;
-};
+export type InviteCancelOptions = FlagsOf<typeof inviteCancelCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** The <invite-id> argument. */
+    id: number;
+  };
 
 /** `formctl invite cancel <invite-id>`. */
 export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun) {

@@ -1,9 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { INVITE_STATUSES, type Invite, type InviteStatus, listInvites } from '../../api/invites.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -33,13 +31,11 @@ function inviteListCommand() {
   ]);
 }
 
-export type InviteListOptions = FlagsOf<typeof inviteListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  now: () => Date;
-};
+export type InviteListOptions = FlagsOf<typeof inviteListCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+  };
 
 /** `formctl invite list`. */
 export function newInviteListCommand(f: Factory, runF = inviteListRun) {

@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { resendInvite } from '../../api/invites.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
@@ -15,14 +13,13 @@ function inviteResendCommand() {
   return examples(addOutputOptions(addWorkspaceOption(base), { fields: INVITE_ACTION_FIELDS }), ['formctl invite resend 7', 'formctl invite resend 7 -w 12']);
 }
 
-export type InviteResendOptions = FlagsOf<typeof inviteResendCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  /** The <invite-id> argument. */
-  id: number;
-};
+export type InviteResendOptions = FlagsOf<typeof inviteResendCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** The <invite-id> argument. */
+    id: number;
+  };
 
 /** `formctl invite resend <invite-id>`. */
 export function newInviteResendCommand(f: Factory, runF = inviteResendRun) {

@@ -1,11 +1,9 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type AddResult, ROLES, type Role, addMember } from '../../api/members.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, promptsOffHint } from '../../io/prompter.js';
+import { promptsOffHint } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './shared.js';
 
@@ -31,15 +29,13 @@ function memberAddCommand() {
   ]);
 }
 
-export type MemberAddOptions = FlagsOf<typeof memberAddCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  /** The [email] argument as typed: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
-  email?: string;
-};
+export type MemberAddOptions = FlagsOf<typeof memberAddCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** The [email] argument as typed: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
+    email?: string;
+  };
 
 /** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
 export function newMemberAddCommand(f: Factory, runF = memberAddRun) {

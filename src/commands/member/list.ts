@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Member, listMembers } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -20,12 +18,11 @@ function memberListCommand() {
   ]);
 }
 
-export type MemberListOptions = FlagsOf<typeof memberListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-};
+export type MemberListOptions = FlagsOf<typeof memberListCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+  };
 
 /** `formctl member list`. */
 export function newMemberListCommand(f: Factory, runF = memberListRun) {

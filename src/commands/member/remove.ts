@@ -1,11 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { removeMember } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
+import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './shared.js';
 import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
@@ -25,15 +23,13 @@ function memberRemoveCommand() {
   ]);
 }
 
-export type MemberRemoveOptions = FlagsOf<typeof memberRemoveCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  /** The <user-id|email> argument as typed. */
-  member: string;
-};
+export type MemberRemoveOptions = FlagsOf<typeof memberRemoveCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** The <user-id|email> argument as typed. */
+    member: string;
+  };
 
 /** `formctl member remove <user-id|email>`. */
 export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {

@@ -1,11 +1,9 @@
 import { Argument, Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers, updateMemberRole } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
+import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './shared.js';
 import {
@@ -35,17 +33,15 @@ function memberSetRoleCommand() {
   ]);
 }
 
-export type MemberSetRoleOptions = FlagsOf<typeof memberSetRoleCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
-  resolveWorkspace: (flag?: number) => Promise<number>;
-  /** The <user-id|email> argument as typed. */
-  member: string;
-  /** The <role> argument. */
-  role: Role;
-};
+export type MemberSetRoleOptions = FlagsOf<typeof memberSetRoleCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
+    resolveWorkspace: (flag?: number) => Promise<number>;
+    /** The <user-id|email> argument as typed. */
+    member: string;
+    /** The <role> argument. */
+    role: Role;
+  };
 
 /** `formctl member set-role <user-id|email> <role>`. */
 export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {

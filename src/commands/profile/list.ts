@@ -1,8 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ResolvedContext } from '../../config/resolve.js';
-import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, resolveFormat, writeList } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
@@ -26,11 +23,7 @@ function profileListCommand() {
   ]);
 }
 
-export type ProfileListOptions = FlagsOf<typeof profileListCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  context: () => Promise<ResolvedContext>;
-};
+export type ProfileListOptions = FlagsOf<typeof profileListCommand> & Pick<Factory, 'io' | 'config' | 'context'>;
 
 /** `formctl profile list`. */
 export function newProfileListCommand(f: Factory, runF = profileListRun) {

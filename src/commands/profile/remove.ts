@@ -1,9 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { confirmDestructive } from '../../io/prompter.js';
 import { addYesOption, examples, type FlagsOf, profileNameArgument } from '../shared.js';
 import { unknownProfile } from './shared.js';
 
@@ -13,13 +11,11 @@ function profileRemoveCommand() {
   return examples(addYesOption(base), ['formctl profile remove old-laptop', 'formctl profile remove ci --yes']);
 }
 
-export type ProfileRemoveOptions = FlagsOf<typeof profileRemoveCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  prompter: () => Prompter;
-  /** The <name> argument. */
-  name: string;
-};
+export type ProfileRemoveOptions = FlagsOf<typeof profileRemoveCommand> &
+  Pick<Factory, 'io' | 'config' | 'prompter'> & {
+    /** The <name> argument. */
+    name: string;
+  };
 
 /** `formctl profile remove <name>`. */
 export function newProfileRemoveCommand(f: Factory, runF = profileRemoveRun) {

@@ -1,7 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { examples, type FlagsOf, profileNameArgument } from '../shared.js';
 import { unknownProfile } from './shared.js';
@@ -12,12 +10,11 @@ function profileUseCommand() {
   return examples(base, ['formctl profile use work', 'formctl --profile personal form list   # one command only']);
 }
 
-export type ProfileUseOptions = FlagsOf<typeof profileUseCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  /** The <name> argument. */
-  name: string;
-};
+export type ProfileUseOptions = FlagsOf<typeof profileUseCommand> &
+  Pick<Factory, 'io' | 'config'> & {
+    /** The <name> argument. */
+    name: string;
+  };
 
 /** `formctl profile use <name>`. */
 export function newProfileUseCommand(f: Factory, runF = profileUseRun) {

@@ -1,8 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { loadChalk, notice } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
@@ -73,14 +71,13 @@ function sandboxCommand() {
   ]);
 }
 
-export type SandboxRunOptions = FlagsOf<typeof sandboxCommand> & {
-  io: IOStreams;
-  config: () => Promise<ConfigStore>;
-  /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
-  signal: AbortSignal;
-  /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
-  start?: (o: SandboxOptions) => Promise<SandboxHandle>;
-};
+export type SandboxRunOptions = FlagsOf<typeof sandboxCommand> &
+  Pick<Factory, 'io' | 'config'> & {
+    /** Aborted on Ctrl-C: the sandbox then closes and the command returns (exit 0). */
+    signal: AbortSignal;
+    /** Injected in tests; default imports src/sandbox lazily (its own bundle chunk). */
+    start?: (o: SandboxOptions) => Promise<SandboxHandle>;
+  };
 
 /** `formctl sandbox`. */
 export default function newSandboxCommand(f: Factory, runF = sandboxRun) {

@@ -1,12 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { deleteSubmission, parseSubmissionRef, resolveSubmissionRef, submissionRefArg } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { type Prompter, confirmDestructive, promptsOffHint } from '../../io/prompter.js';
+import { confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
@@ -24,13 +22,11 @@ function submissionDeleteCommand() {
   ]);
 }
 
-export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  form: string;
-  submissionId: string;
-};
+export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    form: string;
+    submissionId: string;
+  };
 
 /** `formctl submission delete [form] [submission-id]`. */
 export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun) {

@@ -1,6 +1,5 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
-import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
 import { precheckTarget } from '../../export/sink.js';
@@ -8,7 +7,6 @@ import { abortableSleep } from '../../sleep.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { downloadJob, resumeCommand } from './export.js';
@@ -35,17 +33,16 @@ function submissionExportStatusCommand() {
 /** Keys of the status as JSON. `file_url` is printed only when named (docs/security.md, "Secrets in output"). */
 export const STATUS_FIELDS = ['job_id', 'status', 'progress', 'file_url', 'expires_at', 'error_message'] as const;
 
-export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  signal?: AbortSignal;
-  now: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Names a non-default profile in the resume command printed on Ctrl-C. */
-  context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
-  form: string;
-  jobId: string;
-};
+export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    signal?: AbortSignal;
+    now: () => number;
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+    /** Names a non-default profile in the resume command printed on Ctrl-C. */
+    context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
+    form: string;
+    jobId: string;
+  };
 
 /** `formctl submission export-status <form> <job-id>`. */
 export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun) {

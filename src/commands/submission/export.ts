@@ -14,7 +14,7 @@ import { abortableSleep } from '../../sleep.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples } from '../shared.js';
@@ -41,16 +41,15 @@ function submissionExportCommand() {
   ]);
 }
 
-export type SubmissionExportOptions = FlagsOf<typeof submissionExportCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  signal?: AbortSignal;
-  now: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Where the profile came from, so resume commands name it when it is not the shell's default. */
-  context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
-  form: string;
-};
+export type SubmissionExportOptions = FlagsOf<typeof submissionExportCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    signal?: AbortSignal;
+    now: () => number;
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+    /** Where the profile came from, so resume commands name it when it is not the shell's default. */
+    context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
+    form: string;
+  };
 
 /** `formctl submission export [form]`. */
 export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun) {

@@ -1,12 +1,10 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { type Page, items } from '../../api/paginate.js';
 import { listSubmissions } from '../../api/submissions.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { listLimit, moreNote } from '../../io/limit.js';
@@ -33,12 +31,10 @@ function submissionListCommand() {
   ]);
 }
 
-export type SubmissionListOptions = FlagsOf<typeof submissionListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-};
+export type SubmissionListOptions = FlagsOf<typeof submissionListCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    form: string;
+  };
 
 /** `formctl submission list [form]`. */
 export function newSubmissionListCommand(f: Factory, runF = submissionListRun) {

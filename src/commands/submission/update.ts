@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
 import { UsageError } from '../../errors.js';
@@ -17,12 +16,11 @@ import { resolveData } from '../../submissions/fields.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, sideEffectWarnings } from '../../submissions/answers.js';
 
 /** The single update's options: its flags of the declaration (the others are bulk-only), and what it needs. */
-export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json'> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  form: string;
-  submissionId: string;
-};
+export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json'> &
+  Pick<Factory, 'io' | 'api'> & {
+    form: string;
+    submissionId: string;
+  };
 
 /** `--json` output of a single update: a contract with scripts. */
 export interface UpdateResult {

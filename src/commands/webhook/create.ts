@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type WebhookIntegrationBody, createWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, readAll, write } from '../../io/iostreams.js';
@@ -43,15 +42,14 @@ function webhookCreateCommand() {
 /** The parsed flags of `webhook create`. */
 type CreateFlags = FlagsOf<typeof webhookCreateCommand>;
 
-export type WebhookCreateOptions = CreateFlags & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
-  prompter?: () => Prompter;
-  /** DNS for the public-address check; tests inject one. */
-  resolve?: Resolver;
-  form: string;
-};
+export type WebhookCreateOptions = CreateFlags &
+  Pick<Factory, 'io' | 'api'> & {
+    /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
+    prompter?: () => Prompter;
+    /** DNS for the public-address check; tests inject one. */
+    resolve?: Resolver;
+    form: string;
+  };
 
 /** `formctl webhook create [form]`. */
 export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {

@@ -1,10 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { deleteWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
@@ -18,13 +16,11 @@ function webhookDeleteCommand() {
   ]);
 }
 
-export type WebhookDeleteOptions = FlagsOf<typeof webhookDeleteCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-  form: string;
-  id: number;
-};
+export type WebhookDeleteOptions = FlagsOf<typeof webhookDeleteCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    form: string;
+    id: number;
+  };
 
 /** `formctl webhook delete [form] [id]`. */
 export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun) {

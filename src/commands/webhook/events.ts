@@ -1,9 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
@@ -40,16 +38,13 @@ function webhookEventsCommand() {
   ]);
 }
 
-export type WebhookEventsOptions = FlagsOf<typeof webhookEventsCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  signal: AbortSignal;
-  /** Waits between polls; resolves early when the signal aborts. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  form: string;
-  id: number;
-};
+export type WebhookEventsOptions = FlagsOf<typeof webhookEventsCommand> &
+  Pick<Factory, 'io' | 'api' | 'now' | 'signal'> & {
+    /** Waits between polls; resolves early when the signal aborts. */
+    sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+    form: string;
+    id: number;
+  };
 
 /** `formctl webhook events [form] [id]`. */
 export function newWebhookEventsCommand(f: Factory, runF = webhookEventsRun) {

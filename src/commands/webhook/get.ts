@@ -1,7 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
@@ -17,13 +15,11 @@ function webhookGetCommand() {
   ]);
 }
 
-export type WebhookGetOptions = FlagsOf<typeof webhookGetCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-  id: number;
-};
+export type WebhookGetOptions = FlagsOf<typeof webhookGetCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    form: string;
+    id: number;
+  };
 
 /** `formctl webhook get [form] [id]`. */
 export function newWebhookGetCommand(f: Factory, runF = webhookGetRun) {

@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
@@ -21,12 +19,10 @@ function webhookListCommand() {
   ]);
 }
 
-export type WebhookListOptions = FlagsOf<typeof webhookListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-};
+export type WebhookListOptions = FlagsOf<typeof webhookListCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    form: string;
+  };
 
 /** `formctl webhook list [form]`. */
 export function newWebhookListCommand(f: Factory, runF = webhookListRun) {

@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { updateWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
@@ -22,12 +20,11 @@ function webhookRotateSecretCommand() {
   ]);
 }
 
-export type WebhookRotateSecretOptions = FlagsOf<typeof webhookRotateSecretCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  form: string;
-  id: number;
-};
+export type WebhookRotateSecretOptions = FlagsOf<typeof webhookRotateSecretCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    form: string;
+    id: number;
+  };
 
 /** `formctl webhook rotate-secret [form] [id]`. */
 export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun) {

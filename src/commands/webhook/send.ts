@@ -1,11 +1,9 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
-import type { ApiClient } from '../../api/client.js';
 import { getForm } from '../../api/forms.js';
 import { NetworkError } from '../../api/errors.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, notice } from '../../io/output.js';
 import { describeFailure, postRaw } from '../../webhooks/http.js';
@@ -34,15 +32,12 @@ function webhookSendCommand() {
   ]);
 }
 
-export type WebhookSendOptions = FlagsOf<typeof webhookSendCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  signal: AbortSignal;
-  timeoutMs: number;
-  userAgent: string;
-  url: string;
-};
+export type WebhookSendOptions = FlagsOf<typeof webhookSendCommand> &
+  Pick<Factory, 'io' | 'api' | 'now' | 'signal'> & {
+    timeoutMs: number;
+    userAgent: string;
+    url: string;
+  };
 
 /** `formctl webhook send <url>`. */
 export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {

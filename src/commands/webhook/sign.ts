@@ -20,7 +20,7 @@ function webhookSignCommand() {
   ]);
 }
 
-export type WebhookSignOptions = FlagsOf<typeof webhookSignCommand> & { io: IOStreams };
+export type WebhookSignOptions = FlagsOf<typeof webhookSignCommand> & Pick<Factory, 'io'>;
 
 /** `formctl webhook sign`. */
 export function newWebhookSignCommand(f: Factory, runF = webhookSignRun) {

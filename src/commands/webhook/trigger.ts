@@ -1,5 +1,4 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Form, getForm } from '../../api/forms.js';
 import { ForbiddenError } from '../../api/errors.js';
 import { messageOf } from '../../api/normalize.js';
@@ -8,7 +7,7 @@ import { apiPath } from '../../api/path.js';
 import type { Factory } from '../../factory.js';
 import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
-import { type IOStreams, write } from '../../io/iostreams.js';
+import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
@@ -31,12 +30,10 @@ function webhookTriggerCommand() {
   ]);
 }
 
-export type WebhookTriggerOptions = FlagsOf<typeof webhookTriggerCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  now: () => Date;
-  form: string;
-};
+export type WebhookTriggerOptions = FlagsOf<typeof webhookTriggerCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    form: string;
+  };
 
 /** `formctl webhook trigger [form]`. */
 export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun) {

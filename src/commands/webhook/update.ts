@@ -1,9 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { updateWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
@@ -37,13 +35,12 @@ function webhookUpdateCommand() {
   ]);
 }
 
-export type WebhookUpdateOptions = FlagsOf<typeof webhookUpdateCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  resolve?: Resolver;
-  form: string;
-  id: number;
-};
+export type WebhookUpdateOptions = FlagsOf<typeof webhookUpdateCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    resolve?: Resolver;
+    form: string;
+    id: number;
+  };
 
 /** `formctl webhook update [form] [id]`. */
 export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {

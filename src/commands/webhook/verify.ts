@@ -1,7 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormat, writeObject } from '../../io/output.js';
 import { signatureFromHeaderText, verifySignature } from '../../webhooks/signature.js';
@@ -27,7 +26,7 @@ function webhookVerifyCommand() {
   ]);
 }
 
-export type WebhookVerifyOptions = FlagsOf<typeof webhookVerifyCommand> & { io: IOStreams };
+export type WebhookVerifyOptions = FlagsOf<typeof webhookVerifyCommand> & Pick<Factory, 'io'>;
 
 /** `formctl webhook verify`. */
 export function newWebhookVerifyCommand(f: Factory, runF = webhookVerifyRun) {

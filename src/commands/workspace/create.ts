@@ -1,11 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { createWorkspace } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
-import type { Prompter } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
@@ -21,11 +18,7 @@ function workspaceCreateCommand() {
   ]);
 }
 
-export type WorkspaceCreateOptions = FlagsOf<typeof workspaceCreateCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  prompter: () => Prompter;
-};
+export type WorkspaceCreateOptions = FlagsOf<typeof workspaceCreateCommand> & Pick<Factory, 'io' | 'api' | 'prompter'>;
 
 /** `formctl workspace create`. */
 export function newWorkspaceCreateCommand(f: Factory, runF = workspaceCreateRun) {

@@ -4,9 +4,8 @@ import { listWorkspaceForms } from '../../api/forms.js';
 import { deleteWorkspace, listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { escapeControls, notice, success } from '../../io/output.js';
-import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
+import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
@@ -16,15 +15,13 @@ function workspaceDeleteCommand() {
   return examples(addYesOption(base), ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
 }
 
-export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** Forgets the workspace as the profile's default; returns the profile name when it was. */
-  forgetDefault?: (id: number) => Promise<string | undefined>;
-  prompter: () => Prompter;
-  /** The <id> argument. */
-  id: number;
-};
+export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** Forgets the workspace as the profile's default; returns the profile name when it was. */
+    forgetDefault?: (id: number) => Promise<string | undefined>;
+    /** The <id> argument. */
+    id: number;
+  };
 
 /** `formctl workspace delete <id>`. */
 export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun) {

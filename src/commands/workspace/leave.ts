@@ -1,10 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
-import { type Prompter, confirmByTyping, confirmDestructive } from '../../io/prompter.js';
+import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import {
   formsPhrase,
   leaveNeedsCaller,
@@ -27,15 +25,13 @@ function workspaceLeaveCommand() {
   return examples(addYesOption(base), ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
 }
 
-export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** Forgets the workspace as the profile's default; returns the profile name when it was. */
-  forgetDefault?: (id: number) => Promise<string | undefined>;
-  prompter: () => Prompter;
-  /** The <id> argument. */
-  id: number;
-};
+export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** Forgets the workspace as the profile's default; returns the profile name when it was. */
+    forgetDefault?: (id: number) => Promise<string | undefined>;
+    /** The <id> argument. */
+    id: number;
+  };
 
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {

@@ -1,8 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -19,12 +17,10 @@ function workspaceListCommand() {
   return cmd.addHelpText('after', "\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile's default).\n");
 }
 
-export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  defaultWorkspace: () => Promise<number | undefined>;
-  now: () => Date;
-};
+export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> &
+  Pick<Factory, 'io' | 'api' | 'now'> & {
+    defaultWorkspace: () => Promise<number | undefined>;
+  };
 
 /** `formctl workspace list`. */
 export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun) {

@@ -1,10 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { listWorkspaces, updateWorkspace } from '../../api/workspaces.js';
 import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
 import { addOutputOptions, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
@@ -22,12 +20,11 @@ function workspaceUpdateCommand() {
   ]);
 }
 
-export type WorkspaceUpdateOptions = FlagsOf<typeof workspaceUpdateCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  /** The <id> argument. */
-  id: number;
-};
+export type WorkspaceUpdateOptions = FlagsOf<typeof workspaceUpdateCommand> &
+  Pick<Factory, 'io' | 'api'> & {
+    /** The <id> argument. */
+    id: number;
+  };
 
 /** `formctl workspace update <id>`. */
 export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun) {

@@ -1,10 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import type { ApiClient } from '../../api/client.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
-import type { ConfigStore } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import type { IOStreams } from '../../io/iostreams.js';
 import { success } from '../../io/output.js';
 import { examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 
@@ -14,14 +11,12 @@ function workspaceUseCommand() {
   return examples(base, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
 }
 
-export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> & {
-  io: IOStreams;
-  api: () => Promise<ApiClient>;
-  config: () => Promise<ConfigStore>;
-  profileName: () => Promise<string>;
-  /** The <id> argument. */
-  id: number;
-};
+export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> &
+  Pick<Factory, 'io' | 'api' | 'config'> & {
+    profileName: () => Promise<string>;
+    /** The <id> argument. */
+    id: number;
+  };
 
 /** `formctl workspace use <id>`. */
 export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun) {
