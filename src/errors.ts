@@ -16,8 +16,6 @@ export const ExitCode = {
   terminated: 143,
 } as const;
 
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
 /** Human descriptions of the exit codes, in order. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, 'Success'],

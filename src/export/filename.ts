@@ -17,16 +17,6 @@ export function dispositionFilename(header: string | string[] | undefined): stri
   return bare ? safeFileName(bare[1]!) : undefined;
 }
 
-/** The last path segment of a URL, for a file_url without Content-Disposition. */
-export function urlFilename(url: string): string | undefined {
-  try {
-    const last = new URL(url).pathname.split('/').pop();
-    return last ? safeFileName(decodeURIComponent(last)) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // eslint-disable-next-line no-control-regex
 const C0_AND_DEL = /[\u0000-\u001f\u007f]/g;
 

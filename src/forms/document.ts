@@ -107,8 +107,3 @@ export function toUpdateBody(doc: Obj): Obj {
 export function documentText(doc: Obj): string {
   return JSON.stringify(toDocument(doc), null, 2) + '\n';
 }
-
-/** Deep equality of two documents after normalisation. */
-export function sameDocument(a: Obj, b: Obj): boolean {
-  return documentText(a) === documentText(b);
-}
