@@ -14,8 +14,8 @@ export interface BackupEntry {
   updated_at?: string;
 }
 
-/** Profile names become one path segment; anything odd is replaced so a name cannot escape the directory. */
-function segment(s: string): string {
+/** Profile names (and hosts) become one path segment; anything odd is replaced so a name cannot escape the directory. */
+export function segment(s: string): string {
   const clean = s.replace(/[^A-Za-z0-9._-]/g, '_');
   return clean === '' || clean === '.' || clean === '..' ? '_' : clean;
 }

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConflictError } from '../errors.js';
 import { cannotWrite } from '../io/files.js';
+import { segment } from './backups.js';
 
 /** Releases a form lock (idempotent). */
 export type Release = () => Promise<void>;
@@ -19,11 +20,6 @@ const STALE_MS = 10_000;
 
 /** How long to wait for another process's update of the same form (a PUT takes well under a second). */
 const WAIT = { retries: 240, factor: 1.2, minTimeout: 25, maxTimeout: 250 };
-
-function segment(s: string): string {
-  const clean = s.replace(/[^A-Za-z0-9._-]/g, '_');
-  return clean === '' || clean === '.' || clean === '..' ? '_' : clean;
-}
 
 /** The lock file path of a form: `<dir>/<host>/form-<id>` (the lock itself is that path plus `.lock`). */
 export function formLockPath(dir: string, baseUrl: string, formId: number): string {

@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
+import { abortableSleep } from '../../sleep.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
@@ -62,19 +63,6 @@ const COLUMNS: Column<DispatchEvent>[] = [
   { header: 'Error', value: (e) => e.error_message },
   { header: 'When', value: (e) => e.created_at, time: true },
 ];
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
-}
 
 /** Record identity: the spec's id, or (deployed records have none) position from the oldest. */
 function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): DispatchEvent[] {
@@ -138,7 +126,8 @@ async function eventsRun(o: WebhookEventsOptions): Promise<void> {
   if (o.io.stderrIsTTY) await write(o.io.stderr, `Following deliveries of webhook ${o.id} (Ctrl-C to stop)…\n`);
   await print(shown);
   if (cut) await notice(o.io, `showed the newest ${shown.length} earlier delivery records; pass --all or --limit N for more.`);
-  const sleep = o.sleep ?? abortableSleep;
+  // Ctrl-C ends the wait, not the command: the loop below then stops quietly.
+  const sleep = o.sleep ?? ((ms: number, signal: AbortSignal) => abortableSleep(ms, signal).catch(() => undefined));
   const interval = o.interval ?? DEFAULT_INTERVAL_S * 1000;
   let previous = first;
   while (!o.signal.aborted) {
