@@ -3,6 +3,7 @@
 // (forbiddenCause in errors.ts). members.ts and invites.ts both build on it.
 import { ExitCode } from '../errors.js';
 import { type Ability, COMMUNITY_SEATS } from '../service/access.js';
+import { capitalise } from '../service/text.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
 import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError, abilityPhrase, forbiddenCause } from './errors.js';
 
@@ -51,10 +52,6 @@ export function forbiddenHintFor(serverMessage: string | undefined, need: Requir
         `. Check your role with \`formctl member list -w ${ws}\`.`
       );
   }
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** The fields of an API error, to build another one from (same status, method, path and messages). */

@@ -3,6 +3,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { messageOf, normalizeEvent, unwrapIntegration, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 import type { WebhookStatus } from '../service/webhooks.js';
+import { capitalise } from '../service/text.js';
 
 /** The spec's `data` of a webhook integration. */
 export interface WebhookIntegrationData {
@@ -88,10 +89,6 @@ export async function getWebhook(c: ApiClient, formId: number, id: number, nameF
     );
   }
   return found;
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Creates a webhook integration (200 `{message, form_integration}`). */

@@ -1,5 +1,6 @@
 import type { Form, FormProperty } from '../api/forms.js';
 import { UsageError } from '../errors.js';
+import { isLayoutBlock } from '../service/forms.js';
 
 /**
  * The service's block types (docs/service-details.md, Form blocks): inputs, then layout blocks. The
@@ -36,11 +37,6 @@ export const PROPERTY_TYPES = [
   'nf-audio',
   'nf-code',
 ] as const;
-
-/** Layout blocks (`nf-*`) are never answered nor exported (docs/service-details.md). */
-export function isLayoutBlock(p: Pick<FormProperty, 'type'>): boolean {
-  return typeof p.type === 'string' && p.type.startsWith('nf-');
-}
 
 /** "Name (id)" lines for hints: people know names, the API wants ids. */
 function describeChoices(props: FormProperty[]): string {

@@ -6,6 +6,7 @@ import { type Member, listMembers } from '../api/members.js';
 import { type Workspace, listWorkspaces } from '../api/workspaces.js';
 import { CliError, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
+import { capitalise } from '../service/text.js';
 
 /**
  * What leave, remove and set-role need to know before they change who is in a workspace: neither
@@ -235,10 +236,6 @@ export function orphanError(f: WorkspaceFacts, o: Orphaning, action: string): Us
         ? `${capitalise(firstAdmin)}; --force goes ahead anyway.`
         : `If you are not ${personLabel(o.who)}, pass --force; otherwise ${firstAdmin}.`;
   return new UsageError(`Refusing to ${action}: ${orphanReason(f, o)}`, hint);
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Whether this member is the caller (for "yourself" in prompts); false when unknown. */

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import type { App } from './context.js';
 import { HttpError } from './errors.js';
-import { isLayoutBlock } from './form-rules.js';
+import { isLayoutBlock } from '../service/forms.js';
 import type { DispatchEvent, Form, FormProperty, Submission } from './model.js';
 import { iso } from './views.js';
 
@@ -28,6 +28,11 @@ export function closedToTokens(): HttpError {
 /** `Y-m-d H:i:s` in UTC, the deployed list's `data.created_at`. */
 export function sqlDate(ms: number): string {
   return iso(ms).slice(0, 19).replace('T', ' ');
+}
+
+/** `Y-m-d H:i` in UTC: the deployed event's `date` and the deployed export's created_at. */
+export function minuteDate(ms: number): string {
+  return iso(ms).slice(0, 16).replace('T', ' ');
 }
 
 /** Property types whose answers are stored files, rendered in lists as `[{file_url, file_name}]`. */
@@ -91,14 +96,9 @@ export function storedFileValue(p: FormProperty, value: unknown): unknown {
   return names;
 }
 
-/** `Y-m-d H:i`, the deployed event's `date`. */
-function eventDate(ms: number): string {
-  return iso(ms).slice(0, 16).replace('T', ' ');
-}
-
 /** A dispatch event as the deployed server renders it: `{date, status: "Success"|"Error", data}`. */
 export function deployedEventView(e: DispatchEvent): Record<string, unknown> {
   const ok = e.status === 'success';
   const data = e.data !== undefined ? e.data : ok ? null : { message: e.error_message, status: e.response_code, response: null };
-  return { date: eventDate(e.created_at), status: ok ? 'Success' : 'Error', data };
+  return { date: minuteDate(e.created_at), status: ok ? 'Success' : 'Error', data };
 }

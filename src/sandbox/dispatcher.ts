@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { ResolvedOptions } from './context.js';
-import { isLayoutBlock } from './form-rules.js';
+import { isLayoutBlock } from '../service/forms.js';
 import { logicAllows } from './logic.js';
 import type { DispatchEvent, Form, Integration, Submission } from './model.js';
 import { checkWebhookUrl } from '../service/addresses.js';

@@ -207,8 +207,3 @@ export function validateFormInput(
   }
   return { attrs, properties };
 }
-
-/** Whether a property is a layout block (never answered, never exported; docs/service-details.md, Form blocks). */
-export function isLayoutBlock(p: FormProperty): boolean {
-  return p.type.startsWith('nf-');
-}

@@ -12,6 +12,14 @@ export interface FormProperty {
   [key: string]: unknown;
 }
 
+/**
+ * Layout blocks (`nf-*`) are never answered nor exported (docs/service-details.md, Form blocks). The
+ * type is checked to be a string: the client reads forms as the service sends them.
+ */
+export function isLayoutBlock(p: Pick<FormProperty, 'type'>): boolean {
+  return typeof p.type === 'string' && p.type.startsWith('nf-');
+}
+
 /** Visibility values (spec). */
 export const VISIBILITIES = ['public', 'draft', 'closed'] as const;
 

@@ -9,3 +9,8 @@ export function charLength(s: string): number {
 export function isEmail(v: unknown): v is string {
   return typeof v === 'string' && v.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v);
 }
+
+/** The text with its first letter in upper case, to start a sentence with a phrase. */
+export function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,5 +1,6 @@
 import type { Form, FormProperty } from '../api/forms.js';
-import { findProperty, isLayoutBlock } from '../forms/properties.js';
+import { findProperty } from '../forms/properties.js';
+import { isLayoutBlock } from '../service/forms.js';
 import { UsageError } from '../errors.js';
 
 /** Fields that hold answers (layout blocks are neither answered nor exported). */

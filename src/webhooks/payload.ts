@@ -1,5 +1,5 @@
 import type { FormProperty } from '../api/forms.js';
-import { isLayoutBlock } from '../forms/properties.js';
+import { isLayoutBlock } from '../service/forms.js';
 
 /** The deployed server's fixed text in every delivery (docs/service-details.md, Webhook deliveries). */
 export const DEPRECATION_MESSAGE = 'Please do not use the `submission` field. It is deprecated and will be removed in the future.';

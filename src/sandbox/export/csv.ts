@@ -1,10 +1,10 @@
 // The export CSV of the sandbox: which columns a request asks for, and the bytes of the file (the
 // same for the synchronous answer and an asynchronous job's download).
-import { isLayoutBlock } from '../form-rules.js';
+import { minuteDate } from '../deployed.js';
+import { isLayoutBlock } from '../../service/forms.js';
 import type { Form, FormProperty, Submission } from '../model.js';
 import type { Store } from '../store.js';
 import { Errors, isObject } from '../validation.js';
-import { iso } from '../views.js';
 
 const BOM = '\uFEFF';
 const ROWS_PER_CHUNK = 500; // the deployed job also works in chunks of 500 (docs/service-details.md, "Export")
@@ -85,11 +85,6 @@ function cellText(v: unknown): string {
   return String(v);
 }
 
-/** `Y-m-d H:i` in UTC, the deployed export's created_at format. */
-function exportDate(ms: number): string {
-  return iso(ms).slice(0, 16).replace('T', ' ');
-}
-
 /**
  * The export CSV in chunks of text: BOM and header first, then rows newest first, 500 at a time.
  * The sync response and the async job both consume this one generator, so their bytes are identical.
@@ -106,7 +101,7 @@ export function* csvChunks(store: Store, form: Form, cols: ExportColumns, only?:
       const sub = subs[i]!;
       const row = [String(sub.id)];
       for (const p of cols.properties) row.push(cellText(sub.data[p.id]));
-      if (cols.createdAt) row.push(exportDate(sub.created_at));
+      if (cols.createdAt) row.push(minuteDate(sub.created_at));
       text += `${row.map(csvField).join(',')}\n`;
     }
     yield { text, rows: end - start };

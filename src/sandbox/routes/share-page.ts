@@ -1,6 +1,6 @@
 import type { RouteTable } from '../context.js';
 import { notFound } from '../errors.js';
-import { isLayoutBlock } from '../form-rules.js';
+import { isLayoutBlock } from '../../service/forms.js';
 import { findForm } from './common.js';
 
 function escapeHtml(s: string): string {

@@ -3,7 +3,7 @@ import { isDeployed, ok } from '../context.js';
 import type { Ctx, PublicCtx, RouteTable } from '../context.js';
 import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileValue } from '../deployed.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
-import { isLayoutBlock } from '../form-rules.js';
+import { isLayoutBlock } from '../../service/forms.js';
 import type { Form, FormProperty, Submission } from '../model.js';
 import { Errors, isBlank, isObject, queryInt } from '../validation.js';
 import { paginate, submissionView } from '../views.js';
