@@ -290,6 +290,12 @@ export async function success(io: IOStreams, message: string): Promise<void> {
   await write(io.stdout, `${chalk.green('✓')} ${escapeControls(message, { newlines: true })}\n`);
 }
 
+/** A finished change's answer: the object with --json / --ndjson, else the ✓ line (nothing when piped). */
+export async function writeDone<T>(io: IOStreams, format: OutputFormat, obj: T, message: string): Promise<void> {
+  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(io, format, obj, []);
+  else await success(io, message);
+}
+
 /** A warning or note for a person, always on stderr. */
 export async function notice(io: IOStreams, message: string, level: 'note' | 'warning' = 'note'): Promise<void> {
   const chalk = await loadChalk(io.colorStderr);

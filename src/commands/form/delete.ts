@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { deleteForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { writeBackup } from '../../forms/backups.js';
-import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, writeDone } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
@@ -50,11 +50,7 @@ export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
   // The definition can be recreated from this copy (`form create --file`); submissions cannot.
   const saved = await writeBackup(await o.backupDir(form.id), form, o.now());
   await deleteForm(client, form.id);
-  if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { id: form.id, deleted: true, backup: saved }, []);
-    return;
-  }
-  await success(o.io, `Deleted form ${formLabel(form)}. Its definition was saved to ${saved}`);
+  await writeDone(o.io, format, { id: form.id, deleted: true, backup: saved }, `Deleted form ${formLabel(form)}. Its definition was saved to ${saved}`);
 }
 
 /** What the prompt says the form takes with it: nothing when the count is unknown. */

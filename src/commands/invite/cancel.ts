@@ -3,7 +3,7 @@ import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, writeDone } from '../../io/output.js';
 import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
@@ -68,9 +68,5 @@ export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel ${who} to ${where}?` });
   }
   const message = await cancelInvite(client, workspaceId, o.id);
-  if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, []);
-    return;
-  }
-  await success(o.io, `Cancelled invite ${o.id} in workspace ${workspaceId}.`);
+  await writeDone(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, `Cancelled invite ${o.id} in workspace ${workspaceId}.`);
 }

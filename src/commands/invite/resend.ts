@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { resendInvite } from '../../api/invites.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, writeDone } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
 
@@ -31,9 +31,5 @@ export async function inviteResendRun(o: InviteResendOptions): Promise<void> {
   const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const message = await resendInvite(await o.api(), workspaceId, o.id);
-  if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, []);
-    return;
-  }
-  await success(o.io, `Resent invite ${o.id} in workspace ${workspaceId}.`);
+  await writeDone(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, `Resent invite ${o.id} in workspace ${workspaceId}.`);
 }

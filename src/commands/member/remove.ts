@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { removeMember } from '../../api/members.js';
 import type { Factory } from '../../factory.js';
 import { CliError, ExitCode } from '../../errors.js';
-import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './shared.js';
@@ -73,9 +73,10 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
     else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   } else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   const result = await removeMember(client, workspaceId, target.id);
-  if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { workspace_id: workspaceId, user_id: target.id, email: target.email ?? null, message: result }, []);
-    return;
-  }
-  await success(o.io, `Removed ${personLabel(target.member, target.id)} from ${ws}.`);
+  await writeDone(
+    o.io,
+    format,
+    { workspace_id: workspaceId, user_id: target.id, email: target.email ?? null, message: result },
+    `Removed ${personLabel(target.member, target.id)} from ${ws}.`,
+  );
 }
