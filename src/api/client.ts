@@ -162,23 +162,7 @@ export class ApiClient {
       this.opts.onNote?.(res.takenAsDone);
       return { status: res.status, headers: res.headers, data: undefined as T, method: o.method ?? 'GET', path: this.display(o) };
     }
-    let text: string | undefined;
-    try {
-      // Refused before reading when the length is announced; otherwise counted while reading, so an
-      // endless body costs at most the limit in memory (docs/security.md).
-      const length = Number(res.headers['content-length']);
-      if (Number.isFinite(length) && length > JSON_ANSWER_LIMIT) text = undefined;
-      else text = await readLimited(res.body, JSON_ANSWER_LIMIT);
-      if (text === undefined) {
-        destroyBody(res.body);
-        throw this.tooLarge(res.status, o);
-      }
-    } catch (err) {
-      // The connection can drop or time out after the headers arrived: still a network error (exit 11).
-      throw this.failure(err as NodeJS.ErrnoException, o, res.deadline);
-    } finally {
-      res.deadline?.clear();
-    }
+    const text = await this.readJsonText(res, o, res.deadline);
     let data: unknown = undefined;
     if (text.length > 0) {
       const ct = String(res.headers['content-type'] ?? '');
@@ -214,29 +198,38 @@ export class ApiClient {
     const deadline = new ExchangeDeadline(this.opts.timeoutMs, o.signal ?? this.opts.signal);
     const stop = (): void => destroyBody(res.body, deadline.signal.reason);
     deadline.signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await this.readJsonText(res, o, deadline);
+    } finally {
+      deadline.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * A JSON answer's text, at most JSON_ANSWER_LIMIT bytes: refused before reading when the length is
+   * announced; otherwise counted while reading, so an endless body costs at most the limit in memory
+   * (docs/security.md). The deadline, if any, is cleared once the body is read or has failed.
+   */
+  private async readJsonText(res: Pick<StreamResponse, 'status' | 'headers' | 'body'>, o: RequestOptions, deadline?: ExchangeDeadline): Promise<string> {
     let text: string | undefined;
     try {
       const length = Number(res.headers['content-length']);
       text = Number.isFinite(length) && length > JSON_ANSWER_LIMIT ? undefined : await readLimited(res.body, JSON_ANSWER_LIMIT);
     } catch (err) {
+      // The connection can drop or time out after the headers arrived: still a network error (exit 11).
       throw this.failure(err as NodeJS.ErrnoException, o, deadline);
     } finally {
-      deadline.signal.removeEventListener('abort', stop);
-      deadline.clear();
+      deadline?.clear();
     }
     if (text === undefined) {
       destroyBody(res.body);
-      throw this.tooLarge(res.status, o);
+      throw new CliError(
+        `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${res.status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
+        ExitCode.error,
+        'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
+      );
     }
     return text;
-  }
-
-  private tooLarge(status: number, o: RequestOptions): CliError {
-    return new CliError(
-      `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
-      ExitCode.error,
-      'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
-    );
   }
 
   /** Closes pooled connections so the process can exit promptly. */

@@ -339,20 +339,18 @@ export class SharedBudget {
       // Far from the limit, a one-request command (most of them) skips the lock and its ~20 ms of
       // loading: a count lost to two processes writing at the same moment cannot matter while less
       // than half the budget is used. Near the limit every change is made under the lock.
-      const peek = readBudget(this.file, this.now());
-      if (calm(peek)) {
-        const { result, write } = change(peek);
-        if (write) writeBudget(this.file, peek);
-        return result;
+      let state = readBudget(this.file, this.now());
+      if (!calm(state)) {
+        const { lock } = await import('proper-lockfile');
+        release = await lock(this.file, {
+          realpath: false,
+          stale: 5_000,
+          retries: { retries: 100, minTimeout: 5, maxTimeout: 40, factor: 1.3 },
+          onCompromised: () => undefined,
+        });
+        // Read again under the lock: another process may have written since the peek.
+        state = readBudget(this.file, this.now());
       }
-      const { lock } = await import('proper-lockfile');
-      release = await lock(this.file, {
-        realpath: false,
-        stale: 5_000,
-        retries: { retries: 100, minTimeout: 5, maxTimeout: 40, factor: 1.3 },
-        onCompromised: () => undefined,
-      });
-      const state = readBudget(this.file, this.now());
       const { result, write } = change(state);
       if (write) writeBudget(this.file, state);
       return result;
