@@ -11,13 +11,8 @@ import { safeId } from '../../io/ids.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, notice, resolveFormat } from '../../io/output.js';
 
-/** Fields of a form summary (spec "Form (summary)", plus the deployed `plan_tier`). */
-export const FORM_SUMMARY_FIELDS = [
-  'id',
-  'slug',
-  'title',
-  'visibility',
-  'tags',
+/** A form's counts, timestamps and limits: in its summary and, after its own attributes, in the full form. */
+const FORM_STATS_FIELDS = [
   'views_count',
   'submissions_count',
   'created_at',
@@ -29,9 +24,10 @@ export const FORM_SUMMARY_FIELDS = [
   'max_number_of_submissions_reached',
   'is_pro',
   'plan_tier',
-  'workspace_id',
-  'share_url',
 ] as const;
+
+/** Fields of a form summary (spec "Form (summary)", plus the deployed `plan_tier`). */
+export const FORM_SUMMARY_FIELDS = ['id', 'slug', 'title', 'visibility', 'tags', ...FORM_STATS_FIELDS, 'workspace_id', 'share_url'] as const;
 
 /**
  * Keys of a full form that `--json` offers by name: the spec's Form fields, then what the deployed
@@ -76,17 +72,7 @@ export const FORM_FIELDS = [
   'cover_settings',
   'translations',
   'computed_variables',
-  'views_count',
-  'submissions_count',
-  'created_at',
-  'updated_at',
-  'last_edited_human',
-  'closes_at',
-  'is_closed',
-  'max_submissions_count',
-  'max_number_of_submissions_reached',
-  'is_pro',
-  'plan_tier',
+  ...FORM_STATS_FIELDS,
   'is_trialing',
   'workspace',
   'is_password_protected',
