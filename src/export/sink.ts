@@ -192,16 +192,7 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
 
 /** Streams `body` to stdout (`-o -`): no atomicity is possible, but backpressure and errors are the same; stdout stays open. */
 export async function writeToStream(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
-  try {
-    return await copy(body, dest, { ...o, end: false });
-  } catch (err) {
-    discard(body);
-    throw downloadError(err, o.signal, 'stdout', true);
-  }
-}
-
-/** Pipes `body` into `dest` with backpressure, counting the bytes for the status line; returns the total. */
-async function copy(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void; end?: boolean }): Promise<number> {
+  // The bytes are counted on their way through, for the status line.
   let total = 0;
   const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     for await (const chunk of source) {
@@ -210,8 +201,13 @@ async function copy(body: Readable, dest: Writable, o: { signal?: AbortSignal; o
       yield chunk;
     }
   };
-  await pipeline(body, count, dest, { signal: o.signal, end: o.end ?? true });
-  return total;
+  try {
+    await pipeline(body, count, dest, { signal: o.signal, end: false });
+    return total;
+  } catch (err) {
+    discard(body);
+    throw downloadError(err, o.signal, 'stdout', true);
+  }
 }
 
 /**
@@ -239,14 +235,13 @@ export function downloadError(err: unknown, signal: AbortSignal | undefined, tar
   const e = err as NodeJS.ErrnoException;
   if (signal?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') return new InterruptedError();
   const code = e?.code ?? (e?.cause as NodeJS.ErrnoException | undefined)?.code;
+  const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
   if (code && /^(UND_ERR|ECONN|EPIPE|ETIMEDOUT|ERR_STREAM_PREMATURE_CLOSE)/.test(code)) {
-    const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
     return new NetworkError(`The download was cut off (${code}); ${what}.`, 'Run the export again.', code);
   }
   if (code && /^E[A-Z]+$/.test(code)) {
     // Short words, not Node's text: that names the internal FILE.part, which newcomers took for the output.
     return new CliError(`Cannot write ${target}: ${fsReason(e, 'write')}.`, ExitCode.error, 'Check free disk space and that the directory is writable.');
   }
-  const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
   return new NetworkError(`The download failed: ${e?.message ?? String(err)}; ${what}.`, 'Run the export again.', code);
 }
