@@ -18,14 +18,10 @@ export interface SaveOptions {
   now: () => number;
 }
 
-/** Where the CSV goes, and whether it is stdout. */
-export function targetOf(output: string | undefined, res: StreamResponse, fallbackName: string): string {
-  return output ?? dispositionFilename(res.headers['content-disposition']) ?? fallbackName;
-}
-
 /** Streams a CSV response to its target, bytes untouched (docs/service-details.md, Export), with a byte counter on a TTY. */
 export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes: number }> {
-  const file = targetOf(o.output, o.res, o.fallbackName);
+  // Where the CSV goes: -o (a path, or - for stdout), else the name the service gives.
+  const file = o.output ?? dispositionFilename(o.res.headers['content-disposition']) ?? o.fallbackName;
   try {
     await precheckTarget(file, o.clobber, o.now);
   } catch (err) {
