@@ -1,6 +1,7 @@
 // The `--field` mini-language of `form create`: "Name", "Email:email", "Plan:select=Free,Pro".
 // It builds one form property (field) from a short text, with the service's block types and rules.
 import { UsageError } from '../errors.js';
+import { splitList } from '../io/output.js';
 import { PROPERTY_TYPES } from './properties.js';
 
 /** Block types whose options the deployed service requires, at least one (docs/forms.md, "Fields from the command line"). */
@@ -40,14 +41,7 @@ export function newField(name: string, type: string, newId: () => string): Recor
 
 /** Comma-separated option names, trimmed, empty ones and repeats left out. */
 export function splitOptions(list: string): string[] {
-  return [
-    ...new Set(
-      list
-        .split(',')
-        .map((o) => o.trim())
-        .filter((o) => o !== ''),
-    ),
-  ];
+  return [...new Set(splitList(list))];
 }
 
 /** The service keys options by name when they have no id of their own (docs/forms.md); the answer stores the name. */

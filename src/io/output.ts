@@ -35,11 +35,16 @@ export function resolveFormat(io: IOStreams, flags: OutputFlags, available?: rea
   return io.stdoutIsTTY ? { kind: 'table' } : { kind: 'tsv' };
 }
 
-function parseFields(spec: string, available?: readonly string[]): string[] {
-  const fields = spec
+/** A comma-separated list (a flag's value): items trimmed, empty ones left out. */
+export function splitList(text: string): string[] {
+  return text
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+function parseFields(spec: string, available?: readonly string[]): string[] {
+  const fields = splitList(spec);
   if (fields.length === 0) throw new UsageError('--json needs a comma-separated field list, or no value for all fields.');
   if (available) {
     const unknown = fields.filter((f) => !available.includes(f));

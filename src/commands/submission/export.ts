@@ -15,18 +15,18 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { notice } from '../../io/output.js';
+import { notice, splitList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
-import { addDownloadOptions, parseList } from './shared.js';
+import { addDownloadOptions } from './shared.js';
 
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
   const base = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
-    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', parseList)
+    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', splitList)
     .option('--all-columns', 'Every input field plus created_at')
     .option(
       '--no-wait',

@@ -17,14 +17,6 @@ export function parseSeconds(name: string, o: { min?: number } = {}): (v: string
   };
 }
 
-/** Comma-separated list flag. */
-export function parseList(v: string): string[] {
-  return v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
 /** Requests in flight at once in a bulk update when --concurrency is not given (the help states it). */
 export const DEFAULT_CONCURRENCY = 4;
 
