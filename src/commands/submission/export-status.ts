@@ -3,14 +3,12 @@ import { completes } from '../../completion/kinds.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
 import { precheckTarget } from '../../export/sink.js';
-import { abortableSleep } from '../../sleep.js';
 import { UsageError } from '../../errors.js';
-import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { downloadJob, resumeCommand } from './export.js';
-import { addDownloadOptions } from './shared.js';
+import { type ExportDeps, addDownloadOptions, exportDeps } from './shared.js';
 
 /** `formctl submission export-status <form> <job-id>`: the command and its flags, declared once. */
 function submissionExportStatusCommand() {
@@ -33,22 +31,11 @@ function submissionExportStatusCommand() {
 /** Keys of the status as JSON. `file_url` is printed only when named (docs/security.md, "Secrets in output"). */
 export const STATUS_FIELDS = ['job_id', 'status', 'progress', 'file_url', 'expires_at', 'error_message'] as const;
 
-export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> &
-  Pick<Factory, 'io' | 'api'> & {
-    signal?: AbortSignal;
-    now: () => number;
-    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-    /** Names a non-default profile in the resume command printed on Ctrl-C. */
-    context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
-    form: string;
-    jobId: string;
-  };
+export type SubmissionExportStatusOptions = FlagsOf<typeof submissionExportStatusCommand> & ExportDeps & { form: string; jobId: string };
 
 /** `formctl submission export-status <form> <job-id>`. */
 export function newSubmissionExportStatusCommand(f: Factory, runF = submissionExportStatusRun) {
-  return submissionExportStatusCommand().action((form, jobId, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, signal: f.signal, now: () => f.now().getTime(), sleep: abortableSleep, context: () => f.context(), form, jobId }),
-  );
+  return submissionExportStatusCommand().action((form, jobId, flags) => runF({ ...flags, ...exportDeps(f), form, jobId }));
 }
 
 const STATUS_COLUMNS: Column<ExportStatus>[] = [

@@ -10,9 +10,7 @@ import { saveExport } from '../../export/download.js';
 import { formatBytes, progressBar } from '../../export/progress.js';
 import { createStatusLine } from '../../io/status-line.js';
 import { describeStatus, waitForExport } from '../../export/wait.js';
-import { abortableSleep } from '../../sleep.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import type { ResolvedContext } from '../../config/resolve.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { notice, splitList } from '../../io/output.js';
@@ -20,7 +18,7 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
-import { addDownloadOptions } from './shared.js';
+import { type ExportDeps, addDownloadOptions, exportDeps } from './shared.js';
 
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
@@ -41,30 +39,11 @@ function submissionExportCommand() {
   ]);
 }
 
-export type SubmissionExportOptions = FlagsOf<typeof submissionExportCommand> &
-  Pick<Factory, 'io' | 'api'> & {
-    signal?: AbortSignal;
-    now: () => number;
-    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-    /** Where the profile came from, so resume commands name it when it is not the shell's default. */
-    context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
-    form: string;
-  };
+export type SubmissionExportOptions = FlagsOf<typeof submissionExportCommand> & ExportDeps & { form: string };
 
 /** `formctl submission export [form]`. */
 export function newSubmissionExportCommand(f: Factory, runF = submissionExportRun) {
-  return submissionExportCommand().action(async (form, flags) =>
-    runF({
-      ...flags,
-      io: f.io,
-      api: f.api,
-      signal: f.signal,
-      now: () => f.now().getTime(),
-      sleep: abortableSleep,
-      context: () => f.context(),
-      form: await resolveFormArg(f, form),
-    }),
-  );
+  return submissionExportCommand().action(async (form, flags) => runF({ ...flags, ...exportDeps(f), form: await resolveFormArg(f, form) }));
 }
 
 /**

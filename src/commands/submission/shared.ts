@@ -1,5 +1,8 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import type { ResolvedContext } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
 import { addFormArgument, collectKeyValue, examples, fileOption } from '../shared.js';
 
@@ -23,6 +26,23 @@ export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_POLL_MS = 2_000;
 /** The deployed export job may run for 900 s before the server gives up on it. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 900_000;
+
+/**
+ * What export and export-status take from the Factory, the same for both: the client, the clock and
+ * sleep of their waits, Ctrl-C, and where the profile came from, so that resume commands name it
+ * when it is not the shell's default.
+ */
+export type ExportDeps = Pick<Factory, 'io' | 'api'> & {
+  signal?: AbortSignal;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
+};
+
+/** The Factory's dependencies as export and export-status hand them to their run functions. */
+export function exportDeps(f: Factory): ExportDeps {
+  return { io: f.io, api: f.api, signal: f.signal, now: () => f.now().getTime(), sleep: abortableSleep, context: () => f.context() };
+}
 
 /**
  * Adds the flags shared by `export` and `export-status --download`. `--poll-interval` and
