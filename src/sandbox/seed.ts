@@ -31,16 +31,7 @@ export const COLLEAGUE = { name: 'Bea Builder', email: 'bea@example.com' };
 export function initialStore(now: number, colleague = true): Store {
   const store = new Store();
   const admin = store.addUser({ id: store.nextId('user'), name: 'Ada Admin', email: 'admin@example.com', created_at: now });
-  const name = "Ada's Workspace";
-  const ws = store.addWorkspace({
-    id: store.nextId('workspace'),
-    name,
-    icon: '🧪',
-    settings: { email_settings: { from_name: name } },
-    created_at: now,
-    updated_at: now,
-  });
-  store.setMember(ws.id, admin.id, 'admin');
+  const ws = store.createWorkspace("Ada's Workspace", '🧪', admin.id, now);
   const tokens = { all: '', readonly: '', forms: '', noIntegrations: '' };
   for (const [kind, abilities] of Object.entries(TOKEN_ABILITIES) as [keyof typeof tokens, Ability[]][]) {
     tokens[kind] = store.addToken({ token: newTokenString(), user_id: admin.id, name: `sandbox-${kind}`, abilities }).token;

@@ -65,6 +65,20 @@ export class Store {
 
   // ── workspaces and membership ───────────────────────────────────────
 
+  /** A new workspace with `adminId` as its admin. Its settings are the spec sample's: email_settings.from_name, no other keys. */
+  createWorkspace(name: string, icon: string, adminId: number, now: number): Workspace {
+    const ws = this.addWorkspace({
+      id: this.nextId('workspace'),
+      name,
+      icon,
+      settings: { email_settings: { from_name: name } },
+      created_at: now,
+      updated_at: now,
+    });
+    this.setMember(ws.id, adminId, 'admin');
+    return ws;
+  }
+
   addWorkspace(ws: Workspace): Workspace {
     this.workspaces.set(ws.id, ws);
     this.members.set(ws.id, new Map());

@@ -47,16 +47,7 @@ function seatsTaken(app: App, now: number): Set<string> {
 /** A user left without any workspace gets a fresh "My Workspace" (docs/service-details.md, Members and invites). */
 export function ensureHasWorkspace(app: App, user: User): void {
   if (app.store.workspacesOf(user.id).size > 0) return;
-  const now = app.opts.now();
-  const ws = app.store.addWorkspace({
-    id: app.store.nextId('workspace'),
-    name: 'My Workspace',
-    icon: '',
-    settings: { email_settings: { from_name: 'My Workspace' } },
-    created_at: now,
-    updated_at: now,
-  });
-  app.store.setMember(ws.id, user.id, 'admin');
+  app.store.createWorkspace('My Workspace', '', user.id, app.opts.now());
 }
 
 /** The member named by `:user`, or 404 when the user does not exist or is not in the workspace. */

@@ -2,7 +2,6 @@ import { requireAbility, requireAdmin, requireWriter } from '../auth.js';
 import { isDeployed, ok } from '../context.js';
 import type { RouteTable } from '../context.js';
 import { forbidden } from '../errors.js';
-import type { Workspace } from '../model.js';
 import { Errors, requiredString } from '../validation.js';
 import { workspaceView } from '../views.js';
 import { findWorkspace } from './common.js';
@@ -38,18 +37,7 @@ export function registerWorkspaces(r: RouteTable): void {
     const name = requiredString(errors, body, 'name');
     const icon = emojiOf(errors, body.emoji);
     errors.throwIfAny();
-    const now = app.opts.now();
-    const ws: Workspace = {
-      id: app.store.nextId('workspace'),
-      name: name!,
-      icon: icon ?? '',
-      // Spec sample: settings carry email_settings.from_name; other keys are not shown.
-      settings: { email_settings: { from_name: name! } },
-      created_at: now,
-      updated_at: now,
-    };
-    app.store.addWorkspace(ws);
-    app.store.setMember(ws.id, caller.user.id, 'admin');
+    const ws = app.store.createWorkspace(name!, icon ?? '', caller.user.id, app.opts.now());
     return ok({ message: 'Workspace created.', workspace_id: ws.id, workspace: workspaceView(ws, 'admin') });
   });
 
