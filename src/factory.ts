@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type RateBucket, SharedBudget } from './api/ratelimit.js';
 import { cacheDir, configDir, stateDir } from './config/paths.js';
 import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
-import type { ConfigStore } from './config/store.js';
+import { type ConfigStore, originOf } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
 import { CLEAR_LINE } from './io/status-line.js';
@@ -143,12 +143,8 @@ export function createFactory(init: FactoryInit): Factory {
 
 /** The rate budgets this machine's formctl processes share for one service and token, one per limiter bucket (src/api/ratelimit.ts). */
 function sharedBudgets(env: NodeJS.ProcessEnv, baseUrl: string, token: string, debug?: (line: string) => void): Record<RateBucket, SharedBudget> | undefined {
-  let origin: string;
-  try {
-    origin = new URL(baseUrl).origin;
-  } catch {
-    return undefined; // ApiClient reports the bad URL.
-  }
+  const origin = originOf(baseUrl);
+  if (origin === undefined) return undefined; // ApiClient reports the bad URL.
   const dir = join(cacheDir(env), 'ratelimit');
   return {
     general: new SharedBudget(dir, origin, token, { debug }),
