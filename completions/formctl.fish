@@ -7,7 +7,9 @@
 function __formctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l cur (commandline -ct)
+    # The word at the cursor as fish reads it: without quotes or escapes ("'ba" is ba), as the
+    # words before it (-o) are; fish matches the candidates against that text too.
+    set -l cur (commandline -ot)
     set -l out (formctl __complete $words "$cur" 2>/dev/null)
     set -q out[1]; or return
     string match -qr '^:[0-9]+$' -- $out[-1]; or return

@@ -100,8 +100,12 @@ const ZSH = `#compdef formctl
 
 _formctl() {
   local -a lines cands
-  local line directive cur=\${words[CURRENT]}
-  lines=("\${(@f)$(formctl __complete "\${(@Q)words[2,CURRENT]}" 2>/dev/null)}")
+  local line directive cur=$PREFIX
+  # The words before the cursor's lose their quotes with (Q). At the cursor, zsh keeps an opening
+  # quote in the word ('"ba') but not in PREFIX (the text before the cursor, unquoted then; only
+  # backslash escapes are left in it): formctl gets the text (ba).
+  [[ -z $compstate[quote] ]] && cur=\${(Q)cur}
+  lines=("\${(@f)$(formctl __complete "\${(@Q)words[2,CURRENT-1]}" "$cur" 2>/dev/null)}")
   directive=\${lines[-1]}
   [[ $directive == :<-> ]] || return 1
   directive=\${directive#:}
@@ -143,7 +147,9 @@ const FISH = `# fish completion for formctl
 function __formctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l cur (commandline -ct)
+    # The word at the cursor as fish reads it: without quotes or escapes ("'ba" is ba), as the
+    # words before it (-o) are; fish matches the candidates against that text too.
+    set -l cur (commandline -ot)
     set -l out (formctl __complete $words "$cur" 2>/dev/null)
     set -q out[1]; or return
     string match -qr '^:[0-9]+$' -- $out[-1]; or return

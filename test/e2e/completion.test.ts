@@ -292,6 +292,50 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
   });
 
+  it.skipIf(!hasShell('fish'))('fish: a word that begins with a quote completes as the unquoted word does', async () => {
+    const script = join(home.dir, 'formctl.fish');
+    writeFileSync(script, (await runFormctl(['completion', 'fish'], { env: home.env })).stdout);
+    t = startTmuxCommand(`env -i ${shellEnv()} fish --no-config -C "source '${script}'; function fish_prompt; echo 'READY> '; end"`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl config get "ba');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl config get "base_url"\s*$/m);
+    t.sendKeys('C-u');
+    t.type("formctl workspace use '12");
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl workspace use '12'\s*$/m);
+    t.sendKeys('C-u');
+    t.type("formctl form list --visibility='pu");
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl form list --visibility='public'\s*$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('zsh'))('zsh: a word that begins with a quote completes as the unquoted word does', async () => {
+    const fn = join(home.dir, 'fn');
+    mkdirSync(fn, { recursive: true });
+    writeFileSync(join(fn, '_formctl'), (await runFormctl(['completion', 'zsh'], { env: home.env })).stdout);
+    writeFileSync(
+      join(home.dir, '.zshrc'),
+      `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\nPROMPT='READY> '\n`,
+    );
+    t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl config get "ba');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl config get "base_url"\s*$/m);
+    t.sendKeys('C-u');
+    t.type("formctl workspace use '12");
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl workspace use '12'\s*$/m);
+    t.sendKeys('C-u');
+    // A quote after "--flag=": zsh rewrites the word without it.
+    t.type("formctl form list --visibility='pu");
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl form list --visibility=public\s*$/m);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
   it.skipIf(!hasShell('zsh'))('zsh: descriptions for commands and for workspace ids from the API', async () => {
     const fn = join(home.dir, 'fn');
     mkdirSync(fn, { recursive: true });

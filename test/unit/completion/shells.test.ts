@@ -239,6 +239,20 @@ describe.skipIf(!has('fish'))('fish completion', () => {
     expect((await fishComplete('formctl form list --workspace=1')).words).toEqual(['--workspace=1\tAcme', '--workspace=12\tSide project']);
     expect((await fishComplete('formctl form pull 5 -o answers.')).words).toEqual(['answers.csv']);
   });
+
+  it('hands a quoted word at the cursor over without its quotes, so it completes as the unquoted one does', async () => {
+    // fish matches the candidates against the word without its quotes: formctl must get that text too.
+    const double = await fishComplete('formctl config get "ba');
+    expect(double.handed).toEqual(['config', 'get', 'ba']);
+    expect(double.words).toEqual(['base_url']);
+    const single = await fishComplete("formctl workspace use \\'1");
+    expect(single.handed).toEqual(['workspace', 'use', '1']);
+    expect(single.words).toEqual(['1\tAcme', '12\tSide project']);
+    const flag = await fishComplete("formctl form list --visibility=\\'pu");
+    expect(flag.handed).toEqual(['form', 'list', '--visibility=pu']);
+    expect(flag.words).toEqual(['--visibility=public']);
+    expect((await fishComplete('formctl form pull 5 -o "answers.')).words).toEqual(['answers.csv']);
+  });
 });
 
 describe.skipIf(!has('zsh'))('zsh completion', () => {
