@@ -14,10 +14,10 @@ import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../io/limit.js';
 /** The parsed flags of a declared command: what Commander hands the action, as a type. */
 export type FlagsOf<D extends () => CommandUnknownOpts> = ReturnType<ReturnType<D>['opts']>;
 
-/** `--json [fields]`: absent, bare (`true`) or a comma-separated field list. */
+/** `--json [fields]`: absent, bare (`true`) or a comma-separated field list; its value completes the fields. */
 function jsonOption(fields: readonly string[] | undefined) {
   const fieldsNote = fields?.length ? ` (fields: ${fields.join(', ')})` : '';
-  return new Option('--json [fields]', `Output JSON; optionally only these comma-separated fields${fieldsNote}`);
+  return completes(new Option('--json [fields]', `Output JSON; optionally only these comma-separated fields${fieldsNote}`), { fields: fields ?? [] });
 }
 
 /** `--ndjson`, for lists. */

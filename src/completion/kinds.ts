@@ -18,8 +18,13 @@ export interface WordsKind {
   commands?: boolean;
 }
 
+/** A comma-separated list of these words, each named once (`--json id,title`). */
+export interface FieldsKind {
+  fields: readonly string[];
+}
+
 /** What completes at an option's value or an argument's slot. */
-export type CompletionKind = DynamicKind | 'file' | 'directory' | WordsKind;
+export type CompletionKind = DynamicKind | 'file' | 'directory' | WordsKind | FieldsKind;
 
 const KINDS = new WeakMap<object, CompletionKind>();
 

@@ -143,6 +143,13 @@ async function valuesFor(
   if (kind === undefined) return { candidates: [], directive: Directive.none };
   if (kind === 'file') return { candidates: [], directive: Directive.files };
   if (kind === 'directory') return { candidates: [], directive: Directive.directories };
+  if (typeof kind === 'object' && 'fields' in kind) {
+    // Each field once: after "id,ti" the candidates are "id," followed by the fields not listed yet.
+    const head = cur.slice(0, cur.lastIndexOf(',') + 1);
+    const listed = new Set(head.split(',').map((f) => f.trim()));
+    const rest = kind.fields.filter((f) => !listed.has(f)).map((f) => ({ value: head + f }));
+    return { candidates: matching(rest, cur), directive: Directive.none };
+  }
   if (typeof kind === 'object') {
     // Words first; then, for a command path, the subcommands of the words already given for this slot.
     const atStart = o.before.length === 0;

@@ -157,6 +157,14 @@ export async function resolve(spec, ctx, next) {
     expect(stub.requests).toHaveLength(0);
   });
 
+  it("completes a command's --json fields, each once, without a request", async () => {
+    expect(await complete(['form', 'list', '--json', 'id,ti'])).toEqual({ code: 0, stdout: 'id,title\n:0\n', stderr: '' });
+    expect((await complete(['workspace', 'list', '--json='])).stdout.split('\n')).toEqual(expect.arrayContaining(['id', 'name']));
+    const status = ['job_id', 'progress', 'file_url', 'expires_at', 'error_message'].map((f) => `status,${f}\n`).join('');
+    expect(await complete(['submission', 'export-status', '5', 'j', '--json=status,'])).toEqual({ code: 0, stdout: `${status}:0\n`, stderr: '' });
+    expect(stub.requests).toHaveLength(0);
+  });
+
   it('lists saved profiles from the config file without any request', async () => {
     const login = await runFormctl(['auth', 'login', '--with-token', '--base-url', stub.url], { env: home.env, input: `${TOKEN}\n` });
     expect(login.code, login.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { Argument, Command } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
@@ -17,9 +17,14 @@ function submissionExportStatusCommand() {
     .addArgument(completes(new Argument('<form>', 'Form id or slug'), 'form'))
     .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
     .option('--download', 'Wait until the job completes, then download the CSV');
-  const cmd = addDownloadOptions(base).option(
-    '--json [fields]',
-    `Print the status as JSON; optionally only these comma-separated fields (fields: ${STATUS_FIELDS.join(', ')}; file_url only when named). With --download: {file, bytes, job_id} when done`,
+  const cmd = addDownloadOptions(base).addOption(
+    completes(
+      new Option(
+        '--json [fields]',
+        `Print the status as JSON; optionally only these comma-separated fields (fields: ${STATUS_FIELDS.join(', ')}; file_url only when named). With --download: {file, bytes, job_id} when done`,
+      ),
+      { fields: STATUS_FIELDS },
+    ),
   );
   return examples(cmd, [
     'formctl submission export-status 42 0f6c…-job-id',

@@ -186,6 +186,46 @@ describe('resolveCompletion on the real tree', () => {
     expect((await complete(program, 'formctl member add x@y --role ')).values).toEqual(['admin', 'user', 'readonly']);
   });
 
+  it('completes the fields of --json, each once, as --json <Tab>, --json=<Tab> and after a comma', async () => {
+    const { program } = await fullProgram();
+    const { FORM_SUMMARY_FIELDS } = await import('../../../src/commands/form/shared.js');
+    expect((await complete(program, 'formctl form list --json ')).values).toEqual([...FORM_SUMMARY_FIELDS]);
+    expect((await complete(program, 'formctl form list --json=sl')).values).toEqual(['slug']);
+    expect((await complete(program, 'formctl form list --json id,ti')).values).toEqual(['id,title']);
+    expect((await complete(program, 'formctl form list --json=id,')).values).toEqual(FORM_SUMMARY_FIELDS.filter((f) => f !== 'id').map((f) => `id,${f}`));
+    expect((await complete(program, 'formctl form list --json id,slug,')).values).not.toContain('id,slug,id');
+    expect((await complete(program, 'formctl form list --json id,slug,')).values).not.toContain('id,slug,slug');
+    expect((await complete(program, 'formctl submission export-status 5 j --json=job_id,st')).values).toEqual(['job_id,status']);
+    // The word after a bare --json is its value (Commander reads `--json 42` as the fields "42"):
+    // only fields there, never the form ids of the [form] slot, and no request.
+    const get = await complete(program, 'formctl form get --json ');
+    expect(get.calls).toEqual([]);
+    expect(get.values).toContain('title');
+    // An option, or a word after the fields, is not the value.
+    expect((await complete(program, 'formctl form get --json --w')).values).toEqual(['--workspace']);
+    expect((await complete(program, 'formctl form get --json id,title ')).calls).toEqual(['form']);
+    expect((await complete(program, 'formctl form list --json nope,')).values).toEqual(FORM_SUMMARY_FIELDS.map((f) => `nope,${f}`));
+  });
+
+  it('completes at every --json [fields] in the tree exactly the fields its help names', async () => {
+    const { program } = await fullProgram();
+    const walk = (c: CommandUnknownOpts, path: string[]): [string[], CommandUnknownOpts][] => [
+      [path, c],
+      ...c.commands.map((s) => walk(s, [...path, s.name()])).flat(),
+    ];
+    let seen = 0;
+    for (const [path, cmd] of walk(program, [])) {
+      const json = cmd.options.find((o) => o.flags === '--json [fields]');
+      if (!json) continue;
+      seen++;
+      const named = /\(fields: ([^;)]+)/.exec(json.description)?.[1]?.split(', ');
+      expect(named, path.join(' ')).toBeDefined();
+      const line = ['formctl', ...path, ...cmd.registeredArguments.filter((a) => a.required).map(() => '7'), '--json', ''].join(' ');
+      expect((await complete(program, line)).values, line).toEqual(named);
+    }
+    expect(seen).toBeGreaterThan(20);
+  });
+
   it("completes the keys of config get and config set, and nothing at set's value", async () => {
     const { program } = await fullProgram();
     expect((await complete(program, 'formctl config get ')).values).toEqual(['base_url', 'workspace']);

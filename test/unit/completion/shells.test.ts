@@ -178,6 +178,13 @@ describe('bash completion', () => {
     expect(joined.words).toEqual(['1', '12']);
   });
 
+  it('completes --json fields after a comma, in both forms (a comma breaks no word)', async () => {
+    expect((await bashComplete('formctl form list --json id,ti')).words).toEqual(['id,title']);
+    const joined = await bashComplete('formctl form list --json=id,ti');
+    expect(joined.handed).toEqual(['form', 'list', '--json=id,ti']);
+    expect(joined.words).toEqual(['id,title']);
+  });
+
   it('does not treat a flag value as a positional', async () => {
     // "--json id" is one option with its value, so the cursor is still at <form>.
     expect((await bashComplete('formctl form get --json id ')).calls).toEqual(['form']);
@@ -238,6 +245,11 @@ describe.skipIf(!has('fish'))('fish completion', () => {
   it('completes "--flag=" values with the flag in front, and file names', async () => {
     expect((await fishComplete('formctl form list --workspace=1')).words).toEqual(['--workspace=1\tAcme', '--workspace=12\tSide project']);
     expect((await fishComplete('formctl form pull 5 -o answers.')).words).toEqual(['answers.csv']);
+  });
+
+  it('completes --json fields after a comma, with "--json=" in front in that form', async () => {
+    expect((await fishComplete('formctl form list --json id,ti')).words).toEqual(['id,title']);
+    expect((await fishComplete('formctl form list --json=id,ti')).words).toEqual(['--json=id,title']);
   });
 
   it('hands a quoted word at the cursor over without its quotes, so it completes as the unquoted one does', async () => {
