@@ -202,7 +202,7 @@ function progressReporter(io: IOStreams, o: { now: () => number; total?: number;
   let lastAt = started;
   const every = io.stderrIsTTY ? 250 : 10_000;
   // Paced here (every 250 ms on a terminal, 10 s in a log), drawn by the shared status line.
-  const line = createStatusLine(io, o.now, 0);
+  const line = createStatusLine(io, o.now, { minIntervalMs: 0, inLog: 'each' });
   const done: number[] = [];
   let handledSeen = 0;
   const track = (s: BulkStats) => {

@@ -151,7 +151,7 @@ export async function downloadJob(
 ): Promise<void> {
   const resume = await resumeCommand(o, form.id, jobId);
   // With -o - the CSV may be on this very terminal: no status text beside it.
-  const line = createStatusLine(o.io, o.now, 200, o.output === '-');
+  const line = createStatusLine(o.io, o.now, { quiet: o.output === '-' });
   let inChunks = false;
   try {
     let status: ExportStatus & { file_url: string };
@@ -207,7 +207,7 @@ async function exportInChunks(
 ): Promise<{ file: string; bytes: number }> {
   const file = o.output ?? fallbackName;
   if (file !== '-') await precheckTarget(file, o.clobber, o.now);
-  const line = createStatusLine(o.io, o.now, 200, file === '-');
+  const line = createStatusLine(o.io, o.now, { quiet: file === '-' });
   const listBudget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
   // What the earlier answers said is left of the general limit's window.
   if (client.rateLimit.remaining !== undefined) listBudget.observe({ 'x-ratelimit-remaining': String(client.rateLimit.remaining) });

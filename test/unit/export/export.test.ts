@@ -6,6 +6,7 @@ import { dispositionFilename } from '../../../src/export/filename.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
 import { submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
 import { type CliError, InterruptedError } from '../../../src/errors.js';
+import { CLEAR_LINE } from '../../../src/io/status-line.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
 import { clientFor, serveForm } from '../submission/util.js';
@@ -309,7 +310,22 @@ describe('submission export (async job)', () => {
     // The file lives on another origin (a pre-signed URL): the API token must not travel there.
     expect(stub.requests[5]!.headers.authorization).toBeUndefined();
     expect(stub.requests[1]!.headers.authorization).toBe('Bearer tok_test');
-    expect(fio.err()).toBe(`Exporting: queued ▕░░░░░░░░░░▏ 0%\nExporting: processing ▕████░░░░░░▏ 40%\nExporting: completed ▕██████████▏ 100%\n`);
+    // stderr is not a terminal here (a log): no redrawn line, only the last status, once.
+    expect(fio.err()).toBe(`Exporting: completed ▕██████████▏ 100%\n`);
+  });
+
+  it('on a terminal redraws the status line for each status, then clears it', async () => {
+    stub = await asyncServer([
+      { status: 'queued', progress: 0 },
+      { status: 'processing', progress: 40 },
+      { status: 'completed', progress: 100, file_url: 'FILE' },
+    ]);
+    const tty = fakeIO({ tty: true });
+    const { options } = opts(stub.url, { output: join(dir, 'tty.csv') });
+    await submissionExportRun({ ...options, io: tty.io });
+    expect(tty.err()).toContain(
+      `${CLEAR_LINE}Exporting: queued ▕░░░░░░░░░░▏ 0%${CLEAR_LINE}Exporting: processing ▕████░░░░░░▏ 40%${CLEAR_LINE}Exporting: completed ▕██████████▏ 100%${CLEAR_LINE}`,
+    );
   });
 
   it("without -o saves under the download's Content-Disposition name", async () => {
