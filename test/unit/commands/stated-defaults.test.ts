@@ -26,7 +26,7 @@ const commandsOf = (c: Tree, path: string[] = []): [string, Tree][] => [[path.jo
  */
 const STATED_BY_HAND: Record<string, string> = {
   'submission update --concurrency': 'the command must see whether it was given (bulk only)',
-  'webhook listen --host': 'Commander would quote the address (docs/architecture.md, "A default that help states in words")',
+  'webhook listen --host': 'Commander would quote the address (docs/architecture.md, "Adding a flag")',
 };
 
 describe('defaults stated in help are the ones applied', () => {
