@@ -1,6 +1,7 @@
 # bash completion for formctl
 # Hands the words on the line to `formctl __complete`, which answers with one candidate a line
-# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
+# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories,
+# bit 4: no space after the inserted value).
 # Needs bash >= 4 and nothing else: the bash-completion package is not needed when this file is sourced.
 # Install: formctl completion bash > ~/.formctl-completion.bash
 #          echo 'source ~/.formctl-completion.bash' >> ~/.bashrc
@@ -53,6 +54,8 @@ _formctl() {
     [[ -n $keep ]] && COMPREPLY=("${COMPREPLY[@]/#/$keep}")
     return 0
   fi
+  # A list value goes on after the inserted one ("id,title" then ",…"): no space after it.
+  (( directive & 4 )) && compopt -o nospace 2>/dev/null
   for line in "${lines[@]}"; do
     values+=("$keep${line%%$'\t'*}")
     if [[ $line == *$'\t'* ]]; then descs+=("${line#*$'\t'}"); else descs+=(''); fi

@@ -1,6 +1,7 @@
 # fish completion for formctl
 # Hands the words on the line to `formctl __complete`, which answers with one candidate a line
-# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
+# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories,
+# bit 4: no space after the inserted value).
 # Install: mkdir -p ~/.config/fish/completions
 #          formctl completion fish > ~/.config/fish/completions/formctl.fish
 
@@ -15,6 +16,7 @@ function __formctl_complete
     string match -qr '^:[0-9]+$' -- $out[-1]; or return
     set -l directive (string sub -s 2 -- $out[-1])
     set -e out[-1]
+    # Bit 4 (no space after) has no fish equivalent: fish adds the space after a unique value.
     # After "--flag=", fish matches the whole word: each value gets the "--flag=" in front again.
     set -l prefix (string match -r -- '^-[^=]*=' "$cur")
     set -l value (string sub -s (math (string length -- "$prefix") + 1) -- "$cur")

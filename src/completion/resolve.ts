@@ -14,6 +14,8 @@ export const Directive = {
   files: 1,
   /** Let the shell complete directory names only. */
   directories: 2,
+  /** Do not add a space after the inserted value: a list goes on after it (`--json id,title` → `,…`). */
+  noSpace: 4,
 } as const;
 
 export interface Candidate {
@@ -148,7 +150,7 @@ async function valuesFor(
     const head = cur.slice(0, cur.lastIndexOf(',') + 1);
     const listed = new Set(head.split(',').map((f) => f.trim()));
     const rest = kind.fields.filter((f) => !listed.has(f)).map((f) => ({ value: head + f }));
-    return { candidates: matching(rest, cur), directive: Directive.none };
+    return { candidates: matching(rest, cur), directive: Directive.noSpace };
   }
   if (typeof kind === 'object') {
     // Words first; then, for a command path, the subcommands of the words already given for this slot.

@@ -11,7 +11,8 @@ export const COMPLETION_FILES: Record<Shell, string> = { bash: 'formctl.bash', z
 
 const BASH = `# bash completion for formctl
 # Hands the words on the line to \`formctl __complete\`, which answers with one candidate a line
-# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
+# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories,
+# bit 4: no space after the inserted value).
 # Needs bash >= 4 and nothing else: the bash-completion package is not needed when this file is sourced.
 # Install: formctl completion bash > ~/.formctl-completion.bash
 #          echo 'source ~/.formctl-completion.bash' >> ~/.bashrc
@@ -64,6 +65,8 @@ _formctl() {
     [[ -n $keep ]] && COMPREPLY=("\${COMPREPLY[@]/#/$keep}")
     return 0
   fi
+  # A list value goes on after the inserted one ("id,title" then ",…"): no space after it.
+  (( directive & 4 )) && compopt -o nospace 2>/dev/null
   for line in "\${lines[@]}"; do
     values+=("$keep\${line%%$'\\t'*}")
     if [[ $line == *$'\\t'* ]]; then descs+=("\${line#*$'\\t'}"); else descs+=(''); fi
@@ -93,13 +96,14 @@ complete -F _formctl formctl
 const ZSH = `#compdef formctl
 # zsh completion for formctl
 # Hands the words on the line to \`formctl __complete\`, which answers with one candidate a line
-# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
+# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories,
+# bit 4: no space after the inserted value).
 # Install: mkdir -p ~/.zfunc && formctl completion zsh > ~/.zfunc/_formctl
 #          (with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit; then restart zsh)
 #     or:  echo 'source <(formctl completion zsh)' >> ~/.zshrc   (after compinit)
 
 _formctl() {
-  local -a lines cands
+  local -a lines cands nospace
   local line directive cur=$PREFIX
   # The words before the cursor's lose their quotes with (Q). At the cursor, zsh keeps an opening
   # quote in the word ('"ba') but not in PREFIX (the text before the cursor, unquoted then; only
@@ -128,7 +132,9 @@ _formctl() {
       cands+=("\${line//:/\\\\:}")
     fi
   done
-  (( \${#cands} )) && _describe -t values formctl cands
+  # A list value goes on after the inserted one ("id,title" then ",…"): no space after it.
+  (( directive & 4 )) && nospace=(-S '')
+  (( \${#cands} )) && _describe -t values formctl cands "\${nospace[@]}"
 }
 
 if [[ \${funcstack[1]} == _formctl ]]; then
@@ -140,7 +146,8 @@ fi
 
 const FISH = `# fish completion for formctl
 # Hands the words on the line to \`formctl __complete\`, which answers with one candidate a line
-# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories).
+# ("value<TAB>description") and a last line ":<directive>" (bit 1: file names, bit 2: directories,
+# bit 4: no space after the inserted value).
 # Install: mkdir -p ~/.config/fish/completions
 #          formctl completion fish > ~/.config/fish/completions/formctl.fish
 
@@ -155,6 +162,7 @@ function __formctl_complete
     string match -qr '^:[0-9]+$' -- $out[-1]; or return
     set -l directive (string sub -s 2 -- $out[-1])
     set -e out[-1]
+    # Bit 4 (no space after) has no fish equivalent: fish adds the space after a unique value.
     # After "--flag=", fish matches the whole word: each value gets the "--flag=" in front again.
     set -l prefix (string match -r -- '^-[^=]*=' "$cur")
     set -l value (string sub -s (math (string length -- "$prefix") + 1) -- "$cur")

@@ -158,10 +158,11 @@ export async function resolve(spec, ctx, next) {
   });
 
   it("completes a command's --json fields, each once, without a request", async () => {
-    expect(await complete(['form', 'list', '--json', 'id,ti'])).toEqual({ code: 0, stdout: 'id,title\n:0\n', stderr: '' });
+    // Directive 4: no space after the value, the list may go on.
+    expect(await complete(['form', 'list', '--json', 'id,ti'])).toEqual({ code: 0, stdout: 'id,title\n:4\n', stderr: '' });
     expect((await complete(['workspace', 'list', '--json='])).stdout.split('\n')).toEqual(expect.arrayContaining(['id', 'name']));
     const status = ['job_id', 'progress', 'file_url', 'expires_at', 'error_message'].map((f) => `status,${f}\n`).join('');
-    expect(await complete(['submission', 'export-status', '5', 'j', '--json=status,'])).toEqual({ code: 0, stdout: `${status}:0\n`, stderr: '' });
+    expect(await complete(['submission', 'export-status', '5', 'j', '--json=status,'])).toEqual({ code: 0, stdout: `${status}:4\n`, stderr: '' });
     expect(stub.requests).toHaveLength(0);
   });
 
@@ -254,6 +255,27 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     t.type('x');
     await t.waitForText(/^READY> formctl workspace use "12" x$/m);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('bash'))('bash: --json fields, each inserted without a space so the list goes on after a comma', async () => {
+    const script = join(home.dir, 'formctl.bash');
+    writeFileSync(script, (await runFormctl(['completion', 'bash'], { env: home.env })).stdout);
+    writeFileSync(join(home.dir, 'bashrc'), `source '${script}'\nPS1='READY> '\n`);
+    t = startTmuxCommand(`env -i ${shellEnv()} bash --noprofile --rcfile '${join(home.dir, 'bashrc')}' -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl form list --json ti');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl form list --json title$/m);
+    t.type(',sl');
+    t.sendKeys('Tab');
+    t.type('X');
+    await t.waitForText(/READY> formctl form list --json title,slugX$/m);
+    t.sendKeys('C-u');
+    t.type('formctl form list --json=id,ti');
+    t.sendKeys('Tab');
+    t.type('X');
+    await t.waitForText(/READY> formctl form list --json=id,titleX$/m);
+    expect(stub.requests).toEqual([]);
   });
 
   it.skipIf(!hasShell('bash'))('bash: file names where a file is declared, only ids or words elsewhere', async () => {
@@ -363,6 +385,31 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     const screen = await t.waitForText(/^12\s+-- Side project$/m);
     expect(screen).toMatch(/^1\s+-- 🚀 Acme$/m);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
+  });
+
+  it.skipIf(!hasShell('zsh'))('zsh: --json fields, each inserted without a space so the list goes on after a comma', async () => {
+    const fn = join(home.dir, 'fn');
+    mkdirSync(fn, { recursive: true });
+    writeFileSync(join(fn, '_formctl'), (await runFormctl(['completion', 'zsh'], { env: home.env })).stdout);
+    writeFileSync(
+      join(home.dir, '.zshrc'),
+      `fpath=('${fn}' $fpath)\nautoload -U compinit && compinit -u -d '${join(home.dir, 'zcompdump')}'\nPROMPT='READY> '\n`,
+    );
+    t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
+    await t.waitForText(/READY>\s*$/m);
+    t.type('formctl form list --json ti');
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl form list --json title$/m);
+    t.type(',sl');
+    t.sendKeys('Tab');
+    t.type('X');
+    await t.waitForText(/READY> formctl form list --json title,slugX$/m);
+    t.sendKeys('C-u');
+    t.type('formctl form list --json=id,ti');
+    t.sendKeys('Tab');
+    t.type('X');
+    await t.waitForText(/READY> formctl form list --json=id,titleX$/m);
+    expect(stub.requests).toEqual([]);
   });
 
   it.skipIf(!hasShell('zsh'))('zsh: "--flag=" values, and file names where a file is declared', async () => {

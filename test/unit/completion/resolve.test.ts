@@ -191,7 +191,10 @@ describe('resolveCompletion on the real tree', () => {
     const { FORM_SUMMARY_FIELDS } = await import('../../../src/commands/form/shared.js');
     expect((await complete(program, 'formctl form list --json ')).values).toEqual([...FORM_SUMMARY_FIELDS]);
     expect((await complete(program, 'formctl form list --json=sl')).values).toEqual(['slug']);
-    expect((await complete(program, 'formctl form list --json id,ti')).values).toEqual(['id,title']);
+    const next = await complete(program, 'formctl form list --json id,ti');
+    expect(next.values).toEqual(['id,title']);
+    // No space after the value: the list may go on with a comma.
+    expect(next.completion.directive).toBe(Directive.noSpace);
     expect((await complete(program, 'formctl form list --json=id,')).values).toEqual(FORM_SUMMARY_FIELDS.filter((f) => f !== 'id').map((f) => `id,${f}`));
     expect((await complete(program, 'formctl form list --json id,slug,')).values).not.toContain('id,slug,id');
     expect((await complete(program, 'formctl form list --json id,slug,')).values).not.toContain('id,slug,slug');
