@@ -42,7 +42,8 @@ describe('submission export progress in a log (e2e, built binary)', () => {
       }
       if (req.method === 'GET' && req.url === '/files/job-7.csv') {
         res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(CSV)) });
-        return res.end(CSV);
+        res.end(CSV);
+        return;
       }
       json(res, 404, { message: 'Not found.' });
     });
