@@ -10,6 +10,12 @@ import { inputProperties } from './fields.js';
  */
 export const RESERVED_KEYS = ['data', 'completion_time', 'submission_id', 'tracking_parameters', 'is_partial'] as const;
 
+/**
+ * Keys the deployed list writes over the answers in `data` (docs/submission-update.md): the answer to a
+ * field with one of these ids cannot be read back, so it could not be sent back unchanged.
+ */
+export const LIST_OVERWRITTEN_KEYS = ['status', 'created_at', 'id', 'submission_id', 'ip_address'] as const;
+
 /** Keys the list adds inside `data` that are not answers (docs/submission-update.md). */
 export const META_KEYS = [
   'status',
@@ -41,8 +47,9 @@ export interface UpdateSideEffects {
 
 /**
  * Refuses, before anything is sent, a form whose submissions no API client can change as the user
- * means: captcha forms (the deployed service demands a captcha answer on every update) and forms with
- * a field id that is also a body key of the update.
+ * means: captcha forms (the deployed service demands a captcha answer on every update), forms with
+ * a field id that is also a body key of the update, and forms with a field id the deployed list
+ * shows its own value under (the answer cannot be read back).
  */
 export function assertUpdatable(form: Form): void {
   if (form.use_captcha === true) {
@@ -56,6 +63,16 @@ export function assertUpdatable(form: Form): void {
   if (clash.length > 0) {
     throw new UsageError(
       `Form ${formLabel(form)} has a field whose id is a reserved key of the update body (${clash.map((p) => p.id).join(', ')}), so its answers cannot be sent unambiguously; nothing was sent.`,
+      'Edit the submission in the web interface.',
+    );
+  }
+  // On the deployed service the list shows the submission's status, creation time, ids and IP in
+  // place of these fields' answers: sending back what it shows would overwrite the real answers.
+  const overwritten = new Set<string>(LIST_OVERWRITTEN_KEYS);
+  const hidden = inputProperties(form).filter((p) => overwritten.has(p.id) && !reserved.has(p.id));
+  if (hidden.length > 0) {
+    throw new UsageError(
+      `Form ${formLabel(form)} has a field whose id the service's submission list uses for its own values (${hidden.map((p) => p.id).join(', ')}), so its current answers cannot be read back and sending them would overwrite them; nothing was sent.`,
       'Edit the submission in the web interface.',
     );
   }

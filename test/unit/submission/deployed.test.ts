@@ -118,6 +118,16 @@ describe('the update body (both services read it as a patch)', () => {
     expect(() => assertUpdatable(FORM)).not.toThrow();
   });
 
+  it('refuses a form with a field id the deployed list shows its own value under (status, created_at, id, ip_address)', () => {
+    for (const id of ['status', 'created_at', 'id', 'ip_address']) {
+      expect(() => assertUpdatable({ ...FORM, properties: [...FORM.properties, { id, type: 'text', name: 'Tier' }] })).toThrow(
+        new RegExp(`submission list uses for its own values \\(${id}\\)`),
+      );
+    }
+    // A layout block with such an id holds no answer.
+    expect(() => assertUpdatable({ ...FORM, properties: [...FORM.properties, { id: 'status', type: 'nf-text', name: 'Intro' }] })).not.toThrow();
+  });
+
   it('parses ids: numbers and UUIDs; an NDJSON line with both uses the numeric id', () => {
     expect(parseSubmissionRef('118')).toEqual({ kind: 'id', id: 118 });
     expect(parseSubmissionRef(uuidFor(3))).toEqual({ kind: 'uuid', uuid: uuidFor(3) });
