@@ -117,8 +117,11 @@ export class WindowBudget {
 
 /**
  * The form's submission ids in list order (newest first), in chunks of at most CHUNK_IDS, each page
- * request paced by the general limit. An id seen twice (the list shifts when answers arrive during
- * the export) is given once.
+ * request paced by the general limit. The list is paged by offset, so it shifts under the reader: an
+ * answer arriving during the export moves every entry a place down (an id seen twice is given once),
+ * and a submission deleted from a page already read moves every later one a place up, past the next
+ * page's start. When a page's total is smaller than the previous page's, the pages that the shift may
+ * have moved unread ids into are read again.
  */
 export class IdChunks {
   private page = 0;
@@ -126,6 +129,8 @@ export class IdChunks {
   private done = false;
   private readonly seen = new Set<number>();
   private buffered: number[] = [];
+  /** The total the previous page reported. */
+  private lastTotal: number | undefined;
   /** The list's total, once page 1 was read. */
   total: number | undefined;
   /** List requests made. */
@@ -165,6 +170,13 @@ export class IdChunks {
       this.buffered.push(id);
     }
     const more = this.lastPage !== undefined ? this.page < this.lastPage : typeof info?.nextUrl === 'string';
+    const shrunk = info?.total !== undefined && this.lastTotal !== undefined ? this.lastTotal - info.total : 0;
+    if (info?.total !== undefined) this.lastTotal = info.total;
+    if (shrunk > 0 && this.page > 1) {
+      // Ids up to `shrunk` places past the pages read may now sit on them: read those pages again.
+      this.page = Math.max(0, this.page - 1 - Math.ceil(shrunk / (info?.perPage || MAX_PER_PAGE)));
+      return;
+    }
     if (items.length === 0 || !more) this.done = true;
   }
 }
