@@ -50,6 +50,25 @@ describe('a token stays with its host', () => {
     h.cleanup();
   });
 
+  it('`config set base_url` to another host clears the default workspace (an id of the old service), and a later login there keeps none', async () => {
+    const h = tempHome();
+    const file = join(h.env.FORMCTL_CONFIG_DIR!, 'config.json');
+    expect((await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env: h.env, input: sb.tokens.all })).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.workspace).toBe(sb.workspaceId);
+    const set = await runFormctl(['config', 'set', 'base_url', other.url], { env: h.env });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toBe(
+      `note: the default workspace (${sb.workspaceId}) was one of ${new URL(sb.url).origin}'s, so it is cleared; choose one on the new service: formctl workspace use <id>.\n`,
+    );
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.workspace).toBeUndefined();
+    // The same origin keeps it.
+    expect((await runFormctl(['config', 'set', 'workspace', '5'], { env: h.env })).code).toBe(0);
+    const same = await runFormctl(['config', 'set', 'base_url', `${other.url}/`], { env: h.env });
+    expect([same.code, same.stderr]).toEqual([0, '']);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.workspace).toBe(5);
+    h.cleanup();
+  });
+
   it('a profile saved before origins were recorded keeps its token bound to its own base URL', async () => {
     const h = tempHome();
     mkdirSync(h.env.FORMCTL_CONFIG_DIR!, { recursive: true });

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
-import { DEFAULT_BASE_URL } from '../../config/store.js';
+import { DEFAULT_BASE_URL, originOf } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import { success } from '../../io/output.js';
+import { notice, success } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { configKey, configKeyArgument } from './shared.js';
 
@@ -37,8 +37,20 @@ export async function configSetRun(o: ConfigSetOptions): Promise<void> {
   const patch = k.parse(o.value);
   const ctx = await o.context();
   const store = await o.config();
-  if (!store.profile(ctx.profileName) && patch.baseUrl === undefined) patch.baseUrl = DEFAULT_BASE_URL;
+  const before = store.profile(ctx.profileName);
+  if (!before && patch.baseUrl === undefined) patch.baseUrl = DEFAULT_BASE_URL;
+  // A default workspace is an id on the service it was chosen on: on another service the same id is
+  // another workspace (forms created, members added there). Cleared, as `auth login` to another host does.
+  const oldOrigin = originOf(before?.baseUrl || DEFAULT_BASE_URL);
+  const dropped = patch.baseUrl !== undefined && before?.workspace !== undefined && originOf(patch.baseUrl) !== oldOrigin ? before.workspace : undefined;
+  if (dropped !== undefined) patch.workspace = undefined;
   const saved = await store.saveProfile(ctx.profileName, patch);
   const now = k.read(saved);
   await success(o.io, now === undefined ? `Cleared ${k.key} of profile ${ctx.profileName}` : `Set ${k.key} of profile ${ctx.profileName} to ${now}`);
+  if (dropped !== undefined) {
+    await notice(
+      o.io,
+      `the default workspace (${dropped}) was one of ${oldOrigin ?? 'the old service'}'s, so it is cleared; choose one on the new service: formctl workspace use <id>.`,
+    );
+  }
 }

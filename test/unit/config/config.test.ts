@@ -87,13 +87,21 @@ describe('config commands', () => {
     await configSetRun({ io: tty.io, config: t.config, context: t.context, key: 'workspace', value: '12' });
     expect(tty.out()).toBe('✓ Set workspace of profile ci to 12\n');
     expect(t.store.profile('ci')).toEqual({ baseUrl: 'https://api.opnform.com', workspace: 12 });
-    await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'base-url', value: 'https://forms.example.com/' });
+    const moved = fakeIO();
+    await configSetRun({ io: moved.io, config: t.config, context: t.context, key: 'base-url', value: 'https://forms.example.com/' });
     const get = async (key: string) => {
       const fio = fakeIO();
       await configGetRun({ io: fio.io, context: t.context, key });
       return fio.out();
     };
     expect(await get('base_url')).toBe('https://forms.example.com\n');
+    // Workspace 12 was an id on the old service: another host clears it, and says so.
+    expect(await get('workspace')).toBe('\n');
+    expect(moved.err()).toBe(
+      "note: the default workspace (12) was one of https://api.opnform.com's, so it is cleared; choose one on the new service: formctl workspace use <id>.\n",
+    );
+    await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'workspace', value: '12' });
+    await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'base-url', value: 'https://forms.example.com/v2' });
     expect(await get('workspace')).toBe('12\n');
     await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'workspace', value: '' });
     expect(await get('workspace')).toBe('\n');
