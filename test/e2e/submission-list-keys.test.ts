@@ -66,8 +66,16 @@ describe.each(FLAVORS)('a form with a field called "status" on the %s flavour (e
     // The stored answers, as the export writes them (the deployed list shows "completed" under status).
     const e = await runFormctl(['submission', 'export', String(form.id), '-o', '-'], { env });
     expect(e.code).toBe(0);
-    const [header, row] = e.stdout.replace(/^\ufeff/, '').trimEnd().split('\n');
+    const [header, row] = e.stdout
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\n');
     expect(header).toMatch(/^"?id"?,"?Name"?,"?Tier"?,/);
-    expect(row!.split(',').slice(1, 3).map((v) => v.replace(/^"|"$/g, ''))).toEqual(['Ada', 'Gold']);
+    expect(
+      row!
+        .split(',')
+        .slice(1, 3)
+        .map((v) => v.replace(/^"|"$/g, '')),
+    ).toEqual(['Ada', 'Gold']);
   });
 });
