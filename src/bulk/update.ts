@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, UnauthorizedError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
-import { type SubmissionIndex, type SubmissionRef, numericIdOf, parseSubmissionRef, updateSubmission } from '../api/submissions.js';
+import { type SubmissionIndex, type SubmissionRef, numericIdOf, parseSubmissionRef, updateSubmission, uuidOf } from '../api/submissions.js';
 import { buildUpdateBody, listRecordAnswers, patchApplied } from '../submissions/answers.js';
 import { resolveData } from '../submissions/fields.js';
 import { CliError, InterruptedError } from '../errors.js';
@@ -95,6 +95,8 @@ interface Parsed {
   /** The id as the line gives it. */
   label: string;
   ref: SubmissionRef;
+  /** The line's `submission_id` when its numeric `id` was taken: both must name the same submission. */
+  also?: { label: string; ref: SubmissionRef | null };
   data: Record<string, unknown>;
 }
 
@@ -124,12 +126,23 @@ export function parseLine(form: Form, text: string): Parsed {
   const label = String(raw).trim();
   const ref = parseSubmissionRef(raw);
   if (!ref) throw new CliError(`"${label}" is not a submission id: use the numeric id (or the UUID) that \`formctl submission list\` shows`);
+  const sid = (obj as Record<string, unknown>).submission_id;
+  const also =
+    raw !== sid && (typeof sid === 'string' || typeof sid === 'number') && String(sid).trim() !== ''
+      ? { label: String(sid).trim(), ref: parseSubmissionRef(sid) }
+      : undefined;
+  const parsed = parseFields(form, obj as Record<string, unknown>, fields, data);
+  return { label, ref, ...(also ? { also } : {}), data: parsed };
+}
+
+/** The field values of a parsed line (see parseLine). */
+function parseFields(form: Form, obj: Record<string, unknown>, fields: Record<string, unknown>, data: unknown): Record<string, unknown> {
   // A line of only `id`/`submission_id` and `data` is the plain form: its `data` is sent as written.
-  const listed = Object.keys(fields).length > 0 ? listRecordAnswers(obj as Record<string, unknown>) : undefined;
+  const listed = Object.keys(fields).length > 0 ? listRecordAnswers(obj) : undefined;
   if (listed !== undefined) {
     const entries = Object.entries(listed);
     if (entries.length === 0) throw new CliError('no fields to update');
-    return { label, ref, data: resolveData(form, entries) };
+    return resolveData(form, entries);
   }
   const entries: Array<[string, unknown]> = Object.entries(fields);
   if (data !== undefined) {
@@ -137,7 +150,7 @@ export function parseLine(form: Form, text: string): Parsed {
     entries.push(...Object.entries(data as Record<string, unknown>));
   }
   if (entries.length === 0) throw new CliError('no fields to update');
-  return { label, ref, data: resolveData(form, entries) };
+  return resolveData(form, entries);
 }
 
 /** Best effort: the submission id of a line (as it names it), also when the line fails to parse. */
@@ -244,6 +257,13 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
     const id = item && numericIdOf(item);
     if (!item || id === undefined) {
       const error = `form ${o.form.id} has no submission ${parsed.label} (it is not in \`formctl submission list ${o.form.id}\`)`;
+      await record({ line: n, submission_id: parsed.label, status: 'failed', error }, text);
+      return;
+    }
+    // A line whose `id` and `submission_id` name two submissions cannot say which one it means.
+    const also = parsed.also;
+    if (also && !(also.ref?.kind === 'id' ? also.ref.id === id : also.ref?.kind === 'uuid' && uuidOf(item) === also.ref.uuid)) {
+      const error = `"id" ${parsed.label} and "submission_id" ${also.label} name different submissions; nothing was sent for this line`;
       await record({ line: n, submission_id: parsed.label, status: 'failed', error }, text);
       return;
     }

@@ -134,6 +134,13 @@ describe('the update body (both services read it as a patch)', () => {
     expect(parseSubmissionRef('4b2e')).toBeNull();
     expect(parseSubmissionRef('9007199254740993')).toBeNull();
     expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), id: 9, Name: 'x' }))).toMatchObject({ label: '9', ref: { kind: 'id', id: 9 } });
+    // The other id is kept, so the run can check that both name the same submission.
+    expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(8), id: 9, Name: 'x' })).also).toEqual({
+      label: uuidFor(8),
+      ref: { kind: 'uuid', uuid: uuidFor(8) },
+    });
+    expect(parseLine(FORM, JSON.stringify({ submission_id: '9', id: 9, Name: 'x' })).also).toEqual({ label: '9', ref: { kind: 'id', id: 9 } });
+    expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), Name: 'x' })).also).toBeUndefined();
     expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), Name: 'x' }))).toMatchObject({ ref: { kind: 'uuid', uuid: uuidFor(9) } });
     expect(() => parseLine(FORM, '{"submission_id": "4b2e-x", "Name": "x"}')).toThrow(/is not a submission id/);
   });
@@ -160,11 +167,17 @@ describe('the update body (both services read it as a patch)', () => {
       submitted_at: '2026-01-02 03:04:05',
       data: { p_name: 'Ada', p_rating: 4, status: 'completed', created_at: 'x', id: 7, submission_id: uuidFor(7) },
     };
-    expect(parseLine(FORM, JSON.stringify(rec))).toEqual({ label: '7', ref: { kind: 'id', id: 7 }, data: { p_name: 'Ada', p_rating: 4 } });
+    expect(parseLine(FORM, JSON.stringify(rec))).toEqual({
+      label: '7',
+      ref: { kind: 'id', id: 7 },
+      also: { label: uuidFor(7), ref: { kind: 'uuid', uuid: uuidFor(7) } },
+      data: { p_name: 'Ada', p_rating: 4 },
+    });
     // The spec's list record, and one whose answers are all list keys: nothing to update.
     expect(parseLine(FORM, JSON.stringify({ id: 3, submission_id: '3', submitted_at: null, data: { Name: 'Bo' } }))).toEqual({
       label: '3',
       ref: { kind: 'id', id: 3 },
+      also: { label: '3', ref: { kind: 'id', id: 3 } },
       data: { p_name: 'Bo' },
     });
     expect(() => parseLine(FORM, JSON.stringify({ id: 3, submitted_at: null, data: { status: 'completed' } }))).toThrow(/no fields to update/);
