@@ -120,6 +120,12 @@ export function createFactory(init: FactoryInit): Factory {
       if (ctx.workspace !== undefined) return ctx.workspace;
       // A person at a terminal picks from a list; scripts get the usage error below.
       if (init.pickWorkspace && init.io.canPrompt && !f.globals.noInput) return init.pickWorkspace(f);
+      if (ctx.withheldWorkspace) {
+        throw new UsageError(
+          `Missing --workspace: the default workspace of profile "${ctx.profileName}" (${ctx.withheldWorkspace.id}) is one of ${ctx.withheldWorkspace.origin}'s, and FORMCTL_BASE_URL points at ${ctx.withheldWorkspace.here}.`,
+          promptsOffHint('--workspace <id>', 'Or set FORMCTL_WORKSPACE (see formctl workspace list).'),
+        );
+      }
       throw new UsageError(
         'Missing --workspace.',
         promptsOffHint('--workspace <id>', 'Or set a default: formctl workspace use <id> (see formctl workspace list).'),

@@ -21,6 +21,11 @@ export interface ResolvedContext {
    */
   withheldToken?: { origin: string };
   /**
+   * Set when the profile has a default workspace but FORMCTL_BASE_URL points at another origin: that
+   * id names a workspace of the profile's service, so it is not used (docs/security.md).
+   */
+  withheldWorkspace?: { id: number; origin: string; here: string };
+  /**
    * Set when the profile's saved token cannot be a header value (a hand-edited config.json with a
    * line break in it): every command that would send it throws this (exit 2) instead, while the
    * commands that repair the profile (`auth login`, `auth logout`, `config …`) still work.
@@ -74,6 +79,7 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   const envWs = rawWs ? parseIdText('FORMCTL_WORKSPACE', rawWs, 'See `formctl workspace list`, or unset it.') : undefined;
   let workspace: number | undefined;
   let workspaceSource: Source = 'none';
+  let withheldWorkspace: ResolvedContext['withheldWorkspace'];
   if (flags.workspace !== undefined) {
     workspace = flags.workspace;
     workspaceSource = 'flag';
@@ -81,11 +87,18 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
     workspace = envWs;
     workspaceSource = 'env';
   } else if (profile?.workspace !== undefined) {
-    workspace = profile.workspace;
-    workspaceSource = 'profile';
+    // A workspace id belongs to the service it was chosen on, like the token.
+    const own = originOf(profile.baseUrl || DEFAULT_BASE_URL);
+    if (baseUrlSource === 'env' && own !== originOf(baseUrl)) {
+      withheldWorkspace = { id: profile.workspace, origin: own ?? '(unknown)', here: originOf(baseUrl) ?? baseUrl };
+    } else {
+      workspace = profile.workspace;
+      workspaceSource = 'profile';
+    }
   }
   const ctx: ResolvedContext = { profileName, profileSource, profile, baseUrl, baseUrlSource, token, tokenSource, workspace, workspaceSource };
   if (withheldToken) ctx.withheldToken = withheldToken;
+  if (withheldWorkspace) ctx.withheldWorkspace = withheldWorkspace;
   if (tokenProblem) ctx.tokenProblem = tokenProblem;
   return ctx;
 }

@@ -69,6 +69,27 @@ describe('a token stays with its host', () => {
     h.cleanup();
   });
 
+  it("FORMCTL_BASE_URL to another host does not use the profile's default workspace (an id there names another one)", async () => {
+    const h = tempHome();
+    const b = await startTestSandbox();
+    try {
+      expect((await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env: h.env, input: sb.tokens.all })).code).toBe(0);
+      const env = { ...h.env, FORMCTL_BASE_URL: b.url, FORMCTL_TOKEN: b.tokens.all };
+      const r = await runFormctl(['--debug', 'form', 'create', '--title', 'Where?', '--field', 'Name'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `error: Missing --workspace: the default workspace of profile "default" (${sb.workspaceId}) is one of ${new URL(sb.url).origin}'s, and FORMCTL_BASE_URL points at ${new URL(b.url).origin}.\n`,
+      );
+      expect(r.stderr).not.toMatch(/^\[debug\] > POST /m);
+      // Named explicitly, it goes there.
+      const w = await runFormctl(['form', 'create', '--title', 'Here', '--field', 'Name', '-w', String(b.workspaceId), '--json', 'title'], { env });
+      expect([w.code, w.stdout]).toEqual([0, '{\n  "title": "Here"\n}\n']);
+    } finally {
+      await b.close();
+      h.cleanup();
+    }
+  });
+
   it('a profile saved before origins were recorded keeps its token bound to its own base URL', async () => {
     const h = tempHome();
     mkdirSync(h.env.FORMCTL_CONFIG_DIR!, { recursive: true });

@@ -66,7 +66,21 @@ describe('config store', () => {
     expect(pick({})).toEqual(['a', 'https://a.example', 'tok_a', 'profile', 1]);
     expect(pick({ FORMCTL_PROFILE: 'b' })).toEqual(['b', 'https://b.example', 'tok_b', 'profile', undefined]);
     expect(pick({ FORMCTL_PROFILE: 'b' }, 'a')).toEqual(['a', 'https://a.example', 'tok_a', 'profile', 1]);
-    expect(pick({ FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'http://127.0.0.1:9' })).toEqual(['a', 'http://127.0.0.1:9', 'tok_env', 'env', 1]);
+    // The profile's workspace is an id on its own service: kept for the same origin, withheld for another.
+    expect(pick({ FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'https://a.example/' })).toEqual(['a', 'https://a.example/', 'tok_env', 'env', 1]);
+    expect(pick({ FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'http://127.0.0.1:9' })).toEqual(['a', 'http://127.0.0.1:9', 'tok_env', 'env', undefined]);
+    expect(resolveContext(t.store, { FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'http://127.0.0.1:9' }, {}).withheldWorkspace).toEqual({
+      id: 1,
+      origin: 'https://a.example',
+      here: 'http://127.0.0.1:9',
+    });
+    expect(pick({ FORMCTL_TOKEN: 'tok_env', FORMCTL_BASE_URL: 'http://127.0.0.1:9', FORMCTL_WORKSPACE: '4' })).toEqual([
+      'a',
+      'http://127.0.0.1:9',
+      'tok_env',
+      'env',
+      4,
+    ]);
     expect(pick({ FORMCTL_PROFILE: 'missing' })).toEqual(['missing', 'https://api.opnform.com', undefined, 'none', undefined]);
     await t.cleanup();
   });
