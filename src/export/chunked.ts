@@ -5,6 +5,7 @@ import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../a
 import { apiPath } from '../api/path.js';
 import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { ValidationError } from '../api/errors.js';
 
 /** The deployed service answers an export synchronously for at most this many `submissionIds`. */
 export const CHUNK_IDS = 1000;
@@ -222,27 +223,60 @@ export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> 
     }
     next = ids.next();
     next.catch(() => undefined);
-    await o.budget.take(o.signal);
-    const started = await startExport(o.client, o.formId, o.columns, o.signal, chunk);
-    if (started.kind !== 'csv') {
+    const started = await exportChunk(o, chunk);
+    if (started === undefined) continue;
+    if (started.res.kind !== 'csv') {
       throw new CliError(
         `The service answered an export of ${chunk.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
         ExitCode.error,
         'Rerun with --debug and report the response.',
       );
     }
-    o.budget.observe(started.response.headers);
+    o.budget.observe(started.res.response.headers);
     joiner.next();
-    for await (const piece of started.response.body as AsyncIterable<Buffer>) {
+    for await (const piece of started.res.response.body as AsyncIterable<Buffer>) {
       const out = joiner.take(piece);
       if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
     }
     progress.chunks++;
-    progress.rows += chunk.length;
+    progress.rows += started.rows;
     if (ids.total !== undefined) {
       progress.totalRows = Math.max(ids.total, progress.rows);
       progress.totalChunks = Math.max(progress.chunks, Math.ceil(progress.totalRows / CHUNK_IDS));
     }
     o.onProgress?.({ ...progress });
+  }
+}
+
+/** `submissionIds.<i>` field errors: the deployed service's `exists` rule refusing ids of submissions deleted since the list was read. */
+function goneIds(err: unknown, chunk: number[]): Set<number> | undefined {
+  if (!(err instanceof ValidationError) || !err.errors) return undefined;
+  const gone = new Set<number>();
+  for (const key of Object.keys(err.errors)) {
+    const m = /^submissionIds\.(\d+)$/.exec(key);
+    const id = m ? chunk[Number(m[1])] : undefined;
+    if (id === undefined) return undefined;
+    gone.add(id);
+  }
+  return gone.size > 0 ? gone : undefined;
+}
+
+/**
+ * Exports one chunk of ids. The service refuses (422) a chunk naming a submission that no longer
+ * exists: such ids (deleted since the list was read) are dropped and the chunk is asked again;
+ * undefined when none is left.
+ */
+async function exportChunk(o: ChunkedCsvOptions, chunk: number[]): Promise<{ res: Awaited<ReturnType<typeof startExport>>; rows: number } | undefined> {
+  let ids = chunk;
+  for (;;) {
+    if (ids.length === 0) return undefined;
+    await o.budget.take(o.signal);
+    try {
+      return { res: await startExport(o.client, o.formId, o.columns, o.signal, ids), rows: ids.length };
+    } catch (err) {
+      const gone = goneIds(err, ids);
+      if (!gone) throw err;
+      ids = ids.filter((id) => !gone.has(id));
+    }
   }
 }

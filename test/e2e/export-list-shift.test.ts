@@ -11,7 +11,7 @@ import { startTestSandbox } from '../helpers/sandbox.js';
  * A pass-through proxy that runs `before` (once) ahead of forwarding the first request whose path
  * matches `when`: a change made by someone else while formctl is between two requests.
  */
-async function startMeddlingProxy(target: string, when: RegExp, before: () => Promise<void>) {
+async function startMeddlingProxy(target: string, when: RegExp | ((req: IncomingMessage) => boolean), before: () => Promise<void>) {
   const to = new URL(target);
   let done = false;
   const server = createServer((req: IncomingMessage, res) => {
@@ -23,7 +23,7 @@ async function startMeddlingProxy(target: string, when: RegExp, before: () => Pr
       out.on('error', () => res.destroy());
       req.pipe(out);
     };
-    if (!done && when.test(req.url ?? '')) {
+    if (!done && (typeof when === 'function' ? when(req) : when.test(req.url ?? ''))) {
       done = true;
       void before().then(forward, () => res.destroy());
     } else forward();
@@ -79,6 +79,45 @@ describe('a chunked export while a submission is deleted (deployed flavour, e2e)
       const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
       expect(lines.length).toBe(1 + 1199);
       // The CSV's first column is the service's hashed id: compare the count of distinct rows.
+      expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1199);
+    } finally {
+      await proxy.close();
+      await sb.close();
+      home.cleanup();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+// The deployed service checks that every one of `submissionIds` is a submission of the form (its
+// `exists` rule): a chunk naming one deleted after the list was read is refused with 422
+// `submissionIds.<i>`. formctl drops those ids and asks for the chunk again.
+describe('a chunked export whose next chunk names a submission deleted meanwhile (deployed flavour, e2e)', () => {
+  it('exports the chunk without it instead of failing', async () => {
+    const home = tempHome();
+    const work = mkdtempSync(join(tmpdir(), 'formctl-export-gone-'));
+    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+    const auth = { authorization: `Bearer ${sb.tokens.all}`, accept: 'application/json' };
+    let posts = 0;
+    const proxy = await startMeddlingProxy(
+      sb.url,
+      (req) => req.method === 'POST' && /\/submissions\/export$/.test(req.url ?? '') && ++posts === 3,
+      async () => {
+        // The third export is the second chunk (the first answered with a job): the oldest ids.
+        const r = await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/5`, { method: 'DELETE', headers: auth });
+        expect(r.status).toBe(200);
+      },
+    );
+    try {
+      const out = join(work, 'big.csv');
+      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out], {
+        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+        timeoutMs: 60_000,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^\[debug\] < 422 POST .*\/submissions\/export /m);
+      const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+      expect(lines.length).toBe(1 + 1199);
       expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1199);
     } finally {
       await proxy.close();

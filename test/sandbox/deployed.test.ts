@@ -242,6 +242,9 @@ describe('deployed flavour: lists, exports', () => {
     expect(lines.at(-1)!.startsWith('2,')).toBe(true);
     const over = await call(sb, 'POST', path, { columns: { name: true }, submissionIds: [...ids, 1] });
     expect(over.json.is_async).toBe(true);
+    // Every id must be a submission of this form (the server's `exists` rule): a deleted one is 422.
+    const gone = await call(sb, 'POST', path, { columns: { name: true }, submissionIds: [2, 999_999] });
+    expect([gone.status, gone.json.errors]).toEqual([422, { 'submissionIds.1': ['The selected submissionIds.1 is invalid.'] }]);
   });
 });
 

@@ -39,10 +39,12 @@ export function parseColumns(form: Form, body: Record<string, unknown>): ExportC
 }
 
 /**
- * `submissionIds` (optional): the numeric ids to export, as the deployed server takes them; ids of
- * other forms or unknown ids are simply not exported. Undefined when absent.
+ * `submissionIds` (optional): the numeric ids to export, as the deployed server takes them. Each must
+ * be a submission of this form (`known`): an unknown id, or one of another form, is 422
+ * `submissionIds.<i>` "The selected submissionIds.<i> is invalid.", as the deployed server's `exists`
+ * rule answers (docs/sandbox.md, Export). Undefined when absent.
  */
-export function parseSubmissionIds(body: Record<string, unknown>): Set<number> | undefined {
+export function parseSubmissionIds(body: Record<string, unknown>, known: ReadonlyMap<number, unknown>): Set<number> | undefined {
   const v = body.submissionIds;
   if (v === undefined || v === null) return undefined;
   const errors = new Errors();
@@ -52,6 +54,7 @@ export function parseSubmissionIds(body: Record<string, unknown>): Set<number> |
     v.forEach((x, i) => {
       const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d{1,15}$/.test(x) ? Number(x) : Number.NaN;
       if (!Number.isSafeInteger(n) || n < 1) errors.add(`submissionIds.${i}`, `The submissionIds.${i} field must be an integer.`);
+      else if (!known.has(n)) errors.add(`submissionIds.${i}`, `The selected submissionIds.${i} is invalid.`);
       else ids.add(n);
     });
   }

@@ -24,7 +24,7 @@ export function registerExport(r: RouteTable): void {
     const body = await ctx.body();
     const cols = parseColumns(form, body);
     // `submissionIds` limits the export to those ids, and then their number decides sync or async.
-    const only = parseSubmissionIds(body);
+    const only = parseSubmissionIds(body, app.store.submissionsOf(form.id));
     const count = only ? only.size : app.store.submissionsOf(form.id).size;
     // Async strictly above the threshold (the deployed server: > 1000).
     if (count > app.opts.exportAsyncThreshold) {
