@@ -132,6 +132,8 @@ export class IdChunks {
   private buffered: number[] = [];
   /** The total the previous page reported. */
   private lastTotal: number | undefined;
+  /** Reading the list a second time, for ids the first reading missed. */
+  private rescanning = false;
   /** The list's total, once page 1 was read. */
   total: number | undefined;
   /** List requests made. */
@@ -178,7 +180,21 @@ export class IdChunks {
       this.page = Math.max(0, this.page - 1 - Math.ceil(shrunk / (info?.perPage || MAX_PER_PAGE)));
       return;
     }
-    if (items.length === 0 || !more) this.done = true;
+    if (this.rescanning && this.lastTotal !== undefined && this.seen.size >= this.lastTotal) {
+      this.done = true;
+      return;
+    }
+    if (items.length === 0 || !more) {
+      // The deployed list is ordered by creation time alone, so answers created in the same second may
+      // come in another order from one page request to the next: a page can repeat one and skip another.
+      // When fewer ids were seen than the list counts, it is read once more, up to the missing ones.
+      if (!this.rescanning && this.lastTotal !== undefined && this.seen.size < this.lastTotal) {
+        this.rescanning = true;
+        this.page = 0;
+        return;
+      }
+      this.done = true;
+    }
   }
 }
 

@@ -127,3 +127,62 @@ describe('a chunked export whose next chunk names a submission deleted meanwhile
     }
   }, 90_000);
 });
+
+// The deployed list is ordered by created_at alone: answers created in the same second may come back
+// in another order from one page request to the next (SQL leaves ties unordered), so a page can
+// repeat an id of the page before and skip another. Imitated by a proxy that answers page 2 once
+// with page 1's last submission in place of its own first one.
+describe('a chunked export when the list repeats one submission and skips another (deployed flavour, e2e)', () => {
+  it('reads the list again for the missing one', async () => {
+    const home = tempHome();
+    const work = mkdtempSync(join(tmpdir(), 'formctl-export-ties-'));
+    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+    const to = new URL(sb.url);
+    let lastOfPage1: unknown;
+    let rewritten = false;
+    const server = createServer((req, res) => {
+      const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
+        const page = /\/submissions\?(?:.*&)?page=(\d+)(?:&|$)/.exec(req.url ?? '')?.[1];
+        if (req.method !== 'GET' || (page !== '1' && page !== '2')) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          return;
+        }
+        const parts: Buffer[] = [];
+        up.on('data', (b: Buffer) => parts.push(b));
+        up.on('end', () => {
+          const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { data: unknown[] };
+          if (page === '1') lastOfPage1 = body.data.at(-1);
+          else if (!rewritten && lastOfPage1 !== undefined) {
+            rewritten = true;
+            body.data[0] = lastOfPage1;
+          }
+          const text = JSON.stringify(body);
+          res.writeHead(up.statusCode ?? 502, { ...up.headers, 'content-length': String(Buffer.byteLength(text)) });
+          res.end(text);
+        });
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const out = join(work, 'big.csv');
+      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], {
+        env: { ...home.env, FORMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FORMCTL_TOKEN: sb.tokens.all },
+        timeoutMs: 60_000,
+      });
+      expect(r.code).toBe(0);
+      expect(rewritten).toBe(true);
+      const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+      expect(lines.length).toBe(1 + 1200);
+      expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await sb.close();
+      home.cleanup();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
