@@ -81,6 +81,12 @@ describe('a token stays with its host', () => {
         `error: Missing --workspace: the default workspace of profile "default" (${sb.workspaceId}) is one of ${new URL(sb.url).origin}'s, and FORMCTL_BASE_URL points at ${new URL(b.url).origin}.\n`,
       );
       expect(r.stderr).not.toMatch(/^\[debug\] > POST /m);
+      // Nor can that service's workspace become the profile's default.
+      const use = await runFormctl(['workspace', 'use', String(b.workspaceId)], { env });
+      expect(use.code).toBe(2);
+      expect(use.stderr).toContain(
+        `error: FORMCTL_BASE_URL (${new URL(b.url).origin}) is another service than profile "default"'s (${new URL(sb.url).origin}), so its workspace cannot be that profile's default; nothing was saved.\n`,
+      );
       // Named explicitly, it goes there.
       const w = await runFormctl(['form', 'create', '--title', 'Here', '--field', 'Name', '-w', String(b.workspaceId), '--json', 'title'], { env });
       expect([w.code, w.stdout]).toEqual([0, '{\n  "title": "Here"\n}\n']);

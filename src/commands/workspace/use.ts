@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
+import { DEFAULT_BASE_URL, originOf } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import { success } from '../../io/output.js';
 import { examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
@@ -14,6 +15,8 @@ function workspaceUseCommand() {
 export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> &
   Pick<Factory, 'io' | 'api' | 'config'> & {
     profileName: () => Promise<string>;
+    /** The resolved context: the base URL in effect and the profile's own. */
+    context?: Factory['context'];
     /** The <id> argument. */
     id: number;
   };
@@ -21,12 +24,20 @@ export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> &
 /** `formctl workspace use <id>`. */
 export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun) {
   return workspaceUseCommand().action((id, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, id }),
+    runF({ ...flags, io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, context: f.context, id }),
   );
 }
 
 /** Checks the workspace exists for this token, then stores it in the profile. */
 export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
+  // FORMCTL_BASE_URL at another service: its workspace ids mean nothing on the profile's own service.
+  const ctx = await o.context?.();
+  if (ctx && ctx.baseUrlSource === 'env' && ctx.profile && originOf(ctx.profile.baseUrl || DEFAULT_BASE_URL) !== originOf(ctx.baseUrl)) {
+    throw new UsageError(
+      `FORMCTL_BASE_URL (${originOf(ctx.baseUrl) ?? ctx.baseUrl}) is another service than profile "${ctx.profileName}"'s (${originOf(ctx.profile.baseUrl || DEFAULT_BASE_URL) ?? ctx.profile.baseUrl}), so its workspace cannot be that profile's default; nothing was saved.`,
+      'Set FORMCTL_WORKSPACE for it instead, or unset FORMCTL_BASE_URL.',
+    );
+  }
   const workspaces = await listWorkspaces(await o.api());
   const ws = workspaces.find((w) => w.id === o.id);
   if (!ws) {
