@@ -69,18 +69,35 @@ export function deployedSubmissionView(app: App, form: Form, sub: Submission): R
   return { data, completion_time: sub.completion_time ?? null, form_id: sub.form_id, id: sub.id, submission_id: uuid };
 }
 
+/** The names of the files the form's submissions hold: the files the deployed server has stored for it. */
+export function storedFileNames(form: Form, subs: Iterable<Submission>): Set<string> {
+  const names = new Set<string>();
+  const fileFields = form.properties.filter(isFileType).map((p) => p.id);
+  for (const sub of subs) {
+    for (const n of sub.files ?? []) names.add(n);
+    for (const id of fileFields) for (const n of fileNames(sub.data[id])) names.add(n);
+  }
+  return names;
+}
+
 /**
- * A sent answer to a file field as the deployed server stores it on update: only strings survive
- * (a `file_url` is reduced to its file name, a name is kept); objects are dropped, as the server
- * skips them. A signature must be its file name: a URL fails the server's file-name rule and is null.
+ * A sent answer to a file field as the deployed server stores it on update: only strings survive,
+ * and only when they name a file the server has stored for the form (`stored`): a `file_url` of the
+ * server's own origin is reduced to its file name, a name is kept; any other URL or name (the server
+ * can neither find it in its storage nor among uploads) is stored as nothing, and objects are dropped,
+ * as the server skips them. A signature must be its file name: a URL fails the server's file-name
+ * rule and is null.
  */
-export function storedFileValue(p: FormProperty, value: unknown): unknown {
+export function storedFileValue(app: App, p: FormProperty, value: unknown, stored: ReadonlySet<string>): unknown {
   const toName = (s: string): string | null => {
-    if (!/^https?:\/\//i.test(s)) return s;
+    if (!/^https?:\/\//i.test(s)) return stored.has(s) ? s : null;
     if (p.type === 'signature') return null;
     try {
-      const last = new URL(s).pathname.split('/').pop() ?? '';
-      return last ? decodeURIComponent(last) : null;
+      const url = new URL(s);
+      if (url.origin !== new URL(app.baseUrl).origin) return null;
+      const last = url.pathname.split('/').pop() ?? '';
+      const name = last ? decodeURIComponent(last) : '';
+      return stored.has(name) ? name : null;
     } catch {
       return null;
     }

@@ -75,6 +75,11 @@ export interface Submission {
   status?: 'completed' | 'partial';
   /** Seconds the respondent took, as sent with the answer; null when unknown. */
   completion_time?: number | null;
+  /**
+   * Deployed flavour: names of files this submission once held that an update dropped from its
+   * answers. The server keeps them in its storage, so an update may name them again.
+   */
+  files?: string[];
 }
 
 export interface WebhookData {

@@ -149,9 +149,54 @@ export function buildUpdateBody(form: Form, item: NormalizedSubmission, patch: R
   // current answers (docs/submission-update.md).
   const types = new Map(inputProperties(form).map((p) => [p.id, p.type]));
   const top = Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, takeBack(types.get(k), v)]));
+  for (const [k, v] of Object.entries(top)) {
+    const type = types.get(k);
+    if (type === 'files' || type === 'signature') assertHeldFiles(form, k, type, v, (item.data as Record<string, unknown> | undefined)?.[k]);
+  }
   // A field called `data` or `completion_time` was refused by assertUpdatable, so nothing is overwritten here.
   const body: UpdateBody = { ...answers, ...top, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };
   return { body, effects: { partial: isPartial(item), removed } };
+}
+
+/** A URL without its query (a file's signed URL changes with every list; the file does not). */
+function withoutQuery(s: string): string | undefined {
+  try {
+    const u = new URL(s);
+    return /^https?:$/.test(u.protocol) ? `${u.origin}${u.pathname}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a file or signature answer that names a file the submission does not hold. The deployed
+ * service keeps only files it stored itself (uploaded through its form): any other URL or name is
+ * stored as nothing, so the answer would be erased rather than set (docs/submission-update.md). A
+ * patch may clear the answer, or keep some of the files it has.
+ */
+function assertHeldFiles(form: Form, id: string, type: string, value: unknown, current: unknown): void {
+  const held = new Set<string>();
+  const hold = (s: unknown) => {
+    if (typeof s !== 'string' || s === '') return;
+    held.add(s);
+    const bare = withoutQuery(s);
+    if (bare) held.add(bare);
+  };
+  for (const c of Array.isArray(current) ? current : [current]) {
+    if (c !== null && typeof c === 'object') {
+      hold((c as Record<string, unknown>).file_url);
+      hold((c as Record<string, unknown>).file_name);
+    } else hold(c);
+  }
+  const wanted = (Array.isArray(value) ? value : [value]).filter((x) => x !== null && x !== undefined && x !== '');
+  const foreign = wanted.filter((w) => typeof w !== 'string' || !(held.has(w) || held.has(withoutQuery(w) ?? '')));
+  if (foreign.length === 0) return;
+  const p = inputProperties(form).find((x) => x.id === id);
+  const name = p?.name && p.name !== id ? `"${p.name}" (${id})` : `"${id}"`;
+  throw new UsageError(
+    `Field ${name} is a ${type} field, and ${JSON.stringify(foreign[0])} is not one of the files this submission holds: the deployed OpnForm service keeps only files it stored itself, and stores anything else as nothing, erasing the answer; nothing was sent.`,
+    `A file answer can be cleared (an empty value) or keep some of its files; upload new files in the web interface.`,
+  );
 }
 
 /** Whether every patched field already holds the value the patch gives it (a resumed line that was applied). */

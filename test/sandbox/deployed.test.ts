@@ -113,6 +113,23 @@ describe('deployed flavour: submission update replaces the answer set', () => {
     expect(got.data.docs).toEqual([]);
   });
 
+  it('a file answer keeps only files the server stored for the form: another URL or an unknown name is stored as nothing', async () => {
+    const sb = await boots();
+    const form = await newForm(sb);
+    await answerOf(sb, form.slug, FULL);
+    const [sub] = await items(sb, form.id);
+    const path = `/open/forms/${form.id}/submissions/${sub.id}`;
+    await call(sb, 'PUT', path, { docs: ['https://files.example.com/new.pdf', 'new.pdf', 'cv.pdf'], sig: 'other.png' });
+    let [got] = await items(sb, form.id);
+    expect(got.data.docs.map((f: { file_name: string }) => f.file_name)).toEqual(['cv.pdf']);
+    expect(got.data.sig).toEqual([]);
+    // Dropped from the answer, photo.png and the signature are still in the server's storage.
+    await call(sb, 'PUT', path, { docs: ['photo.png'], sig: 'sig-1.png' });
+    [got] = await items(sb, form.id);
+    expect(got.data.docs.map((f: { file_name: string }) => f.file_name)).toEqual(['photo.png']);
+    expect(got.data.sig.map((f: { file_name: string }) => f.file_name)).toEqual(['sig-1.png']);
+  });
+
   it('a visible required field must be at the top level (hidden ones need not); captcha forms are always 422', async () => {
     const sb = await boots();
     const props = [

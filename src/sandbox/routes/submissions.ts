@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeployed, ok } from '../context.js';
 import type { Ctx, PublicCtx, RouteTable } from '../context.js';
-import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileValue } from '../deployed.js';
+import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileNames, storedFileValue } from '../deployed.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
 import { isLayoutBlock } from '../../service/forms.js';
 import type { Form, FormProperty, Submission } from '../model.js';
@@ -59,11 +59,18 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
     errors.throwIfAny();
   }
   const props = answerable(form);
+  const stored = storedFileNames(form, ctx.app.store.submissionsOf(form.id).values());
   const data: Record<string, unknown> = {};
   for (const [id, value] of Object.entries(validated)) {
     const p = props.get(id)!;
-    data[id] = isFileType(p) ? storedFileValue(p, value) : value;
+    data[id] = isFileType(p) ? storedFileValue(ctx.app, p, value, stored) : value;
   }
+  // Files the update drops from the answers stay in the server's storage.
+  const before = storedFileNames(form, [sub]);
+  const after = storedFileNames(form, [{ ...sub, files: [], data }]);
+  const kept = [...before].filter((n) => !after.has(n));
+  if (kept.length > 0) sub.files = kept;
+  else delete sub.files;
   sub.data = data;
   sub.completion_time = !partialBody && Number.isInteger(body.completion_time) ? (body.completion_time as number) : null;
   sub.status = 'completed';

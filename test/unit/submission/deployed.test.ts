@@ -105,6 +105,18 @@ describe('the update body (both services read it as a patch)', () => {
     expect(body.data).toEqual({ p_cv: cv, p_sig: sig, p_rating: 5 });
   });
 
+  it('refuses a file or signature the submission does not hold; clearing, keeping and a re-signed URL pass', () => {
+    expect(() => buildUpdateBody(FORM, item, { p_cv: ['https://elsewhere/new.pdf'] })).toThrow(
+      /^Field "CV" \(p_cv\) is a files field, and "https:\/\/elsewhere\/new.pdf" is not one of the files this submission holds: /,
+    );
+    expect(() => buildUpdateBody(FORM, item, { p_sig: 'other.png' })).toThrow(/Field "Signature" \(p_sig\) is a signature field/);
+    expect(buildUpdateBody(FORM, item, { p_cv: [] }).body.p_cv).toEqual([]);
+    expect(buildUpdateBody(FORM, item, { p_sig: null }).body.p_sig).toBeNull();
+    expect(buildUpdateBody(FORM, item, { p_cv: ['cv.pdf'] }).body.p_cv).toEqual(['cv.pdf']);
+    // A URL saved from an earlier list carries another signature: the same file.
+    expect(buildUpdateBody(FORM, item, { p_cv: ['https://f/cv.pdf?sig=2'] }).body.p_cv).toEqual(['https://f/cv.pdf?sig=2']);
+  });
+
   it('tells an applied patch from one not yet applied (resume)', () => {
     expect(patchApplied(item, { p_name: 'Ada' })).toBe(true);
     expect(patchApplied(item, { p_name: 'Bob' })).toBe(false);

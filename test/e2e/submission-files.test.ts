@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+interface Listed {
+  id: number;
+  data: Record<string, unknown>;
+}
+
+/** File names of a listed file answer: objects on the deployed flavour, names on the spec's. */
+function names(v: unknown): string[] {
+  return (Array.isArray(v) ? v : [v]).map((x) => (x !== null && typeof x === 'object' ? String((x as { file_name: string }).file_name) : String(x)));
+}
+
+// The deployed service keeps a file answer only when it names a file the service stored itself; any
+// other URL or name is stored as nothing (docs/submission-update.md). So an update may clear a file
+// answer or keep some of its files, and anything else is refused before sending, on both flavours.
+describe.each(FLAVORS)('file answers in submission updates on the %s flavour (e2e)', (flavor) => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  let work: string;
+  let form: { id: number; slug: string };
+  beforeAll(async () => {
+    home = tempHome();
+    work = mkdtempSync(join(tmpdir(), 'formctl-files-'));
+    sb = await startTestSandbox({ flavor });
+    env = { ...home.env, ...sb.env };
+    const file = join(work, 'form.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        title: 'Applications',
+        visibility: 'public',
+        properties: [
+          { id: 'name', name: 'Name', type: 'text' },
+          { id: 'cv', name: 'CV', type: 'files' },
+          { id: 'sig', name: 'Signature', type: 'signature' },
+        ],
+      }),
+    );
+    const c = await runFormctl(['form', 'create', '-f', file, '-w', String(sb.workspaceId), '--json', 'id,slug'], { env });
+    expect(c.code).toBe(0);
+    form = JSON.parse(c.stdout) as { id: number; slug: string };
+    const res = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ name: 'Ada', cv: ['cv.pdf', 'photo.png'], sig: 'sign-1.png' }),
+    });
+    expect(res.status).toBe(200);
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const first = async (): Promise<Listed> =>
+    (JSON.parse((await runFormctl(['submission', 'list', String(form.id), '--json'], { env })).stdout) as Listed[])[0]!;
+
+  it('refuses a file the submission does not hold (exit 2, no PUT), and the files stay', async () => {
+    const sub = await first();
+    for (const set of ['CV=https://files.example.com/new.pdf', 'Signature=other.png']) {
+      const r = await runFormctl(['--debug', 'submission', 'update', String(form.id), String(sub.id), '--set', set], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /^error: Field "(CV" \(cv\) is a files|Signature" \(sig\) is a signature) field, and ".+" is not one of the files this submission holds: /m,
+      );
+      expect(r.stderr).not.toMatch(/^\[debug\] > PUT /m);
+    }
+    const after = await first();
+    expect(names(after.data.cv)).toEqual(['cv.pdf', 'photo.png']);
+    expect(names(after.data.sig)).toEqual(['sign-1.png']);
+  });
+
+  it('another field changes and the files stay; a saved record may keep some of them', async () => {
+    const sub = await first();
+    const u = await runFormctl(['submission', 'update', String(form.id), String(sub.id), '--set', 'Name=Grace'], { env });
+    expect(u.code).toBe(0);
+    let after = await first();
+    expect([after.data.name, names(after.data.cv), names(after.data.sig)]).toEqual(['Grace', ['cv.pdf', 'photo.png'], ['sign-1.png']]);
+    const rec = join(work, 'record.json');
+    writeFileSync(rec, JSON.stringify({ ...after, data: { ...after.data, cv: (after.data.cv as unknown[]).slice(1) } }));
+    const k = await runFormctl(['submission', 'update', String(form.id), String(sub.id), '--file', rec], { env });
+    expect(k.code).toBe(0);
+    after = await first();
+    expect([names(after.data.cv), names(after.data.sig)]).toEqual([['photo.png'], ['sign-1.png']]);
+  });
+});
