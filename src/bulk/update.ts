@@ -216,7 +216,14 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
   };
   const send = async (n: number, text: string, parsed: Parsed, item: NormalizedSubmission, id: number): Promise<void> => {
     const base = { line: n, submission_id: parsed.label, id };
-    const { body } = buildUpdateBody(o.form, item, parsed.data);
+    let body: ReturnType<typeof buildUpdateBody>['body'];
+    try {
+      ({ body } = buildUpdateBody(o.form, item, parsed.data));
+    } catch (err) {
+      // A value the line cannot send (a file the submission does not hold): that line fails, nothing sent.
+      await record({ ...base, status: 'failed', error: firstLine(err) }, text);
+      return;
+    }
     if (o.dryRun) {
       await record({ ...base, status: 'dry-run', data: parsed.data, body }, text);
       return;

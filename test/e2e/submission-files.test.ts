@@ -71,7 +71,19 @@ describe.each(FLAVORS)('file answers in submission updates on the %s flavour (e2
       );
       expect(r.stderr).not.toMatch(/^\[debug\] > PUT /m);
     }
+    // In a bulk run that line fails and the others go on.
+    const from = join(work, 'lines.ndjson');
+    writeFileSync(from, `${JSON.stringify({ id: sub.id, CV: ['https://files.example.com/new.pdf'] })}\n${JSON.stringify({ id: sub.id, Name: 'Ada L.' })}\n`);
+    const b = await runFormctl(['submission', 'update', String(form.id), '--from', from, '--yes'], { env });
+    expect(b.code).toBe(10);
+    const lines = b.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; error?: string });
+    expect(lines.map((l) => l.status)).toEqual(['failed', 'ok']);
+    expect(lines[0]!.error).toMatch(/is not one of the files this submission holds/);
     const after = await first();
+    expect(after.data.name).toBe('Ada L.');
     expect(names(after.data.cv)).toEqual(['cv.pdf', 'photo.png']);
     expect(names(after.data.sig)).toEqual(['sign-1.png']);
   });
