@@ -153,7 +153,7 @@ describe('deployed flavour: submission update replaces the answer set', () => {
     expect(refused.json.errors).toEqual({ 'h-captcha-response': ['Please complete the captcha.'] });
   });
 
-  it('is_partial in the body wipes the answers; a partial submission becomes completed', async () => {
+  it('is_partial: true wipes the answers on a form that takes partial submissions; a partial submission becomes completed', async () => {
     const sb = await boots();
     const form = await newForm(sb);
     await answerOf(sb, form.slug, { name: 'Half', is_partial: true });
@@ -163,10 +163,20 @@ describe('deployed flavour: submission update replaces the answer set', () => {
     await call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { name: 'Half', rating: 1 });
     [sub] = await items(sb, form.id);
     expect(sub.data.status).toBe('completed');
-    await call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { name: 'Half', rating: 1, is_partial: false });
+    // Laravel's boolean() reads false as false, and a form without partial submissions keeps its rules.
+    await call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { name: 'Half', rating: 2, is_partial: false });
+    [sub] = await items(sb, form.id);
+    expect([sub.data.name, sub.data.rating]).toEqual(['Half', 2]);
+    await call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { name: 'Half', rating: 3, is_partial: true });
+    [sub] = await items(sb, form.id);
+    expect([sub.data.name, sub.data.rating]).toEqual(['Half', 3]);
+    const fetched = (await call(sb, 'GET', `/open/forms/${form.id}`)).json;
+    expect((await call(sb, 'PUT', `/open/forms/${form.id}`, { ...fetched, enable_partial_submissions: true })).status).toBe(200);
+    await call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { name: 'Half', rating: 1, is_partial: 'yes' });
     [sub] = await items(sb, form.id);
     expect(sub.data.name).toBeUndefined();
     expect(sub.data.rating).toBeUndefined();
+    expect(sub.data.status).toBe('completed');
   });
 
   it('answers to fields removed from the form are listed until an update drops them', async () => {

@@ -36,8 +36,8 @@ function submissionFor(ctx: Ctx, form: Form): Submission {
 
 /**
  * Deployed submission update (docs/service.md): the body's top-level keys that are field ids of the
- * form REPLACE the stored answers; `data` is not read. A captcha form is always 422; `is_partial`
- * empties the rules, so the answers are wiped; a visible required field must be present;
+ * form REPLACE the stored answers; `data` is not read. A captcha form is always 422; `is_partial: true`
+ * on a form that takes partial submissions empties the rules, so the answers are wiped; a visible required field must be present;
  * completion_time becomes what was sent (else null); the status becomes completed; file answers
  * survive only as strings; answers to removed fields are dropped. Every active integration fires again.
  */
@@ -46,7 +46,9 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
     throw validationFailed({ 'h-captcha-response': ['Please complete the captcha.'] });
   }
   const validated: Record<string, unknown> = {};
-  const partialBody = Object.hasOwn(body, 'is_partial');
+  // The server's rules() are empty only for `is_partial` read as true by Laravel's boolean() on a form
+  // that takes partial submissions; `is_partial` itself has no rule, so it never reaches the stored record.
+  const partialBody = laravelTrue(body.is_partial) && form.attrs.enable_partial_submissions === true;
   if (!partialBody) {
     const errors = new Errors();
     for (const [id, p] of answerable(form)) {
@@ -76,6 +78,11 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
   sub.status = 'completed';
   ctx.app.store.changed();
   ctx.app.dispatcher.submissionCreated(form, sub);
+}
+
+/** Laravel's `$request->boolean()`: true for true, 1, "1", "true", "on" and "yes" (any case). */
+function laravelTrue(v: unknown): boolean {
+  return v === true || v === 1 || (typeof v === 'string' && /^(1|true|on|yes)$/i.test(v.trim()));
 }
 
 /** Case-insensitive match of `term` against any string or number value of a submission (docs/service-details.md, Submissions). */
