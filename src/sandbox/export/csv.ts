@@ -42,7 +42,7 @@ export function parseColumns(form: Form, body: Record<string, unknown>): ExportC
  * `submissionIds` (optional): the numeric ids to export, as the deployed server takes them. Each must
  * be a submission of this form (`known`): an unknown id, or one of another form, is 422
  * `submissionIds.<i>` "The selected submissionIds.<i> is invalid.", as the deployed server's `exists`
- * rule answers (docs/sandbox.md, Export). Undefined when absent.
+ * rule answers (docs/sandbox.md, "Behaviour the spec leaves open"). Undefined when absent.
  */
 export function parseSubmissionIds(body: Record<string, unknown>, known: ReadonlyMap<number, unknown>): Set<number> | undefined {
   const v = body.submissionIds;
