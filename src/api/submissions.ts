@@ -177,6 +177,9 @@ export interface SubmissionIndex {
   byId: Map<number, NormalizedSubmission>;
   /** UUID → numeric id. */
   byUuid: Map<string, number>;
+  /** The list page each submission was read from, and when (ms, the caller's clock). */
+  pageOf: Map<number, number>;
+  readAt: Map<number, number>;
 }
 
 /**
@@ -194,9 +197,11 @@ export async function scanSubmissions(
     pace?: () => Promise<void>;
     observe?: () => void;
     onPage?: (pagesRead: number, lastPage: number | undefined) => void;
+    now?: () => number;
   } = {},
 ): Promise<SubmissionIndex> {
-  const index: SubmissionIndex = { byId: new Map(), byUuid: new Map() };
+  const index: SubmissionIndex = { byId: new Map(), byUuid: new Map(), pageOf: new Map(), readAt: new Map() };
+  const now = o.now ?? Date.now;
   let left = wanted.ids.size + wanted.uuids.size;
   if (left === 0) return index;
   for (let p = 1; ; p++) {
@@ -211,6 +216,8 @@ export async function scanSubmissions(
       const byUuid = uuid !== undefined && wanted.uuids.has(uuid) && !index.byUuid.has(uuid);
       if (id === undefined || (!byId && !byUuid)) continue;
       index.byId.set(id, s);
+      index.pageOf.set(id, p);
+      index.readAt.set(id, now());
       if (byId) left--;
       if (byUuid) {
         index.byUuid.set(uuid!, id);
@@ -219,6 +226,42 @@ export async function scanSubmissions(
     }
     if (left <= 0 || !page.more) return index;
   }
+}
+
+/**
+ * Reads one submission of a bulk run again (docs/submission-update.md, "Finding the submission"):
+ * from the list page it was read from, refreshing the other indexed submissions on that page that
+ * `reusable` allows; through findSubmission when it has moved off that page. Exit 6 when it is gone.
+ */
+export async function refreshSubmission(
+  c: ApiClient,
+  formId: number,
+  index: SubmissionIndex,
+  id: number,
+  o: { now: () => number; reusable: (id: number) => boolean; pace?: () => Promise<void>; observe?: () => void; signal?: AbortSignal },
+): Promise<NormalizedSubmission> {
+  const page = index.pageOf.get(id);
+  if (page !== undefined) {
+    await o.pace?.();
+    const got = await listPage(c, formId, page, undefined, o.signal);
+    o.observe?.();
+    const t = o.now();
+    let hit: NormalizedSubmission | undefined;
+    for (const s of got.items) {
+      const sid = numericIdOf(s);
+      if (sid === undefined || !index.byId.has(sid) || (sid !== id && !o.reusable(sid))) continue;
+      index.byId.set(sid, s);
+      index.readAt.set(sid, t);
+      if (sid === id) hit = s;
+    }
+    if (hit) return hit;
+  }
+  await o.pace?.();
+  const found = await findSubmission(c, formId, { kind: 'id', id }, { signal: o.signal });
+  o.observe?.();
+  index.byId.set(id, found);
+  index.readAt.set(id, o.now());
+  return found;
 }
 
 /**

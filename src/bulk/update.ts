@@ -63,6 +63,13 @@ export interface BulkUpdateOptions {
   form: Form;
   /** The submissions the lines name, read from the list before the run. */
   index: SubmissionIndex;
+  /**
+   * The submission's answers as they are now, read again when the index's copy has grown old (the run
+   * may take many minutes, and on the deployed service the body sends back every answer: an old copy
+   * would undo changes others made meanwhile). Submissions with work of this run pending are not
+   * `reusable`: their copy carries answers this run sent.
+   */
+  refresh?: (id: number, reusable: (id: number) => boolean) => Promise<NormalizedSubmission>;
   /** Record each line's intent (`sending`) before its request: the results go to a file that --resume reads. */
   intent?: boolean;
   input: Readable;
@@ -214,8 +221,24 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
     const id = ref.kind === 'id' ? ref.id : o.index.byUuid.get(ref.uuid);
     return id === undefined ? undefined : o.index.byId.get(id);
   };
-  const send = async (n: number, text: string, parsed: Parsed, item: NormalizedSubmission, id: number): Promise<void> => {
+  const send = async (n: number, text: string, parsed: Parsed, listed: NormalizedSubmission, id: number): Promise<void> => {
     const base = { line: n, submission_id: parsed.label, id };
+    let item = o.index.byId.get(id) ?? listed;
+    if (o.refresh && !o.dryRun) {
+      try {
+        item = await o.refresh(id, (sid) => !tails.has(sid));
+      } catch (err) {
+        if (err instanceof InterruptedError || o.signal?.aborted) {
+          await record({ ...base, status: 'interrupted' }, text);
+          return;
+        }
+        if (err instanceof UnauthorizedError) fatal ??= err;
+        const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
+        if (err instanceof ApiError) r.http_status = err.status;
+        await record(r, text);
+        return;
+      }
+    }
     let body: ReturnType<typeof buildUpdateBody>['body'];
     try {
       ({ body } = buildUpdateBody(o.form, item, parsed.data));

@@ -7,7 +7,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { Readable as ReadableStream } from 'node:stream';
 import { type Pacer, createPacer } from '../../api/ratelimit.js';
-import { type SubmissionIndex, countActiveIntegrations, scanSubmissions } from '../../api/submissions.js';
+import { type SubmissionIndex, countActiveIntegrations, refreshSubmission, scanSubmissions } from '../../api/submissions.js';
 import { type BulkStats, type ResumeLog, isDone, resumeKey, runBulkUpdate, sniffRef } from '../../bulk/update.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -185,6 +185,14 @@ function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * A submission read from the list longer ago than this is read again before its update is sent
+ * (docs/submission-update.md, "Finding the submission"): on the deployed service the body sends back
+ * every answer, so an old copy would undo what others changed since. One list page refreshes every
+ * submission of the run on it, so a run in list order pays about one page per page of targets.
+ */
+const FRESH_MS = 60_000;
+
 /** The rate shown is measured over the last minute: long enough to smooth the pacer's steps, short enough to follow a changed limit. */
 const RATE_WINDOW_MS = 60_000;
 /** Below this much measured time a rate is noise (the first requests go at once), so none is shown. */
@@ -307,6 +315,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
         pace: async () => pacer.take(o.signal),
         observe: () => pacer.observe(client.rateLimit),
         onPage: (p, last) => o.io.stderrIsTTY && scanLine.update(`Reading submissions: page ${p}${last ? `/${last}` : ''}`),
+        now: o.now,
       },
     );
   } finally {
@@ -330,6 +339,17 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
       client,
       form,
       index,
+      refresh: async (id, reusable) => {
+        const read = index.readAt.get(id);
+        if (read !== undefined && o.now() - read < FRESH_MS) return index.byId.get(id)!;
+        return refreshSubmission(client, form.id, index, id, {
+          now: o.now,
+          reusable,
+          pace: async () => pacer.take(o.signal),
+          observe: () => pacer.observe(client.rateLimit),
+          signal: o.signal,
+        });
+      },
       intent: o.results !== undefined,
       input,
       concurrency: o.concurrency,

@@ -348,6 +348,59 @@ describe('bulk update on the deployed service', () => {
     expect(fake!.listRequests()).toBeLessThanOrEqual(3);
   });
 
+  it('a copy read more than a minute before its line is read again: a change made meanwhile by someone else is kept', async () => {
+    await start();
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 10, "Rating": 5}\n');
+    // The clock jumps two minutes once the list was read (the integrations request comes after it),
+    // and someone edits submission 10 in that time.
+    let later = false;
+    const now = () => {
+      if (!later && fake!.requests.some((r) => r.url.endsWith('/integrations'))) {
+        later = true;
+        fake!.subs.get(10)!.data = { ...fake!.subs.get(10)!.data, p_email: 'edited@elsewhere.io' };
+      }
+      return later ? 120_000 : 0;
+    };
+    const lists = () => fake!.listRequests();
+    await run(from, { now }).p;
+    expect(fake!.subs.get(10)!.data).toEqual({ ...answers(10), p_email: 'edited@elsewhere.io', p_rating: 5 });
+    expect(fake!.puts.map((p) => p.target)).toEqual([10]);
+    // The scan's 3 pages (submission 10 is on the last), then that page read again for the line.
+    expect(lists()).toBe(4);
+  });
+
+  it('a submission deleted since the list was read fails its line, nothing sent for it', async () => {
+    await start();
+    const from = join(dir, 'in.ndjson');
+    writeFileSync(from, '{"id": 10, "Rating": 5}\n{"id": 11, "Rating": 4}\n');
+    let later = false;
+    const now = () => {
+      if (!later && fake!.requests.some((r) => r.url.endsWith('/integrations'))) {
+        later = true;
+        fake!.subs.delete(10);
+      }
+      return later ? 120_000 : 0;
+    };
+    const err = await failure(run(from, { now }).p);
+    expect(err.exitCode).toBe(10);
+    expect(fake!.puts.map((p) => p.target)).toEqual([11]);
+    const r = readFileSync(join(dir, 'r.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; status: string; error?: string });
+    expect(
+      r
+        .filter((x) => x.status !== 'sending')
+        .map((x) => [x.line, x.status])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [1, 'failed'],
+      [2, 'ok'],
+    ]);
+    expect(r.find((x) => x.line === 1 && x.status === 'failed')!.error).toMatch(/has no submission 10/);
+  });
+
   it("two lines for one submission both stay applied (the second body carries the first line's answer)", async () => {
     await start();
     const from = join(dir, 'in.ndjson');
