@@ -149,9 +149,17 @@ export function buildUpdateBody(form: Form, item: NormalizedSubmission, patch: R
   // current answers (docs/submission-update.md).
   const types = new Map(inputProperties(form).map((p) => [p.id, p.type]));
   const top = Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, takeBack(types.get(k), v)]));
+  // A url field with file_upload is a file field to the deployed service (it stores the value as a file).
+  const uploads = new Set(
+    inputProperties(form)
+      .filter((p) => p.type === 'url' && p.file_upload === true)
+      .map((p) => p.id),
+  );
   for (const [k, v] of Object.entries(top)) {
-    const type = types.get(k);
-    if (type === 'files' || type === 'signature') assertHeldFiles(form, k, type, v, (item.data as Record<string, unknown> | undefined)?.[k]);
+    const type = uploads.has(k) ? 'file upload' : types.get(k);
+    if (type === 'files' || type === 'signature' || type === 'file upload') {
+      assertHeldFiles(form, k, type, v, (item.data as Record<string, unknown> | undefined)?.[k]);
+    }
   }
   // A field called `data` or `completion_time` was refused by assertUpdatable, so nothing is overwritten here.
   const body: UpdateBody = { ...answers, ...top, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };

@@ -115,6 +115,13 @@ describe('the update body (both services read it as a patch)', () => {
     expect(buildUpdateBody(FORM, item, { p_cv: ['cv.pdf'] }).body.p_cv).toEqual(['cv.pdf']);
     // A URL saved from an earlier list carries another signature: the same file.
     expect(buildUpdateBody(FORM, item, { p_cv: ['https://f/cv.pdf?sig=2'] }).body.p_cv).toEqual(['https://f/cv.pdf?sig=2']);
+    // A url field with file_upload stores its value as a file on the deployed service: the same rule.
+    const upload = { ...FORM, properties: [...FORM.properties, { id: 'p_doc', type: 'url', name: 'Doc', file_upload: true }] };
+    const withDoc = { ...item, data: { ...item.data, p_doc: 'doc_1b2c.pdf' } };
+    expect(() => buildUpdateBody(upload, withDoc, { p_doc: 'https://example.com/x.pdf' })).toThrow(/Field "Doc" \(p_doc\) is a file upload field/);
+    expect(buildUpdateBody(upload, withDoc, { p_doc: 'doc_1b2c.pdf' }).body.p_doc).toBe('doc_1b2c.pdf');
+    const link = { ...FORM, properties: [...FORM.properties, { id: 'p_doc', type: 'url', name: 'Doc' }] };
+    expect(buildUpdateBody(link, withDoc, { p_doc: 'https://example.com/x.pdf' }).body.p_doc).toBe('https://example.com/x.pdf');
   });
 
   it('tells an applied patch from one not yet applied (resume)', () => {
