@@ -1,24 +1,85 @@
 // Secrets that travel in URLs: an export file's capability token (`?token=…`), a pre-signed
-// storage URL (`X-Amz-Signature`, `X-Goog-Signature`, `sig`, …). Debug lines and error messages
-// show such a URL with those values replaced, whatever its origin (docs/security.md).
+// storage URL (`X-Amz-Signature`, `X-Goog-Signature`, `sig`, …), credentials before the host, and
+// the secret path of a chat service's incoming webhook (`hooks.slack.com/services/T…/B…/<secret>`).
+// One set of rules (docs/security.md, "Secrets in URLs"), two ways to hide a value: debug lines and
+// error messages write `[REDACTED]`; a webhook's URL in output is masked as its secret is (`••••1234`).
 
 /** Query parameter names whose value is a secret or grants access. */
-const SECRET_PARAM = /^(x-amz-|x-goog-|x-ms-)|token|signature|^sig$|secret|password|passwd|^key$|api[-_]?key|auth|credential|^code$|session/i;
+const SECRET_PARAM =
+  /^(x-amz-|x-goog-|x-ms-)|token|signature|^sig$|secret|password|passwd|^pwd$|(^|[-_.]|api|access|private|subscription|functions)key$|api[-_]?key|auth|credential|^code$|session/i;
+
+/** A path segment named like this is followed by a secret (`/trigger/e/with/key/<key>`, `/token/<token>`). */
+const SECRET_SEGMENT = /^(token|key|secret|apikey|api[-_]key|access[-_]token)$/i;
 
 /**
- * Replaces the value of every secret-looking query parameter in `text` (any URL or query in it), and
- * the password of a URL's credentials (`https://user:password@host`, a base URL behind basic auth).
+ * Known incoming-webhook services whose URL path is the credential: for a host matching `host`, the
+ * indexes (into the path's segments) of the segments that are secret. Ids that only tell hooks
+ * apart (Slack's team and bot ids, Discord's webhook id, Zapier's account) are kept.
+ */
+const SECRET_PATHS: Array<{ host: RegExp; secret: (segments: string[]) => number[] }> = [
+  // hooks.slack.com/services/T…/B…/<secret>, /workflows/T…/A…/<id>/<secret>, /triggers/T…/<id>/<secret>
+  { host: /^hooks\.slack(-gov)?\.com$/i, secret: (s) => (/^(services|workflows|triggers)$/.test(s[0] ?? '') && s.length > 2 ? [s.length - 1] : []) },
+  // discord.com/api[/v10]/webhooks/<id>/<token>[/slack|/github]
+  {
+    host: /^((ptb|canary)\.)?discord(app)?\.com$/i,
+    secret: (s) => {
+      const at = s.indexOf('webhooks');
+      return s[0] === 'api' && at > 0 && s.length > at + 2 ? [at + 2] : [];
+    },
+  },
+  // <tenant>.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>[/<key>], and the older outlook.office.com/webhook/…
+  {
+    host: /(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i,
+    secret: (s) => (/^webhook(b2)?$/i.test(s[0] ?? '') ? s.map((_, i) => i).filter((i) => i > 0 && !/^IncomingWebhook$/i.test(s[i]!)) : []),
+  },
+  // hooks.zapier.com/hooks/catch/<account>/<hook>/
+  { host: /^hooks\.zapier\.com$/i, secret: (s) => (s[0] === 'hooks' && s.length > 3 ? s.map((_, i) => i).filter((i) => i > 2) : []) },
+  // hook.<zone>.make.com/<token>, hook.integromat.com/<token>
+  { host: /^hook\.([a-z0-9-]+\.)?(make|integromat)\.com$/i, secret: (s) => s.map((_, i) => i) },
+  // maker.ifttt.com/use/<key> (the /with/key/<key> form is covered by SECRET_SEGMENT)
+  { host: /^maker\.ifttt\.com$/i, secret: (s) => (s[0] === 'use' && s.length > 1 ? [1] : []) },
+];
+
+/** A `//host/path` in text: optional credentials, host, optional port, then the path up to a query, fragment or delimiter. */
+const HOST_PATH = /\/\/((?:[^/\s?#@"'<>]*@)?)([^/\s?#"'<>:@]+)((?::\d+)?)(\/[^\s?#"'<>]*)/g;
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    // A malformed escape: judge the raw text.
+    return name;
+  }
+}
+
+/**
+ * Replaces, in `text` (a URL, or any text holding URLs or queries), each secret part with
+ * `hide(value)`: the value of every secret-looking query (or fragment) parameter, the password of a
+ * URL's credentials (`https://user:password@host`), and the secret path segments of the known
+ * webhook services and of segments after `/token/`, `/key/`, … Everything else is kept as written.
+ */
+export function maskUrlSecrets(text: string, hide: (value: string) => string): string {
+  return text
+    .replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`)
+    .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>]*)/g, (whole, sep: string, name: string, value: string) =>
+      value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}` : whole,
+    )
+    .replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
+      const segments = path.slice(1).split('/');
+      const secret = new Set(SECRET_PATHS.find((p) => p.host.test(host))?.secret(segments) ?? []);
+      segments.forEach((_, i) => {
+        if (i > 0 && SECRET_SEGMENT.test(decodeName(segments[i - 1]!))) secret.add(i);
+      });
+      const kept = segments.map((seg, i) => (secret.has(i) && seg !== '' ? hide(seg) : seg));
+      return secret.size === 0 ? whole : `//${userinfo}${host}${port}/${kept.join('/')}`;
+    });
+}
+
+/**
+ * Replaces the value of every secret-looking query parameter in `text` (any URL or query in it), the
+ * password of a URL's credentials (`https://user:password@host`, a base URL behind basic auth), and
+ * the secret path of a known incoming-webhook URL, with `[REDACTED]`: for debug lines and errors.
  */
 export function redactQuerySecrets(text: string): string {
-  return text
-    .replace(/(\/\/[^/\s:@]*):[^@\s/]+@/g, '$1:[REDACTED]@')
-    .replace(/([?&])([^=&\s#?]+)=([^&\s#]*)/g, (whole, sep: string, name: string, value: string) => {
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // A malformed escape: judge the raw name.
-      }
-      return value !== '' && SECRET_PARAM.test(decoded) ? `${sep}${name}=[REDACTED]` : whole;
-    });
+  return maskUrlSecrets(text, () => '[REDACTED]');
 }

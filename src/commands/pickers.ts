@@ -76,10 +76,11 @@ export async function pickForm(f: Factory, workspaceId: number, arg = '<form>'):
 }
 
 /** The URL without query or fragment: those may carry a key, and the picker is on screen. */
-function safeUrl(raw: unknown): string {
+function safeUrl(raw: unknown, maskWebhookUrl: (url: string) => unknown): string {
   try {
     const u = new URL(String(raw));
-    return `${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+    // A Slack or Discord hook's path is its secret: masked as `webhook list` masks it.
+    return String(maskWebhookUrl(`${u.origin}${u.pathname === '/' ? '' : u.pathname}`)).replace(/^[a-z]+:\/\//, '');
   } catch {
     return '';
   }
@@ -89,11 +90,12 @@ function safeUrl(raw: unknown): string {
 export async function pickIntegration(f: Factory, formId: number, arg = '<id>'): Promise<number> {
   if (!canAsk(f)) throw missingArg(arg, promptsOffHint(`the webhook id as ${arg}`, `See \`formctl webhook list ${formId}\`.`));
   const { listWebhooks } = await import('../api/webhooks.js');
+  const { maskWebhookUrl } = await import('../webhooks/secret.js');
   const list = await listWebhooks(await f.api(), formId);
   return pick(f, {
     message: 'Webhook (type to search)',
     flag: arg,
-    choices: list.map((i) => ({ name: `${safeUrl(i.data?.webhook_url) || `webhook ${i.id}`}`, value: Number(i.id), description: `id ${i.id} · ${i.status}` })),
+    choices: list.map((i) => ({ name: `${safeUrl(i.data?.webhook_url, maskWebhookUrl) || `webhook ${i.id}`}`, value: Number(i.id), description: `id ${i.id} · ${i.status}` })),
     empty: `Form ${formId} has no webhooks.`,
     emptyHint: `Create one: formctl webhook create ${formId} --url https://…`,
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { maskUrlSecrets } from '../api/redact.js';
 
 /** 32 random bytes as 64 hex digits: safe in any header, file or config, and far above the minimum. */
 export function generateSecret(): string {
@@ -16,4 +17,19 @@ export function maskSecret(secret: string | null | undefined): string | null {
 /** A secret read from a file or stdin: trailing line breaks (from `echo` or an editor) are not part of it. */
 export function cleanSecret(raw: string): string {
   return raw.replace(/[\r\n]+$/, '');
+}
+
+/**
+ * A webhook URL safe to print: each secret part (a secret-looking query value, a password before the
+ * host, the secret path of a Slack, Discord, Teams, … incoming webhook) masked as a secret is
+ * (`••••` + last 4), the rest as stored. The rules are the debug lines' (src/api/redact.ts,
+ * docs/security.md "Secrets in URLs"); a URL with nothing secret comes back unchanged.
+ */
+export function maskWebhookUrl<T>(url: T): T | string {
+  return typeof url === 'string' ? maskUrlSecrets(url, (v) => maskSecret(v) ?? '••••') : url;
+}
+
+/** Whether printing `url` masked hides anything. */
+export function urlHasSecrets(url: unknown): boolean {
+  return typeof url === 'string' && maskWebhookUrl(url) !== url;
 }

@@ -6,12 +6,12 @@ import { notice, resolveFormat, success, writeObject } from '../../io/output.js'
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
-import { cleanSecret, generateSecret } from '../../webhooks/secret.js';
+import { cleanSecret, generateSecret, maskWebhookUrl } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
 import { formIdOf } from './target.js';
-import { WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
+import { WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLogicFile, readSecretFile } from './files.js';
 
@@ -94,10 +94,12 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     await writeObject(o.io, format, choices.generateSecret ? { ...view, generated_secret: secret } : view, []);
     const masked = printsData(format) ? maskedHeadersNote([created], o.showSecret) : undefined;
     if (masked) await notice(o.io, masked);
+    const urls = printsData(format) ? maskedUrlNote([created], o.showSecret) : undefined;
+    if (urls) await notice(o.io, urls);
     return;
   }
   if (o.io.stdoutIsTTY) {
-    await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${url}`);
+    await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${o.showSecret ? url : maskWebhookUrl(url)}`);
     if (choices.generateSecret) {
       await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
       await write(o.io.stdout, `${secret}\n`);

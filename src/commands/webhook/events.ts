@@ -7,7 +7,8 @@ import { write } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, escapeControls, loadChalk, notice, resolveFormat, writeList } from '../../io/output.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, choiceOption, examples, addLimitOptions } from '../shared.js';
-import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { addShowSecretOption, addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { maskWebhookUrl } from '../../webhooks/secret.js';
 import { webhookTarget } from './target.js';
 
 export const EVENT_FIELDS = ['id', 'integration_id', 'event', 'status', 'response_code', 'error_message', 'created_at'] as const;
@@ -32,7 +33,7 @@ function webhookEventsCommand() {
     .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
     // In milliseconds once parsed.
     .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`, parseInterval);
-  return examples(addOutputOptions(addWebhookIdArgument(addFormArgument(addLimitOptions(base, 'records'))), { list: true, fields: EVENT_FIELDS }), [
+  return examples(addOutputOptions(addShowSecretOption(addWebhookIdArgument(addFormArgument(addLimitOptions(base, 'records')))), { list: true, fields: EVENT_FIELDS }), [
     'formctl webhook events contact 7',
     'formctl webhook events 42 7 --status failed',
     'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
@@ -63,6 +64,19 @@ const COLUMNS: Column<DispatchEvent>[] = [
   { header: 'Error', value: (e) => e.error_message },
   { header: 'When', value: (e) => e.created_at, time: true },
 ];
+
+/**
+ * A record safe to print: the receiver's URL, which the service quotes in a failure's message
+ * (`… for https://hooks.example.com/in?token=…`), with its secret parts masked as `webhook get`
+ * masks them, unless --show-secret.
+ */
+function eventView(e: DispatchEvent, showSecret: boolean | undefined): DispatchEvent {
+  if (showSecret || typeof e.error_message !== 'string') return e;
+  const error_message = maskWebhookUrl(e.error_message);
+  return error_message === e.error_message ? e : { ...e, error_message };
+}
+
+const MASKED_EVENTS_NOTE = 'URLs in error messages are shown with their secret parts masked (••••). Pass --show-secret to print them in full.';
 
 /** Record identity: the spec's id, or (deployed records have none) position from the oldest. */
 function newRecords(previous: DispatchEvent[], current: DispatchEvent[]): DispatchEvent[] {
@@ -95,9 +109,19 @@ async function eventsRun(o: WebhookEventsOptions): Promise<void> {
   const keep = (e: DispatchEvent) => o.status === undefined || e.status === o.status;
   const first = await listWebhookEvents(client, formId, o.id);
   const { rows: shown, cut } = applyLimit(first.filter(keep), limit);
+  let noted = false;
+  /** The records as printed, and the note the first time a URL in them was masked. */
+  const masked = async (batch: DispatchEvent[]): Promise<DispatchEvent[]> => {
+    const out = batch.map((e) => eventView(e, o.showSecret));
+    if (!noted && out.some((e, i) => e !== batch[i])) {
+      noted = true;
+      await notice(o.io, MASKED_EVENTS_NOTE);
+    }
+    return out;
+  };
 
   if (!o.follow) {
-    await writeList(o.io, format, shown, COLUMNS, {
+    await writeList(o.io, format, await masked(shown), COLUMNS, {
       now: o.now(),
       empty: o.status ? `No ${o.status} deliveries for webhook ${o.id}.` : `No deliveries yet for webhook ${o.id}.`,
     });
@@ -109,7 +133,7 @@ async function eventsRun(o: WebhookEventsOptions): Promise<void> {
   if (format.kind === 'json') format = { kind: 'ndjson', fields: format.fields };
   const chalk = await loadChalk(o.io.colorStdout);
   const print = async (batch: DispatchEvent[]) => {
-    const oldestFirst = batch.filter(keep).reverse();
+    const oldestFirst = await masked(batch.filter(keep).reverse());
     if (format.kind !== 'table') {
       await writeList(o.io, format, oldestFirst, COLUMNS);
       return;

@@ -8,7 +8,7 @@ import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { addShowSecretOption } from './shared.js';
 import { formIdOf } from './target.js';
-import { LIST_COLUMNS, WEBHOOK_FIELDS, maskedHeadersNote, printsData, webhookView } from './view.js';
+import { LIST_COLUMNS, WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, printsData, printsUrl, webhookView } from './view.js';
 
 /** `formctl webhook list [form]`: the command and its flags, declared once. */
 function webhookListCommand() {
@@ -29,7 +29,7 @@ export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
   return webhookListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
 }
 
-/** Lists webhooks with their secrets and header values masked (unless --show-secret). */
+/** Lists webhooks with their secrets, header values and the secret parts of their URLs masked (unless --show-secret). */
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
   const limit = listLimit(format, o);
@@ -44,5 +44,7 @@ export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   // The table and TSV show header names only; JSON shows each name with its value masked.
   const masked = printsData(format) ? maskedHeadersNote(found.slice(0, rows.length), o.showSecret) : undefined;
   if (masked) await notice(o.io, masked);
+  const urls = printsUrl(format) ? maskedUrlNote(found.slice(0, rows.length), o.showSecret) : undefined;
+  if (urls) await notice(o.io, urls);
   if (cut) await notice(o.io, moreNote(rows.length, 'webhooks'));
 }

@@ -9,6 +9,7 @@ import { escapeControls, notice } from '../../io/output.js';
 import { describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
+import { maskWebhookUrl } from '../../webhooks/secret.js';
 import { userAgent } from '../../version.js';
 import { type FlagsOf, examples, fileOption } from '../shared.js';
 import { collectHeader, headerObject } from './headers.js';
@@ -24,7 +25,8 @@ function webhookSendCommand() {
     .option('--sample', 'Send a sample payload (the default when no --body-file is given)')
     .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
     .option('--header <name:value>', "Extra header, as a webhook's custom headers are sent (repeatable)", collectHeader)
-    .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON');
+    .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON')
+    .option('--show-secret', "Print the URL in full in --json and errors (its tokens, password or secret path masked by default)");
   return examples(cmd, [
     'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
     'formctl webhook send http://127.0.0.1:3000/hook --secret-file secret.txt --form contact --sample',
@@ -48,7 +50,11 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
 
 /** Builds the body (sample or file), signs it as the service does and POSTs it once. */
 export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
-  if (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol)) throw new UsageError(`The receiver URL must be http:// or https://, got "${o.url}".`);
+  // The URL as printed: a receiver's URL may carry its credential (docs/security.md, "Secrets in output").
+  const shown = (text: string) => (o.showSecret ? text : String(maskWebhookUrl(text)));
+  if (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol)) {
+    throw new UsageError(`The receiver URL must be http:// or https://, got "${shown(o.url)}".`);
+  }
   if (o.bodyFile !== undefined && (o.form !== undefined || o.sample)) throw new UsageError('Use either --body-file or --form/--sample, not both.');
   const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   const extra = headerObject(o.header ?? []);
@@ -77,13 +83,13 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
         : code === 'ETIMEDOUT'
           ? 'Is the receiver stuck? Raise --timeout if it is just slow.'
           : undefined;
-    throw new NetworkError(`${reason} (POST ${url.origin}${url.pathname}).`, hint, code);
+    throw new NetworkError(`${reason} (POST ${shown(url.origin + url.pathname)}).`, hint, code);
   }
   const received = res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
   const response = o.io.stdoutIsTTY && !o.json ? escapeControls(received, { newlines: true }) : received;
   if (o.json) {
-    await write(o.io.stdout, `${JSON.stringify({ url: url.href, status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`);
+    await write(o.io.stdout, `${JSON.stringify({ url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`);
   } else {
     await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
   }

@@ -7,7 +7,7 @@ import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhoo
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, addWebhookIdArgument, unsignedWarning, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
-import { WEBHOOK_FIELDS, headersOf, maskedHeadersNote, printsData, webhookView } from './view.js';
+import { WEBHOOK_FIELDS, headersOf, maskedHeadersNote, maskedUrlNote, printsData, webhookView } from './view.js';
 import { fullBody } from './body.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLogicFile, readSecretFile } from './files.js';
@@ -94,5 +94,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
     await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
     const masked = printsData(format) ? maskedHeadersNote([updated], o.showSecret) : undefined;
     if (masked) await notice(o.io, masked);
+    const urls = printsData(format) ? maskedUrlNote([updated], o.showSecret) : undefined;
+    if (urls) await notice(o.io, urls);
   } else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
 }

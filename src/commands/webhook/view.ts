@@ -1,7 +1,7 @@
 // How webhook integrations are shown: the --json fields, the masked view and the table columns.
 import type { WebhookIntegration } from '../../api/webhooks.js';
 import type { Column, OutputFormat } from '../../io/output.js';
-import { maskSecret } from '../../webhooks/secret.js';
+import { maskSecret, maskWebhookUrl, urlHasSecrets } from '../../webhooks/secret.js';
 
 /** Top-level JSON fields of a webhook integration (a contract with scripts). */
 export const WEBHOOK_FIELDS = ['id', 'form_id', 'integration_id', 'status', 'data', 'logic', 'created_at', 'updated_at'] as const;
@@ -17,12 +17,15 @@ export const HEADER_MASK = '••••';
 
 /**
  * A copy safe to print, unless the user asked to see secrets (`--show-secret`): the signing secret
- * masked (`••••` + last 4), and each custom header's value replaced by HEADER_MASK, its name kept.
- * Header values often carry credentials (an API key for the receiver), so they are treated as the
- * secret is (docs/security.md, "Secrets in output").
+ * masked (`••••` + last 4), each custom header's value replaced by HEADER_MASK, its name kept, and
+ * the secret parts of the URL (a `?token=`, a password, a Slack or Discord secret path) masked as
+ * the secret is. Header values and URLs often carry credentials (an API key for the receiver), so
+ * they are treated as the secret is (docs/security.md, "Secrets in output"). Only for output: a
+ * request body is built from the integration as read (body.ts), never from this view.
  */
 export function webhookView(i: WebhookIntegration, showSecret = false): WebhookIntegration {
   const data = { ...(i.data ?? {}) };
+  if (!showSecret && typeof data.webhook_url === 'string') data.webhook_url = maskWebhookUrl(data.webhook_url);
   if ('webhook_secret' in data && !showSecret) data.webhook_secret = maskSecret(data.webhook_secret);
   if (Array.isArray(data.webhook_headers)) data.webhook_headers = {};
   else if (!showSecret && data.webhook_headers && typeof data.webhook_headers === 'object') {
@@ -41,6 +44,23 @@ export function maskedHeadersNote(hooks: readonly WebhookIntegration[], showSecr
   if (names.length === 0) return undefined;
   const list = names.join(', ');
   return `the value${names.length === 1 ? ' of the custom header' : 's of the custom headers'} ${list} ${names.length === 1 ? 'is' : 'are'} masked (${HEADER_MASK}): they may hold credentials. Pass --show-secret to print ${names.length === 1 ? 'it' : 'them'} (and the signing secret) in full.`;
+}
+
+/**
+ * The note for output that shows URLs with secret parts masked, or undefined when none was. `hooks`
+ * are the raw integrations, before webhookView.
+ */
+export function maskedUrlNote(hooks: readonly WebhookIntegration[], showSecret = false): string | undefined {
+  if (showSecret) return undefined;
+  const ids = hooks.filter((i) => urlHasSecrets(i.data?.webhook_url)).map((i) => String(i.id));
+  if (ids.length === 0) return undefined;
+  const which = ids.length === 1 ? `the URL of webhook ${ids[0]} is` : `the URLs of webhooks ${ids.join(', ')} are`;
+  return `${which} shown with ${ids.length === 1 ? 'its' : 'their'} secret parts masked (••••): a token or key in the query, a password, a secret path. Pass --show-secret to print ${ids.length === 1 ? 'it' : 'them'} in full.`;
+}
+
+/** True when `format` shows the URL: the table and TSV views, and JSON holding `data`. */
+export function printsUrl(format: OutputFormat): boolean {
+  return format.kind === 'table' || format.kind === 'tsv' || printsData(format);
 }
 
 /** True when `format` prints the `data` field (where the headers are): every field, or a list naming it. */

@@ -21,3 +21,16 @@ describe('redactQuerySecrets', () => {
     expect(redactQuerySecrets('https://user@forms.example/x and mailto:a@b.c')).toBe('https://user@forms.example/x and mailto:a@b.c');
   });
 });
+
+describe('redactQuerySecrets on incoming-webhook URLs (a service error quoting one)', () => {
+  it('redacts the secret path of the known services and the segment after /token/, keeping the rest', () => {
+    expect(redactQuerySecrets('The endpoint https://hooks.slack.com/services/T01/B02/XXXXXXXX answered 404.')).toBe(
+      'The endpoint https://hooks.slack.com/services/T01/B02/[REDACTED] answered 404.',
+    );
+    expect(redactQuerySecrets('"https://discord.com/api/webhooks/42/tok3n"')).toBe('"https://discord.com/api/webhooks/42/[REDACTED]"');
+    expect(redactQuerySecrets('> GET /open/forms/1/integrations/token/7')).toBe('> GET /open/forms/1/integrations/token/7');
+    expect(redactQuerySecrets('for https://h.example/in?apikey=K1&subscription-key=K2&monkey=3')).toBe(
+      'for https://h.example/in?apikey=[REDACTED]&subscription-key=[REDACTED]&monkey=3',
+    );
+  });
+});
