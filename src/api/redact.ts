@@ -61,8 +61,9 @@ function decodeName(name: string): string {
 export function maskUrlSecrets(text: string, hide: (value: string) => string): string {
   return text
     .replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`)
-    .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>]*)/g, (whole, sep: string, name: string, value: string) =>
-      value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}` : whole,
+    // A value ends where prose around a URL resumes: `)`, `;`, `,` and a final `.` are not part of it.
+    .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>();,]*?)(\.?)(?=[&\s#"'<>();,]|$)/g, (whole, sep: string, name: string, value: string, dot: string) =>
+      value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}${dot}` : whole,
     )
     .replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
       const segments = path.slice(1).split('/');

@@ -89,3 +89,11 @@ describe('webhookView and the update body', () => {
     expect(fullBody(webhookView(hook), {}).data.webhook_url).not.toBe(hook.data!.webhook_url);
   });
 });
+
+describe('maskWebhookUrl in prose', () => {
+  it('ends a query value where the sentence resumes', () => {
+    expect(maskWebhookUrl('(redirect to https://e.example/in?token=abcdef123456); not followed.')).toBe('(redirect to https://e.example/in?token=••••3456); not followed.');
+    expect(maskWebhookUrl('see https://e.example/in?key=abcdef123456.')).toBe('see https://e.example/in?key=••••3456.');
+    expect(maskWebhookUrl('https://e.example/in?jwt_token=aaa.bbb.cccc1234&x=1')).toBe('https://e.example/in?jwt_token=••••1234&x=1');
+  });
+});
