@@ -120,3 +120,21 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
 });
+
+describe('webhook send names the receiver URL masked in its errors', () => {
+  it('masks a token in the query and after /token/ in the path', async () => {
+    const home = tempHome();
+    try {
+      const bad = await runFormctl(['webhook', 'send', `ftp://h.example/in?token=${TOKEN}`], { env: home.env });
+      expect(bad).toEqual({ code: 2, stdout: '', stderr: `error: The receiver URL must be http:// or https://, got "ftp://h.example/in?token=${MASKED}".\n` });
+      const down = await runFormctl(['webhook', 'send', `http://127.0.0.1:9/hooks/token/${TOKEN}/in`], { env: home.env });
+      expect(down.code).toBe(11);
+      expect(down.stderr).toContain(`(POST http://127.0.0.1:9/hooks/token/${MASKED}/in)`);
+      expect(down.stderr).not.toContain(TOKEN);
+      const shown = await runFormctl(['webhook', 'send', `http://127.0.0.1:9/hooks/token/${TOKEN}/in`, '--show-secret'], { env: home.env });
+      expect(shown.stderr).toContain(TOKEN);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
