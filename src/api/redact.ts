@@ -59,21 +59,23 @@ function decodeName(name: string): string {
  * webhook services and of segments after `/token/`, `/key/`, … Everything else is kept as written.
  */
 export function maskUrlSecrets(text: string, hide: (value: string) => string): string {
-  return text
-    .replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`)
-    // A value ends where prose around a URL resumes: `)`, `;`, `,` and a final `.` are not part of it.
-    .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>();,]*?)(\.?)(?=[&\s#"'<>();,]|$)/g, (whole, sep: string, name: string, value: string, dot: string) =>
-      value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}${dot}` : whole,
-    )
-    .replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
-      const segments = path.slice(1).split('/');
-      const secret = new Set(SECRET_PATHS.find((p) => p.host.test(host))?.secret(segments) ?? []);
-      segments.forEach((_, i) => {
-        if (i > 0 && SECRET_SEGMENT.test(decodeName(segments[i - 1]!))) secret.add(i);
-      });
-      const kept = segments.map((seg, i) => (secret.has(i) && seg !== '' ? hide(seg) : seg));
-      return secret.size === 0 ? whole : `//${userinfo}${host}${port}/${kept.join('/')}`;
-    });
+  return (
+    text
+      .replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`)
+      // A value ends where prose around a URL resumes: `)`, `;`, `,` and a final `.` are not part of it.
+      .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>();,]*?)(\.?)(?=[&\s#"'<>();,]|$)/g, (whole, sep: string, name: string, value: string, dot: string) =>
+        value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}${dot}` : whole,
+      )
+      .replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
+        const segments = path.slice(1).split('/');
+        const secret = new Set(SECRET_PATHS.find((p) => p.host.test(host))?.secret(segments) ?? []);
+        segments.forEach((_, i) => {
+          if (i > 0 && SECRET_SEGMENT.test(decodeName(segments[i - 1]!))) secret.add(i);
+        });
+        const kept = segments.map((seg, i) => (secret.has(i) && seg !== '' ? hide(seg) : seg));
+        return secret.size === 0 ? whole : `//${userinfo}${host}${port}/${kept.join('/')}`;
+      })
+  );
 }
 
 /**

@@ -95,7 +95,11 @@ export async function pickIntegration(f: Factory, formId: number, arg = '<id>'):
   return pick(f, {
     message: 'Webhook (type to search)',
     flag: arg,
-    choices: list.map((i) => ({ name: `${safeUrl(i.data?.webhook_url, maskWebhookUrl) || `webhook ${i.id}`}`, value: Number(i.id), description: `id ${i.id} · ${i.status}` })),
+    choices: list.map((i) => ({
+      name: `${safeUrl(i.data?.webhook_url, maskWebhookUrl) || `webhook ${i.id}`}`,
+      value: Number(i.id),
+      description: `id ${i.id} · ${i.status}`,
+    })),
     empty: `Form ${formId} has no webhooks.`,
     emptyHint: `Create one: formctl webhook create ${formId} --url https://…`,
   });

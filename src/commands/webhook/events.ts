@@ -33,11 +33,14 @@ function webhookEventsCommand() {
     .option('-f, --follow', 'Keep polling and print new records as they arrive (oldest first); Ctrl-C stops with exit 0')
     // In milliseconds once parsed.
     .option('--interval <seconds>', `Seconds between polls with --follow (default ${DEFAULT_INTERVAL_S}, at least ${MIN_INTERVAL_S})`, parseInterval);
-  return examples(addOutputOptions(addShowSecretOption(addWebhookIdArgument(addFormArgument(addLimitOptions(base, 'records')))), { list: true, fields: EVENT_FIELDS }), [
-    'formctl webhook events contact 7',
-    'formctl webhook events 42 7 --status failed',
-    'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
-  ]);
+  return examples(
+    addOutputOptions(addShowSecretOption(addWebhookIdArgument(addFormArgument(addLimitOptions(base, 'records')))), { list: true, fields: EVENT_FIELDS }),
+    [
+      'formctl webhook events contact 7',
+      'formctl webhook events 42 7 --status failed',
+      'formctl webhook events 42 7 --follow --json | jq -c \'select(.status != "success")\'',
+    ],
+  );
 }
 
 export type WebhookEventsOptions = FlagsOf<typeof webhookEventsCommand> &

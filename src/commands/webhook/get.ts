@@ -8,7 +8,9 @@ import { DETAIL_COLUMNS, WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, print
 
 /** `formctl webhook get [form] [id]`: the command and its flags, declared once. */
 function webhookGetCommand() {
-  const base = new Command('get').alias('view').description('Show one webhook integration: URL (secret parts masked), status, masked secret, headers (values masked), logic');
+  const base = new Command('get')
+    .alias('view')
+    .description('Show one webhook integration: URL (secret parts masked), status, masked secret, headers (values masked), logic');
   return examples(addOutputOptions(addShowSecretOption(addWebhookIdArgument(addFormArgument(base))), { fields: WEBHOOK_FIELDS }), [
     'formctl webhook get contact 7',
     "formctl webhook get 42 7 --json data | jq '.data.webhook_headers | keys'   # values only with --show-secret",

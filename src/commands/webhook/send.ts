@@ -26,7 +26,7 @@ function webhookSendCommand() {
     .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
     .option('--header <name:value>', "Extra header, as a webhook's custom headers are sent (repeatable)", collectHeader)
     .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON')
-    .option('--show-secret', "Print the URL in full in --json and errors (its tokens, password or secret path masked by default)");
+    .option('--show-secret', 'Print the URL in full in --json and errors (its tokens, password or secret path masked by default)');
   return examples(cmd, [
     'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
     'formctl webhook send http://127.0.0.1:3000/hook --secret-file secret.txt --form contact --sample',
@@ -89,7 +89,10 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
   const response = o.io.stdoutIsTTY && !o.json ? escapeControls(received, { newlines: true }) : received;
   if (o.json) {
-    await write(o.io.stdout, `${JSON.stringify({ url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`);
+    await write(
+      o.io.stdout,
+      `${JSON.stringify({ url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`,
+    );
   } else {
     await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
   }

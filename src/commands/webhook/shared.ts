@@ -23,7 +23,10 @@ export async function resolveWebhookArgs(f: Factory, formArg: string | undefined
 
 /** Adds `--show-secret` to a command that prints integrations. */
 export function addShowSecretOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
-  return cmd.option('--show-secret', "Print the signing secret, the custom header values and the URL in full (masked by default: ••••1234, ••••, and the URL's tokens, password or secret path)");
+  return cmd.option(
+    '--show-secret',
+    "Print the signing secret, the custom header values and the URL in full (masked by default: ••••1234, ••••, and the URL's tokens, password or secret path)",
+  );
 }
 
 /** Adds `--allow-private`. */

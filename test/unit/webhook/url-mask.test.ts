@@ -8,7 +8,20 @@ describe('maskWebhookUrl: the secret parts of a webhook URL, masked as the signi
   it('masks the value of every secret-looking query parameter, whatever its case, and keeps the others', () => {
     expect(maskWebhookUrl('https://hooks.example.com/in?token=abc123def456&page=2')).toBe('https://hooks.example.com/in?token=••••f456&page=2');
     expect(maskWebhookUrl('https://h.example/in?key=k1&sig=0123456789abcdef&v=1')).toBe('https://h.example/in?key=••••&sig=••••cdef&v=1');
-    for (const name of ['Token', 'API_KEY', 'apikey', 'access_token', 'Secret', 'signature', 'password', 'auth', 'Authorization', 'code', 'x-functions-key', 'subscription-key']) {
+    for (const name of [
+      'Token',
+      'API_KEY',
+      'apikey',
+      'access_token',
+      'Secret',
+      'signature',
+      'password',
+      'auth',
+      'Authorization',
+      'code',
+      'x-functions-key',
+      'subscription-key',
+    ]) {
       expect(maskWebhookUrl(`https://h.example/in?${name}=s3cr3t-v4lue-9f2c&id=7`), name).toBe(`https://h.example/in?${name}=••••9f2c&id=7`);
     }
     expect(maskWebhookUrl('https://h.example/in?id=7&format=json&keyboard=1')).toBe('https://h.example/in?id=7&format=json&keyboard=1');
@@ -32,7 +45,10 @@ describe('maskWebhookUrl: the secret parts of a webhook URL, masked as the signi
         'https://contoso.webhook.office.com/webhookb2/11111111-2222@33333333-4444/IncomingWebhook/aaaabbbbccccdddd/55555555-6666',
         'https://contoso.webhook.office.com/webhookb2/••••4444/IncomingWebhook/••••dddd/••••6666',
       ],
-      ['https://outlook.office.com/webhook/abc-def-ghi-jkl/IncomingWebhook/0011223344/xyz', 'https://outlook.office.com/webhook/••••-jkl/IncomingWebhook/••••3344/••••'],
+      [
+        'https://outlook.office.com/webhook/abc-def-ghi-jkl/IncomingWebhook/0011223344/xyz',
+        'https://outlook.office.com/webhook/••••-jkl/IncomingWebhook/••••3344/••••',
+      ],
       ['https://hooks.zapier.com/hooks/catch/123456/abcdefg/', 'https://hooks.zapier.com/hooks/catch/123456/••••/'],
       ['https://hook.eu1.make.com/abcdefghijklmnopqrstuvwx', 'https://hook.eu1.make.com/••••uvwx'],
       ['https://maker.ifttt.com/trigger/new_answer/with/key/dQw4w9WgXcQ-key', 'https://maker.ifttt.com/trigger/new_answer/with/key/••••-key'],
@@ -58,9 +74,9 @@ describe('maskWebhookUrl: the secret parts of a webhook URL, masked as the signi
   });
 
   it('masks every URL in a message that quotes one (a delivery failure)', () => {
-    expect(maskWebhookUrl('cURL error 7: Failed to connect (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for https://h.example/in?token=abcdef123456')).toBe(
-      'cURL error 7: Failed to connect (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for https://h.example/in?token=••••3456',
-    );
+    expect(
+      maskWebhookUrl('cURL error 7: Failed to connect (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for https://h.example/in?token=abcdef123456'),
+    ).toBe('cURL error 7: Failed to connect (see https://curl.haxx.se/libcurl/c/libcurl-errors.html) for https://h.example/in?token=••••3456');
   });
 });
 
@@ -92,7 +108,9 @@ describe('webhookView and the update body', () => {
 
 describe('maskWebhookUrl in prose', () => {
   it('ends a query value where the sentence resumes', () => {
-    expect(maskWebhookUrl('(redirect to https://e.example/in?token=abcdef123456); not followed.')).toBe('(redirect to https://e.example/in?token=••••3456); not followed.');
+    expect(maskWebhookUrl('(redirect to https://e.example/in?token=abcdef123456); not followed.')).toBe(
+      '(redirect to https://e.example/in?token=••••3456); not followed.',
+    );
     expect(maskWebhookUrl('see https://e.example/in?key=abcdef123456.')).toBe('see https://e.example/in?key=••••3456.');
     expect(maskWebhookUrl('https://e.example/in?jwt_token=aaa.bbb.cccc1234&x=1')).toBe('https://e.example/in?jwt_token=••••1234&x=1');
   });
