@@ -83,6 +83,7 @@ describe('maskWebhookUrl: the secret parts of a webhook URL, masked as the signi
 describe('webhookView and the update body', () => {
   const hook: WebhookIntegration = {
     id: 7,
+    form_id: 1,
     status: 'active',
     integration_id: 'webhook',
     data: { webhook_url: 'https://hooks.slack.com/services/T01/B02/SeCrEtSeCrEtSeCrEt1234', webhook_secret: 'abcdefghijklmnop', webhook_headers: {} },
