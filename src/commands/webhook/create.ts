@@ -100,6 +100,8 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   }
   if (o.io.stdoutIsTTY) {
     await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${o.showSecret ? url : maskWebhookUrl(url)}`);
+    const urls = maskedUrlNote([{ ...created, data: { ...created.data, webhook_url: url } }], o.showSecret);
+    if (urls) await notice(o.io, urls);
     if (choices.generateSecret) {
       await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
       await write(o.io.stdout, `${secret}\n`);

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { webhookCreateRun } from '../../../src/commands/webhook/create.js';
+import { fakeIO } from '../../helpers/io.js';
+import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 import { maskedUrlNote, webhookView } from '../../../src/commands/webhook/view.js';
 import { fullBody } from '../../../src/commands/webhook/body.js';
 import { maskWebhookUrl, urlHasSecrets } from '../../../src/webhooks/secret.js';
@@ -114,5 +118,32 @@ describe('maskWebhookUrl in prose', () => {
     );
     expect(maskWebhookUrl('see https://e.example/in?key=abcdef123456.')).toBe('see https://e.example/in?key=••••3456.');
     expect(maskWebhookUrl('https://e.example/in?jwt_token=aaa.bbb.cccc1234&x=1')).toBe('https://e.example/in?jwt_token=••••1234&x=1');
+  });
+});
+
+describe('webhook create on a terminal', () => {
+  let server: StubServer | undefined;
+  let client: ApiClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('sends the URL as given and names it masked in its ✓ line, with the note; --show-secret names it whole', async () => {
+    const url = 'https://hooks.slack.com/services/T01/B02/SeCrEtSeCrEtSeCrEt1234';
+    server = await startStubServer((req, res) =>
+      json(res, 200, { form_integration: { id: 9, form_id: 42, status: 'active', data: JSON.parse(req.body).data } }),
+    );
+    const api = async () => (client ??= new ApiClient({ baseUrl: server!.url, token: 't0ken', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 }));
+    const resolve = async () => ['93.184.216.34'];
+    const io = fakeIO({ tty: true });
+    await webhookCreateRun({ io: io.io, api, resolve, form: '42', url, header: [] });
+    expect(JSON.parse(server.requests[0]!.body).data.webhook_url).toBe(url);
+    expect(io.out()).toBe('✓ Created webhook 9 on form 42 (active) → https://hooks.slack.com/services/T01/B02/••••1234\n');
+    expect(io.err()).toContain('note: the URL of webhook 9 is shown with its secret parts masked (••••)');
+    const shown = fakeIO({ tty: true });
+    await webhookCreateRun({ io: shown.io, api, resolve, form: '42', url, header: [], showSecret: true });
+    expect(shown.out()).toBe(`✓ Created webhook 9 on form 42 (active) → ${url}\n`);
+    expect(shown.err()).not.toContain('masked');
   });
 });
