@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { type ExportStatus, type StatusPathMemo, getExportStatus } from '../api/exports.js';
 import { NetworkError } from '../api/errors.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { escapeControls } from '../io/output.js';
 import { progressBar } from './progress.js';
 
 export interface WaitOptions {
@@ -59,16 +60,19 @@ const FIRST_POLL_MS = 250;
 
 /**
  * One human line for a job status: the rows done out of the total with a bar when the job reports
- * them ("processing ▕████░░░░░░▏ 480/1,200 rows"), else the percentage as a bar.
+ * them ("processing ▕████░░░░░░▏ 480/1,200 rows"), else the percentage as a bar. The status is
+ * the service's text: its control characters are shown as escapes, never obeyed (a line break
+ * included: it is one line, redrawn in place on a terminal).
  */
 export function describeStatus(s: ExportStatus): string {
+  const status = escapeControls(s.status);
   const done = num(s.processed_submissions);
   const total = num(s.total_submissions);
   if (done !== undefined && total !== undefined && total > 0) {
-    return `${s.status} ${progressBar(done / total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} rows`;
+    return `${status} ${progressBar(done / total)} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} rows`;
   }
-  if (typeof s.progress === 'number') return `${s.status} ${progressBar(s.progress / 100)} ${Math.round(s.progress)}%`;
-  return s.status;
+  if (typeof s.progress === 'number') return `${status} ${progressBar(s.progress / 100)} ${Math.round(s.progress)}%`;
+  return status;
 }
 
 function num(v: unknown): number | undefined {

@@ -328,6 +328,32 @@ describe('submission export (async job)', () => {
     );
   });
 
+  it("shows the escapes in a job's status text, on a terminal and in a log, instead of obeying them", async () => {
+    // A status that would retitle the window, turn the text red and clear the screen.
+    const hostile = 'processing\u001b]0;PWNED\u0007\u001b[31m\u001b[2J';
+    const shown = 'Exporting: processing\\x1b]0;pwned\\x07\\x1b[31m\\x1b[2j ▕█░░░░░░░░░▏ 10%';
+    // Any control character but the tab and the line break.
+    // eslint-disable-next-line no-control-regex
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+    stub = await asyncServer([
+      { status: hostile, progress: 10 },
+      { status: 'completed', progress: 100, file_url: 'FILE' },
+    ]);
+    const tty = fakeIO({ tty: true });
+    const { options } = opts(stub.url, { output: join(dir, 'hostile.csv') });
+    await submissionExportRun({ ...options, io: tty.io });
+    expect(tty.err()).toContain(`${CLEAR_LINE}${shown}${CLEAR_LINE}`);
+    // The only escape sequence left is the status line's own redraw.
+    expect(tty.err().replaceAll(CLEAR_LINE, '')).not.toMatch(controls);
+    await stub.close();
+    // In a log the last status is printed once: here the hostile one, as the wait times out.
+    stub = await asyncServer([{ status: hostile, progress: 10 }]);
+    const log = opts(stub.url, { output: join(dir, 'hostile-log.csv'), waitTimeout: 3_000 });
+    await failure(submissionExportRun(log.options));
+    expect(log.fio.err().split('\n')[0]).toBe(shown);
+    expect(log.fio.err()).not.toMatch(controls);
+  });
+
   it("without -o saves under the download's Content-Disposition name", async () => {
     stub = await asyncServer([{ status: 'completed', progress: 100, file_url: 'FILE' }]);
     const { options } = opts(stub.url);
