@@ -26,6 +26,8 @@ export interface ResolvedOptions {
   now: () => number;
   exportJobStepMs: number;
   webhookTimeoutMs: number;
+  /** Deployed flavour: same-second submissions listed in another order on each list request. */
+  unstableTies: boolean;
   /** Extra accounts to create at start (emails); existing ones are kept. */
   users: string[];
   /** DNS resolution for webhook URL checks; dns.promises.lookup with `all: true`. */

@@ -59,6 +59,11 @@ export interface SandboxOptions {
   exportJobStepMs?: number;
   /** Webhook delivery timeout; default 5000 ms. */
   webhookTimeoutMs?: number;
+  /**
+   * Deployed flavour: list submissions created in the same second in another order on each list
+   * request, as the deployed server may (docs/sandbox.md); the demo form's answers then come three to a second.
+   */
+  unstableTies?: boolean;
 }
 
 export interface SandboxHandle {
@@ -114,6 +119,7 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     now: o.now ?? Date.now,
     exportJobStepMs: int('exportJobStepMs', o.exportJobStepMs, 300),
     webhookTimeoutMs: int('webhookTimeoutMs', o.webhookTimeoutMs, 5000),
+    unstableTies: o.unstableTies ?? false,
     lookup: (host) => dnsLookup(host, { all: true, verbatim: true }),
   };
 }

@@ -77,7 +77,8 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
         rating: (i % 5) + 1,
         comments: COMMENTS[i % COMMENTS.length]!,
       },
-      created_at: now - (count - i) * 60_000,
+      // A minute apart; three to a second when the sandbox shows how same-second answers move in the list.
+      created_at: app.opts.unstableTies && app.opts.flavor === 'deployed' ? now - (Math.floor((count - 1 - i) / 3) + 1) * 1000 : now - (count - i) * 60_000,
       uuid: randomUUID(),
       status: 'completed',
       completion_time: 30 + ((i * 7) % 90),

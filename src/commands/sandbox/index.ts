@@ -51,6 +51,10 @@ function sandboxCommand() {
     .option('--allow-private-webhooks', 'Allow webhooks to private and loopback addresses (local testing)')
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
     .addOption(new Option('--seed <n>', 'Create a demo form with this many submissions').argParser(wholeNumber('--seed')))
+    .option(
+      '--unstable-ties',
+      'Deployed flavour: list same-second submissions in another order on each request, as the deployed server may (demo answers three to a second)',
+    )
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
     .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text')
     .addOption(
@@ -89,6 +93,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   if (o.profileName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.profileName)) {
     throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
   }
+  if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
   // A file left by an earlier run must not look like this run being ready.
   if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   const start = o.start ?? (await import('../../sandbox/index.js')).startSandbox;
@@ -105,6 +110,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       allowPrivateWebhooks: o.allowPrivateWebhooks,
       community: o.community,
       seed: o.seed,
+      unstableTies: o.unstableTies,
     });
   } catch (err) {
     throw sandboxError(err, o.port);

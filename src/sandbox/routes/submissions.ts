@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeployed, ok } from '../context.js';
-import type { Ctx, PublicCtx, RouteTable } from '../context.js';
+import type { App, Ctx, PublicCtx, RouteTable } from '../context.js';
 import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileNames, storedFileValue } from '../deployed.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
 import { isLayoutBlock } from '../../service/forms.js';
@@ -107,6 +107,33 @@ function refusal(ctx: PublicCtx, form: Form): string | null {
   return null;
 }
 
+/** List requests answered with unstable ties, per sandbox: how far each same-second group turns. */
+const tieTurns = new WeakMap<App, number>();
+
+/**
+ * The deployed list orders by `created_at` to the second alone, and SQL leaves ties in no set order,
+ * so two page requests may disagree about them (docs/service.md, "Submissions"). With `unstableTies`
+ * the sandbox shows it deterministically: newest second first, and each second's submissions in id
+ * order (newest first) turned by one more place on every list request, so a group that straddles a
+ * page boundary puts one of them on both pages and leaves another off both.
+ */
+function turnTies(app: App, subs: Submission[]): Submission[] {
+  const turn = (tieTurns.get(app) ?? 0) + 1;
+  tieTurns.set(app, turn);
+  const second = (s: Submission) => Math.floor(s.created_at / 1000);
+  const sorted = [...subs].sort((a, b) => second(b) - second(a) || b.id - a.id);
+  const out: Submission[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && second(sorted[j]!) === second(sorted[i]!)) j++;
+    const group = sorted.slice(i, j);
+    const k = turn % group.length;
+    out.push(...group.slice(k), ...group.slice(0, k));
+    i = j;
+  }
+  return out;
+}
+
 /** Submissions: list, patch, delete, and the public answer endpoint that creates them. */
 export function registerSubmissions(r: RouteTable): void {
   r.api('GET', '/open/forms/:form/submissions', (ctx) => {
@@ -123,6 +150,7 @@ export function registerSubmissions(r: RouteTable): void {
       else if (status === 'completed') subs = subs.filter((s) => s.status !== 'partial');
       const asked = q.has('per_page') ? queryInt(q.get('per_page'), MAX_PER_PAGE) : MAX_PER_PAGE;
       const perPage = asked <= 0 ? 15 : Math.min(asked, MAX_PER_PAGE);
+      if (ctx.app.opts.unstableTies) subs = turnTies(ctx.app, subs);
       return ok(paginate(subs, queryInt(q.get('page'), 1), perPage, ctx.app, ctx.url, (s) => deployedSubmissionView(ctx.app, form, s)));
     }
     // Every sandbox submission is complete, so `status=partial` matches none (docs/service-details.md, Submissions).
