@@ -28,7 +28,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [7, 'Rejected by server validation (400/422)'],
   [8, 'Rate limited (429) for longer than --max-wait'],
   [9, 'Conflict: the object changed since it was read'],
-  [10, 'Partial failure: some items of a bulk run failed'],
+  [10, 'Partial failure: some items of a bulk run failed, or a list could not be read whole'],
   [11, 'Network error, timeout or TLS failure'],
   [130, 'Interrupted (Ctrl-C)'],
   [143, 'Stopped by SIGTERM (kill, timeout, a CI cancel), after the same cleanup as Ctrl-C'],

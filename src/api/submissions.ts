@@ -1,29 +1,12 @@
 import type { ApiClient } from './client.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
-import { type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList } from './normalize.js';
-import { type Page, paginate } from './paginate.js';
+import { type Answered, type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
+import { type WholeListState, numericIdOf, readWholeList } from './submission-list.js';
 
-export interface ListSubmissionsQuery {
-  /** `completed`, `partial` or `all` (docs/service-details.md, Submissions); passed through as given. */
-  status?: string;
-  /** Free-text match over answer values, passed through. */
-  search?: string;
-  limit?: number;
-  perPage?: number;
-}
-
-/** Pages of a form's submissions, normalised; works with the spec's bare array and Laravel envelopes. */
-export async function* listSubmissions(c: ApiClient, formId: number, q: ListSubmissionsQuery = {}): AsyncGenerator<Page<NormalizedSubmission>> {
-  const pages = paginate<Record<string, unknown>>(
-    c,
-    { path: apiPath`/open/forms/${formId}/submissions`, query: { status: q.status, search: q.search }, ability: 'forms-read' },
-    { perPage: q.perPage ?? MAX_PER_PAGE, limit: q.limit },
-  );
-  for await (const p of pages) yield { ...p, items: p.items.map(normalizeSubmission) };
-}
+export { numericIdOf };
 
 /**
  * A submission as the user names it: the numeric id (the path id on both services) or the public
@@ -51,15 +34,6 @@ export function submissionRefArg(raw: string): SubmissionRef {
   return ref;
 }
 
-/** The numeric id of a listed submission, or undefined when the service sent none. */
-export function numericIdOf(s: NormalizedSubmission): number | undefined {
-  for (const v of [s.id, s.pathId]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
-    if (Number.isSafeInteger(n) && n > 0) return n;
-  }
-  return undefined;
-}
-
 /** The public UUID of a listed submission (the deployed service's `submission_id`), lower-cased. */
 export function uuidOf(s: NormalizedSubmission): string | undefined {
   const v = s.submission_id;
@@ -73,24 +47,26 @@ export interface ListCost {
 
 interface ListPage {
   items: NormalizedSubmission[];
+  /** The answer as it came. */
+  answer: Answered & { data: unknown };
   /** Undefined when the envelope says only whether a next page exists (see `more`). */
   lastPage?: number;
   more: boolean;
 }
 
-async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal): Promise<ListPage> {
+async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal, perPage = MAX_PER_PAGE): Promise<ListPage> {
   // No `status`: both services then list partial submissions too.
   const res = await c.request<unknown>({
     path: apiPath`/open/forms/${formId}/submissions`,
-    query: { page, per_page: MAX_PER_PAGE },
+    query: { page, per_page: perPage },
     ability: 'forms-read',
     signal,
   });
   if (cost) cost.pages++;
-  const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
+  const { items, page: info } = unwrapList<Record<string, unknown>>(res.data, res);
   const lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
   const more = items.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info?.nextUrl === 'string');
-  return { items: items.map(normalizeSubmission), lastPage: info ? lastPage : 1, more: info ? more : false };
+  return { items: items.map(normalizeSubmission), answer: res, lastPage: info ? lastPage : 1, more: info ? more : false };
 }
 
 /**
@@ -106,10 +82,30 @@ function notFound(formId: number, label: string, pagesRead: number): CliError {
 }
 
 /**
+ * A submission the list could not show, though it was read whole as far as it could be: its total
+ * was never reached (see readWholeList), so "not found" would not be sure.
+ */
+function notSure(formId: number, label: string, state: WholeListState): CliError {
+  return new CliError(
+    `Submission ${label} was not found in the submission list of form ${formId}, but the list could not be read whole (the service counts ${state.total} submissions, ${state.distinct} distinct ones were read, the list read ${state.rereads + 1} times), so it may exist.`,
+    ExitCode.error,
+    'Submissions created in the same second come in no set order on the service; run the command again.',
+  );
+}
+
+/**
  * Finds one submission through the list (the single-submission route is closed to tokens on the
  * deployed service). The list is newest first and ids grow with time, so a numeric id is found by a
- * binary search over pages: about log2(pages) + 1 requests. A UUID has no order, so the pages are
- * read until it turns up. Exit 6 (not found) when the form has no such submission.
+ * binary search over pages: about log2(pages) + 1 requests. A UUID has no order, so the list is read
+ * until it turns up. Exit 6 (not found) when the form has no such submission.
+ *
+ * The deployed list orders by creation time to the second alone, so submissions of the same second
+ * may trade places across a page boundary from one request to the next (docs/service.md,
+ * "Submissions"). A "not found" is therefore made sure before it is given: where the binary search
+ * places the id, the pages around are read again with a page size one smaller (so they end
+ * elsewhere); a list whose ids are out of order, and a UUID, are read whole by readWholeList, which
+ * reads the list again when it holds fewer distinct ids than its total. When even that cannot reach
+ * the total, the answer is exit 1 with a message saying so, never exit 6.
  */
 export async function findSubmission(
   c: ApiClient,
@@ -120,23 +116,49 @@ export async function findSubmission(
   const label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
   const match = (s: NormalizedSubmission) => (ref.kind === 'id' ? numericIdOf(s) === ref.id : uuidOf(s) === ref.uuid);
   let read = 0;
-  const pageOf = (p: number) => {
+  const pageOf = (p: number, size = MAX_PER_PAGE) => {
     read++;
-    return listPage(c, formId, p, o.cost, o.signal);
+    return listPage(c, formId, p, o.cost, o.signal, size);
   };
+  /** The whole list, each id once, until the submission turns up. */
+  const readAll = async (firstPage?: Answered & { data: unknown }): Promise<NormalizedSubmission> => {
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    for await (const page of readWholeList(c, formId, { signal: o.signal, state, firstPage })) {
+      const hit = page.items.find(match);
+      if (hit) {
+        if (o.cost) o.cost.pages += state.pages;
+        return hit;
+      }
+    }
+    if (o.cost) o.cost.pages += state.pages;
+    read += state.pages;
+    if (state.complete === false) throw notSure(formId, label, state);
+    throw notFound(formId, label, read);
+  };
+  // No order to search by: the list is read until the UUID turns up.
+  if (ref.kind === 'uuid') return readAll();
   const first = await pageOf(1);
   let hit = first.items.find(match);
   if (hit) return hit;
-  if (ref.kind === 'uuid' || first.lastPage === undefined) {
-    // No order to search by (a UUID), or no page count to halve: page after page.
-    let page = first;
-    for (let p = 2; page.more; p++) {
-      page = await pageOf(p);
-      hit = page.items.find(match);
-      if (hit) return hit;
+  // No page count to halve: page after page.
+  if (first.lastPage === undefined) return readAll(first.answer);
+  // Only a list that shows creation times (the deployed one) orders by them alone.
+  const tiesPossible = first.items.some((s) => typeof s.data?.created_at === 'string');
+  /** Not where the binary search placed it (page q): the pages around q, read again in pages of another size. */
+  const aroundOnce = async (q: number): Promise<NormalizedSubmission> => {
+    if (tiesPossible) {
+      const size = MAX_PER_PAGE - 1;
+      const from = Math.max(0, (q - 2) * MAX_PER_PAGE);
+      const to = (q + 1) * MAX_PER_PAGE;
+      for (let k = Math.floor(from / size) + 1; (k - 1) * size < to; k++) {
+        const page = await pageOf(k, size);
+        const found = page.items.find(match);
+        if (found) return found;
+        if (!page.more) break;
+      }
     }
     throw notFound(formId, label, read);
-  }
+  };
   const last = first.lastPage;
   const bounds = (items: NormalizedSubmission[]) => {
     const ids = items.map(numericIdOf).filter((n): n is number => n !== undefined);
@@ -144,32 +166,25 @@ export async function findSubmission(
     return { max: ids[0], min: ids[ids.length - 1], ordered };
   };
   const b1 = bounds(first.items);
-  let ordered = b1.ordered;
-  // Not on page 1 though newer than its oldest (or the list ends there): it does not exist.
-  if (last <= 1 || (ordered && (b1.min === undefined || ref.id > b1.min))) throw notFound(formId, label, read);
+  if (last <= 1) throw notFound(formId, label, read);
+  // Ids out of order (same-second answers in another order, an import, a clock change): no binary search.
+  if (!b1.ordered) return readAll();
+  // Not on page 1 though newer than its oldest: it does not exist.
+  if (b1.min === undefined || ref.id > b1.min) return aroundOnce(1);
   let lo = 2;
   let hi = last;
-  const seen = new Set<number>([1]);
-  while (ordered && lo <= hi) {
+  while (lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);
     const page = await pageOf(mid);
-    seen.add(mid);
     hit = page.items.find(match);
     if (hit) return hit;
     const b = bounds(page.items);
-    if (!b.ordered) ordered = false;
-    else if (b.max === undefined || ref.id > b.max) hi = mid - 1;
+    if (!b.ordered) return readAll();
+    if (b.max === undefined || ref.id > b.max) hi = mid - 1;
     else if (ref.id < b.min!) lo = mid + 1;
-    else throw notFound(formId, label, read);
+    else return aroundOnce(mid);
   }
-  if (ordered) throw notFound(formId, label, read);
-  // Ids out of order (an import, a clock change): read the pages not read yet, in order.
-  for (let p = 2; p <= last; p++) {
-    if (seen.has(p)) continue;
-    hit = (await pageOf(p)).items.find(match);
-    if (hit) return hit;
-  }
-  throw notFound(formId, label, read);
+  return aroundOnce(lo);
 }
 
 /** The submissions a bulk run needs, found by one pass over the list. */
@@ -204,28 +219,34 @@ export async function scanSubmissions(
   const now = o.now ?? Date.now;
   let left = wanted.ids.size + wanted.uuids.size;
   if (left === 0) return index;
-  for (let p = 1; ; p++) {
-    await o.pace?.();
-    const page = await listPage(c, formId, p, o.cost, o.signal);
-    o.observe?.();
-    o.onPage?.(p, page.lastPage);
-    for (const s of page.items) {
-      const id = numericIdOf(s);
-      const uuid = uuidOf(s);
-      const byId = id !== undefined && wanted.ids.has(id) && !index.byId.has(id);
-      const byUuid = uuid !== undefined && wanted.uuids.has(uuid) && !index.byUuid.has(uuid);
-      if (id === undefined || (!byId && !byUuid)) continue;
-      index.byId.set(id, s);
-      index.pageOf.set(id, p);
-      index.readAt.set(id, now());
-      if (byId) left--;
-      if (byUuid) {
-        index.byUuid.set(uuid!, id);
-        left--;
+  // The whole list, each id once (readWholeList): a submission that same-second ties or a deletion
+  // moved past a page boundary is not missed.
+  const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+  try {
+    for await (const page of readWholeList(c, formId, { signal: o.signal, state, pace: o.pace, observe: () => o.observe?.() })) {
+      o.onPage?.(state.pages, page.lastPage);
+      for (const s of page.items) {
+        const id = numericIdOf(s);
+        const uuid = uuidOf(s);
+        const byId = id !== undefined && wanted.ids.has(id) && !index.byId.has(id);
+        const byUuid = uuid !== undefined && wanted.uuids.has(uuid) && !index.byUuid.has(uuid);
+        if (id === undefined || (!byId && !byUuid)) continue;
+        index.byId.set(id, s);
+        // refreshSubmission reads this page again, in pages of the usual size.
+        if (page.perPage === MAX_PER_PAGE) index.pageOf.set(id, page.page);
+        index.readAt.set(id, now());
+        if (byId) left--;
+        if (byUuid) {
+          index.byUuid.set(uuid!, id);
+          left--;
+        }
       }
+      if (left <= 0) break;
     }
-    if (left <= 0 || !page.more) return index;
+  } finally {
+    if (o.cost) o.cost.pages += state.pages;
   }
+  return index;
 }
 
 /**

@@ -1,8 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { numericIdOf } from '../api/submissions.js';
-import { MAX_PER_PAGE } from '../service/limits.js';
-import { type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
-import { apiPath } from '../api/path.js';
+import { type WholeListPage, type WholeListState, numericIdOf, readWholeList } from '../api/submission-list.js';
 import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
@@ -118,83 +115,47 @@ export class WindowBudget {
 
 /**
  * The form's submission ids in list order (newest first), in chunks of at most CHUNK_IDS, each page
- * request paced by the general limit. The list is paged by offset, so it shifts under the reader: an
- * answer arriving during the export moves every entry a place down (an id seen twice is given once),
- * and a submission deleted from a page already read moves every later one a place up, past the next
- * page's start. When a page's total is smaller than the previous page's, the pages that the shift may
- * have moved unread ids into are read again.
+ * request paced by the general limit. The list is read whole, each id once, by readWholeList
+ * (src/api/submission-list.ts): it shifts while it is read (answers arriving, submissions deleted)
+ * and orders same-second submissions differently from one page request to the next.
  */
 export class IdChunks {
-  private page = 0;
-  private lastPage: number | undefined;
+  private readonly state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+  private readonly pagesIn: AsyncGenerator<WholeListPage>;
   private done = false;
-  private readonly seen = new Set<number>();
   private buffered: number[] = [];
-  /** The total the previous page reported. */
-  private lastTotal: number | undefined;
-  /** Reading the list a second time, for ids the first reading missed. */
-  private rescanning = false;
-  /** The list's total, once page 1 was read. */
-  total: number | undefined;
-  /** List requests made. */
-  pages = 0;
 
-  constructor(
-    private readonly client: ApiClient,
-    private readonly formId: number,
-    private readonly budget: WindowBudget,
-    private readonly signal?: AbortSignal,
-  ) {}
+  constructor(client: ApiClient, formId: number, budget: WindowBudget, signal?: AbortSignal) {
+    this.pagesIn = readWholeList(client, formId, {
+      signal,
+      state: this.state,
+      pace: () => budget.take(signal),
+      observe: (headers) => budget.observe(headers),
+    });
+  }
+
+  /** The list's total, once page 1 was read. */
+  get total(): number | undefined {
+    return this.state.total;
+  }
+
+  /** List requests made. */
+  get pages(): number {
+    return this.state.pages;
+  }
 
   /** The next chunk of ids; empty when the list is exhausted. */
   async next(): Promise<number[]> {
-    while (!this.done && this.buffered.length < CHUNK_IDS) await this.readPage();
+    while (!this.done && this.buffered.length < CHUNK_IDS) {
+      const r = await this.pagesIn.next();
+      if (r.done) this.done = true;
+      else
+        for (const s of r.value.items) {
+          const id = numericIdOf(s);
+          if (id !== undefined) this.buffered.push(id);
+        }
+    }
     return this.buffered.splice(0, CHUNK_IDS);
-  }
-
-  private async readPage(): Promise<void> {
-    this.page++;
-    await this.budget.take(this.signal);
-    const res = await this.client.request<unknown>({
-      path: apiPath`/open/forms/${this.formId}/submissions`,
-      query: { page: this.page, per_page: MAX_PER_PAGE },
-      ability: 'forms-read',
-      signal: this.signal,
-    });
-    this.budget.observe(res.headers);
-    this.pages++;
-    const { items, page: info } = unwrapList<Record<string, unknown>>(res.data);
-    if (this.page === 1) this.total = info?.total ?? (info ? undefined : items.length);
-    this.lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : info ? undefined : 1);
-    for (const s of items.map(normalizeSubmission) as NormalizedSubmission[]) {
-      const id = numericIdOf(s);
-      if (id === undefined || this.seen.has(id)) continue;
-      this.seen.add(id);
-      this.buffered.push(id);
-    }
-    const more = this.lastPage !== undefined ? this.page < this.lastPage : typeof info?.nextUrl === 'string';
-    const shrunk = info?.total !== undefined && this.lastTotal !== undefined ? this.lastTotal - info.total : 0;
-    if (info?.total !== undefined) this.lastTotal = info.total;
-    if (shrunk > 0 && this.page > 1) {
-      // Ids up to `shrunk` places past the pages read may now sit on them: read those pages again.
-      this.page = Math.max(0, this.page - 1 - Math.ceil(shrunk / (info?.perPage || MAX_PER_PAGE)));
-      return;
-    }
-    if (this.rescanning && this.lastTotal !== undefined && this.seen.size >= this.lastTotal) {
-      this.done = true;
-      return;
-    }
-    if (items.length === 0 || !more) {
-      // The deployed list is ordered by creation time alone, so answers created in the same second may
-      // come in another order from one page request to the next: a page can repeat one and skip another.
-      // When fewer ids were seen than the list counts, it is read once more, up to the missing ones.
-      if (!this.rescanning && this.lastTotal !== undefined && this.seen.size < this.lastTotal) {
-        this.rescanning = true;
-        this.page = 0;
-        return;
-      }
-      this.done = true;
-    }
   }
 }
 

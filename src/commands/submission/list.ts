@@ -1,8 +1,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
-import { type Page, items } from '../../api/paginate.js';
-import { listSubmissions } from '../../api/submissions.js';
+import { type WholeListState, readWholeList } from '../../api/submission-list.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
@@ -55,21 +55,49 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
     ...shown.map((p): Column<NormalizedSubmission> => ({ header: p.name || p.id, value: (s) => s.data[p.id] })),
   ];
   let truncated = false;
-  const pages = listSubmissions(client, form.id, {
-    status: o.status,
-    search: o.search,
-    limit,
-    perPage: limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE),
-  });
-  const rows = items(pages, (p: Page<NormalizedSubmission>) => {
-    truncated = p.truncated;
-  });
-  await writeList(o.io, format, machine ? toRecords(rows) : rows, columns as Column<unknown>[], {
+  const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+  async function* rows(): AsyncGenerator<NormalizedSubmission> {
+    let shown = 0;
+    for await (const page of readWholeList(client, form.id, {
+      query: { status: o.status, search: o.search },
+      perPage: limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE),
+      state,
+    })) {
+      for (const s of page.items) {
+        if (limit !== undefined && shown >= limit) {
+          truncated = true;
+          return;
+        }
+        shown++;
+        yield s;
+      }
+      if (limit !== undefined && shown >= limit) {
+        // The list holds more than the limit: the reading stops here.
+        truncated = state.total === undefined ? page.page < (page.lastPage ?? page.page) : state.total > shown;
+        return;
+      }
+    }
+  }
+  await writeList(o.io, format, machine ? toRecords(rows()) : rows(), columns as Column<unknown>[], {
     now: o.now(),
     loading: 'Loading submissions…',
     empty: `No submissions${o.search || o.status ? ' match' : ''} in form ${formLabel(form)}.`,
   });
   if (truncated) await notice(o.io, moreNote(limit ?? 0, 'submissions'));
+  else if (state.complete === false) throw incompleteList(form.id, state);
+}
+
+/**
+ * The list ended with fewer distinct submissions than its total, read again and again (see
+ * readWholeList): what was printed is all formctl could read, and the run fails so a script notices.
+ */
+function incompleteList(formId: number, state: WholeListState): CliError {
+  const missing = (state.total ?? 0) - state.distinct;
+  return new CliError(
+    `The submission list of form ${formId} is incomplete: the service counts ${state.total} submissions, but ${state.distinct} distinct ones could be read (${missing} missing, the list read ${state.rereads + 1} times, ${state.pages} pages); the output lacks ${missing === 1 ? 'it' : 'them'}.`,
+    ExitCode.partial,
+    'Submissions created in the same second come in no set order on the service, and answers deleted while it is read move the pages; run the command again.',
+  );
 }
 
 /** The JSON record: the service's object with `submitted_at` filled in; the internal path id is not a field. */

@@ -1,0 +1,146 @@
+import type { ApiClient } from './client.js';
+import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from './normalize.js';
+import { apiPath } from './path.js';
+import { MAX_PER_PAGE } from '../service/limits.js';
+
+/** One page of the list, as the whole-list reading gives it. */
+export interface WholeListPage {
+  /** The page's submissions that were not given before (by numeric id), in list order. */
+  items: NormalizedSubmission[];
+  /** The page number and size asked for. */
+  page: number;
+  perPage: number;
+  /** The page count the answer reported, when it did. */
+  lastPage?: number;
+  /** 0 for the first reading of the list; 1 and up for a reading again, for ids the readings before missed. */
+  pass: number;
+}
+
+/** What a whole-list reading found; the caller passes it in and reads it as the reading goes. */
+export interface WholeListState {
+  /** The list's total, as the latest page reported it (undefined when the service sent none). */
+  total?: number;
+  /** List requests made. */
+  pages: number;
+  /** Distinct submissions given. */
+  distinct: number;
+  /** Readings again made (0 when the first reading was complete). */
+  rereads: number;
+  /** Set when the reading ends: false when it ended with fewer distinct submissions than the total. */
+  complete?: boolean;
+}
+
+export interface WholeListOptions {
+  /** Filters passed through (`status`, `search`). */
+  query?: Record<string, string | undefined>;
+  /** Page size of the first reading; default (and at most) 100. */
+  perPage?: number;
+  signal?: AbortSignal;
+  /** Called before each page request (a pacer's take). */
+  pace?: () => Promise<void>;
+  /** Called after each page request with its answer's headers (a pacer's observe). */
+  observe?: (headers: Record<string, string | string[] | undefined>) => void;
+  state?: WholeListState;
+  /** The answer to page 1 (of `perPage`), when the caller read it already: it is not asked again. */
+  firstPage?: Answered & { data: unknown };
+  /** How many times the list may be read again for missing submissions; default 2. */
+  rereads?: number;
+}
+
+/**
+ * A form's submission list, each submission given once (docs/service.md, "Submissions"; the reading
+ * is described in docs/submission-update.md, "Reading the whole list"). The list is paged by offset
+ * and ordered by creation time to the second alone, so it is not a stable sequence:
+ *
+ * - an answer arriving while it is read moves every entry a place down: an id seen before is skipped;
+ * - a submission deleted from a page already read moves every later one a place up, past the next
+ *   page's start: when a page reports a smaller total than the page before, the pages the shift may
+ *   have moved unread ids onto are read again;
+ * - submissions created in the same second come in no set order, and two page requests may disagree
+ *   about them (a page repeats one of the page before and skips another): when the reading ends with
+ *   fewer distinct ids than the total, the list is read again from page 1 (each time with a page size
+ *   one smaller, so the pages end elsewhere), up to `rereads` times, stopping as soon as the count is
+ *   reached. `state.complete` says whether it was.
+ *
+ * Yields each page's new submissions (a page with none is not yielded). Stopping early (a `break`)
+ * is fine: nothing more is read.
+ */
+export async function* readWholeList(c: ApiClient, formId: number, o: WholeListOptions = {}): AsyncGenerator<WholeListPage> {
+  const state = o.state ?? { pages: 0, distinct: 0, rereads: 0 };
+  const first = Math.min(Math.max(o.perPage ?? MAX_PER_PAGE, 1), MAX_PER_PAGE);
+  const rereads = o.rereads ?? 2;
+  const seen = new Set<number>();
+  let size = first;
+  let page = 0;
+  let pass = 0;
+  let lastTotal: number | undefined;
+  for (;;) {
+    page++;
+    let body: unknown;
+    let from: Answered | undefined;
+    if (page === 1 && pass === 0 && o.firstPage !== undefined) ({ data: body, ...from } = o.firstPage);
+    else {
+      await o.pace?.();
+      const res = await c.request<unknown>({
+        path: apiPath`/open/forms/${formId}/submissions`,
+        query: { ...o.query, page, per_page: size },
+        ability: 'forms-read',
+        signal: o.signal,
+      });
+      state.pages++;
+      o.observe?.(res.headers);
+      body = res.data;
+      from = res;
+    }
+    const { items: raw, page: info } = unwrapList<Record<string, unknown>>(body, from);
+    const fresh: NormalizedSubmission[] = [];
+    for (const s of raw.map(normalizeSubmission)) {
+      const id = numericIdOf(s);
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      state.distinct++;
+      fresh.push(s);
+    }
+    if (!info) {
+      // A bare array is the whole list at once.
+      state.total = raw.length;
+      if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage: 1, pass };
+      break;
+    }
+    const lastPage = info.lastPage ?? (info.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
+    // A service that ignores `page` (it reports another page than the one asked) would repeat itself forever.
+    const stuck = info.currentPage !== undefined && info.currentPage !== page;
+    const more = !stuck && raw.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info.nextUrl === 'string');
+    const shrunk = info.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
+    if (info.total !== undefined) state.total = lastTotal = info.total;
+    if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage, pass };
+    if (shrunk > 0 && page > 1) {
+      // Ids up to `shrunk` places past the pages read may now sit on them: read those pages again.
+      page = Math.max(0, page - 1 - Math.ceil(shrunk / (info.perPage || size)));
+      continue;
+    }
+    if (pass > 0 && state.total !== undefined && state.distinct >= state.total) break;
+    if (!more) {
+      if (pass < rereads && state.total !== undefined && state.distinct < state.total) {
+        pass++;
+        state.rereads = pass;
+        size = Math.max(1, first - pass);
+        page = 0;
+        continue;
+      }
+      break;
+    }
+  }
+  state.complete = state.total === undefined || state.distinct >= state.total;
+}
+
+/** The numeric id of a listed submission (the path id), or undefined when the service sent none. */
+export function numericIdOf(s: NormalizedSubmission): number | undefined {
+  for (const v of [s.id, s.pathId]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
+    if (Number.isSafeInteger(n) && n > 0) return n;
+  }
+  return undefined;
+}

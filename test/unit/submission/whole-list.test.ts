@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type WholeListState, numericIdOf, readWholeList } from '../../../src/api/submission-list.js';
+import { type StubServer, json, startStubServer } from '../../helpers/http.js';
+import { clientFor } from './util.js';
+
+let stub: StubServer | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+const row = (id: number) => ({ id, submission_id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`, data: {} });
+
+/**
+ * A list of ids n..1 (newest first) paged by offset; `order(offset, perPage)` may rearrange it for
+ * one request, as a database does with ties a LIMIT/OFFSET query leaves unordered.
+ */
+async function serveList(n: number, order: (ids: number[], offset: number, perPage: number) => number[] = (ids) => ids, total = () => n) {
+  stub = await startStubServer((req, res) => {
+    const q = new URL(req.url, 'http://x').searchParams;
+    const page = Number(q.get('page'));
+    const perPage = Number(q.get('per_page'));
+    const ids = order(
+      Array.from({ length: n }, (_, i) => n - i),
+      (page - 1) * perPage,
+      perPage,
+    );
+    const slice = ids.slice((page - 1) * perPage, page * perPage);
+    const t = total();
+    json(res, 200, { data: slice.map(row), meta: { current_page: page, last_page: Math.max(1, Math.ceil(t / perPage)), per_page: perPage, total: t } });
+  });
+  return clientFor(stub.url);
+}
+
+async function readAll(c: ReturnType<typeof clientFor>, state: WholeListState, perPage = 10): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const p of readWholeList(c, 42, { state, perPage })) ids.push(...p.items.map((s) => numericIdOf(s)!));
+  return ids;
+}
+
+describe('readWholeList', () => {
+  it('a stable list: read once, each id once, no request more', async () => {
+    const c = await serveList(25);
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    const ids = await readAll(c, state);
+    expect(ids).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+    expect(state).toMatchObject({ pages: 3, distinct: 25, rereads: 0, complete: true, total: 25 });
+  });
+
+  it('ties a query at a given offset always orders the same way: read again in pages of another size', async () => {
+    // Ids 11 and 10 share a second; the query at offset 10 (LIMIT 10) always puts 11 first, the one
+    // at offset 0 always keeps 11 on its own page: 11 twice, 10 never, however often those pages are read.
+    const c = await serveList(20, (ids, offset, perPage) => (offset === perPage && perPage === 10 ? swap(ids, 9, 10) : ids));
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    const ids = await readAll(c, state);
+    expect(new Set(ids).size).toBe(20);
+    expect(ids.length).toBe(20);
+    expect(ids.at(-1)).toBe(10);
+    expect(state).toMatchObject({ rereads: 1, complete: true });
+    expect(stub!.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('per_page'))).toEqual(['10', '10', '9', '9']);
+  });
+
+  it('a count that is never reached: at most two readings again, then complete is false', async () => {
+    const c = await serveList(5, undefined, () => 6);
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    const ids = await readAll(c, state);
+    expect(ids).toEqual([5, 4, 3, 2, 1]);
+    expect(state).toMatchObject({ rereads: 2, complete: false, distinct: 5, total: 6 });
+    expect(state.pages).toBe(3);
+  });
+
+  it('a page already read (firstPage) is not asked again', async () => {
+    const c = await serveList(15);
+    const first = {
+      status: 200,
+      method: 'GET',
+      path: '/open/forms/42/submissions',
+      data: { data: [15, 14, 13, 12, 11, 10, 9, 8, 7, 6].map(row), meta: { current_page: 1, last_page: 2, per_page: 10, total: 15 } },
+    };
+    const ids: number[] = [];
+    for await (const p of readWholeList(c, 42, { perPage: 10, firstPage: first })) ids.push(...p.items.map((s) => numericIdOf(s)!));
+    expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => 15 - i));
+    expect(stub!.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('page'))).toEqual(['2']);
+  });
+});
+
+function swap(ids: number[], i: number, j: number): number[] {
+  const out = [...ids];
+  [out[i], out[j]] = [out[j]!, out[i]!];
+  return out;
+}
