@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WholeListState, numericIdOf, readWholeList } from '../../../src/api/submission-list.js';
+import { findSubmission } from '../../../src/api/submissions.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 import { clientFor } from './util.js';
 
@@ -9,7 +10,12 @@ afterEach(async () => {
   stub = undefined;
 });
 
-const row = (id: number) => ({ id, submission_id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`, data: {} });
+const row = (id: number) => ({
+  id,
+  submission_id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+  // Two a second, as the deployed list shows them.
+  data: { created_at: `2026-01-01 10:00:${String(Math.floor(id / 2) % 60).padStart(2, '0')}` },
+});
 
 /**
  * A list of ids n..1 (newest first) paged by offset; `order(offset, perPage)` may rearrange it for
@@ -81,6 +87,22 @@ describe('readWholeList', () => {
     for await (const p of readWholeList(c, 42, { perPage: 10, firstPage: first })) ids.push(...p.items.map((s) => numericIdOf(s)!));
     expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => 15 - i));
     expect(stub!.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('page'))).toEqual(['2']);
+  });
+});
+
+describe('findSubmission when a same-second pair trades places across a page boundary', () => {
+  it('finds the id by reading the pages around again in pages of another size (not exit 6)', async () => {
+    // 200 ids; the query at offset 100 always starts with 101 (the last of page 1) in place of 100.
+    const c = await serveList(200, (ids, offset, perPage) => (offset === 100 && perPage === 100 ? swap(ids, 99, 100) : ids));
+    const found = await findSubmission(c, 42, { kind: 'id', id: 100 });
+    expect(found.id).toBe(100);
+    expect(stub!.requests.some((r) => new URL(r.url, 'http://x').searchParams.get('per_page') === '99')).toBe(true);
+  });
+
+  it('an id that does not exist is still exit 6, at the cost of a few pages', async () => {
+    const c = await serveList(200);
+    await expect(findSubmission(c, 42, { kind: 'id', id: 500 })).rejects.toMatchObject({ exitCode: 6 });
+    expect(stub!.requests.length).toBeLessThanOrEqual(4);
   });
 });
 
