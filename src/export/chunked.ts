@@ -120,12 +120,13 @@ export class WindowBudget {
  * and orders same-second submissions differently from one page request to the next.
  */
 export class IdChunks {
-  private readonly state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+  private readonly state: WholeListState;
   private readonly pagesIn: AsyncGenerator<WholeListPage>;
   private done = false;
   private buffered: number[] = [];
 
-  constructor(client: ApiClient, formId: number, budget: WindowBudget, signal?: AbortSignal) {
+  constructor(client: ApiClient, formId: number, budget: WindowBudget, signal?: AbortSignal, state?: WholeListState) {
+    this.state = state ?? { pages: 0, distinct: 0, rereads: 0 };
     this.pagesIn = readWholeList(client, formId, {
       signal,
       state: this.state,
@@ -175,6 +176,8 @@ export interface ChunkedCsvOptions {
   budget: WindowBudget;
   /** The general limit's budget, for the list pages. */
   listBudget: WindowBudget;
+  /** Filled as the list is read: whether it could be read whole (see readWholeList). */
+  listState?: WholeListState;
   signal?: AbortSignal;
   onProgress?: (p: ChunkProgress) => void;
 }
@@ -186,7 +189,7 @@ export interface ChunkedCsvOptions {
  * arrive: memory stays flat whatever the form's size.
  */
 export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> {
-  const ids = new IdChunks(o.client, o.formId, o.listBudget, o.signal);
+  const ids = new IdChunks(o.client, o.formId, o.listBudget, o.signal, o.listState);
   const joiner = new CsvJoiner();
   const progress: ChunkProgress = { chunks: 0, rows: 0 };
   let next = ids.next();

@@ -1,6 +1,6 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,40 +127,44 @@ describe('looking a submission up when same-second submissions move between page
   });
 });
 
+/** A proxy whose list answers count one submission more than the list ever holds. */
+async function startTotalPlusOneProxy(target: string): Promise<string> {
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
+      if (req.method !== 'GET' || !/\/submissions\?/.test(req.url ?? '')) {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        return;
+      }
+      const parts: Buffer[] = [];
+      up.on('data', (b: Buffer) => parts.push(b));
+      up.on('end', () => {
+        const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { meta: { total: number } };
+        body.meta.total += 1;
+        const text = JSON.stringify(body);
+        res.writeHead(up.statusCode ?? 502, { ...up.headers, 'content-length': String(Buffer.byteLength(text)) });
+        res.end(text);
+      });
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 describe('submission list --all when the list cannot be read whole (e2e)', () => {
   it('prints what it read, then one error line and exit 10', async () => {
     const { sb, env } = await start();
-    // A proxy that counts one submission more than the list ever holds.
-    const to = new URL(sb.url);
-    const server = createServer((req, res) => {
-      const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
-        if (req.method !== 'GET' || !/\/submissions\?/.test(req.url ?? '')) {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-          return;
-        }
-        const parts: Buffer[] = [];
-        up.on('data', (b: Buffer) => parts.push(b));
-        up.on('end', () => {
-          const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { meta: { total: number } };
-          body.meta.total += 1;
-          const text = JSON.stringify(body);
-          res.writeHead(up.statusCode ?? 502, { ...up.headers, 'content-length': String(Buffer.byteLength(text)) });
-          res.end(text);
-        });
-      });
-      out.on('error', () => res.destroy());
-      req.pipe(out);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(
-      () =>
-        new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await startTotalPlusOneProxy(sb.url);
     const r = await runFormctl(['submission', 'list', String(sb.formId), '--all', '--ndjson'], { env: { ...env, FORMCTL_BASE_URL: url } });
     expect(r.code).toBe(10);
     const ids = r.stdout
@@ -173,4 +177,26 @@ describe('submission list --all when the list cannot be read whole (e2e)', () =>
       /^error: The submission list of form \d+ is incomplete: the service counts 151 submissions, but 150 distinct ones could be read \(1 missing, the list read 3 times, \d+ pages\); the output lacks it\.\n/,
     );
   });
+});
+
+describe('a chunked export when the list cannot be read whole (deployed flavour, e2e)', () => {
+  it('saves the rows it could read, then one error line and exit 10', async () => {
+    sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+    home = tempHome();
+    const work = mkdtempSync(join(tmpdir(), 'formctl-ties-export-'));
+    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    const url = await startTotalPlusOneProxy(sb.url);
+    const out = join(work, 'big.csv');
+    const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out, '--json'], {
+      env: { ...home.env, FORMCTL_BASE_URL: url, FORMCTL_TOKEN: sb.tokens.all },
+      timeoutMs: 60_000,
+    });
+    expect(r.code).toBe(10);
+    expect(JSON.parse(r.stdout)).toMatchObject({ file: out });
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBe(1 + 1200);
+    expect(r.stderr).toContain(
+      `error: The export of form ${sb.formId} is incomplete: the submission list counts 1201 submissions, but 1200 distinct ones could be read (1 missing, the list read 3 times); ${out} lacks it.\n`,
+    );
+  }, 90_000);
 });
