@@ -195,6 +195,8 @@ export interface SubmissionIndex {
   /** The list page each submission was read from, and when (ms, the caller's clock). */
   pageOf: Map<number, number>;
   readAt: Map<number, number>;
+  /** The list was read to its end but could not be read whole (see readWholeList): a submission not in the index may exist. */
+  incomplete?: boolean;
 }
 
 /**
@@ -243,6 +245,7 @@ export async function scanSubmissions(
       }
       if (left <= 0) break;
     }
+    if (state.complete === false) index.incomplete = true;
   } finally {
     if (o.cost) o.cost.pages += state.pages;
   }

@@ -286,7 +286,9 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
     const item = find(parsed.ref);
     const id = item && numericIdOf(item);
     if (!item || id === undefined) {
-      const error = `form ${o.form.id} has no submission ${parsed.label} (it is not in \`formctl submission list ${o.form.id}\`)`;
+      const error = o.index.incomplete
+        ? `submission ${parsed.label} was not found in the submission list of form ${o.form.id}, which could not be read whole (the service counts more submissions than could be read), so it may exist; nothing was sent for this line`
+        : `form ${o.form.id} has no submission ${parsed.label} (it is not in \`formctl submission list ${o.form.id}\`)`;
       await record({ line: n, submission_id: parsed.label, status: 'failed', error }, text);
       return;
     }

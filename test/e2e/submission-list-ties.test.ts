@@ -179,6 +179,32 @@ describe('submission list --all when the list cannot be read whole (e2e)', () =>
   });
 });
 
+describe('a bulk update when the list cannot be read whole (e2e)', () => {
+  it('a line naming a submission not found says it may exist (not "has no submission"); the others go on', async () => {
+    const { sb, env } = await start();
+    const url = await startTotalPlusOneProxy(sb.url);
+    const work = mkdtempSync(join(tmpdir(), 'formctl-ties-bulk-short-'));
+    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    const file = join(work, 'lines.ndjson');
+    writeFileSync(file, [JSON.stringify({ submission_id: 7, rating: 4 }), JSON.stringify({ submission_id: 999, rating: 4 })].join('\n') + '\n');
+    const r = await runFormctl(['submission', 'update', String(sb.formId), '--from', file, '--dry-run'], { env: { ...env, FORMCTL_BASE_URL: url } });
+    expect(r.code).toBe(10);
+    const all = r.stdout + r.stderr;
+    expect(all).toContain(
+      `submission 999 was not found in the submission list of form ${sb.formId}, which could not be read whole (the service counts more submissions than could be read), so it may exist; nothing was sent for this line`,
+    );
+    expect(all).not.toContain('has no submission 999');
+    const results = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; status: string });
+    expect(results.map((x) => [x.line, x.status])).toEqual([
+      [1, 'dry-run'],
+      [2, 'failed'],
+    ]);
+  });
+});
+
 describe('a chunked export when the list cannot be read whole (deployed flavour, e2e)', () => {
   it('saves the rows it could read, then one error line and exit 10', async () => {
     sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
