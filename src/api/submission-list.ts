@@ -3,6 +3,8 @@ import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapLi
 import { apiPath } from './path.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
 
+const MAX_STEPS_BACK = 50;
+
 /** One page of the list, as the whole-list reading gives it. */
 export interface WholeListPage {
   /** The page's submissions that were not given before (by numeric id), in list order. */
@@ -74,6 +76,9 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   let page = 0;
   let pass = 0;
   let lastTotal: number | undefined;
+  // Steps back for a shrinking total, at most this many per reading: a total that keeps swinging
+  // (a broken service) cannot hold the reading forever; the count against the total still tells.
+  let stepsBack = 0;
   for (;;) {
     page++;
     let body: unknown;
@@ -116,7 +121,7 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
     const shrunk = info.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
     if (info.total !== undefined) state.total = lastTotal = info.total;
     if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage, pass };
-    if (shrunk > 0 && page > 1) {
+    if (shrunk > 0 && page > 1 && stepsBack++ < MAX_STEPS_BACK) {
       // Ids up to `shrunk` places past the pages read may now sit on them: read those pages again.
       page = Math.max(0, page - 1 - Math.ceil(shrunk / (info.perPage || size)));
       continue;
@@ -128,6 +133,7 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
         state.rereads = pass;
         size = Math.max(1, first - pass);
         page = 0;
+        stepsBack = 0;
         continue;
       }
       break;
