@@ -189,7 +189,18 @@ export interface ChunkedCsvOptions {
  * arrive: memory stays flat whatever the form's size.
  */
 export async function* chunkedCsv(o: ChunkedCsvOptions): AsyncGenerator<Buffer> {
-  const ids = new IdChunks(o.client, o.formId, o.listBudget, o.signal, o.listState);
+  // The list read ahead is stopped once the export ends (done, failed or interrupted): left running,
+  // it would go on against a client being closed, and retry and print notes after the error.
+  const readAhead = new AbortController();
+  try {
+    yield* chunks(o, o.signal ? AbortSignal.any([o.signal, readAhead.signal]) : readAhead.signal);
+  } finally {
+    readAhead.abort();
+  }
+}
+
+async function* chunks(o: ChunkedCsvOptions, listSignal: AbortSignal): AsyncGenerator<Buffer> {
+  const ids = new IdChunks(o.client, o.formId, o.listBudget, listSignal, o.listState);
   const joiner = new CsvJoiner();
   const progress: ChunkProgress = { chunks: 0, rows: 0 };
   let next = ids.next();
