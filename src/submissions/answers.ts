@@ -161,9 +161,30 @@ export function buildUpdateBody(form: Form, item: NormalizedSubmission, patch: R
       assertHeldFiles(form, k, type, v, (item.data as Record<string, unknown> | undefined)?.[k]);
     }
   }
+  assertStorableIds(form, answers, patch);
   // A field called `data` or `completion_time` was refused by assertUpdatable, so nothing is overwritten here.
   const body: UpdateBody = { ...answers, ...top, ...(ct !== undefined ? { completion_time: ct } : {}), data: { ...patch } };
   return { body, effects: { partial: isPartial(item), removed } };
+}
+
+/**
+ * Refuses an update that sets, or would erase, the answer to a field whose id holds a `.` or `*`. The
+ * deployed service validates answers under rules keyed by field id, and Laravel reads those characters
+ * in a rule's key as a path into nested input: such an answer never reaches what the service stores
+ * (docs/submission-update.md). Setting it would be dropped without a word; a stored one (from another
+ * server, or from before the field was renamed) would be erased by any update.
+ */
+function assertStorableIds(form: Form, answers: Record<string, unknown>, patch: Record<string, unknown>): void {
+  const held = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+  const ids = inputProperties(form)
+    .map((p) => p.id)
+    .filter((id) => /[.*]/.test(id) && (Object.hasOwn(patch, id) || held(answers[id])));
+  if (ids.length === 0) return;
+  const which = ids.map((id) => `"${id}"`).join(', ');
+  throw new UsageError(
+    `The service cannot store an answer to a field whose id holds a "." or "*" (${which}): its validation reads the id as a path, so the update would drop that answer and erase any answer stored there; nothing was sent.`,
+    'No update through the service, the web interface included, keeps such an answer; leave the submission as it is.',
+  );
 }
 
 /** A URL without its query (a file's signed URL changes with every list; the file does not). */

@@ -39,7 +39,8 @@ function submissionFor(ctx: Ctx, form: Form): Submission {
  * form REPLACE the stored answers; `data` is not read. A captcha form is always 422; `is_partial: true`
  * on a form that takes partial submissions empties the rules, so the answers are wiped; a visible required field must be present;
  * completion_time becomes what was sent (else null); the status becomes completed; file answers
- * survive only as strings; answers to removed fields are dropped. Every active integration fires again.
+ * survive only as strings; answers to removed fields, and to fields whose id holds a `.` or `*`, are
+ * dropped. Every active integration fires again.
  */
 function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<string, unknown>): void {
   if (form.attrs.use_captcha === true) {
@@ -52,9 +53,9 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
   if (!partialBody) {
     const errors = new Errors();
     for (const [id, p] of answerable(form)) {
-      const present = Object.hasOwn(body, id) && !isBlank(body[id]);
+      const present = !laravelNested(id) && Object.hasOwn(body, id) && !isBlank(body[id]);
       if (isRequired(p) && !present) errors.add(id, `The ${p.name} field is required.`);
-      else if (Object.hasOwn(body, id)) validated[id] = body[id];
+      else if (!laravelNested(id) && Object.hasOwn(body, id)) validated[id] = body[id];
     }
     const ct = body.completion_time;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
@@ -78,6 +79,16 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
   sub.status = 'completed';
   ctx.app.store.changed();
   ctx.app.dispatcher.submissionCreated(form, sub);
+}
+
+/**
+ * A field id with a `.` or `*`: the server's validation rules are keyed by field id, Laravel reads a
+ * dot (or star) in a rule's key as a path into nested input, and it escapes those characters in the
+ * request's own keys; so the answer never matches its rule and never reaches the validated data it
+ * stores: a required field fails as missing, any other is dropped (docs/service.md).
+ */
+function laravelNested(fieldId: string): boolean {
+  return /[.*]/.test(fieldId);
 }
 
 /** Laravel's `$request->boolean()`: true for true, 1, "1", "true", "on" and "yes" (any case). */
@@ -213,7 +224,7 @@ export function registerSubmissions(r: RouteTable): void {
     // Deployed flavour: `is_partial: true` saves an unfinished answer (no required check), status partial.
     const partial = isDeployed(app) && body.is_partial === true;
     for (const [id, p] of answerable(form)) {
-      const value = body[id];
+      const value = isDeployed(app) && laravelNested(id) ? undefined : body[id];
       if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
       else if (value !== undefined) data[id] = value;
     }

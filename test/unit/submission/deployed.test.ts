@@ -124,6 +124,18 @@ describe('the update body (both services read it as a patch)', () => {
     expect(buildUpdateBody(link, withDoc, { p_doc: 'https://example.com/x.pdf' }).body.p_doc).toBe('https://example.com/x.pdf');
   });
 
+  it('refuses to set, or to erase, the answer to a field whose id holds a "." or "*" (the deployed validation reads it as a path)', () => {
+    const form = { ...FORM, properties: [...FORM.properties, { id: 'size.cm', type: 'text', name: 'Size' }] };
+    const refusal = /cannot store an answer to a field whose id holds a "\." or "\*" \("size\.cm"\).*nothing was sent/;
+    expect(() => buildUpdateBody(form, item, { 'size.cm': '42' })).toThrow(refusal);
+    expect(() => buildUpdateBody(form, { ...item, data: { ...item.data, 'size.cm': '40' } }, { p_name: 'Bob' })).toThrow(refusal);
+    // Nothing there and nothing asked: the update cannot lose it.
+    expect(buildUpdateBody(form, item, { p_name: 'Bob' }).body.p_name).toBe('Bob');
+    expect(buildUpdateBody(form, { ...item, data: { ...item.data, 'size.cm': '' } }, { p_name: 'Bob' }).body.p_name).toBe('Bob');
+    const star = { ...FORM, properties: [...FORM.properties, { id: 'a*b', type: 'text', name: 'Star' }] };
+    expect(() => buildUpdateBody(star, item, { 'a*b': 'x' })).toThrow(/\("a\*b"\)/);
+  });
+
   it('tells an applied patch from one not yet applied (resume)', () => {
     expect(patchApplied(item, { p_name: 'Ada' })).toBe(true);
     expect(patchApplied(item, { p_name: 'Bob' })).toBe(false);
