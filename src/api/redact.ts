@@ -40,8 +40,8 @@ const SECRET_PATHS: Array<{ host: RegExp; secret: (segments: string[]) => number
   { host: /^maker\.ifttt\.com$/i, secret: (s) => (s[0] === 'use' && s.length > 1 ? [1] : []) },
 ];
 
-/** A `//host/path` in text: optional credentials, host, optional port, then the path up to a query, fragment or delimiter. */
-const HOST_PATH = /\/\/((?:[^/\s?#@"'<>]*@)?)([^/\s?#"'<>:@]+)((?::\d+)?)(\/[^\s?#"'<>]*)/g;
+/** A `//host/path` in text: optional credentials, host (a name, or an IPv6 address in brackets), optional port, then the path up to a query, fragment or delimiter. */
+const HOST_PATH = /\/\/((?:[^/\s?#@"'<>]*@)?)(\[[0-9a-f:.]+\]|[^/\s?#"'<>:@]+)((?::\d+)?)(\/[^\s?#"'<>]*)/gi;
 
 function decodeName(name: string): string {
   try {
@@ -52,6 +52,21 @@ function decodeName(name: string): string {
   }
 }
 
+/** A query (or fragment) value: in a URL on its own it ends only at `&`, `#` or a character a URL cannot hold unescaped. */
+const BARE_VALUE = /([?&#])([^=&\s#?"'<>]+)=([^&\s#"<>]*?)(\.?)(?=[&\s#"<>]|$)/g;
+/** In a message, a value also ends where the prose around the URL resumes: `)`, `;`, `,`, a quote and a final `.` are not part of it. */
+const PROSE_VALUE = /([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>();,]*?)(\.?)(?=[&\s#"'<>();,]|$)/g;
+
+/** Hides the secret values of a query; a value that is not secret is looked into, as it may hold a URL with its own query. */
+function maskQuery(query: string, hide: (value: string) => string, bare: boolean): string {
+  return query.replace(bare ? BARE_VALUE : PROSE_VALUE, (whole, sep: string, name: string, value: string, dot: string) => {
+    if (value === '') return whole;
+    if (SECRET_PARAM.test(decodeName(name))) return `${sep}${name}=${hide(value)}${dot}`;
+    const inner = value.indexOf('?');
+    return inner < 0 ? whole : `${sep}${name}=${value.slice(0, inner)}${maskQuery(value.slice(inner), hide, bare)}${dot}`;
+  });
+}
+
 /**
  * Replaces, in `text` (a URL, or any text holding URLs or queries), each secret part with
  * `hide(value)`: the value of every secret-looking query (or fragment) parameter, the password of a
@@ -59,23 +74,22 @@ function decodeName(name: string): string {
  * webhook services and of segments after `/token/`, `/key/`, … Everything else is kept as written.
  */
 export function maskUrlSecrets(text: string, hide: (value: string) => string): string {
-  return (
-    text
-      .replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`)
-      // A value ends where prose around a URL resumes: `)`, `;`, `,` and a final `.` are not part of it.
-      .replace(/([?&#])([^=&\s#?"'<>]+)=([^&\s#"'<>();,]*?)(\.?)(?=[&\s#"'<>();,]|$)/g, (whole, sep: string, name: string, value: string, dot: string) =>
-        value !== '' && SECRET_PARAM.test(decodeName(name)) ? `${sep}${name}=${hide(value)}${dot}` : whole,
-      )
-      .replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
-        const segments = path.slice(1).split('/');
-        const secret = new Set(SECRET_PATHS.find((p) => p.host.test(host))?.secret(segments) ?? []);
-        segments.forEach((_, i) => {
-          if (i > 0 && SECRET_SEGMENT.test(decodeName(segments[i - 1]!))) secret.add(i);
-        });
-        const kept = segments.map((seg, i) => (secret.has(i) && seg !== '' ? hide(seg) : seg));
-        return secret.size === 0 ? whole : `//${userinfo}${host}${port}/${kept.join('/')}`;
-      })
-  );
+  // Text without white space is a URL on its own (a stored webhook URL, a request's path and query).
+  const bare = !/\s/.test(text);
+  return maskQuery(
+    text.replace(/(\/\/[^/\s:@?#"'<>]*):([^@\s/?#"'<>]+)@/g, (_w, before: string, password: string) => `${before}:${hide(password)}@`),
+    hide,
+    bare,
+  ).replace(HOST_PATH, (whole, userinfo: string, host: string, port: string, path: string) => {
+    const segments = path.slice(1).split('/');
+    // A fully qualified name (`hooks.slack.com.`) is the same host.
+    const secret = new Set(SECRET_PATHS.find((p) => p.host.test(host.replace(/\.$/, '')))?.secret(segments) ?? []);
+    segments.forEach((_, i) => {
+      if (i > 0 && SECRET_SEGMENT.test(decodeName(segments[i - 1]!))) secret.add(i);
+    });
+    const kept = segments.map((seg, i) => (secret.has(i) && seg !== '' ? hide(seg) : seg));
+    return secret.size === 0 ? whole : `//${userinfo}${host}${port}/${kept.join('/')}`;
+  });
 }
 
 /**

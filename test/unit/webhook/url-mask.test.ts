@@ -6,6 +6,7 @@ import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 import { maskedUrlNote, webhookView } from '../../../src/commands/webhook/view.js';
 import { fullBody } from '../../../src/commands/webhook/body.js';
 import { maskWebhookUrl, urlHasSecrets } from '../../../src/webhooks/secret.js';
+import { redactQuerySecrets } from '../../../src/api/redact.js';
 import type { WebhookIntegration } from '../../../src/api/webhooks.js';
 
 describe('maskWebhookUrl: the secret parts of a webhook URL, masked as the signing secret is', () => {
@@ -108,6 +109,34 @@ describe('webhookView and the update body', () => {
     expect(fullBody(hook, { status: 'inactive' }).data.webhook_url).toBe(hook.data!.webhook_url);
     // Should a masked view ever reach it, the mask would be sent: the commands pass the raw integration.
     expect(fullBody(webhookView(hook), {}).data.webhook_url).not.toBe(hook.data!.webhook_url);
+  });
+});
+
+describe('maskWebhookUrl: a stored URL is masked whole, whatever its value holds', () => {
+  it('masks a value with characters that end a value in prose, as a URL on its own cannot be in a sentence', () => {
+    expect(maskWebhookUrl('https://h.example/in?token=abc,def,123456&x=1')).toBe('https://h.example/in?token=••••3456&x=1');
+    expect(maskWebhookUrl('https://h.example/in?sig=ab(cd)ef;gh9876')).toBe('https://h.example/in?sig=••••9876');
+    expect(maskWebhookUrl("https://h.example/in?key=it's-a-key-4321")).toBe('https://h.example/in?key=••••4321');
+    // In a message the same characters still end the value.
+    expect(maskWebhookUrl('failed for https://h.example/in?token=abcdef123456, retrying')).toBe('failed for https://h.example/in?token=••••3456, retrying');
+  });
+
+  it("masks a secret in the query of a URL inside another parameter's value", () => {
+    expect(maskWebhookUrl('https://h.example/in?next=https://x.example/cb?token=abcdef123456&page=2')).toBe(
+      'https://h.example/in?next=https://x.example/cb?token=••••3456&page=2',
+    );
+    expect(redactQuerySecrets('GET /in?next=/cb?a=1?api_key=abcdef123456 failed')).toBe('GET /in?next=/cb?a=1?api_key=[REDACTED] failed');
+  });
+
+  it('masks a secret path on an IPv6 host and on a provider host written with its final dot', () => {
+    expect(maskWebhookUrl('https://[2001:db8::1]:8443/hooks/token/0123456789abcdef')).toBe('https://[2001:db8::1]:8443/hooks/token/••••cdef');
+    expect(maskWebhookUrl('https://hooks.slack.com./services/T01/B02/SeCrEtSeCrEt1234')).toBe('https://hooks.slack.com./services/T01/B02/••••1234');
+  });
+
+  it('still keeps what is not secret', () => {
+    for (const url of ['https://h.example/in?next=https://x.example/cb?page=2', 'https://[2001:db8::1]/hooks/in?a=(1),2', 'https://h.example./in?keyboard=1']) {
+      expect(maskWebhookUrl(url)).toBe(url);
+    }
   });
 });
 
