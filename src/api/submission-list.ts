@@ -30,6 +30,8 @@ export interface WholeListState {
   rereads: number;
   /** Set when the reading ends: false when it ended with fewer distinct submissions than the total. */
   complete?: boolean;
+  /** Set when the reading ends incomplete: how many submissions of the total it could not show. */
+  missing?: number;
 }
 
 export interface WholeListOptions {
@@ -72,6 +74,12 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   const first = Math.min(Math.max(o.perPage ?? MAX_PER_PAGE, 1), MAX_PER_PAGE);
   const rereads = o.rereads ?? 2;
   const seen = new Set<number>();
+  // The ids read since the total last shrank: they are known to exist, while any read before may be
+  // among the deleted ones, so after a deletion only these count against the total (deleted ids
+  // read earlier would otherwise make up for ids the reading missed).
+  const since = new Set<number>();
+  let unnumbered = 0;
+  const counted = () => since.size + unnumbered;
   let size = first;
   let page = 0;
   let pass = 0;
@@ -98,13 +106,16 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       from = res;
     }
     const { items: raw, page: info } = unwrapList<Record<string, unknown>>(body, from);
+    const shrunk = info?.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
+    if (shrunk > 0) since.clear();
     const fresh: NormalizedSubmission[] = [];
     for (const s of raw.map(normalizeSubmission)) {
       const id = numericIdOf(s);
       if (id !== undefined) {
+        since.add(id);
         if (seen.has(id)) continue;
         seen.add(id);
-      }
+      } else unnumbered++;
       state.distinct++;
       fresh.push(s);
     }
@@ -118,7 +129,6 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
     // A service that ignores `page` (it reports another page than the one asked) would repeat itself forever.
     const stuck = info.currentPage !== undefined && info.currentPage !== page;
     const more = !stuck && raw.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info.nextUrl === 'string');
-    const shrunk = info.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
     if (info.total !== undefined) state.total = lastTotal = info.total;
     if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage, pass };
     if (shrunk > 0 && page > 1 && stepsBack++ < MAX_STEPS_BACK) {
@@ -126,9 +136,9 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       page = Math.max(0, page - 1 - Math.ceil(shrunk / (info.perPage || size)));
       continue;
     }
-    if (pass > 0 && state.total !== undefined && state.distinct >= state.total) break;
+    if (pass > 0 && state.total !== undefined && counted() >= state.total) break;
     if (!more) {
-      if (pass < rereads && state.total !== undefined && state.distinct < state.total) {
+      if (pass < rereads && state.total !== undefined && counted() < state.total) {
         pass++;
         state.rereads = pass;
         size = Math.max(1, first - pass);
@@ -139,7 +149,8 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       break;
     }
   }
-  state.complete = state.total === undefined || state.distinct >= state.total;
+  state.complete = state.total === undefined || counted() >= state.total;
+  if (!state.complete) state.missing = state.total! - counted();
 }
 
 /** The numeric id of a listed submission (the path id), or undefined when the service sent none. */

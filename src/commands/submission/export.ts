@@ -234,9 +234,9 @@ async function exportInChunks(
  * script notices.
  */
 function incompleteExport(formId: number, file: string, list: WholeListState): CliError {
-  const missing = (list.total ?? 0) - list.distinct;
+  const missing = list.missing ?? (list.total ?? 0) - list.distinct;
   return new CliError(
-    `The export of form ${formId} is incomplete: the submission list counts ${list.total} submissions, but ${list.distinct} distinct ones could be read (${missing} missing, the list read ${list.rereads + 1} times); ${file === '-' ? 'the CSV' : file} lacks ${missing === 1 ? 'it' : 'them'}.`,
+    `The export of form ${formId} is incomplete: the submission list counts ${list.total} submissions, but ${(list.total ?? 0) - missing} distinct ones could be read (${missing} missing, the list read ${list.rereads + 1} times); ${file === '-' ? 'the CSV' : file} lacks ${missing === 1 ? 'it' : 'them'}.`,
     ExitCode.partial,
     'Submissions created in the same second come in no set order on the service, and answers deleted during the export move the pages; run the export again.',
   );

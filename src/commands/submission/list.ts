@@ -92,9 +92,9 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
  * readWholeList): what was printed is all formctl could read, and the run fails so a script notices.
  */
 function incompleteList(formId: number, state: WholeListState): CliError {
-  const missing = (state.total ?? 0) - state.distinct;
+  const missing = state.missing ?? (state.total ?? 0) - state.distinct;
   return new CliError(
-    `The submission list of form ${formId} is incomplete: the service counts ${state.total} submissions, but ${state.distinct} distinct ones could be read (${missing} missing, the list read ${state.rereads + 1} times, ${state.pages} pages); the output lacks ${missing === 1 ? 'it' : 'them'}.`,
+    `The submission list of form ${formId} is incomplete: the service counts ${state.total} submissions, but ${(state.total ?? 0) - missing} distinct ones could be read (${missing} missing, the list read ${state.rereads + 1} times, ${state.pages} pages); the output lacks ${missing === 1 ? 'it' : 'them'}.`,
     ExitCode.partial,
     'Submissions created in the same second come in no set order on the service, and answers deleted while it is read move the pages; run the command again.',
   );

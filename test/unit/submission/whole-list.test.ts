@@ -75,6 +75,52 @@ describe('readWholeList', () => {
     expect(state.pages).toBe(3);
   });
 
+  it('a deletion does not let the deleted ids make up for one a tie skipped: the list is read again', async () => {
+    // Ids 30..1, pages of 10. The second request puts 21 (a tie with 20) at offset 10: 21 twice, 20
+    // skipped. Then 25, read on page 1, is deleted: the total drops to 29, the distinct ids read
+    // reach 29 with 25 among them, and 20 (which exists) was still never given.
+    let list = Array.from({ length: 30 }, (_, i) => 30 - i);
+    let n = 0;
+    stub = await startStubServer((req, res) => {
+      const q = new URL(req.url, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      const perPage = Number(q.get('per_page'));
+      n++;
+      if (n === 3) list = list.filter((id) => id !== 25);
+      const ids = n === 2 ? swap(list, 9, 10) : list;
+      const slice = ids.slice((page - 1) * perPage, page * perPage);
+      json(res, 200, {
+        data: slice.map(row),
+        meta: { current_page: page, last_page: Math.ceil(list.length / perPage), per_page: perPage, total: list.length },
+      });
+    });
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    const ids = await readAll(clientFor(stub.url), state);
+    expect(ids).toContain(20);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(state).toMatchObject({ rereads: 1, complete: true, total: 29 });
+  });
+
+  it('a deletion while it is read, with nothing skipped, still ends complete', async () => {
+    let list = Array.from({ length: 30 }, (_, i) => 30 - i);
+    let n = 0;
+    stub = await startStubServer((req, res) => {
+      const q = new URL(req.url, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      const perPage = Number(q.get('per_page'));
+      if (++n === 2) list = list.filter((id) => id !== 3);
+      const slice = list.slice((page - 1) * perPage, page * perPage);
+      json(res, 200, {
+        data: slice.map(row),
+        meta: { current_page: page, last_page: Math.ceil(list.length / perPage), per_page: perPage, total: list.length },
+      });
+    });
+    const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+    const ids = await readAll(clientFor(stub.url), state);
+    expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i).filter((id) => id !== 3));
+    expect(state).toMatchObject({ complete: true, total: 29 });
+  });
+
   it('a page already read (firstPage) is not asked again', async () => {
     const c = await serveList(15);
     const first = {
