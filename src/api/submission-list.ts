@@ -74,12 +74,14 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   const first = Math.min(Math.max(o.perPage ?? MAX_PER_PAGE, 1), MAX_PER_PAGE);
   const rereads = o.rereads ?? 2;
   const seen = new Set<number>();
-  // The ids read since the total last shrank: they are known to exist, while any read before may be
-  // among the deleted ones, so after a deletion only these count against the total (deleted ids
-  // read earlier would otherwise make up for ids the reading missed).
+  // The ids read since the total last shrank are known to exist, while any read before may be among
+  // the deleted ones: deleted ids read earlier must not make up for ids the reading missed. So the
+  // ids that count against the total are those read since, or all ids read less the drops of the
+  // total (enough when every deleted one had been read and nothing was missed), whichever is more.
   const since = new Set<number>();
   let unnumbered = 0;
-  const counted = () => since.size + unnumbered;
+  let dropped = 0;
+  const counted = () => Math.max(since.size, seen.size - dropped) + unnumbered;
   let size = first;
   let page = 0;
   let pass = 0;
@@ -107,7 +109,10 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
     }
     const { items: raw, page: info } = unwrapList<Record<string, unknown>>(body, from);
     const shrunk = info?.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
-    if (shrunk > 0) since.clear();
+    if (shrunk > 0) {
+      since.clear();
+      dropped += shrunk;
+    }
     const fresh: NormalizedSubmission[] = [];
     for (const s of raw.map(normalizeSubmission)) {
       const id = numericIdOf(s);
