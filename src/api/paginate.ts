@@ -54,6 +54,11 @@ export async function* items<T>(pages: AsyncIterable<Page<T>>, onPage?: (p: Page
   }
 }
 
+/** The number of the last page: `meta.last_page`, else `total` over `per_page`; undefined when the answer says neither. */
+export function lastPageOf(info: PageInfo): number | undefined {
+  return info.lastPage ?? (info.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
+}
+
 /**
  * Whether the service has pages after one that held `count` items: `meta.last_page`, else
  * `links.next`, else `total` against `per_page`; an empty page is the end.

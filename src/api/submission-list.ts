@@ -1,5 +1,6 @@
 import type { ApiClient } from './client.js';
 import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from './normalize.js';
+import { hasMorePages, lastPageOf } from './paginate.js';
 import { apiPath } from './path.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
 
@@ -130,10 +131,10 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage: 1, pass };
       break;
     }
-    const lastPage = info.lastPage ?? (info.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
+    const lastPage = lastPageOf(info);
     // A service that ignores `page` (it reports another page than the one asked) would repeat itself forever.
     const stuck = info.currentPage !== undefined && info.currentPage !== page;
-    const more = !stuck && raw.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info.nextUrl === 'string');
+    const more = !stuck && hasMorePages({ ...info, currentPage: page }, raw.length);
     if (info.total !== undefined) state.total = lastTotal = info.total;
     if (fresh.length > 0) yield { items: fresh, page, perPage: size, lastPage, pass };
     if (shrunk > 0 && page > 1 && stepsBack++ < MAX_STEPS_BACK) {

@@ -1,6 +1,7 @@
 import type { ApiClient } from './client.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { type Answered, type NormalizedSubmission, messageOf, normalizeSubmission, unwrapList } from './normalize.js';
+import { hasMorePages, lastPageOf } from './paginate.js';
 import { apiPath } from './path.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
@@ -64,9 +65,9 @@ async function listPage(c: ApiClient, formId: number, page: number, cost?: ListC
   });
   if (cost) cost.pages++;
   const { items, page: info } = unwrapList<Record<string, unknown>>(res.data, res);
-  const lastPage = info?.lastPage ?? (info?.total !== undefined && info.perPage ? Math.ceil(info.total / info.perPage) : undefined);
-  const more = items.length > 0 && (lastPage !== undefined ? page < lastPage : typeof info?.nextUrl === 'string');
-  return { items: items.map(normalizeSubmission), answer: res, lastPage: info ? lastPage : 1, more: info ? more : false };
+  // The page asked for is the one compared with the last: a page answered without its number is still that page.
+  const more = hasMorePages(info && { ...info, currentPage: page }, items.length);
+  return { items: items.map(normalizeSubmission), answer: res, lastPage: info ? lastPageOf(info) : 1, more };
 }
 
 /**
