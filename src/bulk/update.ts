@@ -221,6 +221,14 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
     const id = ref.kind === 'id' ? ref.id : o.index.byUuid.get(ref.uuid);
     return id === undefined ? undefined : o.index.byId.get(id);
   };
+  /** A request of the line's failed: interrupted (Ctrl-C), or failed with the service's status; a refused token stops the run. */
+  const recordFailure = async (base: Pick<LineResult, 'line' | 'submission_id' | 'id'>, text: string, err: unknown): Promise<void> => {
+    if (err instanceof InterruptedError || o.signal?.aborted) return record({ ...base, status: 'interrupted' }, text);
+    if (err instanceof UnauthorizedError) fatal ??= err;
+    const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
+    if (err instanceof ApiError) r.http_status = err.status;
+    await record(r, text);
+  };
   const send = async (n: number, text: string, parsed: Parsed, listed: NormalizedSubmission, id: number): Promise<void> => {
     const base = { line: n, submission_id: parsed.label, id };
     let item = o.index.byId.get(id) ?? listed;
@@ -228,14 +236,7 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       try {
         item = await o.refresh(id, (sid) => !tails.has(sid));
       } catch (err) {
-        if (err instanceof InterruptedError || o.signal?.aborted) {
-          await record({ ...base, status: 'interrupted' }, text);
-          return;
-        }
-        if (err instanceof UnauthorizedError) fatal ??= err;
-        const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
-        if (err instanceof ApiError) r.http_status = err.status;
-        await record(r, text);
+        await recordFailure(base, text, err);
         return;
       }
     }
@@ -265,14 +266,7 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
       await record({ ...base, status: 'ok' }, text);
     } catch (err) {
       o.pacer.observe(o.client.rateLimit);
-      if (err instanceof InterruptedError || o.signal?.aborted) {
-        await record({ ...base, status: 'interrupted' }, text);
-        return;
-      }
-      if (err instanceof UnauthorizedError) fatal ??= err;
-      const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
-      if (err instanceof ApiError) r.http_status = err.status;
-      await record(r, text);
+      await recordFailure(base, text, err);
     }
   };
   const handle = async (n: number, text: string): Promise<void> => {
