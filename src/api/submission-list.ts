@@ -52,6 +52,16 @@ export interface WholeListOptions {
   rereads?: number;
 }
 
+/** One page of a form's submission list, as the service answers it (filters in `query`, if any). */
+export function requestListPage(c: ApiClient, formId: number, page: number, perPage: number, o: Pick<WholeListOptions, 'query' | 'signal'> = {}) {
+  return c.request<unknown>({
+    path: apiPath`/open/forms/${formId}/submissions`,
+    query: { ...o.query, page, per_page: perPage },
+    ability: 'forms-read',
+    signal: o.signal,
+  });
+}
+
 /**
  * A form's submission list, each submission given once (docs/service.md, "Submissions"; the reading
  * is described in docs/submission-update.md, "Reading the whole list"). The list is paged by offset
@@ -97,12 +107,7 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
     if (page === 1 && pass === 0 && o.firstPage !== undefined) ({ data: body, ...from } = o.firstPage);
     else {
       await o.pace?.();
-      const res = await c.request<unknown>({
-        path: apiPath`/open/forms/${formId}/submissions`,
-        query: { ...o.query, page, per_page: size },
-        ability: 'forms-read',
-        signal: o.signal,
-      });
+      const res = await requestListPage(c, formId, page, size, o);
       state.pages++;
       o.observe?.(res.headers);
       body = res.data;

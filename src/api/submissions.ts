@@ -5,7 +5,7 @@ import { hasMorePages, lastPageOf } from './paginate.js';
 import { apiPath } from './path.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
-import { type WholeListState, numericIdOf, readWholeList } from './submission-list.js';
+import { type WholeListState, numericIdOf, readWholeList, requestListPage } from './submission-list.js';
 
 export { numericIdOf };
 
@@ -57,12 +57,7 @@ interface ListPage {
 
 async function listPage(c: ApiClient, formId: number, page: number, cost?: ListCost, signal?: AbortSignal, perPage = MAX_PER_PAGE): Promise<ListPage> {
   // No `status`: both services then list partial submissions too.
-  const res = await c.request<unknown>({
-    path: apiPath`/open/forms/${formId}/submissions`,
-    query: { page, per_page: perPage },
-    ability: 'forms-read',
-    signal,
-  });
+  const res = await requestListPage(c, formId, page, perPage, { signal });
   if (cost) cost.pages++;
   const { items, page: info } = unwrapList<Record<string, unknown>>(res.data, res);
   // The page asked for is the one compared with the last: a page answered without its number is still that page.
