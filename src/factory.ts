@@ -1,4 +1,5 @@
 import { ApiClient } from './api/client.js';
+import { WaitBudget } from './api/wait-budget.js';
 import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
 import { join } from 'node:path';
@@ -16,7 +17,10 @@ export interface GlobalOptions {
   profile?: string;
   debug: boolean;
   timeoutMs: number;
+  /** --max-wait in ms: the longest total wait of the command (src/api/wait-budget.ts). */
   maxWaitMs: number;
+  /** Never wait, neither for retries nor for the rate budget (shell completion). */
+  neverWait?: boolean;
   noInput: boolean;
   noColor: boolean;
 }
@@ -73,6 +77,7 @@ export function createFactory(init: FactoryInit): Factory {
   let store: Promise<ConfigStore> | undefined = init.configStore ? Promise.resolve(init.configStore) : undefined;
   const clients: ApiClient[] = [];
   let prompter: Prompter | undefined = init.prompter;
+  let waits: WaitBudget | undefined;
 
   const f: Factory = {
     io: init.io,
@@ -103,6 +108,8 @@ export function createFactory(init: FactoryInit): Factory {
         userAgent: userAgent(),
         timeoutMs: f.globals.timeoutMs,
         maxWaitMs: f.globals.maxWaitMs,
+        // One wait budget for the whole command, whichever client waits (--max-wait is a total).
+        waits: (waits ??= new WaitBudget(f.globals.maxWaitMs, Date.now, f.globals.neverWait)),
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
         onNote: (text) => init.io.stderr.write(`note: ${text}\n`),

@@ -96,8 +96,8 @@ export function applySettings(cmd: CommandUnknownOpts, f: Factory, path = 'formc
  */
 export async function completeWords(f: Factory, words: string[]): Promise<void> {
   // A tab press must never prompt, wait long or retry: a second request would double its cost.
-  // A --max-wait below zero also makes the client refuse at once, sending nothing, when the
-  // shared rate budget is used up (src/api/ratelimit.ts); the cache then answers.
+  // Never waiting also makes the client refuse at once, sending nothing, when the shared rate
+  // budget is used up (src/api/ratelimit.ts); the cache then answers.
   f.globals.noInput = true;
   f.globals.debug = false;
   let answer = ':0\n';
@@ -108,7 +108,7 @@ export async function completeWords(f: Factory, words: string[]): Promise<void> 
       import('./completion/values.js'),
     ]);
     f.globals.timeoutMs = COMPLETE_TIMEOUT_MS;
-    f.globals.maxWaitMs = -1;
+    f.globals.neverWait = true;
     const source = cachedValueSource({
       env: f.env,
       now: f.now,

@@ -2,11 +2,20 @@ import type { Dispatcher } from 'undici';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds } from './network.js';
+import {
+  type AttemptOutcome,
+  BEFORE_SEND_CODES,
+  EXCHANGE_TIMEOUT,
+  type Method,
+  PROTOCOL_ERROR,
+  RETRYABLE_STATUS,
+  type RetryDecision,
+  retryDecision,
+} from './retry.js';
+import { WaitBudget } from './wait-budget.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -14,8 +23,15 @@ export interface ClientOptions {
   userAgent: string;
   /** Per-phase timeout (connect, headers, idle body) in ms. */
   timeoutMs: number;
-  /** Total time retries may wait, in ms. */
+  /** --max-wait: the longest total wait, in ms, for retries and the rate budget (see `waits`). */
   maxWaitMs: number;
+  /** Never wait at all, neither to retry nor for the rate budget (shell completion): refuse at once instead. */
+  neverWait?: boolean;
+  /**
+   * The command's wait budget, shared by all its clients so --max-wait bounds the command's total
+   * wait; default: one of this client's own, of `maxWaitMs` (or `neverWait`).
+   */
+  waits?: WaitBudget;
   /** Debug sink (stderr); the token is always redacted before it gets here. */
   debug?: (line: string) => void;
   /** Backoff base for retries without Retry-After; tests set it low. */
@@ -91,25 +107,38 @@ export interface StreamResponse {
 
 type ResponseBody = Dispatcher.ResponseData['body'];
 
-const IDEMPOTENT = new Set<Method>(['GET', 'HEAD', 'PUT', 'DELETE']);
-/** The code of a JSON exchange that outlasted --timeout as a whole (see ExchangeDeadline). */
-const EXCHANGE_TIMEOUT = 'FORMCTL_EXCHANGE_TIMEOUT';
-const RETRYABLE_STATUS = new Set([502, 503, 504]);
-/** Network failures that happen before a request reaches the service: retrying them sends it once. */
-const BEFORE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-const MAX_ATTEMPTS = 5;
-/**
- * Network failures that are not retried: a timeout already cost the user's whole --timeout (five
- * attempts would take five times that, far past --max-wait), and a host that does not resolve
- * will not resolve a second later. EAI_AGAIN (temporary DNS failure) is retried.
- */
-const NOT_RETRIED_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ENOTFOUND', EXCHANGE_TIMEOUT]);
-/**
- * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not
- * match its Content-Length, e.g. two conflicting ones) and a request the HTTP library refuses to
- * send: the same server sends the same bytes again, so these are final (docs/security.md).
- */
-const PROTOCOL_ERROR = /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
+export type { Method } from './retry.js';
+
+/** What every attempt of one request shares (ApiClient.prepare). */
+interface Prepared {
+  o: RequestOptions;
+  method: Method;
+  url: URL;
+  /** The request as messages show it (path and query on the service, secrets redacted). */
+  display: string;
+  /** The full URL as --debug shows it. */
+  shown: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  bucket: RateBucket;
+  onceOnly: boolean;
+  signal?: AbortSignal;
+  started: number;
+}
+
+/** How one attempt ended: the answer's headers (its body unread), or a network error. */
+type Attempt = { res: Dispatcher.ResponseData; deadline?: ExchangeDeadline } | { error: NetworkError };
+
+/** A request's final answer, for request() and stream(). */
+interface Sent {
+  status: number;
+  headers: StreamResponse['headers'];
+  body: ResponseBody;
+  deadline?: ExchangeDeadline;
+  /** A DELETE answered 404 after an attempt that may have been carried out: the note to show. */
+  takenAsDone?: string;
+}
+
 /**
  * The most formctl reads of a JSON answer: the largest answer of this API (a page of 100
  * submissions, a form with its properties) is a few MiB; CSV downloads stream and have no limit.
@@ -135,6 +164,7 @@ export class ApiClient {
   private dispatcher?: Dispatcher;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
+  private readonly waits: WaitBudget;
 
   constructor(private readonly opts: ClientOptions) {
     let url: URL;
@@ -151,6 +181,7 @@ export class ApiClient {
     this.dispatcher = opts.dispatcher;
     this.sleep = opts.sleep ?? abortableSleep;
     this.now = opts.now ?? Date.now;
+    this.waits = opts.waits ?? new WaitBudget(opts.maxWaitMs, this.now, opts.neverWait);
   }
 
   /** Sends a request and parses JSON; throws a typed ApiError for non-2xx statuses. */
@@ -281,16 +312,8 @@ export class ApiClient {
     return this.dispatcher;
   }
 
-  /**
-   * The attempt loop. With `whole`, each attempt runs under an ExchangeDeadline of --timeout that
-   * the caller clears once it has read the body: undici's own timeouts are idle timeouts, which a
-   * body trickling a byte a second never trips (docs/security.md). Downloads (stream) keep only
-   * the idle timeout: a large export may rightly take longer than --timeout.
-   */
-  private async send(
-    o: RequestOptions,
-    whole = false,
-  ): Promise<{ status: number; headers: StreamResponse['headers']; body: ResponseBody; deadline?: ExchangeDeadline; takenAsDone?: string }> {
+  /** What every attempt of one request shares: where it goes, what it sends, how it is shown. */
+  private prepare(o: RequestOptions): Prepared {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
     const display = this.display(o);
@@ -303,11 +326,7 @@ export class ApiClient {
         'Use an https:// base URL; plain http is allowed only for loopback addresses (a local sandbox).',
       );
     }
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.opts.userAgent,
-      ...o.headers,
-    };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent, ...o.headers };
     if (sendToken) headers.authorization = `Bearer ${this.opts.token}`;
     let body: string | Buffer | undefined;
     if (o.rawBody !== undefined) {
@@ -317,134 +336,158 @@ export class ApiClient {
       body = JSON.stringify(o.body);
       headers['content-type'] = 'application/json';
     }
-
-    const bucket: RateBucket = o.bucket ?? 'general';
-    const started = this.now();
-    let waited = 0;
     const onceOnly = o.retry === 'never-after-send';
+    return {
+      o,
+      method,
+      url,
+      display,
+      shown,
+      headers,
+      body,
+      bucket: o.bucket ?? 'general',
+      onceOnly,
+      signal: o.signal ?? this.opts.signal,
+      started: this.now(),
+    };
+  }
+
+  /**
+   * The attempt loop around the one retry rule (retryDecision, src/api/retry.ts). With `whole`,
+   * each attempt runs under an ExchangeDeadline of --timeout that the caller clears once it has
+   * read the body: undici's own timeouts are idle timeouts, which a body trickling a byte a second
+   * never trips (docs/security.md). Downloads (stream) keep only the idle timeout: a large export
+   * may rightly take longer than --timeout.
+   */
+  private async send(o: RequestOptions, whole = false): Promise<Sent> {
+    const p = this.prepare(o);
     /** An earlier attempt may have been carried out although its answer was an error or lost. */
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
-      // An export POST counts against its own bucket and the general one: its slot in the export
-      // budget first (that wait may be long), then the general slot, taken when it is sent.
-      const spend = (ms: number) => (waited += ms);
-      const reserved: Partial<Record<RateBucket, boolean>> = {};
-      if (bucket !== 'general')
-        reserved[bucket] = await this.waitForBudget(bucket, method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
-      reserved.general = await this.waitForBudget('general', method, display, this.opts.maxWaitMs - waited, spend, o.signal ?? this.opts.signal);
-      const t0 = this.now();
-      this.log(`> ${method} ${shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-      let res: Dispatcher.ResponseData;
-      const userSignal = o.signal ?? this.opts.signal;
-      const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, userSignal) : undefined;
-      try {
-        res = await (
-          await this.getDispatcher()
-        ).request({
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method,
-          headers,
-          body,
-          signal: deadline?.signal ?? userSignal,
-          headersTimeout: this.opts.timeoutMs,
-          bodyTimeout: this.opts.timeoutMs,
-        });
-      } catch (err) {
-        deadline?.clear();
-        const failure = this.failure(err as NodeJS.ErrnoException, o, deadline);
-        if (!(failure instanceof NetworkError)) throw failure;
-        const netErr = failure;
-        this.log(`< ${method} ${shown} failed: ${netErr.code ?? 'error'} (${this.now() - t0} ms)`);
-        const delay = this.backoff(attempt);
-        const sent = !BEFORE_SEND_CODES.has(netErr.code ?? '');
-        if (onceOnly && sent) throw this.mayHaveApplied(netErr, method, display);
-        if (
-          IDEMPOTENT.has(method) &&
-          !NOT_RETRIED_CODES.has(netErr.code ?? '') &&
-          !TLS_FAILURE.test(netErr.code ?? '') &&
-          !PROTOCOL_ERROR.test(netErr.code ?? '') &&
-          // Nothing listens on that local port: waiting will not change that (a sandbox not started).
-          !(netErr.code === 'ECONNREFUSED' && isLoopbackHost(url.hostname)) &&
-          attempt < MAX_ATTEMPTS &&
-          waited + delay <= this.opts.maxWaitMs
-        ) {
-          this.log(`  retrying in ${delay} ms`);
-          waited += delay;
-          mayHaveApplied ||= sent;
-          await this.pause(delay, `the connection failed (${netErr.code ?? 'network error'})`, o.signal ?? this.opts.signal);
-          continue;
-        }
-        throw netErr;
-      }
-      const status = res.statusCode;
-      // The answer's headers and a 429's wait tune the request's own bucket only (see RequestOptions.bucket).
-      const state = this.rateLimits[bucket];
-      const taken = this.trackRateLimit(res.headers, bucket);
-      const budget = this.opts.budgets?.[bucket];
-      if (budget) {
-        const retryAfterMs = status === 429 ? this.serverDelay(res.headers) : undefined;
-        // Headers not taken for this bucket bring no new Remaining: only the limit it already knew.
-        await budget.observe(taken ? state : { limit: state.limit }, { sentAt: t0, status, retryAfterMs, reserved: reserved[bucket] ?? false });
-      }
-      this.log(
-        `< ${status} ${method} ${display} (${this.now() - t0} ms)` +
-          (state.remaining !== undefined ? ` ratelimit-remaining=${state.remaining}${bucket === 'general' ? '' : ` (${bucket})`}` : ''),
-      );
-      if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) {
-        return { status, headers: res.headers, body: res.body, deadline };
-      }
-      if (status === 404 && method === 'DELETE' && mayHaveApplied) {
-        // The earlier attempt most likely deleted it and only its answer was lost.
-        return {
-          status,
-          headers: res.headers,
-          body: res.body,
-          deadline,
-          takenAsDone: `the first DELETE ${display} may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.`,
-        };
-      }
-      if (status >= 300 && status < 400) {
-        await res.body.dump().catch(() => undefined);
-        deadline?.clear();
-        throw new CliError(
-          this.redact(`The service answered with a redirect (HTTP ${status}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`),
-          ExitCode.error,
-          'Check the base URL (formctl auth status); it must point at the API itself.',
-        );
-      }
-      const retryable = status === 429 || (RETRYABLE_STATUS.has(status) && IDEMPOTENT.has(method) && !onceOnly);
-      const asked = retryable ? this.serverDelay(res.headers) : undefined;
-      const delay = retryable ? (asked ?? this.backoff(attempt)) : 0;
-      if (retryable && attempt < MAX_ATTEMPTS + (status === 429 ? 100 : 0) && waited + delay <= this.opts.maxWaitMs) {
-        await res.body.dump().catch(() => undefined);
-        deadline?.clear();
-        this.log(`  retrying in ${delay} ms`);
-        waited += delay;
-        // A 429 is refused before the service acts; a 5xx may come after it did.
-        mayHaveApplied ||= status !== 429;
-        await this.pause(delay, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, o.signal ?? this.opts.signal);
+      const a = await this.budgeted(p, () => this.attempt(p, attempt, whole));
+      if ('error' in a) {
+        const code = a.error.code;
+        const outcome: AttemptOutcome = { kind: 'network', code, sent: !BEFORE_SEND_CODES.has(code ?? ''), loopback: isLoopbackHost(p.url.hostname) };
+        const decision = this.decide(p, attempt, outcome);
+        if (!decision.retry) throw decision.reason === 'may-have-applied' ? this.mayHaveApplied(a.error, p.method, p.display) : a.error;
+        mayHaveApplied ||= decision.mayHaveApplied;
+        await this.pause(decision.delayMs, `the connection failed (${code ?? 'network error'})`, p.signal);
         continue;
       }
-      const parsed = await readErrorBody(res.body);
-      deadline?.clear();
-      const init: ApiErrorInit = {
-        status,
-        method,
-        path: display,
-        serverMessage: parsed.message === undefined ? undefined : this.redact(parsed.message),
-        errors: parsed.errors === undefined ? undefined : this.redactErrors(parsed.errors),
-        ability: o.ability,
-      };
-      if (status === 429 && asked !== undefined) init.retryAfterSeconds = Math.ceil(asked / 1000);
-      if (status === 429) {
-        const e = new RateLimitError(init);
-        this.log(`  rate limited; gave up after ${Math.round((this.now() - started) / 1000)} s (--max-wait ${Math.round(this.opts.maxWaitMs / 1000)} s)`);
-        throw e;
+      const { res, deadline } = a;
+      const status = res.statusCode;
+      if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) return { status, headers: res.headers, body: res.body, deadline };
+      if (status === 404 && p.method === 'DELETE' && mayHaveApplied) {
+        // The earlier attempt most likely deleted it and only its answer was lost.
+        const takenAsDone = `the first DELETE ${p.display} may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.`;
+        return { status, headers: res.headers, body: res.body, deadline, takenAsDone };
       }
-      if (onceOnly && status >= 500) throw this.mayHaveApplied(apiErrorFor(init), method, display);
-      throw apiErrorFor(init);
+      if (status >= 300 && status < 400) throw await this.redirected(res, deadline);
+      const retryAfterMs = status === 429 || RETRYABLE_STATUS.has(status) ? this.serverDelay(res.headers) : undefined;
+      const decision = this.decide(p, attempt, { kind: 'status', status, retryAfterMs });
+      if (!decision.retry) throw await this.refused(p, res, deadline, retryAfterMs);
+      await res.body.dump().catch(() => undefined);
+      deadline?.clear();
+      mayHaveApplied ||= decision.mayHaveApplied;
+      await this.pause(decision.delayMs, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, p.signal);
     }
+  }
+
+  /** The retry rule applied to one attempt's end, with this command's wait budget and a fresh backoff. */
+  private decide(p: Prepared, attempt: number, outcome: AttemptOutcome): RetryDecision {
+    const d = retryDecision({ method: p.method, attempt, outcome, onceOnly: p.onceOnly, backoffMs: this.backoff(attempt), waitLeftMs: this.waits.left() });
+    if (d.retry) this.log(`  retrying in ${d.delayMs} ms`);
+    return d;
+  }
+
+  /**
+   * The rate budget around one attempt: its slots are taken before it (an export POST counts against
+   * its own bucket and the general one: the export slot first, as that wait may be long, then the
+   * general slot), and its answer's headers are taken into the request's bucket after it.
+   */
+  private async budgeted(p: Prepared, run: () => Promise<Attempt>): Promise<Attempt> {
+    const reserved: Partial<Record<RateBucket, boolean>> = {};
+    if (p.bucket !== 'general') reserved[p.bucket] = await this.waitForBudget(p.bucket, p);
+    reserved.general = await this.waitForBudget('general', p);
+    const t0 = this.now();
+    const a = await run();
+    if ('error' in a) return a;
+    const { statusCode: status, headers } = a.res;
+    // The answer's headers and a 429's wait tune the request's own bucket only (see RequestOptions.bucket).
+    const state = this.rateLimits[p.bucket];
+    const taken = this.trackRateLimit(headers, p.bucket);
+    const budget = this.opts.budgets?.[p.bucket];
+    if (budget) {
+      const retryAfterMs = status === 429 ? this.serverDelay(headers) : undefined;
+      // Headers not taken for this bucket bring no new Remaining: only the limit it already knew.
+      await budget.observe(taken ? state : { limit: state.limit }, { sentAt: t0, status, retryAfterMs, reserved: reserved[p.bucket] ?? false });
+    }
+    const remaining = state.remaining !== undefined ? ` ratelimit-remaining=${state.remaining}${p.bucket === 'general' ? '' : ` (${p.bucket})`}` : '';
+    this.log(`< ${status} ${p.method} ${p.display} (${this.now() - t0} ms)${remaining}`);
+    return a;
+  }
+
+  /** One attempt on the wire: its answer's headers, or the network error it ended with. */
+  private async attempt(p: Prepared, attempt: number, whole: boolean): Promise<Attempt> {
+    const t0 = this.now();
+    this.log(`> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, p.signal) : undefined;
+    try {
+      const res = await (
+        await this.getDispatcher()
+      ).request({
+        origin: p.url.origin,
+        path: p.url.pathname + p.url.search,
+        method: p.method,
+        headers: p.headers,
+        body: p.body,
+        signal: deadline?.signal ?? p.signal,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+      });
+      return { res, deadline };
+    } catch (err) {
+      deadline?.clear();
+      const failure = this.failure(err as NodeJS.ErrnoException, p.o, deadline);
+      if (!(failure instanceof NetworkError)) throw failure;
+      this.log(`< ${p.method} ${p.shown} failed: ${failure.code ?? 'error'} (${this.now() - t0} ms)`);
+      return { error: failure };
+    }
+  }
+
+  /** The error for a redirect: formctl follows none (docs/security.md). */
+  private async redirected(res: Dispatcher.ResponseData, deadline?: ExchangeDeadline): Promise<CliError> {
+    await res.body.dump().catch(() => undefined);
+    deadline?.clear();
+    return new CliError(
+      this.redact(
+        `The service answered with a redirect (HTTP ${res.statusCode}) to ${String(res.headers.location ?? '?')}; formctl does not follow redirects.`,
+      ),
+      ExitCode.error,
+      'Check the base URL (formctl auth status); it must point at the API itself.',
+    );
+  }
+
+  /** The typed error for an answer that is not retried (again): its body read for the service's message. */
+  private async refused(p: Prepared, res: Dispatcher.ResponseData, deadline: ExchangeDeadline | undefined, retryAfterMs?: number): Promise<CliError> {
+    const status = res.statusCode;
+    const parsed = await readErrorBody(res.body);
+    deadline?.clear();
+    const init: ApiErrorInit = {
+      status,
+      method: p.method,
+      path: p.display,
+      serverMessage: parsed.message === undefined ? undefined : this.redact(parsed.message),
+      errors: parsed.errors === undefined ? undefined : this.redactErrors(parsed.errors),
+      ability: p.o.ability,
+    };
+    if (status === 429) {
+      if (retryAfterMs !== undefined) init.retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
+      this.log(`  rate limited; gave up after ${Math.round((this.now() - p.started) / 1000)} s (--max-wait ${Math.round(this.waits.maxWaitMs / 1000)} s)`);
+      return new RateLimitError(init);
+    }
+    if (p.onceOnly && status >= 500) return this.mayHaveApplied(apiErrorFor(init), p.method, p.display);
+    return apiErrorFor(init);
   }
 
   /** The error for a request sent once only (`retry: 'never-after-send'`) that failed after it may have reached the service. */
@@ -459,35 +502,27 @@ export class ApiClient {
    * Takes a slot of the shared rate budget before an attempt, waiting for it when other requests
    * (of this or another formctl process) used the window up. A wait longer than what --max-wait
    * leaves is refused before sending anything: exit 8, or nothing at once for completion, which
-   * sets --max-wait below zero (docs/security.md). Says whether a slot was recorded.
+   * never waits (`neverWait`, docs/security.md). Says whether a slot was recorded.
    */
-  private async waitForBudget(
-    bucket: RateBucket,
-    method: string,
-    display: string,
-    leftMs: number,
-    spent: (ms: number) => void,
-    signal?: AbortSignal,
-  ): Promise<boolean> {
+  private async waitForBudget(bucket: RateBucket, p: Prepared): Promise<boolean> {
     const budget = this.opts.budgets?.[bucket];
     if (!budget) return false;
-    const slot = await budget.take(leftMs);
+    const slot = await budget.take(this.waits.left());
     const which = bucket === 'general' ? 'rate limit' : `${bucket} rate limit`;
     if (slot.refused) {
       const secs = Math.ceil(slot.waitMs / 1000);
       this.log(`  ${bucket} rate budget used up for ${secs} s more; not sent`);
       throw new RateLimitError({
         status: 429,
-        method,
-        path: display,
+        method: p.method,
+        path: p.display,
         serverMessage: `The ${which} for this minute is used up (by this and other formctl processes); nothing was sent`,
         retryAfterSeconds: secs,
       });
     }
     if (slot.waitMs > 0) {
       this.log(`  pacing: waiting ${slot.waitMs} ms for the shared ${bucket} rate budget`);
-      spent(slot.waitMs);
-      await this.pause(slot.waitMs, `pacing under the service's ${which} (shared by every formctl on this machine)`, signal);
+      await this.pause(slot.waitMs, `pacing under the service's ${which} (shared by every formctl on this machine)`, p.signal);
     }
     return slot.reserved;
   }
@@ -496,18 +531,14 @@ export class ApiClient {
   private async pause(ms: number, reason: string, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new InterruptedError();
     this.opts.onWait?.({ ms, reason });
-    if (!signal) return this.sleep(ms);
-    // The default sleep clears its timer on abort; an injected one (tests) is raced against the signal.
-    if (this.sleep === abortableSleep) return abortableSleep(ms, signal);
-    let onAbort = (): void => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new InterruptedError());
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    const end = this.waits.begin(ms);
     try {
-      await Promise.race([this.sleep(ms), aborted]);
+      if (!signal) return await this.sleep(ms);
+      // The default sleep clears its timer on abort; an injected one (tests) is raced against the signal.
+      if (this.sleep === abortableSleep) return await abortableSleep(ms, signal);
+      await raceAbort(this.sleep(ms), signal);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      end();
     }
   }
 
@@ -603,6 +634,20 @@ export class ApiClient {
     const out: FieldErrors = {};
     for (const [k, v] of Object.entries(errors)) out[this.redact(k)] = v.map((m) => this.redact(m));
     return out;
+  }
+}
+
+/** Ends with `p`, or with InterruptedError as soon as the signal aborts. */
+async function raceAbort(p: Promise<void>, signal: AbortSignal): Promise<void> {
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
