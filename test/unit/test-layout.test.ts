@@ -1,5 +1,5 @@
-// `npm run test:unit` (test/unit and test/sandbox) is documented as needing no build: a test there
-// that runs the built binary must skip when dist/ is missing, or live in test/e2e.
+// `npm run test:unit` (test/unit and test/sandbox) is the inner loop: no build, and no process of
+// its own. A test that runs the built binary, a shell or any other program lives in test/e2e.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,18 +7,31 @@ import { ROOT } from '../helpers/cli.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.ts') || e.name.endsWith('.mjs') ? [join(dir, e.name)] : [],
   );
 }
 
+// An import statement (at the start of a line, possibly over several lines) of what starts processes.
+const SPAWNS =
+  /^import\s[^;]*?from\s*'(?:node:child_process|[./]*helpers\/(?:readme|tmux|tls)\.js)'|^import\s*\{[^}]*\b(?:BIN|runFormctl)\b[^}]*\}\s*from\s*'[./]*helpers\/cli\.js'/m;
+
 describe('the fast test run', () => {
-  it('no unit or sandbox test needs the built binary unless it skips without dist/', () => {
-    const needBuild = [...testFiles(join(ROOT, 'test', 'unit')), ...testFiles(join(ROOT, 'test', 'sandbox'))]
-      .filter((file) => {
-        const text = readFileSync(file, 'utf8');
-        return /\bimport\s*\{[^}]*\bBIN\b[^}]*\}\s*from\s*'[./]*helpers\/cli\.js'/.test(text) && !/skipIf\(!existsSync\(join\(ROOT, 'dist'/.test(text);
-      })
+  it('no unit or sandbox test starts a process: neither the built binary nor a shell', () => {
+    const spawning = [...testFiles(join(ROOT, 'test', 'unit')), ...testFiles(join(ROOT, 'test', 'sandbox'))]
+      .filter((file) => SPAWNS.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file));
-    expect(needBuild).toEqual([]);
+    expect(spawning).toEqual([]);
+  });
+
+  it('the rule sees each way a test starts a process', () => {
+    for (const text of [
+      "import { spawnSync } from 'node:child_process';",
+      "import { BIN, ROOT } from '../../helpers/cli.js';",
+      "import { runFormctl, tempHome } from '../helpers/cli.js';",
+      "import { startTmux } from '../../helpers/tmux.js';",
+      "import {\n  execFile,\n  spawn,\n} from 'node:child_process';",
+    ])
+      expect(SPAWNS.test(text), text).toBe(true);
+    expect(SPAWNS.test("import { ROOT, tempHome } from '../../helpers/cli.js';")).toBe(false);
   });
 });

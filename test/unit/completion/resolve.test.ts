@@ -1,6 +1,6 @@
 // The completion resolver over injected Commander trees and over the real one. These take over the
 // assertions of the former model tests (the generated scripts' data) and of the bash-script tests
-// that were about parsing the line; shells.test.ts drives the real shells.
+// that were about parsing the line; test/e2e/completion-shells.test.ts drives the real shells.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';

@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { StubServer } from '../../helpers/http.js';
-import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { type Reply, useStubService } from '../../helpers/stub-service.js';
 
 // The confirmation names what goes with the form; off a terminal it is the refusal's first words.
 const FORM = { id: 42, slug: 'contact-abc123', title: 'Contact', visibility: 'public', properties: [] };
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  expect(unused).toEqual([]);
-});
+const serve = useStubService();
 async function refusal(count: number | undefined): Promise<string> {
   const form = count === undefined ? FORM : { ...FORM, submissions_count: count };
-  stub = await stubRoutes([['GET /open/forms/42', [200, form] as Reply]]);
+  const stub = await serve([['GET /open/forms/42', [200, form] as Reply]]);
   const r = await runCli(['form', 'delete', '42'], { url: stub.url });
   expect(r.code).toBe(2);
   expect(stub.requests.map((q) => q.method)).toEqual(['GET']);
@@ -30,8 +24,6 @@ describe('form delete: the prompt counts submissions in words', () => {
   });
   it('counts several, with thousands separated, and says nothing when the count is unknown', async () => {
     expect(await refusal(1234)).toBe('error: Delete form "Contact" (id 42) and its 1,234 submissions: refusing without confirmation.');
-    await stub!.close();
-    stub = undefined;
     expect(await refusal(undefined)).toBe('error: Delete form "Contact" (id 42): refusing without confirmation.');
   });
 });

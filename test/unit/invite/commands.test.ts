@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { inviteCancelRun } from '../../../src/commands/invite/cancel.js';
 import { CancelledError, CliError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import type { StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { useStubService } from '../../helpers/stub-service.js';
 
 const INVITES = '/open/workspaces/7/invites';
 const FUTURE = '2999-01-01T00:00:00.000Z';
@@ -16,18 +16,7 @@ const ROWS = [
   { id: 5, workspace_id: 7, email: 'eve@example.com', role: 'readonly', status: 'pending', valid_until: PAST },
 ];
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  // Like httpmock: a stubbed route nobody called means the command did not do what the test expected.
-  expect(unused).toEqual([]);
-});
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
+const serve = useStubService();
 
 describe('invite list', () => {
   it('prints tab-separated rows when piped, never the invite token', async () => {

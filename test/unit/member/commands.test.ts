@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { memberAddRun } from '../../../src/commands/member/add.js';
 import { memberRemoveRun } from '../../../src/commands/member/remove.js';
 import { CancelledError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import type { StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { type Reply, runCli, stubRoutes } from './helpers.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { type Reply, useStubService } from '../../helpers/stub-service.js';
 
 const USERS = '/open/workspaces/7/users';
 // One member in the spec's shape, one in the deployed shape (role under pivot).
@@ -15,19 +15,7 @@ const MEMBERS = [
   { id: 5, name: 'Bob Builder', email: 'Bob@Example.com', pivot: { workspace_id: 7, user_id: 5, role: 'readonly' }, email_verified_at: null },
 ];
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  // Like httpmock: a stubbed route nobody called means the command did not do what the test expected.
-  expect(unused).toEqual([]);
-});
-
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
+const serve = useStubService();
 
 describe('member list', () => {
   it('prints a table on a TTY, with the role read from pivot.role too', async () => {

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
 import { CancelledError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import type { StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { type Reply, runCli, stubRoutes } from './helpers.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { type Reply, type StubService, useStubService } from '../../helpers/stub-service.js';
 
 // Neither service keeps a workspace from losing its last admin or member: formctl reads the member
 // list first and refuses (exit 2) unless --force, saying what would be orphaned.
@@ -16,6 +16,7 @@ const FORMS: [string, Reply] = [
   'GET /open/workspaces/7/forms?page=1&per_page=100',
   [200, { data: [{ id: 1 }, { id: 2 }, { id: 3 }], meta: { current_page: 1, last_page: 1, total: 3 } }],
 ];
+const INVITES_UNTOLD: [string, Reply] = ['GET /open/workspaces/7/invites', [403, { message: 'This action is unauthorized.' }]];
 const ws = (extra: Record<string, unknown> = {}): [string, Reply] => [
   'GET /open/workspaces',
   [
@@ -27,18 +28,8 @@ const ws = (extra: Record<string, unknown> = {}): [string, Reply] => [
   ],
 ];
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  expect(unused).toEqual([]);
-});
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
-const writes = (s: StubServer) => s.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.url}`);
+const serve = useStubService();
+const writes = (s: StubService) => s.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.url}`);
 
 describe('member remove: the only admin or member', () => {
   it('refuses the only admin (exit 2), naming the workspace and its number of forms; nothing is sent', async () => {
@@ -188,10 +179,13 @@ describe('workspace leave: the only admin or member', () => {
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      // An invite list refused for no stated role does not say whether the caller is an admin.
+      INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [ADA]]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [BOB]]],
       ['POST /open/workspaces/7/leave', [204]],
     ]);

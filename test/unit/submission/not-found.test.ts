@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
-import { runCli } from '../member/helpers.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { serveForm } from './util.js';
 
 // A submission named by UUID (or found through the list by id) is never asked for by path: when the

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { StubServer } from '../../helpers/http.js';
-import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { useStubService } from '../../helpers/stub-service.js';
 
 // The deployed service lists every integration kind of a form and deletes, updates or reads the events
 // of any of them by id: every webhook verb that names an id checks its kind first.
@@ -20,17 +20,7 @@ const INTEGRATIONS = [
 ];
 const FORM = { id: 42, slug: 'contact', title: 'Contact', visibility: 'public', properties: [{ id: 'n', type: 'text', name: 'Name' }] };
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  expect(unused).toEqual([]);
-});
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
+const serve = useStubService();
 
 describe('webhook verbs refuse an integration of another kind (exit 6, nothing sent)', () => {
   for (const [verb, extra] of [

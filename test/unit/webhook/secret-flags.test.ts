@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { StubServer } from '../../helpers/http.js';
-import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { type StubService, useStubService } from '../../helpers/stub-service.js';
 
 const LIST = '/open/forms/42/integrations';
 const OLD = 'old-secret-value-1234';
@@ -18,18 +18,8 @@ const HOOK = {
 const dir = mkdtempSync(join(tmpdir(), 'formctl-secret-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  expect(unused).toEqual([]);
-});
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
-const sent = (s: StubServer) => JSON.parse(s.requests.find((q) => q.method !== 'GET')!.body);
+const serve = useStubService();
+const sent = (s: StubService) => JSON.parse(s.requests.find((q) => q.method !== 'GET')!.body);
 
 describe('webhook update: the signing secret', () => {
   it('--secret-file sets a known secret and keeps everything else', async () => {

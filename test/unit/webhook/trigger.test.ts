@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { StubServer } from '../../helpers/http.js';
-import { type Reply, runCli, stubRoutes } from '../member/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { useStubService } from '../../helpers/stub-service.js';
 
 const FORM = {
   id: 42,
@@ -14,17 +14,7 @@ const FORM = {
   ],
 };
 
-let stub: (StubServer & { pending(): string[] }) | undefined;
-afterEach(async () => {
-  const unused = stub?.pending() ?? [];
-  await stub?.close();
-  stub = undefined;
-  expect(unused).toEqual([]);
-});
-async function serve(routes: Array<[string, Reply]>) {
-  stub = await stubRoutes(routes);
-  return stub;
-}
+const serve = useStubService();
 
 describe('webhook trigger', () => {
   it('reads the form with the token, then answers its public route without it', async () => {

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCompletion, resolveCompletion } from '../../../src/completion/resolve.js';
-import { COMPLETION_FILES, type Shell, completionScript } from '../../../src/completion/scripts.js';
-import { fullProgram } from './full-program.js';
-import { describeRequest } from './words.js';
+import { formatCompletion, resolveCompletion } from '../../src/completion/resolve.js';
+import { COMPLETION_FILES, type Shell, completionScript } from '../../src/completion/scripts.js';
+import { fullProgram } from '../unit/completion/full-program.js';
+import { describeRequest } from '../unit/completion/words.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 let dir: string;

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import newCompletionCommand from '../../../src/commands/completion/index.js';
-import type { Factory } from '../../../src/factory.js';
+import newCompletionCommand from '../../src/commands/completion/index.js';
+import type { Factory } from '../../src/factory.js';
 
 const homes: string[] = [];
 afterEach(() => {

@@ -1,0 +1,25 @@
+import { run } from '../../src/main.js';
+import { tempHome } from './cli.js';
+import { fakeIO } from './io.js';
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * Runs formctl in-process (src/main.ts `run`) against `url`, with TTY or piped streams, in a
+ * throw-away home, logged in with the token "test-token" unless `env` says otherwise.
+ */
+export async function runCli(args: string[], o: { url: string; tty?: boolean; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  const home = tempHome();
+  const io = fakeIO({ tty: o.tty ?? false });
+  try {
+    const env = { ...home.env, NO_COLOR: '1', FORMCTL_BASE_URL: o.url, FORMCTL_TOKEN: 'test-token', ...o.env };
+    const code = await run(args, env, { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+    return { code, out: io.out(), err: io.err() };
+  } finally {
+    home.cleanup();
+  }
+}
