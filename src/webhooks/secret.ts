@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { fsReason } from '../io/files.js';
 import { maskUrlSecrets } from '../api/redact.js';
 
 /** 32 random bytes as 64 hex digits: safe in any header, file or config, and far above the minimum. */
@@ -32,4 +35,17 @@ export function maskWebhookUrl<T>(url: T): T | string {
 /** Whether printing `url` masked hides anything. */
 export function urlHasSecrets(url: unknown): boolean {
   return typeof url === 'string' && maskWebhookUrl(url) !== url;
+}
+
+/** A secret from `--secret-file` (trailing line breaks dropped); never echoed in errors. */
+export async function readSecretFile(path: string): Promise<string> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read --secret-file ${path}: ${fsReason(err)}.`);
+  }
+  const secret = cleanSecret(raw);
+  if (secret === '') throw new UsageError(`--secret-file ${path} is empty.`);
+  return secret;
 }

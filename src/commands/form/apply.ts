@@ -4,12 +4,12 @@ import { Command } from '@commander-js/extra-typings';
 import type { ApiClient } from '../../api/client.js';
 import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
-import { CliError, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { readFormFile } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
-import { CREATE_DEFAULTS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
+import { CREATE_DEFAULTS, IDENTITY_KEYS, documentText, toDocument, toUpdateBody } from '../../forms/document.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { maskedCopy } from '../../forms/secrets.js';
 import type { FormLocker, Release } from '../../forms/lock.js';
@@ -29,7 +29,8 @@ import { reportSafeUpdate } from './update.js';
 function formApplyCommand() {
   const base = new Command('apply')
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
-    .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory());
+    .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory())
+    .option('--onto <form>', "Update this form (id or slug) and ignore the document's id, slug and workspace (a file pulled from another profile or service)");
   const cmd = addOutputOptions(addSafeUpdateOptions(addWorkspaceOption(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, {
     what: 'the form or the file has',
@@ -40,6 +41,7 @@ function formApplyCommand() {
     'formctl form apply -f forms/contact.json --dry-run',
     'formctl form apply -f forms/contact.json',
     'formctl form apply -w 3 -f examples/contact-form.json   # creates it, then records its id in the file',
+    'formctl --profile production form apply -f forms/contact.json --onto contact-us   # a file pulled from staging',
   ]);
 }
 
@@ -93,7 +95,11 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
   if (Array.isArray(doc.properties) && doc.properties.length === 0) {
     throw new UsageError(`${o.file} has an empty "properties" list; formctl never sends one (it would delete every field).`);
   }
-  const refs = documentRefs(doc, o.file);
+  // With --onto, the document's identity names a form of wherever it was pulled from: it is neither
+  // looked up nor sent, and the named form must exist (nothing is created).
+  const onto = o.onto === undefined ? undefined : parseFormRef(o.onto, '--onto');
+  if (onto !== undefined) for (const k of IDENTITY_KEYS) delete doc[k];
+  const refs = onto !== undefined ? [onto] : documentRefs(doc, o.file);
   const client = await o.api();
   // The form's lock is held from the read to the end of the update (src/forms/lock.ts): taken
   // before the read when the file names an id, else once the slug has given one (then read again).
@@ -109,6 +115,13 @@ export async function formApplyRun(o: FormApplyOptions): Promise<void> {
     const first = refs.length > 0 ? safeId(refs[0]!) : undefined;
     if (lock && first !== undefined) await take(first);
     let existing = await findExisting(client, refs);
+    if (!existing && onto !== undefined) {
+      throw new CliError(
+        `--onto: no form ${onto}; nothing was sent.`,
+        ExitCode.notFound,
+        'See the forms with `formctl form list`; without --onto, apply creates the form.',
+      );
+    }
     if (existing && lock && existing.id !== held.id) {
       await take(existing.id);
       existing = await getForm(client, existing.id);
@@ -132,7 +145,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
     if (typeof doc.slug === 'string' && doc.slug.trim() !== '' && existing.id === Number(doc.id) && existing.slug !== doc.slug.trim() && o.force !== true) {
       throw new UsageError(
         `${o.file} names form ${existing.id} with slug "${doc.slug.trim()}", but form ${existing.id} is "${existing.slug}" (${existing.title}): a different form; nothing was sent.`,
-        'If the file was pulled from another profile or service, remove its "id" so apply finds the form by slug (or creates it); pass --force to overwrite this form anyway.',
+        'If the file was pulled from another profile or service, name the form to update with --onto <form> (or remove its "id" so apply finds the form by slug, or creates it); pass --force to overwrite this form anyway.',
       );
     }
     if (typeof doc.workspace_id === 'number' && typeof existing.workspace_id === 'number' && doc.workspace_id !== existing.workspace_id) {

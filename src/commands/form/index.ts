@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { newFormApplyCommand } from './apply.js';
 import { newFormBackupsCommand } from './backups.js';
+import { newFormCopyCommand } from './copy.js';
 import { newFormCreateCommand } from './create.js';
 import { newFormDeleteCommand } from './delete.js';
 import { newFormEditCommand } from './edit.js';
@@ -27,6 +28,7 @@ export default function newFormCommand(f: Factory) {
     .addCommand(newFormDeleteCommand(f))
     .addCommand(newFormPullCommand(f))
     .addCommand(newFormApplyCommand(f))
+    .addCommand(newFormCopyCommand(f))
     .addCommand(newFormBackupsCommand(f))
     .addCommand(newFormRestoreCommand(f))
     .addCommand(newFormListAllCommand(f));

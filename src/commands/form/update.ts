@@ -137,7 +137,8 @@ function fieldList(ids: string[]): string {
   return `${ids.length === 1 ? 'field' : `${ids.length} fields`} ${ids.map((id) => `"${id}"`).join(', ')}`;
 }
 
-function stripAnsi(s: string): string {
+/** A diff without its colours, for JSON. */
+export function stripAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\x1b\[[0-9;]*m/g, '');
 }

@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { fsReason, notJsonObject, parseJsonText } from '../../io/files.js';
-import { cleanSecret } from '../../webhooks/secret.js';
 
 /** Reads a local file for a flag; a missing or unreadable file is a usage error naming the flag. */
 export async function readLocalFile(path: string, flag: string): Promise<Buffer> {
@@ -13,12 +12,8 @@ export async function readLocalFile(path: string, flag: string): Promise<Buffer>
   }
 }
 
-/** A secret from `--secret-file` (trailing line breaks dropped); never echoed in errors. */
-export async function readSecretFile(path: string): Promise<string> {
-  const secret = cleanSecret((await readLocalFile(path, '--secret-file')).toString('utf8'));
-  if (secret === '') throw new UsageError(`--secret-file ${path} is empty.`);
-  return secret;
-}
+// `webhook create` and `form copy` read a secret file alike (src/webhooks/secret.ts).
+export { readSecretFile } from '../../webhooks/secret.js';
 
 /** `--logic-file`: a JSON object (or null/{} to remove the condition). */
 export async function readLogicFile(path: string): Promise<unknown> {

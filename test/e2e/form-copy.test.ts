@@ -1,0 +1,220 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type Flavor, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+// A copy between two services, each reached with its own profile: the source sandbox of one flavour,
+// the target of the other, on two ports (docs/forms.md, "Copying a form").
+describe.each([
+  ['spec', 'deployed'],
+  ['deployed', 'spec'],
+] as [Flavor, Flavor][])('form copy from a %s sandbox to a %s sandbox under two profiles', (fromFlavor, toFlavor) => {
+  let stage: TestSandbox;
+  let prod: TestSandbox;
+  let home: ReturnType<typeof tempHome>;
+  /** The config and state dirs only: each command names its profile. */
+  let env: NodeJS.ProcessEnv;
+  let formId: number;
+  const SOURCE_SECRET = 'source-secret-0123456789';
+  const NEW_SECRET = 'copy-secret-abcdefghijk';
+
+  const fc = (args: string[], input?: string) => runFormctl(args, { env, input });
+
+  beforeAll(async () => {
+    stage = await startTestSandbox({ flavor: fromFlavor, allowPrivateWebhooks: true });
+    prod = await startTestSandbox({ flavor: toFlavor, allowPrivateWebhooks: true });
+    home = tempHome();
+    env = home.env;
+    for (const [name, sb] of [
+      ['stage', stage],
+      ['prod', prod],
+    ] as const) {
+      const login = await fc(['--profile', name, 'auth', 'login', '--base-url', sb.url, '--with-token'], sb.tokens.all);
+      expect(login.code).toBe(0);
+    }
+    const created = await fc([
+      '--profile',
+      'stage',
+      'form',
+      'create',
+      '-w',
+      String(stage.workspaceId),
+      '--title',
+      'Contact',
+      '--field',
+      'Name',
+      '--field',
+      'Plan:select=Free,Pro',
+      '--set',
+      'password=pw-source',
+      '--set',
+      'description=Say hello',
+      '--set',
+      'properties.1.logic={"conditions":null,"actions":[]}',
+    ]);
+    expect(created.stderr).toBe('');
+    formId = Number(created.stdout.split('\t')[0]);
+    writeFileSync(join(home.dir, 'source-secret.txt'), SOURCE_SECRET);
+    writeFileSync(join(home.dir, 'new-secret.txt'), `${NEW_SECRET}\n`);
+    const hook = await fc([
+      '--profile',
+      'stage',
+      'webhook',
+      'create',
+      String(formId),
+      '--url',
+      'http://127.0.0.1:9/in',
+      '--secret-file',
+      join(home.dir, 'source-secret.txt'),
+      '--header',
+      'X-Api-Key: key-123',
+      '--allow-private',
+    ]);
+    expect(hook.code).toBe(0);
+  });
+  afterAll(async () => {
+    await stage?.close();
+    await prod?.close();
+    home?.cleanup();
+  });
+
+  async function getForm(profile: string, id: number): Promise<Record<string, unknown>> {
+    const r = await fc(['--profile', profile, 'form', 'get', String(id), '--json']);
+    expect(r.code).toBe(0);
+    const pw = await fc(['--profile', profile, 'form', 'get', String(id), '--json', 'password']);
+    return { ...JSON.parse(r.stdout), ...JSON.parse(pw.stdout) };
+  }
+
+  async function hooksOf(profile: string, id: number): Promise<Record<string, any>[]> {
+    const r = await fc(['--profile', profile, 'webhook', 'list', String(id), '--json', '--show-secret']);
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout);
+  }
+
+  it('--dry-run shows the bodies with secrets masked and sends nothing', async () => {
+    const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.workspaceId), '--json', 'id']);
+    const r = await fc([
+      '--profile',
+      'stage',
+      'form',
+      'copy',
+      String(formId),
+      '--to-profile',
+      'prod',
+      '--to-workspace',
+      String(prod.workspaceId),
+      '--with-webhooks',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ dry_run: true, profile: 'prod', workspace_id: prod.workspaceId, onto: null, dropped: ['slug', 'password'] });
+    expect(out.body).toMatchObject({ title: 'Contact', description: 'Say hello' });
+    expect(out.body).not.toHaveProperty('password');
+    expect(out.body).not.toHaveProperty('slug');
+    expect(out.webhooks).toEqual([{ source_id: expect.any(Number), body: { webhook_url: 'http://127.0.0.1:9/in', webhook_headers: { 'X-Api-Key': '••••' } } }]);
+    expect(r.stdout + r.stderr).not.toMatch(/pw-source|key-123|source-secret/);
+    expect(r.stderr).toContain('note: dry run: would create a form in workspace');
+    const after = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.workspaceId), '--json', 'id']);
+    expect(after.stdout).toBe(before.stdout);
+  });
+
+  it('copies fields, logic and settings, never the slug or password; webhooks signed with --secret-file, else unsigned with a warning', async () => {
+    const source = await getForm('stage', formId);
+    const r = await fc([
+      '--profile',
+      'stage',
+      'form',
+      'copy',
+      String(formId),
+      '--to-profile',
+      'prod',
+      '--to-workspace',
+      String(prod.workspaceId),
+      '--with-webhooks',
+      '--secret-file',
+      join(home.dir, 'new-secret.txt'),
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ profile: 'prod', source_id: formId, created: true, dropped: ['slug', 'password'], workspace_id: prod.workspaceId });
+    expect(out.share_url).toContain(prod.url);
+    const copy = await getForm('prod', out.id);
+    expect(copy.slug).not.toBe(source.slug);
+    expect(copy.password ?? null).toBeNull();
+    expect(copy).toMatchObject({ title: 'Contact', description: 'Say hello' });
+    expect((copy.properties as unknown[]).length).toBe(2);
+    expect((copy.properties as Record<string, unknown>[])[1]).toMatchObject({ id: (source.properties as Record<string, unknown>[])[1]!.id, type: 'select' });
+    const hooks = await hooksOf('prod', out.id);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.data).toMatchObject({ webhook_url: 'http://127.0.0.1:9/in', webhook_secret: NEW_SECRET, webhook_headers: { 'X-Api-Key': 'key-123' } });
+    expect(out.webhooks).toEqual([{ id: hooks[0]!.id, source_id: expect.any(Number), signed: true }]);
+
+    // Off a terminal and without --secret-file, the copy is unsigned and says so.
+    const bare = await fc([
+      '--profile',
+      'stage',
+      'form',
+      'copy',
+      String(formId),
+      '--to-profile',
+      'prod',
+      '--to-workspace',
+      String(prod.workspaceId),
+      '--with-webhooks',
+    ]);
+    expect(bare.code).toBe(0);
+    const [id] = bare.stdout.trim().split('\t');
+    expect(bare.stderr).toMatch(/^warning: webhook \d+ \(copy of \d+\) on form \d+ delivers unsigned/m);
+    expect(bare.stderr).toContain('note: not copied: slug, password.');
+    const unsigned = await hooksOf('prod', Number(id));
+    expect(unsigned[0]!.data.webhook_secret ?? null).toBeNull();
+    expect(bare.stdout + bare.stderr).not.toMatch(/pw-source|source-secret/);
+  });
+
+  it('--onto updates an existing form safely (backup, target keeps its own slug and password); a pulled file applies with --onto too', async () => {
+    const target = await fc(['--profile', 'prod', 'form', 'create', '-w', String(prod.workspaceId), '--title', 'Prod contact', '--set', 'password=pw-prod']);
+    const targetId = Number(target.stdout.split('\t')[0]);
+    const before = await getForm('prod', targetId);
+    const r = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ id: targetId, created: false, profile: 'prod' });
+    expect(readFileSync(out.backup, 'utf8')).toContain('"Prod contact"');
+    const after = await getForm('prod', targetId);
+    expect(after).toMatchObject({ title: 'Contact', description: 'Say hello', slug: before.slug, password: 'pw-prod' });
+
+    // Workspace given and not the target's: refused before anything is sent.
+    const wrong = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--to-workspace', '999']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(`error: --onto form ${targetId} is in workspace ${prod.workspaceId}, not 999; nothing was sent.`);
+
+    // A file pulled from stage names stage's id and slug: apply refuses or updates the right form with --onto.
+    const file = join(home.dir, 'pulled.json');
+    expect((await fc(['--profile', 'stage', 'form', 'pull', String(formId), '-o', file])).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...doc, description: 'From the file' }, null, 2));
+    const applied = await fc(['--profile', 'prod', 'form', 'apply', '-f', file, '--onto', String(targetId)]);
+    expect(applied.code).toBe(0);
+    const last = await getForm('prod', targetId);
+    expect(last).toMatchObject({ description: 'From the file', slug: before.slug, password: 'pw-prod' });
+    // The file still names the stage form: apply never records the target's id in it with --onto.
+    expect(JSON.parse(readFileSync(file, 'utf8')).id).toBe(formId);
+    const missing = await fc(['--profile', 'prod', 'form', 'apply', '-f', file, '--onto', '98765']);
+    expect(missing).toMatchObject({ code: 6, stdout: '' });
+  });
+
+  it('refuses an unknown --to-profile and a missing --to-workspace before any request', async () => {
+    const unknown = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'nope', '--to-workspace', '1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: No profile named "nope" \(from --to-profile\)\.\nhint: Saved profiles: /);
+    const none = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod']);
+    expect(none).toMatchObject({ code: 2, stdout: '' });
+    expect(none.stderr).toContain('error: Missing --to-workspace.');
+  });
+});
