@@ -1,8 +1,9 @@
-import type { ApiClient } from './client.js';
-import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from './normalize.js';
-import { hasMorePages, lastPageOf } from './paginate.js';
-import { apiPath } from './path.js';
+import type { ApiClient } from '../api/client.js';
+import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
+import { hasMorePages, lastPageOf } from '../api/paginate.js';
+import { listSubmissionsPage } from '../api/submissions.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
+import { numericIdOf } from './ref.js';
 
 const MAX_STEPS_BACK = 50;
 
@@ -52,16 +53,6 @@ export interface WholeListOptions {
   rereads?: number;
 }
 
-/** One page of a form's submission list, as the service answers it (filters in `query`, if any). */
-export function requestListPage(c: ApiClient, formId: number, page: number, perPage: number, o: Pick<WholeListOptions, 'query' | 'signal'> = {}) {
-  return c.request<unknown>({
-    path: apiPath`/open/forms/${formId}/submissions`,
-    query: { ...o.query, page, per_page: perPage },
-    ability: 'forms-read',
-    signal: o.signal,
-  });
-}
-
 /**
  * A form's submission list, each submission given once (docs/service.md, "Submissions"; the reading
  * is described in docs/submission-update.md, "Reading the whole list"). The list is paged by offset
@@ -107,7 +98,7 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
     if (page === 1 && pass === 0 && o.firstPage !== undefined) ({ data: body, ...from } = o.firstPage);
     else {
       await o.pace?.();
-      const res = await requestListPage(c, formId, page, size, o);
+      const res = await listSubmissionsPage(c, formId, page, size, o);
       state.pages++;
       o.observe?.(res.headers);
       body = res.data;
@@ -162,13 +153,4 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   }
   state.complete = state.total === undefined || counted() >= state.total;
   if (!state.complete) state.missing = state.total! - counted();
-}
-
-/** The numeric id of a listed submission (the path id), or undefined when the service sent none. */
-export function numericIdOf(s: NormalizedSubmission): number | undefined {
-  for (const v of [s.id, s.pathId]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
-    if (Number.isSafeInteger(n) && n > 0) return n;
-  }
-  return undefined;
 }
