@@ -75,78 +75,106 @@ export async function findSubmission(
   ref: SubmissionRef,
   o: { cost?: ListCost; signal?: AbortSignal } = {},
 ): Promise<NormalizedSubmission> {
-  const label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
-  const match = (s: NormalizedSubmission) => (ref.kind === 'id' ? numericIdOf(s) === ref.id : uuidOf(s) === ref.uuid);
-  let read = 0;
-  const pageOf = (p: number, size = MAX_PER_PAGE) => {
-    read++;
-    return listPage(c, formId, p, o.cost, o.signal, size);
-  };
+  const lookup = new Lookup(c, formId, ref, o);
+  // No order to search by: the list is read until the UUID turns up.
+  return ref.kind === 'uuid' ? lookup.readAll() : lookup.byId(ref.id);
+}
+
+/** The newest and oldest numeric ids of a page, and whether its ids are in order (newest first). */
+function bounds(items: NormalizedSubmission[]) {
+  const ids = items.map(numericIdOf).filter((n): n is number => n !== undefined);
+  const ordered = ids.every((n, i) => i === 0 || n < ids[i - 1]!);
+  return { max: ids[0], min: ids[ids.length - 1], ordered };
+}
+
+/** One lookup of findSubmission: what it looks for, and how many pages it read (for its messages). */
+class Lookup {
+  private read = 0;
+  private readonly label: string;
+  /** Whether the list orders by creation time to the second alone, so that same-second submissions may trade places. */
+  private tiesPossible = false;
+
+  constructor(
+    private readonly c: ApiClient,
+    private readonly formId: number,
+    private readonly ref: SubmissionRef,
+    private readonly o: { cost?: ListCost; signal?: AbortSignal },
+  ) {
+    this.label = ref.kind === 'id' ? String(ref.id) : ref.uuid;
+  }
+
+  private match = (s: NormalizedSubmission): boolean => (this.ref.kind === 'id' ? numericIdOf(s) === this.ref.id : uuidOf(s) === this.ref.uuid);
+
+  private pageOf(p: number, size = MAX_PER_PAGE): Promise<ListPage> {
+    this.read++;
+    return listPage(this.c, this.formId, p, this.o.cost, this.o.signal, size);
+  }
+
   /** The whole list, each id once, until the submission turns up. */
-  const readAll = async (firstPage?: Answered & { data: unknown }): Promise<NormalizedSubmission> => {
+  async readAll(firstPage?: Answered & { data: unknown }): Promise<NormalizedSubmission> {
     const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
-    for await (const page of readWholeList(c, formId, { signal: o.signal, state, firstPage })) {
-      const hit = page.items.find(match);
+    for await (const page of readWholeList(this.c, this.formId, { signal: this.o.signal, state, firstPage })) {
+      const hit = page.items.find(this.match);
       if (hit) {
-        if (o.cost) o.cost.pages += state.pages;
+        if (this.o.cost) this.o.cost.pages += state.pages;
         return hit;
       }
     }
-    if (o.cost) o.cost.pages += state.pages;
-    read += state.pages;
-    if (state.complete === false) throw notSure(formId, label, state);
-    throw notFound(formId, label, read);
-  };
-  // No order to search by: the list is read until the UUID turns up.
-  if (ref.kind === 'uuid') return readAll();
-  const first = await pageOf(1);
-  let hit = first.items.find(match);
-  if (hit) return hit;
-  // No page count to halve: page after page.
-  if (first.lastPage === undefined) return readAll(first.answer);
-  // Only a list that shows creation times (the deployed one) orders by them alone.
-  const tiesPossible = first.items.some((s) => typeof s.data?.created_at === 'string');
+    if (this.o.cost) this.o.cost.pages += state.pages;
+    this.read += state.pages;
+    if (state.complete === false) throw notSure(this.formId, this.label, state);
+    throw notFound(this.formId, this.label, this.read);
+  }
+
+  /** A numeric id: page 1, then a binary search over the pages left. */
+  async byId(id: number): Promise<NormalizedSubmission> {
+    const first = await this.pageOf(1);
+    const hit = first.items.find(this.match);
+    if (hit) return hit;
+    // No page count to halve: page after page.
+    if (first.lastPage === undefined) return this.readAll(first.answer);
+    // Only a list that shows creation times (the deployed one) orders by them alone.
+    this.tiesPossible = first.items.some((s) => typeof s.data?.created_at === 'string');
+    const b1 = bounds(first.items);
+    if (first.lastPage <= 1) throw notFound(this.formId, this.label, this.read);
+    // Ids out of order (same-second answers in another order, an import, a clock change): no binary search.
+    if (!b1.ordered) return this.readAll();
+    // Not on page 1 though newer than its oldest: it does not exist.
+    if (b1.min === undefined || id > b1.min) return this.aroundOnce(1);
+    return this.halve(id, 2, first.lastPage);
+  }
+
+  /** The binary search over pages lo..hi, the id being older than every id of the pages before lo. */
+  private async halve(id: number, lo: number, hi: number): Promise<NormalizedSubmission> {
+    while (lo <= hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const page = await this.pageOf(mid);
+      const hit = page.items.find(this.match);
+      if (hit) return hit;
+      const b = bounds(page.items);
+      if (!b.ordered) return this.readAll();
+      if (b.max === undefined || id > b.max) hi = mid - 1;
+      else if (id < b.min!) lo = mid + 1;
+      else return this.aroundOnce(mid);
+    }
+    return this.aroundOnce(lo);
+  }
+
   /** Not where the binary search placed it (page q): the pages around q, read again in pages of another size. */
-  const aroundOnce = async (q: number): Promise<NormalizedSubmission> => {
-    if (tiesPossible) {
+  private async aroundOnce(q: number): Promise<NormalizedSubmission> {
+    if (this.tiesPossible) {
       const size = MAX_PER_PAGE - 1;
       const from = Math.max(0, (q - 2) * MAX_PER_PAGE);
       const to = (q + 1) * MAX_PER_PAGE;
       for (let k = Math.floor(from / size) + 1; (k - 1) * size < to; k++) {
-        const page = await pageOf(k, size);
-        const found = page.items.find(match);
+        const page = await this.pageOf(k, size);
+        const found = page.items.find(this.match);
         if (found) return found;
         if (!page.more) break;
       }
     }
-    throw notFound(formId, label, read);
-  };
-  const last = first.lastPage;
-  const bounds = (items: NormalizedSubmission[]) => {
-    const ids = items.map(numericIdOf).filter((n): n is number => n !== undefined);
-    const ordered = ids.every((n, i) => i === 0 || n < ids[i - 1]!);
-    return { max: ids[0], min: ids[ids.length - 1], ordered };
-  };
-  const b1 = bounds(first.items);
-  if (last <= 1) throw notFound(formId, label, read);
-  // Ids out of order (same-second answers in another order, an import, a clock change): no binary search.
-  if (!b1.ordered) return readAll();
-  // Not on page 1 though newer than its oldest: it does not exist.
-  if (b1.min === undefined || ref.id > b1.min) return aroundOnce(1);
-  let lo = 2;
-  let hi = last;
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const page = await pageOf(mid);
-    hit = page.items.find(match);
-    if (hit) return hit;
-    const b = bounds(page.items);
-    if (!b.ordered) return readAll();
-    if (b.max === undefined || ref.id > b.max) hi = mid - 1;
-    else if (ref.id < b.min!) lo = mid + 1;
-    else return aroundOnce(mid);
+    throw notFound(this.formId, this.label, this.read);
   }
-  return aroundOnce(lo);
 }
 
 /** The submissions a bulk run needs, found by one pass over the list. */
