@@ -32,7 +32,7 @@ export const LAYERS = [
   { name: 'factory', paths: ['src/factory.ts'] },
   {
     name: 'domain',
-    paths: ['src/forms/', 'src/submissions/', 'src/members/', 'src/export/', 'src/bulk/', 'src/webhooks/', 'src/completion/', 'src/sandbox/'],
+    paths: ['src/forms/', 'src/submissions/', 'src/members/', 'src/export/', 'src/webhooks/', 'src/completion/', 'src/sandbox/'],
   },
   // The HTTP client and resource calls, and the config file: both may use io, io uses neither
   // (a prompt that lists things from the API is a command's picker, src/commands/pickers.ts).

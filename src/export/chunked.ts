@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
-import { type WholeListPage, type WholeListState, numericIdOf, readWholeList } from '../api/submission-list.js';
+import { numericIdOf } from '../submissions/ref.js';
+import { type WholeListPage, type WholeListState, readWholeList } from '../submissions/whole-list.js';
 import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
@@ -116,7 +117,7 @@ export class WindowBudget {
 /**
  * The form's submission ids in list order (newest first), in chunks of at most CHUNK_IDS, each page
  * request paced by the general limit. The list is read whole, each id once, by readWholeList
- * (src/api/submission-list.ts): it shifts while it is read (answers arriving, submissions deleted)
+ * (src/submissions/whole-list.ts): it shifts while it is read (answers arriving, submissions deleted)
  * and orders same-second submissions differently from one page request to the next.
  */
 export class IdChunks {

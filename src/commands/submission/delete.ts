@@ -1,6 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
-import { deleteSubmission, parseSubmissionRef, resolveSubmissionRef, submissionRefArg } from '../../api/submissions.js';
+import { deleteSubmission } from '../../api/submissions.js';
+import { resolveSubmissionRef } from '../../submissions/lookup.js';
+import { parseSubmissionRef, submissionRefArg } from '../../submissions/ref.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { success } from '../../io/output.js';

@@ -11,7 +11,7 @@ import { formatBytes, progressBar } from '../../export/progress.js';
 import { createStatusLine } from '../../io/status-line.js';
 import { describeStatus, waitForExport } from '../../export/wait.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import type { WholeListState } from '../../api/submission-list.js';
+import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { notice, splitList } from '../../io/output.js';

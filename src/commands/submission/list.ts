@@ -1,7 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
-import { type WholeListState, readWholeList } from '../../api/submission-list.js';
+import { type WholeListState, readWholeList } from '../../submissions/whole-list.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolveForm } from '../../api/forms.js';
-import { countActiveIntegrations, findSubmission, numericIdOf, submissionRefArg, updateSubmission } from '../../api/submissions.js';
+import { countActiveIntegrations, updateSubmission } from '../../api/submissions.js';
+import { findSubmission } from '../../submissions/lookup.js';
+import { numericIdOf, submissionRefArg } from '../../submissions/ref.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { cannotRead, parseJsonObject } from '../../io/files.js';

@@ -90,7 +90,7 @@ describe('scripts/check-layers.mjs', () => {
       'src/newroom/thing.ts': 'export const x = 1;\n',
       'src/commands/submission/list.ts': "import { line } from '../form/common.js';\nexport const l = line;\n",
       'src/export/sink.ts': 'const name = "./x.js";\nexport const load = () => import(name);\n',
-      'src/bulk/update.ts': "import { gone } from './missing.js';\nexport const g = gone;\n",
+      'src/submissions/bulk-run.ts': "import { gone } from './missing.js';\nexport const g = gone;\n",
       // io is below the client and the config: terminal I/O that calls the API is a command's job (a picker).
       'src/io/prompt.ts': "import { Client } from '../api/client.js';\nimport { CliError } from '../errors.js';\nexport const p = [Client, CliError];\n",
       // src/ reaching out of itself (a test helper, a build script) would ship that file in the bundle.
@@ -102,7 +102,7 @@ describe('scripts/check-layers.mjs', () => {
     expect(r.lines.sort()).toEqual(
       [
         'src/api/client.ts:1: import circle: src/api/client.ts:1 -> src/api/ratelimit.ts:2 -> src/api/client.ts',
-        'src/bulk/update.ts:1: imports "./missing.js", which is no file in src/',
+        'src/submissions/bulk-run.ts:1: imports "./missing.js", which is no file in src/',
         'src/commands/registry.ts:1: imports src/sandbox/router.ts; the client loads the sandbox only through src/sandbox/index.ts, from src/commands/sandbox/',
         'src/commands/submission/list.ts:1: src/commands/submission/list.ts imports src/commands/form/common.ts, a file of another command group; move what they share to src/commands/ or down to a domain room',
         'src/export/sink.ts:2: import(name) has a computed specifier, which this check cannot follow; name the module literally',

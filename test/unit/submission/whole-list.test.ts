@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WholeListState, numericIdOf, readWholeList } from '../../../src/api/submission-list.js';
-import { findSubmission } from '../../../src/api/submissions.js';
+import { type WholeListState, readWholeList } from '../../../src/submissions/whole-list.js';
+import { findSubmission } from '../../../src/submissions/lookup.js';
+import { numericIdOf } from '../../../src/submissions/ref.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 import { clientFor } from './util.js';
 

@@ -1,8 +1,9 @@
-import type { ApiClient } from './client.js';
-import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from './normalize.js';
-import { hasMorePages, lastPageOf } from './paginate.js';
-import { apiPath } from './path.js';
+import type { ApiClient } from '../api/client.js';
+import { type Answered, type NormalizedSubmission, normalizeSubmission, unwrapList } from '../api/normalize.js';
+import { hasMorePages, lastPageOf } from '../api/paginate.js';
+import { listSubmissionsPage } from '../api/submissions.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
+import { numericIdOf } from './ref.js';
 
 const MAX_STEPS_BACK = 50;
 
@@ -52,16 +53,6 @@ export interface WholeListOptions {
   rereads?: number;
 }
 
-/** One page of a form's submission list, as the service answers it (filters in `query`, if any). */
-export function requestListPage(c: ApiClient, formId: number, page: number, perPage: number, o: Pick<WholeListOptions, 'query' | 'signal'> = {}) {
-  return c.request<unknown>({
-    path: apiPath`/open/forms/${formId}/submissions`,
-    query: { ...o.query, page, per_page: perPage },
-    ability: 'forms-read',
-    signal: o.signal,
-  });
-}
-
 /**
  * A form's submission list, each submission given once (docs/service.md, "Submissions"; the reading
  * is described in docs/submission-update.md, "Reading the whole list"). The list is paged by offset
@@ -84,15 +75,7 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   const state = o.state ?? { pages: 0, distinct: 0, rereads: 0 };
   const first = Math.min(Math.max(o.perPage ?? MAX_PER_PAGE, 1), MAX_PER_PAGE);
   const rereads = o.rereads ?? 2;
-  const seen = new Set<number>();
-  // The ids read since the total last shrank are known to exist, while any read before may be among
-  // the deleted ones: deleted ids read earlier must not make up for ids the reading missed. So the
-  // ids that count against the total are those read since, or all ids read less the drops of the
-  // total (enough when every deleted one had been read and nothing was missed), whichever is more.
-  const since = new Set<number>();
-  let unnumbered = 0;
-  let dropped = 0;
-  const counted = () => Math.max(since.size, seen.size - dropped) + unnumbered;
+  const ids = new DistinctIds();
   let size = first;
   let page = 0;
   let pass = 0;
@@ -102,34 +85,11 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
   let stepsBack = 0;
   for (;;) {
     page++;
-    let body: unknown;
-    let from: Answered | undefined;
-    if (page === 1 && pass === 0 && o.firstPage !== undefined) ({ data: body, ...from } = o.firstPage);
-    else {
-      await o.pace?.();
-      const res = await requestListPage(c, formId, page, size, o);
-      state.pages++;
-      o.observe?.(res.headers);
-      body = res.data;
-      from = res;
-    }
-    const { items: raw, page: info } = unwrapList<Record<string, unknown>>(body, from);
+    const { items: raw, page: info } = await readPage(c, formId, page, size, pass === 0, o, state);
     const shrunk = info?.total !== undefined && lastTotal !== undefined ? lastTotal - info.total : 0;
-    if (shrunk > 0) {
-      since.clear();
-      dropped += shrunk;
-    }
-    const fresh: NormalizedSubmission[] = [];
-    for (const s of raw.map(normalizeSubmission)) {
-      const id = numericIdOf(s);
-      if (id !== undefined) {
-        since.add(id);
-        if (seen.has(id)) continue;
-        seen.add(id);
-      } else unnumbered++;
-      state.distinct++;
-      fresh.push(s);
-    }
+    if (shrunk > 0) ids.shrank(shrunk);
+    const fresh = raw.map(normalizeSubmission).filter((s) => ids.add(s));
+    state.distinct += fresh.length;
     if (!info) {
       // A bare array is the whole list at once.
       state.total = raw.length;
@@ -147,9 +107,9 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       page = Math.max(0, page - 1 - Math.ceil(shrunk / (info.perPage || size)));
       continue;
     }
-    if (pass > 0 && state.total !== undefined && counted() >= state.total) break;
+    if (pass > 0 && state.total !== undefined && ids.counted >= state.total) break;
     if (!more) {
-      if (pass < rereads && state.total !== undefined && counted() < state.total) {
+      if (pass < rereads && state.total !== undefined && ids.counted < state.total) {
         pass++;
         state.rereads = pass;
         size = Math.max(1, first - pass);
@@ -160,15 +120,54 @@ export async function* readWholeList(c: ApiClient, formId: number, o: WholeListO
       break;
     }
   }
-  state.complete = state.total === undefined || counted() >= state.total;
-  if (!state.complete) state.missing = state.total! - counted();
+  state.complete = state.total === undefined || ids.counted >= state.total;
+  if (!state.complete) state.missing = state.total! - ids.counted;
 }
 
-/** The numeric id of a listed submission (the path id), or undefined when the service sent none. */
-export function numericIdOf(s: NormalizedSubmission): number | undefined {
-  for (const v of [s.id, s.pathId]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : Number.NaN;
-    if (Number.isSafeInteger(n) && n > 0) return n;
+/** Page `page` of the list: the answer the caller passed for page 1 of the first reading, else a paced request. */
+async function readPage(c: ApiClient, formId: number, page: number, size: number, firstReading: boolean, o: WholeListOptions, state: WholeListState) {
+  if (page === 1 && firstReading && o.firstPage !== undefined) {
+    const { data, ...from } = o.firstPage;
+    return unwrapList<Record<string, unknown>>(data, from);
   }
-  return undefined;
+  await o.pace?.();
+  const res = await listSubmissionsPage(c, formId, page, size, o);
+  state.pages++;
+  o.observe?.(res.headers);
+  return unwrapList<Record<string, unknown>>(res.data, res);
+}
+
+/** The submissions a reading gave, by numeric id, and how many of them count against the list's total. */
+class DistinctIds {
+  private readonly seen = new Set<number>();
+  // The ids read since the total last shrank are known to exist, while any read before may be among
+  // the deleted ones: deleted ids read earlier must not make up for ids the reading missed. So the
+  // ids that count against the total are those read since, or all ids read less the drops of the
+  // total (enough when every deleted one had been read and nothing was missed), whichever is more.
+  private readonly since = new Set<number>();
+  private unnumbered = 0;
+  private dropped = 0;
+
+  /** The total shrank by `n` (submissions were deleted). */
+  shrank(n: number): void {
+    this.since.clear();
+    this.dropped += n;
+  }
+
+  /** Whether `s` was not given before (a submission without a numeric id always is); remembers it. */
+  add(s: NormalizedSubmission): boolean {
+    const id = numericIdOf(s);
+    if (id === undefined) {
+      this.unnumbered++;
+      return true;
+    }
+    this.since.add(id);
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    return true;
+  }
+
+  get counted(): number {
+    return Math.max(this.since.size, this.seen.size - this.dropped) + this.unnumbered;
+  }
 }
