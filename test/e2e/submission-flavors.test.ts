@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,7 +174,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     } finally {
       await proxy.close();
     }
-  }, 30_000);
+  });
 
   it('a small export is the CSV itself: every row, one header', async () => {
     const out = join(work, `small-${flavor}.csv`);
@@ -215,5 +215,5 @@ describe.each(FLAVORS)('a 1,200-row export on the %s flavour (e2e)', (flavor) =>
       home.cleanup();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });
