@@ -8,8 +8,15 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/preload.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Marks the run, and fails it when a process a test started outlives it (test/helpers/processes.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
+    // Tests wait for events (a ready line, an exit), not for a time; these bounds only stop a test
+    // that hangs, so they are generous enough for a loaded 2-core machine.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // Each file in a child process of its own: what a test spawns is the worker's child, never the
+    // runner's (the global teardown tells them apart by that).
+    pool: 'forks',
     // Two cores: e2e files spawn processes, so keep the pool small.
     maxWorkers: 2,
     // .ci/run reads the JSON report to print its "N passed, N failed" line.

@@ -1,6 +1,6 @@
 // `npm run demo` (after the build): the whole narrated tour must pass, and it must leave nothing
 // behind: no temp directory, no sandbox and no receiver still listening, also after Ctrl-C.
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ describe('submission export (e2e)', () => {
       env: { ...home.env, ...sb.env },
     });
     // The rows done out of the total, with a bar; not the job's id and a bare percentage. stderr is
-    // not a terminal here: the last status only, once (test/e2e/export-log.test.ts).
+    // not a terminal here: the last status only, once (test/e2e/export-progress.test.ts).
     expect(r.stderr).toBe('Exporting: completed ▕██████████▏ 30/30 rows\n');
     expect(r.code).toBe(0);
     const expected = await sandboxCsv(sb, { email: true, name: true, created_at: true });

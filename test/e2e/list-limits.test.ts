@@ -51,7 +51,7 @@ beforeAll(async () => {
     await ok(call(sb, 'POST', `/open/workspaces/${ws}/users/add`, { email, role: 'user' }));
     await ok(call(sb, 'POST', `/open/workspaces/${ws}/users/add`, { email: `invitee${i}@example.com`, role: 'user' }));
   }
-}, 60_000);
+});
 afterAll(async () => {
   await sb?.close();
   home?.cleanup();

@@ -153,7 +153,7 @@ writeFileSync(f, JSON.stringify(doc, null, 2) + '\\n');
         sessions.push(t);
         await entry.answer({ sandbox, env, t }, s);
         expect(t.screen()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-      }, 30_000);
+      });
     }
   }
 });

@@ -25,7 +25,20 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, tempHome } from '../helpers/cli.js';
-import { README_PORTS, SERVERS, type Statement, copyExamples, freePort, parseReadme, problemOf, readReadme, runSection } from '../helpers/readme.js';
+import {
+  README_PORTS,
+  SECTION_MARKER,
+  SERVERS,
+  type Statement,
+  copyExamples,
+  freePort,
+  parseReadme,
+  problemOf,
+  readReadme,
+  runSection,
+  sectionTimeoutMs,
+} from '../helpers/readme.js';
+import { processesWith } from '../helpers/processes.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 const { statements, notes } = readReadme();
@@ -56,8 +69,13 @@ function editorScript(dir: string): string {
   return path;
 }
 
+/** The processes of README sections (whatever their marker's value) still alive. */
+function sectionProcesses() {
+  return processesWith(SECTION_MARKER);
+}
+
 /** Replays one README section; returns the problems found, one message per failing statement. */
-async function replay(list: Statement[]): Promise<{ problems: string[]; ran: number }> {
+async function replay(list: Statement[], o: { signal?: AbortSignal } = {}): Promise<{ problems: string[]; ran: number }> {
   const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
   const home = tempHome();
   cleanups.push(
@@ -85,6 +103,7 @@ async function replay(list: Statement[]): Promise<{ problems: string[]; ran: num
     },
     sub: { ports, baseUrl: sandbox.url },
     prelude: [`printf %s "$MY_TOKEN" | formctl --profile local auth login --with-token --base-url ${sandbox.url}`, 'formctl profile use local'],
+    signal: o.signal,
   });
   const problems = r.results.map(problemOf).filter((p): p is string => p !== undefined);
   for (const [line, code] of r.serverExits) {
@@ -118,10 +137,16 @@ describe('README.md commands', () => {
   });
 
   for (const section of sections) {
-    it(`## ${section}`, async () => {
-      const { problems } = await replay(statements.filter((s) => s.section === section));
-      expect(problems, problems.join('\n\n')).toEqual([]);
-    }, 60_000);
+    const list = statements.filter((s) => s.section === section);
+    // The runner's own bound comes first (it reports what ran); vitest's is the last resort.
+    it(
+      `## ${section}`,
+      async () => {
+        const { problems } = await replay(list);
+        expect(problems, problems.join('\n\n')).toEqual([]);
+      },
+      sectionTimeoutMs(list.length) + 30_000,
+    );
   }
 });
 
@@ -207,5 +232,41 @@ describe('the README runner itself', () => {
     expect(problems[2]).toContain("failed to parse (error: unknown option '--yse')");
     expect(problems[3]).toMatch(/printf .*\n {2}a formctl call inside it failed \(exit 2\)/);
     expect(problems[4]).toMatch(/for id in .*\n {2}a formctl call inside it failed \(exit 2\)/);
-  }, 30_000);
+  }, 120_000);
+
+  it.skipIf(!existsSync('/proc/self/environ'))(
+    'stops a whole section that times out: the script, its servers in process groups of their own, and what they started',
+    async () => {
+      const home = tempHome();
+      cleanups.push(() => home.cleanup());
+      const started = join(home.dir, 'started');
+      const md = [
+        '## Hangs',
+        '```sh',
+        'formctl sandbox --port 8788',
+        'formctl webhook listen --port 3000',
+        // A statement that never ends, in the script itself; it says when it has begun.
+        `touch ${started} && sleep 600`,
+        '```',
+      ].join('\n');
+      const stop = new AbortController();
+      const replayed = replay(parseReadme(md).statements, { signal: stop.signal });
+      // Stopped once everything runs (as the timeout would stop it), not after a guessed delay.
+      while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
+      const before = sectionProcesses();
+      stop.abort();
+      const { problems } = await replayed;
+      // Killed, the servers never saw their Ctrl-C: that is reported too, beside the timeout.
+      expect(problems.filter((p) => !/sleep 600\n {2}did not run/.test(p))).toEqual([
+        'README.md:3: the server did not exit 0 on Ctrl-C (exit null)',
+        'README.md:4: the server did not exit 0 on Ctrl-C (exit null)',
+        'the section timed out',
+      ]);
+      // bash, both servers (each a bash subshell and a node process) and the sleep were running.
+      expect(before.filter((p) => /bin\/formctl\.js (sandbox|webhook listen)/.test(p.cmdline))).toHaveLength(2);
+      expect(before.some((p) => p.cmdline === 'sleep 600')).toBe(true);
+      expect(sectionProcesses()).toEqual([]);
+    },
+    120_000,
+  );
 });

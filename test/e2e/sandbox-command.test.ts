@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

@@ -1,6 +1,6 @@
 // kill -9 under write load: every write the sandbox answered 200 to is in the data file afterwards.
 // Spawns the built binary (`npm run build` first), like the end-to-end tests.
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -85,5 +85,5 @@ describe('sandbox data file durability', () => {
     const lost = [...acked].filter((id) => !stored.has(id));
     expect(acked.size).toBeGreaterThanOrEqual(260);
     expect(lost).toEqual([]);
-  }, 60_000);
+  });
 });

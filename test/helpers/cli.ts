@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { killGroup, spawnTracked as spawn } from './processes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,12 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   input?: string | Buffer;
   cwd?: string;
+  /** Kill the process after this long (at least HANG_BOUND_MS). */
   timeoutMs?: number;
 }
+
+/** The shortest time runFormctl lets a process run before it calls it hung and kills it. */
+export const HANG_BOUND_MS = 90_000;
 
 /** A throw-away home with config/state/cache dirs, removed by cleanup(). */
 export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup(): void } {
@@ -50,7 +54,9 @@ export function runFormctl(args: string[], o: RunOptions = {}): Promise<RunResul
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
+    // A bound for a process that hangs, never a measure of speed: a loaded machine runs a command
+    // several times slower, so no bound is shorter than HANG_BOUND_MS. (The test's end stops it too.)
+    const timer = setTimeout(() => killGroup(child), Math.max(o.timeoutMs ?? 0, HANG_BOUND_MS));
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

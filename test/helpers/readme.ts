@@ -15,7 +15,9 @@
 //     <!-- replay in a terminal: `COMMAND` -->      (run by readme-interactive.test.ts)
 //   COMMAND is the statement without its trailing comment; the `(covered by …)` part is optional
 //   and is checked: FILE exists and contains the text.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { killGroup, killProcessesWith, spawnTracked as spawn, track } from './processes.js';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -247,6 +249,19 @@ export interface SectionEnv {
   /** Shell lines run before the section, hidden from results (the story's setup). */
   prelude: string[];
   timeoutMs?: number;
+  /** Stops the section as its timeout would (a test of the runner stops it at a chosen moment). */
+  signal?: AbortSignal;
+}
+
+/** The environment variable that marks every process of one replayed section. */
+export const SECTION_MARKER = 'FORMCTL_TEST_SECTION';
+
+/**
+ * How long a section may take before the runner stops it: a bound for a section that hangs, not a
+ * measure of speed, so it is generous (a loaded 2-core machine runs a formctl call in 2–3 s).
+ */
+export function sectionTimeoutMs(statements: number): number {
+  return 60_000 + 10_000 * statements;
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -320,22 +335,33 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
   const path = join(d, 'script.sh');
   writeFileSync(path, script.join('\n') + '\n');
 
+  // Every process of the section (the script, the servers it put in process groups of their own, what
+  // they started) carries this marker, so all of them can be stopped, whatever their process group.
+  const marker = randomUUID();
   const { stderr, timedOut } = await new Promise<{ stderr: string; timedOut: boolean }>((resolve, reject) => {
-    const child = spawn('bash', [path], { cwd: e.dir, env: e.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn('bash', [path], { cwd: e.dir, env: { ...e.env, [SECTION_MARKER]: marker }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const stopAll = () => {
+      killGroup(child);
+      killProcessesWith(SECTION_MARKER, marker);
+    };
+    // Also when the test ends before the section does (a vitest timeout abandons this promise).
+    const untrack = track(stopAll);
     let err = '';
     let timedOut = false;
-    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
-    const timer = setTimeout(() => {
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    const stopNow = () => {
       timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, e.timeoutMs ?? 45_000);
+      stopAll();
+    };
+    const timer = setTimeout(stopNow, e.timeoutMs ?? sectionTimeoutMs(statements.length));
+    e.signal?.addEventListener('abort', stopNow, { once: true });
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
+      // The script's EXIT trap stops its servers with Ctrl-C and waits for them; whatever is left
+      // (the script was killed, or a server ignored Ctrl-C: its exit code says so) goes now.
+      stopAll();
+      untrack();
       resolve({ stderr: err, timedOut });
     });
   });

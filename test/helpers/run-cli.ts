@@ -1,5 +1,5 @@
 import { run } from '../../src/main.js';
-import { tempHome } from './cli.js';
+import { type RunOptions, type RunResult, tempHome } from './cli.js';
 import { fakeIO } from './io.js';
 
 export interface CliRun {
@@ -22,4 +22,16 @@ export async function runCli(args: string[], o: { url: string; tty?: boolean; en
   } finally {
     home.cleanup();
   }
+}
+
+/**
+ * `runFormctl` (test/helpers/cli.ts) without the process: the same arguments and result, run by
+ * src/main.ts `run` in this process with piped (non-TTY) streams, `input` on stdin and the same
+ * clean environment (PATH, NO_COLOR=1 and what the test passes). For suites that drive many
+ * commands against the sandbox; a spawned smoke test in test/e2e keeps the binary honest.
+ */
+export async function runInProcess(args: string[], o: Pick<RunOptions, 'env' | 'input'> = {}): Promise<RunResult> {
+  const io = fakeIO({ stdin: o.input === undefined ? '' : o.input.toString() });
+  const code = await run(args, { PATH: process.env.PATH, NO_COLOR: '1', ...o.env }, { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
+  return { code, stdout: io.out(), stderr: io.err() };
 }

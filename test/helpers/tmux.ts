@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
+import { markedEnv, track } from './processes.js';
 
 /** True when tmux is installed (CI installs it; see the report for the apt package). */
 export function hasTmux(): boolean {
@@ -36,7 +37,7 @@ function shellQuote(s: string): string {
  * environment: PATH, TERM, NO_COLOR=1 and `env`. After formctl exits the pane prints `EXIT=<code>`.
  */
 export function startTmux(args: string[], o: { env?: NodeJS.ProcessEnv; width?: number; height?: number } = {}): TmuxSession {
-  const env = { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...o.env };
+  const env = markedEnv({ PATH: process.env.PATH ?? '', TERM: 'xterm-256color', NO_COLOR: '1', ...o.env });
   const assignments = Object.entries(env)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${shellQuote(String(v))}`)
@@ -58,7 +59,7 @@ export function startTmuxCommand(command: string, o: { width?: number; height?: 
     sendKeys: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),
     type: (text) => void tmux('send-keys', '-t', 'main', '-l', text),
     screen: () => tmux('capture-pane', '-p', '-t', 'main'),
-    async waitForText(re, timeoutMs = 15_000) {
+    async waitForText(re, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       let last = '';
       for (;;) {
@@ -73,6 +74,7 @@ export function startTmuxCommand(command: string, o: { width?: number; height?: 
       return Number(/^EXIT=(\d+)$/m.exec(screen)![1]);
     },
     kill() {
+      untrack();
       try {
         tmux('kill-server');
       } catch {
@@ -81,5 +83,7 @@ export function startTmuxCommand(command: string, o: { width?: number; height?: 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  // Killed when the test ends, however it ends, if the test has not killed it itself.
+  const untrack = track(() => session.kill());
   return session;
 }

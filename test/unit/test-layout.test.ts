@@ -34,4 +34,14 @@ describe('the fast test run', () => {
       expect(SPAWNS.test(text), text).toBe(true);
     expect(SPAWNS.test("import { ROOT, tempHome } from '../../helpers/cli.js';")).toBe(false);
   });
+
+  it('every e2e test and helper starts its long-lived processes through spawnTracked (test/helpers/processes.ts)', () => {
+    // node:child_process spawn has no stop on the test's end and no marker for the global teardown;
+    // spawnSync waits for its child, so it may stay.
+    const direct = [...testFiles(join(ROOT, 'test', 'e2e')), ...testFiles(join(ROOT, 'test', 'helpers'))]
+      .filter((file) => !file.endsWith(join('helpers', 'processes.ts')))
+      .filter((file) => /^import\s*\{[^}]*\b(?:spawn|exec|execFile|fork)\b[^}]*\}\s*from\s*'node:child_process'/m.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(direct).toEqual([]);
+  });
 });

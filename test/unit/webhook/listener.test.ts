@@ -117,7 +117,7 @@ describe('startListener', () => {
       else expect(io.out()).toContain(`→ forward to ${target}/x failed: connection refused by ${host}\n`);
     }
     // The first forward loads undici and compiles its parser: seconds on a loaded 2-core runner.
-  }, 20_000);
+  });
 
   it('--save-dir writes the raw body and header lines, numbering after existing files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'formctl-listen-'));

@@ -224,5 +224,5 @@ describe('a chunked export when the list cannot be read whole (deployed flavour,
     expect(r.stderr).toContain(
       `error: The export of form ${sb.formId} is incomplete: the submission list counts 1201 submissions, but 1200 distinct ones could be read (1 missing, the list read 3 times); ${out} lacks it.\n`,
     );
-  }, 90_000);
+  });
 });

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type RunResult, tempHome } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/run-cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
-// The built binary against both sandbox flavours: leave, remove and set-role never leave a workspace
+// formctl (in-process, src/main.ts `run`) against both sandbox flavours: leave, remove and set-role never leave a workspace
 // without an admin or a member unless --force, and webhook update/delete act only on webhooks. Neither
 // service has a guard of its own, so each refusal here is formctl's.
 
@@ -16,7 +17,7 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
   let sb: TestSandbox;
   let ws: string;
   const bea = () => sb.users.find((u) => u.email === 'bea@example.com')!;
-  const cli = (args: string[], env: NodeJS.ProcessEnv = sb.env): Promise<RunResult> => runFormctl(args, { env: { ...home.env, ...env } });
+  const cli = (args: string[], env: NodeJS.ProcessEnv = sb.env): Promise<RunResult> => runInProcess(args, { env: { ...home.env, ...env } });
   const members = async () => {
     const r = await cli(['member', 'list', '-w', ws, '--json', 'email,role']);
     expect(r.code).toBe(0);
@@ -112,7 +113,7 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
 
 describe('deployed flavour: integrations of other kinds', () => {
   let sb: TestSandbox;
-  const cli = (args: string[]): Promise<RunResult> => runFormctl(args, { env: { ...home.env, ...sb.env } });
+  const cli = (args: string[]): Promise<RunResult> => runInProcess(args, { env: { ...home.env, ...sb.env } });
   beforeAll(async () => {
     sb = await startTestSandbox({ flavor: 'deployed', seed: 1 });
   });

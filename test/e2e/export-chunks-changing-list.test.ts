@@ -86,7 +86,7 @@ describe('a chunked export while a submission is deleted (deployed flavour, e2e)
       home.cleanup();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });
 
 // The deployed service checks that every one of `submissionIds` is a submission of the form (its
@@ -125,7 +125,7 @@ describe('a chunked export whose next chunk names a submission deleted meanwhile
       home.cleanup();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });
 
 // The deployed list is ordered by created_at alone: answers created in the same second may come back
@@ -184,5 +184,5 @@ describe('a chunked export when the list repeats one submission and skips anothe
       home.cleanup();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

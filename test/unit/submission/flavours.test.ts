@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
-import { startCountingProxy } from '../helpers/counting-proxy.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { tempHome } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/run-cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
 interface Listed {
   id: number;
@@ -20,10 +19,12 @@ function answers(s: Listed): Record<string, unknown> {
   return rest;
 }
 
-// Every data-path command on both services' behaviours, from the built binary: the spec's (patch
-// with `data`) and the deployed OpnForm server's (answers replaced by the top-level keys, UUID
-// submission ids, path ids read as their leading digits, export status closed to tokens).
-describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
+// Every data-path command on both services' behaviours, run in-process (src/main.ts `run`) against
+// the sandbox: the spec's (patch with `data`) and the deployed OpnForm server's (answers replaced by
+// the top-level keys, UUID submission ids, path ids read as their leading digits, export status
+// closed to tokens). test/e2e/flavours.test.ts runs the built binary on both flavours, with a bulk
+// run killed mid-way.
+describe.each(FLAVORS)('submissions on the %s flavour ', (flavor) => {
   let home: ReturnType<typeof tempHome>;
   let sb: TestSandbox;
   let env: NodeJS.ProcessEnv;
@@ -41,7 +42,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
   });
 
   const list = async (): Promise<Listed[]> => {
-    const r = await runFormctl(['submission', 'list', String(sb.formId), '--json'], { env });
+    const r = await runInProcess(['submission', 'list', String(sb.formId), '--json'], { env });
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout) as Listed[];
   };
@@ -58,7 +59,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
 
   it('a one-field update keeps every other answer and the completion time', async () => {
     const before = await answer({ name: 'Grace Hopper', email: 'grace@example.com', rating: 2, comments: 'compilers', completion_time: 42 });
-    const r = await runFormctl(['submission', 'update', String(sb.formId), String(before.id), '--set', 'Rating=5'], { env });
+    const r = await runInProcess(['submission', 'update', String(sb.formId), String(before.id), '--set', 'Rating=5'], { env });
     expect(r.code).toBe(0);
     // The deployed flavour seeds a Slack and an e-mail integration: they fire again, and formctl says so.
     if (flavor === 'deployed') expect(r.stderr).toMatch(/^warning: the form has \d+ active integrations? .* run again for each updated submission\.\n$/);
@@ -72,7 +73,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     const rec = (await list())[2]!;
     const file = join(work, `record-${flavor}.json`);
     writeFileSync(file, JSON.stringify({ ...rec, data: { ...rec.data, comments: 'edited in a file' } }));
-    const r = await runFormctl(['submission', 'update', String(sb.formId), String(rec.id), '--file', file, '--json'], { env });
+    const r = await runInProcess(['submission', 'update', String(sb.formId), String(rec.id), '--file', file, '--json'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).updated.sort()).toEqual(Object.keys(answers(rec)).sort());
     const after = (await list()).find((s) => s.id === rec.id)!;
@@ -83,9 +84,9 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     const subs = await list();
     const [a, b] = [subs[3]!, subs[4]!];
     if (flavor === 'deployed') expect(a.submission_id).toMatch(/^[0-9a-f]{8}-/);
-    const u = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), a.submission_id, '--set', 'Comments=by uuid'], { env });
+    const u = await runInProcess(['--debug', 'submission', 'update', String(sb.formId), a.submission_id, '--set', 'Comments=by uuid'], { env });
     expect(u.code).toBe(0);
-    const d = await runFormctl(['--debug', 'submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
+    const d = await runInProcess(['--debug', 'submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
     expect(d.code).toBe(0);
     const sent = [...u.stderr.split('\n'), ...d.stderr.split('\n')].filter((l) => /^\[debug\] > (PUT|DELETE) /.test(l));
     expect(sent.map((l) => l.replace(/^.*\/submissions\//, ''))).toEqual([String(a.id), String(b.id)]);
@@ -94,7 +95,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     expect(after.some((s) => s.id === b.id)).toBe(false);
     expect(after.length).toBe(subs.length - 1);
     // Gone now: a UUID is still only looked up in the list, and the error says so (no GET of it was sent).
-    const again = await runFormctl(['submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
+    const again = await runInProcess(['submission', 'delete', String(sb.formId), b.submission_id, '--yes'], { env });
     expect(again.code).toBe(6);
     if (/^[0-9a-f]{8}-/.test(b.submission_id)) {
       expect(again.stderr).toBe(
@@ -119,7 +120,7 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
         JSON.stringify({ id: z.id, Name: 'Zed' }),
       ].join('\n') + '\n',
     );
-    const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--yes'], { env });
+    const r = await runInProcess(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--yes'], { env });
     expect(r.code).toBe(0);
     expect(
       r.stderr
@@ -136,49 +137,9 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
     expect(answers(after.find((s) => s.id === z.id)!)).toEqual({ ...answers(z), name: 'Zed' });
   });
 
-  it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
-    const proxy = await startCountingProxy(sb.url);
-    try {
-      const penv = { ...env, FORMCTL_BASE_URL: proxy.url };
-      const subs = await list();
-      const targets = subs.slice(18, 24);
-      const from = join(work, `kill-${flavor}.ndjson`);
-      const results = join(work, `kill-${flavor}.results.ndjson`);
-      writeFileSync(from, targets.map((s, i) => JSON.stringify({ id: s.id, Comments: `resumed ${i}` })).join('\n') + '\n');
-      // About one request a second, so the run can be killed between its lines.
-      const args = ['submission', 'update', String(sb.formId), '--from', from, '--results', results, '--rate-limit', '60', '--concurrency', '1', '--yes'];
-      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...penv }, stdio: 'ignore' });
-      const okLines = () =>
-        existsSync(results)
-          ? readFileSync(results, 'utf8')
-              .split('\n')
-              .filter((l) => l.includes('"status":"ok"')).length
-          : 0;
-      const sending = () =>
-        existsSync(results)
-          ? readFileSync(results, 'utf8')
-              .split('\n')
-              .filter((l) => l.includes('"status":"sending"')).length
-          : 0;
-      // Killed once two lines are done and a third is on its way.
-      while (!(okLines() >= 2 && sending() >= 3)) await new Promise((r) => setTimeout(r, 5));
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
-      expect(okLines()).toBeLessThan(targets.length);
-      const r = await runFormctl([...args, '--resume'], { env: penv, timeoutMs: 30_000 });
-      expect(r.code).toBe(0);
-      const puts = proxy.passed.filter((p) => p.method === 'PUT').map((p) => Number(p.path.replace(/^.*\/submissions\//, '')));
-      expect(puts.sort((p, q) => p - q)).toEqual(targets.map((s) => s.id).sort((p, q) => p - q));
-      const after = await list();
-      for (const [i, s] of targets.entries()) expect(after.find((o) => o.id === s.id)!.data.comments).toBe(`resumed ${i}`);
-    } finally {
-      await proxy.close();
-    }
-  }, 30_000);
-
   it('a small export is the CSV itself: every row, one header', async () => {
     const out = join(work, `small-${flavor}.csv`);
-    const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], { env });
+    const r = await runInProcess(['submission', 'export', String(sb.formId), '-o', out], { env });
     expect(r.code).toBe(0);
     const csv = readFileSync(out, 'utf8');
     expect(csv.startsWith('\ufeff')).toBe(true);
@@ -186,16 +147,15 @@ describe.each(FLAVORS)('submissions on the %s flavour (e2e)', (flavor) => {
   });
 });
 
-describe.each(FLAVORS)('a 1,200-row export on the %s flavour (e2e)', (flavor) => {
+describe.each(FLAVORS)('a 1,200-row export on the %s flavour ', (flavor) => {
   it('exports 1,200 rows with one BOM and one header', async () => {
     const home = tempHome();
     const work = mkdtempSync(join(tmpdir(), 'formctl-flavors-big-'));
     const sb = await startTestSandbox({ flavor, seed: 1200, exportJobStepMs: 5 });
     try {
       const out = join(work, 'big.csv');
-      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--poll-interval', '0.1'], {
+      const r = await runInProcess(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--poll-interval', '0.1'], {
         env: { ...home.env, ...sb.env },
-        timeoutMs: 60_000,
       });
       expect(r.code).toBe(0);
       const csv = readFileSync(out, 'utf8');
@@ -215,5 +175,5 @@ describe.each(FLAVORS)('a 1,200-row export on the %s flavour (e2e)', (flavor) =>
       home.cleanup();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { tempHome } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/run-cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
-describe.each(FLAVORS)('form changes from the built binary against the %s sandbox', (flavor) => {
+// In-process (src/main.ts `run`); test/e2e/flavours.test.ts runs the built binary on both flavours.
+describe.each(FLAVORS)('form changes against the %s sandbox', (flavor) => {
   let sb: TestSandbox;
   let home: ReturnType<typeof tempHome>;
   let env: NodeJS.ProcessEnv;
@@ -19,7 +21,7 @@ describe.each(FLAVORS)('form changes from the built binary against the %s sandbo
   });
 
   async function create(args: string[]): Promise<number> {
-    const r = await runFormctl(['form', 'create', '--field', 'Name', '--field', 'Email:email', ...args], { env });
+    const r = await runInProcess(['form', 'create', '--field', 'Name', '--field', 'Email:email', ...args], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     return Number(r.stdout.split('\t')[0]);
@@ -27,16 +29,16 @@ describe.each(FLAVORS)('form changes from the built binary against the %s sandbo
 
   /** The whole form; `form get --json` leaves a set password out, so it is asked for by name too. */
   async function get(id: number): Promise<Record<string, unknown>> {
-    const r = await runFormctl(['form', 'get', String(id), '--json'], { env });
+    const r = await runInProcess(['form', 'get', String(id), '--json'], { env });
     expect(r.code).toBe(0);
-    const secret = await runFormctl(['form', 'get', String(id), '--json', 'password'], { env });
+    const secret = await runInProcess(['form', 'get', String(id), '--json', 'password'], { env });
     expect(secret.code).toBe(0);
     return { ...JSON.parse(r.stdout), ...JSON.parse(secret.stdout) };
   }
 
   it('form update changes what it is asked and keeps the rest', async () => {
     const id = await create(['--title', 'Flavours', '--set', 'description=Kept', '--set', 'password=pw-1']);
-    const r = await runFormctl(['form', 'update', String(id), '--visibility', 'public', '--json', 'id,visibility,description'], { env });
+    const r = await runInProcess(['form', 'update', String(id), '--visibility', 'public', '--json', 'id,visibility,description'], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id, visibility: 'public', description: 'Kept' });
@@ -46,47 +48,47 @@ describe.each(FLAVORS)('form changes from the built binary against the %s sandbo
   it('pull leaves the password out; apply of the pulled file keeps it; dry runs mask it', async () => {
     const id = await create(['--title', 'Secret form', '--set', 'password=pw-2']);
     const file = join(home.dir, `form-${id}.json`);
-    const pull = await runFormctl(['form', 'pull', String(id), '-o', file], { env });
+    const pull = await runInProcess(['form', 'pull', String(id), '-o', file], { env });
     expect(pull.code).toBe(0);
     expect(pull.stderr).toContain('note: left "password" out of the document (a secret)');
     expect(readFileSync(file, 'utf8')).not.toContain('pw-2');
 
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...doc, title: 'Secret form v2' }, null, 2));
-    const apply = await runFormctl(['form', 'apply', '-f', file], { env });
+    const apply = await runInProcess(['form', 'apply', '-f', file], { env });
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     expect(await get(id)).toMatchObject({ title: 'Secret form v2', password: 'pw-2' });
-    const again = await runFormctl(['form', 'apply', '-f', file], { env });
+    const again = await runInProcess(['form', 'apply', '-f', file], { env });
     expect(again.stderr).toBe('note: no changes: form "Secret form v2" (id ' + id + ') already matches; nothing was sent.\n');
 
-    const dry = await runFormctl(['form', 'update', String(id), '--set', 'password=pw-3', '--dry-run'], { env });
+    const dry = await runInProcess(['form', 'update', String(id), '--set', 'password=pw-3', '--dry-run'], { env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('+  "password": "******** (changed)",');
     expect(dry.stdout + dry.stderr).not.toMatch(/pw-2|pw-3/);
 
-    const full = await runFormctl(['form', 'pull', String(id), '--include-secrets'], { env });
+    const full = await runInProcess(['form', 'pull', String(id), '--include-secrets'], { env });
     expect(JSON.parse(full.stdout).password).toBe('pw-2');
   });
 
   it('pull -o into a missing directory and a 11 MiB create are refused in house words (exit 2)', async () => {
     const id = await create(['--title', 'Files']);
     const target = join(home.dir, 'missing-dir', 'f.json');
-    const pull = await runFormctl(['form', 'pull', String(id), '-o', target], { env });
+    const pull = await runInProcess(['form', 'pull', String(id), '-o', target], { env });
     expect(pull).toEqual({ code: 2, stdout: '', stderr: `error: Cannot write ${target}: no such directory.\n` });
     expect(existsSync(join(home.dir, 'missing-dir'))).toBe(false);
 
     mkdirSync(join(home.dir, 'big'), { recursive: true });
     const big = join(home.dir, 'big', 'form.json');
     writeFileSync(big, JSON.stringify({ title: 'Big', description: 'x'.repeat(11 * 1024 * 1024), properties: [{ id: 'a', type: 'text', name: 'A' }] }));
-    const r = await runFormctl(['form', 'create', '--file', big], { env });
+    const r = await runInProcess(['form', 'create', '--file', big], { env });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('error: The form is 11.0 MiB as JSON; the service takes at most 10 MiB: nothing was sent.');
   });
 
   it('ids past 2^53 and 1e23 are refused before any request (exit 2)', async () => {
     for (const ref of ['9007199254740993', '1e23']) {
-      const r = await runFormctl(['form', 'update', ref, '--visibility', 'draft'], { env });
+      const r = await runInProcess(['form', 'update', ref, '--visibility', 'draft'], { env });
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe(`error: <form> "${ref}" is not a form id or slug: form ids are whole numbers from 1 to 9007199254740991.`);
     }
@@ -96,29 +98,29 @@ describe.each(FLAVORS)('form changes from the built binary against the %s sandbo
     it('a form with a 70-character title (legal on the deployed server) updates; a new 70-character title is refused', async () => {
       const title = 'T'.repeat(70);
       const id = await create(['--title', title, '--no-validate']);
-      const r = await runFormctl(['form', 'update', String(id), '--visibility', 'public'], { env });
+      const r = await runInProcess(['form', 'update', String(id), '--visibility', 'public'], { env });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(await get(id)).toMatchObject({ title, visibility: 'public' });
 
-      const edit = await runFormctl(['form', 'update', String(id), '--set', 'description=Still long'], { env });
+      const edit = await runInProcess(['form', 'update', String(id), '--set', 'description=Still long'], { env });
       expect(edit.code).toBe(0);
 
       const file = join(home.dir, `long-${id}.json`);
-      expect((await runFormctl(['form', 'pull', String(id), '-o', file], { env })).code).toBe(0);
+      expect((await runInProcess(['form', 'pull', String(id), '-o', file], { env })).code).toBe(0);
       writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), visibility: 'closed' }));
-      const apply = await runFormctl(['form', 'apply', '-f', file], { env });
+      const apply = await runInProcess(['form', 'apply', '-f', file], { env });
       expect(apply.stderr).toBe('');
       expect(apply.code).toBe(0);
       expect(await get(id)).toMatchObject({ title, visibility: 'closed', description: 'Still long' });
 
-      const renamed = await runFormctl(['form', 'update', String(id), '--title', 'U'.repeat(70)], { env });
+      const renamed = await runInProcess(['form', 'update', String(id), '--title', 'U'.repeat(70)], { env });
       expect(renamed.code).toBe(2);
       expect(renamed.stderr).toContain('title: is 70 characters; the maximum is 60');
     });
   } else {
     it('the spec service refuses a 70-character title; formctl refuses it first', async () => {
-      const r = await runFormctl(['form', 'create', '--title', 'T'.repeat(70)], { env });
+      const r = await runInProcess(['form', 'create', '--title', 'T'.repeat(70)], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('title: is 70 characters; the maximum is 60');
     });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';

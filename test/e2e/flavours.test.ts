@@ -1,0 +1,100 @@
+// The built binary on both sandbox flavours: a few smoke tests for the suites that run in-process
+// (test/unit/submission/flavours.test.ts, test/unit/form/flavours.test.ts,
+// test/unit/member/guard-flavours.test.ts), and what only a process can show: a bulk run killed
+// (SIGKILL) mid-way and resumed.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
+import { startCountingProxy } from '../helpers/counting-proxy.js';
+import { spawnTracked as spawn } from '../helpers/processes.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+interface Listed {
+  id: number;
+  data: Record<string, unknown>;
+}
+
+describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  let work: string;
+  beforeAll(async () => {
+    home = tempHome();
+    work = mkdtempSync(join(tmpdir(), 'formctl-flavors-'));
+    sb = await startTestSandbox({ flavor, seed: 30, allowPrivateWebhooks: true });
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const list = async (): Promise<Listed[]> => {
+    const r = await runFormctl(['submission', 'list', String(sb.formId), '--json'], { env });
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout) as Listed[];
+  };
+
+  it('form create and update: the change asked for, the rest kept', async () => {
+    const created = await runFormctl(['form', 'create', '-w', String(sb.workspaceId), '--title', 'Smoke', '--field', 'Name', '--set', 'description=Kept'], {
+      env,
+    });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const id = created.stdout.split('\t')[0]!;
+    const r = await runFormctl(['form', 'update', id, '--visibility', 'public', '--json', 'id,visibility,description'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: Number(id), visibility: 'public', description: 'Kept' });
+  });
+
+  it('the only admin cannot leave the workspace without --force (exit 2)', async () => {
+    const r = await runFormctl(['workspace', 'leave', String(sb.workspaceId), '--yes'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Refusing to leave ".+": Ada Admin \(admin@example\.com\) is the only /);
+  });
+
+  it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
+    const proxy = await startCountingProxy(sb.url);
+    try {
+      const penv = { ...env, FORMCTL_BASE_URL: proxy.url };
+      const subs = await list();
+      const targets = subs.slice(18, 24);
+      const from = join(work, `kill-${flavor}.ndjson`);
+      const results = join(work, `kill-${flavor}.results.ndjson`);
+      writeFileSync(from, targets.map((s, i) => JSON.stringify({ id: s.id, Comments: `resumed ${i}` })).join('\n') + '\n');
+      // About one request a second, so the run can be killed between its lines.
+      const args = ['submission', 'update', String(sb.formId), '--from', from, '--results', results, '--rate-limit', '60', '--concurrency', '1', '--yes'];
+      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...penv }, stdio: 'ignore' });
+      const okLines = () =>
+        existsSync(results)
+          ? readFileSync(results, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"status":"ok"')).length
+          : 0;
+      const sending = () =>
+        existsSync(results)
+          ? readFileSync(results, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"status":"sending"')).length
+          : 0;
+      // Killed once two lines are done and a third is on its way.
+      while (!(okLines() >= 2 && sending() >= 3)) await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      expect(okLines()).toBeLessThan(targets.length);
+      const r = await runFormctl([...args, '--resume'], { env: penv, timeoutMs: 30_000 });
+      expect(r.code).toBe(0);
+      const puts = proxy.passed.filter((p) => p.method === 'PUT').map((p) => Number(p.path.replace(/^.*\/submissions\//, '')));
+      expect(puts.sort((p, q) => p - q)).toEqual(targets.map((s) => s.id).sort((p, q) => p - q));
+      const after = await list();
+      for (const [i, s] of targets.entries()) expect(after.find((o) => o.id === s.id)!.data.comments).toBe(`resumed ${i}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
