@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds } from './network.js';
+import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds, untrustedCertificate } from './network.js';
 import {
   type AttemptOutcome,
   BEFORE_SEND_CODES,
@@ -14,7 +14,8 @@ import {
 } from './retry.js';
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
+import { type ProxySetting, proxyAgent, proxyFailure, traceProxy } from './proxy.js';
+import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
@@ -44,6 +45,8 @@ export interface ClientOptions {
   onWait?: (w: { ms: number; reason: string }) => void;
   /** An undici dispatcher for fetch, injected by tests; default: Node's global one (or a proxy agent, src/api/proxy.ts). */
   dispatcher?: unknown;
+  /** The proxies from the environment (src/api/proxy.ts): requests then go through undici's EnvHttpProxyAgent. */
+  proxy?: ProxySetting;
   /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
   onNote?: (text: string) => void;
   /**
@@ -163,6 +166,7 @@ export class ApiClient {
   /** The same per bucket: `rateLimits.general` is `rateLimit`. */
   readonly rateLimits: Record<RateBucket, RateLimitState> = { general: this.rateLimit, export: {} };
   private dispatcher?: unknown;
+  private untrace?: () => void;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly waits: WaitBudget;
@@ -267,6 +271,7 @@ export class ApiClient {
   /** Closes the connections of a dispatcher this client made (a proxy agent); Node's global one keeps idle sockets unreferenced. */
   async close(): Promise<void> {
     const own = this.dispatcher !== this.opts.dispatcher ? (this.dispatcher as { close?: () => Promise<void> } | undefined) : undefined;
+    this.untrace?.();
     await own?.close?.();
   }
 
@@ -294,14 +299,25 @@ export class ApiClient {
     if (deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted) {
       return this.networkError(codedError('exchange timeout', EXCHANGE_TIMEOUT), o.method ?? 'GET', this.resolve(o), this.display(o));
     }
+    const proxied =
+      this.opts.proxy && !this.opts.dispatcher ? proxyFailure(this.opts.proxy, this.resolve(o), e, `(${o.method ?? 'GET'} ${this.display(o)})`) : undefined;
+    if (proxied) return proxied;
     if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
       return new InterruptedError();
     }
     return this.networkError(e, o.method ?? 'GET', this.resolve(o), this.display(o));
   }
 
-  /** The dispatcher for fetch: an injected one, else Node's global one. */
+  /**
+   * The dispatcher for fetch: an injected one; with a proxy variable set, undici's EnvHttpProxyAgent,
+   * loaded then only (made on the first request); else Node's global one.
+   */
   private async getDispatcher(): Promise<unknown> {
+    const proxy = this.opts.proxy;
+    if (this.dispatcher === undefined && proxy) {
+      this.dispatcher = await proxyAgent(proxy);
+      if (this.opts.debug) this.untrace = traceProxy(proxy, (line) => this.log(line));
+    }
     return this.dispatcher;
   }
 
@@ -439,7 +455,7 @@ export class ApiClient {
     } catch (err) {
       deadline?.clear();
       const failure = this.failure(err as NodeJS.ErrnoException, p.o, deadline);
-      if (!(failure instanceof NetworkError)) throw failure;
+      if (!(failure instanceof NetworkError) || failure instanceof ProxyError) throw failure;
       this.log(`< ${p.method} ${p.shown} failed: ${failure.code ?? 'error'} (${this.now() - t0} ms)`);
       return { error: failure };
     }
@@ -599,6 +615,8 @@ export class ApiClient {
         code,
       );
     }
+    const untrusted = untrustedCertificate(code, host);
+    if (untrusted) return new NetworkError(`${untrusted.reason} ${where}.`, untrusted.hint, code);
     const hint =
       code === 'ECONNREFUSED'
         ? 'Is the service running, and is the base URL right? See `formctl auth status`.'

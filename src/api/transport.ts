@@ -36,13 +36,19 @@ export function codedError(message: string, code: string): Error {
 
 /**
  * fetch wraps what went wrong in `TypeError: fetch failed` (before the answer) or `terminated`
- * (during the body), with the socket's, TLS's or the HTTP parser's error as `cause`: the innermost
- * error that has a code is the one to word (src/api/network.ts).
+ * (during the body), with the socket's, TLS's, the HTTP parser's or a proxy agent's error as
+ * `cause`, sometimes two levels down: the innermost error with a code is the one to word
+ * (src/api/network.ts), else the innermost one.
  */
 export function unwrapFetchError(err: unknown): unknown {
+  let found: unknown;
   let e = err as { cause?: unknown; code?: unknown } | undefined;
-  for (let depth = 0; depth < 4 && e && e.code === undefined && e.cause !== undefined; depth++) e = e.cause as typeof e;
-  return e;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    if (typeof e.code === 'string') found = e;
+    if (e.cause === undefined || typeof e.cause !== 'object') return found ?? e;
+    e = e.cause as typeof e;
+  }
+  return found ?? e ?? err;
 }
 
 /** One exchange: resolves once the answer's headers are in, rejects with the unwrapped cause of a failure. */
