@@ -1,5 +1,6 @@
 import { ApiClient } from './api/client.js';
 import { WaitBudget } from './api/wait-budget.js';
+import { proxySetting } from './api/proxy.js';
 import { redactQuerySecrets } from './api/redact.js';
 import { UsageError } from './errors.js';
 import { join } from 'node:path';
@@ -110,6 +111,7 @@ export function createFactory(init: FactoryInit): Factory {
         maxWaitMs: f.globals.maxWaitMs,
         // One wait budget for the whole command, whichever client waits (--max-wait is a total).
         waits: (waits ??= new WaitBudget(f.globals.maxWaitMs, Date.now, f.globals.neverWait)),
+        proxy: proxySetting(init.env),
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,
         onNote: (text) => init.io.stderr.write(`note: ${text}\n`),

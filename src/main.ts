@@ -123,4 +123,13 @@ export async function cli(): Promise<void> {
   });
   const code = await run(process.argv.slice(2), process.env, process, controller.signal);
   process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
+  // The command is done: nothing (a keep-alive socket, a timer, a child) may hold the process any
+  // longer. Tests read what still would (test/e2e/exit.test.ts); stdio itself is not counted.
+  if (process.env.FORMCTL_TEST_LIVE_HANDLES === '1') {
+    // Once the callbacks already due have run (a socket put back in its pool is released then).
+    setImmediate(() => {
+      const live = process.getActiveResourcesInfo().filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap' && !r.startsWith('FSReq'));
+      process.stderr.write(`live handles after the command: ${JSON.stringify(live)}\n`);
+    });
+  }
 }

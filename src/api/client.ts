@@ -1,7 +1,7 @@
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
-import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds } from './network.js';
+import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds, untrustedCertificate } from './network.js';
 import {
   type AttemptOutcome,
   BEFORE_SEND_CODES,
@@ -12,8 +12,10 @@ import {
   type RetryDecision,
   retryDecision,
 } from './retry.js';
+import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ApiErrorInit, type FieldErrors, NetworkError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
+import { type ProxySetting, proxyAgent, proxyFailure, traceProxy } from './proxy.js';
+import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
@@ -41,8 +43,10 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Told before each wait between attempts (rate limit, 5xx, network), so people see why nothing happens. */
   onWait?: (w: { ms: number; reason: string }) => void;
-  /** Injected for tests; default is an undici Agent made on first request. */
-  dispatcher?: Dispatcher;
+  /** An undici dispatcher for fetch, injected by tests; default: Node's global one (or a proxy agent, src/api/proxy.ts). */
+  dispatcher?: unknown;
+  /** The proxies from the environment (src/api/proxy.ts): requests then go through undici's EnvHttpProxyAgent. */
+  proxy?: ProxySetting;
   /** Told what a person should know about an outcome, e.g. a DELETE taken as done after a lost answer. */
   onNote?: (text: string) => void;
   /**
@@ -97,7 +101,7 @@ export interface ApiResponse<T> {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: Readable;
   /**
    * The body has neither a length nor chunked framing: it ends when the connection does, so a
    * connection cut short looks the same as a complete body, to any client.
@@ -105,7 +109,7 @@ export interface StreamResponse {
   untilClose: boolean;
 }
 
-type ResponseBody = Dispatcher.ResponseData['body'];
+type ResponseBody = Readable;
 
 export type { Method } from './retry.js';
 
@@ -127,7 +131,7 @@ interface Prepared {
 }
 
 /** How one attempt ended: the answer's headers (its body unread), or a network error. */
-type Attempt = { res: Dispatcher.ResponseData; deadline?: ExchangeDeadline } | { error: NetworkError };
+type Attempt = { res: WireResponse; deadline?: ExchangeDeadline } | { error: NetworkError };
 
 /** A request's final answer, for request() and stream(). */
 interface Sent {
@@ -161,7 +165,8 @@ export class ApiClient {
   readonly rateLimit: RateLimitState = {};
   /** The same per bucket: `rateLimits.general` is `rateLimit`. */
   readonly rateLimits: Record<RateBucket, RateLimitState> = { general: this.rateLimit, export: {} };
-  private dispatcher?: Dispatcher;
+  private dispatcher?: unknown;
+  private untrace?: () => void;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly waits: WaitBudget;
@@ -188,7 +193,7 @@ export class ApiClient {
   async request<T = unknown>(o: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(o, true);
     if (res.takenAsDone) {
-      await res.body.dump().catch(() => undefined);
+      discardBody(res.body);
       res.deadline?.clear();
       this.opts.onNote?.(res.takenAsDone);
       return { status: res.status, headers: res.headers, data: undefined as T, method: o.method ?? 'GET', path: this.display(o) };
@@ -263,9 +268,11 @@ export class ApiClient {
     return text;
   }
 
-  /** Closes pooled connections so the process can exit promptly. */
+  /** Closes the connections of a dispatcher this client made (a proxy agent); Node's global one keeps idle sockets unreferenced. */
   async close(): Promise<void> {
-    if (this.dispatcher && !this.opts.dispatcher) await this.dispatcher.close();
+    const own = this.dispatcher !== this.opts.dispatcher ? (this.dispatcher as { close?: () => Promise<void> } | undefined) : undefined;
+    this.untrace?.();
+    await own?.close?.();
   }
 
   /** Resolves a path or absolute URL against the base URL. */
@@ -286,28 +293,30 @@ export class ApiClient {
   }
 
   /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
-  private failure(e: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
-    if (e instanceof CliError) return e;
+  private failure(err: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
+    if (err instanceof CliError) return err;
+    const e = unwrapFetchError(err) as NodeJS.ErrnoException;
     if (deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted) {
-      return this.networkError(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }), o.method ?? 'GET', this.resolve(o), this.display(o));
+      return this.networkError(codedError('exchange timeout', EXCHANGE_TIMEOUT), o.method ?? 'GET', this.resolve(o), this.display(o));
     }
+    const proxied =
+      this.opts.proxy && !this.opts.dispatcher ? proxyFailure(this.opts.proxy, this.resolve(o), e, `(${o.method ?? 'GET'} ${this.display(o)})`) : undefined;
+    if (proxied) return proxied;
     if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
       return new InterruptedError();
     }
     return this.networkError(e, o.method ?? 'GET', this.resolve(o), this.display(o));
   }
 
-  private async getDispatcher(): Promise<Dispatcher> {
-    if (!this.dispatcher) {
-      // Loaded on the first request, so commands that send none never pay for it. `default` is its
-      // CommonJS module.exports, from node_modules or bundled by the build (docs/performance.md).
-      const { Agent } = (await import('undici')).default;
-      this.dispatcher = new Agent({
-        connect: { timeout: this.opts.timeoutMs },
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
-        keepAliveTimeout: 4_000,
-      });
+  /**
+   * The dispatcher for fetch: an injected one; with a proxy variable set, undici's EnvHttpProxyAgent,
+   * loaded then only (made on the first request); else Node's global one.
+   */
+  private async getDispatcher(): Promise<unknown> {
+    const proxy = this.opts.proxy;
+    if (this.dispatcher === undefined && proxy) {
+      this.dispatcher = await proxyAgent(proxy);
+      if (this.opts.debug) this.untrace = traceProxy(proxy, (line) => this.log(line));
     }
     return this.dispatcher;
   }
@@ -382,11 +391,11 @@ export class ApiClient {
         const takenAsDone = `the first DELETE ${p.display} may have been carried out before its answer was lost; the retry found nothing there (HTTP 404), so it is taken as deleted.`;
         return { status, headers: res.headers, body: res.body, deadline, takenAsDone };
       }
-      if (status >= 300 && status < 400) throw await this.redirected(res, deadline);
+      if (status >= 300 && status < 400) throw this.redirected(res, deadline);
       const retryAfterMs = status === 429 || RETRYABLE_STATUS.has(status) ? this.serverDelay(res.headers) : undefined;
       const decision = this.decide(p, attempt, { kind: 'status', status, retryAfterMs });
       if (!decision.retry) throw await this.refused(p, res, deadline, retryAfterMs);
-      await res.body.dump().catch(() => undefined);
+      discardBody(res.body);
       deadline?.clear();
       mayHaveApplied ||= decision.mayHaveApplied;
       await this.pause(decision.delayMs, status === 429 ? 'rate limited (HTTP 429)' : `the service answered HTTP ${status}`, p.signal);
@@ -433,31 +442,28 @@ export class ApiClient {
     this.log(`> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
     const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, p.signal) : undefined;
     try {
-      const res = await (
-        await this.getDispatcher()
-      ).request({
-        origin: p.url.origin,
-        path: p.url.pathname + p.url.search,
+      const res = await exchange({
+        url: p.url,
         method: p.method,
         headers: p.headers,
         body: p.body,
         signal: deadline?.signal ?? p.signal,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
+        idleTimeoutMs: whole ? undefined : this.opts.timeoutMs,
+        dispatcher: await this.getDispatcher(),
       });
       return { res, deadline };
     } catch (err) {
       deadline?.clear();
       const failure = this.failure(err as NodeJS.ErrnoException, p.o, deadline);
-      if (!(failure instanceof NetworkError)) throw failure;
+      if (!(failure instanceof NetworkError) || failure instanceof ProxyError) throw failure;
       this.log(`< ${p.method} ${p.shown} failed: ${failure.code ?? 'error'} (${this.now() - t0} ms)`);
       return { error: failure };
     }
   }
 
   /** The error for a redirect: formctl follows none (docs/security.md). */
-  private async redirected(res: Dispatcher.ResponseData, deadline?: ExchangeDeadline): Promise<CliError> {
-    await res.body.dump().catch(() => undefined);
+  private redirected(res: WireResponse, deadline?: ExchangeDeadline): CliError {
+    discardBody(res.body);
     deadline?.clear();
     return new CliError(
       this.redact(
@@ -469,7 +475,7 @@ export class ApiClient {
   }
 
   /** The typed error for an answer that is not retried (again): its body read for the service's message. */
-  private async refused(p: Prepared, res: Dispatcher.ResponseData, deadline: ExchangeDeadline | undefined, retryAfterMs?: number): Promise<CliError> {
+  private async refused(p: Prepared, res: WireResponse, deadline: ExchangeDeadline | undefined, retryAfterMs?: number): Promise<CliError> {
     const status = res.statusCode;
     const parsed = await readErrorBody(res.body);
     deadline?.clear();
@@ -609,6 +615,8 @@ export class ApiClient {
         code,
       );
     }
+    const untrusted = untrustedCertificate(code, host);
+    if (untrusted) return new NetworkError(`${untrusted.reason} ${where}.`, untrusted.hint, code);
     const hint =
       code === 'ECONNREFUSED'
         ? 'Is the service running, and is the base URL right? See `formctl auth status`.'
@@ -697,7 +705,7 @@ async function readLimited(body: ResponseBody, limit: number): Promise<string | 
 }
 
 function destroyBody(body: ResponseBody, reason?: unknown): void {
-  (body as { destroy?: (err?: unknown) => void }).destroy?.(reason);
+  discardBody(body, reason);
 }
 
 /**
@@ -713,7 +721,7 @@ class ExchangeDeadline {
     const ac = new AbortController();
     this.timer = setTimeout(() => {
       this.expired = true;
-      ac.abort(Object.assign(new Error('exchange timeout'), { code: EXCHANGE_TIMEOUT }));
+      ac.abort(codedError('exchange timeout', EXCHANGE_TIMEOUT));
     }, ms);
     this.signal = outer ? AbortSignal.any([outer, ac.signal]) : ac.signal;
   }

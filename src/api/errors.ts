@@ -136,8 +136,16 @@ export class NetworkError extends CliError {
     message: string,
     hint?: string,
     readonly code?: string,
+    exitCode: number = ExitCode.network,
   ) {
-    super(message, ExitCode.network, hint);
+    super(message, exitCode, hint);
+  }
+}
+
+/** The proxy from the environment failed (refused, unreachable, 407): exit 12, never retried (src/api/proxy.ts). */
+export class ProxyError extends NetworkError {
+  constructor(message: string, hint: string, code?: string) {
+    super(message, hint, code, ExitCode.proxy);
   }
 }
 

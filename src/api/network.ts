@@ -37,6 +37,36 @@ export function describeConnectionFailure(code: string | undefined, message: str
   }
 }
 
+/** Certificates the machine does not trust: self-signed, or signed by a CA it does not know. */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+/**
+ * The one-line error and hint for a certificate the running Node does not trust. There is no
+ * --insecure: the way out is to trust the CA (docs/security.md). `systemCa`: this Node has
+ * --use-system-ca (Node 22.15+, 23.8+), which trusts the operating system's store.
+ */
+export function untrustedCertificate(
+  code: string | undefined,
+  host: string,
+  systemCa = process.allowedNodeEnvironmentFlags.has('--use-system-ca'),
+): { reason: string; hint: string } | undefined {
+  if (code === undefined || !UNTRUSTED.has(code)) return undefined;
+  const what = code.includes('SELF_SIGNED') ? 'a self-signed certificate' : 'a certificate from a CA this machine does not trust';
+  return {
+    reason: `${host} presented ${what} (${code}), so formctl did not send anything`,
+    hint: systemCa
+      ? "If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM), or, if the CA is in the system's store, NODE_OPTIONS=--use-system-ca."
+      : 'If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM).',
+  };
+}
+
 /** A timeout as people read it: "2.5 s" below 10 s when it has a fraction, else whole seconds ("30 s"). */
 export function formatSeconds(ms: number): string {
   return ms < 10_000 && ms % 1000 !== 0 ? `${ms / 1000} s` : `${Math.round(ms / 1000)} s`;

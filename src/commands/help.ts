@@ -19,6 +19,10 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],
   ['TERM', '"dumb" disables colour'],
   ['VISUAL, EDITOR', 'Editor for `formctl form edit`'],
+  ['HTTPS_PROXY, https_proxy', 'Proxy for https:// services (CONNECT tunnel; else HTTP_PROXY); e.g. http://user:password@proxy:3128'],
+  ['HTTP_PROXY, http_proxy', 'Proxy for http:// services; failures are exit 12'],
+  ['NO_PROXY, no_proxy', 'Hosts reached directly: host suffixes (example.com), host:port, or * for all'],
+  ['NODE_EXTRA_CA_CERTS', "A PEM file of extra CAs to trust (a self-hosted service's private CA)"],
 ];
 
 function table(rows: ReadonlyArray<readonly [string | number, string]>): string {

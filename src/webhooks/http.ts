@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { describeConnectionFailure, failureCode, formatSeconds } from '../api/network.js';
+import { type ProxySetting, proxyAgent, proxyFailure } from '../api/proxy.js';
+import { codedError, exchange } from '../api/transport.js';
 
 export interface PostResult {
   status: number;
@@ -14,8 +16,9 @@ export interface PostResult {
  */
 export function postRaw(
   url: URL,
-  o: { headers: Record<string, string>; body: Buffer; timeoutMs: number; signal?: AbortSignal; method?: string },
+  o: { headers: Record<string, string>; body: Buffer; timeoutMs: number; signal?: AbortSignal; method?: string; proxy?: ProxySetting },
 ): Promise<PostResult> {
+  if (o.proxy) return postThroughProxy(url, { ...o, proxy: o.proxy });
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(
@@ -32,6 +35,32 @@ export function postRaw(
     req.on('error', reject);
     req.end(o.body);
   });
+}
+
+/**
+ * postRaw through the proxies from the environment (src/api/proxy.ts): the same exchange as the API
+ * client's, with undici's EnvHttpProxyAgent (NO_PROXY may still send it direct). A failure at the
+ * proxy is its ProxyError (exit 12).
+ */
+async function postThroughProxy(
+  url: URL,
+  o: { headers: Record<string, string>; body: Buffer; timeoutMs: number; signal?: AbortSignal; method?: string; proxy: ProxySetting },
+): Promise<PostResult> {
+  const agent = await proxyAgent(o.proxy);
+  const timer = new AbortController();
+  const t = setTimeout(() => timer.abort(codedError(`No answer from ${url.host} within ${formatSeconds(o.timeoutMs)}`, 'ETIMEDOUT')), o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timer.signal]) : timer.signal;
+  try {
+    const res = await exchange({ url, method: o.method ?? 'POST', headers: o.headers, body: o.body, signal, dispatcher: agent });
+    const chunks: Buffer[] = [];
+    for await (const c of res.body) chunks.push(c as Buffer);
+    return { status: res.statusCode, headers: res.headers as http.IncomingHttpHeaders, body: Buffer.concat(chunks) };
+  } catch (err) {
+    throw proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, `(${o.method ?? 'POST'} ${url.origin}${url.pathname})`) ?? err;
+  } finally {
+    clearTimeout(t);
+    await agent.close();
+  }
 }
 
 /**

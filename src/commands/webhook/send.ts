@@ -1,7 +1,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { getForm } from '../../api/forms.js';
-import { NetworkError } from '../../api/errors.js';
+import { NetworkError, ProxyError } from '../../api/errors.js';
+import { type ProxySetting, proxySetting } from '../../api/proxy.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
@@ -39,12 +40,24 @@ export type WebhookSendOptions = FlagsOf<typeof webhookSendCommand> &
     timeoutMs: number;
     userAgent: string;
     url: string;
+    /** The proxies from the environment (src/api/proxy.ts), if any. */
+    proxy?: ProxySetting;
   };
 
 /** `formctl webhook send <url>`. */
 export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
   return webhookSendCommand().action((url, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, now: f.now, signal: f.signal, timeoutMs: f.globals.timeoutMs, userAgent: userAgent(), url }),
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      now: f.now,
+      signal: f.signal,
+      timeoutMs: f.globals.timeoutMs,
+      userAgent: userAgent(),
+      url,
+      proxy: proxySetting(f.env),
+    }),
   );
 }
 
@@ -72,8 +85,9 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   const url = new URL(o.url);
   let res;
   try {
-    res = await postRaw(url, { headers, body, timeoutMs: o.timeoutMs, signal: o.signal });
+    res = await postRaw(url, { headers, body, timeoutMs: o.timeoutMs, signal: o.signal, proxy: o.proxy });
   } catch (err) {
+    if (err instanceof ProxyError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
     const { reason, code } = describeFailure(err, url);

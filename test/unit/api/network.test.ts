@@ -32,3 +32,20 @@ describe('one wording for a failed connection', () => {
     expect(formatSeconds(12_400)).toBe('12 s');
   });
 });
+
+describe('an untrusted certificate', () => {
+  it('names NODE_EXTRA_CA_CERTS, and --use-system-ca only where the running Node has it', async () => {
+    const { untrustedCertificate } = await import('../../../src/api/network.js');
+    expect(untrustedCertificate('DEPTH_ZERO_SELF_SIGNED_CERT', 'h:1', false)).toEqual({
+      reason: 'h:1 presented a self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT), so formctl did not send anything',
+      hint: 'If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM).',
+    });
+    expect(untrustedCertificate('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'h:1', true)?.hint).toBe(
+      "If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM), or, if the CA is in the system's store, NODE_OPTIONS=--use-system-ca.",
+    );
+    expect(untrustedCertificate('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'h:1', true)?.reason).toContain('a certificate from a CA this machine does not trust');
+    // Other TLS failures (an expired certificate, a wrong host name) keep the general wording.
+    expect(untrustedCertificate('CERT_HAS_EXPIRED', 'h:1', true)).toBeUndefined();
+    expect(untrustedCertificate(undefined, 'h:1', true)).toBeUndefined();
+  });
+});

@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { HAS_OPENSSL, selfSignedCert } from '../helpers/tls.js';
+import { TINYPROXY, type Tinyproxy, freePort, startTinyproxy } from '../helpers/tinyproxy.js';
+
+// Proxies from the environment, through a real proxy server (Debian's tinyproxy), not a stub:
+// the API calls, the export download and `webhook send` go through it; NO_PROXY sends them direct;
+// a refusing or 407 proxy is exit 12, named with its password masked (src/api/proxy.ts).
+if (!TINYPROXY) console.warn('proxy e2e tests skipped: tinyproxy is not installed (apt-get install -y tinyproxy; .ci/run installs it)');
+
+describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
+  const home = tempHome();
+  let proxy: Tinyproxy;
+  let authProxy: Tinyproxy;
+  let sb: TestSandbox;
+  const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...home.env, ...sb.env, ...extra });
+  const target = () => `127.0.0.1:${new URL(sb.url).port}`;
+
+  beforeAll(async () => {
+    proxy = await startTinyproxy();
+    authProxy = await startTinyproxy({ basicAuth: { user: 'bob', password: 'pr0xyPass' } });
+    sb = await startTestSandbox({ seed: 3 });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([proxy?.stop(), authProxy?.stop(), sb?.close()]);
+    home.cleanup();
+  });
+
+  it('API calls and the export download go through HTTP_PROXY; --debug names the proxy, password masked', async () => {
+    const before = proxy.connections().length;
+    const url = proxy.url.replace('//', '//alice:s3cretPw@');
+    const list = await runFormctl(['workspace', 'list', '--json', 'id', '--debug'], { env: env({ HTTP_PROXY: url }) });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([{ id: 1 }]);
+    expect(list.stderr).toContain(`via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY): CONNECT ${target()}`);
+    expect(list.stderr).not.toContain('s3cretPw');
+    const out = join(home.dir, 'answers.csv');
+    const exp = await runFormctl(['submission', 'export', '1', '-o', out], { env: env({ http_proxy: proxy.url }) });
+    expect(exp.code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+    const seen = proxy.connections().slice(before);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen)).toEqual(new Set([target()]));
+  });
+
+  it('webhook send goes through the proxy too', async () => {
+    const before = proxy.connections().length;
+    const secret = join(home.dir, 'secret.txt');
+    (await import('node:fs')).writeFileSync(secret, 'whsec_proxy_test\n');
+    const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--secret-file', secret, '--json'], { env: env({ HTTP_PROXY: proxy.url }) });
+    // Whatever the sandbox answers to a POST there (404), the delivery reached it through the proxy.
+    expect(r.stderr).not.toMatch(/proxy/i);
+    expect(JSON.parse(r.stdout)).toMatchObject({ signed: true, status: 404 });
+    expect(proxy.connections().slice(before)).toEqual([target()]);
+  });
+
+  it.each([
+    ['*', false],
+    ['127.0.0.1', false],
+    ['0.0.1', false], // a host suffix: 127.0.0.1 ends in .0.0.1
+    ['PORT', false], // 127.0.0.1:<the sandbox's port>
+    ['127.0.0.1:1', true], // another port: still proxied
+    ['example.com', true],
+  ])('NO_PROXY=%s → through the proxy: %s', async (noProxy, proxied) => {
+    const before = proxy.connections().length;
+    const value = noProxy === 'PORT' ? target() : noProxy;
+    const r = await runFormctl(['workspace', 'list', '--json', 'id'], { env: env({ HTTP_PROXY: proxy.url, NO_PROXY: value }) });
+    expect(r.code).toBe(0);
+    expect(proxy.connections().slice(before)).toEqual(proxied ? [target()] : []);
+  });
+
+  it('a proxy that needs credentials (407, or 401 as tinyproxy answers a CONNECT): exit 12, one line naming it with the password masked; the right ones work', async () => {
+    const wrong = authProxy.url.replace('//', '//bob:wrongPw@');
+    const r = await runFormctl(['workspace', 'list'], { env: env({ HTTP_PROXY: wrong }) });
+    expect(r.code).toBe(12);
+    // 407 is the status for it; tinyproxy answers some CONNECTs without credentials with 401.
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: The proxy http://bob:\\*\\*\\*@127\\.0\\.0\\.1:${authProxy.port} \\(HTTP_PROXY\\) asks for credentials \\(HTTP 40[17]\\) \\(GET /open/workspaces\\)\\.\\n` +
+          'hint: Put the user and password in the proxy URL \\(http://user:password@host:port\\), or check them\\.\\n$',
+      ),
+    );
+    expect(r.stderr).not.toContain('wrongPw');
+    const right = await runFormctl(['workspace', 'list', '--json', 'id'], { env: env({ HTTP_PROXY: authProxy.url.replace('//', '//bob:pr0xyPass@') }) });
+    expect(right.code).toBe(0);
+  });
+
+  it('a proxy that refuses the connection: exit 12 at once, named with the password masked', async () => {
+    const port = await freePort();
+    const r = await runFormctl(['workspace', 'list'], { env: env({ HTTPS_PROXY: 'http://x', HTTP_PROXY: `http://carol:hunter2@127.0.0.1:${port}` }) });
+    expect(r.code).toBe(12);
+    expect(r.stderr).toBe(
+      `error: The proxy http://carol:***@127.0.0.1:${port} (HTTP_PROXY) refused the connection (GET /open/workspaces).\n` +
+        'hint: Check HTTP_PROXY, or add 127.0.0.1 to NO_PROXY to reach it directly.\n',
+    );
+  });
+
+  describe.skipIf(!HAS_OPENSSL)('an https:// service', () => {
+    let work: string;
+    let server: Server;
+    let caFile: string;
+    const seen: Array<string | undefined> = [];
+    beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), 'formctl-proxy-tls-'));
+      const { cert, key, certFile } = selfSignedCert(work);
+      caFile = certFile;
+      server = createServer({ key, cert }, (req, res) => {
+        seen.push(req.headers.authorization);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify([{ id: 9, name: 'Over TLS', icon: null, is_readonly: false }]));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    });
+    afterAll(async () => {
+      server?.closeAllConnections();
+      await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      rmSync(work, { recursive: true, force: true });
+    });
+
+    it('goes through HTTPS_PROXY as a CONNECT tunnel: the token reaches only the service, inside TLS', async () => {
+      const port = (server.address() as AddressInfo).port;
+      const before = proxy.connections().length;
+      const r = await runFormctl(['workspace', 'list', '--json', 'id'], {
+        env: { ...home.env, FORMCTL_BASE_URL: `https://127.0.0.1:${port}`, FORMCTL_TOKEN: 'tok_tunnel', NODE_EXTRA_CA_CERTS: caFile, HTTPS_PROXY: proxy.url },
+      });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ id: 9 }]);
+      expect(proxy.connections().slice(before)).toEqual([`127.0.0.1:${port}`]);
+      expect(seen.at(-1)).toBe('Bearer tok_tunnel');
+    });
+  });
+});

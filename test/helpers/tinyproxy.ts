@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's tinyproxy (installed by .ci/run), in /usr/bin or /usr/sbin; undefined when absent. */
+export const TINYPROXY = ['/usr/bin/tinyproxy', '/usr/sbin/tinyproxy'].find((p) => existsSync(p));
+
+export interface Tinyproxy {
+  /** `http://127.0.0.1:<port>`, without credentials. */
+  url: string;
+  port: number;
+  /** The hosts it opened a connection to since it started ("127.0.0.1:4321"), from its log. */
+  connections(): string[];
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (closed again at once). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/**
+ * Starts a real tinyproxy on a free loopback port, with a generated config in a temporary directory
+ * (`basicAuth`: it then answers 407 without those credentials). Stop it with stop(), on every path.
+ */
+export async function startTinyproxy(o: { basicAuth?: { user: string; password: string } } = {}): Promise<Tinyproxy> {
+  if (!TINYPROXY) throw new Error('tinyproxy is not installed');
+  const dir = mkdtempSync(join(tmpdir(), 'formctl-tinyproxy-'));
+  const port = await freePort();
+  const log = join(dir, 'tinyproxy.log');
+  const lines = [
+    `Port ${port}`,
+    'Listen 127.0.0.1',
+    'Timeout 30',
+    'Allow 127.0.0.1',
+    'MaxClients 50',
+    'LogLevel Info',
+    `LogFile "${log}"`,
+    'DisableViaHeader Yes',
+  ];
+  if (o.basicAuth) lines.push(`BasicAuth ${o.basicAuth.user} ${o.basicAuth.password}`);
+  writeFileSync(join(dir, 'tinyproxy.conf'), `${lines.join('\n')}\n`);
+  writeFileSync(log, '');
+  const child: ChildProcess = spawn(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Ready when it accepts a connection (bounded: 10 s).
+    for (let i = 0; ; i++) {
+      const ok = await new Promise<boolean>((r) => {
+        const s = connect(port, '127.0.0.1', () => r(true)).on('error', () => r(false));
+        s.once('connect', () => s.end());
+      });
+      if (ok) break;
+      if (i > 100 || child.exitCode !== null) throw new Error(`tinyproxy did not start on port ${port}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => [...readFileSync(log, 'utf8').matchAll(/opensock: opening connection to (\S+)/g)].map((m) => m[1]!),
+    stop,
+  };
+}
