@@ -6,7 +6,7 @@ import { UsageError } from './errors.js';
 import { join } from 'node:path';
 import { type RateBucket, SharedBudget } from './api/ratelimit.js';
 import { cacheDir, configDir, stateDir } from './config/paths.js';
-import { type ResolvedContext, notLoggedIn, resolveContext } from './config/resolve.js';
+import { type ResolvedContext, checkBaseUrl, notLoggedIn, resolveContext } from './config/resolve.js';
 import { type ConfigStore, originOf } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
@@ -96,6 +96,8 @@ export function createFactory(init: FactoryInit): Factory {
     async api() {
       if (init.api) return init.api();
       const ctx = await f.context();
+      // A base URL no request can go to is bad local input (exit 2), said before the token is looked at.
+      checkBaseUrl(ctx);
       await assertProfileExists(ctx, f);
       if (!ctx.token) throw notLoggedIn(ctx);
       if (ctx.tokenProblem) throw ctx.tokenProblem;

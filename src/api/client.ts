@@ -634,8 +634,13 @@ export class ApiClient {
 
   /** Removes the token, and secret query values (docs/security.md), from text that may reach the terminal (a server may echo them back). */
   redact(text: string): string {
+    return redactQuerySecrets(this.maskToken(text));
+  }
+
+  /** Removes the token alone (`formctl api` prints what the service sent, secret query values included, but never the token). */
+  maskToken(text: string): string {
     const token = this.opts.token;
-    return redactQuerySecrets(token ? text.split(token).join('[REDACTED]') : text);
+    return token ? text.split(token).join('[REDACTED]') : text;
   }
 
   private redactErrors(errors: FieldErrors): FieldErrors {

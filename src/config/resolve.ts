@@ -117,6 +117,30 @@ export function normalizeBaseUrl(raw: string): string {
 }
 
 /**
+ * Refuses a base URL in effect that formctl cannot send a request to (not a URL, or not http(s)),
+ * as a usage error (exit 2) naming where it came from. Checked before anything else a request needs
+ * (the token, the profile), so `FORMCTL_BASE_URL=127.0.0.1:8080` is not reported as a missing login.
+ */
+export function checkBaseUrl(ctx: Pick<ResolvedContext, 'baseUrl' | 'baseUrlSource' | 'profileName'>): void {
+  try {
+    normalizeBaseUrl(ctx.baseUrl);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const from =
+      ctx.baseUrlSource === 'env'
+        ? 'FORMCTL_BASE_URL'
+        : ctx.baseUrlSource === 'profile'
+          ? `the base_url saved in profile "${ctx.profileName}"`
+          : 'the default base URL';
+    const fix =
+      ctx.baseUrlSource === 'env'
+        ? 'Set FORMCTL_BASE_URL to a full http(s) URL such as https://api.opnform.com, or unset it.'
+        : `Fix it: formctl --profile ${ctx.profileName} config set base_url https://api.opnform.com (or your service's URL)`;
+    throw new UsageError(`${err.message.replace(/\.$/, '')} (from ${from}).`, fix);
+  }
+}
+
+/**
  * The origin a profile's token belongs to: the one saved with it, else (profiles saved before
  * origins were recorded) the profile's own base URL, which is where `auth login` verified it.
  */

@@ -4,6 +4,10 @@ import { type WholeListPage, type WholeListState, readWholeList } from '../submi
 import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
+import { NOT_CSV_HINT, NotCsvError, guardCsv, loadCsvParse } from './csv-check.js';
+
+/** How many times one chunk is asked for when its answer is not the CSV of exactly its ids (each ask is one export of the 10 a minute). */
+export const CHUNK_ATTEMPTS = 3;
 
 /** The deployed service answers an export synchronously for at most this many `submissionIds`. */
 export const CHUNK_IDS = 1000;
@@ -181,6 +185,8 @@ export interface ChunkedCsvOptions {
   listState?: WholeListState;
   signal?: AbortSignal;
   onProgress?: (p: ChunkProgress) => void;
+  /** Told when a chunk's answer is refused and the chunk is asked for again. */
+  onRetry?: (text: string) => void;
 }
 
 /**
@@ -215,23 +221,15 @@ async function* chunks(o: ChunkedCsvOptions, listSignal: AbortSignal): AsyncGene
     }
     next = ids.next();
     next.catch(() => undefined);
-    const started = await exportChunk(o, chunk);
-    if (started === undefined) continue;
-    if (started.res.kind !== 'csv') {
-      throw new CliError(
-        `The service answered an export of ${chunk.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
-        ExitCode.error,
-        'Rerun with --debug and report the response.',
-      );
-    }
-    o.budget.observe(started.res.response.headers);
+    const got = await checkedChunk(o, chunk, progress.chunks + 1);
+    if (got === undefined) continue;
     joiner.next();
-    for await (const piece of started.res.response.body as AsyncIterable<Buffer>) {
+    for (const piece of got.pieces) {
       const out = joiner.take(piece);
       if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
     }
     progress.chunks++;
-    progress.rows += started.rows;
+    progress.rows += got.rows;
     if (ids.total !== undefined) {
       progress.totalRows = Math.max(ids.total, progress.rows);
       progress.totalChunks = Math.max(progress.chunks, Math.ceil(progress.totalRows / CHUNK_IDS));
@@ -258,17 +256,95 @@ function goneIds(err: unknown, chunk: number[]): Set<number> | undefined {
  * exists: such ids (deleted since the list was read) are dropped and the chunk is asked again;
  * undefined when none is left.
  */
-async function exportChunk(o: ChunkedCsvOptions, chunk: number[]): Promise<{ res: Awaited<ReturnType<typeof startExport>>; rows: number } | undefined> {
+async function exportChunk(o: ChunkedCsvOptions, chunk: number[]): Promise<{ res: Awaited<ReturnType<typeof startExport>>; ids: number[] } | undefined> {
   let ids = chunk;
   for (;;) {
     if (ids.length === 0) return undefined;
     await o.budget.take(o.signal);
     try {
-      return { res: await startExport(o.client, o.formId, o.columns, o.signal, ids), rows: ids.length };
+      return { res: await startExport(o.client, o.formId, o.columns, o.signal, ids), ids };
     } catch (err) {
       const gone = goneIds(err, ids);
       if (!gone) throw err;
       ids = ids.filter((id) => !gone.has(id));
     }
+  }
+}
+
+/** A chunk's CSV that does not hold exactly the rows it asked for (why, in a few words). */
+class ChunkRowsError extends Error {}
+
+/**
+ * Exports one chunk and checks its answer before any of it goes on (docs/submission-update.md,
+ * "Exports above 1,000 rows"): the CSV itself (not an HTML page, the id column first), one data row
+ * per id asked for, each id once, and, where the service writes the numeric ids (the sandbox), the
+ * very ids asked for. The deployed service writes a Hashids code of each id (FormExportService.php:55),
+ * which formctl cannot decode, so there the count and the distinct ids are what is checked. A refused
+ * answer is asked for again, CHUNK_ATTEMPTS times in all; then the export fails (exit 1) and no file is
+ * saved. The chunk (at most 1,000 rows) is held in memory until it is checked.
+ */
+async function checkedChunk(o: ChunkedCsvOptions, chunk: number[], index: number): Promise<{ pieces: Buffer[]; rows: number } | undefined> {
+  const parse = await loadCsvParse();
+  const what = `Chunk ${index} of the export of form ${o.formId}`;
+  for (let attempt = 1; ; attempt++) {
+    const started = await exportChunk(o, chunk);
+    if (started === undefined) return undefined;
+    const { res, ids } = started;
+    if (res.kind !== 'csv') {
+      throw new CliError(
+        `The service answered an export of ${ids.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
+        ExitCode.error,
+        'Rerun with --debug and report the response.',
+      );
+    }
+    o.budget.observe(res.response.headers);
+    let reason: string;
+    try {
+      if (/^\s*(text\/html|application\/xhtml\+xml)\b/i.test(String(res.response.headers['content-type'] ?? ''))) {
+        res.response.body.on('error', () => undefined).destroy();
+        throw new NotCsvError(what, 'the service sent an HTML page, not the CSV');
+      }
+      const pieces: Buffer[] = [];
+      for await (const piece of guardCsv(res.response.body as AsyncIterable<Uint8Array>, what)) pieces.push(piece);
+      checkRows(parse, Buffer.concat(pieces), ids);
+      return { pieces, rows: ids.length };
+    } catch (err) {
+      if (err instanceof NotCsvError) reason = 'the service sent an HTML page or something else than the CSV';
+      else if (err instanceof ChunkRowsError) reason = err.message;
+      else throw err;
+      if (attempt >= CHUNK_ATTEMPTS) {
+        if (err instanceof NotCsvError)
+          throw new NotCsvError(
+            what,
+            `${err.message.replace(/^[^:]*: /, '').replace(/; nothing was saved\.$/, '')} (asked ${attempt} times); the export was stopped`,
+          );
+        throw new CliError(
+          `${what} did not hold its ${ids.length} rows: ${reason} (asked ${attempt} times); the export was stopped, and no file is saved without every row.`,
+          ExitCode.error,
+          NOT_CSV_HINT,
+        );
+      }
+    }
+    o.onRetry?.(`${what.toLowerCase()} was refused (${reason}); asking for it again (attempt ${attempt + 1} of ${CHUNK_ATTEMPTS}).`);
+  }
+}
+
+/** Throws ChunkRowsError unless `csv` (a whole chunk) holds one row per id of `ids`, each id once (and the ids themselves where they are numeric). */
+function checkRows(parse: Awaited<ReturnType<typeof loadCsvParse>>, csv: Buffer, ids: number[]): void {
+  let cells: string[];
+  try {
+    // Only the id cell of each record is kept: a chunk's other cells may be long answers.
+    cells = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, on_record: (r: string[]) => [r[0] ?? ''] }).map((r) => r[0] ?? '');
+  } catch (err) {
+    throw new ChunkRowsError(`its CSV could not be read (${(err as Error).message.split('\n')[0]})`);
+  }
+  const rows = cells.slice(1).map((c) => c.trim());
+  if (rows.length !== ids.length) throw new ChunkRowsError(`${rows.length.toLocaleString('en-US')} of ${ids.length.toLocaleString('en-US')} rows came back`);
+  const distinct = new Set(rows);
+  if (distinct.size !== rows.length) throw new ChunkRowsError(`${rows.length - distinct.size} rows came back twice`);
+  if (rows.every((c) => /^\d+$/.test(c))) {
+    const asked = new Set(ids.map(String));
+    const other = rows.filter((c) => !asked.has(c));
+    if (other.length > 0) throw new ChunkRowsError(`${other.length} rows are of submissions not asked for (e.g. id ${other[0]})`);
   }
 }

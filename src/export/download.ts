@@ -5,6 +5,8 @@ import { notice } from '../io/output.js';
 import { createStatusLine } from '../io/status-line.js';
 import { formatBytes } from './progress.js';
 import { discard, precheckTarget, writeFileAtomically, writeToStream } from './sink.js';
+import { NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
+import { Readable } from 'node:stream';
 
 export interface SaveOptions {
   io: IOStreams;
@@ -16,10 +18,21 @@ export interface SaveOptions {
   clobber?: boolean;
   signal?: AbortSignal;
   now: () => number;
+  /** What is downloaded, for an error ("The export of form 42"). */
+  what?: string;
 }
 
-/** Streams a CSV response to its target, bytes untouched (docs/service-details.md, Export), with a byte counter on a TTY. */
+/**
+ * Streams a CSV response to its target, bytes untouched (docs/service-details.md, Export), with a byte
+ * counter on a TTY. An answer that is not the export's CSV (an HTML page, a first line without the id
+ * column) is refused before a byte is written: exit 1, nothing under the final name (csv-check.ts).
+ */
 export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes: number }> {
+  const what = o.what ?? 'The export';
+  if (htmlContentType(o.res.headers)) {
+    discard(o.res.body);
+    throw new NotCsvError(what, `the service sent an HTML page (Content-Type ${String(o.res.headers['content-type'])}), not the CSV`);
+  }
   // Where the CSV goes: -o (a path, or - for stdout), else the name the service gives.
   const file = o.output ?? dispositionFilename(o.res.headers['content-disposition']) ?? o.fallbackName;
   try {
@@ -28,6 +41,7 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
     discard(o.res.body);
     throw err;
   }
+  const body = Readable.from(guardCsv(o.res.body, what));
   const line = createStatusLine(o.io, o.now);
   // With -o - the CSV may be on this very terminal: no byte counter beside it.
   const onBytes = o.io.stderrIsTTY && file !== '-' ? (n: number) => line.update(`Downloading ${file}: ${formatBytes(n)}`) : undefined;
@@ -35,8 +49,8 @@ export async function saveExport(o: SaveOptions): Promise<{ file: string; bytes:
   try {
     bytes =
       file === '-'
-        ? await writeToStream(o.res.body, o.io.stdout, { signal: o.signal, onBytes })
-        : await writeFileAtomically(o.res.body, file, { signal: o.signal, onBytes, clobber: o.clobber });
+        ? await writeToStream(body, o.io.stdout, { signal: o.signal, onBytes })
+        : await writeFileAtomically(body, file, { signal: o.signal, onBytes, clobber: o.clobber });
   } finally {
     line.done();
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { startStubServer } from '../helpers/http.js';
 
 let sb: TestSandbox;
 let home: ReturnType<typeof tempHome>;
@@ -74,5 +75,36 @@ describe('formctl api', () => {
     const r = await runFormctl(['api', '/open/workspaces'], { env: { ...home.env, FORMCTL_BASE_URL: sb.url } });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
+  });
+});
+
+// The service may echo the token back (a 401 body naming it, a debugging header): `formctl api` prints
+// what the service sent, but never the token, as --debug does not (issue #21, point 4).
+describe('formctl api: an echoed token is masked', () => {
+  it('in a 401 body, and in a header with -i', async () => {
+    const token = 'echo-me-7c1f3b9a2d4e';
+    const stub = await startStubServer((req, res) => {
+      const sent = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      res.writeHead(401, { 'content-type': 'application/json', 'x-debug-token': sent });
+      res.end(JSON.stringify({ message: `Unauthenticated: token ${sent} is unknown.`, token: sent }));
+    });
+    const home = tempHome();
+    try {
+      const env = { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: token };
+      for (const args of [
+        ['api', '/open/workspaces'],
+        ['api', '-i', '/open/workspaces'],
+        ['api', '-i', '--silent', '/open/workspaces'],
+      ]) {
+        const r = await runFormctl(args, { env });
+        expect(r.code).toBe(4);
+        expect(r.stdout + r.stderr).not.toContain(token);
+        expect(r.stdout).toContain('[REDACTED]');
+        if (args.includes('-i')) expect(r.stdout).toMatch(/x-debug-token: \[REDACTED\]/);
+      }
+    } finally {
+      await stub.close();
+      home.cleanup();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
 
-const CSV = '\ufeffname,created_at\nAda,2026-01-01 10:00:00\n';
+const CSV = '\ufeffid,name,created_at\n1,Ada,2026-01-01 10:00:00\n';
 const POLLS = 8;
 
 describe('submission export progress in a log (e2e, built binary)', () => {

@@ -170,6 +170,8 @@ describe('interrupted export (e2e)', () => {
         res.end('"id","A"\n"1","x"\n');
         return;
       }
+      // The export's header line first (formctl saves nothing before it is seen), then endless rows.
+      res.write('"id","A"\n');
       const timer = setInterval(() => res.write(chunk), 20);
       res.on('close', () => clearInterval(timer));
     });
@@ -216,6 +218,8 @@ describe('interrupted export (e2e)', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename=slow-submission-data.csv' });
+      // The export's header line first (formctl saves nothing before it is seen), then endless rows.
+      res.write('"id","A"\n');
       const timer = setInterval(() => res.write(chunk), 20);
       res.on('close', () => clearInterval(timer));
     });

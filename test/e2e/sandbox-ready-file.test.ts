@@ -55,10 +55,12 @@ echo "sandbox exit $?"
     }
   });
 
-  it('a --ready-file path the sandbox cannot write is an error (exit 1) and the sandbox stops', async () => {
+  // Bad local input (issue #21, point 5): exit 2, said before the sandbox starts.
+  it('a --ready-file in a missing directory is a usage error (exit 2) and the sandbox does not start', async () => {
     const r = await bash('formctl sandbox --port 0 --rate-limit 0 --ready-file no-such-dir/sandbox.json');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: Cannot write --ready-file no-such-dir\/sandbox\.json: /);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Cannot write --ready-file no-such-dir\/sandbox\.json: the directory no-such-dir does not exist\./);
+    expect(r.stdout).toBe('');
     expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
     expect(statSync(dir).isDirectory()).toBe(true);
   });

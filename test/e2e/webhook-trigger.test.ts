@@ -61,3 +61,24 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(JSON.parse(list.stdout)).toHaveLength(1);
   });
 });
+
+// A 200 that is not the service's JSON answer (a proxy's HTML page) is no proof the answer was saved
+// (issue #21, point 2): exit 1, never a success line.
+describe('webhook trigger against a garbage 200', () => {
+  it('an HTML page answering the public route is exit 1 naming it, not success', async () => {
+    const stub = await startStubServer((req, res) => {
+      if (req.method === 'GET') return json(res, 200, { id: 7, slug: 'contact', title: 'Contact', visibility: 'public', properties: [] });
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body>Service unavailable</body></html>');
+    });
+    try {
+      const r = await runFormctl(['webhook', 'trigger', '7'], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 't' } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('it sent an HTML page');
+      expect(r.stderr).toContain('hint: The service may have applied the POST anyway');
+      expect(r.stdout).toBe('');
+    } finally {
+      await stub.close();
+    }
+  });
+});

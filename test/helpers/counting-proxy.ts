@@ -1,4 +1,4 @@
-import { type IncomingMessage, createServer, request } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request that passed through the proxy: method and path as sent by the client. */
@@ -14,13 +14,34 @@ export interface CountingProxy {
 }
 
 /**
- * A pass-through HTTP proxy in front of a sandbox that records every request the client sent, so an
- * end-to-end test can count PUTs per submission even across a killed process.
+ * Fault injection: called for each request (with how many requests of the same method and path
+ * came before it); a function it returns answers the request in the service's place (a proxy's HTML
+ * page, a truncated CSV) and the request never reaches the sandbox.
  */
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+export type Tamper = (req: Passed, nth: number) => ((res: ServerResponse) => void) | undefined;
+
+/**
+ * A pass-through HTTP proxy in front of a sandbox that records every request the client sent, so an
+ * end-to-end test can count PUTs per submission even across a killed process; with `tamper`, it
+ * answers chosen requests itself.
+ */
+export async function startCountingProxy(target: string, tamper?: Tamper): Promise<CountingProxy> {
   const to = new URL(target);
   const passed: Passed[] = [];
+  const seen = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res) => {
+    const key = `${req.method} ${req.url}`;
+    const nth = seen.get(key) ?? 0;
+    seen.set(key, nth + 1);
+    const answer = tamper?.({ method: req.method ?? '', path: req.url ?? '' }, nth);
+    if (answer) {
+      req.resume();
+      req.on('end', () => {
+        passed.push({ method: req.method ?? '', path: req.url ?? '' });
+        answer(res);
+      });
+      return;
+    }
     const out = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);

@@ -111,10 +111,12 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   delete headers['content-type'];
 
   const client = await o.api();
+  // The service may echo the token (a 401 body, a header): what `api` prints never shows it, as --debug does not.
+  const mask = (text: string) => client.maskToken(text);
   if (o.paginate) {
     const all: unknown[] = [];
     for await (const item of items(paginate<unknown>(client, { path, headers }, { page: startPage(path) }))) all.push(item);
-    if (!o.silent) await printJson(o.io, all);
+    if (!o.silent) await printJson(o.io, all, mask);
     return;
   }
   const res = await client.request<unknown>({
@@ -127,8 +129,8 @@ export async function apiRun(o: ApiOptions): Promise<void> {
     // Error answers are data here (printed like gh api does), except those the client retries.
     acceptStatuses: ERROR_STATUSES,
   });
-  if (o.include) await printHead(o.io, res);
-  if (!o.silent || res.status >= 400) await printBody(o.io, res.data);
+  if (o.include) await printHead(o.io, res, mask);
+  if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask);
   if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
 }
 
@@ -164,25 +166,26 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
   return err;
 }
 
-async function printHead(io: IOStreams, res: ApiResponse<unknown>): Promise<void> {
+async function printHead(io: IOStreams, res: ApiResponse<unknown>, mask: (text: string) => string): Promise<void> {
   let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd() + '\n';
   for (const [name, value] of Object.entries(res.headers)) {
     for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) head += `${name}: ${v}\n`;
   }
-  await write(io.stdout, head + '\n');
+  await write(io.stdout, mask(head) + '\n');
 }
 
-async function printBody(io: IOStreams, data: unknown): Promise<void> {
+async function printBody(io: IOStreams, data: unknown, mask: (text: string) => string): Promise<void> {
   if (data === undefined) return;
   if (typeof data === 'string') {
-    await write(io.stdout, data.endsWith('\n') ? data : data + '\n');
+    const text = mask(data);
+    await write(io.stdout, text.endsWith('\n') ? text : text + '\n');
     return;
   }
-  await printJson(io, data);
+  await printJson(io, data, mask);
 }
 
 /** Pretty, coloured JSON for people on a terminal; one plain compact line when piped (jq reads both). */
-async function printJson(io: IOStreams, data: unknown): Promise<void> {
+async function printJson(io: IOStreams, data: unknown, mask: (text: string) => string): Promise<void> {
   const paint = await jsonPainter(io);
-  await write(io.stdout, paint(JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined)) + '\n');
+  await write(io.stdout, paint(mask(JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined))) + '\n');
 }

@@ -94,6 +94,8 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
   }
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
+  // A ready file that cannot be written is bad input (exit 2), said before the sandbox starts.
+  if (o.readyFile !== undefined) await checkReadyDir(o.readyFile);
   // A file left by an earlier run must not look like this run being ready.
   if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   const start = o.start ?? (await import('../../sandbox/index.js')).startSandbox;
@@ -157,6 +159,24 @@ async function writeReadyFile(file: string, info: Record<string, unknown>): Prom
   } catch (err) {
     throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
   }
+}
+
+/** The ready file's directory must exist, be a directory and be writable. */
+async function checkReadyDir(file: string): Promise<void> {
+  const { access, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const path = await import('node:path');
+  const dir = path.dirname(file);
+  const st = await stat(dir).catch(() => undefined);
+  if (!st) throw new UsageError(`Cannot write --ready-file ${file}: the directory ${dir} does not exist.`, 'Create it first, or choose another path.');
+  if (!st.isDirectory()) throw new UsageError(`Cannot write --ready-file ${file}: ${dir} is not a directory.`);
+  const denied = await access(dir, constants.W_OK | constants.X_OK).then(
+    () => false,
+    () => true,
+  );
+  if (denied) throw new UsageError(`Cannot write --ready-file ${file}: the directory ${dir} is not writable.`, 'Choose a directory you can write to.');
+  const target = await stat(file).catch(() => undefined);
+  if (target?.isDirectory()) throw new UsageError(`Cannot write --ready-file ${file}: it is a directory.`);
 }
 
 async function removeReadyFile(file: string): Promise<void> {

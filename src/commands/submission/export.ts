@@ -100,7 +100,16 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const started = await startExport(client, form.id, columns, o.signal);
   const fallbackName = `${form.slug}-submission-data.csv`;
   if (started.kind === 'csv') {
-    const saved = await saveExport({ io: o.io, res: started.response, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+    const saved = await saveExport({
+      io: o.io,
+      res: started.response,
+      output: o.output,
+      fallbackName,
+      clobber: o.clobber,
+      signal: o.signal,
+      now: o.now,
+      what: `The export of form ${form.id}`,
+    });
     if (!o.wait) {
       // `JOB=$(… --no-wait)` must not capture anything but a job id: stdout stays empty, and the note says why.
       if (o.json) await reportSaved(o, saved);
@@ -185,7 +194,16 @@ export async function downloadJob(
       line.done();
     }
     const res = await openExportFile(client, status.file_url, o.signal);
-    const saved = await saveExport({ io: o.io, res, output: o.output, fallbackName, clobber: o.clobber, signal: o.signal, now: o.now });
+    const saved = await saveExport({
+      io: o.io,
+      res,
+      output: o.output,
+      fallbackName,
+      clobber: o.clobber,
+      signal: o.signal,
+      now: o.now,
+      what: `The file of export job ${jobId}`,
+    });
     await reportSaved(o, saved, jobId);
   } catch (err) {
     // The job goes on without us (and its file outlives the download): Ctrl-C must not lose its id.
@@ -216,7 +234,11 @@ async function exportInChunks(
   if (client.rateLimit.remaining !== undefined) listBudget.observe({ 'x-ratelimit-remaining': String(client.rateLimit.remaining) });
   const show = (p: ChunkProgress) => line.update(describeChunks(p));
   line.update('Exporting in chunks: reading the submission list…');
-  const body = Readable.from(chunkedCsv({ client, formId: form.id, columns, budget, listBudget, listState: list, signal: o.signal, onProgress: show }));
+  // A refused chunk is asked for again: said on stderr, so a slow export explains itself.
+  const onRetry = (text: string) => void notice(o.io, text, 'warning');
+  const body = Readable.from(
+    chunkedCsv({ client, formId: form.id, columns, budget, listBudget, listState: list, signal: o.signal, onProgress: show, onRetry }),
+  );
   try {
     const bytes =
       file === '-'

@@ -9,6 +9,7 @@ import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
 import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { UnexpectedAnswerError, isObj } from '../../api/normalize.js';
 import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
 import { coerceValue, inputProperties } from '../../submissions/fields.js';
@@ -87,7 +88,10 @@ export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void>
     }
     throw err;
   }
-  const data = res.data !== null && typeof res.data === 'object' ? (res.data as Record<string, unknown>) : {};
+  // The service answers a saved submission with a JSON object (PublicFormController.php:186-189); a 200
+  // with anything else (a proxy's HTML page, an empty body) is no proof the answer was saved.
+  if (!isObj(res.data)) throw new UnexpectedAnswerError(res, 'the JSON answer of a saved submission', res.data);
+  const data = res.data;
   const submissionId = data.submission_id ?? null;
   const message = messageOf(res.data, 'Form submission saved.');
   if (format.kind === 'json' || format.kind === 'ndjson') {
