@@ -12,6 +12,7 @@ import { newFormListAllCommand } from './list-all.js';
 import { newFormListCommand } from './list.js';
 import { newFormPullCommand } from './pull.js';
 import { newFormRestoreCommand } from './restore.js';
+import { newFormStatsCommand } from './stats.js';
 import { newFormUpdateCommand } from './update.js';
 import { examples } from '../shared.js';
 
@@ -22,6 +23,7 @@ export default function newFormCommand(f: Factory) {
     .addCommand(newFormListCommand(f))
     .addCommand(newFormGetCommand(f))
     .addCommand(newFormFieldsCommand(f))
+    .addCommand(newFormStatsCommand(f))
     .addCommand(newFormCreateCommand(f))
     .addCommand(newFormUpdateCommand(f))
     .addCommand(newFormEditCommand(f))
