@@ -4,7 +4,7 @@
 // the range's start instead of reading the whole list.
 import type { ApiClient } from '../api/client.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
-import { type WholeListOptions, type WholeListPage, readWholeList } from '../api/submission-list.js';
+import { type WholeListOptions, type WholeListPage, readWholeList } from './whole-list.js';
 import { type TimeRange, inRange } from '../io/time-range.js';
 import { submittedAtMs } from './dates.js';
 

@@ -1,6 +1,6 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { type Form, resolveForm } from '../../api/forms.js';
-import type { WholeListState } from '../../api/submission-list.js';
+import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
 import { write } from '../../io/iostreams.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WholeListState } from '../../../src/api/submission-list.js';
+import type { WholeListState } from '../../../src/submissions/whole-list.js';
 import { type RangeReading, readListInRange } from '../../../src/submissions/range.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 import { clientFor } from './util.js';
