@@ -79,7 +79,7 @@ describe('formctl api', () => {
 });
 
 // The service may echo the token back (a 401 body naming it, a debugging header): `formctl api` prints
-// what the service sent, but never the token, as --debug does not (issue #21, point 4).
+// what the service sent, but never the token, as --debug does not.
 describe('formctl api: an echoed token is masked', () => {
   it('in a 401 body, and in a header with -i', async () => {
     const token = 'echo-me-7c1f3b9a2d4e';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 
-// Bad local input is exit 2, said before anything else (issue #21, point 5): a base URL no request
+// Bad local input is exit 2, said before anything else: a base URL no request
 // can go to was reported as "the token was saved for another host" (exit 4). (A --ready-file in a
 // missing directory: sandbox-ready-file.test.ts.)
 let home: ReturnType<typeof tempHome>;

@@ -10,7 +10,7 @@ import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 // A 200 that is not the export's CSV (a proxy's HTML error page, a header-only CSV, an empty body)
 // must never become a file under the name asked for, and a chunked export never saves a file missing
-// rows (issue #21, points 1 and 2). The faults are injected by a proxy in front of the sandbox.
+// rows. The faults are injected by a proxy in front of the sandbox.
 
 const HTML = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>upstream error</body></html>\n';
 const htmlPage = (res: ServerResponse) => {

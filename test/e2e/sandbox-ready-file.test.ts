@@ -55,7 +55,7 @@ echo "sandbox exit $?"
     }
   });
 
-  // Bad local input (issue #21, point 5): exit 2, said before the sandbox starts.
+  // Bad local input: exit 2, said before the sandbox starts.
   it('a --ready-file in a missing directory is a usage error (exit 2) and the sandbox does not start', async () => {
     const r = await bash('formctl sandbox --port 0 --rate-limit 0 --ready-file no-such-dir/sandbox.json');
     expect(r.code).toBe(2);

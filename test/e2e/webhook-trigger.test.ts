@@ -62,8 +62,8 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
   });
 });
 
-// A 200 that is not the service's JSON answer (a proxy's HTML page) is no proof the answer was saved
-// (issue #21, point 2): exit 1, never a success line.
+// A 200 that is not the service's JSON answer (a proxy's HTML page) is no proof the answer was saved:
+// exit 1, never a success line.
 describe('webhook trigger against a garbage 200', () => {
   it('an HTML page answering the public route is exit 1 naming it, not success', async () => {
     const stub = await startStubServer((req, res) => {

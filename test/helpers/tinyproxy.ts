@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnTracked } from './processes.js';
 
 /** Debian's tinyproxy (installed by .ci/run), in /usr/bin or /usr/sbin; undefined when absent. */
 export const TINYPROXY = ['/usr/bin/tinyproxy', '/usr/sbin/tinyproxy'].find((p) => existsSync(p));
@@ -47,7 +48,7 @@ export async function startTinyproxy(o: { basicAuth?: { user: string; password: 
   if (o.basicAuth) lines.push(`BasicAuth ${o.basicAuth.user} ${o.basicAuth.password}`);
   writeFileSync(join(dir, 'tinyproxy.conf'), `${lines.join('\n')}\n`);
   writeFileSync(log, '');
-  const child: ChildProcess = spawn(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
+  const child: ChildProcess = spawnTracked(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/main.js';
@@ -44,10 +45,17 @@ describe('main error mapping', () => {
   });
 
   it('a network error exits 11 with the host named', async () => {
+    const port = await closedPort();
+    const r = await formctl(['workspace', 'list', '--max-wait', '0'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(r.code).toBe(11);
+    expect(r.err.split('\n')[0]).toBe(`error: Connection refused by 127.0.0.1:${port} (GET /open/workspaces).`);
+    expect(r.err).not.toContain('tok_x');
+  });
+
+  it("a port that Node's fetch blocks is named as such (exit 11)", async () => {
     const r = await formctl(['workspace', 'list', '--max-wait', '0'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     expect(r.code).toBe(11);
-    expect(r.err.split('\n')[0]).toBe('error: Connection refused by 127.0.0.1:1 (GET /open/workspaces).');
-    expect(r.err).not.toContain('tok_x');
+    expect(r.err.split('\n')[0]).toBe("error: Node's fetch refuses port 1 of 127.0.0.1 (a port the Fetch standard blocks) (GET /open/workspaces).");
   });
 
   it('a token is never sent over plain http to a non-loopback host (exit 2)', async () => {
@@ -125,7 +133,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toBe('Exit codes:');
-    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143]);
+    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130, 143]);
     expect(lines).toContain('  4    Not authenticated: no token, or the server rejected it (401)');
   });
 
@@ -170,3 +178,12 @@ describe('help topics', () => {
     }
   });
 });
+
+/** A loopback port nothing listens on (listened on, then closed again). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
