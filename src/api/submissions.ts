@@ -1,5 +1,5 @@
 import type { ApiClient } from './client.js';
-import { ForbiddenError, NotFoundError } from './errors.js';
+import { ForbiddenError, NotFoundError, forbiddenCause } from './errors.js';
 import { messageOf, unwrapList } from './normalize.js';
 import { apiPath } from './path.js';
 
@@ -42,7 +42,10 @@ export async function updateSubmission(
     });
     return { message: messageOf(res.data, 'Record successfully updated.'), body: res.data };
   } catch (err) {
-    if (err instanceof ForbiddenError && err.ability === 'forms-write' && /needs a token with/.test(err.hint ?? '')) {
+    // Refused for the token's abilities, or for a reason the message does not name: this route's
+    // ability differs between the services, so the hint names both. Other causes keep their hint.
+    const cause = err instanceof ForbiddenError ? forbiddenCause(err.serverMessage) : undefined;
+    if (err instanceof ForbiddenError && (cause === 'ability' || cause === 'unknown')) {
       throw new ForbiddenError(
         { status: err.status, method: err.method, path: err.path, serverMessage: err.serverMessage, ability: err.ability },
         'This needs a token with the `forms-write` ability on the deployed OpnForm service (`submissions-write` by the API spec), or your role in the workspace does not allow it. Create a token with it and run `formctl auth login`.',

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
-import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../../io/limit.js';
+import { DEFAULT_LIST_LIMIT, listLimit, moreNote, parsePositiveInt } from '../../io/limit.js';
 import { type FlagsOf, addLimitOptions, addOutputOptions, addWorkspaceOption, choiceOption, examples } from '../shared.js';
 import { FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS } from './shared.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
@@ -40,13 +40,13 @@ export function newFormListCommand(f: Factory, runF = formListRun) {
  */
 export async function formListRun(o: FormListOptions): Promise<void> {
   const format = resolveFormat(o.io, o, FORM_SUMMARY_FIELDS);
-  if (o.all && o.limit !== undefined) throw new UsageError('Use either --all or --limit, not both.');
+  // The one list rule (io/limit.ts): programs get every form unless they ask for fewer, people a screenful.
+  const listed = listLimit(format, o);
   if (o.all && o.page !== undefined) throw new UsageError('Use either --all or --page, not both.');
+  // A page is --limit forms long (default 30) for programs too: --page alone must not mean every form.
+  const limit = o.page !== undefined ? (o.limit ?? DEFAULT_LIST_LIMIT) : listed;
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();
-  // Programs get every form unless they ask for fewer; people get a screenful (README "Output, scripting and environment").
-  const machine = format.kind === 'json' || format.kind === 'ndjson';
-  const limit = o.all || (machine && o.limit === undefined && o.page === undefined) ? undefined : (o.limit ?? DEFAULT_LIST_LIMIT);
   const filtered = o.visibility !== undefined || o.tag !== undefined;
   // One page of `limit` items is enough when nothing is filtered out; otherwise take the largest pages.
   const perPage = o.page !== undefined ? Math.min(limit!, MAX_PER_PAGE) : filtered || limit === undefined ? MAX_PER_PAGE : Math.min(limit, MAX_PER_PAGE);
@@ -85,19 +85,14 @@ export async function formListRun(o: FormListOptions): Promise<void> {
     loading: 'Loading forms…',
     empty: filtered ? 'No forms match.' : `No forms in workspace ${workspaceId}. Create one with \`formctl form create --title <title>\`.`,
   });
-  if (cut) await notice(o.io, moreNote(count, filtered, o.page, pageInfo));
+  if (cut)
+    await notice(o.io, o.page === undefined || pageInfo === undefined ? moreNote(count, 'forms', filtered) : pageNote(count, filtered, o.page, pageInfo));
 }
 
-/**
- * The "more results" note, in the shape every list uses: `showing the first N <things>; pass --all or
- * --limit N for more.` A --page note says which part of the whole list the page is instead.
- */
-function moreNote(count: number, filtered: boolean, page: number | undefined, info: { first: number; last: number; total?: number } | undefined): string {
+/** The note of a cut --page: which part of the whole list the page is (a list without --page says "showing the first N", moreNote). */
+function pageNote(count: number, filtered: boolean, page: number, info: { first: number; last: number; total?: number }): string {
   const forms = (n: number) => `${n} form${n === 1 ? '' : 's'}`;
   const match = count === 1 ? 'that matches' : 'that match';
-  if (page === undefined || info === undefined) {
-    return `showing the first ${forms(count)}${filtered ? ` ${match}` : ''}; pass --all or --limit N for more.`;
-  }
   const of = info.total !== undefined ? ` of ${info.total}` : '';
   const range = info.first === info.last ? `form ${info.first}${of}` : `forms ${info.first}–${info.last}${of}`;
   const shown = filtered ? `${forms(count)} ${match} among ${range}` : range;

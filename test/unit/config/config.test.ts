@@ -43,6 +43,23 @@ describe('config store', () => {
     await t.cleanup();
   });
 
+  // docs/architecture.md ("config"): conf is used to write, never to read, because building a Conf
+  // writes: it creates the directory and saves its defaults into a file that lacks them.
+  it('reading writes nothing (a conf store, built to read, would write its defaults)', async () => {
+    const t = await testConfig();
+    const { existsSync, readdirSync } = await import('node:fs');
+    const fresh = join(t.dir, 'fresh');
+    const store = await ConfigStore.open(fresh);
+    expect(store.data).toEqual({ profiles: {} });
+    expect(existsSync(store.path)).toBe(false);
+    expect(readdirSync(fresh)).toEqual([]);
+    // What a read through conf would have done:
+    const { default: Conf } = await import('conf');
+    new Conf({ cwd: fresh, configName: 'config', projectName: 'formctl', projectSuffix: '', defaults: { profiles: {} } });
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: {} });
+    await t.cleanup();
+  });
+
   it('a corrupt file is a one-line usage error, and the file is left alone', async () => {
     const t = await testConfig();
     const { writeFileSync } = await import('node:fs');

@@ -67,6 +67,7 @@ describe("export beyond the token wall (a fake with the deployed service's expor
   const { submissionExportRun } = await import('../../../src/commands/submission/export.js');
   const { submissionExportStatusRun } = await import('../../../src/commands/submission/export-status.js');
   const { makeSubmissions, startSubmissionFake } = await import('../../helpers/submission-fake.js');
+  const { parse: parseCsv } = await import('csv-parse/sync');
   const { fakeIO } = await import('../../helpers/io.js');
   const { clientFor } = await import('../submission/util.js');
   const FORM = { id: 42, slug: 'contact-us', title: 'Contact us', visibility: 'public', properties: [{ id: 'p_name', type: 'text', name: 'Name' }] };
@@ -102,17 +103,20 @@ describe("export beyond the token wall (a fake with the deployed service's expor
   };
 
   it("a 1,200-row form: the job's status is closed, so the rows come in chunks of at most 1,000 ids, joined with one BOM and one header", async () => {
-    fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1200, (i) => ({ p_name: `N${i}` })) });
+    // Answers with a comma, a quote and a line break: the joined file must still parse, row for row.
+    const name = (i: number) => `N${i}, "said"\nline ${i}`;
+    fake = await startSubmissionFake({ flavor: 'deployed', form: FORM, submissions: makeSubmissions(1200, (i) => ({ p_name: name(i) })) });
     const out = join(dir, 'all.csv');
     const { fio, p } = run({ output: out });
     await p;
     const csv = readFileSync(out, 'utf8');
-    const lines = csv.trimEnd().split('\n');
-    expect(lines.length).toBe(1201);
     expect(csv.startsWith('\ufeff"id","p_name","created_at"\n')).toBe(true);
     expect(csv.split('\ufeff').length).toBe(2);
-    expect(lines.filter((l) => l.includes('"p_name"')).length).toBe(1);
-    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1200);
+    const [header, ...rows] = parseCsv(csv, { bom: true }) as string[][];
+    expect(header).toEqual(['id', 'p_name', 'created_at']);
+    expect(rows.length).toBe(1200);
+    expect(rows.filter((r) => r.length !== 3 || r[1] !== name(Number(r[0])))).toEqual([]);
+    expect(new Set(rows.map((r) => r[0])).size).toBe(1200);
     const posts = fake.exportRequests().map((r) => JSON.parse(r.body) as { submissionIds?: number[] });
     expect(posts.map((b) => b.submissionIds?.length)).toEqual([undefined, 1000, 200]);
     expect(fio.err()).toContain('note: this service does not let API tokens read the status of export job');

@@ -273,6 +273,20 @@ describe('form list paging (exact requests)', () => {
         codeOf(await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, limit: 3 }).catch((e) => e)),
       ).toBe(2);
 
+      // --page is a page of the default 30 for a program too, while without --page a program gets every form.
+      server.requests.length = 0;
+      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, page: 1, json: 'id' });
+      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, json: 'id' });
+      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now });
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/open/workspaces/3/forms?page=1&per_page=30',
+        '/open/workspaces/3/forms?page=1&per_page=100',
+        '/open/workspaces/3/forms?page=1&per_page=30',
+      ]);
+      expect(codeOf(await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, page: 2 }).catch((e) => e))).toBe(
+        2,
+      );
+
       const dep = fakeIO();
       await formListAllRun({ io: dep.io, api: async () => c, now, json: 'id' });
       expect(JSON.parse(dep.out())).toHaveLength(25);
