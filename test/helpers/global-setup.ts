@@ -4,7 +4,8 @@
 import { RUN_MARKER, processesWith } from './processes.js';
 
 export function setup(): void {
-  process.env[RUN_MARKER] = `${process.pid}-${Date.now()}`;
+  // Once per run, also when each project of vitest.config.ts runs this setup.
+  process.env[RUN_MARKER] ??= `${process.pid}-${Date.now()}`;
 }
 
 export async function teardown(): Promise<void> {

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ISOLATED } from '../../vitest.config.js';
 import { ROOT } from '../helpers/cli.js';
 
 function testFiles(dir: string): string[] {
@@ -43,5 +44,11 @@ describe('the fast test run', () => {
       .filter((file) => /^import\s*\{[^}]*\b(?:spawn|exec|execFile|fork)\b[^}]*\}\s*from\s*'node:child_process'/m.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file));
     expect(direct).toEqual([]);
+  });
+
+  it('a test that replaces a module (vi.mock) runs with a module cache of its own (ISOLATED in vitest.config.ts), and only such a test', () => {
+    const all = ['unit', 'sandbox', 'e2e'].flatMap((d) => testFiles(join(ROOT, 'test', d))).filter((f) => f.endsWith('.test.ts'));
+    const mocking = all.filter((file) => /\bvi\.(?:do)?mock\(/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(mocking.sort()).toEqual([...ISOLATED].sort());
   });
 });
