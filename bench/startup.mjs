@@ -1,15 +1,21 @@
 #!/usr/bin/env node
-// Startup bench: median wall time of formctl's cheapest commands next to what Node itself needs
-// for the same job, on this Node and (optionally) on a second one, side by side in one run.
-//   `formctl --version`, `formctl --help`  next to  `node -e 0`
-//   `formctl workspace list --json`         next to  a bare node:http GET script (same server, same answer),
-//                                            and a bare undici GET script: the least any client on undici needs
-// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--node /path/to/other/node]…
-// The other Node can also come from FORMCTL_BENCH_NODES (paths separated by ':'); default: only this node.
+// Startup bench (#20's goals): CPU time (user + sys) and wall time of formctl's cheapest commands next
+// to what Node itself needs for the same job, on every Node given, side by side in one run:
+//   `formctl --help`                       CPU next to `node -e 0`
+//   `formctl workspace list --json`        CPU and wall next to a bare node:http GET script (same server,
+//                                          same answer); also how long after its output it exits
+//   `formctl __complete workspace use ''`  CPU next to `node -e 0`, answered from the completion cache
+// Beside them, for the record: the same GET with Node's global fetch and with the undici package
+// (bundled as a build would), the least a client on either costs; and, with --bin, another build of
+// formctl (e.g. an older commit's bin/formctl.js) for the one-request command.
+// CPU is each process's own rusage, read by a preload in its 'exit' event (process.cpuUsage(): all
+// threads), the same preload for every case. Wall time is spawn to exit.
+// Usage: npm run build && node bench/startup.mjs [--runs 15] [--warmup 2] [--node /path/to/node]… [--bin other/bin/formctl.js]
+// The other Nodes can also come from FORMCTL_BENCH_NODES (paths separated by ':'); default: only this node.
 // Loopback only: the server is a node:http stub this script starts on 127.0.0.1:0. Bounded: every
-// spawn has a 10 s kill timer and the whole bench stops after 180 s.
+// spawn has a 10 s kill timer and the whole bench stops after 300 s.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +32,8 @@ const BIN = fileURLToPath(new URL('../bin/formctl.js', import.meta.url));
 const nodes = [process.execPath];
 for (let i = 0; i < argv.length; i++) if (argv[i] === '--node') nodes.push(argv[++i]);
 for (const p of (process.env.FORMCTL_BENCH_NODES ?? '').split(':')) if (p) nodes.push(p);
-const deadline = Date.now() + 180_000;
+const otherBin = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : undefined;
+const deadline = Date.now() + 300_000;
 
 const WORKSPACES = JSON.stringify([
   { id: 1, name: 'Acme', icon: '🚀', is_readonly: false },
@@ -77,7 +84,9 @@ for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE',
 
 // The reference for a one-request command: what a script doing only that GET costs.
 const GET = `require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspaces`)}, (r) => { const b = []; r.on('data', (d) => b.push(d)); r.on('end', () => process.stdout.write(Buffer.concat(b))); });`;
-// The same GET through undici, loaded as formctl loads it: bundled by esbuild from its public entry
+// The same GET with Node's global fetch (the undici Node carries, precompiled into the binary).
+const FETCH_GET = `fetch(${JSON.stringify(`${baseUrl}/open/workspaces`)}).then((r) => r.arrayBuffer()).then((b) => process.stdout.write(Buffer.from(b)));`;
+// The same GET through the undici package, bundled as a build would: bundled by esbuild from its public entry
 // point into one ES module, imported from a CommonJS file that turns on the compile cache. What this
 // costs above the node:http script is undici's, whatever a client built on it does.
 const undiciDir = join(home, 'undici-get');
@@ -98,21 +107,32 @@ await (
 });
 writeFileSync(join(undiciDir, 'get.cjs'), "require('node:module').enableCompileCache?.();\nimport('./get.mjs');\n");
 
-/** Runs one process to completion and returns its wall time in ms (spawn to exit). */
+// Every process, the references too, runs under this preload: at exit it writes its CPU time.
+const probe = join(home, 'cpu-probe.cjs');
+writeFileSync(
+  probe,
+  "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.BENCH_CPU_FILE, String((u.user + u.system) / 1000)); });\n",
+);
+const cpuFile = join(home, 'cpu.txt');
+
+/** Runs one process to completion: its wall time (spawn to exit), CPU time and how long after its first output byte it exited, in ms. */
 function once(node, args) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let firstOut;
+    const child = spawn(node, ['--require', probe, ...args], { env: { ...env, BENCH_CPU_FILE: cpuFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
-    child.stdout.resume();
+    child.stdout.on('data', () => (firstOut ??= process.hrtime.bigint()));
     child.stderr.on('data', (d) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.on('error', reject);
+    let exitedAt;
+    child.on('exit', () => (exitedAt = process.hrtime.bigint()));
     child.on('close', (code) => {
       clearTimeout(timer);
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) reject(new Error(`${node} ${args.join(' ')} exited ${code}: ${err.trim()}`));
-      else resolve(ms);
+      if (code !== 0) return reject(new Error(`${node} ${args.join(' ')} exited ${code}: ${err.trim()}`));
+      const ms = (a, b) => Number(b - a) / 1e6;
+      resolve({ wall: ms(t0, exitedAt), cpu: Number(readFileSync(cpuFile, 'utf8')), afterOutput: firstOut ? ms(firstOut, exitedAt) : undefined });
     });
   });
 }
@@ -123,48 +143,65 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+// goal: the largest ratio allowed, by Node major (22 stands for 22, 24 and 26; 20 for 20); `on`: what is compared.
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node:http GET script', args: ['-e', GET] },
+  { name: 'fetch GET script', args: ['-e', FETCH_GET], base: 'node:http GET script' },
   { name: 'undici GET script', args: [join(undiciDir, 'get.cjs')], base: 'node:http GET script' },
   { name: 'formctl --version', args: [BIN, '--version'], base: 'node -e 0' },
-  { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 24: 1.2, 20: 2.5 } },
+  { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 22: 1.2, 20: 2.5 } },
   {
     name: 'formctl workspace list --json',
     args: [BIN, 'workspace', 'list', '--json'],
     base: 'node:http GET script',
-    goal: { 24: 1.5, 20: 2.5 },
-    also: 'undici GET script',
+    goal: { 22: 1.3, 20: 2.5 },
+    wallGoal: { 22: 1.3, 20: 2.5 },
+    exitGoalMs: 20,
   },
+  ...(otherBin ? [{ name: '--bin workspace list --json', args: [otherBin, 'workspace', 'list', '--json'], base: 'node:http GET script', exitGoalMs: 20 }] : []),
+  { name: 'formctl __complete (cached)', args: [BIN, '__complete', 'workspace', 'use', ''], base: 'node -e 0', goal: { 24: 1.3 } },
 ];
+
+/** The goal for a Node major: 22 stands for 22 and later, 24 for 24 and later, 20 for 20. */
+const goalFor = (goal, major) => (goal ? (major >= 24 && goal[24] !== undefined ? goal[24] : major >= 22 ? goal[22] : goal[20]) : undefined);
+const verdict = (ratio, goal) => (goal === undefined ? '' : ` (goal <= ${goal}x: ${ratio <= goal ? 'met' : 'MISSED'})`);
 
 try {
   const versions = nodes.map((n) => spawnSync(n, ['-v'], { encoding: 'utf8' }).stdout.trim());
   const times = nodes.map(() => new Map(cases.map((c) => [c.name, []])));
+  // The warm-up also fills the completion cache (the first __complete asks the stub).
   for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const n of nodes) for (const c of cases) await once(n, c.args);
   // Interleaved (every case on every Node, round after round) so that machine noise hits all alike.
   for (let i = 0; i < RUNS; i++) {
-    if (Date.now() > deadline) throw new Error('bench exceeded 180 s; try --runs 5');
+    if (Date.now() > deadline) throw new Error('bench exceeded 300 s; try --runs 5');
     for (const [k, n] of nodes.entries()) for (const c of cases) times[k].get(c.name).push(await once(n, c.args));
   }
-  console.log(`${RUNS} runs after ${WARMUP} warm-ups, median wall time, all Node versions interleaved`);
-  const load = loadavg()[0];
-  if (load > availableParallelism()) {
-    console.log(`  (load average ${load.toFixed(1)} on ${availableParallelism()} cores: wall times are inflated; compare ratios, rerun when quieter)`);
-  }
+  const [l1, l5] = loadavg();
+  console.log(
+    `${RUNS} runs after ${WARMUP} warm-ups, medians, all Node versions interleaved; load average ${l1.toFixed(1)} (5 min: ${l5.toFixed(1)}) on ${availableParallelism()} cores`,
+  );
+  if (l1 > availableParallelism()) console.log('  (the machine is busy: wall times are inflated; CPU ratios suffer least; rerun when quieter)');
+  const med = (k, name, field) => median(times[k].get(name).map((r) => r[field]));
   for (const [k, version] of versions.entries()) {
     const major = Number(version.slice(1).split('.')[0]);
     console.log(`node ${version}`);
+    console.log(`  ${'case'.padEnd(30)} ${'CPU ms'.padStart(7)} ${'wall ms'.padStart(8)}  ratios`);
     for (const c of cases) {
-      const m = median(times[k].get(c.name));
-      let note = '';
+      const cpu = med(k, c.name, 'cpu');
+      const wall = med(k, c.name, 'wall');
+      const notes = [];
       if (c.base) {
-        const ratio = m / median(times[k].get(c.base));
-        const goal = c.goal?.[major >= 24 ? 24 : 20];
-        note = `${ratio.toFixed(2)}x ${c.base}` + (goal ? ` (goal <= ${goal}x: ${ratio <= goal ? 'met' : 'MISSED'})` : '');
-        if (c.also) note += `, ${(m / median(times[k].get(c.also))).toFixed(2)}x ${c.also}`;
+        const r = cpu / med(k, c.base, 'cpu');
+        notes.push(`CPU ${r.toFixed(2)}x ${c.base}${verdict(r, goalFor(c.goal, major))}`);
       }
-      console.log(`  ${c.name.padEnd(30)} ${m.toFixed(1).padStart(7)} ms  ${note}`);
+      if (c.wallGoal || c.exitGoalMs) {
+        const r = wall / med(k, c.base, 'wall');
+        notes.push(`wall ${r.toFixed(2)}x${verdict(r, goalFor(c.wallGoal, major))}`);
+        const after = med(k, c.name, 'afterOutput');
+        notes.push(`exits ${after.toFixed(1)} ms after its output${verdict(after, c.exitGoalMs).replace('x:', ' ms:')}`);
+      }
+      console.log(`  ${c.name.padEnd(30)} ${cpu.toFixed(1).padStart(7)} ${wall.toFixed(1).padStart(8)}  ${notes.join('; ')}`);
     }
   }
   if (lowest <= LIMIT / 2) {

@@ -603,6 +603,13 @@ export class ApiClient {
       case EXCHANGE_TIMEOUT:
         return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
     }
+    if (code === 'FETCH_BAD_PORT') {
+      return new NetworkError(
+        `Port ${url.port} of ${url.hostname} is one the fetch standard blocks for HTTP (as browsers do), so Node's fetch refused it ${where}.`,
+        'Serve the API on another port (443, 80, 8080, …).',
+        code,
+      );
+    }
     if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
       return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
     }

@@ -27,6 +27,8 @@ export const NOT_RETRIED_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'ENOTFOUND',
   EXCHANGE_TIMEOUT,
+  // A port the fetch standard blocks: refused before any connection, every time.
+  'FETCH_BAD_PORT',
 ]);
 /**
  * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not

@@ -64,7 +64,10 @@ export async function exchange(r: WireRequest): Promise<WireResponse> {
     if (r.dispatcher !== undefined) Object.assign(init, { dispatcher: r.dispatcher });
     res = await fetch(r.url, init);
   } catch (err) {
-    throw unwrapFetchError(err);
+    const cause = unwrapFetchError(err) as Error & { code?: unknown };
+    // The fetch standard blocks some ports (1, 25, 6000, 10080, …) for HTTP, before any connection.
+    if (cause?.message === 'bad port' && cause.code === undefined) throw codedError(`port ${r.url.port} is blocked by fetch`, 'FETCH_BAD_PORT');
+    throw cause;
   } finally {
     clearTimeout(headersTimer);
   }

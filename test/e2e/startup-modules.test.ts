@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 
@@ -10,13 +12,21 @@ const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url
 const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3'];
 
 /** Runs the built binary with a preload that logs every module it resolves; returns the set. */
-async function modulesLoadedBy(args: string[]): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+async function modulesLoadedBy(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'formctl-loadlog-'));
   const log = join(dir, 'modules.log');
   try {
     const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_LOAD_LOG: log },
+      env: {
+        PATH: process.env.PATH,
+        NO_COLOR: '1',
+        HOME: dir,
+        FORMCTL_CONFIG_DIR: join(dir, 'config'),
+        FORMCTL_CACHE_DIR: join(dir, 'cache'),
+        FORMCTL_LOAD_LOG: log,
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -65,6 +75,30 @@ describe('startup loads nothing heavy', () => {
         expect(fast.code).toBe(0);
         expect(fast.stdout).toBe(full.stdout);
         expect(fast.modules.some((m) => m.includes('/dist/'))).toBe(false);
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))(
+    "a one-request command uses Node's fetch and loads no undici package; a proxy variable loads it",
+    async () => {
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('[{"id":1,"name":"A","icon":null,"is_readonly":false}]');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const env = { FORMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FORMCTL_TOKEN: 'fsk_t' };
+        const direct = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], env);
+        expect([direct.code, direct.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
+        expect(heavyIn(direct.modules)).toEqual([]);
+        // NO_PROXY=* still sends it direct, but the proxy agent (the undici package) is what decides.
+        const proxied = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], { ...env, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
+        expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
+        expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/chunks/undici-'))).toBe(true);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
       }
     },
   );

@@ -55,7 +55,9 @@ describe('main error mapping', () => {
   it("a port that Node's fetch blocks is named as such (exit 11)", async () => {
     const r = await formctl(['workspace', 'list', '--max-wait', '0'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     expect(r.code).toBe(11);
-    expect(r.err.split('\n')[0]).toBe("error: Node's fetch refuses port 1 of 127.0.0.1 (a port the Fetch standard blocks) (GET /open/workspaces).");
+    expect(r.err.split('\n')[0]).toBe(
+      "error: Port 1 of 127.0.0.1 is one the fetch standard blocks for HTTP (as browsers do), so Node's fetch refused it (GET /open/workspaces).",
+    );
   });
 
   it('a token is never sent over plain http to a non-loopback host (exit 2)', async () => {
