@@ -193,10 +193,14 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
       else if (!deployed) limit(limiters.general, limitKey(app, req));
       const method = req.method ?? 'GET';
       const match = router.match(method, url.pathname);
-      if (!match) throw notFound(`The route ${url.pathname} could not be found.`);
+      // Deployed: Laravel's router answers before any middleware, naming the path without its
+      // slashes (`Request::path()`) and, for a GET route, HEAD too (docs/service.md, "Requests in general").
+      const shownPath = deployed ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
+      if (!match) throw notFound(`The route ${shownPath} could not be found.`);
       if ('allow' in match) {
-        throw new HttpError(405, `The ${method} method is not supported for route ${url.pathname}. Supported methods: ${match.allow.join(', ')}.`, undefined, {
-          Allow: match.allow.join(', '),
+        const allow = deployed ? match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : match.allow;
+        throw new HttpError(405, `The ${method} method is not supported for route ${shownPath}. Supported methods: ${allow.join(', ')}.`, undefined, {
+          Allow: allow.join(', '),
         });
       }
       if (deployed && !external) {

@@ -1,4 +1,6 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { join } from 'node:path';
+import { cacheDir } from '../../config/paths.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -37,11 +39,21 @@ export type ExportDeps = Pick<Factory, 'io' | 'api'> & {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
+  /** Where facts learnt about a service are kept (`<cache dir>/service`): whether it lets tokens read export jobs. */
+  serviceCacheDir?: string;
 };
 
 /** The Factory's dependencies as export and export-status hand them to their run functions. */
 export function exportDeps(f: Factory): ExportDeps {
-  return { io: f.io, api: f.api, signal: f.signal, now: () => f.now().getTime(), sleep: abortableSleep, context: () => f.context() };
+  return {
+    io: f.io,
+    api: f.api,
+    signal: f.signal,
+    now: () => f.now().getTime(),
+    sleep: abortableSleep,
+    context: () => f.context(),
+    serviceCacheDir: join(cacheDir(f.env), 'service'),
+  };
 }
 
 /**
