@@ -8,6 +8,7 @@ import { RateLimiter } from './ratelimit.js';
 import { Router } from './router.js';
 import { registerAccount } from './routes/account.js';
 import { registerExport } from './routes/export.js';
+import { registerRetention } from './routes/retention.js';
 import { registerForms } from './routes/forms.js';
 import { registerIntegrations } from './routes/integrations.js';
 import { registerMembers } from './routes/members.js';
@@ -40,6 +41,7 @@ export function buildRouter(flavor: Flavor = 'spec'): Router<Route> {
   registerSharePage(table);
   registerSandboxUsers(table);
   registerAccount(table);
+  registerRetention(table);
   return router;
 }
 

@@ -20,7 +20,7 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
-import { type ExportDeps, addDownloadOptions, exportDeps } from './shared.js';
+import { type ExportDeps, addDownloadOptions, exportDeps, retentionNote } from './shared.js';
 
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
@@ -85,6 +85,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
+  await retentionNote(o.io, form);
   const memo = new ExportStatusMemo(o.serviceCacheDir, o.now);
   const origin = client.baseUrl.origin;
   // A job id is only worth printing if it can be fetched later: on the deployed service a token can
