@@ -166,6 +166,7 @@ function sharedBudgets(env: NodeJS.ProcessEnv, baseUrl: string, token: string, d
   return {
     general: new SharedBudget(dir, origin, token, { debug }),
     export: new SharedBudget(dir, origin, token, { debug, bucket: 'export' }),
+    external: new SharedBudget(dir, origin, token, { debug, bucket: 'external' }),
   };
 }
 

@@ -16,7 +16,7 @@ import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError 
 import { WaitBudget } from './wait-budget.js';
 import { type ProxySetting, proxyAgent, proxyFailure, traceProxy } from './proxy.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
-import type { RateBucket, RateLimitState, SharedBudget } from './ratelimit.js';
+import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
 export interface ClientOptions {
@@ -83,7 +83,8 @@ export interface RequestOptions {
   retry?: 'default' | 'never-after-send';
   /**
    * The limiter bucket the request also counts against besides the general one (`export` for the
-   * export POST). Its answer's X-RateLimit-* headers and a 429's wait then tune only that bucket:
+   * export POST), or instead of it (`external`: the `/external/` routes' own limiter, see
+   * SEPARATE_BUCKETS). Its answer's X-RateLimit-* headers and a 429's wait then tune only that bucket:
    * they describe the export limiter (or whichever has less left), never the general pace.
    */
   bucket?: RateBucket;
@@ -164,7 +165,7 @@ export class ApiClient {
   /** What the general limiter's headers said last (every request but an export POST's answer). */
   readonly rateLimit: RateLimitState = {};
   /** The same per bucket: `rateLimits.general` is `rateLimit`. */
-  readonly rateLimits: Record<RateBucket, RateLimitState> = { general: this.rateLimit, export: {} };
+  readonly rateLimits: Record<RateBucket, RateLimitState> = { general: this.rateLimit, export: {}, external: {} };
   private dispatcher?: unknown;
   private untrace?: () => void;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -412,12 +413,13 @@ export class ApiClient {
   /**
    * The rate budget around one attempt: its slots are taken before it (an export POST counts against
    * its own bucket and the general one: the export slot first, as that wait may be long, then the
-   * general slot), and its answer's headers are taken into the request's bucket after it.
+   * general slot; a request of a separate bucket, `external`, only its own), and its answer's headers
+   * are taken into the request's bucket after it.
    */
   private async budgeted(p: Prepared, run: () => Promise<Attempt>): Promise<Attempt> {
     const reserved: Partial<Record<RateBucket, boolean>> = {};
     if (p.bucket !== 'general') reserved[p.bucket] = await this.waitForBudget(p.bucket, p);
-    reserved.general = await this.waitForBudget('general', p);
+    if (!SEPARATE_BUCKETS.has(p.bucket)) reserved.general = await this.waitForBudget('general', p);
     const t0 = this.now();
     const a = await run();
     if ('error' in a) return a;
@@ -559,8 +561,9 @@ export class ApiClient {
     // throttle middleware does), so an export answer may carry the general limiter's: the general
     // limit, already known from other answers. They say nothing about the export bucket and are
     // not taken for it (the request was counted in the general budget when it was sent). Where
-    // both limits really are equal, the general budget alone keeps exports under it.
-    if (bucket !== 'general' && hasLimit && limit === this.rateLimit.limit) return false;
+    // both limits really are equal, the general budget alone keeps exports under it. A separate
+    // bucket's route has no other limiter: its headers are its own.
+    if (bucket !== 'general' && !SEPARATE_BUCKETS.has(bucket) && hasLimit && limit === this.rateLimit.limit) return false;
     if (hasLimit) state.limit = limit;
     if (Number.isFinite(remaining) && h['x-ratelimit-remaining'] !== undefined) state.remaining = remaining;
     if (Number.isFinite(reset) && h['x-ratelimit-reset'] !== undefined) state.resetAt = resetToEpochMs(reset, this.now());

@@ -72,6 +72,17 @@ export interface StatusPathMemo {
   style?: 'docs' | 'code';
 }
 
+/**
+ * Whether a 404 on the code's status path means "closed to tokens": the deployed server answers a
+ * route that exists but is not open to tokens with 404 and an empty message
+ * (OpnForm `AuthenticateWithJwtOrSanctum.php:30-37`; the route is `api.php:257-260`), while an
+ * unknown route gets Laravel's "The route … could not be found." and a missing job a message
+ * that says so. What the docs path answers decides nothing: on the deployed server it is no route.
+ */
+function closedToTokens(err: unknown): boolean {
+  return err instanceof NotFoundError && (err.serverMessage ?? '') === '';
+}
+
 /** Reads an export job's status from the docs path, falling back to the code path; a 404 on both names the job. */
 export async function getExportStatus(c: ApiClient, formId: number, jobId: string, memo: StatusPathMemo = {}, signal?: AbortSignal): Promise<ExportStatus> {
   const paths = {
@@ -79,7 +90,6 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
     code: apiPath`/open/forms/${formId}/submissions/export/status/${jobId}`,
   };
   const order: Array<'docs' | 'code'> = memo.style === 'code' ? ['code', 'docs'] : ['docs', 'code'];
-  let closed = 0;
   for (const style of order) {
     try {
       const res = await c.request<ExportStatus>({ path: paths[style], ability: 'forms-read', signal });
@@ -87,11 +97,10 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
       return normalizeStatus(res.data);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      // The deployed service answers routes closed to tokens with 404 and an empty message.
-      if ((err.serverMessage ?? '') === '') closed++;
+      // The code's path closed to tokens: the job may be running, a token can never read it.
+      if (style === 'code' && closedToTokens(err)) throw new ExportStatusClosedError(formId, jobId);
     }
   }
-  if (closed === order.length) throw new ExportStatusClosedError(formId, jobId);
   throw new CliError(
     `Export job ${jobId} was not found (tried ${paths.docs} and ${paths.code}).`,
     ExitCode.notFound,
@@ -99,38 +108,31 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
   );
 }
 
-/** A job id no service hands out (the nil UUID): what a probe of the status routes asks for. */
+/** A job id no service hands out (the nil UUID): what a probe of the status route asks for. */
 const PROBE_JOB_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Whether this service closes the export status routes to tokens, asked before an export is
- * started (`submission export --no-wait`): the same test as getExportStatus's, on a job id no
- * service hands out. A route open to tokens answers such an id with a 404 that says why (or with a
- * status); the deployed service answers both paths with 404 and an empty message, whatever the id
- * (docs/service.md, "Export"). Anything else (an error, an odd answer) is not taken as closed: the
- * export then goes as before. One request on a service that answers, two on the deployed one.
+ * Whether this service closes the export status route to tokens, asked before an export is
+ * started (`submission export --no-wait`): the code's path asked for a job id no service hands out.
+ * A route open to tokens answers such an id with a 404 that says why (or with a status), a service
+ * without that path with Laravel's "route could not be found"; the deployed service answers 404
+ * with an empty message, whatever the id (docs/service.md, "Export"). Anything else (an error, an
+ * odd answer) is not taken as closed: the export then goes as before. One request.
  */
 export async function exportStatusClosed(c: ApiClient, formId: number, signal?: AbortSignal): Promise<boolean> {
-  const paths = [
-    apiPath`/open/forms/${formId}/submissions/export/${PROBE_JOB_ID}/status`,
-    apiPath`/open/forms/${formId}/submissions/export/status/${PROBE_JOB_ID}`,
-  ];
-  for (const path of paths) {
-    try {
-      await c.request<unknown>({ path, ability: 'forms-read', signal });
-      return false;
-    } catch (err) {
-      if (err instanceof InterruptedError) throw err;
-      if (!(err instanceof NotFoundError) || (err.serverMessage ?? '') !== '') return false;
-    }
+  try {
+    await c.request<unknown>({ path: apiPath`/open/forms/${formId}/submissions/export/status/${PROBE_JOB_ID}`, ability: 'forms-read', signal });
+    return false;
+  } catch (err) {
+    if (err instanceof InterruptedError) throw err;
+    return closedToTokens(err);
   }
-  return true;
 }
 
 /**
- * The job's status cannot be read with a token: 404 with an empty message on both paths, which is how
- * the deployed service answers a route closed to tokens (docs/submission-update.md). The job itself
- * may well be running; `submission export` falls back to a chunked export.
+ * The job's status cannot be read with a token: 404 with an empty message on the status route,
+ * which is how the deployed service answers a route closed to tokens (docs/submission-update.md).
+ * The job itself may well be running; `submission export` falls back to a chunked export.
  */
 export class ExportStatusClosedError extends CliError {
   constructor(
@@ -138,7 +140,7 @@ export class ExportStatusClosedError extends CliError {
     readonly jobId: string,
   ) {
     super(
-      `This service does not let API tokens read the status of export job ${jobId} (HTTP 404 with an empty message on both status paths); the job may be running, but its file cannot be fetched with a token.`,
+      `This service does not let API tokens read the status of export job ${jobId} (HTTP 404 with an empty message on its status route); the job may be running, but its file cannot be fetched with a token.`,
       ExitCode.notFound,
       `Run \`formctl submission export ${formId}\` without --no-wait: when the status cannot be read, formctl exports the rows in chunks of ${1000} instead.`,
     );

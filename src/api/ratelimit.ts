@@ -9,10 +9,15 @@ const MINUTE_MS = 60_000;
 
 /**
  * The service's limiters (docs/security.md, "One rate budget per machine"): `general` counts every
- * request of a user (100 a minute on the deployed service); `export` is the export POST's own
- * bucket on top of it (10 a minute there).
+ * request of a user to `/open/` (100 a minute on the deployed service); `export` is the export POST's
+ * own bucket on top of it (10 a minute there); `external` is the `/external/` routes' limiter
+ * (`GET /external/zapier/validate`, 60 a minute per user), which is not the general one: those
+ * requests are not counted against `general` (docs/service.md, "Who am I").
  */
-export type RateBucket = 'general' | 'export';
+export type RateBucket = 'general' | 'export' | 'external';
+
+/** Buckets whose requests the service does not also count in the general limiter. */
+export const SEPARATE_BUCKETS: ReadonlySet<RateBucket> = new Set<RateBucket>(['external']);
 
 /** What the client last learned from X-RateLimit-* headers. */
 export interface RateLimitState {
@@ -209,7 +214,7 @@ export class SharedBudget {
   /** An observation not yet written (only notable ones are written at once; see observe). */
   private pending?: Partial<BudgetFile>;
 
-  /** The service's limiter this file counts for: `general` (every request) or `export` (the export POST's own bucket). */
+  /** The service's limiter this file counts for: `general` (every `/open/` request), `export` (the export POST's own bucket) or `external`. */
   readonly bucket: RateBucket;
 
   constructor(dir: string, origin: string, token: string, o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {}) {

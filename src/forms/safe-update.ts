@@ -3,12 +3,15 @@ import type { ApiClient } from '../api/client.js';
 import type { IOStreams } from '../io/iostreams.js';
 import { notice } from '../io/output.js';
 import { type Form, getForm, putForm } from '../api/forms.js';
-import { CancelledError, ConflictError } from '../errors.js';
+import { CancelledError, ConflictError, UsageError } from '../errors.js';
 import { writeBackup } from './backups.js';
 import { formDiff } from './diff.js';
 import { documentText, isObject, toUpdateBody } from './document.js';
 import type { Release } from './lock.js';
 import { mergePatch } from './merge.js';
+import { countExpired, retentionChange, retentionWarning } from './retention.js';
+import { retentionCutoff } from '../service/retention.js';
+import { type Prompter, confirmByTyping } from '../io/prompter.js';
 import { SECRET_KEYS } from './secrets.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm, fillRequired } from './validate.js';
 
@@ -39,6 +42,12 @@ export interface SafeUpdateInput {
   /** Says something on stderr while the update runs (warnings that must come before the PUT). */
   warn?: (message: string) => Promise<void>;
   /**
+   * Asked before a change that sets or shortens the form's submission retention is sent, with the
+   * warning of what it deletes (docs/forms.md, "Retention"): resolves to go ahead, throws to refuse
+   * (exit 2 off a terminal without --yes, 3 for a wrong answer). Without it such a change is refused.
+   */
+  confirmRetention?: (warning: string, form: Form) => Promise<void>;
+  /**
    * A new slug the user asked for. Slugs are identity and never part of a body otherwise; the
    * deployed service changes one only on a self-hosted server (docs/forms.md, "What the deployed server changes on save").
    */
@@ -53,10 +62,17 @@ export interface DroppedBlock {
 }
 
 /** What every form-changing command (update, edit, apply, restore) maps the same way from its flags and terminal. */
-export type SafeUpdateSettings = Pick<SafeUpdateInput, 'validate' | 'dryRun' | 'force' | 'now' | 'color' | 'warn'>;
+export type SafeUpdateSettings = Pick<SafeUpdateInput, 'validate' | 'dryRun' | 'force' | 'now' | 'color' | 'warn' | 'confirmRetention'>;
 
-/** --no-validate, --dry-run and --force as safeUpdate takes them; colour and warnings follow the terminal. */
-export function safeUpdateSettings(io: IOStreams, o: { validate?: boolean; dryRun?: boolean; force?: boolean; now: () => Date }): SafeUpdateSettings {
+/**
+ * --no-validate, --dry-run and --force as safeUpdate takes them; colour and warnings follow the
+ * terminal; a retention change is confirmed by typing the form's title on a terminal, by --yes
+ * elsewhere (refused with exit 2 without it: nothing is sent).
+ */
+export function safeUpdateSettings(
+  io: IOStreams,
+  o: { validate?: boolean; dryRun?: boolean; force?: boolean; now: () => Date; yes?: boolean; prompter?: () => Prompter },
+): SafeUpdateSettings {
   return {
     validate: o.validate !== false,
     dryRun: o.dryRun === true,
@@ -64,7 +80,24 @@ export function safeUpdateSettings(io: IOStreams, o: { validate?: boolean; dryRu
     now: o.now,
     color: io.colorStdout,
     warn: (m) => notice(io, m, 'warning'),
+    confirmRetention: (warning, form) => confirmRetention(io, o, warning, typeof form.title === 'string' && form.title.trim() ? form.title : String(form.id)),
   };
+}
+
+/**
+ * Confirms a change that sets or shortens a form's retention (docs/forms.md, "Retention"): with
+ * --yes the warning is said and the change goes; on a terminal the form's title must be typed;
+ * elsewhere it is refused (exit 2) and nothing is sent.
+ */
+export async function confirmRetention(io: IOStreams, o: { yes?: boolean; prompter?: () => Prompter }, warning: string, title: string): Promise<void> {
+  if (o.yes) return notice(io, `${warning}.`, 'warning');
+  if (!io.canPrompt || !o.prompter) {
+    throw new UsageError(
+      `${capitalised(warning)}: refusing without confirmation; nothing was sent.`,
+      'Pass --yes to confirm, or --dry-run to see the change (prompts are off: not a terminal, CI, or --no-input).',
+    );
+  }
+  await confirmByTyping(io, o.prompter(), { message: `${capitalised(warning)}.`, what: 'the form title', expected: title });
 }
 
 export interface SafeUpdateResult {
@@ -86,6 +119,8 @@ export interface SafeUpdateResult {
   brandingNotApplied?: boolean;
   /** The slug sent and the one the form has after the update (or would be sent, in a dry run). */
   slug?: { sent: string; now: string };
+  /** The warning of a change that sets or shortens retention (said on stderr before anything is sent). */
+  retention?: string;
 }
 
 /**
@@ -115,8 +150,17 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
   if ((await formDiff(shownBefore, wanted)) === '') return { outcome: 'unchanged', diff: '', form: o.current, ...base };
   const diff = await formDiff(shownBefore, body, { from: `form ${o.current.id} (current)`, to: `form ${o.current.id} (new)`, color: o.color });
   await warnBeforeSending(o, before, body);
+  const retention = await retentionNotice(o, before, body);
   const slug = newSlug === undefined ? undefined : { sent: newSlug, now: o.current.slug };
-  if (o.dryRun) return { outcome: 'dry-run', diff, form: o.current, ...base, filled, slug };
+  if (o.dryRun) {
+    if (retention) await o.warn?.(retention);
+    return { outcome: 'dry-run', diff, form: o.current, ...base, filled, slug, retention };
+  }
+  if (retention) {
+    if (!o.confirmRetention)
+      throw new UsageError(`${capitalised(retention)}; refusing: this command cannot confirm it.`, 'Change the retention with `formctl form update`.');
+    await o.confirmRetention(retention, o.current);
+  }
   if (o.confirm && !(await o.confirm(diff))) throw new CancelledError('Cancelled; nothing was sent.');
 
   const release = o.lock ? await o.lock() : undefined;
@@ -158,10 +202,27 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
       );
     }
     if (slug) slug.now = typeof form.slug === 'string' ? form.slug : slug.now;
-    return { outcome: 'updated', diff, form, backup, ignored, removedFields, filled, droppedBlocks, brandingNotApplied, slug };
+    return { outcome: 'updated', diff, form, backup, ignored, removedFields, filled, droppedBlocks, brandingNotApplied, slug, retention };
   } finally {
     await release?.();
   }
+}
+
+/**
+ * The warning for a change that sets or shortens the submission retention: the service's hourly job
+ * then deletes every submission older than it for good (docs/forms.md, "Retention"); the number it
+ * would delete today is counted from the submission list. undefined for any other change.
+ */
+async function retentionNotice(o: SafeUpdateInput, before: Obj, body: Obj): Promise<string | undefined> {
+  const now = o.now().getTime();
+  const change = retentionChange(before, body, now);
+  if (!change) return undefined;
+  const count = await countExpired(o.client, o.current.id, retentionCutoff(now, change.after));
+  return retentionWarning({ id: o.current.id, title: body.title ?? o.current.title }, change, count);
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** Code blocks are deleted on save by the deployed service unless the workspace may use custom code. */

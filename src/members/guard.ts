@@ -1,3 +1,4 @@
+import { type Account, whoAmI } from '../api/account.js';
 import type { ApiClient } from '../api/client.js';
 import { ForbiddenError, forbiddenCause } from '../api/errors.js';
 import { listWorkspaceForms } from '../api/forms.js';
@@ -24,6 +25,8 @@ export interface WorkspaceFacts {
   forms?: number;
   /** The caller's member record, when formctl could tell who the token belongs to. */
   me?: Member;
+  /** Whose the token is, from who-am-I: undefined until asked, null where the service has no such route. */
+  account?: Account | null;
   /** Members who may be the caller (one, the caller, when `me` is known). */
   candidates: Member[];
   /** The token's workspaces, when they could be listed (for `settleCaller`). */
@@ -101,8 +104,26 @@ export async function readWorkspaceFacts(
   if (members.length === 1) {
     facts.me = members[0];
     facts.candidates = [members[0]!];
-  } else if (o.identify) await narrowCandidates(client, facts);
+  } else if (o.identify && !(await identifyByAccount(client, facts))) await narrowCandidates(client, facts);
   return facts;
+}
+
+/**
+ * Finds the caller among the members by the e-mail who-am-I answers (one request, open to any token:
+ * docs/service.md, "Who am I"). True when that settled who the caller is (`me`, or not a member at
+ * all); false where the service has no such route (an older or a non-OpenForm server), or it failed,
+ * and the member lists must be compared instead.
+ */
+async function identifyByAccount(client: ApiClient, facts: WorkspaceFacts): Promise<boolean> {
+  if (facts.account === undefined) facts.account = await whoAmI(client).catch(() => null);
+  const account = facts.account;
+  if (!account) return false;
+  const email = account.email.trim().toLowerCase();
+  const me = facts.members.find((m) => typeof m.email === 'string' && m.email.trim().toLowerCase() === email);
+  facts.me = me;
+  facts.candidates = me ? [me] : [];
+  if (!me) facts.callerIsAdmin = false;
+  return true;
 }
 
 /** Narrows `candidates` (and sets `me` when one is left) from the token's other workspaces. */
@@ -113,12 +134,14 @@ async function narrowCandidates(client: ApiClient, facts: WorkspaceFacts): Promi
 }
 
 /**
- * Learns what `leaveOrphans` needs about the caller: first whether they are an admin, from the
- * invite list (a read only admins may make: 200 means admin, a 403 that names the role means not);
- * failing that, narrows `candidates` (and sets `me` when one is left) from the token's other workspaces.
+ * Learns what `leaveOrphans` needs about the caller: who they are, from who-am-I (one request);
+ * where the service has no such route, whether they are an admin, from the invite list (a read only
+ * admins may make: 200 means admin, a 403 that names the role means not); failing that, narrows
+ * `candidates` (and sets `me` when one is left) from the token's other workspaces.
  */
 export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
   if (facts.me) return;
+  if (await identifyByAccount(client, facts)) return;
   try {
     await listInvites(client, facts.id);
     facts.callerIsAdmin = true;
@@ -158,8 +181,9 @@ async function countForms(client: ApiClient, workspaceId: number): Promise<numbe
 }
 
 /**
- * The members who may be the caller. No route open to tokens says whose a token is, so: the caller
- * belongs to every workspace the token lists; intersect member lists until one user is left.
+ * The members who may be the caller, where the service cannot say whose a token is (no who-am-I
+ * route: an older or a non-OpnForm server; see identifyByAccount): the caller belongs to every
+ * workspace the token lists; intersect member lists until one user is left.
  */
 export async function identifyCaller(client: ApiClient, workspaceId: number, members: Member[], workspaces: Workspace[]): Promise<Member[]> {
   let candidates = members;
@@ -222,7 +246,7 @@ export function orphanReason(f: WorkspaceFacts, o: Orphaning): string {
     case 'only-admin':
       return `${personLabel(o.who)} is the only admin of ${ws}, so nobody could manage its members, settings or deletion, and ${forms === 'no forms' ? 'it' : forms} would have no admin.`;
     case 'maybe-only-admin':
-      return `${personLabel(o.who)} is the only admin of ${ws}, and formctl cannot tell whether that is you (no route open to tokens says whose a token is); if it is, nobody could manage ${ws} and ${forms} any more.`;
+      return `${personLabel(o.who)} is the only admin of ${ws}, and formctl cannot tell whether that is you (this service does not say whose a token is); if it is, nobody could manage ${ws} and ${forms} any more.`;
   }
 }
 

@@ -19,6 +19,8 @@ export interface ResolvedOptions {
   rateLimit: number;
   /** Deployed flavour: exports per minute per user, beside the general limit; 0 is off. */
   exportRateLimit: number;
+  /** `/external/` requests per minute per user, their own bucket instead of the general one; 0 is off (with rateLimit 0). */
+  externalRateLimit: number;
   exportAsyncThreshold: number;
   allowPrivateWebhooks: boolean;
   community: boolean;

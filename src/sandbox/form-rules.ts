@@ -1,4 +1,5 @@
 import { COLOR_PATTERN, LANGUAGES, STYLE_BOOLEANS, STYLE_DEFAULTS, STYLE_ENUMS, TITLE_MAX, VISIBILITIES } from '../service/forms.js';
+import { RETENTION_MAX, RETENTION_MIN, RETENTION_UNITS } from '../service/retention.js';
 import type { FormProperty } from './model.js';
 import { Errors, charLength, isBlank, isObject, label, requiredEnum, requiredString } from './validation.js';
 
@@ -205,5 +206,34 @@ export function validateFormInput(
     if (body[key] !== undefined) attrs[key] = checkOptional(errors, key, spec, body[key]);
     else if (!(key in attrs)) attrs[key] = optionalDefault(spec);
   }
+  checkRetention(errors, body, attrs);
   return { attrs, properties };
+}
+
+const empty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * Submission retention, both flavours, with the deployed server's rules (OpnForm
+ * `UserFormRequest.php:163-174`): the value an integer from 1 to 3650, the unit day/week/month/year,
+ * both nullable, each required when the other is given. Absent keys keep what is stored.
+ */
+function checkRetention(errors: Errors, body: Record<string, unknown>, attrs: Record<string, unknown>): void {
+  const value = body.submission_retention_value;
+  const unit = body.submission_retention_unit;
+  if (!empty(value)) {
+    const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+    if (!Number.isInteger(n)) errors.add('submission_retention_value', 'The submission retention value field must be an integer.');
+    else if ((n as number) < RETENTION_MIN) errors.add('submission_retention_value', `The submission retention value field must be at least ${RETENTION_MIN}.`);
+    else if ((n as number) > RETENTION_MAX)
+      errors.add('submission_retention_value', `The submission retention value field must not be greater than ${RETENTION_MAX}.`);
+    else attrs.submission_retention_value = n;
+  } else if (!empty(unit))
+    errors.add('submission_retention_value', 'The submission retention value field is required when submission retention unit is present.');
+  else if (value !== undefined || !('submission_retention_value' in attrs)) attrs.submission_retention_value = null;
+  if (!empty(unit)) {
+    if (!(RETENTION_UNITS as readonly unknown[]).includes(unit)) errors.add('submission_retention_unit', 'The selected submission retention unit is invalid.');
+    else attrs.submission_retention_unit = unit;
+  } else if (!empty(value))
+    errors.add('submission_retention_unit', 'The submission retention unit field is required when submission retention value is present.');
+  else if (unit !== undefined || !('submission_retention_unit' in attrs)) attrs.submission_retention_unit = null;
 }

@@ -18,7 +18,7 @@ import { ensureDemoForm, initialStore } from './seed.js';
 import { createHttpServer } from './server.js';
 import { Store } from './store.js';
 import { isEmail } from './validation.js';
-import { EXPORT_ASYNC_THRESHOLD, EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../service/limits.js';
+import { EXPORT_ASYNC_THRESHOLD, EXPORT_LIMIT_PER_MINUTE, EXTERNAL_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../service/limits.js';
 import { FLAVORS } from '../service/flavors.js';
 
 export { SandboxError } from './errors.js';
@@ -112,6 +112,7 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     dataFile: o.dataFile,
     rateLimit: int('rateLimit', o.rateLimit, RATE_LIMIT_PER_MINUTE),
     exportRateLimit: int('exportRateLimit', o.exportRateLimit, o.rateLimit === 0 ? 0 : EXPORT_LIMIT_PER_MINUTE),
+    externalRateLimit: o.rateLimit === 0 ? 0 : EXTERNAL_LIMIT_PER_MINUTE,
     exportAsyncThreshold: int('exportAsyncThreshold', o.exportAsyncThreshold, EXPORT_ASYNC_THRESHOLD),
     allowPrivateWebhooks: o.allowPrivateWebhooks ?? false,
     community: o.community ?? false,

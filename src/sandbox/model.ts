@@ -69,6 +69,8 @@ export interface Submission {
   form_id: number;
   data: Record<string, unknown>;
   created_at: number;
+  /** Last change (an update through the API); absent means never changed since `created_at`. Retention counts from it. */
+  updated_at?: number;
   /** Public UUID (the deployed server's `submission_id` in lists); filled on load for older files. */
   uuid?: string;
   /** Deployed flavour: `partial` for an answer sent with `is_partial: true`; absent means completed. */

@@ -6,7 +6,9 @@ import type { App, Ctx, Flavor, Handler, PublicCtx, RouteTable } from './context
 import { HttpError, notFound } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { Router } from './router.js';
+import { registerAccount } from './routes/account.js';
 import { registerExport } from './routes/export.js';
+import { registerRetention } from './routes/retention.js';
 import { registerForms } from './routes/forms.js';
 import { registerIntegrations } from './routes/integrations.js';
 import { registerMembers } from './routes/members.js';
@@ -38,6 +40,8 @@ export function buildRouter(flavor: Flavor = 'spec'): Router<Route> {
   registerIntegrations(table);
   registerSharePage(table);
   registerSandboxUsers(table);
+  registerAccount(table);
+  registerRetention(table);
   return router;
 }
 
@@ -139,6 +143,22 @@ export interface Limiters {
   general?: RateLimiter;
   /** Deployed flavour: the export route's own bucket, per user, on top of the general one. */
   exports?: RateLimiter;
+  /** Both flavours: the `/external/` routes' own limiter, per user, instead of the general one. */
+  external?: RateLimiter;
+}
+
+/**
+ * The deployed server's `/external/` routes (`api/routes/api-external.php`) are in their own
+ * middleware group, throttled by the `api` limiter (60 a minute per user) and not by the `/open/`
+ * routes' general one (OpnForm `api/app/Http/Kernel.php:109-113`, `RouteServiceProvider.php:37-39,50-52`).
+ */
+const EXTERNAL = /^\/external\//;
+
+/** The `/external/` limiter's key: the token's user, else the client IP (`$request->user()?->id ?: $request->ip()`). */
+function userKey(app: App, req: IncomingMessage): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const token = match ? app.store.tokens.get(match[1]!) : undefined;
+  return token ? `user:${token.user_id}` : `ip:${clientIp(req)}`;
 }
 
 /** The rate-limit key: deployed, the token's user (all of a user's tokens share it); else the client IP. */
@@ -169,17 +189,23 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
         if (!decision.allowed) throw new HttpError(429, 'Too Many Attempts.', undefined, decision.headers);
       };
       const deployed = isDeployed(app);
-      if (!deployed) limit(limiters.general, limitKey(app, req));
       const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      const external = EXTERNAL.test(url.pathname);
+      if (external) limit(limiters.external, userKey(app, req));
+      else if (!deployed) limit(limiters.general, limitKey(app, req));
       const method = req.method ?? 'GET';
       const match = router.match(method, url.pathname);
-      if (!match) throw notFound(`The route ${url.pathname} could not be found.`);
+      // Deployed: Laravel's router answers before any middleware, naming the path without its
+      // slashes (`Request::path()`) and, for a GET route, HEAD too (docs/service.md, "Requests in general").
+      const shownPath = deployed ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
+      if (!match) throw notFound(`The route ${shownPath} could not be found.`);
       if ('allow' in match) {
-        throw new HttpError(405, `The ${method} method is not supported for route ${url.pathname}. Supported methods: ${match.allow.join(', ')}.`, undefined, {
-          Allow: match.allow.join(', '),
+        const allow = deployed ? match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : match.allow;
+        throw new HttpError(405, `The ${method} method is not supported for route ${shownPath}. Supported methods: ${allow.join(', ')}.`, undefined, {
+          Allow: allow.join(', '),
         });
       }
-      if (deployed) {
+      if (deployed && !external) {
         const key = limitKey(app, req);
         limit(limiters.general, key);
         if (method === 'POST' && /^\/open\/forms\/[^/]+\/submissions\/export$/.test(url.pathname)) {
@@ -224,6 +250,7 @@ export function createHttpServer(app: App, durable?: (version: number) => Promis
   const limiters: Limiters = {
     general: app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined,
     exports: isDeployed(app) && app.opts.exportRateLimit > 0 ? new RateLimiter(app.opts.exportRateLimit, app.opts.now) : undefined,
+    external: app.opts.externalRateLimit > 0 ? new RateLimiter(app.opts.externalRateLimit, app.opts.now) : undefined,
   };
   const listener = requestListener(app, buildRouter(app.opts.flavor), limiters, durable);
   let inflight = 0;

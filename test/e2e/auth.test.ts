@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let home: ReturnType<typeof tempHome>;
@@ -39,6 +39,7 @@ describe('auth and profiles end to end', () => {
       token_source: 'profile',
       token: `${sb.tokens.all.slice(0, 4)}••••`,
       workspace: sb.workspaceId,
+      account: { name: 'Ada Admin', email: 'admin@example.com' },
       valid: true,
     });
     expect(status.stdout + status.stderr).not.toContain(sb.tokens.all);
@@ -96,5 +97,20 @@ describe('auth and profiles end to end', () => {
     const left = await runFormctl(['profile', 'list', '--json', 'name,current'], { env: h.env });
     expect(JSON.parse(left.stdout)).toEqual([{ name: 'a', current: true }]);
     h.cleanup();
+  });
+});
+
+describe.each(FLAVORS)('auth status names the account (%s flavour)', (flavor) => {
+  it('from who-am-I, also for a token without workspaces-read', async () => {
+    const box = await startTestSandbox({ flavor });
+    try {
+      const bare = box.admin.createToken('admin@example.com', []);
+      const r = await runFormctl(['auth', 'status'], { env: { ...home.env, FORMCTL_BASE_URL: box.url, FORMCTL_TOKEN: bare } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('account\tAda Admin (admin@example.com)\n');
+      expect(r.stdout).toContain('status\tvalid\n');
+    } finally {
+      await box.close();
+    }
   });
 });

@@ -184,7 +184,9 @@ export async function startSubmissionFake(o: FakeOptions): Promise<SubmissionFak
       return;
     }
     if (req.method === 'GET' && /\/submissions\/export\//.test(path)) {
-      if (o.flavor === 'deployed') return json(res, 404, { message: '' });
+      // Deployed: the code's path is closed to tokens, the docs' path is no route at all.
+      if (o.flavor === 'deployed' && /\/export\/status\/[^/]+$/.test(path)) return json(res, 404, { message: '' });
+      if (o.flavor === 'deployed') return json(res, 404, { message: `The route ${path.replace(/^\//, '')} could not be found.` });
       return json(res, 200, { status: 'processing', progress: 10 });
     }
     json(res, 404, { message: `no route ${req.method} ${path}` });

@@ -1,13 +1,15 @@
 import { Command } from '@commander-js/extra-typings';
+import { type Account, whoAmI } from '../../api/account.js';
+import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { maskToken, notLoggedIn } from '../../config/resolve.js';
+import { type ResolvedContext, maskToken, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
-export const AUTH_STATUS_FIELDS = ['profile', 'base_url', 'base_url_source', 'token_source', 'token', 'workspace', 'valid', 'error'] as const;
+export const AUTH_STATUS_FIELDS = ['profile', 'base_url', 'base_url_source', 'token_source', 'token', 'workspace', 'account', 'valid', 'error'] as const;
 
 /** The `auth status --json` contract: field names are stable. */
 export interface AuthStatus {
@@ -18,8 +20,77 @@ export interface AuthStatus {
   /** Masked: first 4 characters only. */
   token: string | null;
   workspace: number | null;
+  /** Whose the token is, when the service says (`GET /external/zapier/validate`); null otherwise. */
+  account: Account | null;
   valid: boolean;
   error?: string;
+}
+
+/** What one check of a token learnt: the status fields it sets, the line a person reads, and the error to exit with. */
+export interface TokenCheck {
+  valid: boolean;
+  account: Account | null;
+  /** After "valid: " in the table (nothing when the account is known). */
+  detail: string;
+  error?: string;
+  /** Replaces `error` in the table when the error line below says the rest. */
+  summary?: string;
+  failure?: CliError;
+}
+
+/**
+ * Checks a token against its service: who-am-I first (one request under its own limiter, open to
+ * any token whatever its abilities: docs/service.md, "Who am I"); where the service has no such
+ * route, the workspace list, as before (a 403 there still means the token authenticated).
+ */
+export async function checkToken(
+  client: ApiClient,
+  ctx: Pick<ResolvedContext, 'baseUrl' | 'baseUrlSource' | 'tokenSource' | 'profileName'>,
+): Promise<TokenCheck> {
+  try {
+    const account = await whoAmI(client);
+    if (account) return { valid: true, account, detail: '' };
+    const workspaces = await listWorkspaces(client);
+    return { valid: true, account: null, detail: `can see ${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}` };
+  } catch (err) {
+    if (err instanceof ForbiddenError) {
+      // The token authenticated; it only lacks the ability to list workspaces.
+      return { valid: true, account: null, detail: 'accepted, but lacks the workspaces-read ability' };
+    }
+    if (err instanceof UnauthorizedError) {
+      return {
+        valid: false,
+        account: null,
+        detail: '',
+        error: 'token rejected (HTTP 401)',
+        failure: new CliError(
+          `The token from ${ctx.tokenSource === 'env' ? 'FORMCTL_TOKEN' : `profile "${ctx.profileName}"`} was rejected by ${new URL(ctx.baseUrl).host} (HTTP 401).`,
+          ExitCode.auth,
+          ctx.tokenSource === 'env' ? 'Set FORMCTL_TOKEN to a valid token.' : 'Run `formctl auth login` with a new token.',
+        ),
+      };
+    }
+    if (err instanceof CliError) {
+      return {
+        valid: false,
+        account: null,
+        detail: '',
+        error: err instanceof ApiError ? `HTTP ${err.status}` : err.message.split('\n')[0]!,
+        // The error line below says what failed; the table does not say it a second time.
+        summary: err instanceof ApiError ? `HTTP ${err.status} (see the error below)` : 'cannot reach the service (see the error below)',
+        // A hint that sends the reader to `formctl auth status` is no help from auth status itself.
+        failure: err.hint?.includes('formctl auth status')
+          ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${BASE_URL_ORIGIN[ctx.baseUrlSource] ?? ''}`.trimEnd())
+          : err,
+      };
+    }
+    throw err;
+  }
+}
+
+/** "Ada Admin (ada@example.com)", or the e-mail alone. */
+export function accountLabel(a: Account): string {
+  return a.name.trim() ? `${a.name.trim()} (${a.email})` : a.email;
 }
 
 /** `formctl auth status`: the command and its flags, declared once. */
@@ -62,6 +133,7 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     token_source: ctx.tokenSource,
     token: ctx.token ? maskToken(ctx.token) : null,
     workspace: ctx.workspace ?? null,
+    account: null,
     valid: false,
   };
   let failure: CliError | undefined;
@@ -75,34 +147,11 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     status.error = 'the saved token is not a valid header value';
     failure = ctx.tokenProblem;
   } else {
-    try {
-      const workspaces = await listWorkspaces(o.apiFor(ctx.baseUrl, ctx.token));
-      status.valid = true;
-      detail = `can see ${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}`;
-    } catch (err) {
-      if (err instanceof ForbiddenError) {
-        // The token authenticated; it only lacks the ability to list workspaces.
-        status.valid = true;
-        detail = 'accepted, but lacks the workspaces-read ability';
-      } else if (err instanceof UnauthorizedError) {
-        status.error = 'token rejected (HTTP 401)';
-        failure = new CliError(
-          `The token from ${ctx.tokenSource === 'env' ? 'FORMCTL_TOKEN' : `profile "${ctx.profileName}"`} was rejected by ${new URL(ctx.baseUrl).host} (HTTP 401).`,
-          ExitCode.auth,
-          ctx.tokenSource === 'env' ? 'Set FORMCTL_TOKEN to a valid token.' : 'Run `formctl auth login` with a new token.',
-        );
-      } else if (err instanceof CliError) {
-        status.error = err instanceof ApiError ? `HTTP ${err.status}` : err.message.split('\n')[0]!;
-        // The error line below says what failed; the table does not say it a second time.
-        summary = err instanceof ApiError ? `HTTP ${err.status} (see the error below)` : 'cannot reach the service (see the error below)';
-        // A hint that sends the reader to `formctl auth status` is no help from auth status itself.
-        failure = err.hint?.includes('formctl auth status')
-          ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${BASE_URL_ORIGIN[ctx.baseUrlSource] ?? ''}`.trimEnd())
-          : err;
-      } else {
-        throw err;
-      }
-    }
+    const check = await checkToken(o.apiFor(ctx.baseUrl, ctx.token), ctx);
+    status.valid = check.valid;
+    status.account = check.account;
+    if (check.error !== undefined) status.error = check.error;
+    ({ detail, summary, failure } = check);
   }
 
   const columns: Column<AuthStatus>[] = [
@@ -119,8 +168,13 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
           ? 'none (set one with `formctl workspace use <id>`)'
           : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`,
     },
-    { header: 'Status', value: (s) => (s.valid ? `valid: ${detail}` : `not working: ${summary ?? s.error}`) },
+    { header: 'Status', value: (s) => (s.valid ? `valid${detail ? `: ${detail}` : ''}` : `not working: ${summary ?? s.error}`) },
   ];
+  // Whose the token is, as `gh auth status` says it; only once the token was accepted.
+  if (status.valid) {
+    const account = status.account;
+    columns.splice(4, 0, { header: 'Account', value: () => (account ? accountLabel(account) : 'unknown (this service does not say whose a token is)') });
+  }
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, status, []);
   } else {

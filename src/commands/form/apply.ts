@@ -17,7 +17,10 @@ import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../for
 import { parseFormRef, parseIdValue, safeId } from '../../io/ids.js';
 import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, addWorkspaceOption, examples, fileOption, type FlagsOf } from '../shared.js';
+import { retentionWarning } from '../../forms/retention.js';
+import { confirmRetention } from '../../forms/safe-update.js';
+import { retentionOf } from '../../service/retention.js';
+import { addOutputOptions, addWorkspaceOption, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
@@ -31,7 +34,7 @@ function formApplyCommand() {
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
     .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory())
     .option('--onto <form>', "Update this form (id or slug) and ignore the document's id, slug and workspace (a file pulled from another profile or service)");
-  const cmd = addOutputOptions(addSafeUpdateOptions(addWorkspaceOption(base)), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS });
   otherKeysNote(cmd, {
     what: 'the form or the file has',
     when: 'checked before anything is sent',
@@ -46,7 +49,8 @@ function formApplyCommand() {
 }
 
 export type FormApplyOptions = FlagsOf<typeof formApplyCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'prompter'>> & {
     /** The workspace of a new form: `workspace` (the -w value), else the environment's or the profile's. */
     resolveWorkspace: (flag?: number) => Promise<number>;
     backupDir: (formId: number) => Promise<string>;
@@ -57,7 +61,16 @@ export type FormApplyOptions = FlagsOf<typeof formApplyCommand> &
 /** `formctl form apply -f <file>`. */
 export function newFormApplyCommand(f: Factory, runF = formApplyRun) {
   return formApplyCommand().action((flags) =>
-    runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now }),
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      prompter: f.prompter,
+      resolveWorkspace: f.workspace,
+      backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
+      now: f.now,
+    }),
   );
 }
 
@@ -174,8 +187,12 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
   if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, o.file === '-' ? 'The form from stdin' : `The form in ${o.file}`);
   const named = doc.id ?? doc.slug;
+  // A new form with a retention deletes submissions from the start (docs/forms.md, "Retention").
+  const retention = retentionOf(body);
+  const retentionNote = retention ? retentionWarning({ title: draft.title }, { before: null, after: retention }, { count: 0, byUpdate: true }) : undefined;
 
   if (o.dryRun) {
+    if (retentionNote) await notice(o.io, `${retentionNote}.`, 'warning');
     const diff = await formDiff({}, toUpdateBody(draft), { from: '(no form)', to: `new form in workspace ${workspaceId}`, color: o.io.colorStdout });
     if (format.kind === 'json' || format.kind === 'ndjson')
       await writeObject(o.io, format, { dry_run: true, create: true, workspace_id: workspaceId, body: maskedCopy(body) }, []);
@@ -184,6 +201,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
     return;
   }
 
+  if (retentionNote) await confirmRetention(o.io, o, retentionNote, String(draft.title));
   const form = await createForm(client, body);
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
   if (o.file !== '-') {

@@ -23,8 +23,11 @@ import { checkHeaders, checkSecret } from '../../webhooks/rules.js';
 import { readSecretFile } from '../../webhooks/secret.js';
 import { headersOf, isEmptyLogic, webhookView } from '../../webhooks/view.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, examples, fileOption, parseId, type FlagsOf } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, parseId, type FlagsOf } from '../shared.js';
 import { addSafeUpdateOptions } from './shared.js';
+import { retentionWarning } from '../../forms/retention.js';
+import { confirmRetention } from '../../forms/safe-update.js';
+import { retentionOf } from '../../service/retention.js';
 import { reportSafeUpdate, stripAnsi } from './update.js';
 
 /**
@@ -55,7 +58,7 @@ function formCopyCommand() {
     .option('--onto <form>', 'Update this existing form of the target (id or slug) through the safe update, with a backup and a diff, instead of creating one')
     .option('--with-webhooks', "Copy the form's webhooks too, without their signing secrets (asked for on a terminal, else --secret-file, else unsigned)")
     .addOption(fileOption('--secret-file <file>', 'Sign every copied webhook with the secret in this file (with --with-webhooks)'));
-  const cmd = addOutputOptions(addSafeUpdateOptions(addFormArgument(base)), { fields: [...new Set([...COPY_FIELDS, ...COPY_DRY_RUN_FIELDS])] });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: [...new Set([...COPY_FIELDS, ...COPY_DRY_RUN_FIELDS])] });
   return examples(cmd, [
     'formctl form copy contact-us --to-workspace 7 --dry-run',
     'formctl form copy 42 --to-workspace 3 --to-profile production --with-webhooks --secret-file prod-secret.txt',
@@ -191,10 +194,15 @@ export async function formCopyRun(o: FormCopyOptions): Promise<void> {
   if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, `The copy of form ${form.id}`);
 
+  // A copy that keeps the source's retention deletes submissions from the start (docs/forms.md, "Retention").
+  const retention = retentionOf(body);
+  const retentionNote = retention ? retentionWarning({ title: draft.title }, { before: null, after: retention }, { count: 0, byUpdate: true }) : undefined;
   if (o.dryRun) {
+    if (retentionNote) await notice(o.io, `${retentionNote}.`, 'warning');
     await dryRunReport(o, format, { profile: target.profile, workspaceId, body, dropped, droppedDiff, hooks });
     return;
   }
+  if (retentionNote) await confirmRetention(o.io, o, retentionNote, String(draft.title));
   const secrets = await chooseSecrets(o, hooks, secretFromFile);
   const created = await createForm(target.client, body);
   if (typeof created?.id !== 'number') throw new CliError('The service accepted the copy but did not return it; check `formctl form list`.');

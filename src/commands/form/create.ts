@@ -9,9 +9,12 @@ import { parseSetValue, setPath } from '../../forms/merge.js';
 import { WITH_OPTIONS, newField, parseField, splitOptions, withSelectOptions } from '../../forms/field-spec.js';
 import { PROPERTY_TYPES } from '../../forms/properties.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm } from '../../forms/validate.js';
+import { retentionWarning } from '../../forms/retention.js';
+import { confirmRetention } from '../../forms/safe-update.js';
+import { retentionOf } from '../../service/retention.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormat, success, writeObject } from '../../io/output.js';
-import { addOutputOptions, addWorkspaceOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
+import { addOutputOptions, addWorkspaceOption, addYesOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
 
 /** Field types offered by the interactive prompt (docs/service-details.md, Form blocks; the service accepts any non-empty type). */
@@ -28,7 +31,7 @@ function formCreateCommand() {
     .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
-  const cmd = addOutputOptions(addWorkspaceOption(base), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
   cmd.addHelpText(
     'after',
@@ -138,6 +141,13 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
   const format = resolveFormFormat(o.io, o, FORM_FIELDS, [body]);
+
+  // A retention deletes submissions from the start (docs/forms.md, "Retention"): said and confirmed.
+  const retention = retentionOf(body);
+  if (retention) {
+    const warning = retentionWarning({ title: doc.title }, { before: null, after: retention }, { count: 0, byUpdate: true });
+    await confirmRetention(o.io, o, warning, String(doc.title));
+  }
 
   const form: Form = await createForm(await o.api(), body);
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');

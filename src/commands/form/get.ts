@@ -4,6 +4,7 @@ import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { write } from '../../io/iostreams.js';
+import { describeRetention, retentionOf } from '../../service/retention.js';
 import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -49,9 +50,17 @@ const COLUMNS: Column<Form>[] = [
   { header: 'Workspace', value: (r) => r.workspace_id },
   { header: 'Fields', value: (r) => (Array.isArray(r.properties) ? r.properties.length : 0) },
   { header: 'Submissions', value: (r) => r.submissions_count },
+  // The service deletes older submissions for good every hour (docs/forms.md, "Retention").
+  { header: 'Retention', value: (r) => retentionLabel(r) },
   { header: 'Updated', value: (r) => r.updated_at, time: true },
   { header: 'URL', value: (r) => r.share_url },
 ];
+
+/** "30 days (older submissions, by last update, are deleted every hour)", or "none (submissions are kept)". */
+function retentionLabel(form: Form): string {
+  const r = retentionOf(form);
+  return r ? `${describeRetention(r)} (older submissions, by last update, are deleted every hour)` : 'none (submissions are kept)';
+}
 
 /** Prints the full form: every field with --json; a summary and the field table for people. */
 export async function formGetRun(o: FormGetOptions): Promise<void> {

@@ -9,7 +9,7 @@ import { isSlug } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { addFormArgument, addOutputOptions, choiceOption, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
+import { addFormArgument, addOutputOptions, addYesOption, choiceOption, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import {
   DRY_RUN_FIELDS,
@@ -35,11 +35,12 @@ function formUpdateCommand() {
       collectKeyValue,
     )
     .addOption(fileOption('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin'));
-  const cmd = addOutputOptions(addSafeUpdateOptions(addFormArgument(base)), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [
     'formctl form update 42 --visibility public',
     'formctl form update 42 --title "Contact us" --dry-run',
+    'formctl form update 42 --set submission_retention_value=30 --set submission_retention_unit=day --yes   # deletes older submissions: says how many',
     "formctl form update contact-us --set properties.0.required=true --set 'closed_text=See you next year'",
     'formctl form update 42 --set slug=contact   # a new slug: self-hosted servers only; formctl says what happened',
     'echo \'{"description":"Say hi"}\' | formctl form update 42 --file -',
@@ -47,7 +48,8 @@ function formUpdateCommand() {
 }
 
 export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'prompter'>> & {
     backupDir: (formId: number) => Promise<string>;
     /** The form's id or slug (the resolved [form] argument). */
     form: string;
@@ -58,7 +60,16 @@ export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> &
 /** `formctl form update <id|slug>`. */
 export function newFormUpdateCommand(f: Factory, runF = formUpdateRun) {
   return formUpdateCommand().action(async (form, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), lock: formLockFor(f), now: f.now, form: await resolveFormArg(f, form) }),
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      prompter: f.prompter,
+      backupDir: (id) => backupDirFor(f, id),
+      lock: formLockFor(f),
+      now: f.now,
+      form: await resolveFormArg(f, form),
+    }),
   );
 }
 

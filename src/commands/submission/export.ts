@@ -10,6 +10,7 @@ import { saveExport } from '../../export/download.js';
 import { formatBytes, progressBar } from '../../export/progress.js';
 import { createStatusLine } from '../../io/status-line.js';
 import { describeStatus, waitForExport } from '../../export/wait.js';
+import { ExportStatusMemo, straightToChunks } from '../../export/status-memo.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
@@ -19,7 +20,7 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
-import { type ExportDeps, addDownloadOptions, exportDeps } from './shared.js';
+import { type ExportDeps, addDownloadOptions, exportDeps, retentionNote } from './shared.js';
 
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
@@ -84,10 +85,13 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
+  await retentionNote(o.io, form);
+  const memo = new ExportStatusMemo(o.serviceCacheDir, o.now);
+  const origin = client.baseUrl.origin;
   // A job id is only worth printing if it can be fetched later: on the deployed service a token can
   // never read a job's status (docs/service.md, "Export"), so --no-wait is refused before an export
   // (10 a minute there) is spent on a job nobody could collect.
-  if (!o.wait && (await exportStatusClosed(client, form.id, o.signal))) {
+  if (!o.wait && (memo.closedSince(origin) !== undefined || (await learnClosed(client, form.id, memo, origin, o.signal)))) {
     const again = `formctl submission export ${form.id}${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
     throw new UsageError(
       '--no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.',
@@ -96,9 +100,20 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   }
   // The headers of an export answer may be the general limit's: they can lower this budget, never raise it.
   const budget = new WindowBudget(EXPORT_LIMIT_PER_MINUTE, o.now, o.sleep, 500, EXPORT_LIMIT_PER_MINUTE);
+  const fallbackName0 = `${form.slug}-submission-data.csv`;
+  // Known to close export jobs to tokens, and too large for one answer: no job nobody could collect.
+  if (straightToChunks(memo, origin, form.submissions_count)) {
+    const since = new Date(memo.closedSince(origin)!).toISOString().slice(0, 10);
+    await notice(
+      o.io,
+      `this service does not let API tokens read export jobs (seen ${since}), and form ${form.id} has ${Number(form.submissions_count).toLocaleString('en-US')} submissions: exporting them in chunks of 1,000 rows, without starting a job.`,
+    );
+    await finishInChunks(o, client, form, columns, budget, fallbackName0);
+    return;
+  }
   await budget.take(o.signal);
   const started = await startExport(client, form.id, columns, o.signal);
-  const fallbackName = `${form.slug}-submission-data.csv`;
+  const fallbackName = fallbackName0;
   if (started.kind === 'csv') {
     const saved = await saveExport({
       io: o.io,
@@ -131,7 +146,28 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
     }
     return;
   }
-  await downloadJob(o, client, form, jobId, fallbackName, { columns, budget });
+  await downloadJob(o, client, form, jobId, fallbackName, { columns, budget, memo });
+}
+
+/** Probes the status route (`exportStatusClosed`) and remembers a "closed" answer for this service. */
+async function learnClosed(client: ApiClient, formId: number, memo: ExportStatusMemo, origin: string, signal?: AbortSignal): Promise<boolean> {
+  const closed = await exportStatusClosed(client, formId, signal);
+  if (closed) memo.rememberClosed(origin);
+  return closed;
+}
+
+/** A chunked export saved and reported; an incomplete list fails the run (exit 10) after saving. */
+async function finishInChunks(
+  o: DownloadJobOptions,
+  client: ApiClient,
+  form: Form,
+  columns: Record<string, boolean>,
+  budget: WindowBudget,
+  fallbackName: string,
+): Promise<void> {
+  const saved = await exportInChunks(o, client, form, columns, budget, fallbackName);
+  await reportSaved(o, saved);
+  if (saved.list.complete === false) throw incompleteExport(form.id, saved.file, saved.list);
 }
 
 type DownloadJobOptions = Pick<
@@ -157,7 +193,7 @@ export async function downloadJob(
   form: Form,
   jobId: string,
   fallbackName: string,
-  chunks?: { columns: Record<string, boolean>; budget: WindowBudget },
+  chunks?: { columns: Record<string, boolean>; budget: WindowBudget; memo?: ExportStatusMemo },
 ): Promise<void> {
   const resume = await resumeCommand(o, form.id, jobId);
   // With -o - the CSV may be on this very terminal: no status text beside it.
@@ -181,14 +217,14 @@ export async function downloadJob(
     } catch (err) {
       line.done();
       if (!(err instanceof ExportStatusClosedError) || !chunks) throw err;
+      // Next time a large form of this service goes straight to chunks (src/export/status-memo.ts).
+      chunks.memo?.rememberClosed(client.baseUrl.origin);
       await notice(
         o.io,
         `this service does not let API tokens read the status of export job ${jobId}, so its file cannot be fetched; exporting the rows in chunks of 1,000 instead.`,
       );
       inChunks = true;
-      const saved = await exportInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
-      await reportSaved(o, saved);
-      if (saved.list.complete === false) throw incompleteExport(form.id, saved.file, saved.list);
+      await finishInChunks(o, client, form, chunks.columns, chunks.budget, fallbackName);
       return;
     } finally {
       line.done();

@@ -7,6 +7,7 @@ import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
+import { retentionNote } from './shared.js';
 import { listLimit, moreNote } from '../../io/limit.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
@@ -48,6 +49,7 @@ export async function submissionListRun(o: SubmissionListOptions): Promise<void>
   const limit = listLimit(format, o);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
+  await retentionNote(o.io, form);
   const shown = inputProperties(form).slice(0, TABLE_FIELDS);
   const columns: Column<NormalizedSubmission>[] = [
     { header: 'ID', value: (s) => s.pathId, style: 'cyan' },

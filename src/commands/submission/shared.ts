@@ -1,6 +1,11 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { join } from 'node:path';
+import { cacheDir } from '../../config/paths.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { notice } from '../../io/output.js';
+import { describeRetention, retentionOf } from '../../service/retention.js';
 import type { Factory } from '../../factory.js';
 import { abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
@@ -37,11 +42,21 @@ export type ExportDeps = Pick<Factory, 'io' | 'api'> & {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
+  /** Where facts learnt about a service are kept (`<cache dir>/service`): whether it lets tokens read export jobs. */
+  serviceCacheDir?: string;
 };
 
 /** The Factory's dependencies as export and export-status hand them to their run functions. */
 export function exportDeps(f: Factory): ExportDeps {
-  return { io: f.io, api: f.api, signal: f.signal, now: () => f.now().getTime(), sleep: abortableSleep, context: () => f.context() };
+  return {
+    io: f.io,
+    api: f.api,
+    signal: f.signal,
+    now: () => f.now().getTime(),
+    sleep: abortableSleep,
+    context: () => f.context(),
+    serviceCacheDir: join(cacheDir(f.env), 'service'),
+  };
 }
 
 /**
@@ -100,4 +115,18 @@ export function submissionUpdateCommand() {
     'formctl submission update 42 --from fixes.ndjson --results fixes.results.ndjson --resume   # after Ctrl-C or failures',
     'formctl submission update 42 --from fixes.ndjson --dry-run',
   ]);
+}
+
+/**
+ * One note on stderr when the form has a submission retention (docs/forms.md, "Retention"): what a
+ * list or an export shows now may be gone within the hour.
+ */
+export async function retentionNote(io: IOStreams, form: { id: number } & Record<string, unknown>): Promise<void> {
+  const r = retentionOf(form);
+  if (!r) return;
+  const span = describeRetention(r);
+  await notice(
+    io,
+    `form ${form.id} keeps submissions for ${span}: the service deletes those not updated for ${span} every hour, for good (\`formctl form get ${form.id}\`).`,
+  );
 }

@@ -7,8 +7,11 @@ import { streamBody } from '../stream.js';
 import { formFor } from './common.js';
 
 function exportStatus(ctx: Ctx) {
-  // Deployed flavour: the docs' path does not exist and the code's path is closed to tokens; both
-  // answer as a token sees them, 404 {"message":""} (docs/service.md).
+  // Deployed flavour: the code's path exists (OpnForm `api/routes/api.php:257-260`, route name
+  // `open.forms.submissions.export.status`) but is not in the token whitelist
+  // (`api/config/sanctum-routes.php:4-41`), so a token gets 404 {"message":""}
+  // (`app/Http/Middleware/AuthenticateWithJwtOrSanctum.php:30-37`). The docs' path is not registered
+  // there at all: the router answers it as Laravel does (server.ts). docs/service.md, "Export".
   if (isDeployed(ctx.app)) throw closedToTokens();
   const form = formFor(ctx, 'forms-read');
   const job = ctx.app.exports.find(form.id, ctx.params.job ?? '');
@@ -35,8 +38,9 @@ export function registerExport(r: RouteTable): void {
     return undefined;
   });
 
-  // The docs' path and the deployed code's path answer alike (docs/service-details.md, Export).
-  r.api('GET', '/open/forms/:form/submissions/export/:job/status', exportStatus);
+  // The spec flavour answers on the docs' path and the deployed code's path alike (docs/service-details.md,
+  // Export); the deployed server has only the code's path.
+  if (r.flavor !== 'deployed') r.api('GET', '/open/forms/:form/submissions/export/:job/status', exportStatus);
   r.api('GET', '/open/forms/:form/submissions/export/status/:job', exportStatus);
 
   // file_url target: a capability link (token in the query), fetched without Authorization.

@@ -186,6 +186,8 @@ export function registerSubmissions(r: RouteTable): void {
     const body = await ctx.body();
     if (isDeployed(ctx.app)) {
       deployedUpdate(ctx, form, sub, body);
+      // The update moves `updated_at`, and so restarts the submission's retention clock (docs/service.md, "Retention").
+      sub.updated_at = ctx.app.opts.now();
       return ok({ type: 'success', message: 'Record successfully updated.', data: deployedSubmissionView(ctx.app, form, sub) });
     }
     const errors = new Errors();
@@ -201,6 +203,7 @@ export function registerSubmissions(r: RouteTable): void {
     errors.throwIfAny();
     // Spec: `data` holds the fields to patch; everything else is kept.
     Object.assign(sub.data, body.data);
+    sub.updated_at = ctx.app.opts.now();
     ctx.app.store.changed();
     return ok({ message: 'Record successfully updated.', data: submissionView(sub) });
   });

@@ -574,6 +574,37 @@ describe('rate-limit awareness', () => {
       expect(s.requests.length).toBe(before);
     });
 
+    it('a who-am-I request (external bucket) is counted in its own budget only, never in the general one', async () => {
+      let general = 0;
+      let external = 0;
+      const s = await stub((req, res) => {
+        if (req.url.startsWith('/external/')) {
+          external++;
+          return json(res, 200, { name: 'Ada', email: 'ada@example.com' }, { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': String(60 - external) });
+        }
+        general++;
+        json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': String(100 - general) });
+      });
+      const clock = { t: 1_800_000_000_000 };
+      dir ??= mkdtempSync(join(tmpdir(), 'formctl-buckets-'));
+      const origin = new URL(s.url).origin;
+      const budgets = {
+        general: new SharedBudget(dir, origin, TOKEN, { now: () => clock.t }),
+        external: new SharedBudget(dir, origin, TOKEN, { now: () => clock.t, bucket: 'external' }),
+      };
+      const { c } = client(s.url, { budgets, now: () => clock.t });
+      await c.request({ path: '/form' });
+      for (let i = 0; i < 3; i++) await c.request({ path: '/external/zapier/validate', bucket: 'external' });
+      expect(c.rateLimit).toEqual({ limit: 100, remaining: 99 });
+      expect(c.rateLimits.external).toEqual({ limit: 60, remaining: 57 });
+      await c.request({ path: '/form' });
+      const sent = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { sent: Array<[number, number]> }).sent.reduce((n, [, k]) => n + k, 0);
+      // Two general requests, three external ones: the general file counts only its own (the external one may hold a slot leased ahead).
+      expect(sent(budgets.general.file)).toBe(2);
+      expect(sent(budgets.external.file)).toBeGreaterThanOrEqual(3);
+      expect((JSON.parse(readFileSync(budgets.external.file, 'utf8')) as { limit: number }).limit).toBe(60);
+    });
+
     it("an export answer carrying the general limiter's headers (less left there) is not taken for the export bucket", async () => {
       const s = await stub((req, res) => json(res, 200, {}, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': req.method === 'POST' ? '3' : '4' }));
       const { c } = client(s.url);

@@ -16,6 +16,8 @@ beforeEach(async () => {
   workspaces = [{ id: 7, name: 'Only' }];
   server = await startStubServer((req, res) => {
     const auth = req.headers.authorization;
+    // A token without abilities: who-am-I answers it all the same (it needs none), the rest is refused.
+    if (auth === 'Bearer tok_noread' && req.url === '/external/zapier/validate') return json(res, 200, { name: 'Ada Admin', email: 'ada@example.com' });
     if (auth === 'Bearer tok_noread') return json(res, 403, { message: 'Invalid ability provided.' });
     if (auth !== `Bearer ${GOOD}`) return json(res, 401, { message: 'Unauthenticated.' });
     if (req.method === 'GET' && req.url === '/open/workspaces') return json(res, 200, workspaces);
@@ -131,9 +133,34 @@ describe('auth status', () => {
       token_source: 'profile',
       token: 'tok_••••',
       workspace: 7,
+      // This stub has no who-am-I route (an older server): the workspace list checked the token.
+      account: null,
       valid: true,
     });
+    expect(server.requests.map((r) => r.url)).toEqual(['/external/zapier/validate', '/open/workspaces']);
     expect(fio.out()).not.toContain(GOOD);
+    await t.cleanup();
+  });
+
+  it('names the account from who-am-I, in one request, for a token without workspaces-read', async () => {
+    const t = await testConfig({ env: { FORMCTL_TOKEN: 'tok_noread', FORMCTL_BASE_URL: server.url } });
+    const fio = fakeIO({ tty: true });
+    await authStatusRun({ ...t, io: fio.io });
+    expect(fio.out()).toBe(
+      [
+        `Profile    default`,
+        `Base URL   ${server.url} (from FORMCTL_BASE_URL)`,
+        `Token      tok_•••• (from FORMCTL_TOKEN)`,
+        'Workspace  none (set one with `formctl workspace use <id>`)',
+        'Account    Ada Admin (ada@example.com)',
+        'Status     valid',
+        '',
+      ].join('\n'),
+    );
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /external/zapier/validate']);
+    const json = fakeIO();
+    await authStatusRun({ ...t, io: json.io, json: 'account,valid' });
+    expect(JSON.parse(json.out())).toEqual({ account: { name: 'Ada Admin', email: 'ada@example.com' }, valid: true });
     await t.cleanup();
   });
 

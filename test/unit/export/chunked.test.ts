@@ -162,8 +162,10 @@ describe("export beyond the token wall (a fake with the deployed service's expor
     );
     expect(fio.out()).toBe('');
     expect(fake.exportRequests()).toEqual([]);
-    // The form, then both status paths, each 404 with an empty message.
-    expect(fake.requests.filter((r) => /\/submissions\/export\//.test(r.url)).length).toBe(2);
+    // The form, then the code's status path: 404 with an empty message, closed to tokens.
+    expect(fake.requests.filter((r) => /\/submissions\/export\//.test(r.url)).map((r) => r.url)).toEqual([
+      '/open/forms/42/submissions/export/status/00000000-0000-0000-0000-000000000000',
+    ]);
     expect(readdirSync(dir)).toEqual([]);
   });
 

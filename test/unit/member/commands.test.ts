@@ -318,7 +318,7 @@ describe('member remove', () => {
   });
 
   it('asks on a terminal, naming the person and the workspace, and stops on "no"', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS]);
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, ['GET /external/zapier/validate', [200, { name: 'Ada', email: 'ada@example.com' }]]]);
     const { io } = fakeIO({ tty: true, canPrompt: true });
     const asked: string[] = [];
     const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
@@ -331,7 +331,7 @@ describe('member remove', () => {
       await client.close();
     }
     expect(asked).toEqual(['Remove Bob Builder (Bob@Example.com) from "Ops"?']);
-    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
+    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET']);
   });
 
   it('names the member list on a 404', async () => {

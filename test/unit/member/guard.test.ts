@@ -30,6 +30,10 @@ const ws = (extra: Record<string, unknown> = {}): [string, Reply] => [
 
 const serve = useStubService();
 const writes = (s: StubService) => s.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.url}`);
+const WHOAMI = 'GET /external/zapier/validate';
+/** An older or non-OpnForm server: no who-am-I route (Laravel's answer to an unknown route). */
+const NO_WHOAMI: [string, Reply] = [WHOAMI, [404, { message: 'The route external/zapier/validate could not be found.' }]];
+const guardReads = (s: StubService) => s.requests.filter((q) => q.method === 'GET' && /\/users$|\/invites$|^\/external\//.test(q.url)).map((q) => q.url);
 
 describe('member remove: the only admin or member', () => {
   it('refuses the only admin (exit 2), naming the workspace and its number of forms; nothing is sent', async () => {
@@ -71,6 +75,7 @@ describe('member remove: the only admin or member', () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]],
       ws(),
+      NO_WHOAMI,
       // The caller is the one member of every workspace the token sees: Ada.
       ['GET /open/workspaces/8/users', [200, [ADA]]],
     ]);
@@ -174,17 +179,63 @@ describe('workspace leave: the only admin or member', () => {
     expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
   });
 
-  it('spec service: the caller is told apart through the member lists of the other workspaces', async () => {
+  it('who-am-I names the caller: the guard costs 2 requests (members, who-am-I), whatever the number of workspaces', async () => {
+    const many: [string, Reply] = [
+      'GET /open/workspaces',
+      [200, Array.from({ length: 12 }, (_, i) => ({ id: 7 + i, name: i === 0 ? 'Ops' : `W${i}`, icon: '' }))],
+    ];
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      many,
+      FORMS,
+      [WHOAMI, [200, { name: 'Ada Admin', email: 'ADMIN@example.com' }]],
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      many,
+      FORMS,
+      [WHOAMI, [200, { name: 'Bob Builder', email: 'bob@example.com' }]],
+      ['POST /open/workspaces/7/leave', [204]],
+    ]);
+    const ada = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(ada.code).toBe(2);
+    expect(ada.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage');
+    expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate']);
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob.code).toBe(0);
+    expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate', USERS, '/external/zapier/validate']);
+    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
+  });
+
+  it('member remove on a terminal: "yourself" from who-am-I, in 2 guard requests', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]], ws(), [WHOAMI, [200, { name: 'Ada', email: 'admin@example.com' }]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
+    try {
+      await expect(
+        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1' }),
+      ).rejects.toBeInstanceOf(CancelledError);
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
+    expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate']);
+  });
+
+  it('no who-am-I route (older server): the caller is told apart through the member lists of the other workspaces', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      NO_WHOAMI,
       // An invite list refused for no stated role does not say whether the caller is an admin.
       INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [ADA]]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      NO_WHOAMI,
       INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [BOB]]],
       ['POST /open/workspaces/7/leave', [204]],
@@ -197,15 +248,17 @@ describe('workspace leave: the only admin or member', () => {
     expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
   });
 
-  it('spec service: whether the caller is an admin is read from the invite list (only admins may read it)', async () => {
+  it('no who-am-I route: whether the caller is an admin is read from the invite list (only admins may read it)', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      NO_WHOAMI,
       ['GET /open/workspaces/7/invites', [200, []]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
+      NO_WHOAMI,
       ['GET /open/workspaces/7/invites', [403, { message: 'Only workspace admins can list invites.' }]],
       ['POST /open/workspaces/7/leave', [204]],
     ]);

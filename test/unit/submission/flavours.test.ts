@@ -169,6 +169,19 @@ describe.each(FLAVORS)('a 1,200-row export on the %s flavour ', (flavor) => {
         expect(r.stderr).toContain('this service does not let API tokens read the status of export job');
         expect(r.stderr).not.toMatch(/expire/i);
         expect(r.stderr.split('\n').filter((l) => /^\[debug\] > POST .*\/submissions\/export$/.test(l)).length).toBe(3);
+        // Remembered for this service: the second export starts no job, it goes straight to the 2 chunks.
+        const again = await runInProcess(['--debug', 'submission', 'export', String(sb.formId), '-o', out, '--clobber'], {
+          env: { ...home.env, ...sb.env },
+        });
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stderr).toMatch(
+          /note: this service does not let API tokens read export jobs \(seen \d{4}-\d\d-\d\d\), and form \d+ has 1,200 submissions: exporting them in chunks of 1,000 rows, without starting a job\./,
+        );
+        expect(again.stderr.split('\n').filter((l) => /^\[debug\] > POST .*\/submissions\/export$/.test(l)).length).toBe(2);
+        expect(again.stderr).not.toMatch(/export\/status|\/status\b/);
+        const second = readFileSync(out, 'utf8').trimEnd().split('\n');
+        expect(second.length).toBe(1201);
+        expect(second.filter((l: string) => l === second[0]).length).toBe(1);
       }
     } finally {
       await sb.close();
