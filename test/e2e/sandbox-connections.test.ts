@@ -1,13 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { spawnTracked } from '../helpers/processes.js';
 
 // 1,100 idle connections once locked the sandbox out at a file limit of 1,024 until Node's header
-// timeout closed them (issue #21, point 7). The sandbox runs here under `ulimit -n 1024`, as on a
+// timeout closed them. The sandbox runs here under `ulimit -n 1024`, as on a
 // usual machine; this test process holds the 1,100 client sockets, so it needs a higher limit itself.
 const SOCKETS = 1_100;
 const ownLimit = Number(execFileSync('bash', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
@@ -40,7 +42,7 @@ describe('sandbox connection limits (e2e, under ulimit -n 1024)', () => {
     let child: ChildProcess | undefined;
     const sockets: Socket[] = [];
     try {
-      child = spawn('bash', ['-c', `ulimit -n 1024 && exec "$0" "$1" sandbox --port 0 --rate-limit 0 --ready-file "$2"`, process.execPath, BIN, ready], {
+      child = spawnTracked('bash', ['-c', `ulimit -n 1024 && exec "$0" "$1" sandbox --port 0 --rate-limit 0 --ready-file "$2"`, process.execPath, BIN, ready], {
         env: { PATH: process.env.PATH, HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' },
         stdio: 'ignore',
       });

@@ -1,6 +1,6 @@
 // Connection limits of the sandbox (docs/sandbox.md, "Connections"): a connection over the
 // per-client limit takes an idle one's place, and when every one is busy it is answered 503 at
-// once instead of waiting (issue #21, point 7).
+// once instead of waiting.
 import { type Socket, connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MAX_CONNECTIONS_PER_CLIENT } from '../../src/sandbox/server.js';

@@ -1,4 +1,4 @@
-// Export jobs do not pile up in the sandbox's memory (issue #21, point 6): 150 async exports of a
+// Export jobs do not pile up in the sandbox's memory: 150 async exports of a
 // 20,000-row form once added 276 MB of RSS. Job files are on disk (a temporary directory removed on
 // close), and at most MAX_EXPORT_JOBS jobs are kept. Measured as the bytes still held after a forced
 // garbage collection, so the bound does not depend on when the collector happens to run.

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../../src/export/sink.js';
 
-// The `.part` and its owner record (issue #21, point 9). The record is written whole, and before the
+// The `.part` and its owner record. The record is written whole, and before the
 // `.part`, so every state a kill -9 can leave is taken over by the next export. Each state a kill
 // between two steps leaves is made here directly, with the owner a process that is not running.
 
