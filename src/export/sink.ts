@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { type FileHandle, access, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, access, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { processAlive } from '../process-alive.js';
-import { publishNew } from '../atomic-file.js';
+import { publishNew, removeStaleTempFiles, writeTempFile } from '../atomic-file.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** Closes the body's connection at once, unread (it may be large, or held open by the server). */
@@ -22,7 +22,12 @@ export function partName(file: string): string {
   return `${file}.part`;
 }
 
-/** Who is writing a `.part`: recorded beside it (`<file>.part.owner`) so a later run can tell a live export from a killed one. */
+/**
+ * Who is writing a `.part`: recorded beside it (`<file>.part.owner`) so a later run can tell a live
+ * export from a killed one. The record is the lock: it is written whole into a temp file and then
+ * linked to its name (link(2) fails if the name exists), before the `.part` is created, so every
+ * state a kill -9 can leave names its owner or holds nothing (docs/security.md, "Exports").
+ */
 export interface PartOwner {
   pid: number;
   host: string;
@@ -34,31 +39,47 @@ export function ownerName(part: string): string {
   return `${part}.owner`;
 }
 
-/** A `.part` without an owner record (written by an older formctl) is taken for abandoned once it has not changed for this long. */
-const UNOWNED_STALE_MS = 10 * 60_000;
+/**
+ * A `.part` without an owner record, or a record that cannot be read, comes from an older formctl
+ * (which created the `.part` first and wrote the record just after): taken for abandoned once it has
+ * not changed for this long.
+ */
+const UNOWNED_STALE_MS = 10_000;
 
 export type PartState =
-  { state: 'absent' } | { state: 'stale'; owner?: PartOwner; ino: number } | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
+  { state: 'absent' } | { state: 'stale'; owner?: PartOwner; ino: number; path: string } | { state: 'live' | 'elsewhere' | 'unknown'; owner?: PartOwner };
+
+async function readOwner(path: string): Promise<PartOwner | undefined> {
+  try {
+    const o = JSON.parse(await readFile(path, 'utf8')) as Partial<PartOwner>;
+    if (typeof o.pid === 'number' && typeof o.host === 'string') return { pid: o.pid, host: o.host, started: String(o.started ?? '') };
+  } catch {
+    // Absent, or not a record formctl wrote.
+  }
+  return undefined;
+}
 
 /**
- * Whether `<file>.part` belongs to a running export: its owner record names a process on this
- * machine that is alive (live), one that is gone (stale, after a kill -9 or a crash), or another
- * machine (elsewhere: cannot be checked from here).
+ * Whether an export to `file` is under way: its owner record names a process on this machine that is
+ * alive (live), one that is gone (stale, after a kill -9 or a crash), or another machine (elsewhere:
+ * cannot be checked from here). A stale state names the file to remove (the record, or an ownerless
+ * `.part`) and its inode, so only that one is removed.
  */
 export async function inspectPart(file: string, now: () => number = Date.now): Promise<PartState> {
   const part = partName(file);
-  const st = await stat(part).catch(() => undefined);
-  if (!st) return { state: 'absent' };
-  let owner: PartOwner | undefined;
-  try {
-    const o = JSON.parse(await readFile(ownerName(part), 'utf8')) as Partial<PartOwner>;
-    if (typeof o.pid === 'number' && typeof o.host === 'string') owner = { pid: o.pid, host: o.host, started: String(o.started ?? '') };
-  } catch {
-    // No record (an older formctl, or one that is about to write it).
+  const record = ownerName(part);
+  const rst = await stat(record).catch(() => undefined);
+  const owner = rst ? await readOwner(record) : undefined;
+  if (owner) {
+    if (owner.host !== hostname()) return { state: 'elsewhere', owner };
+    return processAlive(owner.pid) ? { state: 'live', owner } : { state: 'stale', owner, ino: rst!.ino, path: record };
   }
-  if (!owner) return now() - st.mtimeMs > UNOWNED_STALE_MS ? { state: 'stale', ino: st.ino } : { state: 'unknown' };
-  if (owner.host !== hostname()) return { state: 'elsewhere', owner };
-  return processAlive(owner.pid) ? { state: 'live', owner } : { state: 'stale', owner, ino: st.ino };
+  // No readable record: an older formctl's files, judged by their age.
+  const pst = await stat(part).catch(() => undefined);
+  const st = rst ?? pst;
+  if (!st) return { state: 'absent' };
+  const changed = Math.max(rst?.mtimeMs ?? 0, pst?.mtimeMs ?? 0);
+  return now() - changed > UNOWNED_STALE_MS ? { state: 'stale', ino: st.ino, path: rst ? record : part } : { state: 'unknown' };
 }
 
 /** The refusal for a `.part` that another export may be writing. */
@@ -79,8 +100,8 @@ function partBusy(file: string, s: PartState): UsageError {
     );
   }
   return new UsageError(
-    `${part} exists and was changed in the last 10 minutes: another export to ${file} may be running.`,
-    `Wait for it, or remove ${part} if none is running.`,
+    `${part} exists without a readable owner record and was changed in the last 10 seconds: another export to ${file} may be running.`,
+    `Wait for it, or remove ${part} and ${ownerName(part)} if none is running.`,
   );
 }
 
@@ -109,28 +130,42 @@ export async function precheckTarget(file: string, clobber?: boolean, now?: () =
 }
 
 /**
- * Creates `<file>.part` exclusively, with its owner record. A `.part` whose owner is gone (a killed
- * export) is taken over; one a running export holds is refused.
+ * Takes `<file>.part` for this process: first its owner record, whole and exclusively (a temp file
+ * linked to `<file>.part.owner`), then the `.part` itself. A record whose process is gone (a killed
+ * export, at any step) is taken over; one a running export holds is refused. Temp records left by a
+ * killed process are swept.
  */
 async function claimPart(file: string): Promise<FileHandle> {
   const part = partName(file);
+  const record = ownerName(part);
+  await removeStaleTempFiles(record);
+  const owner: PartOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   for (let attempt = 0; ; attempt++) {
+    const s = await inspectPart(file);
+    if (s.state === 'stale') {
+      // Only what was judged stale is removed: a run that took it over first made a new one.
+      const again = await stat(s.path).catch(() => undefined);
+      if (again && again.ino === s.ino) await unlink(s.path).catch(() => undefined);
+    } else if (s.state !== 'absent') throw partBusy(file, s);
+    const tmp = await writeTempFile(record, JSON.stringify(owner) + '\n', 0o644);
+    let won: boolean;
     try {
-      const fh = await open(part, 'wx', 0o644);
-      const owner: PartOwner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
-      await writeFile(ownerName(part), JSON.stringify(owner) + '\n', { mode: 0o644 }).catch(() => undefined);
-      return fh;
+      won = await publishNew(tmp, record);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
-      const s = await inspectPart(file);
-      if (s.state === 'absent') continue;
-      if (s.state !== 'stale') throw partBusy(file, s);
-      // Only the .part that was judged stale is removed: a run that took it over first made a new one.
-      const again = await stat(part).catch(() => undefined);
-      if (again && again.ino === s.ino) {
-        await unlink(part).catch(() => undefined);
-        await unlink(ownerName(part)).catch(() => undefined);
-      }
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    if (!won) {
+      await unlink(tmp).catch(() => undefined);
+      if (attempt > 0) throw partBusy(file, await inspectPart(file));
+      continue;
+    }
+    try {
+      // The record is ours, so the .part is too: one a killed run left is overwritten.
+      return await open(part, 'w', 0o644);
+    } catch (err) {
+      await unlink(record).catch(() => undefined);
+      throw err;
     }
   }
 }
@@ -145,9 +180,9 @@ async function releasePart(part: string): Promise<void> {
  * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a
  * stray .part would only confuse the next run.
  *
- * The .part is created exclusively, with an owner record beside it (process, machine, start): a
+ * The .part is taken with an owner record beside it (process, machine, start), written before it: a
  * second export to the same file while one runs stops instead of writing into the first one's .part,
- * and a .part left by a killed export is taken over. Without `clobber` the final name is taken with
+ * and what a killed export left, at whatever step, is taken over. Without `clobber` the final name is taken with
  * link(2), which fails if a file appeared there during the download, so nothing is ever replaced by
  * accident.
  */

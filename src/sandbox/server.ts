@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
 import { isDeployed } from './context.js';
 import type { App, Ctx, Flavor, Handler, PublicCtx, RouteTable } from './context.js';
@@ -245,6 +246,90 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
   };
 }
 
+/**
+ * Connection limits (docs/sandbox.md, "Connections"): one client (one address) holds at most
+ * MAX_CONNECTIONS_PER_CLIENT connections and all clients MAX_CONNECTIONS, well below a usual file
+ * limit of 1,024. A connection over a limit takes the place of the oldest idle one (no request in
+ * progress: a keep-alive connection between requests, or one that never sent a request); when none
+ * is idle, it is answered 503 and closed instead of waiting. Idle and slow connections are closed
+ * sooner than Node's defaults.
+ */
+export const MAX_CONNECTIONS_PER_CLIENT = 128;
+export const MAX_CONNECTIONS = 768;
+const KEEP_ALIVE_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+interface Conn {
+  socket: Socket;
+  address: string;
+  /** Requests in progress on it. */
+  active: number;
+}
+
+/** Tracks open connections by client address; see MAX_CONNECTIONS_PER_CLIENT. */
+class ConnectionLimits {
+  /** Open connections, oldest first (Map iteration follows insertion order). */
+  private readonly all = new Map<Socket, Conn>();
+  private readonly perClient = new Map<string, number>();
+
+  /** A new connection: admitted (perhaps in place of an idle one), or answered 503 and closed. */
+  admit(socket: Socket): void {
+    const address = socket.remoteAddress ?? 'unknown';
+    const mine = (this.perClient.get(address) ?? 0) + 1;
+    if (mine > MAX_CONNECTIONS_PER_CLIENT && !this.closeIdle((c) => c.address === address)) return refuse(socket, 'this client has too many connections open');
+    if (this.all.size + 1 > MAX_CONNECTIONS && !this.closeIdle(() => true)) return refuse(socket, 'the sandbox has too many connections open');
+    const conn: Conn = { socket, address, active: 0 };
+    this.all.set(socket, conn);
+    this.perClient.set(address, (this.perClient.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      if (!this.all.delete(socket)) return;
+      const left = (this.perClient.get(address) ?? 1) - 1;
+      if (left > 0) this.perClient.set(address, left);
+      else this.perClient.delete(address);
+    });
+  }
+
+  /** A request started on `socket`; the returned function ends it. */
+  busy(socket: Socket): () => void {
+    const conn = this.all.get(socket);
+    if (!conn) return () => undefined;
+    conn.active++;
+    return () => {
+      conn.active--;
+    };
+  }
+
+  /** Closes the oldest idle connection that `which` picks; false when there is none. */
+  private closeIdle(which: (c: Conn) => boolean): boolean {
+    for (const c of this.all.values()) {
+      if (c.active === 0 && which(c)) {
+        c.socket.destroy();
+        // Counted out at once: the 'close' event comes later, and the new connection needs the room now.
+        this.all.delete(c.socket);
+        const left = (this.perClient.get(c.address) ?? 1) - 1;
+        if (left > 0) this.perClient.set(c.address, left);
+        else this.perClient.delete(c.address);
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** Connections answered 503: a request that still arrives on one is never carried out. */
+const refused = new WeakSet<Socket>();
+
+/** A 503 written straight onto a connection the sandbox will not serve, then closed. */
+function refuse(socket: Socket, why: string): void {
+  refused.add(socket);
+  const body = JSON.stringify({ message: `Service unavailable: ${why}. Close idle connections and retry.` });
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Creates the node:http server (not yet listening) and counts in-flight requests for a graceful close. */
 export function createHttpServer(app: App, durable?: (version: number) => Promise<void>): { server: http.Server; drained: () => Promise<void> } {
   const limiters: Limiters = {
@@ -255,17 +340,30 @@ export function createHttpServer(app: App, durable?: (version: number) => Promis
   const listener = requestListener(app, buildRouter(app.opts.flavor), limiters, durable);
   let inflight = 0;
   let waiters: (() => void)[] = [];
-  const server = http.createServer((req, res) => {
-    inflight += 1;
-    res.on('close', () => {
-      inflight -= 1;
-      if (inflight === 0) {
-        for (const w of waiters) w();
-        waiters = [];
+  const connections = new ConnectionLimits();
+  const server = http.createServer(
+    { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      if (refused.has(req.socket)) {
+        req.socket.destroy();
+        return;
       }
-    });
-    void listener(req, res);
-  });
+      inflight += 1;
+      const done = connections.busy(req.socket);
+      res.on('close', () => {
+        done();
+        inflight -= 1;
+        if (inflight === 0) {
+          for (const w of waiters) w();
+          waiters = [];
+        }
+      });
+      void listener(req, res);
+    },
+  );
+  server.on('connection', (socket: Socket) => connections.admit(socket));
+  // A backstop past the limits above: Node closes connections beyond it at once.
+  server.maxConnections = MAX_CONNECTIONS + MAX_CONNECTIONS_PER_CLIENT;
   return {
     server,
     drained: () => (inflight === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),

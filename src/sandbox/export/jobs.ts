@@ -1,5 +1,8 @@
 // Asynchronous exports of the sandbox: the job store, its status view and the download links.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Form } from '../model.js';
 import type { Store } from '../store.js';
 import { iso } from '../views.js';
@@ -8,6 +11,13 @@ import { type ExportColumns, csvChunks, csvFilename } from './csv.js';
 // docs/service-details.md, "Export": the job status is kept for 2 hours, file links expire after 24 h.
 const STATUS_TTL_MS = 2 * 3_600_000;
 const FILE_TTL_MS = 24 * 3_600_000;
+/**
+ * At most this many jobs are kept: starting one more forgets the oldest (its status then answers 404
+ * "Export job not found or has expired.", as the server's cache does once a job's entry is gone,
+ * FormSubmissionController.php:127-131; its file link answers 404). Their files are on disk, so
+ * memory stays flat whatever the exports' size (docs/sandbox.md).
+ */
+export const MAX_EXPORT_JOBS = 50;
 
 type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -21,7 +31,10 @@ interface Job {
   /** Capability in the download URL; the file link needs no Authorization header (like a pre-signed URL). */
   token: string;
   filename: string;
-  file: Buffer[] | null;
+  /** The finished file on disk (in the sandbox's temporary export directory), once completed. */
+  file: string | null;
+  /** Forgotten (over the cap): a run still rendering stops and removes its file. */
+  gone?: boolean;
   errorMessage: string | null;
   expiresAt: number | null;
   createdAt: number;
@@ -31,12 +44,19 @@ interface Job {
 /**
  * Asynchronous exports (above the threshold). A job is `queued` for one step, then `processing`
  * while it renders the CSV in chunks (progress 0..90) and for one more step, then `completed`
- * (progress 100) with a file_url. Jobs live in memory only, like the deployed server's cache.
+ * (progress 100) with a file_url. Jobs live in memory only, like the deployed server's cache; their
+ * files are in a temporary directory, removed when the sandbox closes or its process ends.
  */
 export class ExportJobs {
   private readonly jobs = new Map<string, Job>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** Where job files are written: a temporary directory made on the first job, removed on close (or at process exit). */
+  private dir: string | undefined;
+  private readonly removeDir = (): void => {
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+  };
 
   constructor(
     private readonly store: Store,
@@ -65,6 +85,11 @@ export class ExportJobs {
       updatedAt: now,
     };
     this.jobs.set(job.id, job);
+    // Over the cap, the oldest jobs are forgotten (Map iteration follows insertion order).
+    for (const old of this.jobs.values()) {
+      if (this.jobs.size <= MAX_EXPORT_JOBS) break;
+      this.forget(old);
+    }
     this.after(this.stepMs, () => void this.run(job, form, cols, only));
     return job.id;
   }
@@ -93,18 +118,42 @@ export class ExportJobs {
   }
 
   /** The finished file for a download link, or why not: 'missing' (→ 404) or 'expired' (→ 410). */
-  download(jobId: string, token: string): { filename: string; file: Buffer[] } | 'missing' | 'expired' {
+  download(jobId: string, token: string): { filename: string; size: number; file: Iterable<Uint8Array> } | 'missing' | 'expired' {
     const job = this.jobs.get(jobId);
     if (!job || !job.file || !sameToken(job.token, token)) return 'missing';
     if (job.expiresAt !== null && this.now() >= job.expiresAt) return 'expired';
-    return { filename: job.filename, file: job.file };
+    const size = statSync(job.file, { throwIfNoEntry: false })?.size;
+    if (size === undefined) return 'missing';
+    return { filename: job.filename, size, file: fileChunks(job.file) };
   }
 
-  /** Stops all timers and running jobs (sandbox close). */
+  /** Jobs kept (at most MAX_EXPORT_JOBS). */
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  /** Stops all timers and running jobs, and removes the job files (sandbox close). */
   close(): void {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.removeDir();
+    process.off('exit', this.removeDir);
+  }
+
+  private forget(job: Job): void {
+    this.jobs.delete(job.id);
+    job.gone = true;
+    if (job.file) unlinkQuietly(job.file);
+  }
+
+  private fileFor(job: Job): string {
+    if (!this.dir) {
+      this.dir = mkdtempSync(join(tmpdir(), 'formctl-sandbox-exports-'));
+      // A sandbox that is not closed (its process ends) still leaves no files behind.
+      process.on('exit', this.removeDir);
+    }
+    return join(this.dir, `${job.id}.csv`);
   }
 
   private after(ms: number, fn: () => void): void {
@@ -120,33 +169,68 @@ export class ExportJobs {
   }
 
   private async run(job: Job, form: Form, cols: ExportColumns, only?: Set<number>): Promise<void> {
+    if (job.gone) return;
     this.set(job, { status: 'processing', progress: 0 });
-    const file: Buffer[] = [];
-    for (const chunk of csvChunks(this.store, form, cols, only)) {
-      file.push(Buffer.from(chunk.text, 'utf8'));
-      if (chunk.rows > 0) {
-        const processed = job.processed + chunk.rows;
-        this.set(job, { processed, progress: job.total ? Math.floor((processed / job.total) * 90) : 90 });
-        // Yield between chunks so a big export never stalls other requests.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (this.closed) return;
+    const path = this.fileFor(job);
+    const fd = openSync(path, 'w', 0o600);
+    let kept = false;
+    try {
+      for (const chunk of csvChunks(this.store, form, cols, only)) {
+        const bytes = Buffer.from(chunk.text, 'utf8');
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+        if (chunk.rows > 0) {
+          const processed = job.processed + chunk.rows;
+          this.set(job, { processed, progress: job.total ? Math.floor((processed / job.total) * 90) : 90 });
+          // Yield between chunks so a big export never stalls other requests.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (this.closed || job.gone) return;
+        }
       }
+      kept = true;
+    } finally {
+      closeSync(fd);
+      if (!kept) unlinkQuietly(path);
     }
     if (!this.store.forms.has(form.id)) {
+      unlinkQuietly(path);
       this.set(job, { status: 'failed', errorMessage: 'The form was deleted during the export.' });
       return;
     }
     this.set(job, { progress: 90 });
     this.after(this.stepMs, () => {
-      this.set(job, { status: 'completed', progress: 100, file, expiresAt: this.now() + FILE_TTL_MS });
+      if (job.gone) return unlinkQuietly(path);
+      this.set(job, { status: 'completed', progress: 100, file: path, expiresAt: this.now() + FILE_TTL_MS });
     });
   }
 
   private sweep(): void {
     const now = this.now();
     for (const [id, job] of this.jobs) {
-      if (now - job.createdAt > STATUS_TTL_MS && (job.expiresAt === null || now >= job.expiresAt)) this.jobs.delete(id);
+      if (now - job.createdAt > STATUS_TTL_MS && (job.expiresAt === null || now >= job.expiresAt)) this.forget(this.jobs.get(id)!);
     }
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone (the directory removed on close).
+  }
+}
+
+/** A job file in 64 KiB pieces, read as the response takes them. */
+function* fileChunks(path: string): Generator<Uint8Array> {
+  const fd = openSync(path, 'r');
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) return;
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -48,8 +48,7 @@ export function registerExport(r: RouteTable): void {
     const got = ctx.app.exports.download(ctx.params.job ?? '', ctx.url.searchParams.get('token') ?? '');
     if (got === 'missing') throw notFound('Export file not found.');
     if (got === 'expired') throw new HttpError(410, 'This export link has expired.');
-    const length = got.file.reduce((n, b) => n + b.length, 0);
-    await streamBody(ctx.res, { ...ctx.baseHeaders, ...csvHeaders(got.filename), 'Content-Length': String(length) }, got.file);
+    await streamBody(ctx.res, { ...ctx.baseHeaders, ...csvHeaders(got.filename), 'Content-Length': String(got.size) }, got.file);
     return undefined;
   });
 }
