@@ -85,8 +85,3 @@ export interface RouteTable {
   api(method: string, path: string, handler: Handler<Ctx>): void;
   open(method: string, path: string, handler: Handler<PublicCtx>): void;
 }
-
-/** True when the sandbox behaves as the deployed OpnForm server (docs/service.md). */
-export function isDeployed(app: App): boolean {
-  return app.opts.flavor === 'deployed';
-}

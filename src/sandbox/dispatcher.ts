@@ -2,6 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { ResolvedOptions } from './context.js';
+import { FLAVOR_RULES } from './flavor.js';
 import { isLayoutBlock } from '../service/forms.js';
 import { logicAllows } from './logic.js';
 import type { DispatchEvent, Form, Integration, Submission } from './model.js';
@@ -59,7 +60,7 @@ export class Dispatcher {
    */
   submissionCreated(form: Form, sub: Submission): void {
     let body: Buffer | undefined;
-    const deployed = this.opts.flavor === 'deployed';
+    const deployed = FLAVOR_RULES[this.opts.flavor].recordsUnsentDeliveries;
     for (const integration of this.store.integrationsOf(form.id)) {
       if (integration.status !== 'active') continue;
       const allowed = logicAllows(integration.logic, sub.data);

@@ -10,6 +10,7 @@ import { Store } from './store.js';
 import { ensureUser } from './users.js';
 import { Errors } from './validation.js';
 import type { WebhookStatus } from '../service/webhooks.js';
+import { flavorOf } from './flavor.js';
 
 /** The narrower seeded tokens exist to exercise 403s (docs/service-details.md, Abilities). */
 const TOKEN_ABILITIES: Record<'all' | 'readonly' | 'forms' | 'noIntegrations', Ability[]> = {
@@ -78,13 +79,13 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
         comments: COMMENTS[i % COMMENTS.length]!,
       },
       // A minute apart; three to a second when the sandbox shows how same-second answers move in the list.
-      created_at: app.opts.unstableTies && app.opts.flavor === 'deployed' ? now - (Math.floor((count - 1 - i) / 3) + 1) * 1000 : now - (count - i) * 60_000,
+      created_at: app.opts.unstableTies && flavorOf(app).unstableTies ? now - (Math.floor((count - 1 - i) / 3) + 1) * 1000 : now - (count - i) * 60_000,
       uuid: randomUUID(),
       status: 'completed',
       completion_time: 30 + ((i * 7) % 90),
     });
   }
-  if (app.opts.flavor === 'deployed') seedIntegrations(app, form.id);
+  if (flavorOf(app).seedsOtherKinds) seedIntegrations(app, form.id);
   app.store.meta.demoFormId = form.id;
   app.store.changed();
   return { id: form.id, slug: form.slug };

@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
-import { isDeployed } from './context.js';
 import type { App, Ctx, Flavor, Handler, PublicCtx, RouteTable } from './context.js';
 import { HttpError, notFound } from './errors.js';
+import { flavorOf } from './flavor.js';
 import { RateLimiter } from './ratelimit.js';
 import { Router } from './router.js';
 import { registerAccount } from './routes/account.js';
@@ -164,7 +164,7 @@ function userKey(app: App, req: IncomingMessage): string {
 
 /** The rate-limit key: deployed, the token's user (all of a user's tokens share it); else the client IP. */
 function limitKey(app: App, req: IncomingMessage): string {
-  if (isDeployed(app)) {
+  if (flavorOf(app).limitPerUser) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     const token = match ? app.store.tokens.get(match[1]!) : undefined;
     if (token) return `user:${token.user_id}`;
@@ -189,24 +189,25 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
         baseHeaders = decision.headers;
         if (!decision.allowed) throw new HttpError(429, 'Too Many Attempts.', undefined, decision.headers);
       };
-      const deployed = isDeployed(app);
+      const flavor = flavorOf(app);
+      const perUser = flavor.limitPerUser;
       const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
       const external = EXTERNAL.test(url.pathname);
       if (external) limit(limiters.external, userKey(app, req));
-      else if (!deployed) limit(limiters.general, limitKey(app, req));
+      else if (!perUser) limit(limiters.general, limitKey(app, req));
       const method = req.method ?? 'GET';
       const match = router.match(method, url.pathname);
       // Deployed: Laravel's router answers before any middleware, naming the path without its
       // slashes (`Request::path()`) and, for a GET route, HEAD too (docs/service.md, "Requests in general").
-      const shownPath = deployed ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
+      const shownPath = flavor.laravelRouter ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
       if (!match) throw notFound(`The route ${shownPath} could not be found.`);
       if ('allow' in match) {
-        const allow = deployed ? match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : match.allow;
+        const allow = flavor.laravelRouter ? match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : match.allow;
         throw new HttpError(405, `The ${method} method is not supported for route ${shownPath}. Supported methods: ${allow.join(', ')}.`, undefined, {
           Allow: allow.join(', '),
         });
       }
-      if (deployed && !external) {
+      if (perUser && !external) {
         const key = limitKey(app, req);
         limit(limiters.general, key);
         if (method === 'POST' && /^\/open\/forms\/[^/]+\/submissions\/export$/.test(url.pathname)) {
@@ -334,7 +335,7 @@ function refuse(socket: Socket, why: string): void {
 export function createHttpServer(app: App, durable?: (version: number) => Promise<void>): { server: http.Server; drained: () => Promise<void> } {
   const limiters: Limiters = {
     general: app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined,
-    exports: isDeployed(app) && app.opts.exportRateLimit > 0 ? new RateLimiter(app.opts.exportRateLimit, app.opts.now) : undefined,
+    exports: flavorOf(app).exportBucket && app.opts.exportRateLimit > 0 ? new RateLimiter(app.opts.exportRateLimit, app.opts.now) : undefined,
     external: app.opts.externalRateLimit > 0 ? new RateLimiter(app.opts.externalRateLimit, app.opts.now) : undefined,
   };
   const listener = requestListener(app, buildRouter(app.opts.flavor), limiters, durable);

@@ -1,7 +1,8 @@
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { Ctx, RouteTable } from '../context.js';
 import { closedToTokens } from '../deployed.js';
 import { HttpError, notFound } from '../errors.js';
+import { flavorOf } from '../flavor.js';
 import { csvChunks, csvFilename, csvHeaders, csvTexts, parseColumns, parseSubmissionIds } from '../export/csv.js';
 import { streamBody } from '../stream.js';
 import { formFor } from './common.js';
@@ -12,7 +13,7 @@ function exportStatus(ctx: Ctx) {
   // (`api/config/sanctum-routes.php:4-41`), so a token gets 404 {"message":""}
   // (`app/Http/Middleware/AuthenticateWithJwtOrSanctum.php:30-37`). The docs' path is not registered
   // there at all: the router answers it as Laravel does (server.ts). docs/service.md, "Export".
-  if (isDeployed(ctx.app)) throw closedToTokens();
+  if (flavorOf(ctx.app).exportStatusClosed) throw closedToTokens();
   const form = formFor(ctx, 'forms-read');
   const job = ctx.app.exports.find(form.id, ctx.params.job ?? '');
   if (!job) throw notFound('Export job not found or has expired.');

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { requireAbility, requireMember } from '../auth.js';
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { App, RouteTable } from '../context.js';
 import { forbidden } from '../errors.js';
-import { TITLE_MAX, validateFormInput } from '../form-rules.js';
+import { flavorOf } from '../flavor.js';
+import { validateFormInput } from '../form-rules.js';
 import type { Form, FormProperty } from '../model.js';
 import { Errors, queryInt } from '../validation.js';
 import { formFull, formSummary, paginate } from '../views.js';
@@ -83,10 +84,10 @@ export function registerForms(r: RouteTable): void {
       if (role === 'readonly') throw forbidden('Read-only members cannot create forms.');
     }
     // The deployed server requires all 14 fields on create too (the spec: 5, the rest defaulted).
-    const input = validateFormInput(body, isDeployed(app) ? 'update' : 'create', errors, undefined, TITLE_MAX[app.opts.flavor]);
+    const input = validateFormInput(body, flavorOf(app).formCreateRules, errors, undefined, flavorOf(app).titleMax);
     errors.throwIfAny();
     const form = createForm(app, ws!.id, input.attrs, input.properties);
-    if (isDeployed(app)) {
+    if (flavorOf(app).formAnswerEnvelope) {
       const first = [...app.store.workspacesOf(caller.user.id)].every((id) => [...(app.store.workspaceForms.get(id) ?? [])].every((f) => f === form.id));
       return ok({ type: 'success', message: 'Form saved.', form: formFull(app, form), users_first_form: first });
     }
@@ -98,20 +99,20 @@ export function registerForms(r: RouteTable): void {
   r.api('PUT', '/open/forms/:form', async (ctx) => {
     const form = formFor(ctx, 'forms-write', 'edit forms');
     const errors = new Errors();
-    const input = validateFormInput(await ctx.body(), 'update', errors, form.attrs, TITLE_MAX[ctx.app.opts.flavor]);
+    const input = validateFormInput(await ctx.body(), 'update', errors, form.attrs, flavorOf(ctx.app).titleMax);
     errors.throwIfAny();
     form.attrs = input.attrs;
     form.properties = input.properties;
     // Keep updated_at strictly increasing so "changed since read" checks never miss an edit.
     form.updated_at = Math.max(ctx.app.opts.now(), form.updated_at + 1);
     ctx.app.store.changed();
-    if (isDeployed(ctx.app)) return ok({ type: 'success', message: 'Form updated.', form: formFull(ctx.app, form) });
+    if (flavorOf(ctx.app).formAnswerEnvelope) return ok({ type: 'success', message: 'Form updated.', form: formFull(ctx.app, form) });
     return ok(formFull(ctx.app, form));
   });
 
   r.api('DELETE', '/open/forms/:form', (ctx) => {
     const form = formFor(ctx, 'forms-write', 'delete forms');
     ctx.app.store.deleteForm(form.id);
-    return ok(isDeployed(ctx.app) ? { type: 'success', message: 'Form was deleted.' } : { message: 'Form was deleted.' });
+    return ok({ ...(flavorOf(ctx.app).successType ? { type: 'success' } : {}), message: 'Form was deleted.' });
   });
 }

@@ -1,14 +1,13 @@
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
-import { deployedEventView } from '../deployed.js';
 import { HttpError, notFound } from '../errors.js';
+import { flavorOf } from '../flavor.js';
 import { logicProblem } from '../logic.js';
 import { INTEGRATION_KINDS } from '../model.js';
 import type { Form, Integration, WebhookData } from '../model.js';
 import { checkWebhookUrl } from '../../service/addresses.js';
 import { MIN_SECRET_LENGTH, WEBHOOK_STATUSES, type WebhookStatus, headerProblems } from '../../service/webhooks.js';
 import { Errors, charLength, isObject } from '../validation.js';
-import { deployedIntegrationView, eventView, integrationView } from '../views.js';
 import { formFor } from './common.js';
 
 /** Header map rules (the service's, src/service/webhooks.ts), each problem under data.webhook_headers in the deployed server's words. */
@@ -33,7 +32,7 @@ interface Input {
  */
 async function validateInput(app: App, body: Record<string, unknown>, specMode: 'create' | 'update'): Promise<Input> {
   const errors = new Errors();
-  const deployed = isDeployed(app);
+  const deployed = flavorOf(app).integrationsRebuilt;
   // Deployed flavour: update has the create rules (status and webhook_url required, docs/service.md).
   const mode = deployed ? 'create' : specMode;
   const input: Input = { kind: 'webhook', data: {} };
@@ -87,7 +86,7 @@ function integrationOf(ctx: Ctx, form: Form): Integration {
   const raw = ctx.params.integration ?? '';
   const integration = /^\d{1,15}$/.test(raw) ? ctx.app.store.integrations.get(Number(raw)) : undefined;
   if (!integration || integration.form_id !== form.id) {
-    throw notFound(isDeployed(ctx.app) ? 'No query results for model [App\\Models\\Integration\\FormIntegration].' : 'Integration not found.');
+    throw notFound(flavorOf(ctx.app).missingIntegration);
   }
   return integration;
 }
@@ -100,8 +99,8 @@ function dataOf(input: Input): WebhookData {
 
 /** Create / update / delete answers: the deployed server adds `type: "success"`. */
 function answer(ctx: Ctx, message: string, integration?: Integration) {
-  const view = (i: Integration) => (isDeployed(ctx.app) ? deployedIntegrationView(i) : integrationView(i));
-  return ok({ ...(isDeployed(ctx.app) ? { type: 'success' } : {}), message, ...(integration ? { form_integration: view(integration) } : {}) });
+  const flavor = flavorOf(ctx.app);
+  return ok({ ...(flavor.successType ? { type: 'success' } : {}), message, ...(integration ? { form_integration: flavor.integrationView(integration) } : {}) });
 }
 
 /** Every integration route needs manage-integrations and a non-readonly member (docs/service-details.md, Authorization order). */
@@ -114,7 +113,7 @@ export function registerIntegrations(r: RouteTable): void {
   r.api('GET', '/open/forms/:form/integrations', (ctx) => {
     const form = formForIntegrations(ctx);
     // Deployed flavour: every kind in one list (Slack, e-mail… beside webhooks).
-    return ok(ctx.app.store.integrationsOf(form.id).map(isDeployed(ctx.app) ? deployedIntegrationView : integrationView));
+    return ok(ctx.app.store.integrationsOf(form.id).map(flavorOf(ctx.app).integrationView));
   });
 
   r.api('POST', '/open/forms/:form/integrations', async (ctx) => {
@@ -139,7 +138,7 @@ export function registerIntegrations(r: RouteTable): void {
     const form = formForIntegrations(ctx);
     const integration = integrationOf(ctx, form);
     const input = await validateInput(ctx.app, await ctx.body(), 'update');
-    if (isDeployed(ctx.app)) {
+    if (flavorOf(ctx.app).integrationsRebuilt) {
       // The deployed server rebuilds the integration from the body: what is omitted is erased.
       integration.integration_id = input.kind;
       integration.status = input.status!;
@@ -166,6 +165,6 @@ export function registerIntegrations(r: RouteTable): void {
     const form = formForIntegrations(ctx);
     const events = ctx.app.store.events.get(integrationOf(ctx, form).id) ?? [];
     // Newest first (spec); events are stored oldest first.
-    return ok([...events].reverse().map(isDeployed(ctx.app) ? deployedEventView : eventView));
+    return ok([...events].reverse().map(flavorOf(ctx.app).eventView));
   });
 }

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { requireAbility, requireAdmin, requireMember } from '../auth.js';
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
+import { flavorOf } from '../flavor.js';
 import { ROLES } from '../model.js';
 import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, requiredEmail, requiredEnum } from '../validation.js';
-import { deployedMemberView, inviteView, memberView } from '../views.js';
+import { inviteView } from '../views.js';
 import { findWorkspace, numericId } from './common.js';
-import { COMMUNITY_SEATS, checkedAbility } from '../../service/access.js';
+import { COMMUNITY_SEATS } from '../../service/access.js';
 
 const INVITE_VALIDITY_MS = 7 * 86_400_000; // docs/service-details.md, Members and invites: valid for 7 days
 
@@ -17,7 +18,7 @@ const INVITE_VALIDITY_MS = 7 * 86_400_000; // docs/service-details.md, Members a
  * abilities and checks workspaces-* instead (docs/service.md).
  */
 function usersAbility(app: App, kind: 'read' | 'write'): Ability {
-  return checkedAbility(kind === 'read' ? 'workspace-users-read' : 'workspace-users-write', isDeployed(app));
+  return flavorOf(app).ability(kind === 'read' ? 'workspace-users-read' : 'workspace-users-write');
 }
 
 /** The workspace a member-writing route acts on, once the caller may write members there: the ability, then the admin role. */
@@ -75,7 +76,7 @@ export function registerMembers(r: RouteTable): void {
     const out = [];
     for (const [userId, role] of app.store.members.get(ws.id) ?? []) {
       const user = app.store.users.get(userId);
-      if (user) out.push(isDeployed(app) ? deployedMemberView(user, ws.id, role) : memberView(user, role));
+      if (user) out.push(flavorOf(app).memberView(user, ws.id, role));
     }
     return ok(out);
   });
@@ -144,12 +145,12 @@ export function registerMembers(r: RouteTable): void {
   r.api('POST', '/open/workspaces/:workspace/leave', ({ app, caller, params }) => {
     const ws = findWorkspace(app, params.workspace);
     // Deployed: any member may leave with workspaces-read.
-    requireAbility(caller, isDeployed(app) ? 'workspaces-read' : 'workspace-users-write');
+    requireAbility(caller, flavorOf(app).leaveAbility);
     requireMember(app.store, caller, ws.id);
     app.store.removeMember(ws.id, caller.user.id);
     ensureHasWorkspace(app, caller.user);
     // Spec: 204. Deployed: 200 with a JSON message. Neither guards the last admin or member.
-    if (isDeployed(app)) return ok({ success: true, message: 'You have left the workspace.' });
+    if (flavorOf(app).leaveAnswersJson) return ok({ success: true, message: 'You have left the workspace.' });
     return { status: 204 };
   });
 

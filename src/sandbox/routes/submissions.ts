@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { App, Ctx, PublicCtx, RouteTable } from '../context.js';
-import { closedToTokens, deployedSubmissionView, isFileType, phpInt, storedFileNames, storedFileValue } from '../deployed.js';
+import { closedToTokens, deployedSubmissionView, isFileType, storedFileNames, storedFileValue } from '../deployed.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
+import { flavorOf } from '../flavor.js';
 import { isLayoutBlock } from '../../service/forms.js';
 import type { Form, FormProperty, Submission } from '../model.js';
 import { Errors, isBlank, isObject, queryInt } from '../validation.js';
 import { paginate, submissionView } from '../views.js';
 import { findForm, formFor } from './common.js';
-import { checkedAbility } from '../../service/access.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 
 /** Properties that take answers, keyed by id (layout blocks `nf-*` take none). */
@@ -28,9 +28,9 @@ function isRequired(p: FormProperty): boolean {
  */
 function submissionFor(ctx: Ctx, form: Form): Submission {
   const raw = ctx.params.submission ?? '';
-  const id = isDeployed(ctx.app) ? phpInt(raw) : /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  const id = flavorOf(ctx.app).pathId(raw);
   const sub = id > 0 ? ctx.app.store.submissionsOf(form.id).get(id) : undefined;
-  if (!sub) throw notFound(isDeployed(ctx.app) ? 'No query results for model [App\\Models\\Forms\\FormSubmission].' : 'Submission not found.');
+  if (!sub) throw notFound(flavorOf(ctx.app).missingSubmission);
   return sub;
 }
 
@@ -154,7 +154,7 @@ export function registerSubmissions(r: RouteTable): void {
     let subs = [...ctx.app.store.submissionsOf(form.id).values()].reverse();
     const term = q.get('search')?.trim().toLowerCase();
     if (term) subs = subs.filter((s) => matches(s, term));
-    if (isDeployed(ctx.app)) {
+    if (flavorOf(ctx.app).laravelSubmissionList) {
       // Always the envelope; per_page min(n, 100), and 0 or absent falls back (100 by the route, 15 for 0).
       const status = q.get('status');
       if (status === 'partial') subs = subs.filter((s) => s.status === 'partial');
@@ -181,10 +181,10 @@ export function registerSubmissions(r: RouteTable): void {
 
   r.api('PUT', '/open/forms/:form/submissions/:submission', async (ctx) => {
     // The deployed server has no submissions-write ability: editing answers needs forms-write.
-    const form = formFor(ctx, checkedAbility('submissions-write', isDeployed(ctx.app)), 'edit submissions');
+    const form = formFor(ctx, flavorOf(ctx.app).ability('submissions-write'), 'edit submissions');
     const sub = submissionFor(ctx, form);
     const body = await ctx.body();
-    if (isDeployed(ctx.app)) {
+    if (flavorOf(ctx.app).submissionUpdateRebuilds) {
       deployedUpdate(ctx, form, sub, body);
       // The update moves `updated_at`, and so restarts the submission's retention clock (docs/service.md, "Retention").
       sub.updated_at = ctx.app.opts.now();
@@ -213,7 +213,7 @@ export function registerSubmissions(r: RouteTable): void {
     const form = formFor(ctx, 'forms-write', 'delete submissions');
     const sub = submissionFor(ctx, form);
     ctx.app.store.deleteSubmission(form.id, sub.id);
-    return ok(isDeployed(ctx.app) ? { type: 'success', message: 'Record successfully removed.' } : { message: 'Record successfully removed.' });
+    return ok({ ...(flavorOf(ctx.app).successType ? { type: 'success' } : {}), message: 'Record successfully removed.' });
   });
 
   r.open('POST', '/forms/:form/answer', async (ctx) => {
@@ -225,14 +225,14 @@ export function registerSubmissions(r: RouteTable): void {
     const errors = new Errors();
     const data: Record<string, unknown> = {};
     // Deployed flavour: `is_partial: true` saves an unfinished answer (no required check), status partial.
-    const partial = isDeployed(app) && body.is_partial === true;
+    const partial = flavorOf(app).partialAnswers && body.is_partial === true;
     for (const [id, p] of answerable(form)) {
-      const value = isDeployed(app) && laravelNested(id) ? undefined : body[id];
+      const value = flavorOf(app).nestedIdsUnanswered && laravelNested(id) ? undefined : body[id];
       if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
       else if (value !== undefined) data[id] = value;
     }
     // Deployed flavour: completion_time (seconds) is validated and kept; the spec flavour drops it like any unknown key.
-    const ct = isDeployed(app) ? body.completion_time : undefined;
+    const ct = flavorOf(app).keepsCompletionTime ? body.completion_time : undefined;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
     errors.throwIfAny();
     const sub = app.store.addSubmission({
@@ -248,7 +248,7 @@ export function registerSubmissions(r: RouteTable): void {
     return ok({
       type: 'success',
       message: 'Form submission saved.',
-      submission_id: isDeployed(app) ? sub.uuid : String(sub.id),
+      submission_id: flavorOf(app).answerNamesUuid ? sub.uuid : String(sub.id),
       is_first_submission: app.store.submissionsOf(form.id).size === 1,
       redirect: false,
     });

@@ -1,7 +1,8 @@
 import { requireAbility, requireAdmin, requireWriter } from '../auth.js';
-import { isDeployed, ok } from '../context.js';
+import { ok } from '../context.js';
 import type { RouteTable } from '../context.js';
 import { forbidden } from '../errors.js';
+import { flavorOf } from '../flavor.js';
 import { Errors, requiredString } from '../validation.js';
 import { workspaceView } from '../views.js';
 import { findWorkspace } from './common.js';
@@ -46,7 +47,7 @@ export function registerWorkspaces(r: RouteTable): void {
     const ws = findWorkspace(app, ctx.params.workspace);
     requireAbility(caller, 'workspaces-write');
     // The deployed server lets any member with write access update a workspace; the spec needs an admin.
-    if (isDeployed(app)) requireWriter(app.store, caller, ws.id, 'update this workspace');
+    if (flavorOf(app).workspaceUpdateBy === 'writer') requireWriter(app.store, caller, ws.id, 'update this workspace');
     else requireAdmin(app.store, caller, ws.id, 'update this workspace');
     const body = await ctx.body();
     const errors = new Errors();
@@ -57,7 +58,7 @@ export function registerWorkspaces(r: RouteTable): void {
     // Spec: emoji is optional and a blank value clears the icon; an absent emoji keeps it.
     // Deployed: `icon = emoji ?? ''`, so an absent emoji clears it too.
     if (icon !== undefined) ws.icon = icon;
-    else if (isDeployed(app)) ws.icon = '';
+    else if (flavorOf(app).absentEmojiClearsIcon) ws.icon = '';
     ws.updated_at = app.opts.now();
     app.store.changed();
     return ok({ message: 'Workspace updated.', workspace: workspaceView(ws, 'admin', false) });
@@ -72,6 +73,6 @@ export function registerWorkspaces(r: RouteTable): void {
       throw forbidden('You cannot delete your last workspace. Delete your account instead.');
     }
     app.store.deleteWorkspace(ws.id);
-    return ok({ ...(isDeployed(app) ? { type: 'success' } : {}), message: 'Workspace successfully deleted.', workspace_id: ws.id });
+    return ok({ ...(flavorOf(app).successType ? { type: 'success' } : {}), message: 'Workspace successfully deleted.', workspace_id: ws.id });
   });
 }
