@@ -80,12 +80,13 @@ export async function resolve(spec, ctx, next) {
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
     const loads = async () => {
       writeFileSync(log, '');
-      const r = await complete(['workspace', 'use', ''], { NODE_OPTIONS: `--import ${register}` });
+      // A proxy variable (NO_PROXY=*: the request still goes direct) makes a request load the undici package.
+      const r = await complete(['workspace', 'use', ''], { NODE_OPTIONS: `--import ${register}`, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
       expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n:0\n');
       return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
     };
     const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'cli-table3'];
-    // The miss proves the hook sees dynamic imports: it makes an HTTP request.
+    // The miss proves the hook sees dynamic imports: its HTTP request, with a proxy variable set, loads undici.
     const miss = await loads();
     expect(miss.has('undici')).toBe(true);
     const hit = await loads();

@@ -116,7 +116,7 @@ describe('startListener', () => {
         expect(JSON.parse(io.out()).forward).toEqual({ url: `${target}/x`, status: null, error: `Connection refused by ${host}`, code: 'ECONNREFUSED' });
       else expect(io.out()).toContain(`→ forward to ${target}/x failed: connection refused by ${host}\n`);
     }
-    // The first forward loads undici and compiles its parser: seconds on a loaded 2-core runner.
+    // The first forward may be slow on a loaded 2-core runner.
   });
 
   it('--save-dir writes the raw body and header lines, numbering after existing files', async () => {
