@@ -49,11 +49,6 @@ if (only('--version', '-v')) {
     print(help);
   } else {
     require('node:module').enableCompileCache?.();
-    // Node 20 only: after the first answer, V8 recompiles fetch's WebAssembly HTTP parser (llhttp) in
-    // the background, and the process waits for that compile before it exits (~0.3–0.5 s under load,
-    // after the output is written). Its baseline compiler alone (Liftoff) ends that wait; the parser
-    // is a small part of a download's CPU (docs/performance.md). Set before anything compiles it.
-    if (major === 20) require('node:v8').setFlagsFromString('--liftoff-only');
     import('../dist/main.js').then(
       (main) => main.cli(),
       (err) => {

@@ -33,8 +33,6 @@ export function describeConnectionFailure(code: string | undefined, message: str
       return `No route to ${host}`;
     default:
       if (code && TLS_FAILURE.test(code)) return `TLS error talking to ${host}: ${code}`;
-      // Node's fetch refuses the ports the Fetch standard blocks (1, 21, 25, 6000, 10080, …) before connecting.
-      if (code === undefined && message === 'bad port') return `Node's fetch refuses port ${url.port} of ${url.hostname} (a port the Fetch standard blocks)`;
       return `Network error talking to ${host}: ${code ?? message}`;
   }
 }
