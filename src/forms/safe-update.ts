@@ -204,7 +204,7 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
     if (!o.force) {
       // The service has no conditional update, so a write from elsewhere between the re-read above
       // and the PUT, or just after the PUT, is not refused. Read once more: a form that no longer
-      // holds the change lost it to such a write (docs/forms.md, "Two machines changing one form").
+      // holds the change lost it to such a write (docs/forms.md, "Concurrent updates").
       // A write that lands after this read cannot be seen from here.
       const after = await getForm(o.client, o.current.id);
       const lost = unheld(before, body, after, new Set([...ignored, 'no_branding', 'slug']));
