@@ -26,7 +26,7 @@ export function partName(file: string): string {
  * Who is writing a `.part`: recorded beside it (`<file>.part.owner`) so a later run can tell a live
  * export from a killed one. The record is the lock: it is written whole into a temp file and then
  * linked to its name (link(2) fails if the name exists), before the `.part` is created, so every
- * state a kill -9 can leave names its owner or holds nothing (docs/security.md, "Exports").
+ * state a kill -9 can leave names its owner or holds nothing (docs/security.md, "The .part file and its owner record").
  */
 export interface PartOwner {
   pid: number;

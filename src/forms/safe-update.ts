@@ -201,6 +201,21 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
         `The version before this update is in ${backup}. Check the form (\`formctl form get ${o.current.id}\`) and run the command again if needed.`,
       );
     }
+    if (!o.force) {
+      // The service has no conditional update, so a write from elsewhere between the re-read above
+      // and the PUT, or just after the PUT, is not refused. Read once more: a form that no longer
+      // holds the change lost it to such a write (docs/forms.md, "Concurrent updates").
+      // A write that lands after this read cannot be seen from here.
+      const after = await getForm(o.client, o.current.id);
+      const lost = unheld(before, body, after, new Set([...ignored, 'no_branding', 'slug']));
+      if (lost.length > 0) {
+        throw new ConflictError(
+          `Form ${o.current.id} was updated, but read again right after, it no longer holds the change (${lost.join('; ')}; updated_at ${form.updated_at ?? '?'} → ${after.updated_at ?? '?'}): another change came in at the same moment and replaced it.`,
+          `The version before this update is in ${backup}. Check the form (\`formctl form get ${o.current.id}\`) and run the command again if your change is still wanted.`,
+        );
+      }
+      form = after;
+    }
     if (slug) slug.now = typeof form.slug === 'string' ? form.slug : slug.now;
     return { outcome: 'updated', diff, form, backup, ignored, removedFields, filled, droppedBlocks, brandingNotApplied, slug, retention };
   } finally {

@@ -248,7 +248,7 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
 }
 
 /**
- * Connection limits (docs/sandbox.md, "Connections"): one client (one address) holds at most
+ * Connection limits (docs/sandbox.md, "Behaviour the spec leaves open, and what the sandbox does": connections): one client (one address) holds at most
  * MAX_CONNECTIONS_PER_CLIENT connections and all clients MAX_CONNECTIONS, well below a usual file
  * limit of 1,024. A connection over a limit takes the place of the oldest idle one (no request in
  * progress: a keep-alive connection between requests, or one that never sent a request); when none

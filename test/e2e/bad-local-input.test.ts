@@ -14,8 +14,12 @@ afterAll(() => home.cleanup());
 describe('a base URL that is not an http(s) URL', () => {
   for (const url of ['127.0.0.1:53321', 'ftp://example.com/api', 'javascript:alert(1)', 'not a url']) {
     it(`FORMCTL_BASE_URL=${url} is exit 2 naming it, with or without a token`, async () => {
-      for (const token of [{ FORMCTL_TOKEN: 'tok-123456' }, {}]) {
-        const r = await runFormctl(['workspace', 'list'], { env: { ...home.env, ...token, FORMCTL_BASE_URL: url } });
+      for (const [token, args] of [
+        [{ FORMCTL_TOKEN: 'tok-123456' }, ['workspace', 'list']],
+        [{}, ['workspace', 'list']],
+        [{}, ['auth', 'status']],
+      ] as const) {
+        const r = await runFormctl([...args], { env: { ...home.env, ...token, FORMCTL_BASE_URL: url } });
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr).toMatch(/^error: (Invalid base URL|Unsupported base URL scheme).*\(from FORMCTL_BASE_URL\)\.$/m);
         expect(r.stderr).toContain('hint: Set FORMCTL_BASE_URL to a full http(s) URL');

@@ -18,7 +18,7 @@ export interface CountingProxy {
  * came before it); a function it returns answers the request in the service's place (a proxy's HTML
  * page, a truncated CSV) and the request never reaches the sandbox.
  */
-export type Tamper = (req: Passed, nth: number) => ((res: ServerResponse) => void) | undefined;
+export type Tamper = (req: Passed, nth: number) => ((res: ServerResponse, body: Buffer) => void | Promise<void>) | undefined;
 
 /**
  * A pass-through HTTP proxy in front of a sandbox that records every request the client sent, so an
@@ -35,10 +35,11 @@ export async function startCountingProxy(target: string, tamper?: Tamper): Promi
     seen.set(key, nth + 1);
     const answer = tamper?.({ method: req.method ?? '', path: req.url ?? '' }, nth);
     if (answer) {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         passed.push({ method: req.method ?? '', path: req.url ?? '' });
-        answer(res);
+        Promise.resolve(answer(res, Buffer.concat(chunks))).catch(() => res.destroy());
       });
       return;
     }

@@ -1,4 +1,4 @@
-// Connection limits of the sandbox (docs/sandbox.md, "Connections"): a connection over the
+// Connection limits of the sandbox (docs/sandbox.md, "Behaviour the spec leaves open, and what the sandbox does": connections): a connection over the
 // per-client limit takes an idle one's place, and when every one is busy it is answered 503 at
 // once instead of waiting.
 import { type Socket, connect } from 'node:net';

@@ -3,7 +3,7 @@ import { type Account, whoAmI } from '../../api/account.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, maskToken, notLoggedIn } from '../../config/resolve.js';
+import { type ResolvedContext, checkBaseUrl, maskToken, notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { type Column, resolveFormat, writeObject } from '../../io/output.js';
@@ -139,7 +139,12 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   let failure: CliError | undefined;
   let detail = '';
   let summary: string | undefined;
-  if (!ctx.token) {
+  const badBaseUrl = baseUrlProblem(ctx);
+  if (badBaseUrl) {
+    // Checked first, as every command does: no request can go to such a base URL (exit 2).
+    status.error = 'the base URL is not an http(s) URL';
+    failure = badBaseUrl;
+  } else if (!ctx.token) {
     status.error = ctx.withheldToken ? `no token for this host (the saved one is for ${ctx.withheldToken.origin})` : 'no token';
     failure = notLoggedIn(ctx);
   } else if (ctx.tokenProblem) {
@@ -181,4 +186,15 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     await writeObject(o.io, format, status, columns);
   }
   if (failure) throw failure;
+}
+
+/** The usage error for a base URL no request can go to, if it is one. */
+function baseUrlProblem(ctx: ResolvedContext): CliError | undefined {
+  try {
+    checkBaseUrl(ctx);
+    return undefined;
+  } catch (err) {
+    if (err instanceof CliError) return err;
+    throw err;
+  }
 }

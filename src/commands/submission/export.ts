@@ -271,7 +271,11 @@ async function exportInChunks(
   const show = (p: ChunkProgress) => line.update(describeChunks(p));
   line.update('Exporting in chunks: reading the submission list…');
   // A refused chunk is asked for again: said on stderr, so a slow export explains itself.
-  const onRetry = (text: string) => void notice(o.io, text, 'warning');
+  const onRetry = (text: string) => {
+    // On a terminal the progress line is cleared first (the next update draws it again below the warning).
+    if (o.io.stderrIsTTY) line.done();
+    void notice(o.io, text, 'warning');
+  };
   const body = Readable.from(
     chunkedCsv({ client, formId: form.id, columns, budget, listBudget, listState: list, signal: o.signal, onProgress: show, onRetry }),
   );

@@ -144,16 +144,18 @@ describe('form update holds the form lock from the read to the PUT', () => {
       };
     };
     await update(stub, fakeIO(), { visibility: 'draft', lock });
-    expect(events).toEqual(['lock 42 after 0 requests', 'release after 3 requests']);
+    // Read, re-read, PUT, and the read after the PUT that checks the change held.
+    expect(events).toEqual(['lock 42 after 0 requests', 'release after 4 requests']);
     events.length = 0;
     stub.requests.length = 0;
     await update(stub, fakeIO(), { form: 'contact-us', visibility: 'closed', lock });
-    expect(events).toEqual(['lock 42 after 1 requests', 'release after 4 requests']);
+    expect(events).toEqual(['lock 42 after 1 requests', 'release after 5 requests']);
     expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET /open/forms/contact-us',
       'GET /open/forms/42',
       'GET /open/forms/42',
       'PUT /open/forms/42',
+      'GET /open/forms/42',
     ]);
     events.length = 0;
     await update(stub, fakeIO(), { visibility: 'public', lock, dryRun: true });

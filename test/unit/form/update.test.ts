@@ -46,7 +46,7 @@ describe('form update (safe update)', () => {
     stub = await startFormStub();
     const io = fakeIO();
     await run(stub, io, { title: 'Write to us' });
-    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42']);
+    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/42', 'GET /open/forms/42', 'PUT /open/forms/42', 'GET /open/forms/42']);
     expect(JSON.parse(stub.puts()[0]!.body)).toEqual(expectedBody({ title: 'Write to us' }));
     expect(io.out()).toBe('');
     expect(io.err()).toBe('');
