@@ -216,6 +216,24 @@ export function forbiddenCause(serverMessage: string | undefined): ForbiddenCaus
   return 'unknown';
 }
 
+/**
+ * The deployed server's "You need to be an admin of this workspace to do this." (workspace delete,
+ * member add) comes from a check that fails first when the token lacks `workspaces-write`, so a
+ * real admin gets it too (OpnForm `app/Policies/WorkspacePolicy.php:96-100,129-133,163-176`).
+ */
+export function adminOrWriteAbility(serverMessage: string | undefined): boolean {
+  return /need to be an admin of this workspace/i.test(serverMessage ?? '');
+}
+
+/** The hint for that message: the ability first (an admin's likeliest cause), then the role. */
+export function adminOrWriteAbilityHint(workspaceId?: number): string {
+  const ws = workspaceId === undefined ? 'the workspace' : `workspace ${workspaceId}`;
+  return (
+    `OpnForm servers say this also to an admin whose token lacks the \`workspaces-write\` ability. If you are an admin of ${ws} (\`formctl member list\`), ` +
+    'create a token with `workspaces-write` and run `formctl auth login`; otherwise ask an admin to do it, or to make you one.'
+  );
+}
+
 /** The hint for a 403 on a route with no richer requirement (members.ts adds the role and action). */
 function forbiddenHint(init: ApiErrorInit): string {
   switch (forbiddenCause(init.serverMessage)) {
@@ -226,6 +244,7 @@ function forbiddenHint(init: ApiErrorInit): string {
     case 'plan':
       return "The service's plan does not allow this; an owner must upgrade it.";
     case 'admin':
+      if (adminOrWriteAbility(init.serverMessage)) return adminOrWriteAbilityHint();
       return 'Only an admin of the workspace can do this. Ask an admin, or check `formctl member list`.';
     case 'membership':
       return 'Your account is not a member of that workspace. Check `formctl workspace list`.';

@@ -5,7 +5,16 @@ import { ExitCode } from '../errors.js';
 import { type Ability, COMMUNITY_SEATS } from '../service/access.js';
 import { capitalise } from '../service/text.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './client.js';
-import { ApiError, type ApiErrorInit, ForbiddenError, NotFoundError, abilityPhrase, forbiddenCause } from './errors.js';
+import {
+  ApiError,
+  type ApiErrorInit,
+  ForbiddenError,
+  NotFoundError,
+  abilityPhrase,
+  adminOrWriteAbility,
+  adminOrWriteAbilityHint,
+  forbiddenCause,
+} from './errors.js';
 
 /**
  * What an endpoint needs beyond a valid token, so a 403 can be explained in words.
@@ -43,6 +52,10 @@ export function forbiddenHintFor(serverMessage: string | undefined, need: Requir
     case 'membership':
       return `You are not a member of workspace ${ws}. Check the id with \`formctl workspace list\`.`;
     case 'admin':
+      if (need.deployedAbility === 'workspaces-write' && adminOrWriteAbility(serverMessage)) {
+        return `${capitalise(need.action)} needs ${roleNeed} and a token with ${ability}. ${adminOrWriteAbilityHint(ws)}`;
+      }
+      return `${capitalise(need.action)} needs ${roleNeed}, and your role there is not admin. Ask an admin to do it, or to make you one with \`formctl member set-role\`.`;
     case 'readonly':
       return `${capitalise(need.action)} needs ${roleNeed}, and your role there is not admin. Ask an admin to do it, or to make you one with \`formctl member set-role\`.`;
     case 'unknown':

@@ -62,13 +62,13 @@ export async function deleteSubmission(c: ApiClient, formId: number, submissionI
 }
 
 /**
- * Active integrations of a form (every kind: webhooks, e-mail, Slack…): on the deployed service each
- * fires again on every submission update. undefined when the list cannot be read with this token.
+ * The active integrations of a form (every kind: webhooks, e-mail, Slack…): on the deployed service
+ * each fires again on every submission update. undefined when the list cannot be read with this token.
  */
-export async function countActiveIntegrations(c: ApiClient, formId: number, signal?: AbortSignal): Promise<number | undefined> {
+export async function activeIntegrations(c: ApiClient, formId: number, signal?: AbortSignal): Promise<Record<string, unknown>[] | undefined> {
   try {
     const res = await c.request<unknown>({ path: apiPath`/open/forms/${formId}/integrations`, ability: 'forms-read', signal });
-    return unwrapList<Record<string, unknown>>(res.data).items.filter((i) => i && (i.status ?? 'active') === 'active').length;
+    return unwrapList<Record<string, unknown>>(res.data).items.filter((i) => i && typeof i === 'object' && (i.status ?? 'active') === 'active');
   } catch (err) {
     if (err instanceof ForbiddenError || err instanceof NotFoundError) return undefined;
     throw err;

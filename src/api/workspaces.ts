@@ -1,6 +1,7 @@
 import type { ApiClient } from './client.js';
 import { messageOf, unwrapList, unwrapWorkspace } from './normalize.js';
 import { apiPath } from './path.js';
+import { need, requestWithNeeds } from './requirements.js';
 
 export interface Workspace {
   id: number;
@@ -36,8 +37,16 @@ export async function deleteWorkspace(c: ApiClient, id: number): Promise<string>
   return messageOf(res.data, 'Workspace deleted.');
 }
 
-/** Leaves a workspace (204 per spec, 200 JSON on the deployed service). */
+/**
+ * Leaves a workspace (204 per spec, 200 JSON on the deployed service). The spec asks for
+ * `workspace-users-write`; the deployed server checks `workspaces-read` and membership (the `view`
+ * policy: OpnForm `WorkspaceUserController.php:136`, `WorkspacePolicy.php:37-46`), so a 403 names both.
+ */
 export async function leaveWorkspace(c: ApiClient, id: number): Promise<string> {
-  const res = await c.request({ method: 'POST', path: apiPath`/open/workspaces/${id}/leave`, ability: 'workspace-users-write' });
+  const res = await requestWithNeeds(
+    c,
+    { method: 'POST', path: apiPath`/open/workspaces/${id}/leave` },
+    need('leaving a workspace', 'workspace-users-write', 'workspaces-read', 'member', id),
+  );
   return messageOf(res.data, 'You left the workspace.');
 }

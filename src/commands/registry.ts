@@ -19,6 +19,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'submission', summary: 'List, update, bulk-update, delete and export submissions', load: () => import('./submission/index.js') },
   { name: 'member', summary: 'Manage workspace members and their roles', load: () => import('./member/index.js') },
   { name: 'invite', summary: 'List, resend and cancel workspace invites', load: () => import('./invite/index.js') },
+  { name: 'integration', summary: "See a form's integrations of every kind (webhooks, Slack, e-mail, …)", load: () => import('./integration/index.js') },
   { name: 'webhook', summary: 'Manage webhook integrations; sign, verify, listen and send deliveries', load: () => import('./webhook/index.js') },
   { name: 'api', summary: 'Make an authenticated request to any API endpoint', load: () => import('./api/index.js') },
   { name: 'config', summary: 'Show where configuration lives and read or change settings', load: () => import('./config/index.js') },

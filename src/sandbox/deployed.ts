@@ -25,6 +25,18 @@ export function closedToTokens(): HttpError {
   return new HttpError(404, '');
 }
 
+/**
+ * The deployed server's admin check for workspace delete and member add (`WorkspacePolicy::delete`,
+ * `::inviteUser` through `adminAction`, OpnForm `app/Policies/WorkspacePolicy.php:96-100,129-133,
+ * 163-176`): a token without `workspaces-write` fails it like a non-admin, and both get 403
+ * "You need to be an admin of this workspace to do this." (docs/service.md, "Workspaces and members").
+ */
+export function requireAdminAction(app: App, caller: { user: { id: number }; token: { abilities: readonly string[] } }, workspaceId: number): void {
+  if (!caller.token.abilities.includes('workspaces-write') || app.store.roleOf(workspaceId, caller.user.id) !== 'admin') {
+    throw new HttpError(403, 'You need to be an admin of this workspace to do this.');
+  }
+}
+
 /** `Y-m-d H:i:s` in UTC, the deployed list's `data.created_at`. */
 export function sqlDate(ms: number): string {
   return iso(ms).slice(0, 19).replace('T', ' ');

@@ -36,6 +36,11 @@ export interface FlavorRules {
   readonly absentEmojiClearsIcon: boolean;
   /** A member entry: the role beside the user, or in `pivot.role`. */
   readonly memberView: (user: User, workspaceId: number, role: Role) => Record<string, unknown>;
+  /**
+   * Workspace delete and member add refuse a non-admin and a token without `workspaces-write` alike,
+   * with "You need to be an admin of this workspace to do this." (`requireAdminAction` in deployed.ts).
+   */
+  readonly adminActionAlike: boolean;
   /** The ability leaving a workspace needs. */
   readonly leaveAbility: Ability;
   /** Leaving answers 200 with a JSON message instead of 204. */
@@ -100,6 +105,7 @@ const SPEC: FlavorRules = {
   workspaceUpdateBy: 'admin',
   absentEmojiClearsIcon: false,
   memberView: (user, _workspaceId, role) => memberView(user, role),
+  adminActionAlike: false,
   leaveAbility: 'workspace-users-write',
   leaveAnswersJson: false,
   formCreateRules: 'create',
@@ -133,6 +139,7 @@ const DEPLOYED: FlavorRules = {
   workspaceUpdateBy: 'writer',
   absentEmojiClearsIcon: true,
   memberView: deployedMemberView,
+  adminActionAlike: true,
   leaveAbility: 'workspaces-read',
   leaveAnswersJson: true,
   formCreateRules: 'update',

@@ -1,3 +1,4 @@
+import { activeByKind, describeKinds } from '../webhooks/integrations.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import { UsageError } from '../errors.js';
@@ -255,7 +256,11 @@ export function listRecordAnswers(o: Record<string, unknown>): Record<string, un
 }
 
 /** Warnings for what an update changes on the deployed service besides the fields asked for (docs/submission-update.md). */
-export function sideEffectWarnings(label: string, effects: Pick<UpdateSideEffects, 'partial' | 'removed'>, active: number | undefined): string[] {
+export function sideEffectWarnings(
+  label: string,
+  effects: Pick<UpdateSideEffects, 'partial' | 'removed'>,
+  active: readonly Record<string, unknown>[] | undefined,
+): string[] {
   const out: string[] = [];
   if (effects.partial) out.push(`${label} is a partial submission; on the deployed OpnForm service an update stores it as completed.`);
   if (effects.removed.length > 0) {
@@ -265,12 +270,17 @@ export function sideEffectWarnings(label: string, effects: Pick<UpdateSideEffect
   return out;
 }
 
-/** The integrations warning, said once per run. */
-export function integrationWarnings(active: number | undefined): string[] {
+/**
+ * The integrations warning, said once per run, naming the active ones by kind: "the form has 4
+ * active integrations; on the deployed OpnForm service they run again for each updated submission:
+ * 2 webhooks, 1 Slack, 1 e-mail will fire again."
+ */
+export function integrationWarnings(active: readonly Record<string, unknown>[] | undefined): string[] {
   if (active === undefined)
     return ["the form's integrations could not be read with this token; on the deployed OpnForm service any active one runs again for each update."];
-  if (active === 0) return [];
+  if (active.length === 0) return [];
+  const n = active.length;
   return [
-    `the form has ${active} active integration${active === 1 ? '' : 's'} (webhooks, e-mails…); on the deployed OpnForm service ${active === 1 ? 'it runs' : 'they run'} again for each updated submission.`,
+    `the form has ${n} active integration${n === 1 ? '' : 's'}; on the deployed OpnForm service ${n === 1 ? 'it runs' : 'they run'} again for each updated submission: ${describeKinds(activeByKind(active))} will fire again.`,
   ];
 }

@@ -113,7 +113,11 @@ export async function scanTargets(c: BulkContext, survey: InputSurvey): Promise<
  * What the run changes on the deployed service besides the fields asked for (docs/submission-update.md):
  * the warnings to show, and whether a real run needs a yes before it goes ahead.
  */
-export function bulkSideEffects(form: Form, index: SubmissionIndex, active: number | undefined): { warnings: string[]; needsYes: boolean } {
+export function bulkSideEffects(
+  form: Form,
+  index: SubmissionIndex,
+  active: readonly Record<string, unknown>[] | undefined,
+): { warnings: string[]; needsYes: boolean } {
   let partial = 0;
   let withRemoved = 0;
   const removedKeys = new Set<string>();
@@ -136,7 +140,7 @@ export function bulkSideEffects(form: Form, index: SubmissionIndex, active: numb
     );
   }
   warnings.push(...integrationWarnings(active));
-  return { warnings, needsYes: partial > 0 || withRemoved > 0 || (active ?? 0) > 0 };
+  return { warnings, needsYes: partial > 0 || withRemoved > 0 || (active?.length ?? 0) > 0 };
 }
 
 /**

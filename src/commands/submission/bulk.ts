@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
-import { countActiveIntegrations } from '../../api/submissions.js';
+import { activeIntegrations } from '../../api/submissions.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
@@ -74,7 +74,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
  * terminal) or requires --yes (elsewhere) before a real run goes ahead (docs/submission-update.md).
  */
 async function confirmSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index: SubmissionIndex): Promise<void> {
-  const active = await countActiveIntegrations(c.client, c.form.id, o.signal);
+  const active = await activeIntegrations(c.client, c.form.id, o.signal);
   const { warnings, needsYes } = bulkSideEffects(c.form, index, active);
   for (const w of warnings) await notice(o.io, w, 'warning');
   if (!needsYes || o.dryRun || o.yes) return;

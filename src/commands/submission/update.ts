@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolveForm } from '../../api/forms.js';
-import { countActiveIntegrations, updateSubmission } from '../../api/submissions.js';
+import { activeIntegrations, updateSubmission } from '../../api/submissions.js';
 import { findSubmission } from '../../submissions/lookup.js';
 import { numericIdOf, submissionRefArg } from '../../submissions/ref.js';
 import { UsageError } from '../../errors.js';
@@ -102,7 +102,7 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   if (id === undefined) throw new UsageError(`The service lists submission ${o.submissionId} without a numeric id, so it cannot be updated safely.`);
   const label = ref.kind === 'id' ? `submission ${id}` : `submission ${id} (${ref.uuid})`;
   const { body, effects } = buildUpdateBody(form, item, patch);
-  const active = await countActiveIntegrations(client, form.id);
+  const active = await activeIntegrations(client, form.id);
   for (const w of sideEffectWarnings(`${label[0]!.toUpperCase()}${label.slice(1)}`, effects, active)) await notice(o.io, w, 'warning');
   if (o.dryRun) {
     // Exactly the body the update would PUT, so it can be piped to `formctl api` or compared.

@@ -4,6 +4,7 @@ import { ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { flavorOf } from '../flavor.js';
+import { requireAdminAction } from '../deployed.js';
 import { ROLES } from '../model.js';
 import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, requiredEmail, requiredEnum } from '../validation.js';
@@ -83,7 +84,11 @@ export function registerMembers(r: RouteTable): void {
 
   r.api('POST', '/open/workspaces/:workspace/users/add', async (ctx) => {
     const { app } = ctx;
-    const ws = adminWorkspace(ctx, 'add users to this workspace');
+    let ws;
+    if (flavorOf(app).adminActionAlike) {
+      ws = findWorkspace(app, ctx.params.workspace);
+      requireAdminAction(app, ctx.caller, ws.id);
+    } else ws = adminWorkspace(ctx, 'add users to this workspace');
     const body = await ctx.body();
     const errors = new Errors();
     requiredEmail(errors, body);

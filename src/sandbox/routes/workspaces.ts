@@ -3,6 +3,7 @@ import { ok } from '../context.js';
 import type { RouteTable } from '../context.js';
 import { forbidden } from '../errors.js';
 import { flavorOf } from '../flavor.js';
+import { requireAdminAction } from '../deployed.js';
 import { Errors, requiredString } from '../validation.js';
 import { workspaceView } from '../views.js';
 import { findWorkspace } from './common.js';
@@ -66,8 +67,11 @@ export function registerWorkspaces(r: RouteTable): void {
 
   r.api('DELETE', '/open/workspaces/:workspace', ({ app, caller, params }) => {
     const ws = findWorkspace(app, params.workspace);
-    requireAbility(caller, 'workspaces-write');
-    requireAdmin(app.store, caller, ws.id, 'delete this workspace');
+    if (flavorOf(app).adminActionAlike) requireAdminAction(app, caller, ws.id);
+    else {
+      requireAbility(caller, 'workspaces-write');
+      requireAdmin(app.store, caller, ws.id, 'delete this workspace');
+    }
     // The caller's last workspace cannot be deleted (docs/service-details.md, Authorization order).
     if (app.store.workspacesOf(caller.user.id).size <= 1) {
       throw forbidden('You cannot delete your last workspace. Delete your account instead.');

@@ -223,7 +223,7 @@ describe('member add', () => {
     expect(r.code).toBe(5);
     expect(r.err).toBe(
       'error: You need to be an admin of this workspace to do this. (HTTP 403, POST /open/workspaces/7/users/add)\n' +
-        'hint: Adding members needs the admin role in workspace 7, and your role there is not admin. Ask an admin to do it, or to make you one with `formctl member set-role`.\n',
+        'hint: Adding members needs the admin role in workspace 7 and a token with the `workspace-users-write` ability (OpnForm servers check `workspaces-write`). OpnForm servers say this also to an admin whose token lacks the `workspaces-write` ability. If you are an admin of workspace 7 (`formctl member list`), create a token with `workspaces-write` and run `formctl auth login`; otherwise ask an admin to do it, or to make you one.\n',
     );
   });
 

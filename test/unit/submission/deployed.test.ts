@@ -300,7 +300,7 @@ describe('submission update on the deployed service (replaces answers with the t
       'warning: Submission 2 holds answers to fields the form no longer has (p_old); the deployed OpnForm service drops them on update.',
     );
     expect(fio.err()).toContain(
-      'warning: the form has 2 active integrations (webhooks, e-mails…); on the deployed OpnForm service they run again for each updated submission.',
+      'warning: the form has 2 active integrations; on the deployed OpnForm service they run again for each updated submission: 1 webhook, 1 Slack will fire again.',
     );
     expect(fake!.fired).toBe(2);
   });
