@@ -239,7 +239,7 @@ async function* chunks(o: ChunkedCsvOptions, listSignal: AbortSignal): AsyncGene
 }
 
 /** `submissionIds.<i>` field errors: the deployed service's `exists` rule refusing ids of submissions deleted since the list was read. */
-function goneIds(err: unknown, chunk: number[]): Set<number> | undefined {
+export function goneIds(err: unknown, chunk: number[]): Set<number> | undefined {
   if (!(err instanceof ValidationError) || !err.errors) return undefined;
   const gone = new Set<number>();
   for (const key of Object.keys(err.errors)) {

@@ -4,6 +4,7 @@
 // the range's start instead of reading the whole list.
 import type { ApiClient } from '../api/client.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
+import { numericIdOf } from './ref.js';
 import { type WholeListOptions, type WholeListPage, readWholeList } from './whole-list.js';
 import { type TimeRange, inRange } from '../io/time-range.js';
 import { submittedAtMs } from './dates.js';
@@ -16,6 +17,10 @@ export interface RangeReading {
   outOfOrder: boolean;
   /** Submissions without a readable time (left out of any range). */
   undated: number;
+  /** The numeric id of the first submission listed, in the range or not (an export of it gives the CSV's header). */
+  anyId?: number;
+  /** Each listed submission's creation time (ms) by numeric id, for those in the range. */
+  times?: Map<number, number>;
 }
 
 /**
@@ -38,6 +43,7 @@ export async function* readListInRange(
     let past = false;
     const items: NormalizedSubmission[] = [];
     for (const s of page.items) {
+      info.anyId ??= numericIdOf(s);
       const t = submittedAtMs(s);
       if (t === undefined) {
         info.undated++;
@@ -50,7 +56,11 @@ export async function* readListInRange(
         last = t;
       }
       if (range.since !== undefined && t < range.since) past = true;
-      if (inRange(range, t)) items.push(s);
+      if (inRange(range, t)) {
+        items.push(s);
+        const id = numericIdOf(s);
+        if (id !== undefined) info.times?.set(id, t);
+      }
     }
     yield { ...page, items };
     if (past && page.pass === 0 && !info.outOfOrder) {

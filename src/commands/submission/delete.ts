@@ -1,4 +1,3 @@
-import { Command } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
 import { deleteSubmission } from '../../api/submissions.js';
 import { resolveSubmissionRef } from '../../submissions/lookup.js';
@@ -9,20 +8,10 @@ import { success } from '../../io/output.js';
 import { confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
-
-/** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
-function submissionDeleteCommand() {
-  const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission for good')).argument(
-    '[submission-id]',
-    'Submission id, see `formctl submission list` (asked on a terminal when omitted)',
-  );
-  return examples(addYesOption(base), [
-    'formctl submission delete contact-us 118',
-    'formctl submission delete 42 118 --yes   # in scripts',
-    'formctl submission delete   # on a terminal: pick the form, then type the id',
-  ]);
-}
+import type { FlagsOf } from '../shared.js';
+import { abortableSleep } from '../../sleep.js';
+import { isBulk, submissionBulkDeleteRun } from './delete-bulk.js';
+import { submissionDeleteCommand } from './shared.js';
 
 export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
@@ -31,8 +20,24 @@ export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
   };
 
 /** `formctl submission delete [form] [submission-id]`. */
-export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun) {
+export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun, bulkF = submissionBulkDeleteRun) {
   return submissionDeleteCommand().action(async (form, submissionId, flags) => {
+    if (isBulk(flags)) {
+      if (submissionId !== undefined) throw new UsageError('Give a submission id or --from/--before/--where/--resume, not both.');
+      return bulkF({
+        ...flags,
+        io: f.io,
+        api: f.api,
+        prompter: f.prompter,
+        now: () => f.now().getTime(),
+        sleep: abortableSleep,
+        signal: f.signal,
+        form: await resolveFormArg(f, form),
+      });
+    }
+    const flag = { backup: flags.backup === false ? '--no-backup' : '--backup', results: '--results', dryRun: '--dry-run', json: '--json' } as const;
+    const bulkOnly = (['backup', 'results', 'dryRun', 'json'] as const).filter((k) => flags[k] !== undefined);
+    if (bulkOnly.length > 0) throw new UsageError(`${flag[bulkOnly[0]!]} is for bulk deletes: add --from, --before or --where.`);
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {
       throw new UsageError(

@@ -9,7 +9,8 @@ import { describeRetention, retentionOf } from '../../service/retention.js';
 import type { Factory } from '../../factory.js';
 import { abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, collectKeyValue, examples, fileOption } from '../shared.js';
+import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption } from '../shared.js';
+import { parseTimeFlag } from '../../io/time-range.js';
 
 // Pieces shared by the submission verbs: flag parsers, the download flags of export and
 // export-status, and the declaration of `submission update` (both of its run functions, the single
@@ -129,4 +130,43 @@ export async function retentionNote(io: IOStreams, form: { id: number } & Record
     io,
     `form ${form.id} keeps submissions for ${span}: the service deletes those not updated for ${span} every hour, for good (\`formctl form get ${form.id}\`).`,
   );
+}
+
+/** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
+export function submissionDeleteCommand() {
+  const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission, or many (--from, --before, --where) after a CSV backup'))
+    .argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)')
+    .addOption(fileOption('--from <file>', 'Bulk: delete the submissions whose ids this file lists (one per line, or `submission list --ndjson` lines)'))
+    .addOption(
+      new Option('--before <when>', 'Bulk: delete the submissions created before this (ISO date/time, or a duration back from now: 90d)').argParser(
+        parseTimeFlag('--before'),
+      ),
+    )
+    .option('--where <field=value>', 'Bulk: delete the submissions whose answer to this field (id or name) is this value', parseWhere)
+    .addOption(fileOption('--backup <file>', 'Bulk: the CSV backup of the rows to delete, written before any DELETE (default: <slug>-deleted-<time>.csv here)'))
+    .option('--no-backup', 'Bulk: delete without a CSV backup first')
+    .addOption(
+      fileOption(
+        '--results <file>',
+        'Bulk: the run log (NDJSON: the plan, then one line per DELETE; default: the backup name + .log.ndjson); needed for --resume',
+      ),
+    )
+    .option('--resume', 'Bulk: continue the run the --results log records (its plan, without asking again); done ids are not sent again')
+    .option('--dry-run', 'Bulk: show the count and a sample, delete nothing')
+    .option('--json', 'Bulk: print {form_id, selected, deleted, gone, failed, backup, results} when done');
+  return examples(addYesOption(base), [
+    'formctl submission delete contact-us 118',
+    'formctl submission delete 42 118 --yes   # in scripts',
+    'formctl submission delete   # on a terminal: pick the form, then type the id',
+    'formctl submission delete 42 --before 365d --dry-run',
+    'formctl submission delete 42 --where email=test@example.com --backup test-rows.csv',
+    'formctl submission delete 42 --resume --results test-rows.csv.log.ndjson   # after Ctrl-C',
+  ]);
+}
+
+/** `--where FIELD=VALUE`: split at the first `=`. */
+export function parseWhere(v: string): [string, string] {
+  const i = v.indexOf('=');
+  if (i <= 0) throw new UsageError(`--where: expected FIELD=VALUE, got "${v}".`, 'Example: --where email=test@example.com (a field id or name).');
+  return [v.slice(0, i), v.slice(i + 1)];
 }

@@ -44,7 +44,7 @@ describe('readListInRange', () => {
     const r = await read(newestFirst, T0 + 35 * 60_000);
     expect(r.got).toEqual([50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35]);
     expect(r.pages).toBe(2);
-    expect(r.info).toEqual({ stoppedEarly: true, outOfOrder: false, undated: 0 });
+    expect(r.info).toEqual({ stoppedEarly: true, outOfOrder: false, undated: 0, anyId: 50 });
   });
 
   it('leaves out what is at or after --until, and reads on to its start', async () => {

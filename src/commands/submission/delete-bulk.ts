@@ -1,0 +1,274 @@
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import type { ApiClient } from '../../api/client.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../api/errors.js';
+import { type Form, resolveForm } from '../../api/forms.js';
+import { deleteSubmission } from '../../api/submissions.js';
+import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { WindowBudget } from '../../export/chunked.js';
+import { exportIds } from '../../export/selected.js';
+import { precheckTarget } from '../../export/sink.js';
+import type { Factory } from '../../factory.js';
+import { formLabel } from '../../forms/label.js';
+import { cannotWrite } from '../../io/files.js';
+import { write } from '../../io/iostreams.js';
+import { notice, success } from '../../io/output.js';
+import { confirmByTyping } from '../../io/prompter.js';
+import { createStatusLine } from '../../io/status-line.js';
+import { RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
+import {
+  type DeletePlan,
+  type DeleteRecord,
+  type DeleteSelection,
+  readDeleteLog,
+  readIdFile,
+  selectForDelete,
+  whereField,
+} from '../../submissions/bulk-delete.js';
+import { inputProperties } from '../../submissions/fields.js';
+import type { WholeListState } from '../../submissions/whole-list.js';
+import type { FlagsOf } from '../shared.js';
+import type { submissionDeleteCommand } from './shared.js';
+
+// `submission delete --from | --before | --where`: preview, confirm, back up, then delete, paced and
+// resumable (docs/submission-update.md, "Bulk delete").
+
+export type SubmissionBulkDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    form: string;
+    now: () => number;
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+    signal?: AbortSignal;
+  };
+
+/** The flags that make `submission delete` a bulk delete. */
+export function isBulk(f: { from?: string; before?: unknown; where?: unknown; resume?: boolean }): boolean {
+  return f.from !== undefined || f.before !== undefined || f.where !== undefined || f.resume === true;
+}
+
+/** How many sample rows the preview shows. */
+const SAMPLE = 5;
+
+interface Tally {
+  deleted: number;
+  gone: number;
+  failed: number;
+}
+
+/** The default backup name: `<slug>-deleted-<UTC time>.csv` in the current directory. */
+function defaultBackup(form: Form, now: number): string {
+  return `${form.slug}-deleted-${new Date(now)
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d{3}Z$/, 'Z')}.csv`;
+}
+
+/**
+ * Preview (count and sample), confirmation (the count typed on a terminal, --yes elsewhere), the
+ * backup CSV of exactly the rows to delete, then one DELETE per row, each logged. With --resume, the
+ * logged plan is continued: nothing is selected, backed up or asked again.
+ */
+export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): Promise<void> {
+  if (o.resume) {
+    if (o.results === undefined) throw new UsageError('--resume needs --results: the log of the run to continue.');
+    if (o.from !== undefined || o.before !== undefined || o.where !== undefined)
+      throw new UsageError('--resume continues the logged plan: leave out --from, --before and --where.');
+  }
+  const client = await o.api();
+  if (o.resume) return resume(o, client);
+
+  const sel: DeleteSelection = {};
+  if (o.from !== undefined) sel.ids = await readIdFile(o.from);
+  if (o.before !== undefined) sel.before = o.before.kind === 'ago' ? o.now() - o.before.ms : o.before.ms;
+  const form = await resolveForm(client, o.form);
+  if (o.where !== undefined) sel.where = whereField(form, o.where);
+  const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : defaultBackup(form, o.now());
+  const results = o.results ?? (backup !== undefined ? `${backup}.log.ndjson` : undefined);
+  // Checked before the list is read: a run never starts that could not keep its backup or its log.
+  if (backup !== undefined) await precheckTarget(backup, false, o.now);
+  if (results !== undefined && (await stat(results).catch(() => undefined))) {
+    throw new UsageError(
+      `${results} already exists: it is the log of an earlier run.`,
+      `Continue it with --resume --results ${results}, or choose another name with --results.`,
+    );
+  }
+
+  const listBudget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
+  const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
+  const { rows, missing } = await selectForDelete(client, form.id, sel, {
+    state,
+    signal: o.signal,
+    pace: () => listBudget.take(o.signal),
+    observe: (h) => listBudget.observe(h),
+  });
+  if (missing.length > 0)
+    await notice(
+      o.io,
+      `${missing.length} id${missing.length === 1 ? '' : 's'} of ${o.from} ${missing.length === 1 ? 'is' : 'are'} not in form ${form.id} (already deleted?): ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}.`,
+    );
+  await preview(o, form, rows);
+  if (rows.length === 0) {
+    if (o.json) await write(o.io.stdout, JSON.stringify({ form_id: form.id, selected: 0, deleted: 0, gone: 0, failed: 0, backup: null, results: null }) + '\n');
+    return;
+  }
+  if (o.dryRun) {
+    if (o.json)
+      await write(
+        o.io.stdout,
+        JSON.stringify({ dry_run: true, form_id: form.id, selected: rows.length, ids: rows.map((r) => Number(r.id ?? r.pathId)) }) + '\n',
+      );
+    await notice(o.io, 'dry run: nothing was deleted.');
+    return;
+  }
+  await confirmByTyping(o.io, o.prompter(), {
+    yes: o.yes,
+    message: `Delete ${rows.length} submission${rows.length === 1 ? '' : 's'} of form ${formLabel(form)} for good?`,
+    warning: backup !== undefined ? `A CSV backup is written first (${backup}).` : 'There is no backup (--no-backup): this cannot be undone.',
+    what: 'the number of submissions,',
+    expected: String(rows.length),
+  });
+
+  let ids = rows.map((r) => Number(r.id ?? r.pathId));
+  if (backup !== undefined) {
+    const columns: Record<string, boolean> = {};
+    for (const p of inputProperties(form)) columns[p.id] = true;
+    columns.created_at = true;
+    const saved = await exportIds({ io: o.io, client, form, columns, output: backup, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
+    // Only what the backup holds is deleted: a row the export could not give (deleted meanwhile) is not touched.
+    const kept = new Set(saved.exported);
+    const skipped = ids.filter((id) => !kept.has(id));
+    ids = ids.filter((id) => kept.has(id));
+    await notice(
+      o.io,
+      `backup of ${ids.length} row${ids.length === 1 ? '' : 's'} saved to ${backup}${skipped.length ? `; ${skipped.length} gone meanwhile, not in it` : ''}.`,
+    );
+  } else await notice(o.io, 'no backup (--no-backup): the deleted answers cannot be recovered.', 'warning');
+
+  const log = await openLog(o, results, false);
+  const plan: DeletePlan = { plan: { form_id: form.id, ids, backup: backup ?? null, created: new Date(o.now()).toISOString() } };
+  log.stream.write(JSON.stringify(plan) + '\n');
+  await execute(o, client, form, ids, new Set(), log, { backup, results });
+}
+
+/** --resume: the plan of the log, less the ids it records as done. */
+async function resume(o: SubmissionBulkDeleteOptions, client: ApiClient): Promise<void> {
+  const { plan, done } = await readDeleteLog(o.results!);
+  const form = await resolveForm(client, o.form);
+  if (plan.form_id !== form.id) throw new UsageError(`${o.results} is the log of a delete in form ${plan.form_id}, not form ${form.id}.`);
+  const left = plan.ids.filter((id) => !done.has(id));
+  await notice(o.io, `resuming: ${done.size} of ${plan.ids.length} already done, ${left.length} to go${plan.backup ? ` (backup: ${plan.backup})` : ''}.`);
+  const log = await openLog(o, o.results, true);
+  await execute(o, client, form, left, done, log, { backup: plan.backup ?? undefined, results: o.results, total: plan.ids.length });
+}
+
+/** The count and a few rows (id, time, the first two fields), on stderr: it is for the person deciding. */
+async function preview(
+  o: SubmissionBulkDeleteOptions,
+  form: Form,
+  rows: { id?: unknown; pathId: string; submitted_at: string | null; data: Record<string, unknown> }[],
+): Promise<void> {
+  const fields = inputProperties(form).slice(0, 2);
+  const lines = [
+    `${rows.length} submission${rows.length === 1 ? '' : 's'} of form ${formLabel(form)} match${rows.length === 1 ? 'es' : ''}${rows.length ? ':' : '; nothing to delete.'}`,
+  ];
+  for (const r of rows.slice(0, SAMPLE)) {
+    const answers = fields.map((p) => `${p.name ?? p.id}: ${JSON.stringify(r.data[p.id] ?? null)}`).join(', ');
+    lines.push(`  ${String(r.id ?? r.pathId).padStart(6)}  ${r.submitted_at ?? ''}  ${answers}`);
+  }
+  if (rows.length > SAMPLE) lines.push(`  … and ${rows.length - SAMPLE} more`);
+  await write(o.io.stderr, lines.join('\n') + '\n');
+}
+
+interface Log {
+  stream: Writable;
+  close(): Promise<void>;
+}
+
+/** The run's log: a file (appended to by --resume), or stdout when there is neither a backup nor --results. */
+async function openLog(o: SubmissionBulkDeleteOptions, file: string | undefined, append: boolean): Promise<Log> {
+  if (file === undefined) return { stream: o.io.stdout, close: async () => undefined };
+  const stream = createWriteStream(file, { flags: append ? 'a' : 'wx', mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (e) => reject(cannotWrite(file, e)));
+  });
+  return {
+    stream,
+    close: () => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(cannotWrite(file, err)) : resolve()))),
+  };
+}
+
+/** One DELETE per id, paced under the general limit, each logged before and after; 404 counts as done. */
+async function execute(
+  o: SubmissionBulkDeleteOptions,
+  client: ApiClient,
+  form: Form,
+  ids: number[],
+  done: Set<number>,
+  log: Log,
+  where: { backup?: string; results?: string; total?: number },
+): Promise<void> {
+  const tally: Tally = { deleted: 0, gone: 0, failed: 0 };
+  const total = where.total ?? ids.length;
+  const budget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
+  const line = createStatusLine(o.io, o.now);
+  const record = (r: DeleteRecord) => log.stream.write(JSON.stringify(r) + '\n');
+  const resumeHint = where.results ? `continue with: formctl submission delete ${form.id} --resume --results ${where.results}` : undefined;
+  try {
+    for (const id of ids) {
+      if (o.signal?.aborted) throw new InterruptedError();
+      await budget.take(o.signal);
+      record({ id, status: 'deleting' });
+      try {
+        await deleteSubmission(client, form.id, id);
+        record({ id, status: 'deleted' });
+        tally.deleted++;
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          record({ id, status: 'gone', http_status: 404 });
+          tally.gone++;
+        } else if (err instanceof UnauthorizedError || err instanceof ForbiddenError || err instanceof InterruptedError || !(err instanceof CliError)) {
+          throw err;
+        } else {
+          record({ id, status: 'failed', http_status: (err as { status?: number }).status, error: err.message });
+          tally.failed++;
+        }
+      }
+      budget.observe({ 'x-ratelimit-remaining': client.rateLimit.remaining === undefined ? undefined : String(client.rateLimit.remaining) });
+      line.update(
+        `Deleting ${done.size + tally.deleted + tally.gone + tally.failed}/${total} · ${tally.deleted} deleted · ${tally.gone} already gone · ${tally.failed} failed`,
+      );
+    }
+  } catch (err) {
+    line.done();
+    await log.close().catch(() => undefined);
+    if (resumeHint) await notice(o.io, `stopped after ${tally.deleted + tally.gone} of ${ids.length}; ${resumeHint}`);
+    throw err;
+  }
+  line.done();
+  await log.close();
+  if (o.json) {
+    await write(
+      o.io.stdout,
+      JSON.stringify({
+        form_id: form.id,
+        selected: total,
+        deleted: tally.deleted,
+        gone: tally.gone,
+        failed: tally.failed,
+        backup: where.backup ?? null,
+        results: where.results ?? null,
+      }) + '\n',
+    );
+  }
+  const summary = `Deleted ${tally.deleted} submission${tally.deleted === 1 ? '' : 's'} of form ${formLabel(form)}${tally.gone ? ` (${tally.gone} already gone)` : ''}${where.backup ? `; backup: ${where.backup}` : ''}.`;
+  if (tally.failed > 0) {
+    throw new CliError(
+      `${summary} ${tally.failed} failed (see ${where.results ?? 'the log'}).`,
+      ExitCode.partial,
+      resumeHint ? `Retry them: ${resumeHint.replace(/^continue with: /, '')}` : undefined,
+    );
+  }
+  if (!o.json) await success(o.io, summary);
+}

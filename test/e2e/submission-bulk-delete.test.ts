@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+const csvIds = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]));
+
+describe.each(FLAVORS)('submission delete --where from the built binary (%s sandbox)', (flavor) => {
+  let sb: TestSandbox;
+  let home: ReturnType<typeof tempHome>;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ flavor, seed: 10 });
+    home = tempHome();
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb?.close();
+    home?.cleanup();
+  });
+
+  const list = async () =>
+    JSON.parse((await runFormctl(['submission', 'list', String(sb.formId), '--all', '--json', 'id,data'], { env })).stdout) as {
+      id: number;
+      data: Record<string, unknown>;
+    }[];
+
+  it('previews, refuses without --yes off a terminal, then backs up exactly the rows it deletes', async () => {
+    const before = await list();
+    const matching = before.filter((s) => String(s.data.rating) === '3').map((s) => s.id);
+    expect(matching.length).toBeGreaterThan(0);
+    const backup = join(home.dir, `rating3-${flavor}.csv`);
+    const refused = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=3', '--backup', backup], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${matching.length} submission${matching.length === 1 ? '' : 's'} of form "Customer feedback (demo)" (id ${sb.formId}) match`,
+    );
+    expect(refused.stderr).toContain('hint: Pass --yes to confirm.');
+    expect((await list()).length).toBe(before.length);
+
+    const r = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=3', '--backup', backup, '--yes', '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ selected: matching.length, deleted: matching.length, gone: 0, failed: 0, backup });
+    const after = (await list()).map((s) => s.id);
+    const deleted = before.map((s) => s.id).filter((id) => !after.includes(id));
+    expect(deleted).toEqual(matching);
+    expect(csvIds(readFileSync(backup, 'utf8'))).toEqual(matching);
+
+    const bad = await runFormctl(['submission', 'delete', String(sb.formId), '--before', 'sometime'], { env });
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    const both = await runFormctl(['submission', 'delete', String(sb.formId), '3', '--where', 'Rating=3'], { env });
+    expect(both).toMatchObject({ code: 2, stderr: 'error: Give a submission id or --from/--before/--where/--resume, not both.\n' });
+  });
+});

@@ -1,0 +1,144 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { type SubmissionBulkDeleteOptions, submissionBulkDeleteRun } from '../../../src/commands/submission/delete-bulk.js';
+import { InterruptedError, UsageError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { fakeIO } from '../../helpers/io.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
+
+const csvIds = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]));
+
+describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)', (flavor) => {
+  let sb: TestSandbox;
+  let dir: string;
+  let client: ApiClient;
+
+  beforeEach(async () => {
+    sb = await startTestSandbox({ flavor, seed: 12 });
+    dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-delete-'));
+    client = new ApiClient({ baseUrl: sb.url, token: sb.tokens.all, userAgent: 'formctl-test', timeoutMs: 5_000, maxWaitMs: 1_000, retryBaseMs: 1 });
+  });
+  afterEach(async () => {
+    await client.close();
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function ids(): Promise<number[]> {
+    const r = await client.request<{ data: { id: number }[] }>({ path: `/open/forms/${sb.formId}/submissions`, query: { page: 1, per_page: 100 } });
+    return (r.data as { data: { id: number }[] }).data.map((s) => Number(s.id));
+  }
+
+  function opts(o: Partial<SubmissionBulkDeleteOptions>, io = fakeIO()): SubmissionBulkDeleteOptions {
+    return {
+      io: io.io,
+      api: async () => client,
+      prompter: () => ({}) as Prompter,
+      form: String(sb.formId),
+      now: () => Date.now(),
+      sleep: async () => undefined,
+      backup: join(dir, 'backup.csv'),
+      ...o,
+    } as SubmissionBulkDeleteOptions;
+  }
+
+  it('the backup CSV holds exactly the deleted rows; off a terminal --yes is required (exit 2, nothing sent)', async () => {
+    const before = await ids();
+    const file = join(dir, 'ids.txt');
+    const chosen = before.filter((_, i) => i % 3 === 0);
+    writeFileSync(file, `${chosen.join('\n')}\n999999\n`);
+    await expect(submissionBulkDeleteRun(opts({ from: file }))).rejects.toBeInstanceOf(UsageError);
+    expect(await ids()).toEqual(before);
+
+    const io = fakeIO();
+    await submissionBulkDeleteRun(opts({ from: file, yes: true, json: true }, io));
+    const after = await ids();
+    const deleted = before.filter((id) => !after.includes(id));
+    expect(deleted.sort()).toEqual([...chosen].sort());
+    expect(csvIds(readFileSync(join(dir, 'backup.csv'), 'utf8')).sort()).toEqual([...chosen].sort());
+    expect(JSON.parse(io.out())).toEqual({
+      form_id: sb.formId,
+      selected: chosen.length,
+      deleted: chosen.length,
+      gone: 0,
+      failed: 0,
+      backup: join(dir, 'backup.csv'),
+      results: join(dir, 'backup.csv.log.ndjson'),
+    });
+    expect(io.err()).toContain(`note: 1 id of ${file} is not in form ${sb.formId} (already deleted?): 999999.`);
+    expect(io.err()).toMatch(new RegExp(`\n${chosen.length} submissions of form .* match:\n`));
+  });
+
+  it('stopped midway and resumed: every planned submission deleted once, one already gone counts as done', async () => {
+    const before = await ids();
+    const plan = before.slice(0, 6);
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, plan.join('\n'));
+    const ctl = new AbortController();
+    let deletes = 0;
+    // The run is stopped (as Ctrl-C would) once two DELETEs have been answered.
+    const counting = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop !== 'request') return Reflect.get(target, prop, receiver) as unknown;
+        return async (req: { method?: string }) => {
+          const res = await target.request(req as Parameters<ApiClient['request']>[0]);
+          if (req.method === 'DELETE' && ++deletes === 2) ctl.abort();
+          return res;
+        };
+      },
+    });
+    const first = fakeIO();
+    await expect(submissionBulkDeleteRun(opts({ from: file, yes: true, api: async () => counting, signal: ctl.signal }, first))).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
+    const log = join(dir, 'backup.csv.log.ndjson');
+    expect(first.err()).toContain(`continue with: formctl submission delete ${sb.formId} --resume --results ${log}`);
+    expect((await ids()).length).toBe(before.length - 2);
+
+    // A kill between the DELETE and its record: the log says "deleting" only; and one planned
+    // submission is deleted by someone else meanwhile.
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    writeFileSync(log, lines.slice(0, -1).join('\n') + '\n');
+    await client.request({ method: 'DELETE', path: `/open/forms/${sb.formId}/submissions/${plan[4]}` });
+
+    const second = fakeIO();
+    await submissionBulkDeleteRun(opts({ resume: true, results: log, backup: undefined, json: true }, second));
+    expect(JSON.parse(second.out())).toMatchObject({ selected: 6, deleted: 3, gone: 2, failed: 0 });
+    expect(second.err()).toContain('note: resuming: 1 of 6 already done, 5 to go');
+    const after = await ids();
+    expect(after).toEqual(before.slice(6));
+    expect(csvIds(readFileSync(join(dir, 'backup.csv'), 'utf8'))).toEqual(plan);
+    // Each planned id ends the log as deleted or gone, once.
+    const ends = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: number; status?: string })
+      .filter((r) => r.status === 'deleted' || r.status === 'gone');
+    expect(ends.map((r) => r.id).sort()).toEqual([...plan].sort());
+  });
+
+  it('--before and --where select by time and answer; --dry-run deletes nothing', async () => {
+    const before = await ids();
+    const io = fakeIO();
+    await submissionBulkDeleteRun(opts({ where: ['rating', '5'], dryRun: true, json: true }, io));
+    const dry = JSON.parse(io.out());
+    expect(dry).toMatchObject({ dry_run: true, form_id: sb.formId });
+    expect(dry.selected).toBeGreaterThan(0);
+    expect(await ids()).toEqual(before);
+    const none = fakeIO();
+    await submissionBulkDeleteRun(
+      opts({ before: { kind: 'instant', ms: Date.parse('2000-01-01T00:00:00Z'), dateOnly: true, text: '2000-01-01' }, yes: true }, none),
+    );
+    expect(none.err()).toMatch(/^0 submissions of form .* match; nothing to delete\.\n$/);
+    expect(await ids()).toEqual(before);
+  });
+});
