@@ -7,6 +7,6 @@ import { stopTracked } from './processes.js';
 await import('undici');
 
 // What a file started outside its tests (in beforeAll) and did not stop is stopped after the file.
-afterAll(() => {
-  stopTracked();
+afterAll(async () => {
+  await stopTracked();
 });
