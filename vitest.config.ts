@@ -4,10 +4,11 @@ import { defineConfig } from 'vitest/config';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 /**
- * Test files that replace a module (`vi.mock`): they need a module cache of their own. Every other
- * file shares its worker's modules with the files before it (`isolate: false`): re-importing src/,
- * undici and the sandbox for each of ~150 files cost three times the tests' own time on 2 cores
- * (test:unit 96 s against 29 s on a loaded machine). test/unit/test-layout.test.ts keeps this list true.
+ * Unit and sandbox files share their worker's modules with the files before them (`isolate: false`):
+ * re-importing src/, undici and the sandbox for each of ~100 files cost three times the tests' own
+ * time on 2 cores (test:unit 96 s against 29 s on a loaded machine). Files that replace a module
+ * (`vi.mock`) need a module cache of their own: they are listed here (test/unit/test-layout.test.ts
+ * keeps the list true). The end-to-end files, whose time is their processes', stay isolated.
  */
 export const ISOLATED = ['test/unit/config/publish-new.test.ts'];
 
@@ -30,8 +31,8 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/e2e/**/*.test.ts', ...ISOLATED], isolate: true } },
     ],
   },
 });

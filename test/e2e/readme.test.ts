@@ -21,6 +21,7 @@
 // Each statement must exit 0 (or the N of a trailing `# exit N` comment, for a reason other than a
 // parse error), print no stack trace, and, in console blocks, print the `error:`/`hint:` lines the
 // README shows; every formctl call inside it must exit 0 too, unless the statement branches on it.
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,13 +70,8 @@ function editorScript(dir: string): string {
   return path;
 }
 
-/** The processes of README sections (whatever their marker's value) still alive. */
-function sectionProcesses() {
-  return processesWith(SECTION_MARKER);
-}
-
 /** Replays one README section; returns the problems found, one message per failing statement. */
-async function replay(list: Statement[], o: { signal?: AbortSignal } = {}): Promise<{ problems: string[]; ran: number }> {
+async function replay(list: Statement[], o: { signal?: AbortSignal; marker?: string } = {}): Promise<{ problems: string[]; ran: number }> {
   const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
   const home = tempHome();
   cleanups.push(
@@ -104,6 +100,7 @@ async function replay(list: Statement[], o: { signal?: AbortSignal } = {}): Prom
     sub: { ports, baseUrl: sandbox.url },
     prelude: [`printf %s "$MY_TOKEN" | formctl --profile local auth login --with-token --base-url ${sandbox.url}`, 'formctl profile use local'],
     signal: o.signal,
+    marker: o.marker,
   });
   const problems = r.results.map(problemOf).filter((p): p is string => p !== undefined);
   for (const [line, code] of r.serverExits) {
@@ -237,23 +234,25 @@ describe('the README runner itself', () => {
   it.skipIf(!existsSync('/proc/self/environ'))(
     'stops a whole section that times out: the script, its servers in process groups of their own, and what they started',
     async () => {
-      const home = tempHome();
-      cleanups.push(() => home.cleanup());
-      const started = join(home.dir, 'started');
       const md = [
         '## Hangs',
         '```sh',
         'formctl sandbox --port 8788',
         'formctl webhook listen --port 3000',
-        // A statement that never ends, in the script itself; it says when it has begun.
-        `touch ${started} && sleep 600`,
+        // A statement that never ends, in the script itself (run once both servers said they are ready).
+        'sleep 600',
         '```',
       ].join('\n');
       const stop = new AbortController();
-      const replayed = replay(parseReadme(md).statements, { signal: stop.signal });
+      const marker = randomUUID();
+      const sectionProcesses = () => processesWith(SECTION_MARKER, marker);
+      const replayed = replay(parseReadme(md).statements, { signal: stop.signal, marker });
       // Stopped once everything runs (as the timeout would stop it), not after a guessed delay.
-      while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
-      const before = sectionProcesses();
+      let before = sectionProcesses();
+      while (!before.some((p) => p.cmdline === 'sleep 600')) {
+        await new Promise((r) => setTimeout(r, 50));
+        before = sectionProcesses();
+      }
       stop.abort();
       const { problems } = await replayed;
       // Killed, the servers never saw their Ctrl-C: that is reported too, beside the timeout.
@@ -262,9 +261,8 @@ describe('the README runner itself', () => {
         'README.md:4: the server did not exit 0 on Ctrl-C (exit null)',
         'the section timed out',
       ]);
-      // bash, both servers (each a bash subshell and a node process) and the sleep were running.
+      // Both servers were running, each in a process group of its own.
       expect(before.filter((p) => /bin\/formctl\.js (sandbox|webhook listen)/.test(p.cmdline))).toHaveLength(2);
-      expect(before.some((p) => p.cmdline === 'sleep 600')).toBe(true);
       expect(sectionProcesses()).toEqual([]);
     },
     120_000,

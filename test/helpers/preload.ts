@@ -14,6 +14,6 @@ warm.closeAllConnections();
 warm.close();
 
 // What a file started outside its tests (in beforeAll) and did not stop is stopped after the file.
-afterAll(() => {
-  stopTracked();
+afterAll(async () => {
+  await stopTracked();
 });

@@ -30,23 +30,22 @@ export interface MarkedProcess {
   cmdline: string;
 }
 
-/** Processes whose environment holds `name=value`, or `name` at all (Linux: /proc; elsewhere an empty list). */
-export function processesWith(name: string, value?: string): MarkedProcess[] {
+/** Processes whose environment holds `name=value` (Linux: /proc; elsewhere an empty list). */
+export function processesWith(name: string, value: string): MarkedProcess[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
   } catch {
     return [];
   }
-  const needle = value === undefined ? `${name}=` : `${name}=${value}`;
-  const holds = (entry: string) => (value === undefined ? entry.startsWith(needle) : entry === needle);
+  const needle = `${name}=${value}`;
   const found: MarkedProcess[] = [];
   for (const p of pids) {
     const pid = Number(p);
     if (pid === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
-      if (!env.some(holds)) continue;
+      if (!env.includes(needle)) continue;
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -61,17 +60,28 @@ export function processesWith(name: string, value?: string): MarkedProcess[] {
   return found;
 }
 
-/** SIGKILLs every process whose environment holds `name=value`; returns how many there were. */
-export function killProcessesWith(name: string, value: string): number {
-  const found = processesWith(name, value);
-  for (const p of found) {
-    try {
-      process.kill(p.pid, 'SIGKILL');
-    } catch {
-      // Gone.
+/**
+ * SIGKILLs every process whose environment holds `name=value`, again until none is left: a process
+ * may fork between the listing and the kill, and a killed one shows in /proc until it has died.
+ * Resolves with how many were killed; gives up after `boundMs` (a bound for a process that cannot
+ * be killed, not a wait for a slow one).
+ */
+export async function killProcessesWith(name: string, value: string, boundMs = 10_000): Promise<number> {
+  const killed = new Set<number>();
+  const end = Date.now() + boundMs;
+  for (;;) {
+    const found = processesWith(name, value);
+    if (found.length === 0 || Date.now() > end) return killed.size;
+    for (const p of found) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+        killed.add(p.pid);
+      } catch {
+        // Gone.
+      }
     }
+    await new Promise((r) => setTimeout(r, 20));
   }
-  return found.length;
 }
 
 /** SIGKILLs a child started with `detached: true` and its whole process group. */
@@ -88,23 +98,23 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-const stoppers = new Set<() => void>();
+const stoppers = new Set<() => void | Promise<unknown>>();
 
 /**
  * Registers how to stop something a test started; call the returned function once it has stopped.
  * Started inside a test, it is stopped when that test finishes, however it finishes (a timeout
  * included); started in a hook, when the file's tests are done (test/helpers/preload.ts).
  */
-export function track(stop: () => void): () => void {
+export function track(stop: () => void | Promise<unknown>): () => void {
   stoppers.add(stop);
   try {
-    onTestFinished(() => {
-      if (stoppers.delete(stop)) stop();
+    onTestFinished(async () => {
+      if (stoppers.delete(stop)) await stop();
     });
   } catch {
     // Not inside a test: stopTracked() after the file.
   }
-  return () => stoppers.delete(stop);
+  return () => void stoppers.delete(stop);
 }
 
 /** Tracks a child process until it closes; stopping it kills its process group (spawn it detached). */
@@ -124,13 +134,13 @@ export const spawnTracked = ((command: string, args: readonly string[] = [], opt
   return child;
 }) as typeof spawn;
 
-/** Stops everything still tracked (after each test, from test/helpers/preload.ts); returns how many. */
-export function stopTracked(): number {
+/** Stops everything still tracked (after each file, from test/helpers/preload.ts); returns how many. */
+export async function stopTracked(): Promise<number> {
   const all = [...stoppers];
   stoppers.clear();
   for (const stop of all) {
     try {
-      stop();
+      await stop();
     } catch {
       // Best effort: the global teardown reports what survives.
     }

@@ -251,6 +251,8 @@ export interface SectionEnv {
   timeoutMs?: number;
   /** Stops the section as its timeout would (a test of the runner stops it at a chosen moment). */
   signal?: AbortSignal;
+  /** The value of SECTION_MARKER for this section's processes (a fresh one unless given). */
+  marker?: string;
 }
 
 /** The environment variable that marks every process of one replayed section. */
@@ -337,12 +339,12 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
 
   // Every process of the section (the script, the servers it put in process groups of their own, what
   // they started) carries this marker, so all of them can be stopped, whatever their process group.
-  const marker = randomUUID();
+  const marker = e.marker ?? randomUUID();
   const { stderr, timedOut } = await new Promise<{ stderr: string; timedOut: boolean }>((resolve, reject) => {
     const child = spawn('bash', [path], { cwd: e.dir, env: { ...e.env, [SECTION_MARKER]: marker }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const stopAll = () => {
+    const stopAll = async () => {
       killGroup(child);
-      killProcessesWith(SECTION_MARKER, marker);
+      await killProcessesWith(SECTION_MARKER, marker);
     };
     // Also when the test ends before the section does (a vitest timeout abandons this promise).
     const untrack = track(stopAll);
@@ -351,18 +353,17 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
     child.stderr!.on('data', (b: Buffer) => (err += b.toString('utf8')));
     const stopNow = () => {
       timedOut = true;
-      stopAll();
+      void stopAll();
     };
     const timer = setTimeout(stopNow, e.timeoutMs ?? sectionTimeoutMs(statements.length));
     e.signal?.addEventListener('abort', stopNow, { once: true });
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
+      untrack();
       // The script's EXIT trap stops its servers with Ctrl-C and waits for them; whatever is left
       // (the script was killed, or a server ignored Ctrl-C: its exit code says so) goes now.
-      stopAll();
-      untrack();
-      resolve({ stderr: err, timedOut });
+      void stopAll().then(() => resolve({ stderr: err, timedOut }));
     });
   });
 
