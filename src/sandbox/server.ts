@@ -367,7 +367,12 @@ export function createHttpServer(
     });
     void listener(req, res);
   };
-  const options = { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 };
+  const options = {
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: 1_000,
+  };
   const server = tls ? https.createServer({ ...options, key: tls.key, cert: tls.cert }, handle) : http.createServer(options, handle);
   // Over TLS, a request's socket is the TLS socket made once the handshake is done (not the TCP
   // one 'connection' gives), so that is the connection the limits count; a 503 then goes over TLS.
