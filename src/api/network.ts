@@ -2,8 +2,13 @@
 // the webhook sender and forwarder (node:http). One wording per errno code, so the same refused port
 // reads the same whichever command hit it.
 
-/** A certificate the machine does not trust (self-signed, expired, wrong host): TLS, SSL or CERT in the code. */
-export const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED/i;
+/**
+ * A TLS failure, a certificate the machine does not trust (self-signed, from an unknown CA, expired,
+ * for another host) included: TLS, SSL or CERT in the code, or one of OpenSSL's verification codes
+ * that name none of them (UNABLE_TO_VERIFY_LEAF_SIGNATURE: a server certificate from a private CA
+ * sent without that CA). Final: the same server presents the same certificate again.
+ */
+export const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED|^UNABLE_TO_|CRL|^INVALID_CA$|^PATH_LENGTH_EXCEEDED$|^INVALID_PURPOSE$|^HOSTNAME_MISMATCH$/i;
 
 /** The errno code of a failed request: on the error itself or on its `cause` (undici wraps socket errors). */
 export function failureCode(err: unknown): string | undefined {

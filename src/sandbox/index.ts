@@ -2,6 +2,9 @@
 // (default) and the deployed OpnForm server with its sharp edges (docs/service.md).
 // It imports nothing from the client; the client talks to it over HTTP like to the real service.
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newTokenString } from './auth.js';
 import type { App, Flavor, ResolvedOptions } from './context.js';
 import { Dispatcher } from './dispatcher.js';
@@ -9,7 +12,7 @@ import { HttpError, SandboxError } from './errors.js';
 import { ExportJobs } from './export/jobs.js';
 import { ABILITIES } from './model.js';
 import type { Ability, SandboxTokens } from './model.js';
-import { removeStaleTempFiles } from '../atomic-file.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../atomic-file.js';
 import { DataFileWriter, loadStateFile } from './persist.js';
 import { ensureHasWorkspace, isOpenInvite } from './routes/members.js';
 import { acceptOpenInvites, ensureUser, listUsers, nameFromEmail } from './users.js';
@@ -64,6 +67,13 @@ export interface SandboxOptions {
    * request, as the deployed server may (docs/sandbox.md); the demo form's answers then come three to a second.
    */
   unstableTies?: boolean;
+  /**
+   * Serve https:// with a certificate made at start for localhost, 127.0.0.1 and ::1 (and `host`),
+   * signed by a private CA made at the same time; the CA certificate is written to `caFile`.
+   */
+  tls?: boolean;
+  /** With `tls`: where to write the CA certificate (PEM; kept after close). Default: a temporary directory removed on close. */
+  caFile?: string;
 }
 
 export interface SandboxHandle {
@@ -78,6 +88,8 @@ export interface SandboxHandle {
    * then `users` and accounts created through POST /sandbox/users before the start.
    */
   users: SandboxUser[];
+  /** With `tls`: the CA certificate (PEM) a client must trust, e.g. through NODE_EXTRA_CA_CERTS. */
+  caFile?: string;
   /** The seeded workspace. */
   workspaceId: number;
   /** The demo form, when `seed` was given. */
@@ -131,6 +143,34 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * --tls: the certificates (src/sandbox/tls.ts, loaded only here) and the CA file, written whole and
+ * readable by all (a certificate is public; a client run by another user must read it). Without
+ * `caFile`, it goes into a fresh temporary directory that `cleanup` removes.
+ */
+async function certificates(host: string, caFile: string | undefined) {
+  const { certificateNames, makeCertificates } = await import('./tls.js');
+  const made = await makeCertificates(certificateNames(host));
+  const dir = caFile === undefined ? await mkdtemp(join(tmpdir(), 'formctl-sandbox-ca-')) : undefined;
+  // mkdtemp makes it 0700; a formctl run by another user (or a container's) must reach the file.
+  if (dir) await chmod(dir, 0o755);
+  const file = caFile ?? join(dir!, 'ca.pem');
+  try {
+    await writeFileAtomic(file, made.ca, { mode: 0o644 });
+  } catch (err) {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    throw new SandboxError(`Cannot write the CA certificate to ${file}: ${(err as Error).message}`);
+  }
+  return {
+    key: made.key,
+    cert: made.cert,
+    caFile: file,
+    cleanup: async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Starts the sandbox server and resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const opts = resolveOptions(options);
@@ -168,17 +208,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           throw new HttpError(500, `The sandbox could not save its data file, so this change may not survive a restart: ${err.message}`);
         })
     : undefined;
-  const { server, drained } = createHttpServer(app, durable);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      const where = `${opts.host}:${opts.port}`;
-      reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is in use.` : `Cannot listen on ${where}: ${err.message}`));
+  const tls = options.tls ? await certificates(opts.host, options.caFile) : undefined;
+  const { server, drained } = createHttpServer(app, durable, tls);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        const where = `${opts.host}:${opts.port}`;
+        reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is in use.` : `Cannot listen on ${where}: ${err.message}`));
+      });
+      server.listen(opts.port, opts.host, () => resolve());
     });
-    server.listen(opts.port, opts.host, () => resolve());
-  });
+  } catch (err) {
+    await tls?.cleanup();
+    throw err;
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
-  app.baseUrl = `http://${hostForUrl(opts.host)}:${port}`;
+  app.baseUrl = `${tls ? 'https' : 'http'}://${hostForUrl(opts.host)}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -195,6 +241,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       app.exports.close();
       await app.dispatcher.idle();
       await writer?.flush();
+      await tls?.cleanup();
     })());
 
   const admin: SandboxHandle['admin'] = {
@@ -227,6 +274,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     flavor: opts.flavor,
     tokens: { ...store.meta.tokens },
     users: listUsers(store),
+    ...(tls ? { caFile: tls.caFile } : {}),
     workspaceId: store.meta.workspaceId,
     ...(demo ? { formId: demo.id, formSlug: demo.slug } : {}),
     admin,

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './auth.js';
@@ -331,8 +332,15 @@ function refuse(socket: Socket, why: string): void {
   );
 }
 
-/** Creates the node:http server (not yet listening) and counts in-flight requests for a graceful close. */
-export function createHttpServer(app: App, durable?: (version: number) => Promise<void>): { server: http.Server; drained: () => Promise<void> } {
+/**
+ * Creates the node:http server, or the node:https one when given a certificate (--tls), not yet
+ * listening, and counts in-flight requests for a graceful close.
+ */
+export function createHttpServer(
+  app: App,
+  durable?: (version: number) => Promise<void>,
+  tls?: { key: string; cert: string },
+): { server: http.Server | https.Server; drained: () => Promise<void> } {
   const limiters: Limiters = {
     general: app.opts.rateLimit > 0 ? new RateLimiter(app.opts.rateLimit, app.opts.now) : undefined,
     exports: flavorOf(app).exportBucket && app.opts.exportRateLimit > 0 ? new RateLimiter(app.opts.exportRateLimit, app.opts.now) : undefined,
@@ -342,27 +350,33 @@ export function createHttpServer(app: App, durable?: (version: number) => Promis
   let inflight = 0;
   let waiters: (() => void)[] = [];
   const connections = new ConnectionLimits();
-  const server = http.createServer(
-    { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
-    (req, res) => {
-      if (refused.has(req.socket)) {
-        req.socket.destroy();
-        return;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (refused.has(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
+    inflight += 1;
+    const done = connections.busy(req.socket);
+    res.on('close', () => {
+      done();
+      inflight -= 1;
+      if (inflight === 0) {
+        for (const w of waiters) w();
+        waiters = [];
       }
-      inflight += 1;
-      const done = connections.busy(req.socket);
-      res.on('close', () => {
-        done();
-        inflight -= 1;
-        if (inflight === 0) {
-          for (const w of waiters) w();
-          waiters = [];
-        }
-      });
-      void listener(req, res);
-    },
-  );
-  server.on('connection', (socket: Socket) => connections.admit(socket));
+    });
+    void listener(req, res);
+  };
+  const options = {
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: 1_000,
+  };
+  const server = tls ? https.createServer({ ...options, key: tls.key, cert: tls.cert }, handle) : http.createServer(options, handle);
+  // Over TLS, a request's socket is the TLS socket made once the handshake is done (not the TCP
+  // one 'connection' gives), so that is the connection the limits count; a 503 then goes over TLS.
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => connections.admit(socket));
   // A backstop past the limits above: Node closes connections beyond it at once.
   server.maxConnections = MAX_CONNECTIONS + MAX_CONNECTIONS_PER_CLIENT;
   return {

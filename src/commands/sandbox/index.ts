@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -55,8 +56,12 @@ function sandboxCommand() {
       '--unstable-ties',
       'Deployed flavour: list same-second submissions in another order on each request, as the deployed server may (demo answers three to a second)',
     )
+    .option('--tls', 'Serve https:// with a certificate made at start for localhost, 127.0.0.1 and ::1, signed by a private CA made with it')
+    .addOption(
+      fileOption('--ca-file <file>', 'With --tls: write the CA certificate (PEM) to this file, kept after exit; default: a temporary file removed on exit'),
+    )
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
-    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug} instead of text')
+    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug, ca_file} instead of text')
     .addOption(
       fileOption(
         '--ready-file <file>',
@@ -68,6 +73,8 @@ function sandboxCommand() {
     'formctl sandbox --flavor deployed --seed 25',
     'formctl sandbox --user carol@example.com',
     'formctl sandbox --port 0 --data ./sandbox.json --profile-name local',
+    '# https with a private CA; formctl trusts it through NODE_EXTRA_CA_CERTS (the start-up text prints the line)',
+    'formctl sandbox --tls --ca-file ./sandbox-ca.pem',
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
     '# in a script: start it in the background, wait for the file, stop it with kill -INT',
@@ -94,6 +101,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
   }
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
+  if (o.caFile !== undefined && !o.tls) throw new UsageError('--ca-file needs --tls.');
   // A ready file that cannot be written is bad input (exit 2), said before the sandbox starts.
   if (o.readyFile !== undefined) await checkReadyDir(o.readyFile);
   // A file left by an earlier run must not look like this run being ready.
@@ -113,6 +121,9 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       community: o.community,
       seed: o.seed,
       unstableTies: o.unstableTies,
+      tls: o.tls,
+      // Printed for another terminal (NODE_EXTRA_CA_CERTS), which may start elsewhere: absolute.
+      caFile: o.caFile === undefined ? undefined : resolve(o.caFile),
     });
   } catch (err) {
     throw sandboxError(err, o.port);
@@ -129,6 +140,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       users: handle.users,
       workspace_id: handle.workspaceId,
       ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
+      ...(handle.caFile !== undefined ? { ca_file: handle.caFile } : {}),
     };
     if (o.readyFile !== undefined) await writeReadyFile(o.readyFile, { ...line, pid: process.pid });
     if (o.json) {
@@ -189,6 +201,13 @@ async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
   const lines = [
     `${c.green('✓')} Sandbox listening on ${c.bold(h.url)} (API under /open/)${o.data ? `, state in ${o.data}` : ', state in memory'}`,
     `Flavor: ${h.flavor === 'deployed' ? 'deployed (behaves as the deployed OpnForm server)' : 'spec (behaves as the API spec says)'}`,
+    ...(h.caFile !== undefined
+      ? [
+          `CA certificate: ${h.caFile}${o.caFile === undefined ? ' (removed on exit)' : ''}`,
+          'formctl (and any Node program) trusts it with:',
+          `  export NODE_EXTRA_CA_CERTS=${shellWord(h.caFile)}`,
+        ]
+      : []),
     '',
     'Tokens (local sandbox only):',
     `  all              ${h.tokens.all}`,
@@ -211,6 +230,11 @@ async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** A path as one shell word, quoted only when it needs to be. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 function sandboxError(err: unknown, port: number): CliError {

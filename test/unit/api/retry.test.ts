@@ -43,6 +43,10 @@ const table: Array<[string, Method, number, AttemptOutcome, boolean, number, Ret
   ['headers timeout', 'GET', 1, net('UND_ERR_HEADERS_TIMEOUT'), false, 60_000, give('final')],
   ['exchange timeout', 'GET', 1, net('FORMCTL_EXCHANGE_TIMEOUT'), false, 60_000, give('final')],
   ['untrusted certificate', 'GET', 1, net('DEPTH_ZERO_SELF_SIGNED_CERT'), false, 60_000, give('final')],
+  // A server certificate signed by a CA the machine does not know (a private CA), sent without the CA.
+  ['certificate from an unknown CA', 'GET', 1, net('UNABLE_TO_VERIFY_LEAF_SIGNATURE', false), false, 60_000, give('final')],
+  ['certificate for another host', 'GET', 1, net('ERR_TLS_CERT_ALTNAME_INVALID', false), false, 60_000, give('final')],
+  ['certificate that is not a CA signing another', 'GET', 1, net('INVALID_CA', false), false, 60_000, give('final')],
   ['malformed HTTP', 'GET', 1, net('HPE_INVALID_CONSTANT'), false, 60_000, give('final')],
   ['Content-Length mismatch', 'GET', 1, net('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'), false, 60_000, give('final')],
   ['a port fetch blocks', 'GET', 1, net('FETCH_BAD_PORT', false), false, 60_000, give('final')],
