@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked } from '../helpers/processes.js';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ describe.each(FLAVORS)('examples/nightly-incremental.sh (%s sandbox)', (flavor) 
       };
       const run = () =>
         new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn('bash', [join(ROOT, 'examples', 'nightly-incremental.sh'), join(dir, 'outbox')], { cwd: dir, env });
+          const child = spawnTracked('bash', [join(ROOT, 'examples', 'nightly-incremental.sh'), join(dir, 'outbox')], { cwd: dir, env });
           let stdout = '';
           let stderr = '';
           child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -61,7 +61,7 @@ describe.each(FLAVORS)('examples/nightly-incremental.sh (%s sandbox)', (flavor) 
       // Without FORM the script stops before calling formctl.
       const noForm = await new Promise<number | null>((resolve) => {
         const { FORM: _omit, ...rest } = env;
-        spawn('bash', [join(ROOT, 'examples', 'nightly-incremental.sh')], { cwd: dir, env: rest }).on('close', resolve);
+        spawnTracked('bash', [join(ROOT, 'examples', 'nightly-incremental.sh')], { cwd: dir, env: rest }).on('close', resolve);
       });
       expect(noForm).not.toBe(0);
     } finally {
