@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import type { ApiClient } from '../../api/client.js';
 import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
@@ -33,7 +34,15 @@ function formApplyCommand() {
   const base = new Command('apply')
     .description('Create or safely update a form from a JSON document; applying it again changes nothing')
     .addOption(fileOption('-f, --file <file>', 'Form document (from `form pull`, or hand-written), or - for stdin').makeOptionMandatory())
-    .option('--onto <form>', "Update this form (id or slug) and ignore the document's id, slug and workspace (a file pulled from another profile or service)");
+    .addOption(
+      completes(
+        new Option(
+          '--onto <form>',
+          "Update this form (id or slug) and ignore the document's id, slug and workspace (a file pulled from another profile or service)",
+        ),
+        'form',
+      ),
+    );
   const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS });
   otherKeysNote(cmd, {
     what: 'the form or the file has',

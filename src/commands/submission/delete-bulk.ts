@@ -125,7 +125,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     yes: o.yes,
     message: `Delete ${rows.length} submission${rows.length === 1 ? '' : 's'} of form ${formLabel(form)} for good?`,
     warning: backup !== undefined ? `A CSV backup is written first (${backup}).` : 'There is no backup (--no-backup): this cannot be undone.',
-    what: 'the number of submissions,',
+    what: 'the count',
     expected: String(rows.length),
   });
 

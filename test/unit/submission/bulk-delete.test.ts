@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { type SubmissionBulkDeleteOptions, submissionBulkDeleteRun } from '../../../src/commands/submission/delete-bulk.js';
-import { InterruptedError, UsageError } from '../../../src/errors.js';
+import { CancelledError, InterruptedError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
 import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
@@ -140,5 +140,19 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     );
     expect(none.err()).toMatch(/^0 submissions of form .* match; nothing to delete\.\n$/);
     expect(await ids()).toEqual(before);
+  });
+
+  it('on a terminal the count must be typed: another number cancels (exit 3) and deletes nothing', async () => {
+    const before = await ids();
+    const asked: string[] = [];
+    const typing = (answer: string) => () => ({ input: async (q: { message: string }) => (asked.push(q.message), answer) }) as unknown as Prompter;
+    const wrong = fakeIO({ tty: true, canPrompt: true });
+    await expect(submissionBulkDeleteRun(opts({ where: ['rating', '5'], prompter: typing('1') }, wrong))).rejects.toBeInstanceOf(CancelledError);
+    expect(await ids()).toEqual(before);
+    const count = asked[0]!.match(/Delete (\d+) submissions?/)![1]!;
+    expect(asked[0]).toContain(`Type the count ${count} to confirm:`);
+    const right = fakeIO({ tty: true, canPrompt: true });
+    await submissionBulkDeleteRun(opts({ where: ['rating', '5'], prompter: typing(count), backup: join(dir, 'typed.csv') }, right));
+    expect((await ids()).length).toBe(before.length - Number(count));
   });
 });
