@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
@@ -42,16 +44,28 @@ describe('hints that say what is wrong', () => {
   });
 
   it('auth status says a connection failure once: the status row points at the error line', async () => {
-    const r = await runFormctl(['auth', 'status'], { env: { ...home.env, FORMCTL_BASE_URL: 'http://127.0.0.1:9', FORMCTL_TOKEN: 'abc' } });
+    // A closed port Node's fetch allows (it refuses the ports the Fetch standard blocks, 9 among them, before connecting).
+    const port = await closedPort();
+    const base = `http://127.0.0.1:${port}`;
+    const r = await runFormctl(['auth', 'status'], { env: { ...home.env, FORMCTL_BASE_URL: base, FORMCTL_TOKEN: 'abc' } });
     expect(r.code).toBe(11);
     expect(r.stdout).toContain('status\tnot working: cannot reach the service (see the error below)\n');
     const both = r.stdout + r.stderr;
     expect(both.match(/Connection refused/g)).toHaveLength(1);
     expect(r.stderr).toBe(
-      'error: Connection refused by 127.0.0.1:9 (GET /open/workspaces).\nhint: Is the service running, and is the base URL right? It comes from FORMCTL_BASE_URL.\n',
+      `error: Connection refused by 127.0.0.1:${port} (GET /external/zapier/validate).\nhint: Is the service running, and is the base URL right? It comes from FORMCTL_BASE_URL.\n`,
     );
 
-    const json = await runFormctl(['auth', 'status', '--json'], { env: { ...home.env, FORMCTL_BASE_URL: 'http://127.0.0.1:9', FORMCTL_TOKEN: 'abc' } });
+    const json = await runFormctl(['auth', 'status', '--json'], { env: { ...home.env, FORMCTL_BASE_URL: base, FORMCTL_TOKEN: 'abc' } });
     expect(JSON.parse(json.stdout).error).toMatch(/^Connection refused/);
   });
 });
+
+/** A loopback port nothing listens on (listened on, then closed again). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
