@@ -136,11 +136,23 @@ describe('submission export (e2e)', () => {
         cwd: work,
       });
       expect(debug.code).toBe(2);
-      expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
-        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
-        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/00000000-0000-0000-0000-000000000000/status`,
-        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/status/00000000-0000-0000-0000-000000000000`,
-      ]);
+      // The first run's answer (closed to tokens) is remembered for this service: no probe again.
+      expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([`[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`]);
+      // Without that memory (a fresh cache), one probe of the code's status path decides it.
+      const fresh = mkdtempSync(join(tmpdir(), 'formctl-cache-'));
+      try {
+        const probe = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
+          env: { ...home.env, ...deployed.env, FORMCTL_CACHE_DIR: fresh },
+          cwd: work,
+        });
+        expect(probe.code).toBe(2);
+        expect(probe.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
+          `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
+          `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/status/00000000-0000-0000-0000-000000000000`,
+        ]);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
       // What the hint says works.
       const out = join(work, 'deployed.csv');
       const all = await runFormctl(['submission', 'export', String(deployed.formId), '-o', out], { env: { ...home.env, ...deployed.env } });
