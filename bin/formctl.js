@@ -39,14 +39,30 @@ function print(text) {
   }
 }
 
+/** The cached answer of `formctl __complete <words…>`, or undefined (a miss, an unusual line, any error). */
+function fromCompletionCache() {
+  try {
+    const table = read('dist/completion-table.json');
+    if (table === undefined) return undefined;
+    return require('../dist/complete.cjs').answerFromCache(args.slice(1), process.env, JSON.parse(table), Date.now());
+  } catch {
+    return undefined;
+  }
+}
+
 if (only('--version', '-v')) {
   // The answer Commander gives, without loading it.
   print(`${JSON.parse(read('package.json')).version}\n`);
 } else {
   // The root help is fixed text (80 columns), rendered by the build with the CLI itself.
   const help = args.length === 0 || only('--help', '-h') ? read('dist/root-help.txt') : undefined;
+  // A Tab on an id slot whose answer is in the completion cache: answered here, without the CLI
+  // (src/completion/fast.ts, bundled as dist/complete.cjs); anything else goes on to the CLI.
+  const answer = help === undefined && args[0] === '__complete' ? fromCompletionCache() : undefined;
   if (help !== undefined) {
     print(help);
+  } else if (answer !== undefined) {
+    print(answer);
   } else {
     require('node:module').enableCompileCache?.();
     import('../dist/main.js').then(

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync,
 import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -68,8 +68,43 @@ if (rendered.status !== 0 || !rendered.stdout.startsWith('Usage: formctl')) {
 const helpFile = join(outdir, 'root-help.txt');
 writeFileSync(`${helpFile}.${process.pid}.tmp`, rendered.stdout);
 renameSync(`${helpFile}.${process.pid}.tmp`, helpFile);
-
 written.add(helpFile);
+
+// The cache-hit path of `formctl __complete` (src/completion/fast.ts), which bin/formctl.js runs
+// before loading the CLI: a small CommonJS bundle (loaded by require, no ESM loader) of the same
+// cache, key and formatting modules the CLI uses, and the table of the command tree it walks,
+// rendered by the CLI just built (docs/completion.md).
+const fast = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/completion/fast.ts'],
+  outfile: join(outdir, 'complete.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  write: false,
+});
+const tabled = spawnSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `process.stdout.write(await (await import(${JSON.stringify(pathToFileURL(join(outdir, 'main.js')).href)})).renderCompletionTable())`,
+  ],
+  { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' },
+);
+if (tabled.status !== 0 || !tabled.stdout.startsWith('{')) throw new Error(`rendering the completion table failed (exit ${tabled.status}): ${tabled.stderr}`);
+for (const [file, contents] of [
+  [join(outdir, 'completion-table.json'), tabled.stdout],
+  [fast.outputFiles[0].path, fast.outputFiles[0].contents],
+]) {
+  writeFileSync(`${file}.${process.pid}.tmp`, contents);
+  renameSync(`${file}.${process.pid}.tmp`, file);
+  written.add(file);
+}
 // Files from older builds (chunks, or entry points a build no longer makes) are removed once they are
 // unlikely to be in use by a running process, so that dist/ (which npm packs) holds only this build.
 const chunksDir = join(outdir, 'chunks');

@@ -133,3 +133,25 @@ export async function cli(): Promise<void> {
     });
   }
 }
+
+/**
+ * The completion table (src/completion/table.ts) of the whole tree, as JSON: the build writes it to
+ * dist/completion-table.json, beside the root help, for the cache-hit path of `__complete`.
+ */
+export async function renderCompletionTable(): Promise<string> {
+  const io = createIOStreams({
+    stdin: process.stdin as never,
+    stdout: process.stdout as never,
+    stderr: process.stderr as never,
+    env: {},
+    noColor: true,
+    noInput: true,
+  });
+  const f = createFactory({ io, env: {}, signal: new AbortController().signal, globals: initialGlobals(scanArgv([]), {}) });
+  try {
+    const [{ buildProgram }, { completionTable }] = await Promise.all([import('./program.js'), import('./completion/table.js')]);
+    return `${JSON.stringify(completionTable(await buildProgram(f, [], { all: true })))}\n`;
+  } finally {
+    await f.dispose();
+  }
+}

@@ -91,11 +91,12 @@ function takesValue(o: Option): boolean {
  * Choices are offered only when they are plain words (roles, visibilities, shells, methods): anything
  * else would need quoting, which no shell does for a completion.
  */
-function plainChoices(choices: readonly string[] | undefined): string[] | undefined {
+export function plainChoices(choices: readonly string[] | undefined): string[] | undefined {
   return choices?.filter((c) => /^[\w.@+-]+$/.test(c));
 }
 
-function matching(candidates: Candidate[], prefix: string): Candidate[] {
+/** The candidates that start with the word being completed, each value once. */
+export function matching(candidates: Candidate[], prefix: string): Candidate[] {
   const seen = new Set<string>();
   return candidates.filter((c) => {
     if (!c.value.startsWith(prefix) || seen.has(c.value)) return false;

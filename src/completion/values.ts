@@ -14,7 +14,13 @@ export interface ValueSourceDeps {
   fetch: (req: ValueRequest) => Promise<string[]>;
 }
 
-function candidates(lines: string[]): Candidate[] {
+/** The cache key of a request: its kind and the ids the line gave (cache.ts adds the profile, base URL, token hash and config version). */
+export function requestKey(env: NodeJS.ProcessEnv, req: ValueRequest): string {
+  return cacheKey(env, { kind: req.kind, workspace: req.workspace, form: req.form, profile: req.profile });
+}
+
+/** Cached "value<TAB>description" lines as candidates. */
+export function candidates(lines: string[]): Candidate[] {
   return lines.map((line) => {
     const tab = line.indexOf('\t');
     return tab < 0 ? { value: line } : { value: line.slice(0, tab), description: line.slice(tab + 1) };
@@ -26,8 +32,7 @@ export function cachedValueSource(o: ValueSourceDeps): ValueSource {
   return async (req) => {
     try {
       const now = o.now().getTime();
-      const parts = { kind: req.kind, workspace: req.workspace, form: req.form, profile: req.profile };
-      let lines = readCache(o.env, cacheKey(o.env, parts), now);
+      let lines = readCache(o.env, requestKey(o.env, req), now);
       if (lines) return candidates(lines);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
@@ -39,13 +44,13 @@ export function cachedValueSource(o: ValueSourceDeps): ValueSource {
       } catch {
         // Rate budget used up (the client refuses at once, never waits), offline or slow: an
         // older answer from the cache, else nothing.
-        return candidates(readCache(o.env, cacheKey(o.env, parts), now, STALE_TTL_MS) ?? []);
+        return candidates(readCache(o.env, requestKey(o.env, req), now, STALE_TTL_MS) ?? []);
       } finally {
         clearTimeout(timer);
       }
       // Profiles come from a local file: caching them would only hide a fresh login.
       // The key is taken again: the first config read may create the config file, changing its version.
-      if (req.kind !== 'profile') writeCache(o.env, cacheKey(o.env, parts), lines, now);
+      if (req.kind !== 'profile') writeCache(o.env, requestKey(o.env, req), lines, now);
       return candidates(lines);
     } catch {
       return [];

@@ -61,8 +61,9 @@ describe('formctl __complete', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
-  it('loads neither conf nor undici on a cache hit', async () => {
-    // A module hook that records every package resolved from node_modules or bundled into dist/.
+  it('loads neither the CLI bundle nor Commander, conf or undici on a cache hit', async () => {
+    // A module hook that records every package resolved from node_modules or bundled into dist/,
+    // and the CLI's own entry (dist/main.js, which imports the chunk Commander is bundled into).
     const log = join(home.dir, 'loads.log');
     const hooks = join(home.dir, 'hooks.mjs');
     writeFileSync(
@@ -71,7 +72,7 @@ describe('formctl __complete', () => {
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
   // Packages bundled into dist/ (undici) are their own chunk, named after the package.
-  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url) ?? /\\/dist\\/chunks\\/(undici)-/.exec(r.url);
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url) ?? /\\/dist\\/chunks\\/(undici)-/.exec(r.url) ?? /\\/(dist\\/(?:main\\.js|chunks\\/))/.exec(r.url);
   if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
 }`,
@@ -85,13 +86,17 @@ export async function resolve(spec, ctx, next) {
       expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n:0\n');
       return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
     };
-    const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'cli-table3'];
-    // The miss proves the hook sees dynamic imports: its HTTP request, with a proxy variable set, loads undici.
+    const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'commander', 'cli-table3'];
+    // The miss proves the hook sees dynamic imports: its HTTP request, with a proxy variable set, loads
+    // undici; and the CLI, with its chunks, loads through the hook.
     const miss = await loads();
     expect(miss.has('undici')).toBe(true);
+    expect(miss.has('dist/main.js')).toBe(true);
+    expect(miss.has('dist/chunks/')).toBe(true);
+    // The hit is answered by bin/formctl.js from the cache (src/completion/fast.ts): nothing of the CLI loads.
     const hit = await loads();
     expect(stub.requests).toHaveLength(1);
-    expect([...hit].filter((p) => heavy.includes(p))).toEqual([]);
+    expect([...hit].filter((p) => heavy.includes(p) || p.startsWith('dist/'))).toEqual([]);
   });
 
   it('keys the cache by token, so another login asks again', async () => {
