@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UsageError } from '../errors.js';
 import { COLOR_PATTERN, MAX_BODY_BYTES, STYLE_BOOLEANS, TITLE_MAX as SERVICE_TITLE_MAX, UPDATE_REQUIRED } from '../service/forms.js';
+import { retentionProblems } from '../service/retention.js';
 import { charLength } from '../service/text.js';
 import { CREATE_DEFAULTS, FORM_ENUMS, isObject } from './document.js';
 
@@ -41,6 +42,8 @@ export function formProblems(body: Obj, mode: 'create' | 'update' = 'update', he
   const unchanged = (k: string) => held !== undefined && k in held && isDeepStrictEqual(held[k], body[k]);
   const checked: Obj = {};
   for (const [k, v] of Object.entries(body)) if (!unchanged(k) || k === 'properties') checked[k] = v;
+  // Submission retention: the pair is checked as it will be sent, when the change touches either.
+  if ('submission_retention_value' in checked || 'submission_retention_unit' in checked) problems.push(...retentionProblems(body));
   const heldProps = new Map<string, unknown>();
   if (held && Array.isArray(held.properties)) for (const p of held.properties) if (isObject(p) && typeof p.id === 'string') heldProps.set(p.id, p);
   const heldField = (p: Obj) => typeof p.id === 'string' && heldProps.has(p.id) && isDeepStrictEqual(heldProps.get(p.id), p);

@@ -199,7 +199,8 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
       const method = req.method ?? 'GET';
       const match = router.match(method, url.pathname);
       // Deployed: Laravel's router answers before any middleware, naming the path without its
-      // slashes (`Request::path()`) and, for a GET route, HEAD too (docs/service.md, "Requests in general").
+      // slashes (`Request::path()`) and, for a GET route, HEAD too; OpnForm renders them unchanged
+      // (`api/app/Exceptions/Handler.php:69-90`) (docs/service.md, "Requests in general").
       const shownPath = flavor.laravelRouter ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
       if (!match) throw notFound(`The route ${shownPath} could not be found.`);
       if ('allow' in match) {

@@ -24,6 +24,32 @@ export function retentionOf(form: Record<string, unknown>): Retention | null {
   return { value, unit: unit as RetentionUnit };
 }
 
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * The service's rules for the two attributes (`UserFormRequest.php:163-174`: the value an integer
+ * from 1 to 3650, the unit one of RETENTION_UNITS, both nullable, each required with the other), as
+ * "field: problem" lines for the client's local checks; none when they hold.
+ */
+export function retentionProblems(attrs: Record<string, unknown>): string[] {
+  const value = attrs.submission_retention_value;
+  const unit = attrs.submission_retention_unit;
+  const problems: string[] = [];
+  if (!blank(value)) {
+    const n = typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < RETENTION_MIN || n > RETENTION_MAX)
+      problems.push(`submission_retention_value: ${JSON.stringify(value)} is not a whole number from ${RETENTION_MIN} to ${RETENTION_MAX}`);
+    if (blank(unit)) problems.push(`submission_retention_unit: is required with submission_retention_value (one of ${RETENTION_UNITS.join(', ')})`);
+  }
+  if (!blank(unit)) {
+    if (!(RETENTION_UNITS as readonly unknown[]).includes(unit))
+      problems.push(`submission_retention_unit: ${JSON.stringify(unit)} is not one of ${RETENTION_UNITS.join(', ')}`);
+    if (blank(value))
+      problems.push(`submission_retention_value: is required with submission_retention_unit (a whole number from ${RETENTION_MIN} to ${RETENTION_MAX})`);
+  }
+  return problems;
+}
+
 /** "1 day", "3 weeks". */
 export function describeRetention(r: Retention): string {
   return `${r.value} ${r.unit}${r.value === 1 ? '' : 's'}`;
