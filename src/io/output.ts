@@ -6,6 +6,9 @@ import { collectWithSpinner } from './spinner.js';
 /** How a command's result is rendered; decided once from flags and the terminal. */
 export type OutputFormat = { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[] } | { kind: 'ndjson'; fields?: string[] };
 
+/** The JSON formats (`--json`, `--ndjson`). */
+export type JsonFormat = Extract<OutputFormat, { kind: 'json' | 'ndjson' }>;
+
 /** One column of a human table / TSV row. */
 export interface Column<T> {
   header: string;
@@ -18,21 +21,29 @@ export interface Column<T> {
   style?: 'dim' | 'bold' | 'cyan' | 'green' | 'yellow' | 'red';
 }
 
-/** Flags every list/get command accepts (from Commander). */
+/**
+ * The parsed output flags of a command (`addOutputOptions` in src/commands/shared.ts): `--json` is
+ * `true` for every field, or the field names asked for, already checked against the command's list
+ * by the option's parser (`parseJsonFields`), so the command names its fields once.
+ */
 export interface OutputFlags {
-  json?: string | boolean;
-  ndjson?: boolean;
+  json?: true | string[];
+  ndjson?: true;
 }
 
-/** Parses `--json [fields]` / `--ndjson` into a format, validating field names against `available` when given. */
-export function resolveFormat(io: IOStreams, flags: OutputFlags, available?: readonly string[]): OutputFormat {
-  if (flags.json !== undefined && flags.json !== false && flags.ndjson) {
-    throw new UsageError('Use either --json or --ndjson, not both.');
-  }
-  const fields = typeof flags.json === 'string' ? parseFields(flags.json, available) : undefined;
+/** Decides the format from `--json [fields]` / `--ndjson` and the terminal. */
+export function resolveFormat(io: IOStreams, flags: OutputFlags): OutputFormat {
+  const json = flags.json !== undefined;
+  if (json && flags.ndjson) throw new UsageError('Use either --json or --ndjson, not both.');
   if (flags.ndjson) return { kind: 'ndjson' };
-  if (flags.json !== undefined && flags.json !== false) return fields ? { kind: 'json', fields } : { kind: 'json' };
+  if (json) return Array.isArray(flags.json) ? { kind: 'json', fields: flags.json } : { kind: 'json' };
   return io.stdoutIsTTY ? { kind: 'table' } : { kind: 'tsv' };
+}
+
+/** The format of a command whose only output is JSON or a message: JSON with `--json`, else none. */
+export function jsonFormat(flags: OutputFlags): JsonFormat | undefined {
+  const format = resolveFormat({ stdoutIsTTY: true } as IOStreams, flags);
+  return format.kind === 'json' || format.kind === 'ndjson' ? format : undefined;
 }
 
 /** A comma-separated list (a flag's value): items trimmed, empty ones left out. */
@@ -43,16 +54,20 @@ export function splitList(text: string): string[] {
     .filter(Boolean);
 }
 
-function parseFields(spec: string, available?: readonly string[]): string[] {
+/** Parses the value of `--json <fields>`, checking each name against `available` when given (exit 2). */
+export function parseJsonFields(spec: string, available?: readonly string[]): string[] {
   const fields = splitList(spec);
   if (fields.length === 0) throw new UsageError('--json needs a comma-separated field list, or no value for all fields.');
-  if (available) {
-    const unknown = fields.filter((f) => !available.includes(f));
-    if (unknown.length > 0) {
-      throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `Available fields: ${available.join(', ')}`);
-    }
-  }
+  if (available) checkJsonFields(fields, available);
   return fields;
+}
+
+/** Refuses field names outside `available` (exit 2, listing them). */
+export function checkJsonFields(fields: readonly string[], available: readonly string[]): void {
+  const unknown = fields.filter((f) => !available.includes(f));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `Available fields: ${available.join(', ')}`);
+  }
 }
 
 /** Keeps only the selected top-level fields, in the order asked for. */
@@ -112,10 +127,19 @@ export async function writeList<T>(
   }
 }
 
-/** Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when piped. */
-export async function writeObject<T>(io: IOStreams, format: OutputFormat, obj: T, columns: Column<T>[], opts: { now?: Date } = {}): Promise<void> {
+/**
+ * Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when
+ * piped. `compact` keeps `--json` on one line, for commands whose JSON answer is one line (a contract).
+ */
+export async function writeObject<T>(
+  io: IOStreams,
+  format: OutputFormat,
+  obj: T,
+  columns: Column<T>[],
+  opts: { now?: Date; compact?: boolean } = {},
+): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' ? 2 : undefined);
+    const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' && !opts.compact ? 2 : undefined);
     await write(io.stdout, (await jsonPainter(io))(text) + '\n');
     return;
   }

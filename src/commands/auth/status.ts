@@ -124,7 +124,7 @@ const BASE_URL_ORIGIN: Record<string, string> = {
 
 /** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, AUTH_STATUS_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ctx = await o.context();
   const status: AuthStatus = {
     profile: ctx.profileName,

@@ -43,7 +43,7 @@ function formApplyCommand() {
         'form',
       ),
     );
-  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, {
     what: 'the form or the file has',
     when: 'checked before anything is sent',

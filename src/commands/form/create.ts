@@ -31,7 +31,7 @@ function formCreateCommand() {
     .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
-  const cmd = addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
   cmd.addHelpText(
     'after',

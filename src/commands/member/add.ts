@@ -46,7 +46,7 @@ export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
 
 /** Validates locally, adds, and reports which of the three outcomes happened. */
 export async function memberAddRun(o: MemberAddOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, ADD_FIELDS);
+  const format = resolveFormat(o.io, o);
   const email = o.email !== undefined ? parseEmail(o.email) : await askEmail(o);
   const role = o.role ?? (await askRole(o));
   const workspaceId = await o.resolveWorkspace(o.workspace);

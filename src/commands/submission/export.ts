@@ -16,9 +16,9 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { notice, splitList } from '../../io/output.js';
+import { jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, examples, fileOption } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples, fileOption, jsonOption } from '../shared.js';
 import { parseTimeFlag, resolveRange } from '../../io/time-range.js';
 import { exportIncremental, exportRange } from '../../export/selected.js';
 import { checkState, readState } from '../../export/incremental.js';
@@ -26,6 +26,24 @@ import { originOf } from '../../config/store.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 import { type ExportDeps, addDownloadOptions, exportDeps, retentionNote } from './shared.js';
+
+/** Fields of `export --json`: the saved file's, or the queued job's with --no-wait (a contract with scripts). */
+const EXPORT_FIELDS = [
+  'file',
+  'bytes',
+  'job_id',
+  'form_id',
+  'status',
+  'resume',
+  'rows',
+  'new',
+  'known',
+  'gone',
+  'first_run',
+  'boundary',
+  'state',
+  'requests',
+] as const;
 
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
@@ -51,9 +69,10 @@ function submissionExportCommand() {
         'Export only the rows new since the last successful run recorded in this state file (created on the first run, which exports every row); needs -o FILE',
       ),
     );
-  const cmd = addDownloadOptions(addFormArgument(ranged)).option(
-    '--json',
-    'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts)',
+  const cmd = addDownloadOptions(addFormArgument(ranged)).addOption(
+    jsonOption(EXPORT_FIELDS, {
+      description: `Print {file, bytes, job_id} as JSON when done (or {job_id, form_id, status, resume} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts); optionally only these comma-separated fields (fields: ${EXPORT_FIELDS.join(', ')})`,
+    }),
   );
   return examples(cmd, [
     'formctl submission export contact-us',
@@ -173,7 +192,8 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   if (!o.wait) {
     // The status routes answer tokens (checked above), so the job can be fetched later.
     const resume = await resumeCommand(o, form.id, jobId);
-    if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
+    const json = jsonFormat(o);
+    if (json) await writeObject(o.io, json, { job_id: jobId, form_id: form.id, status: 'queued', resume }, [], { compact: true });
     else {
       await write(o.io.stdout, `${jobId}\n`);
       await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
@@ -347,8 +367,9 @@ export function describeChunks(p: ChunkProgress): string {
 
 async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, saved: { file: string; bytes: number }, jobId?: string): Promise<void> {
   if (saved.file === '-') return;
-  if (o.json) {
-    await write(o.io.stdout, JSON.stringify({ file: saved.file, bytes: saved.bytes, job_id: jobId ?? null }) + '\n');
+  const json = jsonFormat(o);
+  if (json) {
+    await writeObject(o.io, json, { file: saved.file, bytes: saved.bytes, job_id: jobId ?? null }, [], { compact: true });
     return;
   }
   // On stderr: the file is the result, and stdout stays clean for scripts.
@@ -395,17 +416,20 @@ async function selectedExport(o: SubmissionExportOptions): Promise<void> {
   const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep };
   if (statePath === undefined) {
     const r = await exportRange(input, range);
-    if (o.json)
-      await write(o.io.stdout, JSON.stringify({ file: r.file, bytes: r.bytes, job_id: null, rows: r.rows, gone: r.gone, requests: r.requests }) + '\n');
+    const json = jsonFormat(o);
+    if (json)
+      await writeObject(o.io, json, { file: r.file, bytes: r.bytes, job_id: null, rows: r.rows, gone: r.gone, requests: r.requests }, [], { compact: true });
     else if (r.file !== '-' && o.io.stderrIsTTY) await write(o.io.stderr, `✓ Saved ${r.file} (${r.rows} rows, ${formatBytes(r.bytes)})\n`);
     if (r.file !== '-') await notice(o.io, `${r.rows} row${r.rows === 1 ? '' : 's'} in the range; ${describeCost(r.requests)}.`);
     return;
   }
   const r = await exportIncremental({ ...input, statePath, state, service, columnIds: Object.keys(columns), checkpoint: o.checkpoint });
-  if (o.json) {
-    await write(
-      o.io.stdout,
-      JSON.stringify({
+  const json = jsonFormat(o);
+  if (json) {
+    await writeObject(
+      o.io,
+      json,
+      {
         file: r.file,
         bytes: r.bytes,
         job_id: null,
@@ -417,7 +441,9 @@ async function selectedExport(o: SubmissionExportOptions): Promise<void> {
         boundary: r.boundary,
         state: statePath,
         requests: r.requests,
-      }) + '\n',
+      },
+      [],
+      { compact: true },
     );
   }
   if (r.rows === 0)

@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import { cannotRead, parseJsonObject } from '../../io/files.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
-import { notice, success } from '../../io/output.js';
+import { jsonFormat, notice, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import type { FlagsOf } from '../shared.js';
 import { bulkUpdateRun } from './bulk.js';
@@ -113,6 +113,7 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const res = await updateSubmission(client, form.id, id, body);
   // A stable object rather than the service's envelope, whose shape differs between deployments.
   const result: UpdateResult = { submission_id: o.submissionId, id, form_id: form.id, updated: Object.keys(patch), message: res.message };
-  if (o.json) await write(o.io.stdout, JSON.stringify(result, null, 2) + '\n');
+  const json = jsonFormat(o);
+  if (json) await writeObject(o.io, json, result, []);
   else await success(o.io, `Updated ${Object.keys(patch).length} field${Object.keys(patch).length === 1 ? '' : 's'} of ${label} of form ${formLabel(form)}.`);
 }

@@ -1,9 +1,9 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { escapeControls, loadChalk } from '../../io/output.js';
+import { type OutputFormat, escapeControls, loadChalk, writeObject } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
 import { type FlagsOf, directoryOption, examples, fileOption } from '../shared.js';
 import { afterColon } from './shared.js';
@@ -29,11 +29,13 @@ function webhookListenCommand() {
     .addOption(fileOption('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)'))
     .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
     .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
-    .option('--json', 'One JSON object per delivery on stdout (NDJSON)');
+    .option('--ndjson', 'One JSON object per delivery on stdout, streamed')
+    // The flag's first name, kept working for scripts written before it streamed under --ndjson.
+    .addOption(new Option('--json').hideHelp());
   return examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',
     'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
-    "formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c '{seq, verdict: .signature.verdict}'",
+    "formctl webhook listen --port 0 --ndjson --save-dir ./deliveries | jq -c '{seq, verdict: .signature.verdict}'",
   ]);
 }
 
@@ -127,6 +129,7 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
 
 /** Listens until Ctrl-C, printing each delivery as it arrives. */
 export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
+  const format: OutputFormat | undefined = o.ndjson || o.json ? { kind: 'ndjson' } : undefined;
   const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   let forwardTo: URL | undefined;
   if (o.forwardTo !== undefined) {
@@ -145,7 +148,7 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
       saveDir: o.saveDir,
       now: o.now,
       onDelivery: async (d) => {
-        if (o.json) await write(o.io.stdout, `${JSON.stringify(deliveryRecord(d))}\n`);
+        if (format) await writeObject(o.io, format, deliveryRecord(d), []);
         else await printHuman(o.io, d);
       },
     });

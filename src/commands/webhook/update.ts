@@ -52,7 +52,7 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
 
 /** Fetches the webhook, merges the change into its full data, validates the result and PUTs it all. */
 export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o);
   if (o.activate && o.deactivate) throw new UsageError('Use either --activate or --deactivate, not both.');
   const noSecret = !o.secret;
   const header = o.header ?? [];

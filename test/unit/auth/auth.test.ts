@@ -159,7 +159,7 @@ describe('auth status', () => {
     );
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /external/zapier/validate']);
     const json = fakeIO();
-    await authStatusRun({ ...t, io: json.io, json: 'account,valid' });
+    await authStatusRun({ ...t, io: json.io, json: ['account', 'valid'] });
     expect(JSON.parse(json.out())).toEqual({ account: { name: 'Ada Admin', email: 'ada@example.com' }, valid: true });
     await t.cleanup();
   });
@@ -186,7 +186,7 @@ describe('auth status', () => {
   it('without a token prints valid:false and exits 4', async () => {
     const t = await testConfig();
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid,token,error' }))).toBe(4);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: ['valid', 'token', 'error'] }))).toBe(4);
     expect(JSON.parse(fio.out())).toEqual({ valid: false, token: null, error: 'no token' });
     expect(server.requests).toHaveLength(0);
     await t.cleanup();
@@ -195,7 +195,7 @@ describe('auth status', () => {
   it('a network failure exits 11', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD, FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid' }))).toBe(11);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: ['valid'] }))).toBe(11);
     expect(JSON.parse(fio.out())).toEqual({ valid: false });
     await t.cleanup();
   });
