@@ -36,6 +36,11 @@ Run \`formctl <command> --help\` for a command's flags and examples.`,
     f.globals.maxWaitMs = Math.round(Number(g.maxWait) * 1000);
     if (g.input === false) f.globals.noInput = true;
   });
+  // A --jq expression that does not compile is refused before the command runs (and sends anything).
+  program.hook('preAction', async (_root, action) => {
+    const { jq } = action.opts() as { jq?: unknown };
+    if (typeof jq === 'string') await (await import('./io/jq.js')).checkJq(jq);
+  });
 
   const { name, helpTopic } = scanArgv(args);
   const wanted = o.all ? undefined : findCommand(name === 'help' ? (helpTopic ?? '') : (name ?? ''));

@@ -29,13 +29,21 @@ export function jsonOption(fields: readonly string[] | undefined, o: { open?: bo
   return completes(option, { fields: fields ?? [] });
 }
 
+/**
+ * `--jq <expression>`, beside every `--json`: jq's own language (src/io/jq.ts), checked before the
+ * run; it implies `--json`, and strings print raw as with `jq -r`.
+ */
+export function jqOption(implies = '--json') {
+  return new Option('--jq <expression>', `Filter the JSON output with a jq expression (implies ${implies}; strings print raw)`);
+}
+
 /** `--ndjson`, for lists. */
 function ndjsonOption() {
   return new Option('--ndjson', 'Output one JSON object per line, streamed');
 }
 
 // The flags' types, derived from the options above (as a command's FlagsOf is from its declaration).
-const jsonDeclaration = () => new Command().addOption(jsonOption(undefined));
+const jsonDeclaration = () => new Command().addOption(jsonOption(undefined)).addOption(jqOption());
 // Only its type is read (hence the leading underscore).
 const _listDeclaration = () => jsonDeclaration().addOption(ndjsonOption());
 /** The parsed `--json [fields]`. */
@@ -59,7 +67,7 @@ export function addOutputOptions<A extends unknown[], O extends OptionValues, G 
   cmd: Command<A, O, G>,
   o: { list?: boolean; fields?: readonly string[]; open?: boolean } = {},
 ): CommandUnknownOpts {
-  const withJson = cmd.addOption(jsonOption(o.fields, { open: o.open }));
+  const withJson = cmd.addOption(jsonOption(o.fields, { open: o.open })).addOption(jqOption());
   // Without --ndjson the flag is simply never set, which the type (ndjson?: true) allows.
   return o.list ? withJson.addOption(ndjsonOption()) : withJson;
 }

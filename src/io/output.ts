@@ -4,7 +4,8 @@ import { write } from './iostreams.js';
 import { collectWithSpinner } from './spinner.js';
 
 /** How a command's result is rendered; decided once from flags and the terminal. */
-export type OutputFormat = { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[] } | { kind: 'ndjson'; fields?: string[] };
+export type OutputFormat =
+  { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[]; jq?: string } | { kind: 'ndjson'; fields?: string[]; jq?: string };
 
 /** The JSON formats (`--json`, `--ndjson`). */
 export type JsonFormat = Extract<OutputFormat, { kind: 'json' | 'ndjson' }>;
@@ -29,14 +30,18 @@ export interface Column<T> {
 export interface OutputFlags {
   json?: true | string[];
   ndjson?: true;
+  /** `--jq EXPR`: implies `--json` (every field unless a list is given); checked before the run (program.ts). */
+  jq?: string;
 }
 
 /** Decides the format from `--json [fields]` / `--ndjson` and the terminal. */
 export function resolveFormat(io: IOStreams, flags: OutputFlags): OutputFormat {
   const json = flags.json !== undefined;
   if (json && flags.ndjson) throw new UsageError('Use either --json or --ndjson, not both.');
-  if (flags.ndjson) return { kind: 'ndjson' };
-  if (json) return Array.isArray(flags.json) ? { kind: 'json', fields: flags.json } : { kind: 'json' };
+  const jq = flags.jq !== undefined ? { jq: flags.jq } : {};
+  // With --ndjson the expression runs on each object as it streams, as `jq` does on NDJSON input.
+  if (flags.ndjson) return { kind: 'ndjson', ...jq };
+  if (json || flags.jq !== undefined) return Array.isArray(flags.json) ? { kind: 'json', fields: flags.json, ...jq } : { kind: 'json', ...jq };
   return io.stdoutIsTTY ? { kind: 'table' } : { kind: 'tsv' };
 }
 
@@ -88,6 +93,16 @@ export async function writeList<T>(
   opts: { now?: Date; empty?: string; loading?: string } = {},
 ): Promise<number> {
   let count = 0;
+  if ((format.kind === 'json' || format.kind === 'ndjson') && format.jq !== undefined) {
+    const picked: unknown[] = [];
+    for await (const row of rows) {
+      count++;
+      if (format.kind === 'ndjson') await writeJq(io, format.jq, pickFields(row, format.fields));
+      else picked.push(pickFields(row, format.fields));
+    }
+    if (format.kind === 'json') await writeJq(io, format.jq, picked);
+    return count;
+  }
   switch (format.kind) {
     case 'ndjson': {
       const paint = await jsonPainter(io);
@@ -139,6 +154,7 @@ export async function writeObject<T>(
   opts: { now?: Date; compact?: boolean } = {},
 ): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
+    if (format.jq !== undefined) return writeJq(io, format.jq, pickFields(obj, format.fields));
     const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' && !opts.compact ? 2 : undefined);
     await write(io.stdout, (await jsonPainter(io))(text) + '\n');
     return;
@@ -156,6 +172,21 @@ export async function writeObject<T>(
     out += `${chalk.bold(c.header.padEnd(width))}  ${c.time ? humanTime(v, now) : humanCell(v)}\n`;
   }
   await write(io.stdout, out);
+}
+
+/**
+ * Writes what `--jq EXPR` makes of `value` (strings raw, as `jq -r`); jq's error after any output it
+ * gave, exit 2. `mask` is applied to what jq printed (`formctl api` masks a token the service echoes).
+ */
+export async function writeJq(io: IOStreams, expr: string, value: unknown, mask: (text: string) => string = (t) => t): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  try {
+    await write(io.stdout, mask(await runJq(expr, value)));
+  } catch (err) {
+    const partial = (err as { partial?: string }).partial;
+    if (partial) await write(io.stdout, mask(partial));
+    throw err;
+  }
 }
 
 /**

@@ -105,3 +105,17 @@ describe('one --json path', () => {
     }
   });
 });
+
+describe('--jq', () => {
+  it("on formctl api and a list: strings raw; a bad expression is exit 2 with jq's message and changes nothing", async () => {
+    const api = await runFormctl(['api', '/open/workspaces', '--jq', '.[0].id'], { env });
+    expect(api).toMatchObject({ code: 0, stdout: `${sb.workspaceId}\n` });
+    const ws = await runFormctl(['workspace', 'list', '--jq', '.[] | "id \\(.id): \\(.name | type)"'], { env });
+    expect(ws.stdout).toBe(`id ${sb.workspaceId}: string\n`);
+    const bad = await runFormctl(['form', 'update', String(sb.formId), '--title', 'Never', '--jq', '.title |'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: jq: error: syntax error, unexpected end of file .*line 1, column 8:\n/);
+    const title = await runFormctl(['form', 'get', String(sb.formId), '--jq', '.title'], { env });
+    expect(title.stdout).not.toBe('Never\n');
+  });
+});

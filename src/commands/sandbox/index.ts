@@ -5,7 +5,7 @@ import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
-import { type FlagsOf, examples, fileOption, jsonOption } from '../shared.js';
+import { type FlagsOf, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { FLAVORS } from '../../service/flavors.js';
 import { isEmail } from '../../service/text.js';
@@ -69,6 +69,7 @@ function sandboxCommand() {
         description: `Print one JSON line instead of text; optionally only these comma-separated fields (fields: ${SANDBOX_FIELDS.join(', ')})`,
       }),
     )
+    .addOption(jqOption())
     .addOption(
       fileOption(
         '--ready-file <file>',

@@ -18,7 +18,7 @@ import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, examples, fileOption, jsonOption } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag, resolveRange } from '../../io/time-range.js';
 import { exportIncremental, exportRange } from '../../export/selected.js';
 import { checkState, readState } from '../../export/incremental.js';
@@ -69,11 +69,13 @@ function submissionExportCommand() {
         'Export only the rows new since the last successful run recorded in this state file (created on the first run, which exports every row); needs -o FILE',
       ),
     );
-  const cmd = addDownloadOptions(addFormArgument(ranged)).addOption(
-    jsonOption(EXPORT_FIELDS, {
-      description: `Print {file, bytes, job_id} as JSON when done (or {job_id, form_id, status, resume} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts); optionally only these comma-separated fields (fields: ${EXPORT_FIELDS.join(', ')})`,
-    }),
-  );
+  const cmd = addDownloadOptions(addFormArgument(ranged))
+    .addOption(
+      jsonOption(EXPORT_FIELDS, {
+        description: `Print {file, bytes, job_id} as JSON when done (or {job_id, form_id, status, resume} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts); optionally only these comma-separated fields (fields: ${EXPORT_FIELDS.join(', ')})`,
+      }),
+    )
+    .addOption(jqOption());
   return examples(cmd, [
     'formctl submission export contact-us',
     'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
@@ -129,7 +131,7 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
 /** Starts the export; streams a CSV answer to disk, or polls an async job and then downloads its file. */
 export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
   const toStdout = o.output === '-';
-  if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  if (toStdout && (o.json || o.jq !== undefined)) throw new UsageError('--json and --jq cannot be used with -o - (stdout carries the CSV).');
   if (toStdout && !o.wait)
     throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
   if (o.since !== undefined || o.until !== undefined || o.incremental !== undefined) return selectedExport(o);
@@ -180,7 +182,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
     });
     if (!o.wait) {
       // `JOB=$(… --no-wait)` must not capture anything but a job id: stdout stays empty, and the note says why.
-      if (o.json) await reportSaved(o, saved);
+      if (jsonFormat(o)) await reportSaved(o, saved);
       await notice(o.io, `the service sent the CSV directly (a small export), so there is no job; it was saved to ${saved.file}.`);
       return;
     }

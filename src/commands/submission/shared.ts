@@ -9,7 +9,7 @@ import { describeRetention, retentionOf } from '../../service/retention.js';
 import type { Factory } from '../../factory.js';
 import { abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption, jsonOption } from '../shared.js';
+import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag } from '../../io/time-range.js';
 
 // Pieces shared by the submission verbs: flag parsers, the download flags of export and
@@ -113,7 +113,8 @@ export function submissionUpdateCommand() {
       jsonOption(UPDATE_FIELDS, {
         description: `Print the single update's result as JSON (updated: the field ids sent); optionally only these comma-separated fields (fields: ${UPDATE_FIELDS.join(', ')})`,
       }),
-    );
+    )
+    .addOption(jqOption());
   // After [form]: Commander fills positionals in the order they were added.
   return examples(addFormArgument(base).argument('[submission-id]', 'Submission id (not with --from)'), [
     'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',

@@ -44,7 +44,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
-      if (flags.json) throw new UsageError('--json is for a single update; bulk results are NDJSON already.');
+      if (flags.json || flags.jq !== undefined) throw new UsageError('--json and --jq are for a single update; bulk results are NDJSON already.');
       return bulkF({
         ...flags,
         io: f.io,

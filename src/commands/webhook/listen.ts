@@ -5,7 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFormat, escapeControls, loadChalk, writeObject } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
-import { type FlagsOf, directoryOption, examples, fileOption } from '../shared.js';
+import { type FlagsOf, directoryOption, examples, fileOption, jqOption } from '../shared.js';
 import { afterColon } from './shared.js';
 import { readSecretFile } from './files.js';
 
@@ -31,7 +31,8 @@ function webhookListenCommand() {
     .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
     .option('--ndjson', 'One JSON object per delivery on stdout, streamed')
     // The flag's first name, kept working for scripts written before it streamed under --ndjson.
-    .addOption(new Option('--json').hideHelp());
+    .addOption(new Option('--json').hideHelp())
+    .addOption(jqOption('--ndjson'));
   return examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',
     'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
@@ -129,7 +130,9 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
 
 /** Listens until Ctrl-C, printing each delivery as it arrives. */
 export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
-  const format: OutputFormat | undefined = o.ndjson || o.json ? { kind: 'ndjson' } : undefined;
+  // --jq implies --ndjson here: the expression runs on each delivery as it arrives.
+  const format: OutputFormat | undefined =
+    o.ndjson || o.json || o.jq !== undefined ? { kind: 'ndjson', ...(o.jq !== undefined ? { jq: o.jq } : {}) } : undefined;
   const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   let forwardTo: URL | undefined;
   if (o.forwardTo !== undefined) {
