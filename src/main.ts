@@ -14,7 +14,7 @@ export interface Stdio {
 }
 
 /** Runs formctl with argv (without node and script) and returns the exit code. Never throws. */
-export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal): Promise<number> {
+export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal, o: { pager?: boolean } = {}): Promise<number> {
   const scan = scanArgv(args);
   const io = createIOStreams({
     stdin: stdio.stdin as never,
@@ -23,6 +23,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     env,
     noColor: scan.noColor,
     noInput: scan.noInput,
+    // Only the real terminal is paged: a pager writes to the process's own stdout, not to injected streams.
+    pager: o.pager === true && !scan.noPager,
   });
   const f = createFactory({
     io,
@@ -121,7 +123,7 @@ export async function cli(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const code = await run(process.argv.slice(2), process.env, process, controller.signal);
+  const code = await run(process.argv.slice(2), process.env, process, controller.signal, { pager: true });
   process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
   // The command is done: nothing (a keep-alive socket, a timer, a child) may hold the process any
   // longer. Tests read what still would (test/e2e/exit.test.ts); stdio itself is not counted.

@@ -18,6 +18,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['NO_COLOR', 'When set, no colour'],
   ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],
   ['TERM', '"dumb" disables colour'],
+  ['FORMCTL_PAGER', 'Pager for tables longer than the terminal (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
+  ['PAGER', 'Pager when FORMCTL_PAGER is not set'],
   ['VISUAL, EDITOR', 'Editor for `formctl form edit`'],
   ['HTTPS_PROXY, https_proxy', 'Proxy for https:// services (CONNECT tunnel; else HTTP_PROXY); e.g. http://user:password@proxy:3128'],
   ['HTTP_PROXY, http_proxy', 'Proxy for http:// services; failures are exit 12'],

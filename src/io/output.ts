@@ -136,7 +136,10 @@ export async function writeList<T>(
         if (opts.empty) await write(io.stderr, opts.empty + '\n');
         return 0;
       }
-      await write(io.stdout, await renderTable(io, all, columns, opts.now ?? new Date()));
+      const text = await renderTable(io, all, columns, opts.now ?? new Date());
+      // A table longer than the terminal goes through the pager (src/io/pager.ts), loaded only then.
+      if (io.pager) await (await import('./pager.js')).writePaged(io, text);
+      else await write(io.stdout, text);
       return all.length;
     }
   }
