@@ -17,6 +17,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['CI', 'When set (and not "false"/"0"), prompts are disabled'],
   ['NO_COLOR', 'When set, no colour'],
   ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],
+  ['CLICOLOR_FORCE', 'When set (not 0), colour even when not a terminal, like FORCE_COLOR'],
+  ['CLICOLOR', '"0" disables colour (NO_COLOR and a forced colour win)'],
   ['TERM', '"dumb" disables colour'],
   ['FORMCTL_PAGER', 'Pager for tables longer than the terminal (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
   ['PAGER', 'Pager when FORMCTL_PAGER is not set'],

@@ -32,11 +32,17 @@ export interface StreamOptions {
   pager?: boolean;
 }
 
-/** Decides colour for one stream: NO_COLOR, --no-color and TERM=dumb switch it off, FORCE_COLOR on. */
+/**
+ * Decides colour for one stream, in this order (as gh documents): --no-color and NO_COLOR switch it
+ * off; FORCE_COLOR or CLICOLOR_FORCE (not 0) switch it on, even into a pipe; CLICOLOR=0 and TERM=dumb
+ * switch it off; else it is on for a terminal.
+ */
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag = false): boolean {
   if (noColorFlag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.CLICOLOR === '0') return false;
   if (env.TERM === 'dumb') return false;
   return isTTY;
 }

@@ -141,6 +141,18 @@ describe('colour and prompt rules', () => {
     expect(colorEnabled(false, { FORCE_COLOR: '1' }, true)).toBe(false);
   });
 
+  it('CLICOLOR=0 and CLICOLOR_FORCE=1 as gh reads them: NO_COLOR > CLICOLOR_FORCE/FORCE_COLOR > CLICOLOR=0 > terminal', () => {
+    expect(colorEnabled(true, { CLICOLOR: '0' })).toBe(false);
+    expect(colorEnabled(true, { CLICOLOR: '1' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR: '1' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '0' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1', CLICOLOR: '0' })).toBe(true);
+    expect(colorEnabled(true, { FORCE_COLOR: '1', CLICOLOR: '0' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1' }, true)).toBe(false);
+  });
+
   it('each stream decides separately', () => {
     const stdin = Object.assign(new Capture(true), {}) as never;
     const io = createIOStreams({ stdin, stdout: new Capture(false), stderr: new Capture(true), env: {} });
