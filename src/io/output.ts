@@ -353,6 +353,15 @@ export async function success(io: IOStreams, message: string): Promise<void> {
   await write(io.stdout, `${chalk.green('✓')} ${escapeControls(message, { newlines: true })}\n`);
 }
 
+/**
+ * A finished change said once: the ✓ line on a terminal; piped, the same words as one line on stderr,
+ * so a CI log says what happened while stdout stays for data.
+ */
+export async function done(io: IOStreams, message: string): Promise<void> {
+  if (io.stdoutIsTTY) return success(io, message);
+  await write(io.stderr, `${escapeControls(message, { newlines: true })}\n`);
+}
+
 /** A finished change's answer: the object with --json / --ndjson, else the ✓ line (nothing when piped). */
 export async function writeDone<T>(io: IOStreams, format: OutputFormat, obj: T, message: string): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(io, format, obj, []);

@@ -21,7 +21,8 @@ describe('auth and profiles end to end', () => {
       env: home.env,
       input: `${sb.tokens.all}\n`,
     });
-    expect(login).toEqual({ code: 0, stdout: '', stderr: '' });
+    // Piped: stdout stays empty, and one line on stderr says whose the token is (the sandbox answers who am I).
+    expect(login).toEqual({ code: 0, stdout: '', stderr: `Logged in to ${new URL(sb.url).host} as Ada Admin (admin@example.com), profile local\n` });
     const file = join(home.env.FORMCTL_CONFIG_DIR!, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(home.env.FORMCTL_CONFIG_DIR!).mode & 0o777).toBe(0o700);

@@ -41,13 +41,17 @@ describe('auth login', () => {
     const t = await testConfig();
     const fio = fakeIO({ stdin: `  ${GOOD}\n` });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: `${server.url}/`, withToken: true });
-    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/open/workspaces', `Bearer ${GOOD}`]]);
+    // The second request asks whose the token is; this service has no such route (404), so the line names the profile only.
+    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ['GET', '/open/workspaces', `Bearer ${GOOD}`],
+      ['GET', '/external/zapier/validate', `Bearer ${GOOD}`],
+    ]);
     expect(t.store.data).toEqual({
       currentProfile: 'default',
       profiles: { default: { baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 } },
     });
     expect(fio.out()).toBe('');
-    expect(fio.err()).toBe('');
+    expect(fio.err()).toBe(`Logged in to ${new URL(server.url).host} as profile default\n`);
     await t.cleanup();
   });
 
@@ -90,7 +94,10 @@ describe('auth login', () => {
     const fio = fakeIO({ stdin: 'tok_noread' });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true });
     expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: 'tok_noread', tokenOrigin: server.url });
-    expect(fio.err()).toBe('warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\n');
+    // Piped, one line says whose the token is (the service answers who am I to any valid token).
+    expect(fio.err()).toBe(
+      `warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\nLogged in to ${new URL(server.url).host} as Ada Admin (ada@example.com), profile default\n`,
+    );
     await t.cleanup();
   });
 
