@@ -42,6 +42,17 @@ describe('auth and profiles end to end', () => {
       workspace: sb.workspaceId,
       account: { name: 'Ada Admin', email: 'admin@example.com' },
       valid: true,
+      profiles: [
+        {
+          profile: 'local',
+          current: true,
+          host: new URL(sb.url).host,
+          base_url: sb.url,
+          account: { name: 'Ada Admin', email: 'admin@example.com' },
+          valid: true,
+          error: null,
+        },
+      ],
     });
     expect(status.stdout + status.stderr).not.toContain(sb.tokens.all);
 
