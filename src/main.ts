@@ -91,33 +91,32 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
 export async function cli(): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
-  let echoes = 0;
-  const onSigint = () => {
-    // conf (when-exit) and proper-lockfile (signal-exit) each add a SIGINT listener that re-raises the
-    // signal after its cleanup. Those echoes are not a second Ctrl-C: counting them would force-exit in
-    // the middle of a graceful close (sandbox data flush, export .part cleanup). So foreign listeners are
-    // dropped on the first Ctrl-C and one SIGINT per listener is taken as its echo (their 'exit' hooks run).
-    const foreign = process.listeners('SIGINT').filter((l) => l !== onSigint);
-    if (foreign.length === 0 && echoes > 0) {
-      echoes--;
-      return;
-    }
-    for (const l of foreign) process.removeListener('SIGINT', l as () => void);
-    echoes += foreign.length;
-    interrupts++;
-    controller.abort();
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
-  };
-  process.on('SIGINT', onSigint);
   // SIGTERM (`timeout`, a CI cancel, a plain `kill`) stops a command as Ctrl-C does, so its cleanup
   // runs (an export's .part is removed, the sandbox flushes and closes); it exits 143, not 130.
   let terminated = false;
-  process.on('SIGTERM', () => {
-    terminated = true;
+  const echoes: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 0, SIGTERM: 0 };
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    // conf (when-exit) and proper-lockfile (signal-exit) each add a listener for both signals that
+    // re-raises the signal after its cleanup. Those echoes are not a second Ctrl-C or kill: counting
+    // them would force-exit in the middle of a graceful close (sandbox data flush, export .part
+    // cleanup), and a re-raised SIGTERM would end the process by the signal (exit 143, the ready file
+    // left). So foreign listeners are dropped on the first signal and one signal per listener is taken
+    // as its echo (their 'exit' hooks still run).
+    const foreign = process.listeners(signal).filter((l) => l !== handlers[signal]);
+    if (foreign.length === 0 && echoes[signal] > 0) {
+      echoes[signal]--;
+      return;
+    }
+    for (const l of foreign) process.removeListener(signal, l as () => void);
+    echoes[signal] += foreign.length;
+    if (signal === 'SIGTERM') terminated = true;
     interrupts++;
     controller.abort();
-    if (interrupts > 1) process.exit(ExitCode.terminated);
-  });
+    if (interrupts > 1) process.exit(terminated ? ExitCode.terminated : ExitCode.interrupted);
+  };
+  const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
+  process.on('SIGINT', handlers.SIGINT);
+  process.on('SIGTERM', handlers.SIGTERM);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `formctl … | head` closes the pipe early: that is success, not an error.
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

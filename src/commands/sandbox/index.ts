@@ -85,7 +85,7 @@ function sandboxCommand() {
     'formctl sandbox --tls --ca-file ./sandbox-ca.pem',
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
-    '# in a script: start it in the background, wait for the file, stop it with kill -INT',
+    '# in a script: start it in the background, wait for the file, stop it with a plain kill (SIGTERM, as Ctrl-C: exit 0, the file removed)',
     'formctl sandbox --port 0 --ready-file sandbox.json &',
   ]);
 }
