@@ -1,0 +1,34 @@
+// Defects a new user met on both services (#24): each case says what a person saw before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    home = tempHome();
+    sb = await startTestSandbox({ flavor, seed: 1 });
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+  });
+
+  it('form create into a deleted default workspace: exit 6 with the hint form list gives (it was exit 7, no hint)', async () => {
+    const created = await runFormctl(['workspace', 'create', '--name', 'Gone'], { env });
+    const id = created.stdout.trim();
+    expect((await runFormctl(['workspace', 'delete', id, '--yes'], { env })).code).toBe(0);
+    const withDefault = { ...env, FORMCTL_WORKSPACE: id };
+    const list = await runFormctl(['form', 'list'], { env: withDefault });
+    const create = await runFormctl(['form', 'create', '--title', 'X'], { env: withDefault });
+    expect(list.code).toBe(6);
+    expect(create.code).toBe(6);
+    expect(create.stderr).toBe(
+      `error: Workspace ${id} was not found: the service says "The selected workspace id is invalid" (HTTP 422, POST /open/forms).\n${list.stderr.split('\n')[1]}\n`,
+    );
+    expect(create.stderr).toContain('may point at a deleted workspace');
+  });
+});
