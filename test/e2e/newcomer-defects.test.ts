@@ -31,4 +31,24 @@ describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
     );
     expect(create.stderr).toContain('may point at a deleted workspace');
   });
+
+  it("workspace leave with another account's FORMCTL_TOKEN keeps the profile's default workspace (its account did not leave)", async () => {
+    const h = tempHome();
+    try {
+      const login = await runFormctl(['auth', 'login', '--profile', 'dep', '--base-url', sb.url, '--with-token'], { env: h.env, input: sb.tokens.all });
+      expect(login.code).toBe(0);
+      const ws = String(sb.workspaceId);
+      const added = await runFormctl(['--profile', 'dep', 'member', 'add', sb.users[1]!.email, '--role', 'user', '-w', ws], { env: h.env });
+      expect(added.code, added.stderr).toBe(0);
+      const asBea = { ...h.env, FORMCTL_PROFILE: 'dep', FORMCTL_TOKEN: sb.users[1]!.token };
+      const left = await runFormctl(['workspace', 'leave', ws, '--yes'], { env: asBea });
+      expect(left.code, left.stderr).toBe(0);
+      expect(left.stderr).not.toContain('was the default of profile');
+      const members = await runFormctl(['--profile', 'dep', 'member', 'list', '--json', 'email'], { env: h.env });
+      expect(members.code, members.stderr).toBe(0);
+      expect(JSON.parse(members.stdout)).not.toContainEqual({ email: sb.users[1]!.email });
+    } finally {
+      h.cleanup();
+    }
+  });
 });
