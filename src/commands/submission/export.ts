@@ -49,7 +49,7 @@ const EXPORT_FIELDS = [
 function submissionExportCommand() {
   const base = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
-    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', splitList)
+    .option('--columns <ids>', 'Comma-separated field ids or names (any case) and/or created_at, in the order wanted (default: --all-columns)', splitList)
     .option('--all-columns', 'Every input field plus created_at')
     .option(
       '--no-wait',
@@ -116,15 +116,31 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     return out;
   }
   if (ids.length === 0) throw new UsageError('--columns needs at least one column id.');
-  const valid = new Set([...props.map((p) => p.id), 'created_at']);
-  const unknown = ids.filter((id) => !valid.has(id));
+  // A field id, or its name in any case (as --set and webhook trigger --data take it).
+  const unknown: string[] = [];
+  const chosen: string[] = [];
+  for (const key of ids) {
+    if (key === 'created_at' || props.some((p) => p.id === key)) {
+      chosen.push(key);
+      continue;
+    }
+    const named = props.filter((p) => typeof p.name === 'string' && p.name.toLowerCase() === key.toLowerCase());
+    if (named.length > 1) {
+      throw new UsageError(
+        `Column "${key}" names ${named.length} fields of form ${formLabel(form)}: ${named.map((p) => p.id).join(', ')}.`,
+        'Pass the field id instead.',
+      );
+    }
+    if (named.length === 1) chosen.push(named[0]!.id);
+    else unknown.push(key);
+  }
   if (unknown.length > 0) {
     const list = [...props.map((p) => `${p.id} (${p.name})`), 'created_at'].join(', ');
     throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
   const out: Record<string, boolean> = {};
   // Object key order is the request's column order, which the service keeps in the CSV (docs/service-details.md, Export).
-  for (const id of ids) out[id] = true;
+  for (const id of chosen) out[id] = true;
   return out;
 }
 

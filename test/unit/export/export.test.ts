@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispositionFilename } from '../../../src/export/filename.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
 import { newSubmissionExportStatusCommand, submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
+import { selectColumns } from '../../../src/commands/submission/export.js';
+import type { Form } from '../../../src/api/forms.js';
 import type { Factory } from '../../../src/factory.js';
 import { type CliError, InterruptedError } from '../../../src/errors.js';
 import { CLEAR_LINE } from '../../../src/io/status-line.js';
@@ -151,6 +153,21 @@ describe('submission export (sync)', () => {
     expect(err.message).toBe('Unknown column id for form "Contact us" (id 42): nope.');
     expect(err.hint).toBe('Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('--columns takes field names in any case too, as --set does; a name two fields share is refused', () => {
+    const form = {
+      id: 42,
+      slug: 'contact',
+      title: 'Contact us',
+      properties: [
+        { id: 'p_name', name: 'Name', type: 'text' },
+        { id: 'p_c1', name: 'Comment', type: 'text' },
+        { id: 'p_c2', name: 'comment', type: 'text' },
+      ],
+    } as unknown as Form;
+    expect(Object.keys(selectColumns(form, ['created_at', 'NAME', 'p_c2'], undefined))).toEqual(['created_at', 'p_name', 'p_c2']);
+    expect(() => selectColumns(form, ['Comment'], undefined)).toThrow('Column "Comment" names 2 fields of form "Contact us" (id 42): p_c1, p_c2.');
   });
 
   it('refuses to replace an existing file without --clobber', async () => {
