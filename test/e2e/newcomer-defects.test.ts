@@ -51,4 +51,13 @@ describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
       h.cleanup();
     }
   });
+
+  it('sandbox and webhook listen on a busy port: exit 2, like other bad input (it was 1)', async () => {
+    const port = new URL(sb.url).port;
+    const sandbox = await runFormctl(['sandbox', '--port', port], { env });
+    expect(sandbox.code).toBe(2);
+    expect(sandbox.stderr).toBe(`error: Port 127.0.0.1:${port} is in use.\nhint: Pick another --port (0 picks a free one).\n`);
+    const listen = await runFormctl(['webhook', 'listen', '--port', port], { env });
+    expect(listen.code).toBe(2);
+  });
 });

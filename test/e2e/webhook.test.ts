@@ -405,6 +405,6 @@ describe('webhook listen on a port in use', () => {
   it("exits 1 (the machine, not the command) with the sandbox's advice", async () => {
     const port = Number(new URL(sb.url).port);
     const r = await runFormctl(['webhook', 'listen', '--port', String(port)], { env });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });
   });
 });

@@ -251,9 +251,9 @@ function sandboxError(err: unknown, port: number): CliError {
   const e = err as Error;
   if (e?.name !== 'SandboxError') return new CliError(e?.message ?? String(err));
   const message = e.message.split('\n')[0]!;
-  // Listening problems are about the machine, not the input; a bad data file or option is input.
+  // A port or address this machine cannot listen on is bad input, fixed by another --port/--host: exit 2, like other bad input.
   if (/is in use|cannot listen/i.test(message)) {
-    return new CliError(message, ExitCode.error, port === 0 ? undefined : 'Pick another --port (0 picks a free one).');
+    return new CliError(message, ExitCode.usage, port === 0 ? undefined : 'Pick another --port (0 picks a free one).');
   }
   return new UsageError(message, /data file/i.test(message) ? 'Fix or move the file, or start without --data.' : undefined);
 }

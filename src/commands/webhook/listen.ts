@@ -157,11 +157,11 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    // Whether a port is free is the machine's state, not a mistake in the command: exit 1, as `formctl sandbox`.
-    if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.error, 'Pick another --port (0 picks a free one).');
-    if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.error, 'Pick a port above 1023 (0 picks a free one).');
+    // A --port or --host this machine cannot listen on is bad input, fixed by another value: exit 2, as `formctl sandbox`.
+    if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.usage, 'Pick another --port (0 picks a free one).');
+    if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.usage, 'Pick a port above 1023 (0 picks a free one).');
     if (e.code === 'EADDRNOTAVAIL')
-      throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.error, 'Pass a --host this machine has, such as 127.0.0.1.');
+      throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.usage, 'Pass a --host this machine has, such as 127.0.0.1.');
     throw err;
   }
   // Scripts read this first stderr line to learn the URL (with --port 0 especially).
