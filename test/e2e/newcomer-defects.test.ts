@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { hasTmux, startTmux } from '../helpers/tmux.js';
 
 describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
   let home: ReturnType<typeof tempHome>;
@@ -59,5 +60,30 @@ describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
     expect(sandbox.stderr).toBe(`error: Port 127.0.0.1:${port} is in use.\nhint: Pick another --port (0 picks a free one).\n`);
     const listen = await runFormctl(['webhook', 'listen', '--port', port], { env });
     expect(listen.code).toBe(2);
+  });
+
+  it('workspace use without an id: a clear exit 2 off a terminal; on one, a picker (tmux)', async () => {
+    const h = tempHome();
+    try {
+      expect((await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env: h.env, input: sb.tokens.all })).code).toBe(0);
+      const piped = await runFormctl(['workspace', 'use'], { env: h.env });
+      expect(piped).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'error: Missing the workspace id.\nhint: Pass one: formctl workspace use <id> (see `formctl workspace list`).\n',
+      });
+      if (!hasTmux()) return;
+      const t = startTmux(['workspace', 'use'], { env: h.env });
+      try {
+        await t.waitForText(/Workspace \(type to search\)/);
+        t.sendKeys('Enter');
+        expect(await t.exitCode()).toBe(0);
+        expect(t.screen()).toContain(`Default workspace for profile default:`);
+      } finally {
+        t.kill();
+      }
+    } finally {
+      h.cleanup();
+    }
   });
 });
