@@ -1,4 +1,6 @@
 // Defects a new user met on both services (#24): each case says what a person saw before.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
@@ -82,6 +84,22 @@ describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
       } finally {
         t.kill();
       }
+    } finally {
+      h.cleanup();
+    }
+  });
+
+  it('form apply of a title-only file (a create) says the form needs a field, not that fields would be erased', async () => {
+    const h = tempHome();
+    try {
+      const file = join(h.dir, 'new.json');
+      writeFileSync(file, '{"title": "New"}');
+      const r = await runFormctl(['form', 'apply', '-f', file, '-w', String(sb.workspaceId)], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        'error: Refusing to create a form without fields: the service needs at least one in "properties".\n' +
+          'hint: Add one, e.g. `"properties": [{"type": "text", "name": "Name"}]` in the file, or `--field Name` with `formctl form create`.\n',
+      );
     } finally {
       h.cleanup();
     }

@@ -137,7 +137,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (doc[k] === undefined) doc[k] = v;
 
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
-  assertPropertiesKept(body);
+  assertPropertiesKept(body, 'create');
   if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
