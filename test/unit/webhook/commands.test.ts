@@ -288,6 +288,20 @@ describe('webhook update', () => {
     });
   });
 
+  it('a stored URL the service can no longer resolve (exit 7) comes with the hint to pass --url: every update sends it again', async () => {
+    const { api } = await stub((req, res) =>
+      req.method === 'GET'
+        ? json(res, 200, [integration])
+        : json(res, 422, {
+            message: 'The webhook URL host could not be resolved.',
+            errors: { 'data.webhook_url': ['The webhook URL host could not be resolved.'] },
+          }),
+    );
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [], deactivate: true, secret: true }));
+    expect(e.exitCode).toBe(7);
+    expect(e.hint).toBe('Every update sends the stored URL again; pass --url with one the service can resolve.');
+  });
+
   it('--json prints the saved integration with header values masked; the PUT carries them in full', async () => {
     const { server, api } = await stub((req, res) =>
       req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: { ...integration, data: JSON.parse(req.body).data } }),
