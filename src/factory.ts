@@ -43,7 +43,7 @@ export interface Factory {
   /** The API client for the resolved context; throws exit 4 when there is no token. */
   api: () => Promise<ApiClient>;
   /** A client for an explicit base URL and token (auth login's verification). */
-  apiFor: (baseUrl: string, token: string) => ApiClient;
+  apiFor: (baseUrl: string, token: string, o?: { neverWait?: boolean }) => ApiClient;
   /** The workspace to act on: -w flag, FORMCTL_WORKSPACE, or the profile's default. */
   workspace: (flag?: number) => Promise<number>;
   prompter: () => Prompter;
@@ -103,7 +103,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (ctx.tokenProblem) throw ctx.tokenProblem;
       return f.apiFor(ctx.baseUrl, ctx.token);
     },
-    apiFor(baseUrl, token) {
+    apiFor(baseUrl, token, o) {
       const client = new ApiClient({
         baseUrl,
         token,
@@ -112,7 +112,8 @@ export function createFactory(init: FactoryInit): Factory {
         timeoutMs: f.globals.timeoutMs,
         maxWaitMs: f.globals.maxWaitMs,
         // One wait budget for the whole command, whichever client waits (--max-wait is a total).
-        waits: (waits ??= new WaitBudget(f.globals.maxWaitMs, Date.now, f.globals.neverWait)),
+        // A side check (another profile in `auth status`) never waits: a service that is down answers at once.
+        waits: o?.neverWait ? new WaitBudget(0, Date.now, true) : (waits ??= new WaitBudget(f.globals.maxWaitMs, Date.now, f.globals.neverWait)),
         proxy: proxySetting(init.env),
         signal: init.signal,
         debug: f.globals.debug ? (line) => f.debug(line) : undefined,

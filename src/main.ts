@@ -14,7 +14,7 @@ export interface Stdio {
 }
 
 /** Runs formctl with argv (without node and script) and returns the exit code. Never throws. */
-export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal): Promise<number> {
+export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal, o: { pager?: boolean } = {}): Promise<number> {
   const scan = scanArgv(args);
   const io = createIOStreams({
     stdin: stdio.stdin as never,
@@ -23,6 +23,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     env,
     noColor: scan.noColor,
     noInput: scan.noInput,
+    // Only the real terminal is paged: a pager writes to the process's own stdout, not to injected streams.
+    pager: o.pager === true && !scan.noPager,
   });
   const f = createFactory({
     io,
@@ -89,39 +91,38 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
 export async function cli(): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
-  let echoes = 0;
-  const onSigint = () => {
-    // conf (when-exit) and proper-lockfile (signal-exit) each add a SIGINT listener that re-raises the
-    // signal after its cleanup. Those echoes are not a second Ctrl-C: counting them would force-exit in
-    // the middle of a graceful close (sandbox data flush, export .part cleanup). So foreign listeners are
-    // dropped on the first Ctrl-C and one SIGINT per listener is taken as its echo (their 'exit' hooks run).
-    const foreign = process.listeners('SIGINT').filter((l) => l !== onSigint);
-    if (foreign.length === 0 && echoes > 0) {
-      echoes--;
-      return;
-    }
-    for (const l of foreign) process.removeListener('SIGINT', l as () => void);
-    echoes += foreign.length;
-    interrupts++;
-    controller.abort();
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
-  };
-  process.on('SIGINT', onSigint);
   // SIGTERM (`timeout`, a CI cancel, a plain `kill`) stops a command as Ctrl-C does, so its cleanup
   // runs (an export's .part is removed, the sandbox flushes and closes); it exits 143, not 130.
   let terminated = false;
-  process.on('SIGTERM', () => {
-    terminated = true;
+  const echoes: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 0, SIGTERM: 0 };
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    // conf (when-exit) and proper-lockfile (signal-exit) each add a listener for both signals that
+    // re-raises the signal after its cleanup. Those echoes are not a second Ctrl-C or kill: counting
+    // them would force-exit in the middle of a graceful close (sandbox data flush, export .part
+    // cleanup), and a re-raised SIGTERM would end the process by the signal (exit 143, the ready file
+    // left). So foreign listeners are dropped on the first signal and one signal per listener is taken
+    // as its echo (their 'exit' hooks still run).
+    const foreign = process.listeners(signal).filter((l) => l !== handlers[signal]);
+    if (foreign.length === 0 && echoes[signal] > 0) {
+      echoes[signal]--;
+      return;
+    }
+    for (const l of foreign) process.removeListener(signal, l as () => void);
+    echoes[signal] += foreign.length;
+    if (signal === 'SIGTERM') terminated = true;
     interrupts++;
     controller.abort();
-    if (interrupts > 1) process.exit(ExitCode.terminated);
-  });
+    if (interrupts > 1) process.exit(terminated ? ExitCode.terminated : ExitCode.interrupted);
+  };
+  const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
+  process.on('SIGINT', handlers.SIGINT);
+  process.on('SIGTERM', handlers.SIGTERM);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `formctl … | head` closes the pipe early: that is success, not an error.
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const code = await run(process.argv.slice(2), process.env, process, controller.signal);
+  const code = await run(process.argv.slice(2), process.env, process, controller.signal, { pager: true });
   process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
   // The command is done: nothing (a keep-alive socket, a timer, a child) may hold the process any
   // longer. Tests read what still would (test/e2e/exit.test.ts); stdio itself is not counted.

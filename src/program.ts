@@ -36,6 +36,11 @@ Run \`formctl <command> --help\` for a command's flags and examples.`,
     f.globals.maxWaitMs = Math.round(Number(g.maxWait) * 1000);
     if (g.input === false) f.globals.noInput = true;
   });
+  // A --jq expression that does not compile is refused before the command runs (and sends anything).
+  program.hook('preAction', async (_root, action) => {
+    const { jq } = action.opts() as { jq?: unknown };
+    if (typeof jq === 'string') await (await import('./io/jq.js')).checkJq(jq);
+  });
 
   const { name, helpTopic } = scanArgv(args);
   const wanted = o.all ? undefined : findCommand(name === 'help' ? (helpTopic ?? '') : (name ?? ''));
@@ -75,7 +80,13 @@ export function applySettings(cmd: CommandUnknownOpts, f: Factory, path = 'formc
   // Commander's own errors (unknown command or option, missing argument, bad choice) end like ours: with a hint.
   cmd.showHelpAfterError(`hint: see \`${path} --help\``);
   // Groups get Commander's implicit `help [command]`; the root has formctl's own `help` with topics.
-  if (path !== 'formctl' && cmd.commands.length > 0) cmd.helpCommand('help [command]', 'Show help for a command');
+  if (path !== 'formctl' && cmd.commands.length > 0) {
+    cmd.helpCommand('help [command]', 'Show help for a command');
+    // A group named without a verb (`formctl form`) prints its help as an answer, as `gh repo` does:
+    // on stdout, exit 0. Commander would print it on stderr, as an error.
+    const help = cmd.help.bind(cmd) as (context?: { error: boolean }) => never;
+    cmd.help = ((context?: { error: boolean }) => help(context?.error ? { error: false } : context)) as typeof cmd.help;
+  }
   cmd.configureOutput({
     writeOut: (s) => f.io.stdout.write(s),
     writeErr: (s) => f.io.stderr.write(s),

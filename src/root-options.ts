@@ -1,6 +1,6 @@
 // Facts about formctl's root options that are needed before Commander parses argv: which take a
 // value, their defaults, and the one pre-scan of argv (which command group to load, and the flags
-// that shape error output before parsing: --debug, --no-color, --no-input). Commander's parse then
+// that shape error output before parsing: --debug, --no-color, --no-input, --no-pager). Commander's parse then
 // sets the rest (program.ts). bin/formctl.js keeps its own tiny check for a lone --version or --help,
 // so those two answers load none of this.
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
@@ -39,6 +39,7 @@ export function rootOptions(): Option[] {
     new Option('--max-wait <seconds>', 'Longest total wait for retries and rate limits').default(DEFAULT_MAX_WAIT_S).argParser(seconds({ min: 0 })),
     new Option('--no-input', 'Never prompt; fail with the flag to pass instead (also when CI is set)'),
     new Option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)'),
+    new Option('--no-pager', 'Do not page long tables on a terminal (also FORMCTL_PAGER=cat)'),
   ] as Option[];
 }
 
@@ -61,13 +62,14 @@ export interface ArgvScan {
   debug: boolean;
   noColor: boolean;
   noInput: boolean;
+  noPager: boolean;
   /** `formctl __complete <words…>` (the completion scripts): the words are the user's command line, not flags for this run. */
   completing: boolean;
 }
 
 /** Reads argv without parsing it; nothing after `--` is a flag. */
 export function scanArgv(args: readonly string[]): ArgvScan {
-  if (args[0] === '__complete') return { name: '__complete', debug: false, noColor: false, noInput: false, completing: true };
+  if (args[0] === '__complete') return { name: '__complete', debug: false, noColor: false, noInput: false, noPager: true, completing: true };
   const words: string[] = [];
   const flags = new Set<string>();
   for (let i = 0; i < args.length; i++) {
@@ -80,7 +82,14 @@ export function scanArgv(args: readonly string[]): ArgvScan {
     }
     if (words.length < 2) words.push(a);
   }
-  const scan: ArgvScan = { name: words[0], debug: flags.has('--debug'), noColor: flags.has('--no-color'), noInput: flags.has('--no-input'), completing: false };
+  const scan: ArgvScan = {
+    name: words[0],
+    debug: flags.has('--debug'),
+    noColor: flags.has('--no-color'),
+    noInput: flags.has('--no-input'),
+    noPager: flags.has('--no-pager'),
+    completing: false,
+  };
   if (words[0] === 'help') scan.helpTopic = words[1];
   return scan;
 }

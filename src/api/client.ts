@@ -524,8 +524,9 @@ export class ApiClient {
         status: 429,
         method: p.method,
         path: p.display,
-        serverMessage: `The ${which} for this minute is used up (by this and other formctl processes); nothing was sent`,
+        serverMessage: `The ${which} for this minute is used up (by this and other formctl processes)`,
         retryAfterSeconds: secs,
+        local: true,
       });
     }
     if (slot.waitMs > 0) {

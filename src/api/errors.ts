@@ -13,6 +13,8 @@ export interface ApiErrorInit {
   /** The ability the spec requires for this endpoint, named in 403 hints. */
   ability?: string;
   retryAfterSeconds?: number;
+  /** Refused here before sending (the shared rate budget): no answer came, so no HTTP status is quoted. */
+  local?: boolean;
 }
 
 /** An HTTP error answer from the service. Carries status, message and field errors — never headers or tokens. */
@@ -116,9 +118,11 @@ export class RateLimitError extends ApiError {
     super(
       init,
       ExitCode.rateLimited,
-      init.retryAfterSeconds !== undefined
-        ? `The service asked to wait ${init.retryAfterSeconds} s, longer than --max-wait allows. Wait and retry, or raise --max-wait.`
-        : 'The service allows about 100 requests a minute. Wait and retry, or raise --max-wait.',
+      init.local && init.retryAfterSeconds !== undefined
+        ? `The budget frees up in ${init.retryAfterSeconds} s, longer than --max-wait allows. Wait and retry, or raise --max-wait.`
+        : init.retryAfterSeconds !== undefined
+          ? `The service asked to wait ${init.retryAfterSeconds} s, longer than --max-wait allows. Wait and retry, or raise --max-wait.`
+          : 'The service allows about 100 requests a minute. Wait and retry, or raise --max-wait.',
     );
   }
 }
@@ -163,7 +167,7 @@ export function apiErrorFor(init: ApiErrorInit): ApiError {
 
 function describe(init: ApiErrorInit): string {
   const base = init.serverMessage?.trim() || defaultMessage(init.status);
-  const where = `(HTTP ${init.status}, ${init.method} ${init.path})`;
+  const where = init.local ? `(not sent: ${init.method} ${init.path})` : `(HTTP ${init.status}, ${init.method} ${init.path})`;
   const lines = [`${base.replace(/\.?$/, '.')} ${where}`];
   for (const [field, messages] of Object.entries(init.errors ?? {})) {
     for (const m of messages) lines.push(`  ${field}: ${m}`);

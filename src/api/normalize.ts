@@ -136,6 +136,28 @@ export interface NormalizedSubmission extends Obj {
 }
 
 /** Normalises a submission list item from any of the known shapes. */
+const BARE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?$/;
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * A time from the service as ISO-8601 UTC (`2026-11-27T15:28:03Z`), whichever way it was sent. The
+ * deployed service sends a submission's time as `2026-11-27 15:28:03` (Laravel's toDateTimeString:
+ * api/app/Http/Resources/FormSubmissionResource.php:60) and an event's to the minute (`date('Y-m-d
+ * H:i', …)`: api/app/Http/Resources/FormIntegrationsEventResource.php:18), both without a zone: they
+ * are in the application's zone, UTC (api/config/app.php:106, 'timezone' => 'UTC'). A time with an
+ * offset is moved to UTC; one already in UTC (`…Z`), or anything that is no time, is left as it is.
+ */
+export function isoTime<T>(v: T): T | string {
+  if (typeof v !== 'string') return v;
+  const bare = BARE_TIME.exec(v);
+  if (bare) return `${bare[1]}T${bare[2]}${bare[3] ?? ':00'}Z`;
+  if (ZONED_TIME.test(v) && !/Z$/i.test(v)) {
+    const t = Date.parse(v.replace(' ', 'T'));
+    if (Number.isFinite(t)) return new Date(t).toISOString().replace('.000Z', 'Z');
+  }
+  return v;
+}
+
 export function normalizeSubmission(s: Obj): NormalizedSubmission {
   const data = isObj(s.data) ? s.data : {};
   const id = s.id ?? s.submission_id;
@@ -144,7 +166,8 @@ export function normalizeSubmission(s: Obj): NormalizedSubmission {
     (typeof s.submitted_at === 'string' ? s.submitted_at : undefined) ??
     (typeof data.created_at === 'string' ? data.created_at : undefined) ??
     (typeof s.created_at === 'string' ? s.created_at : null);
-  return { ...s, submission_id: String(submissionId ?? ''), submitted_at: submittedAt, data, pathId: String(id ?? '') };
+  const times = 'created_at' in s ? { created_at: isoTime(s.created_at) } : {};
+  return { ...s, ...times, submission_id: String(submissionId ?? ''), submitted_at: isoTime(submittedAt), data, pathId: String(id ?? '') };
 }
 
 /** A dispatch event: spec shape `{id, status success|failed|timeout, response_code, …}` or deployed `{date, status Success|Error, data}`. */
@@ -160,7 +183,7 @@ export function normalizeEvent(e: Obj): Obj & { status: string; created_at: stri
     status,
     response_code: e.response_code ?? inner.response_code ?? inner.status ?? null,
     error_message: e.error_message ?? inner.error_message ?? inner.message ?? null,
-    created_at: createdAt,
+    created_at: isoTime(createdAt),
   };
 }
 

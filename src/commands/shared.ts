@@ -3,6 +3,7 @@ import { completes } from '../completion/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseFormRef, parseIdText } from '../io/ids.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../io/limit.js';
+import { parseJsonFields } from '../io/output.js';
 
 /*
  * Flags are declared once (docs/architecture.md "Adding a flag"): each command declares its options
@@ -14,10 +15,26 @@ import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../io/limit.js';
 /** The parsed flags of a declared command: what Commander hands the action, as a type. */
 export type FlagsOf<D extends () => CommandUnknownOpts> = ReturnType<ReturnType<D>['opts']>;
 
-/** `--json [fields]`: absent, bare (`true`) or a comma-separated field list; its value completes the fields. */
-function jsonOption(fields: readonly string[] | undefined) {
+/**
+ * `--json [fields]`: absent, bare (`true`) or the field names asked for; its value completes the
+ * fields. The command's field list is recorded here, once: the parser refuses a name outside it (exit
+ * 2), so the output layer (`resolveFormat`) reads a checked list. An `open` list is only what formctl
+ * knows (a form's attributes): its names are checked once the object is known (`resolveFormFormat`).
+ */
+export function jsonOption(fields: readonly string[] | undefined, o: { open?: boolean; description?: string } = {}) {
   const fieldsNote = fields?.length ? ` (fields: ${fields.join(', ')})` : '';
-  return completes(new Option('--json [fields]', `Output JSON; optionally only these comma-separated fields${fieldsNote}`), { fields: fields ?? [] });
+  const option = new Option('--json [fields]', o.description ?? `Output JSON; optionally only these comma-separated fields${fieldsNote}`).argParser((v) =>
+    parseJsonFields(v, o.open ? undefined : fields),
+  );
+  return completes(option, { fields: fields ?? [] });
+}
+
+/**
+ * `--jq <expression>`, beside every `--json`: jq's own language (src/io/jq.ts), checked before the
+ * run; it implies `--json`, and strings print raw as with `jq -r`.
+ */
+export function jqOption(implies = '--json') {
+  return new Option('--jq <expression>', `Filter the JSON output with a jq expression (implies ${implies}; strings print raw)`);
 }
 
 /** `--ndjson`, for lists. */
@@ -26,7 +43,7 @@ function ndjsonOption() {
 }
 
 // The flags' types, derived from the options above (as a command's FlagsOf is from its declaration).
-const jsonDeclaration = () => new Command().addOption(jsonOption(undefined));
+const jsonDeclaration = () => new Command().addOption(jsonOption(undefined)).addOption(jqOption());
 // Only its type is read (hence the leading underscore).
 const _listDeclaration = () => jsonDeclaration().addOption(ndjsonOption());
 /** The parsed `--json [fields]`. */
@@ -34,20 +51,23 @@ export type JsonFlag = FlagsOf<typeof jsonDeclaration>;
 /** The parsed `--json [fields]` and `--ndjson`, as declared by `addOutputOptions(cmd, { list: true })`. */
 export type ListOutputFlags = FlagsOf<typeof _listDeclaration>;
 
-/** Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help. */
+/**
+ * Adds `--json [fields]` (and `--ndjson` for lists) with the field names shown in help, as gh's
+ * AddJSONFlags does: the command's field list is given here and nowhere else (see jsonOption).
+ */
 export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-  o: { list: true; fields?: readonly string[] },
+  o: { list: true; fields?: readonly string[]; open?: boolean },
 ): Command<A, O & ListOutputFlags, G>;
 export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-  o?: { list?: false; fields?: readonly string[] },
+  o?: { list?: false; fields?: readonly string[]; open?: boolean },
 ): Command<A, O & JsonFlag, G>;
 export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
-  o: { list?: boolean; fields?: readonly string[] } = {},
+  o: { list?: boolean; fields?: readonly string[]; open?: boolean } = {},
 ): CommandUnknownOpts {
-  const withJson = cmd.addOption(jsonOption(o.fields));
+  const withJson = cmd.addOption(jsonOption(o.fields, { open: o.open })).addOption(jqOption());
   // Without --ndjson the flag is simply never set, which the type (ndjson?: true) allows.
   return o.list ? withJson.addOption(ndjsonOption()) : withJson;
 }

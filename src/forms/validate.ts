@@ -14,8 +14,15 @@ export const TITLE_MAX = SERVICE_TITLE_MAX.spec;
  * The one check that `--no-validate` never skips: the service treats an empty `properties` array as
  * "delete every field" (spec, PUT rule 2), so formctl refuses to send one at all.
  */
-export function assertPropertiesKept(body: Obj): void {
+export function assertPropertiesKept(body: Obj, mode: 'create' | 'update' = 'update'): void {
   if (!Array.isArray(body.properties) || body.properties.length === 0) {
+    // A new form has no fields to lose: what is missing is its first field.
+    if (mode === 'create') {
+      throw new UsageError(
+        'Refusing to create a form without fields: the service needs at least one in "properties".',
+        'Add one, e.g. `"properties": [{"type": "text", "name": "Name"}]` in the file, or `--field Name` with `formctl form create`.',
+      );
+    }
     throw new UsageError(
       Array.isArray(body.properties)
         ? 'Refusing to send an empty "properties" list: the service would delete every field of the form.'

@@ -13,24 +13,36 @@ export interface IOStreams {
   colorStderr: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
+  /** Terminal height; 0 when unknown. */
+  rows: number;
   /** True when prompts are allowed: both ends are TTYs, and neither --no-input nor CI is set. */
   canPrompt: boolean;
+  /** The pager for long tables (src/io/pager.ts): only when stdout is a terminal and paging is on. */
+  pager?: { argv: string[]; env: NodeJS.ProcessEnv };
 }
 
 export interface StreamOptions {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   noColor?: boolean;
   noInput?: boolean;
+  /** Page long tables on a terminal (the real process, unless --no-pager); injected streams never page. */
+  pager?: boolean;
 }
 
-/** Decides colour for one stream: NO_COLOR, --no-color and TERM=dumb switch it off, FORCE_COLOR on. */
+/**
+ * Decides colour for one stream, in this order (as gh documents): --no-color and NO_COLOR switch it
+ * off; FORCE_COLOR or CLICOLOR_FORCE (not 0) switch it on, even into a pipe; CLICOLOR=0 and TERM=dumb
+ * switch it off; else it is on for a terminal.
+ */
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag = false): boolean {
   if (noColorFlag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.CLICOLOR === '0') return false;
   if (env.TERM === 'dumb') return false;
   return isTTY;
 }
@@ -43,13 +55,27 @@ export function promptsDisabled(env: NodeJS.ProcessEnv, noInputFlag = false): bo
   return env.FORMCTL_NO_INPUT === '1' || env.FORMCTL_NO_INPUT === 'true';
 }
 
+/** The default pager command. */
+export const DEFAULT_PAGER = 'less -FRX';
+
+/**
+ * The pager command for this run, or undefined for none: `--no-pager`, or a variable set to nothing
+ * or to `cat` (as git reads GIT_PAGER), turns it off. The command is split on spaces, not run by a shell.
+ */
+export function pagerCommand(env: NodeJS.ProcessEnv): string[] | undefined {
+  const value = env.FORMCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER;
+  const words = value.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0 || words[0] === 'cat') return undefined;
+  return words;
+}
+
 /** Builds IOStreams from real or injected streams. */
 export function createIOStreams(o: StreamOptions): IOStreams {
   const stdinIsTTY = o.stdin.isTTY === true;
   const stdoutIsTTY = o.stdout.isTTY === true;
   const stderrIsTTY = o.stderr.isTTY === true;
   const envColumns = Number.parseInt(o.env.COLUMNS ?? '', 10);
-  return {
+  const io: IOStreams = {
     stdin: o.stdin,
     stdout: o.stdout,
     stderr: o.stderr,
@@ -60,8 +86,12 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     colorStderr: colorEnabled(stderrIsTTY, o.env, o.noColor),
     // A pty without a size (e.g. under `script` or some CI runners) reports 0 columns: treat it as unknown.
     columns: o.stdout.columns && o.stdout.columns > 0 ? o.stdout.columns : Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80,
+    rows: o.stdout.rows && o.stdout.rows > 0 ? o.stdout.rows : 0,
     canPrompt: stdinIsTTY && stdoutIsTTY && !promptsDisabled(o.env, o.noInput),
   };
+  const pager = o.pager && stdoutIsTTY ? pagerCommand(o.env) : undefined;
+  if (pager) io.pager = { argv: pager, env: o.env };
+  return io;
 }
 
 /** Writes text, waiting for the stream to drain when its buffer is full (large NDJSON lists). */

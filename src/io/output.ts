@@ -4,7 +4,11 @@ import { write } from './iostreams.js';
 import { collectWithSpinner } from './spinner.js';
 
 /** How a command's result is rendered; decided once from flags and the terminal. */
-export type OutputFormat = { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[] } | { kind: 'ndjson'; fields?: string[] };
+export type OutputFormat =
+  { kind: 'table' } | { kind: 'tsv' } | { kind: 'json'; fields?: string[]; jq?: string } | { kind: 'ndjson'; fields?: string[]; jq?: string };
+
+/** The JSON formats (`--json`, `--ndjson`). */
+export type JsonFormat = Extract<OutputFormat, { kind: 'json' | 'ndjson' }>;
 
 /** One column of a human table / TSV row. */
 export interface Column<T> {
@@ -18,21 +22,33 @@ export interface Column<T> {
   style?: 'dim' | 'bold' | 'cyan' | 'green' | 'yellow' | 'red';
 }
 
-/** Flags every list/get command accepts (from Commander). */
+/**
+ * The parsed output flags of a command (`addOutputOptions` in src/commands/shared.ts): `--json` is
+ * `true` for every field, or the field names asked for, already checked against the command's list
+ * by the option's parser (`parseJsonFields`), so the command names its fields once.
+ */
 export interface OutputFlags {
-  json?: string | boolean;
-  ndjson?: boolean;
+  json?: true | string[];
+  ndjson?: true;
+  /** `--jq EXPR`: implies `--json` (every field unless a list is given); checked before the run (program.ts). */
+  jq?: string;
 }
 
-/** Parses `--json [fields]` / `--ndjson` into a format, validating field names against `available` when given. */
-export function resolveFormat(io: IOStreams, flags: OutputFlags, available?: readonly string[]): OutputFormat {
-  if (flags.json !== undefined && flags.json !== false && flags.ndjson) {
-    throw new UsageError('Use either --json or --ndjson, not both.');
-  }
-  const fields = typeof flags.json === 'string' ? parseFields(flags.json, available) : undefined;
-  if (flags.ndjson) return { kind: 'ndjson' };
-  if (flags.json !== undefined && flags.json !== false) return fields ? { kind: 'json', fields } : { kind: 'json' };
+/** Decides the format from `--json [fields]` / `--ndjson` and the terminal. */
+export function resolveFormat(io: IOStreams, flags: OutputFlags): OutputFormat {
+  const json = flags.json !== undefined;
+  if (json && flags.ndjson) throw new UsageError('Use either --json or --ndjson, not both.');
+  const jq = flags.jq !== undefined ? { jq: flags.jq } : {};
+  // With --ndjson the expression runs on each object as it streams, as `jq` does on NDJSON input.
+  if (flags.ndjson) return { kind: 'ndjson', ...jq };
+  if (json || flags.jq !== undefined) return Array.isArray(flags.json) ? { kind: 'json', fields: flags.json, ...jq } : { kind: 'json', ...jq };
   return io.stdoutIsTTY ? { kind: 'table' } : { kind: 'tsv' };
+}
+
+/** The format of a command whose only output is JSON or a message: JSON with `--json`, else none. */
+export function jsonFormat(flags: OutputFlags): JsonFormat | undefined {
+  const format = resolveFormat({ stdoutIsTTY: true } as IOStreams, flags);
+  return format.kind === 'json' || format.kind === 'ndjson' ? format : undefined;
 }
 
 /** A comma-separated list (a flag's value): items trimmed, empty ones left out. */
@@ -43,16 +59,20 @@ export function splitList(text: string): string[] {
     .filter(Boolean);
 }
 
-function parseFields(spec: string, available?: readonly string[]): string[] {
+/** Parses the value of `--json <fields>`, checking each name against `available` when given (exit 2). */
+export function parseJsonFields(spec: string, available?: readonly string[]): string[] {
   const fields = splitList(spec);
   if (fields.length === 0) throw new UsageError('--json needs a comma-separated field list, or no value for all fields.');
-  if (available) {
-    const unknown = fields.filter((f) => !available.includes(f));
-    if (unknown.length > 0) {
-      throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `Available fields: ${available.join(', ')}`);
-    }
-  }
+  if (available) checkJsonFields(fields, available);
   return fields;
+}
+
+/** Refuses field names outside `available` (exit 2, listing them). */
+export function checkJsonFields(fields: readonly string[], available: readonly string[]): void {
+  const unknown = fields.filter((f) => !available.includes(f));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown JSON field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, `Available fields: ${available.join(', ')}`);
+  }
 }
 
 /** Keeps only the selected top-level fields, in the order asked for. */
@@ -73,6 +93,16 @@ export async function writeList<T>(
   opts: { now?: Date; empty?: string; loading?: string } = {},
 ): Promise<number> {
   let count = 0;
+  if ((format.kind === 'json' || format.kind === 'ndjson') && format.jq !== undefined) {
+    const picked: unknown[] = [];
+    for await (const row of rows) {
+      count++;
+      if (format.kind === 'ndjson') await writeJq(io, format.jq, pickFields(row, format.fields));
+      else picked.push(pickFields(row, format.fields));
+    }
+    if (format.kind === 'json') await writeJq(io, format.jq, picked);
+    return count;
+  }
   switch (format.kind) {
     case 'ndjson': {
       const paint = await jsonPainter(io);
@@ -106,16 +136,29 @@ export async function writeList<T>(
         if (opts.empty) await write(io.stderr, opts.empty + '\n');
         return 0;
       }
-      await write(io.stdout, await renderTable(io, all, columns, opts.now ?? new Date()));
+      const text = await renderTable(io, all, columns, opts.now ?? new Date());
+      // A table longer than the terminal goes through the pager (src/io/pager.ts), loaded only then.
+      if (io.pager) await (await import('./pager.js')).writePaged(io, text);
+      else await write(io.stdout, text);
       return all.length;
     }
   }
 }
 
-/** Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when piped. */
-export async function writeObject<T>(io: IOStreams, format: OutputFormat, obj: T, columns: Column<T>[], opts: { now?: Date } = {}): Promise<void> {
+/**
+ * Writes one object: JSON as-is (or picked), a key/value table on a TTY, TSV key/value pairs when
+ * piped. `compact` keeps `--json` on one line, for commands whose JSON answer is one line (a contract).
+ */
+export async function writeObject<T>(
+  io: IOStreams,
+  format: OutputFormat,
+  obj: T,
+  columns: Column<T>[],
+  opts: { now?: Date; compact?: boolean } = {},
+): Promise<void> {
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' ? 2 : undefined);
+    if (format.jq !== undefined) return writeJq(io, format.jq, pickFields(obj, format.fields));
+    const text = JSON.stringify(pickFields(obj, format.fields), null, format.kind === 'json' && !opts.compact ? 2 : undefined);
     await write(io.stdout, (await jsonPainter(io))(text) + '\n');
     return;
   }
@@ -132,6 +175,21 @@ export async function writeObject<T>(io: IOStreams, format: OutputFormat, obj: T
     out += `${chalk.bold(c.header.padEnd(width))}  ${c.time ? humanTime(v, now) : humanCell(v)}\n`;
   }
   await write(io.stdout, out);
+}
+
+/**
+ * Writes what `--jq EXPR` makes of `value` (strings raw, as `jq -r`); jq's error after any output it
+ * gave, exit 2. `mask` is applied to what jq printed (`formctl api` masks a token the service echoes).
+ */
+export async function writeJq(io: IOStreams, expr: string, value: unknown, mask: (text: string) => string = (t) => t): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  try {
+    await write(io.stdout, mask(await runJq(expr, value)));
+  } catch (err) {
+    const partial = (err as { partial?: string }).partial;
+    if (partial) await write(io.stdout, mask(partial));
+    throw err;
+  }
 }
 
 /**
@@ -293,6 +351,15 @@ export async function success(io: IOStreams, message: string): Promise<void> {
   if (!io.stdoutIsTTY) return;
   const chalk = await loadChalk(io.colorStdout);
   await write(io.stdout, `${chalk.green('✓')} ${escapeControls(message, { newlines: true })}\n`);
+}
+
+/**
+ * A finished change said once: the ✓ line on a terminal; piped, the same words as one line on stderr,
+ * so a CI log says what happened while stdout stays for data.
+ */
+export async function done(io: IOStreams, message: string): Promise<void> {
+  if (io.stdoutIsTTY) return success(io, message);
+  await write(io.stderr, `${escapeControls(message, { newlines: true })}\n`);
 }
 
 /** A finished change's answer: the object with --json / --ndjson, else the ✓ line (nothing when piped). */

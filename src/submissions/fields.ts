@@ -25,7 +25,37 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
     if (/^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
     throw typeError(p, key, raw);
   }
+  if (type === 'select' || type === 'multi_select') return checkOption(p, key, raw);
   return raw;
+}
+
+/** The option names of a select or multi-select field (the answer stores the name); undefined when it lists none. */
+function optionNames(p: FormProperty): string[] | undefined {
+  const block = (p as Record<string, unknown>)[String(p.type)];
+  const options = block !== null && typeof block === 'object' ? (block as { options?: unknown }).options : undefined;
+  if (!Array.isArray(options)) return undefined;
+  const names = (options as unknown[])
+    .map((o): unknown => (o !== null && typeof o === 'object' ? (o as { name?: unknown }).name : o))
+    .filter((n): n is string => typeof n === 'string');
+  return names.length > 0 ? names : undefined;
+}
+
+/**
+ * A select's answer, or each of a multi-select's, must be one of the field's options: matched in any
+ * case and sent as the option is written; anything else is a UsageError listing them (exit 2).
+ */
+function checkOption(p: FormProperty, key: string, value: unknown): unknown {
+  const names = optionNames(p);
+  if (!names) return value;
+  const one = (v: unknown): unknown => {
+    const found = typeof v === 'string' ? (names.find((n) => n === v) ?? names.find((n) => n.toLowerCase() === v.trim().toLowerCase())) : undefined;
+    if (found !== undefined) return found;
+    const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;
+    const got = typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
+    throw new UsageError(`Field ${name} is a ${String(p.type)} field and ${got} is not one of its options.`, `Options: ${names.join(', ')}`);
+  };
+  if (p.type === 'multi_select' && Array.isArray(value)) return value.map(one);
+  return one(value);
 }
 
 /**
@@ -42,6 +72,8 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
   } else if (type === 'checkbox') {
     const ok = typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value.trim()));
     if (!ok) throw typeError(p, key, value);
+  } else if (type === 'select' || type === 'multi_select') {
+    return checkOption(p, key, value);
   }
   return value;
 }

@@ -21,7 +21,8 @@ describe('auth and profiles end to end', () => {
       env: home.env,
       input: `${sb.tokens.all}\n`,
     });
-    expect(login).toEqual({ code: 0, stdout: '', stderr: '' });
+    // Piped: stdout stays empty, and one line on stderr says whose the token is (the sandbox answers who am I).
+    expect(login).toEqual({ code: 0, stdout: '', stderr: `Logged in to ${new URL(sb.url).host} as Ada Admin (admin@example.com), profile local\n` });
     const file = join(home.env.FORMCTL_CONFIG_DIR!, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(home.env.FORMCTL_CONFIG_DIR!).mode & 0o777).toBe(0o700);
@@ -41,6 +42,17 @@ describe('auth and profiles end to end', () => {
       workspace: sb.workspaceId,
       account: { name: 'Ada Admin', email: 'admin@example.com' },
       valid: true,
+      profiles: [
+        {
+          profile: 'local',
+          current: true,
+          host: new URL(sb.url).host,
+          base_url: sb.url,
+          account: { name: 'Ada Admin', email: 'admin@example.com' },
+          valid: true,
+          error: null,
+        },
+      ],
     });
     expect(status.stdout + status.stderr).not.toContain(sb.tokens.all);
 

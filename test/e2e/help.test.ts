@@ -88,6 +88,17 @@ describe('suggestions', () => {
   });
 });
 
+describe('group help', () => {
+  it('a group named without a verb prints its help on stdout, exit 0, as `gh repo` does', async () => {
+    for (const group of ['form', 'workspace', 'webhook']) {
+      const r = await run(group);
+      expect(r.code, group).toBe(0);
+      expect(r.stderr, group).toBe('');
+      expect(r.stdout).toBe((await run(group, '--help')).stdout);
+    }
+  });
+});
+
 describe('top-level help', () => {
   it('formctl with no arguments lists every command group and the topics', async () => {
     const r = await run();

@@ -35,12 +35,16 @@ describe('formctl sandbox --ready-file, in a script', () => {
   it('the file appears once it listens (0600, with url, tokens and pid); kill stops it with exit 0 and removes the file', async () => {
     // A non-interactive shell starts background jobs with SIGINT ignored, so scripts stop it with
     // a plain kill (SIGTERM); Ctrl-C (SIGINT) in a terminal is tested in sandbox-command.test.ts.
-    for (const signal of ['-TERM']) {
+    // With --profile-name too: the config store's exit hooks re-raised SIGTERM, which ended the process by the signal (exit 143, file left).
+    for (const [signal, extra] of [
+      ['-TERM', ''],
+      ['-TERM', ' --profile-name tmp'],
+    ]) {
       // A stale file from an earlier run is not taken for this one.
       writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://stale.invalid"}\n');
       const r = await bash(`set -euo pipefail
 trap 'kill %1 2>/dev/null || true' EXIT
-formctl sandbox --port 0 --rate-limit 0 --ready-file sandbox.json > sandbox.log &
+formctl sandbox --port 0 --rate-limit 0 --ready-file sandbox.json${extra} > sandbox.log &
 until jq -e .pid sandbox.json > /dev/null 2>&1; do sleep 0.1; done
 stat -c %a sandbox.json
 FORMCTL_BASE_URL=$(jq -r .url sandbox.json) FORMCTL_TOKEN=$(jq -r .tokens.all sandbox.json) formctl workspace list | cut -f2

@@ -97,7 +97,7 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
     const secretFile = join(home.dir, 'secret.txt');
     writeFileSync(secretFile, `${secret}\n`);
     const saveDir = join(home.dir, 'deliveries');
-    const listen = await startListen(['--json', '--secret-file', secretFile, '--save-dir', saveDir], env);
+    const listen = await startListen(['--ndjson', '--secret-file', secretFile, '--save-dir', saveDir], env);
     try {
       const created = await runFormctl(['webhook', 'create', slug, '--url', `${listen.url}/hook`, '--secret-file', secretFile, '--allow-private', '--json'], {
         env,
@@ -118,7 +118,7 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       expect(first).toMatchObject({ seq: 1, method: 'POST', path: '/hook', signature: { verdict: 'valid', reason: null }, response_status: 200 });
       expect(first.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Ada' } });
       expect(first.headers['X-Webhook-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
-      // listen --json prints the signature header (an HMAC), never the secret itself.
+      // listen --ndjson prints the signature header (an HMAC), never the secret itself.
       expect(listen.stdout()).not.toContain(secret);
 
       const verify1 = await runFormctl(
@@ -405,6 +405,6 @@ describe('webhook listen on a port in use', () => {
   it("exits 1 (the machine, not the command) with the sandbox's advice", async () => {
     const port = Number(new URL(sb.url).port);
     const r = await runFormctl(['webhook', 'listen', '--port', String(port)], { env });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });
   });
 });

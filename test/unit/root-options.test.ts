@@ -27,8 +27,23 @@ describe('scanArgv', () => {
     expect(scanArgv(['--version'])).toMatchObject({ name: undefined });
   });
   it('reads the flags that shape output before parsing, anywhere but after --', () => {
-    expect(scanArgv(['form', 'list', '--no-color', '--debug'])).toEqual({ name: 'form', debug: true, noColor: true, noInput: false, completing: false });
-    expect(scanArgv(['--no-input', 'api', '--', '--debug'])).toEqual({ name: 'api', debug: false, noColor: false, noInput: true, completing: false });
+    expect(scanArgv(['form', 'list', '--no-color', '--debug'])).toEqual({
+      name: 'form',
+      debug: true,
+      noColor: true,
+      noInput: false,
+      noPager: false,
+      completing: false,
+    });
+    expect(scanArgv(['--no-input', 'api', '--', '--debug', '--no-pager'])).toEqual({
+      name: 'api',
+      debug: false,
+      noColor: false,
+      noInput: true,
+      noPager: false,
+      completing: false,
+    });
+    expect(scanArgv(['--no-pager', 'form', 'list']).noPager).toBe(true);
     // A root option's value is not a flag.
     expect(scanArgv(['--profile', '--debug', 'form']).debug).toBe(false);
   });
@@ -38,6 +53,7 @@ describe('scanArgv', () => {
       debug: false,
       noColor: false,
       noInput: false,
+      noPager: true,
       completing: true,
     });
     expect(initialGlobals(scanArgv(['__complete', 'form', '']), { FORMCTL_DEBUG: '1' }).debug).toBe(false);

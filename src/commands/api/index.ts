@@ -9,8 +9,8 @@ import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
-import { jsonPainter } from '../../io/output.js';
-import { collect, examples, fileOption, type FlagsOf } from '../shared.js';
+import { jsonPainter, writeJq } from '../../io/output.js';
+import { collect, examples, fileOption, jqOption, type FlagsOf } from '../shared.js';
 import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
 
@@ -40,11 +40,12 @@ function apiCommand() {
     .option('--paginate', 'Follow every page (GET) and print one merged JSON array; a page=N in the path is where it starts')
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'Print the HTTP status line and response headers before the body')
+    .addOption(jqOption())
     .option('--silent', 'Print nothing on success (the exit code still tells)');
   return examples(base, [
     'formctl api /open/workspaces',
     'formctl api /open/workspaces/create -f name=Marketing -f emoji=📣',
-    "formctl api open/workspaces/12/forms --paginate | jq -r '.[].slug'",
+    "formctl api open/workspaces/12/forms --paginate --jq '.[].slug'",
     'formctl api /open/forms/42/submissions/export -F columns[created_at]=true',
     'formctl api -X PUT /open/forms/42 --input form.json',
     '# Errors exit non-zero (see `formctl help exit-codes`); the error body still goes to stdout',
@@ -116,7 +117,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   if (o.paginate) {
     const all: unknown[] = [];
     for await (const item of items(paginate<unknown>(client, { path, headers }, { page: startPage(path) }))) all.push(item);
-    if (!o.silent) await printJson(o.io, all, mask);
+    if (!o.silent) await printJson(o.io, all, mask, o.jq);
     return;
   }
   const res = await client.request<unknown>({
@@ -130,7 +131,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
     acceptStatuses: ERROR_STATUSES,
   });
   if (o.include) await printHead(o.io, res, mask);
-  if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask);
+  if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask, o.jq);
   if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
 }
 
@@ -174,18 +175,19 @@ async function printHead(io: IOStreams, res: ApiResponse<unknown>, mask: (text: 
   await write(io.stdout, mask(head) + '\n');
 }
 
-async function printBody(io: IOStreams, data: unknown, mask: (text: string) => string): Promise<void> {
+async function printBody(io: IOStreams, data: unknown, mask: (text: string) => string, jq: string | undefined): Promise<void> {
   if (data === undefined) return;
   if (typeof data === 'string') {
     const text = mask(data);
     await write(io.stdout, text.endsWith('\n') ? text : text + '\n');
     return;
   }
-  await printJson(io, data, mask);
+  await printJson(io, data, mask, jq);
 }
 
-/** Pretty, coloured JSON for people on a terminal; one plain compact line when piped (jq reads both). */
-async function printJson(io: IOStreams, data: unknown, mask: (text: string) => string): Promise<void> {
+/** Pretty, coloured JSON for people on a terminal; one plain compact line when piped (jq reads both); what --jq makes of it. */
+async function printJson(io: IOStreams, data: unknown, mask: (text: string) => string, jq: string | undefined): Promise<void> {
+  if (jq !== undefined) return writeJq(io, jq, data, mask);
   const paint = await jsonPainter(io);
   await write(io.stdout, paint(mask(JSON.stringify(data, null, io.stdoutIsTTY ? 2 : undefined))) + '\n');
 }

@@ -5,7 +5,8 @@ import { checkToken, normalizeBaseUrl } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { notice, success } from '../../io/output.js';
+import { done, notice, success } from '../../io/output.js';
+import { whoAmI } from '../../api/account.js';
 import { readAll } from '../../io/iostreams.js';
 import { type FlagsOf, examples } from '../shared.js';
 
@@ -86,7 +87,10 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
   }
   await store.saveProfile(profileName, patch);
 
-  await success(o.io, `Logged in to ${host} as profile ${profileName}`);
+  // Whose the token is, when the service says (docs/service.md, "Who am I"); the login stands without it.
+  const account = await whoAmI(o.apiFor(baseUrl, token)).catch(() => null);
+  const who = account ? `${account.name ? `${account.name} (${account.email})` : account.email}, profile ${profileName}` : `profile ${profileName}`;
+  await done(o.io, `Logged in to ${host} as ${who}`);
   if (picked) await success(o.io, `Default workspace: ${picked.name} (id ${picked.id}), the only one this token can see`);
   const current = store.data.currentProfile;
   if (current !== profileName) await notice(o.io, `Profile ${profileName} is not the current one; switch with \`formctl profile use ${profileName}\`.`);

@@ -3,13 +3,38 @@ import { type Account, whoAmI } from '../../api/account.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { type ResolvedContext, checkBaseUrl, maskToken, notLoggedIn } from '../../config/resolve.js';
+import { type ResolvedContext, checkBaseUrl, maskToken, notLoggedIn, resolveContext } from '../../config/resolve.js';
+import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { type Column, resolveFormat, writeObject } from '../../io/output.js';
+import { write } from '../../io/iostreams.js';
+import { type Column, resolveFormat, writeList, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 
-export const AUTH_STATUS_FIELDS = ['profile', 'base_url', 'base_url_source', 'token_source', 'token', 'workspace', 'account', 'valid', 'error'] as const;
+export const AUTH_STATUS_FIELDS = [
+  'profile',
+  'base_url',
+  'base_url_source',
+  'token_source',
+  'token',
+  'workspace',
+  'account',
+  'valid',
+  'error',
+  'profiles',
+] as const;
+
+/** One saved profile in `auth status`: its service, whose its token is, and whether it works. */
+export interface ProfileStatus {
+  profile: string;
+  /** True for the profile this run uses (its line shows FORMCTL_TOKEN / FORMCTL_BASE_URL when set). */
+  current: boolean;
+  host: string;
+  base_url: string;
+  account: Account | null;
+  valid: boolean;
+  error: string | null;
+}
 
 /** The `auth status --json` contract: field names are stable. */
 export interface AuthStatus {
@@ -24,6 +49,8 @@ export interface AuthStatus {
   account: Account | null;
   valid: boolean;
   error?: string;
+  /** Every saved profile (only the one in use with --profile or FORMCTL_PROFILE), each checked at once. */
+  profiles: ProfileStatus[];
 }
 
 /** What one check of a token learnt: the status fields it sets, the line a person reads, and the error to exit with. */
@@ -95,18 +122,20 @@ export function accountLabel(a: Account): string {
 
 /** `formctl auth status`: the command and its flags, declared once. */
 function authStatusCommand() {
-  const base = new Command('status').description('Show the active profile, where the token comes from, and whether it works');
+  const base = new Command('status').description(
+    'Show the active profile, where the token comes from, and whether it works; then every other profile (--profile: that one only)',
+  );
   return examples(addOutputOptions(base, { fields: AUTH_STATUS_FIELDS }), [
     'formctl auth status',
     'formctl auth status --json valid,base_url | jq -e .valid   # exit 1 when invalid',
   ]);
 }
 
-export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & Pick<Factory, 'io' | 'context' | 'apiFor'>;
+export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & Pick<Factory, 'io' | 'context' | 'apiFor'> & Partial<Pick<Factory, 'config'>>;
 
 /** `formctl auth status`. */
 export function newAuthStatusCommand(f: Factory, runF = authStatusRun) {
-  return authStatusCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context, apiFor: f.apiFor }));
+  return authStatusCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context, apiFor: f.apiFor, config: f.config }));
 }
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -124,7 +153,7 @@ const BASE_URL_ORIGIN: Record<string, string> = {
 
 /** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, AUTH_STATUS_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ctx = await o.context();
   const status: AuthStatus = {
     profile: ctx.profileName,
@@ -135,7 +164,11 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     workspace: ctx.workspace ?? null,
     account: null,
     valid: false,
+    profiles: [],
   };
+  // The other saved profiles are checked at the same time as the one in use (one request each).
+  const narrowed = ctx.profileSource === 'flag' || ctx.profileSource === 'env';
+  const others = narrowed || !o.config ? Promise.resolve([]) : o.config().then((store) => checkOtherProfiles(store, ctx.profileName, o.apiFor));
   let failure: CliError | undefined;
   let detail = '';
   let summary: string | undefined;
@@ -158,6 +191,17 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     if (check.error !== undefined) status.error = check.error;
     ({ detail, summary, failure } = check);
   }
+
+  const current: ProfileStatus = {
+    profile: status.profile,
+    current: true,
+    host: hostOf(status.base_url),
+    base_url: status.base_url,
+    account: status.account,
+    valid: status.valid,
+    error: status.error ?? null,
+  };
+  status.profiles = [current, ...(await others)].sort((a, b) => a.profile.localeCompare(b.profile));
 
   const columns: Column<AuthStatus>[] = [
     {
@@ -184,6 +228,11 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     await writeObject(o.io, format, status, []);
   } else {
     await writeObject(o.io, format, status, columns);
+    const rest = status.profiles.filter((p) => !p.current);
+    if (rest.length > 0) {
+      if (format.kind === 'table') await write(o.io.stdout, '\nOther profiles:\n');
+      await writeList(o.io, format, rest, PROFILE_COLUMNS);
+    }
   }
   if (failure) throw failure;
 }
@@ -197,4 +246,39 @@ function baseUrlProblem(ctx: ResolvedContext): CliError | undefined {
     if (err instanceof CliError) return err;
     throw err;
   }
+}
+
+const PROFILE_COLUMNS: Column<ProfileStatus>[] = [
+  { header: 'Profile', value: (p) => p.profile, style: 'cyan' },
+  { header: 'Host', value: (p) => p.host, keep: true },
+  { header: 'Account', value: (p) => (p.account ? accountLabel(p.account) : null) },
+  { header: 'Status', value: (p) => (p.valid ? 'valid' : `not working: ${p.error ?? 'unknown'}`) },
+];
+
+function hostOf(baseUrl: string): string {
+  return URL.canParse(baseUrl) ? new URL(baseUrl).host : baseUrl;
+}
+
+/**
+ * Every saved profile but the one in use, each resolved as `--profile NAME` would be without the
+ * FORMCTL_* overrides (they belong to the run, not to the profiles) and checked in parallel. A
+ * check never fails the command: the exit code is the profile in use's.
+ */
+async function checkOtherProfiles(store: ConfigStore, currentName: string, apiFor: Factory['apiFor']): Promise<ProfileStatus[]> {
+  const names = Object.keys(store.data.profiles).filter((n) => n !== currentName);
+  return Promise.all(
+    names.map(async (name): Promise<ProfileStatus> => {
+      const ctx = resolveContext(store, {}, { profile: name });
+      const base = { profile: name, current: false, host: hostOf(ctx.baseUrl), base_url: ctx.baseUrl, account: null };
+      if (!ctx.token)
+        return { ...base, valid: false, error: ctx.withheldToken ? `no token for this host (the saved one is for ${ctx.withheldToken.origin})` : 'no token' };
+      if (ctx.tokenProblem) return { ...base, valid: false, error: 'the saved token is not a valid header value' };
+      try {
+        const check = await checkToken(apiFor(ctx.baseUrl, ctx.token, { neverWait: true }), ctx);
+        return { ...base, account: check.account, valid: check.valid, error: check.error ?? null };
+      } catch (err) {
+        return { ...base, valid: false, error: (err as Error).message.split('\n')[0]! };
+      }
+    }),
+  );
 }

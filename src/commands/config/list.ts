@@ -29,7 +29,7 @@ export function newConfigListCommand(f: Factory, runF = configListRun) {
 
 /** Shows what is saved, not what environment variables override (that is `formctl auth status`). */
 export async function configListRun(o: ConfigListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, CONFIG_LIST_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ctx = await o.context();
   const p = ctx.profile;
   const view: ConfigView = {

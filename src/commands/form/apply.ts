@@ -43,7 +43,7 @@ function formApplyCommand() {
         'form',
       ),
     );
-  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addWorkspaceOption(base))), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, {
     what: 'the form or the file has',
     when: 'checked before anything is sent',
@@ -192,7 +192,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
   const draft: Record<string, unknown> = { ...doc };
   for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (draft[k] === undefined) draft[k] = v;
   const body = { workspace_id: workspaceId, ...toUpdateBody(draft) };
-  assertPropertiesKept(body);
+  assertPropertiesKept(body, 'create');
   if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, o.file === '-' ? 'The form from stdin' : `The form in ${o.file}`);
   const named = doc.id ?? doc.slug;

@@ -43,7 +43,7 @@ export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Prom
 
 /** Lists backup files of the form for the active profile. */
 export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, BACKUP_FIELDS);
+  const format = resolveFormat(o.io, o);
   const id = await formIdOf(o.api, o.form);
   const entries = await listBackups(await o.backupDir(id));
   const columns: Column<BackupEntry>[] = [

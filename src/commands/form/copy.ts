@@ -152,7 +152,7 @@ export function copyDocument(form: Form): { doc: Record<string, unknown>; droppe
  * for it. Everything a local check can refuse is refused before the first write.
  */
 export async function formCopyRun(o: FormCopyOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, [...new Set([...COPY_FIELDS, ...COPY_DRY_RUN_FIELDS])]);
+  const format = resolveFormat(o.io, o);
   if (o.onto === undefined && o.toWorkspace === undefined) {
     throw new UsageError(
       'Missing --to-workspace.',

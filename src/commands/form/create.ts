@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Command } from '@commander-js/extra-typings';
 import { type Form, createForm } from '../../api/forms.js';
 import { listWorkspaces } from '../../api/workspaces.js';
-import { CliError, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { ValidationError, notFoundHint } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import { CREATE_DEFAULTS, VISIBILITIES, toUpdateBody } from '../../forms/document.js';
 import { parseSetValue, setPath } from '../../forms/merge.js';
@@ -31,7 +32,7 @@ function formCreateCommand() {
     .option('--field <name[:type]>', 'Add a field, e.g. "Email:email" or "Plan:select=Free,Pro" (repeatable; default type text)', collect)
     .option('--set <key=value>', 'Set any attribute; value is JSON when it parses, dotted keys for nested (repeatable)', collectKeyValue)
     .option('--no-validate', 'Skip local checks and let the service decide');
-  const cmd = addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, { what: 'the form document sent has', when: 'checked before the form is created' });
   cmd.addHelpText(
     'after',
@@ -136,7 +137,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   for (const [k, v] of Object.entries(CREATE_DEFAULTS)) if (doc[k] === undefined) doc[k] = v;
 
   const body = { workspace_id: workspaceId, ...toUpdateBody(doc) };
-  assertPropertiesKept(body);
+  assertPropertiesKept(body, 'create');
   if (o.validate) assertValidForm(body, 'update');
   assertBodySize(body, 'The form');
   // Checked before the form is created: a typo in --json must not cost a second, duplicate form.
@@ -149,7 +150,9 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
     await confirmRetention(o.io, o, warning, String(doc.title));
   }
 
-  const form: Form = await createForm(await o.api(), body);
+  const form: Form = await createForm(await o.api(), body).catch((err: unknown) => {
+    throw missingWorkspace(err, body.workspace_id) ?? err;
+  });
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, form, []);
@@ -159,4 +162,19 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   } else {
     await write(o.io.stdout, `${form.id}\t${form.share_url ?? ''}\n`);
   }
+}
+
+/**
+ * The service refuses a form for a workspace that does not exist (a default set with `workspace use`,
+ * deleted since) as a validation error on `workspace_id` (422): said as `form list` says it, a
+ * missing workspace (exit 6) with the same hint.
+ */
+function missingWorkspace(err: unknown, workspaceId: unknown): CliError | undefined {
+  if (!(err instanceof ValidationError) || err.errors?.workspace_id === undefined) return undefined;
+  const said = err.errors.workspace_id[0] ?? 'invalid';
+  return new CliError(
+    `Workspace ${String(workspaceId)} was not found: the service says "${said.replace(/\.$/, '')}" (HTTP ${err.status}, POST /open/forms).`,
+    ExitCode.notFound,
+    notFoundHint(`/open/workspaces/${String(workspaceId)}`),
+  );
 }

@@ -38,7 +38,7 @@ export const DELETE_FIELDS = ['id', 'deleted', 'backup'] as const;
 
 /** Looks the form up (so the prompt names it), confirms, saves a last copy of its definition, deletes. */
 export async function formDeleteRun(o: FormDeleteOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, DELETE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const n = typeof form.submissions_count === 'number' ? form.submissions_count : undefined;

@@ -15,6 +15,7 @@ function formFieldsCommand() {
     {
       list: true,
       fields: PROPERTY_FIELDS,
+      open: true,
     },
   );
   otherKeysNote(cmd, { what: 'a field has on the service' });

@@ -22,7 +22,7 @@ function formGetCommand() {
         'workspace',
       ),
     );
-  const cmd = addOutputOptions(base, { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(base, { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd);
   return examples(cmd, ['formctl form get 42', 'formctl form get contact-us --json', "formctl form get 42 --json properties | jq '.properties[].id'"]);
 }

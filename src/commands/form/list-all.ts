@@ -13,7 +13,7 @@ const LIST_ALL_FIELDS = [...new Set<string>([...FORM_SUMMARY_FIELDS, ...FORM_FIE
 /** `formctl form list-all`: the command and its flags, declared once. */
 function formListAllCommand() {
   const base = new Command('list-all').description('List forms across all your workspaces (deprecated endpoint, for old automations)');
-  const cmd = addOutputOptions(addLimitOptions(base, 'forms'), { list: true, fields: LIST_ALL_FIELDS });
+  const cmd = addOutputOptions(addLimitOptions(base, 'forms'), { list: true, fields: LIST_ALL_FIELDS, open: true });
   otherKeysNote(cmd, { what: 'a listed form has' });
   return examples(cmd, ['formctl form list-all', 'formctl form list-all --json id,title,workspace_id']);
 }

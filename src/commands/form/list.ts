@@ -39,7 +39,7 @@ export function newFormListCommand(f: Factory, runF = formListRun) {
  * takes no such parameters; `--limit` counts matching forms and stops fetching once it has enough.
  */
 export async function formListRun(o: FormListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, FORM_SUMMARY_FIELDS);
+  const format = resolveFormat(o.io, o);
   // The one list rule (io/limit.ts): programs get every form unless they ask for fewer, people a screenful.
   const listed = listLimit(format, o);
   if (o.all && o.page !== undefined) throw new UsageError('Use either --all or --page, not both.');

@@ -18,7 +18,7 @@ function formRestoreCommand() {
   const base = new Command('restore')
     .description('Put a saved version of a form back (through the same safe update)')
     .addOption(fileOption('--backup <file|latest>', 'Backup file to restore (see `formctl form backups`)').default('latest'));
-  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [
     'formctl form restore 42 --dry-run',

@@ -9,7 +9,7 @@ import { isObject } from '../../forms/document.js';
 import { type FormLocker, type Release, formLocker } from '../../forms/lock.js';
 import { safeId } from '../../io/ids.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, type OutputFormat, notice, resolveFormat } from '../../io/output.js';
+import { type Column, type OutputFlags, type OutputFormat, checkJsonFields, notice, resolveFormat } from '../../io/output.js';
 
 /** A form's counts, timestamps and limits: in its summary and, after its own attributes, in the full form. */
 const FORM_STATS_FIELDS = [
@@ -108,7 +108,8 @@ export function otherKeysNote<C extends CommandUnknownOpts>(cmd: C, o: { what?: 
 export function resolveFormFormat(io: IOStreams, flags: OutputFlags, declared: readonly string[], objects: readonly unknown[]): OutputFormat {
   const keys = new Set<string>(declared);
   for (const o of objects) if (isObject(o)) for (const k of Object.keys(o)) keys.add(k);
-  return resolveFormat(io, flags, [...keys]);
+  if (Array.isArray(flags.json)) checkJsonFields(flags.json, [...keys]);
+  return resolveFormat(io, flags);
 }
 
 /** Table columns for form lists: what a person scans for, the rest is in --json. */

@@ -134,7 +134,7 @@ const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1).
  * as tab-separated lines (`day`, `submissions`, `views`, `field` records). `--json`: FormStats.
  */
 export async function formStatsRun(o: FormStatsOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, STATS_FIELDS);
+  const format = resolveFormat(o.io, o);
   const stats = await withSpinner(o.io, 'Reading submissions…', () => computeStats(o));
   if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, stats, []);
   else if (o.io.stdoutIsTTY) await write(o.io.stdout, await chart(stats, o.io.columns, o.io.colorStdout));

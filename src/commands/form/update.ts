@@ -35,7 +35,7 @@ function formUpdateCommand() {
       collectKeyValue,
     )
     .addOption(fileOption('-f, --file <file>', 'Merge a JSON patch from a file, or - for stdin'));
-  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS });
+  const cmd = addOutputOptions(addYesOption(addSafeUpdateOptions(addFormArgument(base))), { fields: FORM_FIELDS, open: true });
   otherKeysNote(cmd, { when: 'checked before anything is sent', dryRun: DRY_RUN_FIELDS });
   return examples(cmd, [
     'formctl form update 42 --visibility public',

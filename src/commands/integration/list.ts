@@ -49,7 +49,7 @@ export function newIntegrationListCommand(f: Factory, runF = integrationListRun)
  * Each active one runs again on every submission update on the deployed service.
  */
 export async function integrationListRun(o: IntegrationListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, INTEGRATION_FIELDS);
+  const format = resolveFormat(o.io, o);
   const limit = listLimit(format, o);
   const client = await o.api();
   const found = await withSpinner(o.io, 'Loading integrations…', async () => listIntegrations(client, (await resolveForm(client, o.form)).id));

@@ -39,7 +39,7 @@ export function newInviteCancelCommand(f: Factory, runF = inviteCancelRun) {
  * An id the workspace's invite list does not hold fails (exit 6) before anyone is asked.
  */
 export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
+  const format = resolveFormat(o.io, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Cancel invite ${o.id} in workspace ${workspaceId}?` });
   const client = await o.api();

@@ -44,7 +44,7 @@ export function newInviteListCommand(f: Factory, runF = inviteListRun) {
 
 /** Lists invites, filtered by status on the client (the endpoint takes no query parameters). */
 export async function inviteListRun(o: InviteListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, INVITE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

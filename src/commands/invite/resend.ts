@@ -28,7 +28,7 @@ export function newInviteResendCommand(f: Factory, runF = inviteResendRun) {
 
 /** Resends the invitation email. */
 export async function inviteResendRun(o: InviteResendOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, INVITE_ACTION_FIELDS);
+  const format = resolveFormat(o.io, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const message = await resendInvite(await o.api(), workspaceId, o.id);
   await writeDone(o.io, format, { workspace_id: workspaceId, invite_id: o.id, message }, `Resent invite ${o.id} in workspace ${workspaceId}.`);

@@ -2,7 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { type AddResult, ROLES, type Role, addMember } from '../../api/members.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { done, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { promptsOffHint } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './shared.js';
@@ -46,7 +46,7 @@ export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
 
 /** Validates locally, adds, and reports which of the three outcomes happened. */
 export async function memberAddRun(o: MemberAddOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, ADD_FIELDS);
+  const format = resolveFormat(o.io, o);
   const email = o.email !== undefined ? parseEmail(o.email) : await askEmail(o);
   const role = o.role ?? (await askRole(o));
   const workspaceId = await o.resolveWorkspace(o.workspace);
@@ -58,16 +58,20 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
   }
   switch (result.outcome) {
     case 'added':
-      await success(o.io, `Added ${email} to workspace ${workspaceId} as ${role}.`);
+      await done(o.io, `Added ${email} to workspace ${workspaceId} as ${role}.`);
       break;
     case 'invited':
-      await success(o.io, `Invited ${email} to workspace ${workspaceId} as ${role}: no account exists yet, so an invitation email was sent.`);
+      await done(o.io, `Invited ${email} to workspace ${workspaceId} as ${role}: no account exists yet, so an invitation email was sent.`);
       break;
-    case 'already_member':
-      await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
-      // The requested role was not applied: say so on stderr, which scripts' logs keep.
-      await notice(o.io, `their role was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`);
+    case 'already_member': {
+      // The requested role was not applied: said on stderr, which scripts' logs keep (one line when piped).
+      const roleNote = `their role was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`;
+      if (o.io.stdoutIsTTY) {
+        await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
+        await notice(o.io, roleNote);
+      } else await done(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed: ${roleNote}`);
       break;
+    }
   }
 }
 

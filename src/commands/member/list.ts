@@ -31,7 +31,7 @@ export function newMemberListCommand(f: Factory, runF = memberListRun) {
 
 /** Lists members: id, name, email, role. */
 export async function memberListRun(o: MemberListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, MEMBER_FIELDS);
+  const format = resolveFormat(o.io, o);
   const limit = listLimit(format, o);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

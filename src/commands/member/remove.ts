@@ -44,7 +44,7 @@ export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
  * person and the workspace, then removes.
  */
 export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, REMOVE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Remove ${o.member} from workspace ${workspaceId}?` });

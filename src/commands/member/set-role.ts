@@ -57,7 +57,7 @@ export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
  * changed.
  */
 export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, SET_ROLE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ref = parseMemberRef(o.member);
   const workspaceId = await o.resolveWorkspace(o.workspace);
   const client = await o.api();

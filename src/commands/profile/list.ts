@@ -32,7 +32,7 @@ export function newProfileListCommand(f: Factory, runF = profileListRun) {
 
 /** Lists profiles sorted by name; "current" is the profile after --profile / FORMCTL_PROFILE resolution. */
 export async function profileListRun(o: ProfileListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, PROFILE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const [store, ctx] = [await o.config(), await o.context()];
   const rows: ProfileRow[] = Object.entries(store.data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))

@@ -3,9 +3,9 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { loadChalk, notice } from '../../io/output.js';
+import { jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
-import { type FlagsOf, examples, fileOption } from '../shared.js';
+import { type FlagsOf, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { FLAVORS } from '../../service/flavors.js';
 import { isEmail } from '../../service/text.js';
@@ -23,6 +23,9 @@ function collectEmail(v: string, previous: string[] | undefined): string[] {
   if (!isEmail(v)) throw new UsageError(`--user must be an email address, got "${v}".`);
   return [...(previous ?? []), v];
 }
+
+/** Fields of `sandbox --json` (a contract with scripts; the --ready-file has them all, plus pid). */
+const SANDBOX_FIELDS = ['url', 'flavor', 'tokens', 'users', 'workspace_id', 'form_id', 'form_slug', 'ca_file'] as const;
 
 /** `formctl sandbox`: the command and its flags, declared once. */
 function sandboxCommand() {
@@ -61,7 +64,12 @@ function sandboxCommand() {
       fileOption('--ca-file <file>', 'With --tls: write the CA certificate (PEM) to this file, kept after exit; default: a temporary file removed on exit'),
     )
     .option('--profile-name <name>', 'Save a formctl profile pointing at this sandbox (token with every ability, seeded workspace)')
-    .option('--json', 'Print one JSON line {url, flavor, tokens, users, workspace_id, form_id, form_slug, ca_file} instead of text')
+    .addOption(
+      jsonOption(SANDBOX_FIELDS, {
+        description: `Print one JSON line instead of text; optionally only these comma-separated fields (fields: ${SANDBOX_FIELDS.join(', ')})`,
+      }),
+    )
+    .addOption(jqOption())
     .addOption(
       fileOption(
         '--ready-file <file>',
@@ -77,7 +85,7 @@ function sandboxCommand() {
     'formctl sandbox --tls --ca-file ./sandbox-ca.pem',
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
-    '# in a script: start it in the background, wait for the file, stop it with kill -INT',
+    '# in a script: start it in the background, wait for the file, stop it with a plain kill (SIGTERM, as Ctrl-C: exit 0, the file removed)',
     'formctl sandbox --port 0 --ready-file sandbox.json &',
   ]);
 }
@@ -97,6 +105,7 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
 
 /** Starts the sandbox, prints how to use it, and serves until Ctrl-C; then closes cleanly (data file flushed). */
 export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
+  const json = jsonFormat(o);
   if (o.profileName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.profileName)) {
     throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
   }
@@ -143,12 +152,12 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       ...(handle.caFile !== undefined ? { ca_file: handle.caFile } : {}),
     };
     if (o.readyFile !== undefined) await writeReadyFile(o.readyFile, { ...line, pid: process.pid });
-    if (o.json) {
-      await write(o.io.stdout, JSON.stringify(line) + '\n');
+    if (json) {
+      await writeObject(o.io, json, line, [], { compact: true });
     } else {
       await write(o.io.stdout, await banner(o, handle));
     }
-    if (o.io.stderrIsTTY && !o.json) await notice(o.io, 'Press Ctrl-C to stop.');
+    if (o.io.stderrIsTTY && !json) await notice(o.io, 'Press Ctrl-C to stop.');
     // Ctrl-C, or a plain `kill` (SIGTERM, which main.ts turns into the same abort): close cleanly.
     await new Promise<void>((resolve) => {
       if (o.signal.aborted) return resolve();
@@ -242,9 +251,9 @@ function sandboxError(err: unknown, port: number): CliError {
   const e = err as Error;
   if (e?.name !== 'SandboxError') return new CliError(e?.message ?? String(err));
   const message = e.message.split('\n')[0]!;
-  // Listening problems are about the machine, not the input; a bad data file or option is input.
+  // A port or address this machine cannot listen on is bad input, fixed by another --port/--host: exit 2, like other bad input.
   if (/is in use|cannot listen/i.test(message)) {
-    return new CliError(message, ExitCode.error, port === 0 ? undefined : 'Pick another --port (0 picks a free one).');
+    return new CliError(message, ExitCode.usage, port === 0 ? undefined : 'Pick another --port (0 picks a free one).');
   }
   return new UsageError(message, /data file/i.test(message) ? 'Fix or move the file, or start without --data.' : undefined);
 }

@@ -1,4 +1,4 @@
-import { Argument, Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { type ExportStatus, getExportStatus } from '../../api/exports.js';
 import { resolveForm } from '../../api/forms.js';
@@ -6,7 +6,7 @@ import { precheckTarget } from '../../export/sink.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
-import { type FlagsOf, examples } from '../shared.js';
+import { type FlagsOf, examples, jqOption, jsonOption } from '../shared.js';
 import { downloadJob, resumeCommand } from './export.js';
 import { type ExportDeps, addDownloadOptions, exportDeps } from './shared.js';
 
@@ -17,15 +17,13 @@ function submissionExportStatusCommand() {
     .addArgument(completes(new Argument('<form>', 'Form id or slug'), 'form'))
     .argument('<job-id>', 'Job id printed by `submission export --no-wait`')
     .option('--download', 'Wait until the job completes, then download the CSV');
-  const cmd = addDownloadOptions(base).addOption(
-    completes(
-      new Option(
-        '--json [fields]',
-        `Print the status as JSON; optionally only these comma-separated fields (fields: ${STATUS_FIELDS.join(', ')}; file_url only when named). With --download: {file, bytes, job_id} when done`,
-      ),
-      { fields: STATUS_FIELDS },
-    ),
-  );
+  const cmd = addDownloadOptions(base)
+    .addOption(
+      jsonOption(STATUS_FIELDS, {
+        description: `Print the status as JSON; optionally only these comma-separated fields (fields: ${STATUS_FIELDS.join(', ')}; file_url only when named). With --download: {file, bytes, job_id} when done`,
+      }),
+    )
+    .addOption(jqOption());
   return examples(cmd, [
     'formctl submission export-status 42 0f6c…-job-id',
     'formctl submission export-status 42 0f6c…-job-id --download -o answers.csv',
@@ -60,10 +58,10 @@ function hasFile(s: ExportStatus): boolean {
 /** Prints the job's status, or (with --download) waits for it and saves the file. */
 export async function submissionExportStatusRun(o: SubmissionExportStatusOptions): Promise<void> {
   if ((o.output || o.clobber) && !o.download) throw new UsageError('-o and --clobber need --download.');
-  const json = o.json !== undefined;
+  const json = o.json !== undefined || o.jq !== undefined;
   if (o.output === '-' && json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
-  if (o.download && typeof o.json === 'string') throw new UsageError('--json takes no fields with --download: it prints {file, bytes, job_id}.');
-  const format = o.download ? undefined : resolveFormat(o.io, { json: o.json }, STATUS_FIELDS);
+  if (o.download && Array.isArray(o.json)) throw new UsageError('--json takes no fields with --download: it prints {file, bytes, job_id}.');
+  const format = o.download ? undefined : resolveFormat(o.io, { json: o.json, jq: o.jq });
   // Checked before any request.
   if (o.download && o.output && o.output !== '-') await precheckTarget(o.output, o.clobber, o.now);
   const client = await o.api();

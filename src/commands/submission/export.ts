@@ -16,9 +16,9 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { notice, splitList } from '../../io/output.js';
+import { jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { type FlagsOf, addFormArgument, examples, fileOption } from '../shared.js';
+import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag, resolveRange } from '../../io/time-range.js';
 import { exportIncremental, exportRange } from '../../export/selected.js';
 import { checkState, readState } from '../../export/incremental.js';
@@ -27,11 +27,29 @@ import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 import { type ExportDeps, addDownloadOptions, exportDeps, retentionNote } from './shared.js';
 
+/** Fields of `export --json`: the saved file's, or the queued job's with --no-wait (a contract with scripts). */
+const EXPORT_FIELDS = [
+  'file',
+  'bytes',
+  'job_id',
+  'form_id',
+  'status',
+  'resume',
+  'rows',
+  'new',
+  'known',
+  'gone',
+  'first_run',
+  'boundary',
+  'state',
+  'requests',
+] as const;
+
 /** `formctl submission export [form]`: the command and its flags, declared once. */
 function submissionExportCommand() {
   const base = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
-    .option('--columns <ids>', 'Comma-separated property ids and/or created_at, in the order wanted (default: --all-columns)', splitList)
+    .option('--columns <ids>', 'Comma-separated field ids or names (any case) and/or created_at, in the order wanted (default: --all-columns)', splitList)
     .option('--all-columns', 'Every input field plus created_at')
     .option(
       '--no-wait',
@@ -51,10 +69,13 @@ function submissionExportCommand() {
         'Export only the rows new since the last successful run recorded in this state file (created on the first run, which exports every row); needs -o FILE',
       ),
     );
-  const cmd = addDownloadOptions(addFormArgument(ranged)).option(
-    '--json',
-    'Print {file, bytes, job_id} as JSON when done (or {job_id, …} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts)',
-  );
+  const cmd = addDownloadOptions(addFormArgument(ranged))
+    .addOption(
+      jsonOption(EXPORT_FIELDS, {
+        description: `Print {file, bytes, job_id} as JSON when done (or {job_id, form_id, status, resume} with --no-wait); with --since/--until or --incremental also rows, gone, requests (and new/known counts); optionally only these comma-separated fields (fields: ${EXPORT_FIELDS.join(', ')})`,
+      }),
+    )
+    .addOption(jqOption());
   return examples(cmd, [
     'formctl submission export contact-us',
     'formctl submission export 42 --columns name_id,email_id,created_at -o answers.csv',
@@ -95,22 +116,38 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     return out;
   }
   if (ids.length === 0) throw new UsageError('--columns needs at least one column id.');
-  const valid = new Set([...props.map((p) => p.id), 'created_at']);
-  const unknown = ids.filter((id) => !valid.has(id));
+  // A field id, or its name in any case (as --set and webhook trigger --data take it).
+  const unknown: string[] = [];
+  const chosen: string[] = [];
+  for (const key of ids) {
+    if (key === 'created_at' || props.some((p) => p.id === key)) {
+      chosen.push(key);
+      continue;
+    }
+    const named = props.filter((p) => typeof p.name === 'string' && p.name.toLowerCase() === key.toLowerCase());
+    if (named.length > 1) {
+      throw new UsageError(
+        `Column "${key}" names ${named.length} fields of form ${formLabel(form)}: ${named.map((p) => p.id).join(', ')}.`,
+        'Pass the field id instead.',
+      );
+    }
+    if (named.length === 1) chosen.push(named[0]!.id);
+    else unknown.push(key);
+  }
   if (unknown.length > 0) {
     const list = [...props.map((p) => `${p.id} (${p.name})`), 'created_at'].join(', ');
     throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
   const out: Record<string, boolean> = {};
   // Object key order is the request's column order, which the service keeps in the CSV (docs/service-details.md, Export).
-  for (const id of ids) out[id] = true;
+  for (const id of chosen) out[id] = true;
   return out;
 }
 
 /** Starts the export; streams a CSV answer to disk, or polls an async job and then downloads its file. */
 export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
   const toStdout = o.output === '-';
-  if (toStdout && o.json) throw new UsageError('--json cannot be used with -o - (stdout carries the CSV).');
+  if (toStdout && (o.json || o.jq !== undefined)) throw new UsageError('--json and --jq cannot be used with -o - (stdout carries the CSV).');
   if (toStdout && !o.wait)
     throw new UsageError('--no-wait cannot be used with -o - (stdout carries the job id).', 'Pass -o FILE, or drop --no-wait to stream the CSV.');
   if (o.since !== undefined || o.until !== undefined || o.incremental !== undefined) return selectedExport(o);
@@ -161,7 +198,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
     });
     if (!o.wait) {
       // `JOB=$(… --no-wait)` must not capture anything but a job id: stdout stays empty, and the note says why.
-      if (o.json) await reportSaved(o, saved);
+      if (jsonFormat(o)) await reportSaved(o, saved);
       await notice(o.io, `the service sent the CSV directly (a small export), so there is no job; it was saved to ${saved.file}.`);
       return;
     }
@@ -173,7 +210,8 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   if (!o.wait) {
     // The status routes answer tokens (checked above), so the job can be fetched later.
     const resume = await resumeCommand(o, form.id, jobId);
-    if (o.json) await write(o.io.stdout, JSON.stringify({ job_id: jobId, form_id: form.id, status: 'queued', resume }) + '\n');
+    const json = jsonFormat(o);
+    if (json) await writeObject(o.io, json, { job_id: jobId, form_id: form.id, status: 'queued', resume }, [], { compact: true });
     else {
       await write(o.io.stdout, `${jobId}\n`);
       await notice(o.io, `export job ${jobId} runs in the background; fetch it with: ${resume}`);
@@ -347,8 +385,9 @@ export function describeChunks(p: ChunkProgress): string {
 
 async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, saved: { file: string; bytes: number }, jobId?: string): Promise<void> {
   if (saved.file === '-') return;
-  if (o.json) {
-    await write(o.io.stdout, JSON.stringify({ file: saved.file, bytes: saved.bytes, job_id: jobId ?? null }) + '\n');
+  const json = jsonFormat(o);
+  if (json) {
+    await writeObject(o.io, json, { file: saved.file, bytes: saved.bytes, job_id: jobId ?? null }, [], { compact: true });
     return;
   }
   // On stderr: the file is the result, and stdout stays clean for scripts.
@@ -395,17 +434,20 @@ async function selectedExport(o: SubmissionExportOptions): Promise<void> {
   const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep };
   if (statePath === undefined) {
     const r = await exportRange(input, range);
-    if (o.json)
-      await write(o.io.stdout, JSON.stringify({ file: r.file, bytes: r.bytes, job_id: null, rows: r.rows, gone: r.gone, requests: r.requests }) + '\n');
+    const json = jsonFormat(o);
+    if (json)
+      await writeObject(o.io, json, { file: r.file, bytes: r.bytes, job_id: null, rows: r.rows, gone: r.gone, requests: r.requests }, [], { compact: true });
     else if (r.file !== '-' && o.io.stderrIsTTY) await write(o.io.stderr, `✓ Saved ${r.file} (${r.rows} rows, ${formatBytes(r.bytes)})\n`);
     if (r.file !== '-') await notice(o.io, `${r.rows} row${r.rows === 1 ? '' : 's'} in the range; ${describeCost(r.requests)}.`);
     return;
   }
   const r = await exportIncremental({ ...input, statePath, state, service, columnIds: Object.keys(columns), checkpoint: o.checkpoint });
-  if (o.json) {
-    await write(
-      o.io.stdout,
-      JSON.stringify({
+  const json = jsonFormat(o);
+  if (json) {
+    await writeObject(
+      o.io,
+      json,
+      {
         file: r.file,
         bytes: r.bytes,
         job_id: null,
@@ -417,7 +459,9 @@ async function selectedExport(o: SubmissionExportOptions): Promise<void> {
         boundary: r.boundary,
         state: statePath,
         requests: r.requests,
-      }) + '\n',
+      },
+      [],
+      { compact: true },
     );
   }
   if (r.rows === 0)

@@ -54,7 +54,7 @@ export function newSubmissionListCommand(f: Factory, runF = submissionListRun) {
 
 /** Streams submissions page by page; only the table (which must measure its columns) holds rows in memory. */
 export async function submissionListRun(o: SubmissionListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, SUBMISSION_FIELDS);
+  const format = resolveFormat(o.io, o);
   const machine = format.kind === 'json' || format.kind === 'ndjson';
   const limit = listLimit(format, o);
   const range = resolveRange(o, o.now());

@@ -9,7 +9,7 @@ import { describeRetention, retentionOf } from '../../service/retention.js';
 import type { Factory } from '../../factory.js';
 import { abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
-import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption } from '../shared.js';
+import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag } from '../../io/time-range.js';
 
 // Pieces shared by the submission verbs: flag parsers, the download flags of export and
@@ -81,6 +81,9 @@ export function addDownloadOptions<A extends unknown[], O extends OptionValues, 
     );
 }
 
+/** Fields of a single `submission update --json` (a contract with scripts; see UpdateResult). */
+export const UPDATE_FIELDS = ['submission_id', 'id', 'form_id', 'updated', 'message'] as const;
+
 /** `formctl submission update [form] [submission-id]`: the command and its flags, declared once. */
 export function submissionUpdateCommand() {
   const base = new Command('update')
@@ -106,7 +109,12 @@ export function submissionUpdateCommand() {
       '-y, --yes',
       'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)',
     )
-    .option('--json', 'Print {submission_id, form_id, updated, message} as JSON (single update; updated: the field ids sent)');
+    .addOption(
+      jsonOption(UPDATE_FIELDS, {
+        description: `Print the single update's result as JSON (updated: the field ids sent); optionally only these comma-separated fields (fields: ${UPDATE_FIELDS.join(', ')})`,
+      }),
+    )
+    .addOption(jqOption());
   // After [form]: Commander fills positionals in the order they were added.
   return examples(addFormArgument(base).argument('[submission-id]', 'Submission id (not with --from)'), [
     'formctl submission update contact-us 118 --set Name="Ada Lovelace" --set Email=ada@example.com',

@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import { cannotRead, parseJsonObject } from '../../io/files.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { readAll, write } from '../../io/iostreams.js';
-import { notice, success } from '../../io/output.js';
+import { jsonFormat, notice, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import type { FlagsOf } from '../shared.js';
 import { bulkUpdateRun } from './bulk.js';
@@ -44,7 +44,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
-      if (flags.json) throw new UsageError('--json is for a single update; bulk results are NDJSON already.');
+      if (flags.json || flags.jq !== undefined) throw new UsageError('--json and --jq are for a single update; bulk results are NDJSON already.');
       return bulkF({
         ...flags,
         io: f.io,
@@ -113,6 +113,7 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const res = await updateSubmission(client, form.id, id, body);
   // A stable object rather than the service's envelope, whose shape differs between deployments.
   const result: UpdateResult = { submission_id: o.submissionId, id, form_id: form.id, updated: Object.keys(patch), message: res.message };
-  if (o.json) await write(o.io.stdout, JSON.stringify(result, null, 2) + '\n');
+  const json = jsonFormat(o);
+  if (json) await writeObject(o.io, json, result, []);
   else await success(o.io, `Updated ${Object.keys(patch).length} field${Object.keys(patch).length === 1 ? '' : 's'} of ${label} of form ${formLabel(form)}.`);
 }

@@ -60,7 +60,7 @@ export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
 
 /** Validates everything locally as the service would, then creates the integration. */
 export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, CREATE_FIELDS);
+  const format = resolveFormat(o.io, o);
   let choices: WalkThrough;
   if (o.url !== undefined) choices = { url: o.url, secretFile: o.secretFile, generateSecret: o.generateSecret, inactive: o.inactive };
   else if (o.io.canPrompt && o.prompter) choices = await walkThrough(o, o.prompter());

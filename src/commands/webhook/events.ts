@@ -103,7 +103,7 @@ export async function webhookEventsRun(o: WebhookEventsOptions): Promise<void> {
 }
 
 async function eventsRun(o: WebhookEventsOptions): Promise<void> {
-  let format = resolveFormat(o.io, o, EVENT_FIELDS);
+  let format = resolveFormat(o.io, o);
   // With --follow the limit applies to the records already there when it starts (the newest ones).
   const limit = listLimit(format, o);
   const client = await o.api();

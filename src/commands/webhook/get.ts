@@ -33,7 +33,7 @@ export function newWebhookGetCommand(f: Factory, runF = webhookGetRun) {
 
 /** Shows one webhook, its secret, header values and the secret parts of its URL masked (unless --show-secret). */
 export async function webhookGetRun(o: WebhookGetOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o);
   const client = await o.api();
   const { webhook } = await webhookTarget(client, o.form, o.id);
   const hook = webhookView(webhook, o.showSecret);

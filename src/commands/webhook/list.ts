@@ -31,7 +31,7 @@ export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
 
 /** Lists webhooks with their secrets, header values and the secret parts of their URLs masked (unless --show-secret). */
 export async function webhookListRun(o: WebhookListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o);
   const limit = listLimit(format, o);
   const client = await o.api();
   const found = await withSpinner(o.io, 'Loading webhooks…', async () => listWebhooks(client, await formIdOf(client, o.form)));

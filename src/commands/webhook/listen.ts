@@ -1,11 +1,11 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { escapeControls, loadChalk } from '../../io/output.js';
+import { type OutputFormat, escapeControls, loadChalk, writeObject } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
-import { type FlagsOf, directoryOption, examples, fileOption } from '../shared.js';
+import { type FlagsOf, directoryOption, examples, fileOption, jqOption } from '../shared.js';
 import { afterColon } from './shared.js';
 import { readSecretFile } from './files.js';
 
@@ -29,11 +29,14 @@ function webhookListenCommand() {
     .addOption(fileOption('--secret-file <file>', 'Verify X-Webhook-Signature with this secret (answers 401 when it is wrong)'))
     .option('--forward-to <url>', 'Forward each delivery unchanged to this URL and pass its answer back')
     .addOption(directoryOption('--save-dir <dir>', 'Write each raw body and its headers here (for `webhook verify --body-file`)'))
-    .option('--json', 'One JSON object per delivery on stdout (NDJSON)');
+    .option('--ndjson', 'One JSON object per delivery on stdout, streamed')
+    // The flag's first name, kept working for scripts written before it streamed under --ndjson.
+    .addOption(new Option('--json').hideHelp())
+    .addOption(jqOption('--ndjson'));
   return examples(cmd, [
     'formctl webhook listen --port 8787 --secret-file secret.txt',
     'formctl webhook listen --secret-file secret.txt --forward-to http://127.0.0.1:3000/webhooks/formctl',
-    "formctl webhook listen --port 0 --json --save-dir ./deliveries | jq -c '{seq, verdict: .signature.verdict}'",
+    "formctl webhook listen --port 0 --ndjson --save-dir ./deliveries | jq -c '{seq, verdict: .signature.verdict}'",
   ]);
 }
 
@@ -127,6 +130,9 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
 
 /** Listens until Ctrl-C, printing each delivery as it arrives. */
 export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
+  // --jq implies --ndjson here: the expression runs on each delivery as it arrives.
+  const format: OutputFormat | undefined =
+    o.ndjson || o.json || o.jq !== undefined ? { kind: 'ndjson', ...(o.jq !== undefined ? { jq: o.jq } : {}) } : undefined;
   const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   let forwardTo: URL | undefined;
   if (o.forwardTo !== undefined) {
@@ -145,17 +151,17 @@ export async function webhookListenRun(o: WebhookListenOptions): Promise<void> {
       saveDir: o.saveDir,
       now: o.now,
       onDelivery: async (d) => {
-        if (o.json) await write(o.io.stdout, `${JSON.stringify(deliveryRecord(d))}\n`);
+        if (format) await writeObject(o.io, format, deliveryRecord(d), []);
         else await printHuman(o.io, d);
       },
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    // Whether a port is free is the machine's state, not a mistake in the command: exit 1, as `formctl sandbox`.
-    if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.error, 'Pick another --port (0 picks a free one).');
-    if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.error, 'Pick a port above 1023 (0 picks a free one).');
+    // A --port or --host this machine cannot listen on is bad input, fixed by another value: exit 2, as `formctl sandbox`.
+    if (e.code === 'EADDRINUSE') throw new CliError(`Port ${o.port} is in use.`, ExitCode.usage, 'Pick another --port (0 picks a free one).');
+    if (e.code === 'EACCES') throw new CliError(`Not allowed to listen on port ${o.port}.`, ExitCode.usage, 'Pick a port above 1023 (0 picks a free one).');
     if (e.code === 'EADDRNOTAVAIL')
-      throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.error, 'Pass a --host this machine has, such as 127.0.0.1.');
+      throw new CliError(`Cannot listen on ${o.host}: no such local address.`, ExitCode.usage, 'Pass a --host this machine has, such as 127.0.0.1.');
     throw err;
   }
   // Scripts read this first stderr line to learn the URL (with --port 0 especially).

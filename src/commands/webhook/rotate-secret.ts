@@ -4,17 +4,18 @@ import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat, writeObject } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
-import { type FlagsOf, addFormArgument, examples } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 import { fullBody } from './body.js';
 
+/** Fields of `rotate-secret --json` (a contract with scripts). */
+const ROTATE_FIELDS = ['id', 'form_id', 'secret'] as const;
+
 /** `formctl webhook rotate-secret [form] [id]`: the command and its flags, declared once. */
 function webhookRotateSecretCommand() {
-  const base = new Command('rotate-secret')
-    .description('Replace the signing secret with a new random one and print it once')
-    .option('--json', 'Output {"id", "form_id", "secret"} as JSON');
-  return examples(addWebhookIdArgument(addFormArgument(base)), [
+  const base = new Command('rotate-secret').description('Replace the signing secret with a new random one and print it once');
+  return examples(addOutputOptions(addWebhookIdArgument(addFormArgument(base)), { fields: ROTATE_FIELDS }), [
     'formctl webhook rotate-secret contact 7 > new-secret.txt',
     'formctl webhook rotate-secret 42 7 --json | jq -r .secret',
   ]);

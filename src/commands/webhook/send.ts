@@ -6,15 +6,18 @@ import { type ProxySetting, proxySetting } from '../../api/proxy.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { escapeControls, notice } from '../../io/output.js';
+import { escapeControls, jsonFormat, notice, writeObject } from '../../io/output.js';
 import { describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { maskWebhookUrl } from '../../webhooks/secret.js';
 import { userAgent } from '../../version.js';
-import { type FlagsOf, examples, fileOption } from '../shared.js';
+import { type FlagsOf, addOutputOptions, examples, fileOption } from '../shared.js';
 import { collectHeader, headerObject } from './headers.js';
 import { readLocalFile, readSecretFile } from './files.js';
+
+/** Fields of `send --json` (a contract with scripts). */
+const SEND_FIELDS = ['url', 'status', 'signed', 'body_bytes', 'response'] as const;
 
 /** `formctl webhook send <url>`: the command and its flags, declared once. */
 function webhookSendCommand() {
@@ -26,9 +29,8 @@ function webhookSendCommand() {
     .option('--sample', 'Send a sample payload (the default when no --body-file is given)')
     .addOption(fileOption('--body-file <file>', 'Send these exact bytes instead of a sample'))
     .option('--header <name:value>', "Extra header, as a webhook's custom headers are sent (repeatable)", collectHeader)
-    .option('--json', 'Output {"url", "status", "signed", "body_bytes", "response"} as JSON')
     .option('--show-secret', 'Print the URL in full in --json and errors (its tokens, password or secret path masked by default)');
-  return examples(cmd, [
+  return examples(addOutputOptions(cmd, { fields: SEND_FIELDS }), [
     'formctl webhook send http://127.0.0.1:3000/webhooks/formctl --secret-file secret.txt',
     'formctl webhook send http://127.0.0.1:3000/hook --secret-file secret.txt --form contact --sample',
     'formctl webhook send https://staging.example.com/hook --secret-file secret.txt --body-file deliveries/delivery-0001.body',
@@ -63,6 +65,7 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
 
 /** Builds the body (sample or file), signs it as the service does and POSTs it once. */
 export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
+  const json = jsonFormat(o);
   // The URL as printed: a receiver's URL may carry its credential (docs/security.md, "Secrets in output").
   const shown = (text: string) => (o.showSecret ? text : String(maskWebhookUrl(text)));
   if (!URL.canParse(o.url) || !/^https?:$/.test(new URL(o.url).protocol)) {
@@ -101,12 +104,12 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   }
   const received = res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
-  const response = o.io.stdoutIsTTY && !o.json ? escapeControls(received, { newlines: true }) : received;
-  if (o.json) {
-    await write(
-      o.io.stdout,
-      `${JSON.stringify({ url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response })}\n`,
-    );
+  const response = o.io.stdoutIsTTY && !json ? escapeControls(received, { newlines: true }) : received;
+  if (json) {
+    // One line, as before the field list existed: a contract with scripts that read it line by line.
+    await writeObject(o.io, json, { url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response }, [], {
+      compact: true,
+    });
   } else {
     await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
   }

@@ -68,7 +68,7 @@ export function answerBody(form: Form, data: Array<[string, string]>, now: Date)
  * so every active integration of the form fires (docs/webhooks-and-members.md, "Private receivers").
  */
 export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, TRIGGER_FIELDS);
+  const format = resolveFormat(o.io, o);
   const ref = parseFormRef(o.form);
   const client = await o.api();
   const form = await getForm(client, ref);

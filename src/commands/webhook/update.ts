@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { updateWebhook } from '../../api/webhooks.js';
-import { UsageError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
+import { ValidationError } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
 import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
@@ -52,7 +53,7 @@ export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
 
 /** Fetches the webhook, merges the change into its full data, validates the result and PUTs it all. */
 export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WEBHOOK_FIELDS);
+  const format = resolveFormat(o.io, o);
   if (o.activate && o.deactivate) throw new UsageError('Use either --activate or --deactivate, not both.');
   const noSecret = !o.secret;
   const header = o.header ?? [];
@@ -88,7 +89,14 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const { webhook_url: _stored, ...kept } = body.data;
   const toCheck = o.url !== undefined ? body.data : kept;
   throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
-  const updated = await updateWebhook(client, formId, o.id, body);
+  const updated = await updateWebhook(client, formId, o.id, body).catch((err: unknown) => {
+    // Every update sends the stored URL back, and the service checks it again: a host it cannot resolve
+    // (a placeholder such as the deployed sandbox's seed, offline) blocks any change until --url replaces it.
+    if (o.url === undefined && err instanceof ValidationError && /could not be resolved/i.test(err.message)) {
+      throw new CliError(err.message, err.exitCode, 'Every update sends the stored URL again; pass --url with one the service can resolve.');
+    }
+    throw err;
+  });
   if (noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, webhookView(updated, o.showSecret), []);

@@ -56,7 +56,7 @@ export async function webhookVerifyRun(o: WebhookVerifyOptions): Promise<void> {
   if (o.signature !== undefined && o.headerFile !== undefined) throw new UsageError('Use either --signature or --header-file, not both.');
   if (o.signature === undefined && o.headerFile === undefined)
     throw new UsageError('Missing the signature.', 'Pass --signature "sha256=…" or --header-file <file>.');
-  const format = resolveFormat(o.io, { json: o.json }, VERIFY_FIELDS);
+  const format = resolveFormat(o.io, { json: o.json, jq: o.jq });
   const json = format.kind === 'json' ? format : undefined;
   const secret = await readSecretFile(o.secretFile);
   const header = o.signature ?? signatureFromHeaderText((await readLocalFile(o.headerFile!, '--header-file')).toString('utf8'));

@@ -27,7 +27,7 @@ export function newWorkspaceCreateCommand(f: Factory, runF = workspaceCreateRun)
 
 /** Creates the workspace and prints it (✓ line on a TTY, the object with --json). */
 export async function workspaceCreateRun(o: WorkspaceCreateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WORKSPACE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const name = (o.name ?? (await o.prompter().input({ message: 'Workspace name', flag: '--name' }))).trim();
   if (!name) throw new UsageError('--name must not be empty.');
   const ws = await createWorkspace(await o.api(), { name, emoji: o.emoji });

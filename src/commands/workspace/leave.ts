@@ -36,7 +36,7 @@ export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> &
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
   return workspaceLeaveCommand().action((id, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }),
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f, { ownTokenOnly: true }), id }),
   );
 }
 

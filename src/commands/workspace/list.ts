@@ -31,7 +31,7 @@ export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun) {
 
 /** Lists workspaces; marks the profile's default one in the table. */
 export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WORKSPACE_FIELDS);
+  const format = resolveFormat(o.io, o);
   const limit = listLimit(format, o);
   const client = await o.api();
   const [workspaces, current] = await withSpinner(o.io, 'Loading workspaces…', () => Promise.all([listWorkspaces(client), o.defaultWorkspace()]));

@@ -33,7 +33,7 @@ export function newWorkspaceUpdateCommand(f: Factory, runF = workspaceUpdateRun)
 
 /** The service requires `name` on every update, so an emoji-only change keeps the current name. */
 export async function workspaceUpdateRun(o: WorkspaceUpdateOptions): Promise<void> {
-  const format = resolveFormat(o.io, o, WORKSPACE_FIELDS);
+  const format = resolveFormat(o.io, o);
   if (o.name === undefined && o.emoji === undefined) throw new UsageError('Nothing to update.', 'Pass --name and/or --emoji.');
   if (o.name !== undefined && !o.name.trim()) throw new UsageError('--name must not be empty.');
   const client = await o.api();

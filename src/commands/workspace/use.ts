@@ -1,14 +1,17 @@
-import { Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
+import { completes } from '../../completion/kinds.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_BASE_URL, originOf } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import { success } from '../../io/output.js';
-import { examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
+import { examples, type FlagsOf, parseId } from '../shared.js';
 
 /** `formctl workspace use <id>`: the command and its flags, declared once. */
 function workspaceUseCommand() {
-  const base = new Command('use').description('Make a workspace the default for this profile (-w overrides it)').addArgument(workspaceIdArgument());
+  // Optional, so that a person on a terminal can pick it (Commander would refuse a missing <id> first).
+  const id = completes(new Argument('[id]', 'Workspace id (picked from a list on a terminal when omitted)').argParser(parseId('workspace id')), 'workspace');
+  const base = new Command('use').description('Make a workspace the default for this profile (-w overrides it)').addArgument(id);
   return examples(base, ['formctl workspace use 12', 'formctl form list   # now lists workspace 12']);
 }
 
@@ -23,9 +26,14 @@ export type WorkspaceUseOptions = FlagsOf<typeof workspaceUseCommand> &
 
 /** `formctl workspace use <id>`. */
 export function newWorkspaceUseCommand(f: Factory, runF = workspaceUseRun) {
-  return workspaceUseCommand().action((id, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, context: f.context, id }),
-  );
+  return workspaceUseCommand().action(async (idArg, flags) => {
+    let id = idArg;
+    if (id === undefined) {
+      if (!f.io.canPrompt) throw new UsageError('Missing the workspace id.', 'Pass one: formctl workspace use <id> (see `formctl workspace list`).');
+      id = await (await import('../pickers.js')).pickWorkspace(f, '<id>');
+    }
+    return runF({ ...flags, io: f.io, api: f.api, config: f.config, profileName: async () => (await f.context()).profileName, context: f.context, id });
+  });
 }
 
 /** Checks the workspace exists for this token, then stores it in the profile. */

@@ -570,8 +570,15 @@ describe('rate-limit awareness', () => {
       expect(sleeps).toEqual([]);
       // The next export is refused before sending: the export budget is held for the Retry-After.
       const before = s.requests.length;
-      await expect(c.request({ method: 'POST', path: '/form/export', bucket: 'export' })).rejects.toBeInstanceOf(RateLimitError);
+      const refused = await c.request({ method: 'POST', path: '/form/export', bucket: 'export' }).then(
+        () => undefined,
+        (e: unknown) => e as RateLimitError,
+      );
+      expect(refused).toBeInstanceOf(RateLimitError);
       expect(s.requests.length).toBe(before);
+      // Nothing was sent, so no HTTP status is quoted beside it (it read "nothing was sent (HTTP 429, POST …)").
+      expect(refused!.message).toBe('The export rate limit for this minute is used up (by this and other formctl processes). (not sent: POST /form/export)');
+      expect(refused!.hint).toMatch(/^The budget frees up in \d+ s, longer than --max-wait allows\. Wait and retry, or raise --max-wait\.$/);
     });
 
     it('a who-am-I request (external bucket) is counted in its own budget only, never in the general one', async () => {

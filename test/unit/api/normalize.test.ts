@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isoTime,
   messageOf,
   normalizeEvent,
   normalizeMember,
@@ -112,13 +113,13 @@ describe('normalizeEvent', () => {
       status: 'success',
       response_code: null,
       error_message: null,
-      created_at: '2025-01-02 10:00',
+      created_at: '2025-01-02T10:00:00Z',
     });
     expect(normalizeEvent({ date: '2025-01-02 10:01', status: 'Error', data: { message: 'Server Error', response: null, status: 500 } })).toMatchObject({
       status: 'failed',
       response_code: 500,
       error_message: 'Server Error',
-      created_at: '2025-01-02 10:01',
+      created_at: '2025-01-02T10:01:00Z',
     });
   });
 });
@@ -136,10 +137,33 @@ describe('normalizeSubmission', () => {
     const s = normalizeSubmission({ id: 812, submission_id: '6c1f1e9e-uuid', data: { created_at: '2025-02-03 04:05:06', x: 'y' } });
     expect(s.pathId).toBe('812');
     expect(s.submission_id).toBe('6c1f1e9e-uuid');
-    expect(s.submitted_at).toBe('2025-02-03 04:05:06');
+    expect(s.submitted_at).toBe('2025-02-03T04:05:06Z');
   });
   it('falls back to a top-level created_at, then null', () => {
     expect(normalizeSubmission({ id: 1, created_at: '2025-01-01' }).submitted_at).toBe('2025-01-01');
     expect(normalizeSubmission({ id: 1 })).toMatchObject({ submitted_at: null, data: {}, submission_id: '1', pathId: '1' });
+  });
+});
+
+describe('times as ISO-8601 UTC on both services', () => {
+  it("the deployed service's bare times (UTC by its config) get a T and a Z; offsets move to UTC; ISO UTC and non-times stay", () => {
+    expect(isoTime('2026-11-27 15:28:03')).toBe('2026-11-27T15:28:03Z');
+    expect(isoTime('2026-11-27 15:32')).toBe('2026-11-27T15:32:00Z');
+    expect(isoTime('2026-11-27T15:28:03.5')).toBe('2026-11-27T15:28:03.5Z');
+    expect(isoTime('2026-11-27T16:28:03+01:00')).toBe('2026-11-27T15:28:03Z');
+    expect(isoTime('2026-11-27T15:28:03.931+00:00')).toBe('2026-11-27T15:28:03.931Z');
+    expect(isoTime('2026-11-27T15:10:06.931Z')).toBe('2026-11-27T15:10:06.931Z');
+    expect(isoTime('2026-11-27T15:10:06.000000Z')).toBe('2026-11-27T15:10:06.000000Z');
+    expect(isoTime('yesterday')).toBe('yesterday');
+    expect(isoTime(null)).toBe(null);
+  });
+
+  it('a deployed submission and a deployed event are read with ISO times', () => {
+    const s = normalizeSubmission({ id: 3, data: { created_at: '2026-11-27 18:56:35', name: 'Ada' } });
+    expect(s.submitted_at).toBe('2026-11-27T18:56:35Z');
+    // The answers stay as the service stored them.
+    expect(s.data.created_at).toBe('2026-11-27 18:56:35');
+    expect(normalizeSubmission({ id: 4, created_at: '2026-11-27 18:56:35', data: {} }).created_at).toBe('2026-11-27T18:56:35Z');
+    expect(normalizeEvent({ date: '2026-11-27 15:32', status: 'Success', data: {} }).created_at).toBe('2026-11-27T15:32:00Z');
   });
 });

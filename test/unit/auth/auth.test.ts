@@ -41,13 +41,17 @@ describe('auth login', () => {
     const t = await testConfig();
     const fio = fakeIO({ stdin: `  ${GOOD}\n` });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: `${server.url}/`, withToken: true });
-    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/open/workspaces', `Bearer ${GOOD}`]]);
+    // The second request asks whose the token is; this service has no such route (404), so the line names the profile only.
+    expect(server.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([
+      ['GET', '/open/workspaces', `Bearer ${GOOD}`],
+      ['GET', '/external/zapier/validate', `Bearer ${GOOD}`],
+    ]);
     expect(t.store.data).toEqual({
       currentProfile: 'default',
       profiles: { default: { baseUrl: server.url, token: GOOD, tokenOrigin: server.url, workspace: 7 } },
     });
     expect(fio.out()).toBe('');
-    expect(fio.err()).toBe('');
+    expect(fio.err()).toBe(`Logged in to ${new URL(server.url).host} as profile default\n`);
     await t.cleanup();
   });
 
@@ -90,7 +94,10 @@ describe('auth login', () => {
     const fio = fakeIO({ stdin: 'tok_noread' });
     await authLoginRun({ ...t, io: fio.io, prompter: () => scriptedPrompter().prompter, baseUrl: server.url, withToken: true });
     expect(t.store.profile('default')).toEqual({ baseUrl: server.url, token: 'tok_noread', tokenOrigin: server.url });
-    expect(fio.err()).toBe('warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\n');
+    // Piped, one line says whose the token is (the service answers who am I to any valid token).
+    expect(fio.err()).toBe(
+      `warning: This token cannot list workspaces (it lacks the workspaces-read ability); saving it anyway.\nLogged in to ${new URL(server.url).host} as Ada Admin (ada@example.com), profile default\n`,
+    );
     await t.cleanup();
   });
 
@@ -136,10 +143,53 @@ describe('auth status', () => {
       // This stub has no who-am-I route (an older server): the workspace list checked the token.
       account: null,
       valid: true,
+      profiles: [{ profile: 'default', current: true, host: new URL(server.url).host, base_url: server.url, account: null, valid: true, error: null }],
     });
     expect(server.requests.map((r) => r.url)).toEqual(['/external/zapier/validate', '/open/workspaces']);
     expect(fio.out()).not.toContain(GOOD);
     await t.cleanup();
+  });
+
+  it('checks every saved profile at once; the exit code is the one in use; --profile narrows to it', async () => {
+    const t = await testConfig();
+    const host = new URL(server.url).host;
+    await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+    await t.store.saveProfile('ada', { baseUrl: server.url, token: 'tok_noread' });
+    await t.store.saveProfile('old', { baseUrl: server.url, token: 'tok_revoked_999' });
+    await t.store.saveProfile('elsewhere', { baseUrl: 'http://127.0.0.1:1', tokenOrigin: server.url, token: GOOD });
+    const fio = fakeIO();
+    await authStatusRun({ ...t, io: fio.io, json: ['profile', 'valid', 'profiles'] });
+    const row = (profile: string, current: boolean, extra: object) => ({ profile, current, host, base_url: server.url, account: null, ...extra });
+    expect(JSON.parse(fio.out())).toEqual({
+      profile: 'default',
+      valid: true,
+      profiles: [
+        row('ada', false, { account: { name: 'Ada Admin', email: 'ada@example.com' }, valid: true, error: null }),
+        row('default', true, { valid: true, error: null }),
+        // A saved token is never sent to another origin: the profile is reported without a request.
+        {
+          ...row('elsewhere', false, {}),
+          host: '127.0.0.1:1',
+          base_url: 'http://127.0.0.1:1',
+          valid: false,
+          error: `no token for this host (the saved one is for ${server.url})`,
+        },
+        row('old', false, { valid: false, error: 'token rejected (HTTP 401)' }),
+      ],
+    });
+    const tty = fakeIO({ tty: true });
+    await authStatusRun({ ...t, io: tty.io });
+    expect(tty.out()).toMatch(/\nOther profiles:\nPROFILE\s+HOST\s+ACCOUNT\s+STATUS\nada\s+\S+\s+Ada Admin \(ada@example\.com\)\s+valid\n/);
+    expect(tty.out()).toMatch(/\nold\s+\S+\s+-\s+not working: token rejected \(HTTP 401\)\n$/);
+
+    const narrowed = await testConfig({ profile: 'old' });
+    await narrowed.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+    await narrowed.store.saveProfile('old', { baseUrl: server.url, token: 'tok_revoked_999' });
+    const one = fakeIO();
+    expect(await exitOf(authStatusRun({ ...narrowed, io: one.io, json: ['profiles'] }))).toBe(4);
+    expect(JSON.parse(one.out()).profiles.map((p: { profile: string }) => p.profile)).toEqual(['old']);
+    await t.cleanup();
+    await narrowed.cleanup();
   });
 
   it('names the account from who-am-I, in one request, for a token without workspaces-read', async () => {
@@ -159,7 +209,7 @@ describe('auth status', () => {
     );
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /external/zapier/validate']);
     const json = fakeIO();
-    await authStatusRun({ ...t, io: json.io, json: 'account,valid' });
+    await authStatusRun({ ...t, io: json.io, json: ['account', 'valid'] });
     expect(JSON.parse(json.out())).toEqual({ account: { name: 'Ada Admin', email: 'ada@example.com' }, valid: true });
     await t.cleanup();
   });
@@ -186,7 +236,7 @@ describe('auth status', () => {
   it('without a token prints valid:false and exits 4', async () => {
     const t = await testConfig();
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid,token,error' }))).toBe(4);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: ['valid', 'token', 'error'] }))).toBe(4);
     expect(JSON.parse(fio.out())).toEqual({ valid: false, token: null, error: 'no token' });
     expect(server.requests).toHaveLength(0);
     await t.cleanup();
@@ -195,7 +245,7 @@ describe('auth status', () => {
   it('a network failure exits 11', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: GOOD, FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     const fio = fakeIO();
-    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: 'valid' }))).toBe(11);
+    expect(await exitOf(authStatusRun({ ...t, io: fio.io, json: ['valid'] }))).toBe(11);
     expect(JSON.parse(fio.out())).toEqual({ valid: false });
     await t.cleanup();
   });

@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispositionFilename } from '../../../src/export/filename.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
-import { submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
+import { newSubmissionExportStatusCommand, submissionExportStatusRun } from '../../../src/commands/submission/export-status.js';
+import { selectColumns } from '../../../src/commands/submission/export.js';
+import type { Form } from '../../../src/api/forms.js';
+import type { Factory } from '../../../src/factory.js';
 import { type CliError, InterruptedError } from '../../../src/errors.js';
 import { CLEAR_LINE } from '../../../src/io/status-line.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
@@ -150,6 +153,21 @@ describe('submission export (sync)', () => {
     expect(err.message).toBe('Unknown column id for form "Contact us" (id 42): nope.');
     expect(err.hint).toBe('Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at');
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('--columns takes field names in any case too, as --set does; a name two fields share is refused', () => {
+    const form = {
+      id: 42,
+      slug: 'contact',
+      title: 'Contact us',
+      properties: [
+        { id: 'p_name', name: 'Name', type: 'text' },
+        { id: 'p_c1', name: 'Comment', type: 'text' },
+        { id: 'p_c2', name: 'comment', type: 'text' },
+      ],
+    } as unknown as Form;
+    expect(Object.keys(selectColumns(form, ['created_at', 'NAME', 'p_c2'], undefined))).toEqual(['created_at', 'p_name', 'p_c2']);
+    expect(() => selectColumns(form, ['Comment'], undefined)).toThrow('Column "Comment" names 2 fields of form "Contact us" (id 42): p_c1, p_c2.');
   });
 
   it('refuses to replace an existing file without --clobber', async () => {
@@ -487,7 +505,7 @@ describe('submission export (async job)', () => {
     const done = { job_id: JOB, status: 'completed', progress: 100, file_url: 'FILE', expires_at: '2025-01-01T02:00:00Z' };
     stub = await asyncServer([done]);
     const link = `${stub.url.replace('127.0.0.1', 'localhost')}/files/export.csv?sig=abc`;
-    const status = async (extra: { json?: string | true; tty?: boolean }) => {
+    const status = async (extra: { json?: string[] | true; tty?: boolean }) => {
       const fio = fakeIO({ tty: extra.tty ?? false });
       await submissionExportStatusRun({
         io: fio.io,
@@ -508,10 +526,10 @@ describe('submission export (async job)', () => {
     expect(bare.err).toBe(
       `note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: ${download}\n`,
     );
-    const named = await status({ json: 'status,file_url' });
+    const named = await status({ json: ['status', 'file_url'] });
     expect(JSON.parse(named.out)).toEqual({ status: 'completed', file_url: link });
     expect(named.err).toBe('');
-    const other = await status({ json: 'status' });
+    const other = await status({ json: ['status'] });
     expect(JSON.parse(other.out)).toEqual({ status: 'completed' });
     expect(other.err).toBe('');
     const tsv = await status({});
@@ -536,9 +554,12 @@ describe('submission export (async job)', () => {
       pollInterval: 1000,
       waitTimeout: 1000,
     };
-    expect((await failure(submissionExportStatusRun({ ...base, download: true, json: 'file_url' }))).exitCode).toBe(2);
-    const unknown = await failure(submissionExportStatusRun({ ...base, json: 'url' }));
+    expect((await failure(submissionExportStatusRun({ ...base, download: true, json: ['file_url'] }))).exitCode).toBe(2);
+    // The field list is checked as the flag is parsed, before the run (and any request).
+    const run = vi.fn(async () => undefined);
+    const unknown = await failure(newSubmissionExportStatusCommand({} as Factory, run).parseAsync(['42', JOB, '--json', 'url'], { from: 'user' }));
     expect(unknown.exitCode).toBe(2);
     expect(unknown.message).toBe('Unknown JSON field: url.');
+    expect(run).not.toHaveBeenCalled();
   });
 });

@@ -29,7 +29,7 @@ describe('--json field names of the form commands', () => {
   it('get refuses a name the form neither declares nor has (exit 2, the fields listed)', async () => {
     stub = await startFormStub();
     const io = fakeIO();
-    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: 'title,nope' }));
+    const e = await caught(formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: ['title', 'nope'] }));
     expect(e).toBeInstanceOf(CliError);
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');
@@ -41,7 +41,7 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({ form: sampleForm({ font_family: 'Inter' }) });
     expect(FORM_FIELDS).not.toContain('font_family');
     const io = fakeIO();
-    await formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: 'id,font_family,closes_at' });
+    await formGetRun({ io: io.io, api: async () => stub!.client, now, form: '42', json: ['id', 'font_family', 'closes_at'] });
     expect(io.out()).toBe('{\n  "id": 42,\n  "font_family": "Inter",\n  "closes_at": null\n}\n');
   });
 
@@ -57,12 +57,12 @@ describe('--json field names of the form commands', () => {
     stub = await startFormStub({
       form: sampleForm({ properties: [{ id: 'f-msg', type: 'text', name: 'Message', multi_lines: true }] }),
     });
-    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, form: '42', json: 'nope' }));
+    const bad = await caught(formFieldsRun({ io: fakeIO().io, api: async () => stub!.client, form: '42', json: ['nope'] }));
     expect(bad!.exitCode).toBe(2);
     expect(bad!.message).toBe('Unknown JSON field: nope.');
     expect(bad!.hint).toBe(`Available fields: ${[...PROPERTY_FIELDS, 'multi_lines'].join(', ')}`);
     const io = fakeIO();
-    await formFieldsRun({ io: io.io, api: async () => stub!.client, form: '42', json: 'id,multi_lines,help' });
+    await formFieldsRun({ io: io.io, api: async () => stub!.client, form: '42', json: ['id', 'multi_lines', 'help'] });
     expect(io.out()).toBe('[\n  {"id":"f-msg","multi_lines":true,"help":null}\n]\n');
   });
 
@@ -79,7 +79,7 @@ describe('--json field names of the form commands', () => {
           form: '42',
           title: 'New',
           validate: true,
-          json: 'nope',
+          json: ['nope'],
         }),
       );
       expect(e!.exitCode).toBe(2);
@@ -99,7 +99,7 @@ describe('--json field names of the form commands', () => {
         resolveWorkspace: async () => 3,
         prompter: noPrompter,
         title: 'T',
-        json: 'id,nope',
+        json: ['id', 'nope'],
         validate: true,
       }),
     );

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { formCreateRun } from '../../../src/commands/form/create.js';
-import { formDeleteRun } from '../../../src/commands/form/delete.js';
+import { formDeleteRun, newFormDeleteCommand } from '../../../src/commands/form/delete.js';
 import { formFieldsRun } from '../../../src/commands/form/fields.js';
 import { formGetRun } from '../../../src/commands/form/get.js';
 import { formListAllRun } from '../../../src/commands/form/list-all.js';
 import { formListRun } from '../../../src/commands/form/list.js';
 import { CliError } from '../../../src/errors.js';
+import type { Factory } from '../../../src/factory.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { json, startStubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
@@ -154,7 +155,7 @@ describe('form get / fields / list / delete against the sandbox', () => {
     await formFieldsRun({ io: piped.io, api, form: sb.formSlug! });
     expect(piped.out().split('\n')[0]).toMatch(/^[^\t]+\t[^\t]+\t[^\t]+\t(yes|no)$/);
     const js = fakeIO();
-    await formFieldsRun({ io: js.io, api, form: String(sb.formId), json: 'id,name' });
+    await formFieldsRun({ io: js.io, api, form: String(sb.formId), json: ['id', 'name'] });
     expect(Object.keys(JSON.parse(js.out())[0])).toEqual(['id', 'name']);
   });
 
@@ -172,7 +173,7 @@ describe('form get / fields / list / delete against the sandbox', () => {
     expect(head).toMatch(/^ID\s+SLUG\s+TITLE\s+VISIBILITY\s+SUBMISSIONS\s+UPDATED$/);
     expect(rest.find((l) => l.startsWith(`${sb.formId} `))).toMatch(/\spublic\s+2\s+(just now|\d+ seconds? ago)$/);
     const drafts = fakeIO();
-    await formListRun({ io: drafts.io, api, resolveWorkspace: async () => sb.workspaceId, now, visibility: 'draft', json: 'visibility' });
+    await formListRun({ io: drafts.io, api, resolveWorkspace: async () => sb.workspaceId, now, visibility: 'draft', json: ['visibility'] });
     const rows = JSON.parse(drafts.out());
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r: { visibility: string }) => r.visibility === 'draft')).toBe(true);
@@ -186,9 +187,16 @@ describe('form get / fields / list / delete against the sandbox', () => {
     try {
       const backupDir = async (n: number) => `${tmp.dir}/${n}`;
       expect(codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id }).catch((e) => e))).toBe(2);
+      // An unknown --json field is refused as the flag is parsed: the run (and the delete) never starts.
+      const run = vi.fn(async () => undefined);
       expect(
-        codeOf(await formDeleteRun({ io: fakeIO().io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: 'nope' }).catch((e) => e)),
+        codeOf(
+          await newFormDeleteCommand({} as Factory, run)
+            .parseAsync([id, '--yes', '--json', 'nope'], { from: 'user' })
+            .catch((e) => e),
+        ),
       ).toBe(2);
+      expect(run).not.toHaveBeenCalled();
       const io = fakeIO();
       await formDeleteRun({ io: io.io, api, backupDir, prompter: noPrompter, now, form: id, yes: true, json: true });
       expect(codeOf(await formGetRun({ io: fakeIO().io, api, now, form: id }).catch((e) => e))).toBe(6);
@@ -230,14 +238,14 @@ describe('form list paging (exact requests)', () => {
     const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
     try {
       const io = fakeIO();
-      await formListRun({ io: io.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 5, json: 'id' });
+      await formListRun({ io: io.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 5, json: ['id'] });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=5']);
       expect(JSON.parse(io.out())).toEqual([1, 2, 3, 4, 5].map((id) => ({ id })));
       expect(io.err()).toBe('note: showing the first 5 forms; pass --all or --limit N for more.\n');
 
       server.requests.length = 0;
       const all = fakeIO();
-      await formListRun({ io: all.io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, tag: 'x', json: 'id' });
+      await formListRun({ io: all.io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, tag: 'x', json: ['id'] });
       expect(server.requests.map((r) => r.url)).toEqual(['/open/workspaces/3/forms?page=1&per_page=100']);
       expect(JSON.parse(all.out())).toEqual([1, 6, 11, 16, 21].map((id) => ({ id })));
       expect(all.err()).toBe('');
@@ -257,15 +265,24 @@ describe('form list paging (exact requests)', () => {
 
       // The UX review's case: page 2 of 2-form pages shows forms 3–4, not "the first 2".
       const small = fakeIO();
-      await formListRun({ io: small.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 2, json: 'id' });
+      await formListRun({ io: small.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 2, json: ['id'] });
       expect(JSON.parse(small.out())).toEqual([{ id: 3 }, { id: 4 }]);
       expect(small.err()).toBe('note: showing forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
       const filteredPage = fakeIO();
-      await formListRun({ io: filteredPage.io, api: async () => c, resolveWorkspace: async () => 3, now, page: 2, limit: 2, visibility: 'public', json: 'id' });
+      await formListRun({
+        io: filteredPage.io,
+        api: async () => c,
+        resolveWorkspace: async () => 3,
+        now,
+        page: 2,
+        limit: 2,
+        visibility: 'public',
+        json: ['id'],
+      });
       expect(JSON.parse(filteredPage.out())).toEqual([{ id: 3 }]);
       expect(filteredPage.err()).toBe('note: showing 1 form that matches among forms 3–4 of 25; pass --page 3 for the next page, or --all for every form.\n');
       const filteredFirst = fakeIO();
-      await formListRun({ io: filteredFirst.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 2, visibility: 'draft', json: 'id' });
+      await formListRun({ io: filteredFirst.io, api: async () => c, resolveWorkspace: async () => 3, now, limit: 2, visibility: 'draft', json: ['id'] });
       expect(JSON.parse(filteredFirst.out())).toEqual([{ id: 2 }, { id: 4 }]);
       expect(filteredFirst.err()).toBe('note: showing the first 2 forms that match; pass --all or --limit N for more.\n');
 
@@ -275,8 +292,8 @@ describe('form list paging (exact requests)', () => {
 
       // --page is a page of the default 30 for a program too, while without --page a program gets every form.
       server.requests.length = 0;
-      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, page: 1, json: 'id' });
-      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, json: 'id' });
+      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, page: 1, json: ['id'] });
+      await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now, json: ['id'] });
       await formListRun({ io: fakeIO().io, api: async () => c, resolveWorkspace: async () => 3, now });
       expect(server.requests.map((r) => r.url)).toEqual([
         '/open/workspaces/3/forms?page=1&per_page=30',
@@ -288,7 +305,7 @@ describe('form list paging (exact requests)', () => {
       );
 
       const dep = fakeIO();
-      await formListAllRun({ io: dep.io, api: async () => c, now, json: 'id' });
+      await formListAllRun({ io: dep.io, api: async () => c, now, json: ['id'] });
       expect(JSON.parse(dep.out())).toHaveLength(25);
       expect(dep.err()).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
     } finally {

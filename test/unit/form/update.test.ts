@@ -190,7 +190,7 @@ describe('form update (safe update)', () => {
   it('accepts the deployed {type,message,form} answer and prints the form with --json', async () => {
     stub = await startFormStub({ wrap: true });
     const io = fakeIO();
-    await run(stub, io, { title: 'New', json: 'id,title' });
+    await run(stub, io, { title: 'New', json: ['id', 'title'] });
     expect(JSON.parse(io.out())).toEqual({ id: 42, title: 'New' });
   });
 

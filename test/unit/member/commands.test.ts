@@ -100,10 +100,18 @@ describe('member add', () => {
     expect(JSON.parse(r.out)).toEqual({ outcome, message });
   });
 
-  it('prints nothing on stdout when piped', async () => {
+  it('piped: nothing on stdout, and one line on stderr saying which of the three outcomes happened', async () => {
     const s = await serve([[ADD, [200, { message: 'User has been successfully added to workspace.' }]]]);
     const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'readonly', '-w', '7'], { url: s.url });
-    expect(r).toEqual({ code: 0, out: '', err: '' });
+    expect(r).toEqual({ code: 0, out: '', err: 'Added carol@example.com to workspace 7 as readonly.\n' });
+    const invited = await serve([[ADD, [200, { message: 'Registration invitation email sent to user.' }]]]);
+    const i = await runCli(['member', 'add', 'dan@example.com', '--role', 'user', '-w', '7'], { url: invited.url });
+    expect(i.err).toBe('Invited dan@example.com to workspace 7 as user: no account exists yet, so an invitation email was sent.\n');
+    const member = await serve([[ADD, [200, { message: 'User is already in workspace.' }]]]);
+    const m = await runCli(['member', 'add', 'ada@example.com', '--role', 'admin', '-w', '7'], { url: member.url });
+    expect(m.err).toBe(
+      'ada@example.com is already a member of workspace 7; nothing changed: their role was not changed; to make it admin, run `formctl member set-role -w 7 ada@example.com admin`.\n',
+    );
   });
 
   it('settles an unrecognised success text from the member list', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/errors.js';
 import { colorEnabled, createIOStreams, promptsDisabled } from '../../../src/io/iostreams.js';
-import { type Column, escapeControls, humanTime, notice, resolveFormat, success, writeList, writeObject } from '../../../src/io/output.js';
+import { type Column, escapeControls, humanTime, notice, parseJsonFields, resolveFormat, success, writeList, writeObject } from '../../../src/io/output.js';
 import { Capture, fakeIO } from '../../helpers/io.js';
 
 interface Row {
@@ -30,22 +30,22 @@ async function* pages(): AsyncGenerator<Row> {
 describe('writeList', () => {
   it('TTY: table with upper-case headers and relative times', async () => {
     const fio = fakeIO({ tty: true });
-    await writeList(fio.io, resolveFormat(fio.io, {}, FIELDS), rows, columns, { now: NOW });
+    await writeList(fio.io, resolveFormat(fio.io, {}), rows, columns, { now: NOW });
     expect(fio.out()).toBe(['ID  NAME        CREATED        TAGS', '1   Alpha form  3 minutes ago  a, b', '22  Beta        2 days ago     -', ''].join('\n'));
   });
 
   it('piped: TSV without header, ISO times, tabs/newlines in cells flattened, no ANSI', async () => {
     const fio = fakeIO({ tty: false, color: true });
-    await writeList(fio.io, resolveFormat(fio.io, {}, FIELDS), pages(), columns, { now: NOW });
+    await writeList(fio.io, resolveFormat(fio.io, {}), pages(), columns, { now: NOW });
     expect(fio.out()).toBe('1\tAlpha form\t2026-01-10T11:57:00Z\t["a","b"]\n22\tBeta\t2026-01-08T12:00:00Z\t[]\n');
   });
 
   it('--json: all fields; --json a,b: only those, in that order; missing → null', async () => {
     const a = fakeIO({ tty: true });
-    await writeList(a.io, resolveFormat(a.io, { json: true }, FIELDS), rows, columns);
+    await writeList(a.io, resolveFormat(a.io, { json: true }), rows, columns);
     expect(JSON.parse(a.out())).toEqual(rows);
     const b = fakeIO();
-    await writeList(b.io, resolveFormat(b.io, { json: 'name,id' }, FIELDS), rows, columns);
+    await writeList(b.io, resolveFormat(b.io, { json: ['name', 'id'] }), rows, columns);
     expect(b.out()).toBe('[\n  {"name":"Alpha\\tform","id":1},\n  {"name":"Beta","id":22}\n]\n');
     const c = fakeIO();
     await writeList(c.io, resolveFormat(c.io, { json: true }), [], columns);
@@ -53,10 +53,9 @@ describe('writeList', () => {
   });
 
   it('--json with an unknown field: exit 2 listing the available fields', () => {
-    const fio = fakeIO();
     const err = (() => {
       try {
-        resolveFormat(fio.io, { json: 'id,nmae' }, FIELDS);
+        parseJsonFields('id,nmae', FIELDS);
       } catch (e) {
         return e as CliError;
       }
@@ -66,7 +65,7 @@ describe('writeList', () => {
 
   it('--ndjson: one object per line; --json with --ndjson is a usage error', async () => {
     const fio = fakeIO({ tty: true });
-    const n = await writeList(fio.io, resolveFormat(fio.io, { ndjson: true }, FIELDS), pages(), columns);
+    const n = await writeList(fio.io, resolveFormat(fio.io, { ndjson: true }), pages(), columns);
     expect(n).toBe(2);
     expect(
       fio
@@ -140,6 +139,18 @@ describe('colour and prompt rules', () => {
     expect(colorEnabled(true, { FORCE_COLOR: '0' })).toBe(false);
     expect(colorEnabled(false, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
     expect(colorEnabled(false, { FORCE_COLOR: '1' }, true)).toBe(false);
+  });
+
+  it('CLICOLOR=0 and CLICOLOR_FORCE=1 as gh reads them: NO_COLOR > CLICOLOR_FORCE/FORCE_COLOR > CLICOLOR=0 > terminal', () => {
+    expect(colorEnabled(true, { CLICOLOR: '0' })).toBe(false);
+    expect(colorEnabled(true, { CLICOLOR: '1' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR: '1' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '0' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1', CLICOLOR: '0' })).toBe(true);
+    expect(colorEnabled(true, { FORCE_COLOR: '1', CLICOLOR: '0' })).toBe(true);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(false, { CLICOLOR_FORCE: '1' }, true)).toBe(false);
   });
 
   it('each stream decides separately', () => {

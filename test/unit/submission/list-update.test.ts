@@ -70,7 +70,7 @@ describe('submission list', () => {
     ).toEqual([
       sub(5),
       sub(4),
-      { id: 3, submission_id: 'uuid-3', form_id: 42, submitted_at: '2026-01-03 10:00:00', data: { p_name: 'N3', created_at: '2026-01-03 10:00:00' } },
+      { id: 3, submission_id: 'uuid-3', form_id: 42, submitted_at: '2026-01-03T10:00:00Z', data: { p_name: 'N3', created_at: '2026-01-03 10:00:00' } },
     ]);
     expect(stub.requests.slice(1).map((r) => r.url)).toEqual([
       '/open/forms/42/submissions?status=completed&search=a+b&page=1&per_page=100',

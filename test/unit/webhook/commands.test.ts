@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { webhookCreateRun } from '../../../src/commands/webhook/create.js';
 import { webhookEventsRun } from '../../../src/commands/webhook/events.js';
@@ -11,7 +11,8 @@ import { webhookRotateSecretRun } from '../../../src/commands/webhook/rotate-sec
 import { webhookSendRun } from '../../../src/commands/webhook/send.js';
 import { webhookSignRun } from '../../../src/commands/webhook/sign.js';
 import { webhookUpdateRun } from '../../../src/commands/webhook/update.js';
-import { webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
+import { newWebhookVerifyCommand, webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
+import type { Factory } from '../../../src/factory.js';
 import { CliError, ExitCode, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { signBody } from '../../../src/webhooks/signature.js';
@@ -287,6 +288,20 @@ describe('webhook update', () => {
     });
   });
 
+  it('a stored URL the service can no longer resolve (exit 7) comes with the hint to pass --url: every update sends it again', async () => {
+    const { api } = await stub((req, res) =>
+      req.method === 'GET'
+        ? json(res, 200, [integration])
+        : json(res, 422, {
+            message: 'The webhook URL host could not be resolved.',
+            errors: { 'data.webhook_url': ['The webhook URL host could not be resolved.'] },
+          }),
+    );
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [], deactivate: true, secret: true }));
+    expect(e.exitCode).toBe(7);
+    expect(e.hint).toBe('Every update sends the stored URL again; pass --url with one the service can resolve.');
+  });
+
   it('--json prints the saved integration with header values masked; the PUT carries them in full', async () => {
     const { server, api } = await stub((req, res) =>
       req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: { ...integration, data: JSON.parse(req.body).data } }),
@@ -362,7 +377,7 @@ describe('webhook list', () => {
     expect(io.out()).toBe('7\tactive\thttps://hooks.example.com/in\t••••1234\tX-Api-Key, X-Env\t2025-01-02T00:00:00Z\n');
     expect(io.err()).toBe('');
     const j = fakeIO();
-    await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', json: 'id,data' });
+    await webhookListRun({ io: j.io, api, now: () => new Date(), form: '42', json: ['id', 'data'] });
     expect(JSON.parse(j.out())).toEqual([
       { id: 7, data: { ...integration.data, webhook_secret: '••••1234', webhook_headers: { 'X-Api-Key': '••••', 'X-Env': '••••' } } },
     ]);
@@ -372,10 +387,10 @@ describe('webhook list', () => {
     expect(bare.out()).not.toContain('k1');
     expect(bare.err()).toBe(HEADERS_NOTE);
     const noData = fakeIO();
-    await webhookListRun({ io: noData.io, api, now: () => new Date(), form: '42', json: 'id,status' });
+    await webhookListRun({ io: noData.io, api, now: () => new Date(), form: '42', json: ['id', 'status'] });
     expect(noData.err()).toBe('');
     const shown = fakeIO();
-    await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, json: 'data' });
+    await webhookListRun({ io: shown.io, api, now: () => new Date(), form: '42', showSecret: true, json: ['data'] });
     expect(shown.out()).toContain(SECRET);
     expect(JSON.parse(shown.out())[0].data.webhook_headers).toEqual({ 'X-Api-Key': 'k1', 'X-Env': 'prod' });
     expect(shown.err()).toBe('');
@@ -403,7 +418,7 @@ describe('webhook get', () => {
     expect(j.err()).toBe(HEADERS_NOTE);
     for (const r of [tsv, table, j]) expect(r.out() + r.err()).not.toMatch(/k1|prod|current-secret/);
     const shown = fakeIO();
-    await webhookGetRun({ io: shown.io, api, now, form: '42', id: 7, json: 'data', showSecret: true });
+    await webhookGetRun({ io: shown.io, api, now, form: '42', id: 7, json: ['data'], showSecret: true });
     expect(JSON.parse(shown.out()).data).toEqual(integration.data);
     expect(shown.err()).toBe('');
   });
@@ -411,7 +426,7 @@ describe('webhook get', () => {
   it('a webhook without custom headers has nothing to mask, and no note', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [{ ...integration, data: { ...integration.data, webhook_headers: [] } }]));
     const j = fakeIO();
-    await webhookGetRun({ io: j.io, api, now: () => new Date(), form: '42', id: 7, json: 'data' });
+    await webhookGetRun({ io: j.io, api, now: () => new Date(), form: '42', id: 7, json: ['data'] });
     expect(JSON.parse(j.out()).data.webhook_headers).toEqual({});
     expect(j.err()).toBe('');
   });
@@ -451,7 +466,7 @@ describe('webhook events', () => {
       form: '42',
       id: 7,
       status: 'failed',
-      json: 'id,status,response_code,error_message',
+      json: ['id', 'status', 'response_code', 'error_message'],
     });
     expect(JSON.parse(io.out())).toEqual([
       { id: 3, status: 'failed', response_code: 500, error_message: null },
@@ -474,7 +489,7 @@ describe('webhook events', () => {
       id: 7,
       follow: true,
       interval: 2000,
-      json: 'id,status',
+      json: ['id', 'status'],
       sleep: async (ms) => {
         waits.push(ms);
         if (waits.length === 3) controller.abort();
@@ -595,20 +610,14 @@ describe('webhook sign and verify', () => {
         secretFile: file('v3-secret', SECRET),
         signature: signBody(SECRET, body),
         bodyFile: file('v3-body', '{"form_id":2}'),
-        json: 'valid,reason',
+        json: ['valid', 'reason'],
       }),
     );
     expect(e.exitCode).toBe(1);
     expect(io.out()).toBe('{\n  "valid": false,\n  "reason": "mismatch"\n}\n');
-    const bad = await thrown(
-      webhookVerifyRun({
-        io: fakeIO().io,
-        secretFile: file('v3-secret', SECRET),
-        signature: signBody(SECRET, body),
-        bodyFile: file('v3-body', body),
-        json: 'ok',
-      }),
-    );
+    const run = vi.fn(async () => undefined);
+    const bad = await thrown(newWebhookVerifyCommand({} as Factory, run).parseAsync(['--secret-file', 'x', '--json', 'ok'], { from: 'user' }));
+    expect(run).not.toHaveBeenCalled();
     expect(bad).toBeInstanceOf(UsageError);
     expect(bad.message).toBe('Unknown JSON field: ok.');
   });

@@ -252,7 +252,7 @@ describe('webhookListenRun', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(CliError);
-    expect(err).toMatchObject({ exitCode: 1, message: `Port ${port} is in use.`, hint: 'Pick another --port (0 picks a free one).' });
+    expect(err).toMatchObject({ exitCode: 2, message: `Port ${port} is in use.`, hint: 'Pick another --port (0 picks a free one).' });
     expect(io.err()).toBe('');
   });
 

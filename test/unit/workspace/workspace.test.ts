@@ -46,7 +46,7 @@ describe('workspace list', () => {
     expect(ws.icon).toBeTruthy();
 
     const js = fakeIO();
-    await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, json: 'id,is_readonly' });
+    await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, json: ['id', 'is_readonly'] });
     expect(JSON.parse(js.out())[0]).toEqual({ id: sb.workspaceId, is_readonly: false });
   });
 });
@@ -64,14 +64,14 @@ describe('workspace create / update / delete', () => {
     expect(piped.out()).toBe(`${id2}\n`);
 
     const js = fakeIO();
-    await workspaceCreateRun({ io: js.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 3', json: 'name,icon' });
+    await workspaceCreateRun({ io: js.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 3', json: ['name', 'icon'] });
     expect(JSON.parse(js.out())).toEqual({ name: 'Ops 3', icon: '' });
 
     const up = fakeIO({ tty: true });
     await workspaceUpdateRun({ io: up.io, api, id, emoji: '🚀' });
     expect(up.out()).toBe(`✓ Updated workspace Ops (id ${id}).\n`);
     const upJson = fakeIO();
-    await workspaceUpdateRun({ io: upJson.io, api, id, name: 'Ops EU', json: 'id,name,icon' });
+    await workspaceUpdateRun({ io: upJson.io, api, id, name: 'Ops EU', json: ['id', 'name', 'icon'] });
     expect(JSON.parse(upJson.out())).toEqual({ id, name: 'Ops EU', icon: '🚀' });
     expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id }).catch((e) => e))).toBe(2);
     expect(codeOf(await workspaceUpdateRun({ io: fakeIO().io, api, id: 99999, emoji: 'x' }).catch((e) => e))).toBe(6);
@@ -88,7 +88,7 @@ describe('workspace create / update / delete', () => {
     expect(delTty.out()).toBe(`✓ Deleted workspace "Ops EU" (id ${id}).\n`);
 
     const left = fakeIO();
-    await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, json: 'name' });
+    await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, json: ['name'] });
     expect(JSON.parse(left.out()).map((w: { name: string }) => w.name)).not.toContain('Ops EU');
   });
 
@@ -115,7 +115,7 @@ describe('workspace leave / use', () => {
     await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true, force: true });
     expect(tty.out()).toBe('✓ You left "Temp".\n');
     const after = fakeIO();
-    await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, json: 'id' });
+    await workspaceListRun({ io: after.io, api, defaultWorkspace: async () => undefined, now, json: ['id'] });
     expect(JSON.parse(after.out()).map((w: { id: number }) => w.id)).not.toContain(id);
   });
 

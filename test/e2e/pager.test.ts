@@ -1,0 +1,102 @@
+// Long tables on a terminal go through the pager (FORMCTL_PAGER, then PAGER, then `less -FRX`); pipes,
+// --json, --no-pager and a pager that cannot start print directly. In a real terminal (tmux); skipped without it.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
+
+let sandbox: TestSandbox;
+let home: ReturnType<typeof tempHome>;
+let fakePager: string;
+const sessions: TmuxSession[] = [];
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 40 });
+  home = tempHome();
+  // A pager that keeps what it was given (and its arguments) in a file, and says so on the screen.
+  fakePager = join(home.dir, 'fake-pager');
+  writeFileSync(fakePager, '#!/bin/sh\nprintf "%s\\n" "$*" > "$PAGED_FILE.args"\ncat > "$PAGED_FILE"\necho PAGED\n');
+  chmodSync(fakePager, 0o755);
+});
+afterAll(async () => {
+  await sandbox.close();
+  home.cleanup();
+});
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.kill();
+});
+
+let n = 0;
+/** Runs `args` in a 100x20 terminal; returns the exit code, the screen and what the fake pager received (undefined: not paged). */
+async function onTerminal(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const file = join(home.dir, `paged-${++n}`);
+  const s = startTmux(args, { env: { ...home.env, ...sandbox.env, PAGED_FILE: file, ...extraEnv }, width: 100, height: 20 });
+  sessions.push(s);
+  const code = await s.exitCode();
+  return {
+    code,
+    screen: s.screen(),
+    paged: existsSync(file) ? readFileSync(file, 'utf8') : undefined,
+    args: existsSync(`${file}.args`) ? readFileSync(`${file}.args`, 'utf8') : undefined,
+  };
+}
+
+const list = () => ['submission', 'list', String(sandbox.formId), '--all'];
+
+describe.skipIf(!hasTmux())('pager', () => {
+  it('FORMCTL_PAGER (with its arguments) gets a table longer than the terminal; PAGER is the fallback', async () => {
+    const r = await onTerminal(list(), { FORMCTL_PAGER: `${fakePager} -x --y`, PAGER: '/nonexistent' });
+    expect(r.code).toBe(0);
+    expect(r.screen).toContain('PAGED');
+    expect(r.args).toBe('-x --y\n');
+    expect(r.paged!.split('\n').filter(Boolean)).toHaveLength(41);
+    expect(r.paged).toMatch(/^ID\s+SUBMITTED/);
+    const viaPager = await onTerminal(list(), { PAGER: fakePager });
+    expect(viaPager.paged).toBe(r.paged);
+  });
+
+  it('a table that fits the terminal is printed directly', async () => {
+    const r = await onTerminal(['workspace', 'list'], { FORMCTL_PAGER: fakePager });
+    expect(r.code).toBe(0);
+    expect(r.paged).toBeUndefined();
+    expect(r.screen).toMatch(/ID\s+NAME/);
+  });
+
+  it('--no-pager, FORMCTL_PAGER=cat or empty, --json, --jq and --ndjson never page', async () => {
+    for (const [args, env] of [
+      [['--no-pager', ...list()], { FORMCTL_PAGER: fakePager }],
+      [list(), { FORMCTL_PAGER: 'cat', PAGER: fakePager }],
+      [list(), { FORMCTL_PAGER: '', PAGER: fakePager }],
+      [[...list(), '--json', 'id'], { FORMCTL_PAGER: fakePager }],
+      [[...list(), '--jq', '.[].id'], { FORMCTL_PAGER: fakePager }],
+      [[...list(), '--ndjson'], { FORMCTL_PAGER: fakePager }],
+    ] as const) {
+      const r = await onTerminal([...args], env);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.paged, args.join(' ')).toBeUndefined();
+    }
+  });
+
+  it('a pager that cannot start leaves the table printed directly, exit 0', async () => {
+    const r = await onTerminal(list(), { FORMCTL_PAGER: join(home.dir, 'no-such-pager') });
+    expect(r.code).toBe(0);
+    expect(r.screen).toMatch(/^1\s/m);
+  });
+
+  it('the default is less -FRX: q quits it, exit 0', async () => {
+    const s = startTmux(list(), { env: { ...home.env, ...sandbox.env }, width: 100, height: 20 });
+    sessions.push(s);
+    await s.waitForText(/^:\s*$/m);
+    s.sendKeys('q');
+    expect(await s.exitCode()).toBe(0);
+  });
+
+  it('piped output is never paged', async () => {
+    const file = join(home.dir, 'piped');
+    const r = await runFormctl(list(), { env: { ...home.env, ...sandbox.env, FORMCTL_PAGER: fakePager, PAGED_FILE: file } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(40);
+    expect(existsSync(file)).toBe(false);
+  });
+});

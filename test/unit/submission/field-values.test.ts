@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { Form } from '../../../src/api/forms.js';
+import { answerBody } from '../../../src/commands/webhook/trigger.js';
+import { CliError } from '../../../src/errors.js';
+import { resolveData } from '../../../src/submissions/fields.js';
+
+// Select and multi-select answers are checked against the field's options, as numbers and checkboxes
+// are checked against their type: a typo was stored before (submission update) or sent (webhook trigger).
+const form = {
+  id: 3,
+  slug: 'support',
+  title: 'Support',
+  properties: [
+    {
+      id: 'f_topic',
+      name: 'Topic',
+      type: 'select',
+      select: {
+        options: [
+          { id: 'Billing', name: 'Billing' },
+          { id: 'Support', name: 'Support' },
+        ],
+      },
+    },
+    {
+      id: 'f_tags',
+      name: 'Tags',
+      type: 'multi_select',
+      multi_select: {
+        options: [
+          { id: 'a', name: 'Urgent' },
+          { id: 'b', name: 'Later' },
+        ],
+      },
+    },
+    { id: 'f_free', name: 'Free', type: 'select' },
+  ],
+} as unknown as Form;
+
+function refusal(fn: () => unknown): CliError {
+  try {
+    fn();
+  } catch (err) {
+    return err as CliError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('select options', () => {
+  it('--set and webhook trigger --data: an option in any case is sent as written; another value is exit 2 listing the options', () => {
+    expect(resolveData(form, [['topic', 'billing']], { coerce: true })).toEqual({ f_topic: 'Billing' });
+    const e = refusal(() => resolveData(form, [['Topic', 'Nonsense']], { coerce: true }));
+    expect([e.exitCode, e.message, e.hint]).toEqual([
+      2,
+      'Field "Topic" (f_topic) is a select field and "Nonsense" is not one of its options.',
+      'Options: Billing, Support',
+    ]);
+    expect(answerBody(form, [['Topic', 'Support']], new Date()).body).toEqual({ f_topic: 'Support' });
+    expect(refusal(() => answerBody(form, [['Topic', 'Nonsense']], new Date())).hint).toBe('Options: Billing, Support');
+  });
+
+  it('--file and bulk lines: each of a multi-select array is checked; null clears; a field without options is left to the service', () => {
+    expect(resolveData(form, [['Tags', ['urgent', 'Later']]])).toEqual({ f_tags: ['Urgent', 'Later'] });
+    expect(resolveData(form, [['Tags', null]])).toEqual({ f_tags: null });
+    expect(refusal(() => resolveData(form, [['Tags', ['Urgent', 'Soon']]])).message).toBe(
+      'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
+    );
+    expect(resolveData(form, [['Free', 'anything']])).toEqual({ f_free: 'anything' });
+  });
+});
