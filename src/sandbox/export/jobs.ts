@@ -37,7 +37,11 @@ function sweepDeadExportDirs(): void {
   for (const name of names) {
     const pid = Number(/^formctl-sandbox-exports-(\d+)-/.exec(name)?.[1] ?? NaN);
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Another user's directory (the temp directory's sticky bit): not ours to remove.
+    }
   }
 }
 
