@@ -128,6 +128,8 @@ export function createFactory(init: FactoryInit): Factory {
     async workspace(flag) {
       if (flag !== undefined) return flag;
       const ctx = await f.context();
+      // A base URL no request can go to is said first, before a missing workspace (which no list could then show).
+      checkBaseUrl(ctx);
       await assertProfileExists(ctx, f);
       if (ctx.workspace !== undefined) return ctx.workspace;
       // A person at a terminal picks from a list; scripts get the usage error below.

@@ -18,6 +18,8 @@ describe('a base URL that is not an http(s) URL', () => {
         [{ FORMCTL_TOKEN: 'tok-123456' }, ['workspace', 'list']],
         [{}, ['workspace', 'list']],
         [{}, ['auth', 'status']],
+        // No workspace given: the base URL is still what is reported first.
+        [{ FORMCTL_TOKEN: 'tok-123456' }, ['form', 'list']],
       ] as const) {
         const r = await runFormctl([...args], { env: { ...home.env, ...token, FORMCTL_BASE_URL: url } });
         expect(r.code, r.stderr).toBe(2);

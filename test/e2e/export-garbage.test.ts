@@ -82,6 +82,41 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
     });
   }
 
+  // A full chunk of the wrong rows (a caching proxy that answers every chunk with the first one's CSV),
+  // or with rows that come twice: the right count, but not the submissions asked for.
+  for (const [label, wrong, reason] of [
+    ["chunk 1's rows", (csv: string) => csv, /1000 rows are of submissions not asked for \(e\.g\. id \d+\)/],
+    [
+      "chunk 1's first 500 rows twice",
+      (csv: string) => {
+        const lines = csv.trimEnd().split('\n');
+        return [lines[0], ...lines.slice(1, 501), ...lines.slice(1, 501)].join('\n') + '\n';
+      },
+      /500 rows came back twice/,
+    ],
+  ] as const) {
+    it(`fails with exit 1 and saves no file when every answer to chunk 2 is ${label}`, async () => {
+      let first = '';
+      const tamper: Tamper = (req, nth) => {
+        if (req.method !== 'POST' || !isExport(sb.formId!)(req.path) || nth < 1) return undefined;
+        return async (res, body) => {
+          if (nth === 1) {
+            const headers = { authorization: `Bearer ${sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
+            first = await (await fetch(`${sb.url}${req.path}`, { method: 'POST', headers, body })).text();
+          }
+          res.writeHead(200, { 'content-type': 'text/csv' });
+          res.end(nth === 1 ? first : wrong(first));
+        };
+      };
+      const { r, out, exports } = await exportThrough(tamper, `wrong-${label.replace(/\W+/g, '-')}.csv`);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/error: Chunk 2 of the export of form \d+ did not hold its 1000 rows: /);
+      expect(r.stderr).toMatch(reason);
+      expect(exports).toBe(5);
+      expect(readdirSync(work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
+    });
+  }
+
   it('asks for a refused chunk again, and saves every row when the next answer is good', async () => {
     const tamper: Tamper = (req, nth) => (req.method === 'POST' && isExport(sb.formId!)(req.path) && nth === 2 ? headerOnly : undefined);
     const { r, out, exports } = await exportThrough(tamper, 'retried.csv');

@@ -2,7 +2,7 @@
 // 20,000-row form once added 276 MB of RSS. Job files are on disk (a temporary directory removed on
 // close), and at most MAX_EXPORT_JOBS jobs are kept. Measured as the bytes still held after a forced
 // garbage collection, so the bound does not depend on when the collector happens to run.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -75,5 +75,32 @@ describe('sandbox export jobs', () => {
     expect(readdirSync(join(tmpdir(), dirs[0]!)).length).toBeLessThanOrEqual(MAX_EXPORT_JOBS);
     await sb.close();
     expect(existsSync(join(tmpdir(), dirs[0]!))).toBe(false);
+  });
+});
+
+describe('sandbox export directories', () => {
+  it('the directory of a sandbox whose process is gone (killed with SIGKILL) is removed by the next one, a running one kept', async () => {
+    const dead = join(tmpdir(), `formctl-sandbox-exports-${2 ** 22 - 7}-left`);
+    const alive = join(tmpdir(), `formctl-sandbox-exports-${process.ppid}-left`);
+    for (const d of [dead, alive]) {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, 'job.csv'), 'id\n');
+    }
+    const sb = await boot({ seed: 3, exportAsyncThreshold: 0, exportJobStepMs: 1 });
+    try {
+      const r = await call(sb, 'POST', `/open/forms/${sb.formId}/submissions/export`, { columns: { created_at: true } });
+      expect(r.status).toBe(200);
+      const id = (r.json as { job_id: string }).job_id;
+      // The directory is made (and the others swept) when the job starts writing its file.
+      while ((await call(sb, 'GET', `/open/forms/${sb.formId}/submissions/export/${id}/status`)).json?.status !== 'completed') {
+        await new Promise((res) => setTimeout(res, 10));
+      }
+      expect(existsSync(dead)).toBe(false);
+      expect(existsSync(join(alive, 'job.csv'))).toBe(true);
+    } finally {
+      await sb.close();
+      rmSync(alive, { recursive: true, force: true });
+      rmSync(dead, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Asynchronous exports of the sandbox: the job store, its status view and the download links.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Form } from '../model.js';
@@ -18,6 +18,41 @@ const FILE_TTL_MS = 24 * 3_600_000;
  * memory stays flat whatever the exports' size (docs/sandbox.md).
  */
 export const MAX_EXPORT_JOBS = 50;
+
+/** The job files' directory: this prefix, the sandbox's process id, a random part (under the system's temp directory). */
+export const EXPORT_DIR_PREFIX = 'formctl-sandbox-exports-';
+
+/**
+ * Removes the export directories of sandboxes whose process is gone: one killed with SIGKILL could not
+ * remove its own (docs/sandbox.md). A process id that answers, or that this user may not signal, counts
+ * as running; a directory without a process id in its name is left alone.
+ */
+function sweepDeadExportDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^formctl-sandbox-exports-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Another user's directory (the temp directory's sticky bit): not ours to remove.
+    }
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -149,7 +184,8 @@ export class ExportJobs {
 
   private fileFor(job: Job): string {
     if (!this.dir) {
-      this.dir = mkdtempSync(join(tmpdir(), 'formctl-sandbox-exports-'));
+      sweepDeadExportDirs();
+      this.dir = mkdtempSync(join(tmpdir(), `${EXPORT_DIR_PREFIX}${process.pid}-`));
       // A sandbox that is not closed (its process ends) still leaves no files behind.
       process.on('exit', this.removeDir);
     }
