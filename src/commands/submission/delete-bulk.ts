@@ -26,6 +26,7 @@ import {
   selectForDelete,
   whereField,
 } from '../../submissions/bulk-delete.js';
+import { bulkPacer } from '../../submissions/bulk-update.js';
 import { inputProperties } from '../../submissions/fields.js';
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { FlagsOf } from '../shared.js';
@@ -212,14 +213,16 @@ async function execute(
 ): Promise<void> {
   const tally: Tally = { deleted: 0, gone: 0, failed: 0 };
   const total = where.total ?? ids.length;
-  const budget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
+  // Paced as bulk update is (a steady rate a little under the limit), so the budget shared with other
+  // formctl processes never has to make a DELETE wait, and a long run never spends --max-wait on it.
+  const pacer = bulkPacer(client, { now: o.now, sleep: o.sleep });
   const line = createStatusLine(o.io, o.now);
   const record = (r: DeleteRecord) => log.stream.write(JSON.stringify(r) + '\n');
   const resumeHint = where.results ? `continue with: formctl submission delete ${form.id} --resume --results ${where.results}` : undefined;
   try {
     for (const id of ids) {
       if (o.signal?.aborted) throw new InterruptedError();
-      await budget.take(o.signal);
+      await pacer.take(o.signal);
       record({ id, status: 'deleting' });
       try {
         await deleteSubmission(client, form.id, id);
@@ -236,7 +239,7 @@ async function execute(
           tally.failed++;
         }
       }
-      budget.observe({ 'x-ratelimit-remaining': client.rateLimit.remaining === undefined ? undefined : String(client.rateLimit.remaining) });
+      pacer.observe(client.rateLimit);
       line.update(
         `Deleting ${done.size + tally.deleted + tally.gone + tally.failed}/${total} · ${tally.deleted} deleted · ${tally.gone} already gone · ${tally.failed} failed`,
       );
