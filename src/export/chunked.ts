@@ -4,6 +4,7 @@ import { type WholeListPage, type WholeListState, readWholeList } from '../submi
 import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
+import { budgetFor } from '../api/ratelimit.js';
 import { NOT_CSV_HINT, NotCsvError, guardCsv, loadCsvParse } from './csv-check.js';
 
 /** How many times one chunk is asked for when its answer is not the CSV of exactly its ids (each ask is one export of the 10 a minute). */
@@ -61,14 +62,20 @@ export class CsvJoiner {
 }
 
 /**
- * A rate limit's budget, as the services count it: a fixed 60 s window that opens with its first
- * request (the deployed service: 100 requests a minute per user, and 10 exports). Requests go back to
- * back while the window has room and wait for the next window when it has none, which is the fastest
- * pace the limit allows; `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when
- * other requests share it (`cap`: the headers may lower the limit, never raise it above this).
+ * A rate limit's budget (the deployed service: 100 requests a minute per user, and 10 exports).
+ * Requests go back to back while the window has room and wait for the next window when it has none;
+ * `X-RateLimit-Limit` / `-Remaining` from each answer keep the count true when other requests share
+ * it (`cap`: the headers may lower the limit, never raise it above this).
+ *
+ * It keeps within what the rate budget shared with other formctl processes admits (src/api/ratelimit.ts):
+ * `budgetFor(limit)` requests in any 60 s, a sliding span. So a window lets that many through, and the
+ * next one opens 60 s after the window's last request: no 60 s span holds requests of two windows.
+ * Otherwise the shared budget would hold requests back itself, and those waits, counted against
+ * --max-wait for the whole command, would end a long export with a refusal (exit 8).
  */
 export class WindowBudget {
-  private windowStart: number | undefined;
+  /** When the window's last request went. */
+  private lastTake: number | undefined;
   private used = 0;
 
   constructor(
@@ -86,16 +93,16 @@ export class WindowBudget {
   async take(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw new InterruptedError();
     let t = this.now();
-    if (this.windowStart !== undefined && t - this.windowStart >= 60_000) this.reset();
-    if (this.used >= this.limit) {
-      const start = this.windowStart ?? t;
-      const wait = start + 60_000 + this.marginMs - t;
+    if (this.lastTake !== undefined && t - this.lastTake >= 60_000) this.reset();
+    if (this.used >= budgetFor(this.limit)) {
+      const last = this.lastTake ?? t;
+      const wait = last + 60_000 + this.marginMs - t;
       if (wait > 0) await this.sleep(wait, signal);
       if (signal?.aborted) throw new InterruptedError();
       this.reset();
       t = this.now();
     }
-    this.windowStart ??= t;
+    this.lastTake = t;
     this.used++;
   }
 
@@ -113,7 +120,7 @@ export class WindowBudget {
   }
 
   private reset(): void {
-    this.windowStart = undefined;
+    this.lastTake = undefined;
     this.used = 0;
   }
 }

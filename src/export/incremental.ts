@@ -11,7 +11,7 @@
 // listed) are all handled by the id set; nothing depends on offsets.
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-file.js';
-import { UsageError } from '../errors.js';
+import { ConflictError, UsageError } from '../errors.js';
 import { fsReason } from '../io/files.js';
 
 /** The state file's format version; another version is refused, never guessed at. */
@@ -124,4 +124,33 @@ export function advance(s: IncrementalState, exported: Map<number, number>, head
     pending: null,
     last_run: { at: run.at.toISOString(), file: run.file, rows: exported.size },
   };
+}
+
+/** A lock not refreshed for this long belongs to a run that was killed; it is taken over. */
+const LOCK_STALE_MS = 10_000;
+/** How long a run waits for another run of the same series (or for a killed run's lock to go stale): about a minute. */
+const LOCK_WAIT = { retries: 240, factor: 1.2, minTimeout: 25, maxTimeout: 250 };
+
+/**
+ * Takes the lock of a series (`STATE.lock`, a proper-lockfile lock directory beside the state) for
+ * the whole run: a second run of the same series (an overlapping nightly job) would read the same
+ * boundary and export the same rows again. It waits for the run under way; a run killed while it held
+ * the lock leaves it stale after 10 s, and the next run takes it over. Resolves to the release.
+ */
+export async function lockState(path: string): Promise<() => Promise<void>> {
+  const lockfile = (await import('proper-lockfile')).default;
+  const options = { realpath: false, stale: LOCK_STALE_MS, onCompromised: () => undefined, retries: LOCK_WAIT };
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(path, options);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new ConflictError(
+        `Another run of the incremental export ${path} is still under way on this machine; nothing was exported.`,
+        `Let it finish: each run exports the rows new since the last one (a lock left by a killed run is taken over after ${LOCK_STALE_MS / 1000} s: ${path}.lock).`,
+      );
+    }
+    throw new UsageError(`Cannot lock --incremental ${path}: ${fsReason(err)}.`);
+  }
+  return () => release().catch(() => undefined);
 }

@@ -20,7 +20,7 @@ import { type ByIdsResult, csvForIds } from './by-ids.js';
 import { WindowBudget } from './chunked.js';
 import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
 import { type IncrementalState, advance, isNew, newState, readFrom, writeState } from './incremental.js';
-import { writeFileAtomically, writeToStream } from './sink.js';
+import { partName, sweepPart, writeFileAtomically, writeToStream } from './sink.js';
 
 export interface SelectedExportInput {
   io: IOStreams;
@@ -221,6 +221,11 @@ export async function exportIncremental(i: IncrementalInput): Promise<Incrementa
   ) {
     await notice(i.io, `removed ${stale}, the file of a run that did not finish (its rows are in this export again).`);
   }
+  // A run killed while it wrote (kill -9, a crash) left its `.part` and owner record: removed too, or
+  // an outbox of one name per run would keep them for ever.
+  if (stale !== undefined && stale !== file && (await sweepPart(stale))) {
+    await notice(i.io, `removed ${partName(stale)}, left by a run that did not finish.`);
+  }
   await writeState(i.statePath, { ...base, pending: { file, started: new Date(i.now()).toISOString() } });
   await i.checkpoint?.('pending');
   const replacesPending = i.state?.pending?.file === file;
@@ -244,7 +249,8 @@ export async function exportIncremental(i: IncrementalInput): Promise<Incrementa
     requests: { list: list.pages, export: result.requests },
     known,
     boundary: next.boundary,
-    first_run: i.state === undefined,
+    // A state whose only run was killed before its commit has exported nothing yet: this is still the first run.
+    first_run: base.runs === 0,
   };
 }
 

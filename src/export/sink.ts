@@ -175,6 +175,24 @@ async function releasePart(part: string): Promise<void> {
 }
 
 /**
+ * Removes what a killed export to `file` left beside it (its `.part` and owner record), taken over
+ * first as a new export would take it; true when there was such a thing. One a running export holds,
+ * or that cannot be checked from here, is left alone.
+ */
+export async function sweepPart(file: string): Promise<boolean> {
+  if ((await inspectPart(file)).state !== 'stale') return false;
+  const part = partName(file);
+  try {
+    await (await claimPart(file)).close();
+  } catch {
+    return false;
+  }
+  await unlink(part).catch(() => undefined);
+  await releasePart(part);
+  return true;
+}
+
+/**
  * Streams `body` into `<file>.part` and renames it to `file` only when every byte arrived, so an
  * interrupted or failed export never leaves a half file under the final name (docs/contributing.md, data
  * safety). On any failure the .part file is removed too: a partial CSV cannot be resumed, and a

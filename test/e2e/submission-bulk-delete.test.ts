@@ -58,4 +58,19 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     const both = await runFormctl(['submission', 'delete', String(sb.formId), '3', '--where', 'Rating=3'], { env });
     expect(both).toMatchObject({ code: 2, stderr: 'error: Give a submission id or --from/--before/--where/--resume, not both.\n' });
   });
+
+  it('--no-backup still logs to a file (resumable), so --json prints one object on stdout', async () => {
+    const before = await list();
+    const matching = before.filter((s) => String(s.data.rating) === '4').map((s) => s.id);
+    expect(matching.length).toBeGreaterThan(0);
+    const r = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=4', '--no-backup', '--yes', '--json'], { env, cwd: home.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: no backup (--no-backup)');
+    const out = JSON.parse(r.stdout) as { deleted: number; backup: string | null; results: string };
+    expect(out).toMatchObject({ selected: matching.length, deleted: matching.length, backup: null });
+    expect(out.results).toMatch(/^customer-feedback-demo-[a-z0-9]+-deleted-.*Z\.log\.ndjson$/);
+    const log = readFileSync(join(home.dir, out.results), 'utf8').trim().split('\n');
+    expect(JSON.parse(log[0]!)).toMatchObject({ plan: { form_id: sb.formId, ids: matching, backup: null } });
+    expect(log.filter((l) => l.includes('"deleted"'))).toHaveLength(matching.length);
+  });
 });

@@ -26,6 +26,7 @@ import {
   selectForDelete,
   whereField,
 } from '../../submissions/bulk-delete.js';
+import { bulkPacer } from '../../submissions/bulk-update.js';
 import { inputProperties } from '../../submissions/fields.js';
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { FlagsOf } from '../shared.js';
@@ -56,12 +57,12 @@ interface Tally {
   failed: number;
 }
 
-/** The default backup name: `<slug>-deleted-<UTC time>.csv` in the current directory. */
-function defaultBackup(form: Form, now: number): string {
+/** The default name of a run's files: `<slug>-deleted-<UTC time>` in the current directory (+ `.csv` for the backup). */
+function defaultStem(form: Form, now: number): string {
   return `${form.slug}-deleted-${new Date(now)
     .toISOString()
     .replace(/[:.]/g, '-')
-    .replace(/-\d{3}Z$/, 'Z')}.csv`;
+    .replace(/-\d{3}Z$/, 'Z')}`;
 }
 
 /**
@@ -83,11 +84,13 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (o.before !== undefined) sel.before = o.before.kind === 'ago' ? o.now() - o.before.ms : o.before.ms;
   const form = await resolveForm(client, o.form);
   if (o.where !== undefined) sel.where = whereField(form, o.where);
-  const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : defaultBackup(form, o.now());
-  const results = o.results ?? (backup !== undefined ? `${backup}.log.ndjson` : undefined);
+  const stem = defaultStem(form, o.now());
+  const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : `${stem}.csv`;
+  // The log is always a file (--resume needs it, and stdout is left to --json): beside the backup, or `<stem>.log.ndjson` without one.
+  const results = o.results ?? `${backup ?? stem}.log.ndjson`;
   // Checked before the list is read: a run never starts that could not keep its backup or its log.
   if (backup !== undefined) await precheckTarget(backup, false, o.now);
-  if (results !== undefined && (await stat(results).catch(() => undefined))) {
+  if (await stat(results).catch(() => undefined)) {
     throw new UsageError(
       `${results} already exists: it is the log of an earlier run.`,
       `Continue it with --resume --results ${results}, or choose another name with --results.`,
@@ -145,7 +148,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     );
   } else await notice(o.io, 'no backup (--no-backup): the deleted answers cannot be recovered.', 'warning');
 
-  const log = await openLog(o, results, false);
+  const log = await openLog(results, false);
   const plan: DeletePlan = { plan: { form_id: form.id, ids, backup: backup ?? null, created: new Date(o.now()).toISOString() } };
   log.stream.write(JSON.stringify(plan) + '\n');
   await execute(o, client, form, ids, new Set(), log, { backup, results });
@@ -158,7 +161,7 @@ async function resume(o: SubmissionBulkDeleteOptions, client: ApiClient): Promis
   if (plan.form_id !== form.id) throw new UsageError(`${o.results} is the log of a delete in form ${plan.form_id}, not form ${form.id}.`);
   const left = plan.ids.filter((id) => !done.has(id));
   await notice(o.io, `resuming: ${done.size} of ${plan.ids.length} already done, ${left.length} to go${plan.backup ? ` (backup: ${plan.backup})` : ''}.`);
-  const log = await openLog(o, o.results, true);
+  const log = await openLog(o.results!, true);
   await execute(o, client, form, left, done, log, { backup: plan.backup ?? undefined, results: o.results, total: plan.ids.length });
 }
 
@@ -185,9 +188,8 @@ interface Log {
   close(): Promise<void>;
 }
 
-/** The run's log: a file (appended to by --resume), or stdout when there is neither a backup nor --results. */
-async function openLog(o: SubmissionBulkDeleteOptions, file: string | undefined, append: boolean): Promise<Log> {
-  if (file === undefined) return { stream: o.io.stdout, close: async () => undefined };
+/** The run's log file (appended to by --resume). */
+async function openLog(file: string, append: boolean): Promise<Log> {
   const stream = createWriteStream(file, { flags: append ? 'a' : 'wx', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
@@ -211,14 +213,16 @@ async function execute(
 ): Promise<void> {
   const tally: Tally = { deleted: 0, gone: 0, failed: 0 };
   const total = where.total ?? ids.length;
-  const budget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
+  // Paced as bulk update is (a steady rate a little under the limit), so the budget shared with other
+  // formctl processes never has to make a DELETE wait, and a long run never spends --max-wait on it.
+  const pacer = bulkPacer(client, { now: o.now, sleep: o.sleep });
   const line = createStatusLine(o.io, o.now);
   const record = (r: DeleteRecord) => log.stream.write(JSON.stringify(r) + '\n');
   const resumeHint = where.results ? `continue with: formctl submission delete ${form.id} --resume --results ${where.results}` : undefined;
   try {
     for (const id of ids) {
       if (o.signal?.aborted) throw new InterruptedError();
-      await budget.take(o.signal);
+      await pacer.take(o.signal);
       record({ id, status: 'deleting' });
       try {
         await deleteSubmission(client, form.id, id);
@@ -235,7 +239,7 @@ async function execute(
           tally.failed++;
         }
       }
-      budget.observe({ 'x-ratelimit-remaining': client.rateLimit.remaining === undefined ? undefined : String(client.rateLimit.remaining) });
+      pacer.observe(client.rateLimit);
       line.update(
         `Deleting ${done.size + tally.deleted + tally.gone + tally.failed}/${total} · ${tally.deleted} deleted · ${tally.gone} already gone · ${tally.failed} failed`,
       );

@@ -21,7 +21,7 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag, resolveRange } from '../../io/time-range.js';
 import { exportIncremental, exportRange } from '../../export/selected.js';
-import { checkState, readState } from '../../export/incremental.js';
+import { checkState, lockState, readState } from '../../export/incremental.js';
 import { originOf } from '../../config/store.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
@@ -419,6 +419,16 @@ async function selectedExport(o: SubmissionExportOptions): Promise<void> {
       'Example: -o "answers-$(date +%F).csv"',
     );
   }
+  // One run of a series at a time: two runs reading the same STATE would both export its new rows.
+  const release = statePath !== undefined ? await lockState(statePath) : undefined;
+  try {
+    await selectedExportLocked(o, range, statePath);
+  } finally {
+    await release?.();
+  }
+}
+
+async function selectedExportLocked(o: SubmissionExportOptions, range: ReturnType<typeof resolveRange>, statePath: string | undefined): Promise<void> {
   const state = statePath !== undefined ? await readState(statePath) : undefined;
   const service = originOf((await o.baseUrl?.()) ?? '') ?? '';
   if (state && statePath !== undefined) checkState(state, statePath, { service, columns: o.columns });

@@ -156,7 +156,7 @@ export function submissionDeleteCommand() {
     .addOption(
       fileOption(
         '--results <file>',
-        'Bulk: the run log (NDJSON: the plan, then one line per DELETE; default: the backup name + .log.ndjson); needed for --resume',
+        'Bulk: the run log (NDJSON: the plan, then one line per DELETE; default: the backup name + .log.ndjson, or <slug>-deleted-<time>.log.ndjson with --no-backup); needed for --resume',
       ),
     )
     .option('--resume', 'Bulk: continue the run the --results log records (its plan, without asking again); done ids are not sent again')

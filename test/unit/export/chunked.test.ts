@@ -31,7 +31,7 @@ describe('CsvJoiner', () => {
 });
 
 describe('WindowBudget (fixed 60 s window)', () => {
-  it('lets the limit through at once, then waits for the next window; the headers keep the count true', async () => {
+  it('lets what the shared budget admits through at once (8 of 10), then waits 60 s after the last; the headers keep the count true', async () => {
     let t = 0;
     const waits: number[] = [];
     const budget = new WindowBudget(
@@ -43,16 +43,16 @@ describe('WindowBudget (fixed 60 s window)', () => {
       },
       500,
     );
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 8; i++) {
       await budget.take();
       t += 100;
     }
     expect(waits).toEqual([]);
+    // The 8th went at 700: no 60 s span may hold it and the next window's first.
     await budget.take();
-    expect(waits).toEqual([60_500 - 1000]);
-    // Another client used 8 of this window: only 2 more go before the next wait.
+    expect(waits).toEqual([700 + 60_500 - 800]);
+    // Another client used 8 of this window (1 left of 10): the next one waits for the next window.
     budget.observe({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '1' });
-    await budget.take();
     await budget.take();
     expect(waits.length).toBe(2);
   });
@@ -169,7 +169,7 @@ describe("export beyond the token wall (a fake with the deployed service's expor
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('the export limit paces the chunks: 10 exports in a window, then a wait for the next one', async () => {
+  it("the export limit paces the chunks: 8 exports in a window (formctl's share of 10), then a wait for the next one", async () => {
     fake = await startSubmissionFake({
       flavor: 'deployed',
       form: FORM,
@@ -180,7 +180,7 @@ describe("export beyond the token wall (a fake with the deployed service's expor
     const { p, sleeps } = run({ output: out });
     await p;
     expect(readFileSync(out, 'utf8').trimEnd().split('\n').length).toBe(10_501);
-    // 1 export that made the job + 11 chunks: the 11th export waits for the second window.
+    // 1 export that made the job + 11 chunks: the 8th export waits for the second window.
     expect(fake.exportRequests().length).toBe(12);
     expect(sleeps.filter((ms) => ms > 30_000).length).toBe(1);
   });

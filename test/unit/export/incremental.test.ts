@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -90,7 +90,7 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
   }
 
   /** One run; a kill at `killAt` stops it there. Returns whether it completed. */
-  async function run(name: string, killAt?: Step): Promise<{ ok: boolean; err: string }> {
+  async function run(name: string, killAt?: Step, state = statePath()): Promise<{ ok: boolean; err: string }> {
     const fio = fakeIO();
     const o: SubmissionExportOptions = {
       io: fio.io,
@@ -101,7 +101,7 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
       wait: true,
       pollInterval: 1_000,
       waitTimeout: 60_000,
-      incremental: statePath(),
+      incremental: state,
       output: join(outbox(), name),
       baseUrl: async () => sb.url,
       checkpoint: async (step) => {
@@ -162,6 +162,21 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
     expect(rerun.ok).toBe(true);
     expect(rerun.err).toContain(`note: removed ${join(outbox(), 'r4.csv')}, the file of a run that did not finish`);
 
+    // Killed by a signal while it wrote (kill -9: no clean-up), with the state naming r4c.csv as
+    // pending: its `.part` and owner record stay behind, and the rerun under another name removes them.
+    clock += 1000;
+    await answer();
+    expect((await run('r4c.csv', 'pending')).ok).toBe(false);
+    const part = join(outbox(), 'r4c.csv.part');
+    // A pid that is not running: the highest pids are free on any test machine.
+    const dead = 2 ** 22 - 7;
+    writeFileSync(`${part}.owner`, JSON.stringify({ pid: dead, host: hostname(), started: new Date().toISOString() }) + '\n');
+    writeFileSync(part, 'id,Name,created_at\n1,half');
+    const swept = await run('r4d.csv');
+    expect(swept.ok).toBe(true);
+    expect(swept.err).toContain(`note: removed ${part}, left by a run that did not finish.`);
+    expect(existsSync(part) || existsSync(`${part}.owner`)).toBe(false);
+
     // Killed after the file and after the commit of the same name: a rerun under the same name
     // replaces the pending file (no --clobber needed).
     clock += 1000;
@@ -183,6 +198,13 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
     // Every submission made arrived once, except `a`, deleted before any export saw it.
     expect(loaded.length).toBe(made - 1);
     expect([...alive].every((id) => loaded.includes(id))).toBe(true);
+
+    // A first run killed before its commit leaves a state with no run: the rerun is still the first run.
+    const fresh = join(dir, 'fresh-state.json');
+    expect((await run('f1.csv', 'pending', fresh)).ok).toBe(false);
+    const first = await run('f1.csv', undefined, fresh);
+    expect(first.ok).toBe(true);
+    expect(first.err).toContain('(first run: every row)');
 
     const state = JSON.parse(readFileSync(statePath(), 'utf8'));
     expect(state).toMatchObject({ version: 1, service: sb.url, form_id: formId, columns: ['name', 'created_at'], pending: null });

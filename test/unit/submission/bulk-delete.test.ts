@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
+import { SharedBudget } from '../../../src/api/ratelimit.js';
 import { type SubmissionBulkDeleteOptions, submissionBulkDeleteRun } from '../../../src/commands/submission/delete-bulk.js';
 import { CancelledError, InterruptedError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
@@ -154,5 +155,54 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     const right = fakeIO({ tty: true, canPrompt: true });
     await submissionBulkDeleteRun(opts({ where: ['rating', '5'], prompter: typing(count), backup: join(dir, 'typed.csv') }, right));
     expect((await ids()).length).toBe(before.length - Number(count));
+  });
+});
+
+describe.each(FLAVORS)('submission delete paced under the rate limit (%s sandbox)', (flavor) => {
+  // A run longer than a rate window, as formctl runs it: the budget shared with other formctl
+  // processes and --max-wait's 60 s for the whole command. The pacing must keep every DELETE under
+  // the shared budget, so that no DELETE is refused for a wait (recorded "failed", exit 10).
+  it('deletes 30 submissions at 10 requests a minute with none failed', async () => {
+    let clock = Date.parse('2026-05-01T10:00:00.000Z');
+    const now = () => clock;
+    const sleep = async (ms: number) => {
+      clock += ms;
+    };
+    const sb = await startTestSandbox({ flavor, seed: 30, rateLimit: 10, now });
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-delete-pace-'));
+    const budgets = {
+      general: new SharedBudget(join(dir, 'ratelimit'), sb.url, sb.tokens.all, { now }),
+      export: new SharedBudget(join(dir, 'ratelimit'), sb.url, sb.tokens.all, { now, bucket: 'export' }),
+    };
+    const client = new ApiClient({
+      baseUrl: sb.url,
+      token: sb.tokens.all,
+      userAgent: 'formctl-test',
+      timeoutMs: 5_000,
+      maxWaitMs: 60_000,
+      now,
+      sleep,
+      budgets,
+    });
+    try {
+      const io = fakeIO();
+      await submissionBulkDeleteRun({
+        io: io.io,
+        api: async () => client,
+        prompter: () => ({}) as Prompter,
+        form: String(sb.formId),
+        now,
+        sleep,
+        before: { kind: 'ago', ms: 0, text: '0m' },
+        backup: join(dir, 'backup.csv'),
+        yes: true,
+        json: true,
+      } as SubmissionBulkDeleteOptions);
+      expect(JSON.parse(io.out())).toMatchObject({ selected: 30, deleted: 30, gone: 0, failed: 0 });
+    } finally {
+      await client.close();
+      await sb.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
