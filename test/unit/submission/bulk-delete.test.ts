@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { type SubmissionBulkDeleteOptions, submissionBulkDeleteRun } from '../../../src/commands/submission/delete-bulk.js';
-import { submissionDeleteCommand } from '../../../src/commands/submission/shared.js';
 import { CancelledError, InterruptedError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
@@ -164,13 +163,5 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     const right = fakeIO({ tty: true, canPrompt: true });
     await submissionBulkDeleteRun(opts({ where: ['rating', '5'], prompter: typing(count), backup: join(dir, 'typed.csv') }, right));
     expect((await ids()).length).toBe(before.length - Number(count));
-  });
-});
-
-describe('submission delete --json', () => {
-  it('names its fields once: the declaration refuses a field outside the list (exit 2) before anything runs', () => {
-    expect(() => submissionDeleteCommand().exitOverride().parse(['42', '--before', '1d', '--json', 'nope'], { from: 'user' })).toThrow(UsageError);
-    const parsed = submissionDeleteCommand().exitOverride().parse(['42', '--before', '1d', '--json', 'deleted,failed'], { from: 'user' });
-    expect(parsed.opts().json).toEqual(['deleted', 'failed']);
   });
 });
