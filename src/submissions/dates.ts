@@ -8,7 +8,11 @@ import type { NormalizedSubmission } from '../api/normalize.js';
  */
 export function submittedAtMs(s: NormalizedSubmission): number | undefined {
   const v = s.submitted_at;
-  if (typeof v !== 'string' || v === '') return undefined;
+  return typeof v === 'string' && v !== '' ? serviceDateMs(v) : undefined;
+}
+
+/** A time as either service writes it: ISO 8601, or the deployed server's `Y-m-d H:i:s`, which is UTC. */
+export function serviceDateMs(v: string): number | undefined {
   const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(v) ? `${v.replace(' ', 'T')}Z` : v;
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : undefined;

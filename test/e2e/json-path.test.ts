@@ -1,7 +1,8 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { spawnTracked } from '../helpers/processes.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 // The commands that used to print their own JSON now go through the output layer: each takes a
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 /** Spawns formctl with `args` and resolves with its first stdout line (the process is killed in afterAll at the latest). */
 function firstLine(args: string[]): Promise<{ line: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  const child = spawnTracked(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -68,7 +69,7 @@ describe('one --json path', () => {
 
   it('webhook send prints the picked fields on one line; listen streams under --ndjson, and its old --json still works but is not in help', async () => {
     for (const flag of ['--ndjson', '--json']) {
-      const child = spawn(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', flag], {
+      const child = spawnTracked(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', flag], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
       });

@@ -58,6 +58,6 @@ describe('a clone under a path with a space', () => {
   it("the test runner runs there (vitest with the project's config: global setup, preload, helpers)", async () => {
     const tests = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/unit/test-layout.test.ts', '--reporter=dot']);
     expect(tests.code, tests.out).toBe(0);
-    expect(tests.out).toMatch(/Tests\s+3 passed/);
+    expect(tests.out).toMatch(/Tests\s+\d+ passed/);
   });
 });

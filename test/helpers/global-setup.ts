@@ -4,8 +4,11 @@
 import { RUN_MARKER, processesWith } from './processes.js';
 
 export function setup(): void {
-  // Once per run, also when each project of vitest.config.ts runs this setup.
-  process.env[RUN_MARKER] ??= `${process.pid}-${Date.now()}`;
+  // Once per run, also when each project of vitest.config.ts runs this setup. A marker this runner
+  // did not set (its pid is not the value's first part) is an outer run's, inherited by a run a test
+  // started (test/e2e/path-with-space.test.ts): kept, this run's teardown would kill the outer run's
+  // processes, the worker that started it among them. The outer run still sees this runner itself.
+  if (!process.env[RUN_MARKER]?.startsWith(`${process.pid}-`)) process.env[RUN_MARKER] = `${process.pid}-${Date.now()}`;
 }
 
 export async function teardown(): Promise<void> {

@@ -13,7 +13,7 @@ import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
 import { cannotWrite } from '../../io/files.js';
 import { write } from '../../io/iostreams.js';
-import { notice, success } from '../../io/output.js';
+import { jsonFormat, notice, success, writeObject } from '../../io/output.js';
 import { confirmByTyping } from '../../io/prompter.js';
 import { createStatusLine } from '../../io/status-line.js';
 import { RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
@@ -46,6 +46,12 @@ export type SubmissionBulkDeleteOptions = FlagsOf<typeof submissionDeleteCommand
 /** The flags that make `submission delete` a bulk delete. */
 export function isBulk(f: { from?: string; before?: unknown; where?: unknown; resume?: boolean }): boolean {
   return f.from !== undefined || f.before !== undefined || f.where !== undefined || f.resume === true;
+}
+
+/** The `--json` (or `--jq`) answer, on one line, through the output layer; nothing without either. */
+async function printJson(o: SubmissionBulkDeleteOptions, obj: Record<string, unknown>): Promise<void> {
+  const json = jsonFormat(o);
+  if (json) await writeObject(o.io, json, obj, [], { compact: true });
 }
 
 /** How many sample rows the preview shows. */
@@ -112,15 +118,11 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     );
   await preview(o, form, rows);
   if (rows.length === 0) {
-    if (o.json) await write(o.io.stdout, JSON.stringify({ form_id: form.id, selected: 0, deleted: 0, gone: 0, failed: 0, backup: null, results: null }) + '\n');
+    await printJson(o, { form_id: form.id, selected: 0, deleted: 0, gone: 0, failed: 0, backup: null, results: null });
     return;
   }
   if (o.dryRun) {
-    if (o.json)
-      await write(
-        o.io.stdout,
-        JSON.stringify({ dry_run: true, form_id: form.id, selected: rows.length, ids: rows.map((r) => Number(r.id ?? r.pathId)) }) + '\n',
-      );
+    await printJson(o, { dry_run: true, form_id: form.id, selected: rows.length, ids: rows.map((r) => Number(r.id ?? r.pathId)) });
     await notice(o.io, 'dry run: nothing was deleted.');
     return;
   }
@@ -252,20 +254,15 @@ async function execute(
   }
   line.done();
   await log.close();
-  if (o.json) {
-    await write(
-      o.io.stdout,
-      JSON.stringify({
-        form_id: form.id,
-        selected: total,
-        deleted: tally.deleted,
-        gone: tally.gone,
-        failed: tally.failed,
-        backup: where.backup ?? null,
-        results: where.results ?? null,
-      }) + '\n',
-    );
-  }
+  await printJson(o, {
+    form_id: form.id,
+    selected: total,
+    deleted: tally.deleted,
+    gone: tally.gone,
+    failed: tally.failed,
+    backup: where.backup ?? null,
+    results: where.results ?? null,
+  });
   const summary = `Deleted ${tally.deleted} submission${tally.deleted === 1 ? '' : 's'} of form ${formLabel(form)}${tally.gone ? ` (${tally.gone} already gone)` : ''}${where.backup ? `; backup: ${where.backup}` : ''}.`;
   if (tally.failed > 0) {
     throw new CliError(
@@ -274,5 +271,5 @@ async function execute(
       resumeHint ? `Retry them: ${resumeHint.replace(/^continue with: /, '')}` : undefined,
     );
   }
-  if (!o.json) await success(o.io, summary);
+  if (!jsonFormat(o)) await success(o.io, summary);
 }

@@ -35,8 +35,14 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
         form: await resolveFormArg(f, form),
       });
     }
-    const flag = { backup: flags.backup === false ? '--no-backup' : '--backup', results: '--results', dryRun: '--dry-run', json: '--json' } as const;
-    const bulkOnly = (['backup', 'results', 'dryRun', 'json'] as const).filter((k) => flags[k] !== undefined);
+    const flag = {
+      backup: flags.backup === false ? '--no-backup' : '--backup',
+      results: '--results',
+      dryRun: '--dry-run',
+      json: '--json',
+      jq: '--jq',
+    } as const;
+    const bulkOnly = (['backup', 'results', 'dryRun', 'json', 'jq'] as const).filter((k) => flags[k] !== undefined);
     if (bulkOnly.length > 0) throw new UsageError(`${flag[bulkOnly[0]!]} is for bulk deletes: add --from, --before or --where.`);
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {

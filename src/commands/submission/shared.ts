@@ -140,6 +140,9 @@ export async function retentionNote(io: IOStreams, form: { id: number } & Record
   );
 }
 
+/** Fields of a bulk `submission delete --json`: the summary when done, and what `--dry-run` adds (a contract with scripts). */
+export const BULK_DELETE_FIELDS = ['form_id', 'selected', 'deleted', 'gone', 'failed', 'backup', 'results', 'dry_run', 'ids'] as const;
+
 /** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
 export function submissionDeleteCommand() {
   const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission, or many (--from, --before, --where) after a CSV backup'))
@@ -161,7 +164,12 @@ export function submissionDeleteCommand() {
     )
     .option('--resume', 'Bulk: continue the run the --results log records (its plan, without asking again); done ids are not sent again')
     .option('--dry-run', 'Bulk: show the count and a sample, delete nothing')
-    .option('--json', 'Bulk: print {form_id, selected, deleted, gone, failed, backup, results} when done');
+    .addOption(
+      jsonOption(BULK_DELETE_FIELDS, {
+        description: `Bulk: print {form_id, selected, deleted, gone, failed, backup, results} when done (with --dry-run: {dry_run, form_id, selected, ids}); optionally only these comma-separated fields (fields: ${BULK_DELETE_FIELDS.join(', ')})`,
+      }),
+    )
+    .addOption(jqOption());
   return examples(addYesOption(base), [
     'formctl submission delete contact-us 118',
     'formctl submission delete 42 118 --yes   # in scripts',

@@ -143,6 +143,15 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     expect(await ids()).toEqual(before);
   });
 
+  it('--json takes a field list and --jq beside it, through the output layer as every --json does', async () => {
+    const picked = fakeIO();
+    await submissionBulkDeleteRun(opts({ where: ['rating', '5'], dryRun: true, json: ['form_id', 'selected'] }, picked));
+    expect(Object.keys(JSON.parse(picked.out()) as object)).toEqual(['form_id', 'selected']);
+    const jq = fakeIO();
+    await submissionBulkDeleteRun(opts({ where: ['rating', '5'], dryRun: true, jq: '.dry_run' }, jq));
+    expect(jq.out()).toBe('true\n');
+  });
+
   it('on a terminal the count must be typed: another number cancels (exit 3) and deletes nothing', async () => {
     const before = await ids();
     const asked: string[] = [];

@@ -6,7 +6,7 @@ import { type BulkUpdateRunOptions, bulkUpdateRun } from '../../../src/commands/
 import type { CliError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { clientFor, serveForm } from '../submission/util.js';
+import { clientFor, serveForm } from './util.js';
 
 let dir: string;
 let stub: StubServer | undefined;
