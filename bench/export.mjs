@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exportGoalsLine } from './export-goals.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'formctl.js');
@@ -236,20 +237,10 @@ try {
       row(`  node:http script`, h[k]);
     }
   }
-  // The goals: at least 0.8x curl's throughput at 256 MiB and up (below that Node's start-up is most
-  // of the time); peak RSS under 100 MB and flat as the size grows; on every Node.
-  const met = (ok) => (ok ? 'met' : 'MISSED');
+  // #20's goals (bench/export-goals.mjs).
   for (const version of versions) {
     const mine = results.filter((r) => r.version === version);
-    const ratios = mine.filter((r) => r.ratio !== undefined && r.size >= 256 * MiB);
-    const line = [];
-    if (ratios.length) line.push(`ratio >= 0.8: ${met(ratios.every((r) => r.ratio >= 0.8))}`);
-    line.push(`peak RSS < 100 MB: ${met(mine.every((r) => r.peak < 100))}`);
-    if (mine.length > 1) {
-      const growth = mine.at(-1).peak - mine[0].peak;
-      line.push(`RSS ${mine[0].size / MiB} -> ${mine.at(-1).size / MiB} MiB ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB (flat: ${met(growth < 20)})`);
-    }
-    console.log(`${version} goals: ${line.join('; ')}`);
+    console.log(`${version} goals: ${exportGoalsLine(mine, rateMbit)}`);
   }
 } finally {
   server.close();

@@ -20,19 +20,22 @@ import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STARTUP_USAGE, startupArgs } from './startup-args.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? Number(argv[i + 1]) : def;
-};
-const RUNS = opt('--runs', 15);
-const WARMUP = opt('--warmup', 2);
+const parsed = startupArgs(process.argv.slice(2), process.env);
+if (parsed.help) {
+  process.stdout.write(STARTUP_USAGE);
+  process.exit(0);
+}
+if (parsed.error) {
+  process.stderr.write(`error: ${parsed.error}\n${STARTUP_USAGE}`);
+  process.exit(2);
+}
+const RUNS = parsed.runs;
+const WARMUP = parsed.warmup;
 const BIN = fileURLToPath(new URL('../bin/formctl.js', import.meta.url));
-const nodes = [process.execPath];
-for (let i = 0; i < argv.length; i++) if (argv[i] === '--node') nodes.push(argv[++i]);
-for (const p of (process.env.FORMCTL_BENCH_NODES ?? '').split(':')) if (p) nodes.push(p);
-const otherBin = argv.includes('--bin') ? argv[argv.indexOf('--bin') + 1] : undefined;
+const nodes = [process.execPath, ...parsed.nodes];
+const otherBin = parsed.bin;
 const deadline = Date.now() + 300_000;
 
 const WORKSPACES = JSON.stringify([
