@@ -111,7 +111,7 @@ describe('bash completion', () => {
   });
 
   it('completes flags of the command, root options included', async () => {
-    expect((await bashComplete('formctl workspace list --n')).words).toEqual(['--ndjson', '--no-input', '--no-color']);
+    expect((await bashComplete('formctl workspace list --n')).words).toEqual(['--ndjson', '--no-input', '--no-color', '--no-pager']);
   });
 
   it('completes help topics and commands after formctl help', async () => {

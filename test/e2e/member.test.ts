@@ -63,7 +63,7 @@ describe('members against the sandbox', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `note: their role was not changed; to make it admin, run \`formctl member set-role -w ${ws} bob@example.com admin\`.\n`,
+      stderr: `bob@example.com is already a member of workspace ${ws}; nothing changed: their role was not changed; to make it admin, run \`formctl member set-role -w ${ws} bob@example.com admin\`.\n`,
     });
   });
 

@@ -60,7 +60,8 @@ describe('the data paths over https, from the built binary', () => {
       env,
       input: sb.tokens.all,
     });
-    expect(login).toEqual({ code: 0, stdout: '', stderr: '' });
+    // Piped, a login says in one line on stderr whom it logged in as (the sandbox's admin).
+    expect(login).toEqual({ code: 0, stdout: '', stderr: `Logged in to localhost:${port} as Ada Admin (admin@example.com), profile tls\n` });
     const workspaces = await runFormctl(['--profile', 'tls', 'workspace', 'list', '--json', 'id,name'], { env });
     expect(workspaces.code, workspaces.stderr).toBe(0);
     expect(JSON.parse(workspaces.stdout)).toEqual([{ id: sb.workspaceId, name: "Ada's Workspace" }]);
