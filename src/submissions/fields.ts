@@ -40,14 +40,28 @@ function optionNames(p: FormProperty): string[] | undefined {
   return names.length > 0 ? names : undefined;
 }
 
+/** The option ids of a select or multi-select field (the service takes an option's id as well as its name). */
+function optionIds(p: FormProperty): string[] {
+  const block = (p as Record<string, unknown>)[String(p.type)];
+  const options = block !== null && typeof block === 'object' ? (block as { options?: unknown }).options : undefined;
+  if (!Array.isArray(options)) return [];
+  return (options as unknown[])
+    .map((o): unknown => (o !== null && typeof o === 'object' ? (o as { id?: unknown }).id : undefined))
+    .filter((n): n is string => typeof n === 'string');
+}
+
 /**
  * A select's answer, or each of a multi-select's, must be one of the field's options: matched in any
- * case and sent as the option is written; anything else is a UsageError listing them (exit 2).
+ * case and sent as the option is written; anything else is a UsageError listing them (exit 2). As the
+ * service does (OpnForm api/app/Http/Requests/AnswerFormRequest.php:73-86 and 219-232), an option's
+ * exact id passes too, and a field that lets people add options (`allow_creation`) takes any value.
  */
 function checkOption(p: FormProperty, key: string, value: unknown): unknown {
   const names = optionNames(p);
-  if (!names) return value;
+  if (!names || (p as Record<string, unknown>).allow_creation === true) return value;
+  const ids = optionIds(p);
   const one = (v: unknown): unknown => {
+    if (typeof v === 'string' && ids.includes(v) && !names.includes(v)) return v;
     const found = typeof v === 'string' ? (names.find((n) => n === v) ?? names.find((n) => n.toLowerCase() === v.trim().toLowerCase())) : undefined;
     if (found !== undefined) return found;
     const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;
