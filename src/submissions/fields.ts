@@ -12,8 +12,9 @@ const NUMERIC_TYPES = ['number', 'rating', 'scale', 'slider'];
 
 /**
  * Turns a `--set` string into the JSON value the field type expects: numbers for numeric fields,
- * true/false for checkboxes (anything else there is a UsageError naming the field); other fields
- * keep the text, and `--file` is the way to send arrays, objects or null.
+ * true/false for checkboxes (anything else there is a UsageError naming the field), one of its
+ * options for a select, a list of them for a multi-select; other fields keep the text, and `--file`
+ * is the way to send arrays, objects or null.
  */
 export function coerceValue(p: FormProperty, raw: string, key: string = p.id): unknown {
   const type = String(p.type ?? '');
@@ -25,8 +26,26 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
     if (/^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
     throw typeError(p, key, raw);
   }
-  if (type === 'select' || type === 'multi_select') return checkOption(p, key, raw);
+  if (type === 'multi_select') return checkOption(p, key, multiSelectList(raw));
+  if (type === 'select') return checkOption(p, key, raw);
   return raw;
+}
+
+/**
+ * A multi-select's answer is a list (the service validates it as an array, OpnForm
+ * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`) is taken
+ * as it is, any other text is the one option chosen.
+ */
+function multiSelectList(raw: string): unknown[] {
+  if (raw.trim().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) return parsed;
+    } catch {
+      // not JSON: the text itself
+    }
+  }
+  return [raw];
 }
 
 /** The option names of a select or multi-select field (the answer stores the name); undefined when it lists none. */

@@ -69,6 +69,15 @@ describe('select options', () => {
     expect(resolveData(form, [['Free', 'anything']])).toEqual({ f_free: 'anything' });
   });
 
+  it('--set and --data on a multi-select send a list (the service takes only an array): one option, or a JSON list of them', () => {
+    expect(resolveData(form, [['Tags', 'urgent']], { coerce: true })).toEqual({ f_tags: ['Urgent'] });
+    expect(resolveData(form, [['Tags', '["later", "Urgent"]']], { coerce: true })).toEqual({ f_tags: ['Later', 'Urgent'] });
+    expect(answerBody(form, [['Tags', '["Later"]']], new Date()).body).toMatchObject({ f_tags: ['Later'] });
+    expect(refusal(() => resolveData(form, [['Tags', '["Later", "Soon"]']], { coerce: true })).message).toBe(
+      'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
+    );
+  });
+
   it("as the service: an option's exact id passes, and a field that lets people add options takes a new value", () => {
     expect(resolveData(form, [['Tags', ['a', 'Later']]])).toEqual({ f_tags: ['a', 'Later'] });
     expect(resolveData(form, [['Open', 'Brand new']], { coerce: true })).toEqual({ f_open: 'Brand new' });
