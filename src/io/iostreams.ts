@@ -19,6 +19,8 @@ export interface IOStreams {
   canPrompt: boolean;
   /** The pager for long tables (src/io/pager.ts): only when stdout is a terminal and paging is on. */
   pager?: { argv: string[]; env: NodeJS.ProcessEnv };
+  /** The environment the command runs in (what `--jq`'s `$ENV` and `env` read). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface StreamOptions {
@@ -88,6 +90,7 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     columns: o.stdout.columns && o.stdout.columns > 0 ? o.stdout.columns : Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80,
     rows: o.stdout.rows && o.stdout.rows > 0 ? o.stdout.rows : 0,
     canPrompt: stdinIsTTY && stdoutIsTTY && !promptsDisabled(o.env, o.noInput),
+    env: o.env,
   };
   const pager = o.pager && stdoutIsTTY ? pagerCommand(o.env) : undefined;
   if (pager) io.pager = { argv: pager, env: o.env };

@@ -34,10 +34,16 @@ export async function checkJq(expr: string): Promise<void> {
   throw jqFailure(alone.exitCode === 3 ? alone.stderr : wrapped.stderr);
 }
 
-/** Runs `expr` on `input` and returns what jq prints with `-r` (one line per result), or throws jq's message (exit 2). */
-export async function runJq(expr: string, input: unknown): Promise<string> {
+/**
+ * Runs `expr` on `input` and returns what jq prints with `-r` (one line per result), or throws jq's message (exit 2).
+ * `$ENV` and `env` are `environ`, as in jq on the command line: the WebAssembly build would otherwise see
+ * its own made-up environment (HOME=/home/web_user), so the expression runs with both bound to it. The
+ * expression has compiled alone already (checkJq), and a runtime message names no position.
+ */
+export async function runJq(expr: string, input: unknown, environ: NodeJS.ProcessEnv = {}): Promise<string> {
   const jq = await jqModule();
-  const r = await jq.raw(input as Parameters<JqModule['raw']>[0], expr, ['-r']);
+  const program = `$__formctl_env as $ENV | def env: $ENV;\n${expr}`;
+  const r = await jq.raw(input as Parameters<JqModule['raw']>[0], program, ['-r', '--argjson', '__formctl_env', JSON.stringify(environ)]);
   const out = r.stdout === '' ? '' : r.stdout.endsWith('\n') ? r.stdout : `${r.stdout}\n`;
   if (r.exitCode !== 0) throw Object.assign(jqFailure(r.stderr), { partial: out });
   return out;

@@ -184,7 +184,7 @@ export async function writeObject<T>(
 export async function writeJq(io: IOStreams, expr: string, value: unknown, mask: (text: string) => string = (t) => t): Promise<void> {
   const { runJq } = await import('./jq.js');
   try {
-    await write(io.stdout, mask(await runJq(expr, value)));
+    await write(io.stdout, mask(await runJq(expr, value, io.env)));
   } catch (err) {
     const partial = (err as { partial?: string }).partial;
     if (partial) await write(io.stdout, mask(partial));

@@ -12,8 +12,9 @@ const NUMERIC_TYPES = ['number', 'rating', 'scale', 'slider'];
 
 /**
  * Turns a `--set` string into the JSON value the field type expects: numbers for numeric fields,
- * true/false for checkboxes (anything else there is a UsageError naming the field); other fields
- * keep the text, and `--file` is the way to send arrays, objects or null.
+ * true/false for checkboxes (anything else there is a UsageError naming the field), one of its
+ * options for a select, a list of them for a multi-select; other fields keep the text, and `--file`
+ * is the way to send arrays, objects or null.
  */
 export function coerceValue(p: FormProperty, raw: string, key: string = p.id): unknown {
   const type = String(p.type ?? '');
@@ -25,8 +26,26 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
     if (/^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
     throw typeError(p, key, raw);
   }
-  if (type === 'select' || type === 'multi_select') return checkOption(p, key, raw);
+  if (type === 'multi_select') return checkOption(p, key, multiSelectList(raw));
+  if (type === 'select') return checkOption(p, key, raw);
   return raw;
+}
+
+/**
+ * A multi-select's answer is a list (the service validates it as an array, OpnForm
+ * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`) is taken
+ * as it is, any other text is the one option chosen.
+ */
+function multiSelectList(raw: string): unknown[] {
+  if (raw.trim().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) return parsed;
+    } catch {
+      // not JSON: the text itself
+    }
+  }
+  return [raw];
 }
 
 /** The option names of a select or multi-select field (the answer stores the name); undefined when it lists none. */
@@ -40,14 +59,28 @@ function optionNames(p: FormProperty): string[] | undefined {
   return names.length > 0 ? names : undefined;
 }
 
+/** The option ids of a select or multi-select field (the service takes an option's id as well as its name). */
+function optionIds(p: FormProperty): string[] {
+  const block = (p as Record<string, unknown>)[String(p.type)];
+  const options = block !== null && typeof block === 'object' ? (block as { options?: unknown }).options : undefined;
+  if (!Array.isArray(options)) return [];
+  return (options as unknown[])
+    .map((o): unknown => (o !== null && typeof o === 'object' ? (o as { id?: unknown }).id : undefined))
+    .filter((n): n is string => typeof n === 'string');
+}
+
 /**
  * A select's answer, or each of a multi-select's, must be one of the field's options: matched in any
- * case and sent as the option is written; anything else is a UsageError listing them (exit 2).
+ * case and sent as the option is written; anything else is a UsageError listing them (exit 2). As the
+ * service does (OpnForm api/app/Http/Requests/AnswerFormRequest.php:73-86 and 219-232), an option's
+ * exact id passes too, and a field that lets people add options (`allow_creation`) takes any value.
  */
 function checkOption(p: FormProperty, key: string, value: unknown): unknown {
   const names = optionNames(p);
-  if (!names) return value;
+  if (!names || (p as Record<string, unknown>).allow_creation === true) return value;
+  const ids = optionIds(p);
   const one = (v: unknown): unknown => {
+    if (typeof v === 'string' && ids.includes(v) && !names.includes(v)) return v;
     const found = typeof v === 'string' ? (names.find((n) => n === v) ?? names.find((n) => n.toLowerCase() === v.trim().toLowerCase())) : undefined;
     if (found !== undefined) return found;
     const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;

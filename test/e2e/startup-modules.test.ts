@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 
 const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
-const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3'];
+const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm'];
 
 /** Runs the built binary with a preload that logs every module it resolves; returns the set. */
 async function modulesLoadedBy(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
@@ -92,6 +92,10 @@ describe('startup loads nothing heavy', () => {
         const direct = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], env);
         expect([direct.code, direct.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(direct.modules)).toEqual([]);
+        // jq (WebAssembly) is loaded only for --jq.
+        const filtered = await modulesLoadedBy(['workspace', 'list', '--jq', '.[0].name'], env);
+        expect([filtered.code, filtered.stdout]).toEqual([0, 'A\n']);
+        expect(heavyIn(filtered.modules).some((m) => m.includes('/node_modules/jq-wasm/'))).toBe(true);
         // NO_PROXY=* still sends it direct, but the proxy agent (the undici package) is what decides.
         const proxied = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], { ...env, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);

@@ -122,6 +122,11 @@ describe('help quality of the whole CLI', () => {
   it('every group with a list verb shows --json piped into jq', () => {
     expect(rules.jq(entries)).toEqual([]);
   });
+  it('every command with --json also takes --jq, as gh does', () => {
+    const has = (e: Entry, flag: string) => e.cmd.options.some((o) => !o.hidden && o.long === flag);
+    expect(entries.filter((e) => has(e, '--json')).length).toBeGreaterThan(20);
+    expect(entries.filter((e) => has(e, '--json') && !has(e, '--jq')).map((e) => e.path)).toEqual([]);
+  });
 });
 
 describe('help quality rules', () => {

@@ -49,6 +49,17 @@ describe('--jq', () => {
     expect(none.out()).toBe('');
   });
 
+  it("$ENV and env are formctl's environment, as with jq on the command line (not the WebAssembly build's made-up one)", async () => {
+    const fio = fakeIO({ env: { NO_COLOR: '1', FORM_ID: '22' } });
+    const format = resolveFormat(fio.io, { jq: '.[] | select(.id == ($ENV.FORM_ID | tonumber)) | "\\(.name) \\(env.FORM_ID) \\($ENV.HOME)"' });
+    await writeList(fio.io, format, rows, []);
+    expect(fio.out()).toBe('Beta 22 null\n');
+    // A definition and a binding of its own still work after the environment's.
+    const defs = fakeIO({ env: { X: 'x' } });
+    await writeObject(defs.io, resolveFormat(defs.io, { jq: 'def f: env.X; .id as $i | [$i, f] | @csv' }), rows[0], []);
+    expect(defs.out()).toBe('1,"x"\n');
+  });
+
   it("a runtime error is exit 2 with jq's own message, after what jq printed before it", async () => {
     const fio = fakeIO();
     const e = await caught(writeList(fio.io, resolveFormat(fio.io, { jq: '.[] | .name, error("stop")' }), rows, []));

@@ -34,6 +34,7 @@ const form = {
       },
     },
     { id: 'f_free', name: 'Free', type: 'select' },
+    { id: 'f_open', name: 'Open', type: 'select', allow_creation: true, select: { options: [{ id: 'x1', name: 'Known' }] } },
   ],
 } as unknown as Form;
 
@@ -66,5 +67,22 @@ describe('select options', () => {
       'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
     );
     expect(resolveData(form, [['Free', 'anything']])).toEqual({ f_free: 'anything' });
+  });
+
+  it('--set and --data on a multi-select send a list (the service takes only an array): one option, or a JSON list of them', () => {
+    expect(resolveData(form, [['Tags', 'urgent']], { coerce: true })).toEqual({ f_tags: ['Urgent'] });
+    expect(resolveData(form, [['Tags', '["later", "Urgent"]']], { coerce: true })).toEqual({ f_tags: ['Later', 'Urgent'] });
+    expect(answerBody(form, [['Tags', '["Later"]']], new Date()).body).toMatchObject({ f_tags: ['Later'] });
+    expect(refusal(() => resolveData(form, [['Tags', '["Later", "Soon"]']], { coerce: true })).message).toBe(
+      'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
+    );
+  });
+
+  it("as the service: an option's exact id passes, and a field that lets people add options takes a new value", () => {
+    expect(resolveData(form, [['Tags', ['a', 'Later']]])).toEqual({ f_tags: ['a', 'Later'] });
+    expect(resolveData(form, [['Open', 'Brand new']], { coerce: true })).toEqual({ f_open: 'Brand new' });
+    expect(answerBody(form, [['Open', 'Brand new']], new Date()).body).toMatchObject({ f_open: 'Brand new' });
+    // An id in another case is not the service's match: still refused.
+    expect(refusal(() => resolveData(form, [['Tags', 'A']], { coerce: true })).exitCode).toBe(2);
   });
 });
