@@ -93,7 +93,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   for (const w of warnings) await notice(o.io, w, 'warning');
   const updated = await updateWebhook(client, formId, o.id, body).catch((err: unknown) => {
     // Every update sends the stored URL back, and the service checks it again: a host it cannot resolve
-    // (a placeholder such as the deployed sandbox's seed, offline) blocks any change until --url replaces it.
+    // (a placeholder host, offline) blocks any change until --url replaces it.
     if (o.url === undefined && err instanceof ValidationError && /could not be resolved/i.test(err.message)) {
       throw new CliError(err.message, err.exitCode, 'Every update sends the stored URL again; pass --url with one the service can resolve.');
     }
