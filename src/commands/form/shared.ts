@@ -169,6 +169,6 @@ export async function readDocument(io: IOStreams, file: string): Promise<Record<
 export function addSafeUpdateOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
     .option('--dry-run', 'Show the diff and send nothing')
-    .option('--force', 'Overwrite even if someone changed the form since it was read')
+    .option('--force', 'Overwrite even if someone changed the form since it was read; send attributes the form does not have')
     .option('--no-validate', 'Skip local checks (title length, enums, required fields); an empty field list is still refused');
 }
