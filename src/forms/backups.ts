@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishNew, writeTempFile } from '../atomic-file.js';
+import { UsageError } from '../errors.js';
 import { cannotRead, parseJsonObject } from '../io/files.js';
 import { isObject } from './document.js';
 
@@ -30,23 +31,57 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/:/g, '-');
 }
 
+/** How many backups of one form are kept when FORMCTL_BACKUPS_KEEP is not set. */
+export const DEFAULT_BACKUPS_KEEP = 20;
+
+/** The number of backups kept per form: FORMCTL_BACKUPS_KEEP (a whole number ≥ 1), else 20. */
+export function backupsKeep(env: NodeJS.ProcessEnv): number {
+  const raw = env.FORMCTL_BACKUPS_KEEP?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_BACKUPS_KEEP;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new UsageError(
+      `FORMCTL_BACKUPS_KEEP must be a whole number of at least 1 (it is "${raw}").`,
+      `Unset it to keep the last ${DEFAULT_BACKUPS_KEEP} backups of each form.`,
+    );
+  }
+  return Number(raw);
+}
+
 /**
  * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory).
  * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
- * which fails if it exists, so two processes can never overwrite each other's backup.
+ * which fails if it exists, so two processes can never overwrite each other's backup. Once the new
+ * backup is written, the oldest beyond the newest `keep` are removed.
  */
-export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<string> {
+export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date, keep = backupsKeep(process.env)): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const base = stamp(now);
   const tmp = await writeTempFile(join(dir, `${base}.json`), JSON.stringify(form, null, 2) + '\n');
+  let saved: string;
   try {
     for (let i = 0; ; i++) {
       const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);
-      if (await publishNew(tmp, path)) return path;
+      if (await publishNew(tmp, path)) {
+        saved = path;
+        break;
+      }
     }
   } finally {
     await rm(tmp, { force: true });
   }
+  await prune(dir, keep, saved);
+  return saved;
+}
+
+/** Removes the oldest backups beyond the newest `keep` (never `just`, the one just written); a file already gone is no error. */
+async function prune(dir: string, keep: number, just: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => isBackupName(n)).sort(newestFirst);
+  for (const n of names.slice(keep)) if (join(dir, n) !== just) await rm(join(dir, n), { force: true });
+}
+
+/** A backup's file name (`<stamp>.json`, `<stamp>-N.json`); temporary files start with a dot. */
+function isBackupName(n: string): boolean {
+  return n.endsWith('.json') && !n.startsWith('.');
 }
 
 /** Backups of one form, newest first. */
@@ -58,7 +93,7 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort(newestFirst);
+  const files = names.filter((n) => isBackupName(n)).sort(newestFirst);
   const out: BackupEntry[] = [];
   for (const file of files) {
     const path = join(dir, file);
