@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishNew, writeTempFile } from '../atomic-file.js';
@@ -21,8 +22,27 @@ export function segment(s: string): string {
   return clean === '' || clean === '.' || clean === '..' ? '_' : clean;
 }
 
-/** `<state>/backups/<profile>/<form-id>`. */
-export function backupDir(stateDir: string, profile: string, formId: number | string): string {
+/**
+ * The directory of one service's backups under a profile: its host (readable) and a short hash of
+ * its origin (two services on one host, or a host name that the segment rewrote, stay apart), e.g.
+ * `api.opnform.com-1b2c3d4e`. Never all digits, so it cannot be taken for an old form directory.
+ */
+export function serviceKey(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${segment(url.host)}-${createHash('sha256').update(url.origin).digest('hex').slice(0, 8)}`;
+}
+
+/** `<state>/backups/<profile>/<service>/<form-id>`: a form id is only unique within one service. */
+export function backupDir(stateDir: string, profile: string, formId: number | string, baseUrl: string): string {
+  return join(stateDir, 'backups', segment(profile), serviceKey(baseUrl), segment(String(formId)));
+}
+
+/**
+ * `<state>/backups/<profile>/<form-id>`: where backups went before they were keyed by service. They
+ * were written for the profile's own service, so they are read (never written, never pruned) only
+ * when the command talks to that service (docs/forms.md, "Backups").
+ */
+export function legacyBackupDir(stateDir: string, profile: string, formId: number | string): string {
   return join(stateDir, 'backups', segment(profile), segment(String(formId)));
 }
 
@@ -111,6 +131,13 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     out.push(entry);
   }
   return out;
+}
+
+/** Backups of one form from several directories (the current one, then an old unkeyed one), newest first. */
+export async function listBackupsIn(dirs: readonly (string | undefined)[]): Promise<BackupEntry[]> {
+  const all: BackupEntry[] = [];
+  for (const d of dirs) if (d !== undefined) all.push(...(await listBackups(d)));
+  return all.sort((a, b) => newestFirst(a.file, b.file));
 }
 
 /** `<stamp>.json` < `<stamp>-1.json` < … < `<stamp>-10.json` in time; compared as (stamp, number). */

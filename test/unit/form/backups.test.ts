@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupsKeep, listBackups, writeBackup } from '../../../src/forms/backups.js';
+import { backupsKeep, listBackups, listBackupsIn, writeBackup } from '../../../src/forms/backups.js';
 import { UsageError } from '../../../src/errors.js';
 import { tempDir } from './fixtures.js';
 
@@ -51,5 +51,12 @@ describe('backups', () => {
     expect(backupsKeep({})).toBe(20);
     expect(backupsKeep({ FORMCTL_BACKUPS_KEEP: '5' })).toBe(5);
     for (const bad of ['0', '-1', 'many', '2.5']) expect(() => backupsKeep({ FORMCTL_BACKUPS_KEEP: bad })).toThrow(UsageError);
+  });
+
+  it('lists the current and the old unkeyed backups of a form together, newest first', async () => {
+    await writeBackup(join(tmp.dir, 'old'), { id: 42, title: 'old' }, new Date(Date.UTC(2024, 0, 1)));
+    await writeBackup(join(tmp.dir, 'new'), { id: 42, title: 'new' }, new Date(Date.UTC(2025, 0, 1)));
+    expect((await listBackupsIn([join(tmp.dir, 'new'), join(tmp.dir, 'old')])).map((b) => b.title)).toEqual(['new', 'old']);
+    expect((await listBackupsIn([join(tmp.dir, 'new'), undefined])).map((b) => b.title)).toEqual(['new']);
   });
 });
