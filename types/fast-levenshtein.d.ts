@@ -1,4 +1,5 @@
-// fast-levenshtein ships no types; the one function formctl uses.
+// fast-levenshtein ships no types; the one function formctl uses (a CommonJS module: its exports are the default export).
 declare module 'fast-levenshtein' {
-  export function get(a: string, b: string): number;
+  const levenshtein: { get(this: void, a: string, b: string): number };
+  export default levenshtein;
 }

@@ -27,7 +27,7 @@ export async function assertKnownAttributes(current: Record<string, unknown>, ke
   const known = knownAttributes(current);
   const unknown = [...new Set(keys)].filter((k) => !known.has(k));
   if (unknown.length === 0) return;
-  const { get: distance } = await import('fast-levenshtein');
+  const { get: distance } = (await import('fast-levenshtein')).default;
   const lines = unknown.map((k) => {
     const close = [...known]
       .map((c) => ({ c, d: distance(k.toLowerCase(), c.toLowerCase()) }))
@@ -39,6 +39,6 @@ export async function assertKnownAttributes(current: Record<string, unknown>, ke
   });
   throw new UsageError(
     `Form ${formLabel} has no attribute${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}; the service would drop ${unknown.length === 1 ? 'it' : 'them'}. Nothing was sent.\n${lines.join('\n')}`,
-    '`formctl form get` lists the attributes; pass --force to send it anyway.',
+    `\`formctl form get\` lists the attributes; pass --force to send ${unknown.length === 1 ? 'it' : 'them'} anyway.`,
   );
 }

@@ -133,6 +133,12 @@ describe('formctl form (built binary against the sandbox)', () => {
     }
   });
 
+  it('an attribute the form does not have is refused before sending, with close matches (built binary)', async () => {
+    const r = await runFormctl(['form', 'update', '2', '--set', 'visibilty=closed'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"visibilty": did you mean "visibility"?');
+  });
+
   it('pull then apply twice: the second apply sends no PUT', async () => {
     const id = await createExample();
     const file = join(home.dir, `form-${id}.json`);

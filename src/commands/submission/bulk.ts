@@ -47,11 +47,13 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   // The integrations that would fire again and the submissions the lines name: both before anything is sent.
   // When the integrations alone make --yes mandatory (off a terminal, a real run without it), the run
   // is refused after that one request, before the list is read (which can take many paced requests).
-  const mustRefuse = !o.dryRun && !o.yes && !o.prompter && survey.ids.size + survey.uuids.size > 0;
-  const active = mustRefuse ? await activeIntegrations(client, form.id, o.signal) : undefined;
+  const cannotAsk = !o.prompter || !o.io.canPrompt;
+  const active = !o.dryRun && !o.yes && cannotAsk && survey.ids.size + survey.uuids.size > 0 ? await activeIntegrations(client, form.id, o.signal) : undefined;
   if (active && active.length > 0) {
     for (const w of integrationWarnings(active)) await notice(o.io, w, 'warning');
-    throw refusal(form);
+    if (!o.prompter) throw refusal(form);
+    // Off a terminal: refuses as the confirmation after the list would, with the same words.
+    await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(form) });
   }
   const index = await scanTargets(c, survey);
   // Nothing left to send (a resumed run that is done, lines naming no submission): nothing to confirm.
@@ -77,6 +79,10 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   }
 }
 
+function confirmMessage(form: Form): string {
+  return `Update the submissions of form ${formLabel(form)} anyway?`;
+}
+
 /** A real run off a terminal, without --yes, that has side effects to confirm. */
 function refusal(form: Form): UsageError {
   return new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
@@ -92,5 +98,5 @@ async function confirmSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index
   for (const w of warnings) await notice(o.io, w, 'warning');
   if (!needsYes || o.dryRun || o.yes) return;
   if (!o.prompter) throw refusal(c.form);
-  await confirmDestructive(o.io, o.prompter(), { message: `Update the submissions of form ${formLabel(c.form)} anyway?` });
+  await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(c.form) });
 }

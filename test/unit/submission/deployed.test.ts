@@ -439,7 +439,11 @@ describe('bulk update on the deployed service', () => {
     expect(err.message).toMatch(/refusing without --yes/);
     expect(fio.err()).toContain('the form has 1 active integration');
     expect(fake!.puts).toEqual([]);
-    // Refused after the form and its integrations were read, before any page of the list.
+    // Refused after the form and its integrations were read, before any page of the list; also
+    // with a prompter, as the command has, when prompts are off.
+    expect(fake!.listRequests()).toBe(0);
+    const offTerminal = run(from, { prompter: () => ({}) as never });
+    expect((await failure(offTerminal.p)).message).toMatch(/refusing without confirmation/);
     expect(fake!.listRequests()).toBe(0);
     const dry = run(from, { dryRun: true, results: undefined });
     await dry.p;
