@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishNew, writeTempFile } from '../atomic-file.js';
+import { UsageError } from '../errors.js';
 import { cannotRead, parseJsonObject } from '../io/files.js';
 import { isObject } from './document.js';
 
@@ -20,8 +22,27 @@ export function segment(s: string): string {
   return clean === '' || clean === '.' || clean === '..' ? '_' : clean;
 }
 
-/** `<state>/backups/<profile>/<form-id>`. */
-export function backupDir(stateDir: string, profile: string, formId: number | string): string {
+/**
+ * The directory of one service's backups under a profile: its host (readable) and a short hash of
+ * its origin (two services on one host, or a host name that the segment rewrote, stay apart), e.g.
+ * `api.opnform.com-1b2c3d4e`. Never all digits, so it cannot be taken for an old form directory.
+ */
+export function serviceKey(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${segment(url.host)}-${createHash('sha256').update(url.origin).digest('hex').slice(0, 8)}`;
+}
+
+/** `<state>/backups/<profile>/<service>/<form-id>`: a form id is only unique within one service. */
+export function backupDir(stateDir: string, profile: string, formId: number | string, baseUrl: string): string {
+  return join(stateDir, 'backups', segment(profile), serviceKey(baseUrl), segment(String(formId)));
+}
+
+/**
+ * `<state>/backups/<profile>/<form-id>`: where backups went before they were keyed by service. They
+ * were written for the profile's own service, so they are read (never written, never pruned) only
+ * when the command talks to that service (docs/forms.md, "Backups").
+ */
+export function legacyBackupDir(stateDir: string, profile: string, formId: number | string): string {
   return join(stateDir, 'backups', segment(profile), segment(String(formId)));
 }
 
@@ -30,23 +51,57 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/:/g, '-');
 }
 
+/** How many backups of one form are kept when FORMCTL_BACKUPS_KEEP is not set. */
+export const DEFAULT_BACKUPS_KEEP = 20;
+
+/** The number of backups kept per form: FORMCTL_BACKUPS_KEEP (a whole number ≥ 1), else 20. */
+export function backupsKeep(env: NodeJS.ProcessEnv): number {
+  const raw = env.FORMCTL_BACKUPS_KEEP?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_BACKUPS_KEEP;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new UsageError(
+      `FORMCTL_BACKUPS_KEEP must be a whole number of at least 1 (it is "${raw}").`,
+      `Unset it to keep the last ${DEFAULT_BACKUPS_KEEP} backups of each form.`,
+    );
+  }
+  return Number(raw);
+}
+
 /**
  * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory).
  * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
- * which fails if it exists, so two processes can never overwrite each other's backup.
+ * which fails if it exists, so two processes can never overwrite each other's backup. Once the new
+ * backup is written, the oldest beyond the newest `keep` are removed.
  */
-export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<string> {
+export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date, keep = backupsKeep(process.env)): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const base = stamp(now);
   const tmp = await writeTempFile(join(dir, `${base}.json`), JSON.stringify(form, null, 2) + '\n');
+  let saved: string;
   try {
     for (let i = 0; ; i++) {
       const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);
-      if (await publishNew(tmp, path)) return path;
+      if (await publishNew(tmp, path)) {
+        saved = path;
+        break;
+      }
     }
   } finally {
     await rm(tmp, { force: true });
   }
+  await prune(dir, keep, saved);
+  return saved;
+}
+
+/** Removes the oldest backups beyond the newest `keep` (never `just`, the one just written); a file already gone is no error. */
+async function prune(dir: string, keep: number, just: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => isBackupName(n)).sort(newestFirst);
+  for (const n of names.slice(keep)) if (join(dir, n) !== just) await rm(join(dir, n), { force: true });
+}
+
+/** A backup's file name (`<stamp>.json`, `<stamp>-N.json`); temporary files start with a dot. */
+function isBackupName(n: string): boolean {
+  return n.endsWith('.json') && !n.startsWith('.');
 }
 
 /** Backups of one form, newest first. */
@@ -58,7 +113,7 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const files = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort(newestFirst);
+  const files = names.filter((n) => isBackupName(n)).sort(newestFirst);
   const out: BackupEntry[] = [];
   for (const file of files) {
     const path = join(dir, file);
@@ -76,6 +131,13 @@ export async function listBackups(dir: string): Promise<BackupEntry[]> {
     out.push(entry);
   }
   return out;
+}
+
+/** Backups of one form from several directories (the current one, then an old unkeyed one), newest first. */
+export async function listBackupsIn(dirs: readonly (string | undefined)[]): Promise<BackupEntry[]> {
+  const all: BackupEntry[] = [];
+  for (const d of dirs) if (d !== undefined) all.push(...(await listBackups(d)));
+  return all.sort((a, b) => newestFirst(a.file, b.file));
 }
 
 /** `<stamp>.json` < `<stamp>-1.json` < … < `<stamp>-10.json` in time; compared as (stamp, number). */

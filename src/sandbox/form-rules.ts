@@ -1,4 +1,4 @@
-import { COLOR_PATTERN, LANGUAGES, STYLE_BOOLEANS, STYLE_DEFAULTS, STYLE_ENUMS, TITLE_MAX, VISIBILITIES } from '../service/forms.js';
+import { COLOR_PATTERN, LANGUAGES, type OptionalAttribute, STYLE_BOOLEANS, STYLE_DEFAULTS, STYLE_ENUMS, TITLE_MAX, VISIBILITIES } from '../service/forms.js';
 import { RETENTION_MAX, RETENTION_MIN, RETENTION_UNITS } from '../service/retention.js';
 import type { FormProperty } from './model.js';
 import { Errors, charLength, isBlank, isObject, label, requiredEnum, requiredString } from './validation.js';
@@ -21,7 +21,7 @@ type Optional =
  * Keys not listed here or among the 14 update fields are ignored, as the deployed server keeps only validated keys,
  * so a fetched form (with id, share_url, counts…) can be sent back unchanged.
  */
-const OPTIONAL: Record<string, Optional> = {
+const OPTIONAL: Record<OptionalAttribute, Optional> = {
   description: { kind: 'string', max: 2000, default: null },
   tags: { kind: 'tags' },
   font_family: { kind: 'string', default: null },

@@ -94,9 +94,18 @@ export function ensureDemoForm(app: App, count: number): { id: number; slug: str
 /**
  * Deployed flavour: the demo form gets integrations of three kinds in one list, so that commands
  * meant for webhooks can be tried on ids that are not webhooks: an inactive webhook (no traffic
- * leaves the machine), and an active Slack and an active e-mail integration, which record an event
+ * leaves the machine; see SEEDED_WEBHOOK_URL), and an active Slack and an active e-mail integration, which record an event
  * each time they fire (on every new or updated submission) without contacting anyone.
  */
+/**
+ * The seeded webhook's URL: a literal address, so that the URL check (done again on every update,
+ * which sends the stored URL back) passes with no DNS, on a machine without outside name resolution
+ * too. The address is public to that check (global unicast), yet in 3ffe::/16, the former 6bone
+ * prefix returned to IANA (RFC 3701) and routed nowhere: a delivery, should someone activate the
+ * webhook, fails here (no route) without reaching anyone.
+ */
+export const SEEDED_WEBHOOK_URL = 'https://[3ffe::10]/formctl-demo';
+
 function seedIntegrations(app: App, formId: number): void {
   const now = app.opts.now();
   const add = (integration_id: string, status: WebhookStatus, data: Record<string, unknown>) =>
@@ -110,7 +119,7 @@ function seedIntegrations(app: App, formId: number): void {
       created_at: now,
       updated_at: now,
     });
-  add('webhook', 'inactive', { webhook_url: 'https://hooks.example.com/formctl-demo', webhook_secret: null, webhook_headers: {} });
+  add('webhook', 'inactive', { webhook_url: SEEDED_WEBHOOK_URL, webhook_secret: null, webhook_headers: {} });
   add('slack', 'active', { slack_webhook_url: 'https://hooks.slack.com/services/T0000/B0000/sandbox' });
   add('email', 'active', { send_to: 'admin@example.com', sender_name: 'OpnForm', subject: 'New form submission', include_submission_data: true });
 }

@@ -104,5 +104,51 @@ export const UPDATE_REQUIRED = [
   'properties',
 ] as const;
 
+/**
+ * The optional writable attributes (beside UPDATE_REQUIRED and the retention pair): the sandbox
+ * validates each (src/sandbox/form-rules.ts), and a client update naming an attribute outside these
+ * is refused before sending (docs/forms.md, "Unknown attributes").
+ */
+export const OPTIONAL_ATTRIBUTES = [
+  'description',
+  'tags',
+  'font_family',
+  'layout_rtl',
+  'closes_at',
+  'closed_text',
+  'logo_picture',
+  'cover_picture',
+  'submit_button_text',
+  'submitted_text',
+  're_fillable',
+  're_fill_button_text',
+  'redirect_url',
+  'max_submissions_count',
+  'max_submissions_reached_text',
+  'editable_submissions',
+  'editable_submissions_button_text',
+  'confetti_on_submission',
+  'show_progress_bar',
+  'auto_save',
+  'auto_focus',
+  'enable_partial_submissions',
+  'use_captcha',
+  'can_be_indexed',
+  'password',
+  'custom_code',
+  'seo_meta',
+  'settings',
+  'cover_settings',
+  'translations',
+  'computed_variables',
+  'database_fields_update',
+  'custom_css',
+  'pdf_download_enabled',
+  'pdf_download_button_text',
+  'enable_ip_tracking',
+  'clear_empty_fields_on_update',
+] as const;
+export type OptionalAttribute = (typeof OPTIONAL_ATTRIBUTES)[number];
+
 /** The largest request body the service (and the sandbox) takes: 10 MiB; beyond it the answer is 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;

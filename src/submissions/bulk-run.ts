@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
-import { ApiError, UnauthorizedError } from '../api/errors.js';
+import { ApiError, NetworkError, UnauthorizedError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import type { Pacer } from '../api/ratelimit.js';
@@ -66,8 +66,10 @@ function firstLine(err: unknown): string {
 /**
  * Runs the updates line by line with up to `concurrency` requests in flight, each started only when
  * the pacer allows. The input is read lazily and a failed line never stops the others. A 401 stops
- * the run: no later line could succeed. Ctrl-C stops reading, lets the results of finished lines be
- * written, and throws InterruptedError.
+ * the run: no later line could succeed. So does a connection failure (the service is gone or
+ * unreachable): the line it hit and those waiting are recorded `interrupted`, not failed, so that
+ * --resume sends them again. Ctrl-C stops reading, lets the results of finished lines be written,
+ * and throws InterruptedError.
  *
  * Each body is built from the submission's answers read before the run, updated as lines apply; lines
  * naming the same submission go one after the other, so a later one never sends back an older answer.
@@ -81,16 +83,16 @@ export async function runBulkUpdate(o: BulkUpdateOptions): Promise<BulkStats> {
 /** The line a result is about: its number, the submission as the line names it, the numeric id sent to. */
 type LineBase = Pick<LineResult, 'line' | 'submission_id'> & { id: number };
 
-/** One run's state: its counts, the work pending per submission, and a refused token that stops it. */
+/** One run's state: its counts, the work pending per submission, and a refused token or a lost connection that stops it. */
 class BulkRun {
   readonly stats: BulkStats = { ok: 0, failed: 0, skipped: 0, seen: 0, changed: 0 };
   /** The last line's work per submission id. */
   private readonly tails = new Map<number, Promise<void>>();
-  private fatal: UnauthorizedError | undefined;
+  private fatal: UnauthorizedError | NetworkError | undefined;
 
   constructor(private readonly o: BulkUpdateOptions) {}
 
-  /** Ctrl-C, or a refused token: no more lines are started. */
+  /** Ctrl-C, a refused token or a lost connection: no more lines are started. */
   private get stopped(): boolean {
     return !!this.o.signal?.aborted || this.fatal !== undefined;
   }
@@ -118,7 +120,7 @@ class BulkRun {
     }
   }
 
-  /** The counts, or why the run stopped: a refused token, or Ctrl-C. */
+  /** The counts, or why the run stopped: a refused token, a lost connection, or Ctrl-C. */
   result(): BulkStats {
     if (this.fatal) throw this.fatal;
     if (this.o.signal?.aborted) throw new InterruptedError();
@@ -145,9 +147,17 @@ class BulkRun {
     if (r.status !== 'sending') this.o.onProgress?.(this.stats);
   }
 
-  /** A request of the line's failed: interrupted (Ctrl-C), or failed with the service's status; a refused token stops the run. */
+  /**
+   * A request of the line's failed: interrupted (Ctrl-C, or the service could not be reached: the
+   * run stops and --resume sends the line again), or failed with the service's status; a refused
+   * token stops the run too.
+   */
   private async recordFailure(base: LineBase, text: string, err: unknown): Promise<void> {
     if (err instanceof InterruptedError || this.o.signal?.aborted) return this.record({ ...base, status: 'interrupted' }, text);
+    if (err instanceof NetworkError) {
+      this.fatal ??= err;
+      return this.record({ ...base, status: 'interrupted', error: firstLine(err) }, text);
+    }
     if (err instanceof UnauthorizedError) this.fatal ??= err;
     const r: LineResult = { ...base, status: 'failed', error: firstLine(err) };
     if (err instanceof ApiError) r.http_status = err.status;

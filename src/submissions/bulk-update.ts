@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
+import { NetworkError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import { type Pacer, createPacer } from '../api/ratelimit.js';
@@ -215,7 +216,8 @@ export async function runWithResults(c: BulkContext, s: BulkRunSettings): Promis
       },
     });
   } catch (err) {
-    interrupted = err instanceof InterruptedError;
+    // A lost connection stops the run as Ctrl-C does: the summary says how far it got and how to go on.
+    interrupted = err instanceof InterruptedError || err instanceof NetworkError;
     throw err;
   } finally {
     // Results are flushed before any exit, Ctrl-C included: they are the resume log.

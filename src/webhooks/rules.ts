@@ -22,16 +22,41 @@ export interface UrlRuleOptions {
   /** Accept private receivers, and plain http:// to them (a receiver on this machine, a sandbox with --allow-private-webhooks). */
   allowPrivate?: boolean;
   resolve?: Resolver;
+  /**
+   * Where a warning goes when this machine cannot resolve the URL's host (ENOTFOUND, EAI_AGAIN: a
+   * network without outside DNS, e.g. behind a proxy). The URL then passes here: the service checks
+   * it again when it saves it, and its answer is the one that counts. Literal addresses need no DNS,
+   * so a private one is still refused here.
+   */
+  warnings?: string[];
 }
+
+/** The DNS failures that say this machine could not look the name up, not that the URL is wrong. */
+const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
 /** Problems with a webhook URL, in the service's words with what was found; empty when it would be accepted. */
 export async function checkWebhookUrl(raw: unknown, o: UrlRuleOptions = {}): Promise<string[]> {
   const resolve = o.resolve ?? systemResolver;
+  let unresolved: string | undefined;
   const check = await checkUrl(raw, {
     allowPrivate: o.allowPrivate,
-    lookup: async (host) => (await resolve(host)).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    lookup: async (host) => {
+      try {
+        return (await resolve(host)).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== undefined && UNRESOLVED_CODES.has(code)) unresolved = `${host} (${code})`;
+        throw err;
+      }
+    },
   });
-  return check.ok ? [] : [withDetail(check)];
+  if (check.ok) return [];
+  if (unresolved !== undefined) {
+    // Nothing was resolved, so nothing could be found wrong with the addresses: the service decides.
+    o.warnings?.push(`this machine could not resolve the webhook URL's host ${unresolved}; the service checks the URL itself when it saves it.`);
+    return [];
+  }
+  return [withDetail(check)];
 }
 
 /** Problems with a secret (spec: at least 12 characters). */

@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { serviceKey } from '../../src/forms/backups.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -18,7 +19,7 @@ afterAll(async () => {
 });
 
 const example = join(ROOT, 'examples', 'contact-form.json');
-const backupsOf = (id: number) => join(home.dir, 'state', 'backups', 'default', String(id));
+const backupsOf = (id: number) => join(home.dir, 'state', 'backups', 'default', serviceKey(sb.url), String(id));
 
 async function getForm(id: number): Promise<Record<string, unknown>> {
   const r = await runFormctl(['form', 'get', String(id), '--json'], { env });
@@ -111,6 +112,31 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect(restore.code).toBe(0);
     expect((await getForm(id)).title).toBe('Contact e2e');
     expect(readdirSync(backupsOf(id))).toHaveLength(2);
+  });
+
+  it("backups are kept per service: another service's form with the same id lists none of them; old unkeyed backups count for the profile's own service only", async () => {
+    const other = await startTestSandbox({ seed: 2 });
+    try {
+      const otherEnv = { ...home.env, ...other.env };
+      expect((await runFormctl(['form', 'update', '1', '--title', 'Backed up here'], { env })).code).toBe(0);
+      const here = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env });
+      expect((JSON.parse(here.stdout) as unknown[]).length).toBeGreaterThan(0);
+      const there = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: otherEnv });
+      expect(JSON.parse(there.stdout)).toEqual([]);
+      // A backup in the old layout (<profile>/<form-id>) is not read when FORMCTL_BASE_URL names the service.
+      mkdirSync(join(home.dir, 'state', 'backups', 'default', '1'), { recursive: true });
+      writeFileSync(join(home.dir, 'state', 'backups', 'default', '1', '2020-01-01T00-00-00.000Z.json'), '{"id":1,"title":"old"}\n');
+      const still = await runFormctl(['form', 'backups', '1', '--json', 'title'], { env: otherEnv });
+      expect(JSON.parse(still.stdout)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('an attribute the form does not have is refused before sending, with close matches (built binary)', async () => {
+    const r = await runFormctl(['form', 'update', '2', '--set', 'visibilty=closed'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"visibilty": did you mean "visibility"?');
   });
 
   it('pull then apply twice: the second apply sends no PUT', async () => {

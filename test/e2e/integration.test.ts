@@ -20,9 +20,21 @@ describe('integration list (built binary, deployed flavour)', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split('\t').slice(1, 4))).toEqual([
-      ['webhook', 'inactive', 'https://hooks.example.com/formctl-demo'],
+      ['webhook', 'inactive', 'https://[3ffe::10]/formctl-demo'],
       ['slack', 'active', 'https://hooks.slack.com/services/T0000/B0000/••••'],
       ['email', 'active', 'to admin@example.com · subject "New form submission"'],
     ]);
+  });
+
+  it('the seeded webhook can be changed with no DNS: its URL is a literal address the service accepts as it is', async () => {
+    const env = { ...home.env, ...sb.env };
+    const id = JSON.parse((await runFormctl(['webhook', 'list', String(sb.formId), '--json', 'id'], { env })).stdout) as { id: number }[];
+    const r = await runFormctl(['webhook', 'update', String(sb.formId), String(id[0]!.id), '--header', 'X-Env: demo'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const got = await runFormctl(['webhook', 'get', String(sb.formId), String(id[0]!.id), '--json'], { env });
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      status: 'inactive',
+      data: { webhook_url: 'https://[3ffe::10]/formctl-demo', webhook_headers: { 'X-Env': '••••' } },
+    });
   });
 });

@@ -3,11 +3,11 @@ import type { ApiClient } from '../../api/client.js';
 import { resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
 import { looksNumeric, parseFormRef } from '../../io/ids.js';
-import { type BackupEntry, listBackups } from '../../forms/backups.js';
+import { type BackupEntry, listBackupsIn } from '../../forms/backups.js';
 import { type Column, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
-import { backupDirFor } from './shared.js';
+import { backupDirFor, legacyBackupDirFor } from './shared.js';
 
 export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
 
@@ -23,6 +23,8 @@ function formBackupsCommand() {
 export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> &
   Pick<Factory, 'io' | 'api' | 'now'> & {
     backupDir: (formId: number) => Promise<string>;
+    /** The form's backups from before they were keyed by service, when they belong to this service. */
+    legacyBackupDir?: (formId: number) => Promise<string | undefined>;
     /** The form's id or slug (the resolved [form] argument). */
     form: string;
   };
@@ -30,7 +32,15 @@ export type FormBackupsOptions = FlagsOf<typeof formBackupsCommand> &
 /** `formctl form backups <id>`. */
 export function newFormBackupsCommand(f: Factory, runF = formBackupsRun) {
   return formBackupsCommand().action(async (form, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, backupDir: (id) => backupDirFor(f, id), now: f.now, form: await resolveFormArg(f, form) }),
+    runF({
+      ...flags,
+      io: f.io,
+      api: f.api,
+      backupDir: (id) => backupDirFor(f, id),
+      legacyBackupDir: (id) => legacyBackupDirFor(f, id),
+      now: f.now,
+      form: await resolveFormArg(f, form),
+    }),
   );
 }
 
@@ -45,7 +55,7 @@ export async function formIdOf(api: () => Promise<ApiClient>, ref: string): Prom
 export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const id = await formIdOf(o.api, o.form);
-  const entries = await listBackups(await o.backupDir(id));
+  const entries = await listBackupsIn([await o.backupDir(id), await o.legacyBackupDir?.(id)]);
   const columns: Column<BackupEntry>[] = [
     { header: 'Saved', value: (b) => b.savedAt, time: true },
     { header: 'Title', value: (b) => b.title },

@@ -129,7 +129,7 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
     client = f.apiFor(ctx.baseUrl, ctx.token);
   }
   const lock = formLocker(join(f.stateDir(), 'locks'), ctx.baseUrl, (id) => notice(f.io, `waiting for another formctl process that is changing form ${id}…`));
-  return { profile: ctx.profileName, client, lock, backupDir: (id) => backupDir(f.stateDir(), ctx.profileName, id) };
+  return { profile: ctx.profileName, client, lock, backupDir: (id) => backupDir(f.stateDir(), ctx.profileName, id, ctx.baseUrl) };
 }
 
 /** The copy's attributes: the source form's own, less identity, server-computed keys and NOT_COPIED. */

@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { getForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { listBackups, readFormFile } from '../../forms/backups.js';
+import { listBackupsIn, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { write } from '../../io/iostreams.js';
@@ -10,7 +10,16 @@ import { resolveFormat } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formIdOf } from './backups.js';
-import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, resolveFormFormat } from './shared.js';
+import {
+  DRY_RUN_FIELDS,
+  FORM_FIELDS,
+  addSafeUpdateOptions,
+  backupDirFor,
+  formLockFor,
+  legacyBackupDirFor,
+  otherKeysNote,
+  resolveFormFormat,
+} from './shared.js';
 import { reportSafeUpdate } from './update.js';
 
 /** `formctl form restore [form]`: the command and its flags, declared once. */
@@ -30,6 +39,8 @@ function formRestoreCommand() {
 export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter' | 'now'> & {
     backupDir: (formId: number) => Promise<string>;
+    /** The form's backups from before they were keyed by service, when they belong to this service. */
+    legacyBackupDir?: (formId: number) => Promise<string | undefined>;
     /** The form's id or slug (the resolved [form] argument). */
     form: string;
     /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
@@ -44,6 +55,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
       io: f.io,
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
+      legacyBackupDir: (id) => legacyBackupDirFor(f, id),
       lock: formLockFor(f),
       prompter: f.prompter,
       now: f.now,
@@ -59,7 +71,7 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   const dir = await o.backupDir(id);
   let path = o.backup ?? 'latest';
   if (path === 'latest') {
-    const [newest] = await listBackups(dir);
+    const [newest] = await listBackupsIn([dir, await o.legacyBackupDir?.(id)]);
     if (!newest) throw new UsageError(`No backups of form ${id} for this profile.`, 'Backups are saved before every update; see `formctl form backups <id>`.');
     path = newest.path;
   }

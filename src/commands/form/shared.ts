@@ -4,7 +4,7 @@ import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/ex
 import type { ApiClient } from '../../api/client.js';
 import { type Form, type FormSummary, getForm, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
-import { backupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
+import { backupDir, legacyBackupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
 import { isObject } from '../../forms/document.js';
 import { type FormLocker, type Release, formLocker } from '../../forms/lock.js';
 import { safeId } from '../../io/ids.js';
@@ -122,10 +122,20 @@ export const FORM_SUMMARY_COLUMNS: Column<FormSummary>[] = [
   { header: 'Updated', value: (r) => r.updated_at, time: true },
 ];
 
-/** Where this form's backups live for the active profile. */
+/** Where this form's backups live for the active profile and its service. */
 export async function backupDirFor(f: Factory, formId: number): Promise<string> {
   const ctx = await f.context();
-  return backupDir(f.stateDir(), ctx.profileName, formId);
+  return backupDir(f.stateDir(), ctx.profileName, formId, ctx.baseUrl);
+}
+
+/**
+ * The form's backups from before they were keyed by service, read beside the current ones when the
+ * command talks to the profile's own service (they were written for it); undefined when
+ * FORMCTL_BASE_URL points elsewhere.
+ */
+export async function legacyBackupDirFor(f: Factory, formId: number): Promise<string | undefined> {
+  const ctx = await f.context();
+  return ctx.baseUrlSource === 'env' ? undefined : legacyBackupDir(f.stateDir(), ctx.profileName, formId);
 }
 
 /**
@@ -169,6 +179,6 @@ export async function readDocument(io: IOStreams, file: string): Promise<Record<
 export function addSafeUpdateOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>) {
   return cmd
     .option('--dry-run', 'Show the diff and send nothing')
-    .option('--force', 'Overwrite even if someone changed the form since it was read')
+    .option('--force', 'Overwrite even if someone changed the form since it was read; send attributes the form does not have')
     .option('--no-validate', 'Skip local checks (title length, enums, required fields); an empty field list is still refused');
 }

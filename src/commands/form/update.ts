@@ -11,6 +11,7 @@ import { type OutputFlags, notice, resolveFormat, success, writeObject } from '.
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, choiceOption, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
+import { assertKnownAttributes } from '../../forms/attributes.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
@@ -179,6 +180,8 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;
     for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+    // An attribute the form does not have would be dropped by the service: refused before the backup and the PUT.
+    if (!o.force) await assertKnownAttributes(current, [...Object.keys(patch), ...(o.set ?? []).map(([k]) => k.split('.')[0]!)], formLabel(current));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),

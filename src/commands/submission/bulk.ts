@@ -1,12 +1,12 @@
 import type { ApiClient } from '../../api/client.js';
-import { resolveForm } from '../../api/forms.js';
+import { type Form, resolveForm } from '../../api/forms.js';
 import { activeIntegrations } from '../../api/submissions.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
-import { assertUpdatable } from '../../submissions/answers.js';
+import { assertUpdatable, integrationWarnings } from '../../submissions/answers.js';
 import { openBulkInput } from '../../submissions/bulk-input.js';
 import { readDoneKeys, resultsSize } from '../../submissions/bulk-log.js';
 import { type BulkContext, bulkPacer, bulkSideEffects, runWithResults, scanTargets, surveyInput } from '../../submissions/bulk-update.js';
@@ -44,10 +44,20 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const form = await resolveForm(client, o.form);
   assertUpdatable(form);
   const c: BulkContext = { io: o.io, client, form, pacer: bulkPacer(client, o), now: o.now, signal: o.signal };
-  // The submissions the lines name and the integrations that would fire again: both before anything is sent.
+  // The integrations that would fire again and the submissions the lines name: both before anything is sent.
+  // When the integrations alone make --yes mandatory (off a terminal, a real run without it), the run
+  // is refused after that one request, before the list is read (which can take many paced requests).
+  const cannotAsk = !o.prompter || !o.io.canPrompt;
+  const active = !o.dryRun && !o.yes && cannotAsk && survey.ids.size + survey.uuids.size > 0 ? await activeIntegrations(client, form.id, o.signal) : undefined;
+  if (active && active.length > 0) {
+    for (const w of integrationWarnings(active)) await notice(o.io, w, 'warning');
+    if (!o.prompter) throw refusal(form);
+    // Off a terminal: refuses as the confirmation after the list would, with the same words.
+    await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(form) });
+  }
   const index = await scanTargets(c, survey);
   // Nothing left to send (a resumed run that is done, lines naming no submission): nothing to confirm.
-  if (index.byId.size > 0) await confirmSideEffects(o, c, index);
+  if (index.byId.size > 0) await confirmSideEffects(o, c, index, active);
   const stats = await runWithResults(c, {
     input,
     index,
@@ -69,16 +79,24 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   }
 }
 
+function confirmMessage(form: Form): string {
+  return `Update the submissions of form ${formLabel(form)} anyway?`;
+}
+
+/** A real run off a terminal, without --yes, that has side effects to confirm. */
+function refusal(form: Form): UsageError {
+  return new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
+}
+
 /**
  * Says what the run changes on the deployed service besides the fields asked for, and asks (on a
  * terminal) or requires --yes (elsewhere) before a real run goes ahead (docs/submission-update.md).
  */
-async function confirmSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index: SubmissionIndex): Promise<void> {
-  const active = await activeIntegrations(c.client, c.form.id, o.signal);
+async function confirmSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index: SubmissionIndex, read?: Record<string, unknown>[]): Promise<void> {
+  const active = read ?? (await activeIntegrations(c.client, c.form.id, o.signal));
   const { warnings, needsYes } = bulkSideEffects(c.form, index, active);
   for (const w of warnings) await notice(o.io, w, 'warning');
   if (!needsYes || o.dryRun || o.yes) return;
-  if (!o.prompter)
-    throw new UsageError(`Updating submissions of form ${formLabel(c.form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
-  await confirmDestructive(o.io, o.prompter(), { message: `Update the submissions of form ${formLabel(c.form)} anyway?` });
+  if (!o.prompter) throw refusal(c.form);
+  await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(c.form) });
 }

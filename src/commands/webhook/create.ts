@@ -71,10 +71,15 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   const headers = headerObject(o.header ?? []);
   const logic = o.logicFile !== undefined ? await readLogicFile(o.logicFile) : undefined;
   if (o.allowPrivate) await notice(o.io, ALLOW_PRIVATE_WARNING, 'warning');
+  const warnings: string[] = [];
   throwIfInvalid(
-    await validateWebhookData({ webhook_url: url, webhook_secret: secret, webhook_headers: headers }, { allowPrivate: o.allowPrivate, resolve: o.resolve }),
+    await validateWebhookData(
+      { webhook_url: url, webhook_secret: secret, webhook_headers: headers },
+      { allowPrivate: o.allowPrivate, resolve: o.resolve, warnings },
+    ),
     { allowPrivate: o.allowPrivate },
   );
+  for (const w of warnings) await notice(o.io, w, 'warning');
 
   const client = await o.api();
   const formId = await formIdOf(client, o.form);

@@ -88,10 +88,12 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   // only a new URL is checked here; secret and headers are re-checked as the service re-checks them.
   const { webhook_url: _stored, ...kept } = body.data;
   const toCheck = o.url !== undefined ? body.data : kept;
-  throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve }), { allowPrivate: o.allowPrivate });
+  const warnings: string[] = [];
+  throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve, warnings }), { allowPrivate: o.allowPrivate });
+  for (const w of warnings) await notice(o.io, w, 'warning');
   const updated = await updateWebhook(client, formId, o.id, body).catch((err: unknown) => {
     // Every update sends the stored URL back, and the service checks it again: a host it cannot resolve
-    // (a placeholder such as the deployed sandbox's seed, offline) blocks any change until --url replaces it.
+    // (a placeholder host, offline) blocks any change until --url replaces it.
     if (o.url === undefined && err instanceof ValidationError && /could not be resolved/i.test(err.message)) {
       throw new CliError(err.message, err.exitCode, 'Every update sends the stored URL again; pass --url with one the service can resolve.');
     }

@@ -142,6 +142,22 @@ describe('form update (safe update)', () => {
     expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
   });
 
+  it('an attribute the form does not have is refused before the backup and the PUT (exit 2, close matches named) unless --force', async () => {
+    stub = await startFormStub();
+    const e = await run(stub, fakeIO(), { set: [['nonexistent_attr', '1']] }).catch((err: unknown) => err);
+    expect(codeOf(e)).toBe(2);
+    expect((e as CliError).message).toContain('has no attribute "nonexistent_attr"');
+    const typo = await run(stub, fakeIO(), { set: [['visibilty', 'closed']] }).catch((err: unknown) => err);
+    expect(codeOf(typo)).toBe(2);
+    expect((typo as CliError).message).toContain('"visibilty": did you mean "visibility"?');
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(() => readdirSync(join(tmp.dir, '42'))).toThrow();
+    // Known attributes, nested keys of known ones, and a patch file's keys pass; --force sends an unknown one.
+    await run(stub, fakeIO(), { set: [['settings.navigation_arrows', 'true']], force: true });
+    await run(stub, fakeIO(), { set: [['nonexistent_attr', '1']], force: true });
+    expect(JSON.parse(stub.requests.at(-1)!.body) as Record<string, unknown>).toMatchObject({ nonexistent_attr: 1 });
+  });
+
   it('writes a 0600 backup of the current form before the PUT', async () => {
     let backupsAtPut: string[] = [];
     stub = await startFormStub({ onPut: () => (backupsAtPut = readdirSync(join(tmp.dir, '42'))) });

@@ -33,7 +33,7 @@ describe.each(FLAVORS)('integration list (%s flavour)', (flavor) => {
     expect(JSON.parse(r.stdout)).toEqual(
       flavor === 'deployed'
         ? [
-            { kind: 'webhook', status: 'inactive', summary: 'https://hooks.example.com/formctl-demo' },
+            { kind: 'webhook', status: 'inactive', summary: 'https://[3ffe::10]/formctl-demo' },
             { kind: 'slack', status: 'active', summary: 'https://hooks.slack.com/services/T0000/B0000/••••' },
             { kind: 'email', status: 'active', summary: 'to admin@example.com · subject "New form submission"' },
           ]
@@ -43,7 +43,7 @@ describe.each(FLAVORS)('integration list (%s flavour)', (flavor) => {
     expect(r.stdout).not.toContain('abcdef123456');
     const tsv = await runInProcess(['integration', 'list', String(sb.formId)], { env });
     expect(tsv.stdout.split('\n')[0]).toMatch(
-      flavor === 'deployed' ? /^\d+\twebhook\tinactive\thttps:\/\/hooks\.example\.com\/formctl-demo\t/ : /^\d+\twebhook\tactive\t/,
+      flavor === 'deployed' ? /^\d+\twebhook\tinactive\thttps:\/\/\[3ffe::10\]\/formctl-demo\t/ : /^\d+\twebhook\tactive\t/,
     );
   });
 });

@@ -372,8 +372,8 @@ describe('bulk update on the deployed service', () => {
     await start();
     const from = join(dir, 'in.ndjson');
     writeFileSync(from, '{"id": 10, "Rating": 5}\n');
-    // The clock jumps two minutes once the list was read (the integrations request comes after it),
-    // and someone edits submission 10 in that time.
+    // The clock jumps two minutes once the list was read (with --yes the integrations request comes
+    // after it), and someone edits submission 10 in that time.
     let later = false;
     const now = () => {
       if (!later && fake!.requests.some((r) => r.url.endsWith('/integrations'))) {
@@ -383,7 +383,7 @@ describe('bulk update on the deployed service', () => {
       return later ? 120_000 : 0;
     };
     const lists = () => fake!.listRequests();
-    await run(from, { now }).p;
+    await run(from, { now, yes: true }).p;
     expect(fake!.subs.get(10)!.data).toEqual({ ...answers(10), p_email: 'edited@elsewhere.io', p_rating: 5 });
     expect(fake!.puts.map((p) => p.target)).toEqual([10]);
     // The scan's 3 pages (submission 10 is on the last), then that page read again for the line.
@@ -402,7 +402,7 @@ describe('bulk update on the deployed service', () => {
       }
       return later ? 120_000 : 0;
     };
-    const err = await failure(run(from, { now }).p);
+    const err = await failure(run(from, { now, yes: true }).p);
     expect(err.exitCode).toBe(10);
     expect(fake!.puts.map((p) => p.target)).toEqual([11]);
     const r = readFileSync(join(dir, 'r.ndjson'), 'utf8')
@@ -439,6 +439,12 @@ describe('bulk update on the deployed service', () => {
     expect(err.message).toMatch(/refusing without --yes/);
     expect(fio.err()).toContain('the form has 1 active integration');
     expect(fake!.puts).toEqual([]);
+    // Refused after the form and its integrations were read, before any page of the list; also
+    // with a prompter, as the command has, when prompts are off.
+    expect(fake!.listRequests()).toBe(0);
+    const offTerminal = run(from, { prompter: () => ({}) as never });
+    expect((await failure(offTerminal.p)).message).toMatch(/refusing without confirmation/);
+    expect(fake!.listRequests()).toBe(0);
     const dry = run(from, { dryRun: true, results: undefined });
     await dry.p;
     const line = JSON.parse(dry.fio.out());

@@ -166,6 +166,31 @@ describe('webhook create', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a host this machine cannot resolve (ENOTFOUND, EAI_AGAIN) is left to the service with a warning; a literal private address stays refused', async () => {
+    const { server, api } = await stub((_req, res) =>
+      json(res, 200, { message: 'Form Integration was created.', form_integration: { ...integration, id: 9 } }),
+    );
+    for (const code of ['ENOTFOUND', 'EAI_AGAIN']) {
+      const offline = async (host: string): Promise<string[]> => {
+        throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code, hostname: host });
+      };
+      const io = fakeIO();
+      await webhookCreateRun({ io: io.io, api, resolve: offline, form: '42', url: 'https://hooks.example.invalid/in', generateSecret: true, header: [] });
+      expect(io.err()).toContain(
+        `warning: this machine could not resolve the webhook URL's host hooks.example.invalid (${code}); the service checks the URL itself`,
+      );
+    }
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    // No DNS is needed to see that a literal address is private: still refused before sending.
+    const offline = async (): Promise<string[]> => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const e = await thrown(webhookCreateRun({ io: fakeIO().io, api, resolve: offline, form: '42', url: 'https://10.0.0.1/x', header: [] }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toContain('must resolve only to public IP addresses (10.0.0.1, a private address)');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('--allow-private admits a loopback http:// receiver with a warning on stderr', async () => {
     const { api } = await stub((_req, res) => json(res, 200, { form_integration: integration }));
     const io = fakeIO();

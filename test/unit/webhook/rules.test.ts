@@ -18,6 +18,7 @@ const resolve = async (host: string): Promise<string[]> => {
     'rebind.example.com': ['93.184.216.34', '10.0.0.5'],
     'internal.example.com': ['192.168.1.20'],
     localhost: ['127.0.0.1', '::1'],
+    'empty.example.com': [],
   };
   const found = table[host];
   if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -36,7 +37,7 @@ describe('checkWebhookUrl', () => {
     ['not a url', 'The webhook URL must be a valid URL.'],
     ['', 'The webhook URL must be a valid URL.'],
     ['https://user:pw@hooks.example.com/', 'The webhook URL cannot contain embedded credentials.'],
-    ['https://nowhere.invalid/', 'The webhook URL host could not be resolved.'],
+    ['https://empty.example.com/', 'The webhook URL host could not be resolved.'],
     ['https://127.0.0.1/hook', 'The webhook URL must resolve only to public IP addresses (127.0.0.1, a loopback address).'],
     ['https://[::1]/hook', 'The webhook URL must resolve only to public IP addresses (::1, a loopback address).'],
     ['https://169.254.169.254/latest/meta-data', 'The webhook URL must resolve only to public IP addresses (169.254.169.254, a cloud metadata address).'],
@@ -70,11 +71,20 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl(url, { resolve })).toEqual([message]);
   });
 
+  it('a host this machine cannot look up (ENOTFOUND) passes with a warning: the service decides; other checks still apply', async () => {
+    const warnings: string[] = [];
+    expect(await checkWebhookUrl('https://nowhere.invalid/', { resolve, warnings })).toEqual([]);
+    expect(warnings).toEqual([
+      "this machine could not resolve the webhook URL's host nowhere.invalid (ENOTFOUND); the service checks the URL itself when it saves it.",
+    ]);
+    expect(await checkWebhookUrl('http://nowhere.invalid/', { resolve })).toEqual(['The webhook URL must use HTTPS.']);
+  });
+
   it('with allowPrivate skips only the HTTPS and public-address checks', async () => {
     expect(await checkWebhookUrl('http://127.0.0.1:8787/', { resolve, allowPrivate: true })).toEqual([]);
     expect(await checkWebhookUrl('https://localhost/', { resolve, allowPrivate: true })).toEqual([]);
     expect(await checkWebhookUrl('http://u:p@127.0.0.1/', { resolve, allowPrivate: true })).toEqual(['The webhook URL cannot contain embedded credentials.']);
-    expect(await checkWebhookUrl('https://nowhere.invalid/', { resolve, allowPrivate: true })).toEqual(['The webhook URL host could not be resolved.']);
+    expect(await checkWebhookUrl('https://empty.example.com/', { resolve, allowPrivate: true })).toEqual(['The webhook URL host could not be resolved.']);
     expect(await checkWebhookUrl('ftp://127.0.0.1/', { resolve, allowPrivate: true })).toEqual(['The webhook URL must use HTTPS.']);
   });
 
