@@ -2,8 +2,10 @@
 // services, https_proxy/HTTPS_PROXY for https:// ones (else the http proxy, as undici and npm do),
 // no_proxy/NO_PROXY for the hosts to reach directly (host suffixes, host:port, `*`). The work is
 // undici's EnvHttpProxyAgent, loaded only when one of these variables is set (docs/performance.md).
-// Every request goes to the proxy as a CONNECT tunnel, so a token for an https:// service is only
-// ever sent inside TLS, end to end with the service.
+// A request to an https:// service goes to the proxy as a CONNECT tunnel, so its token is only ever
+// sent inside TLS, end to end with the service. A request to a plain http:// service is forwarded
+// (the proxy gets it with the full URL, as curl sends it): many proxies allow CONNECT to port 443
+// only (squid's default), and an http:// request is in clear on the way anyway.
 
 import { channel } from 'node:diagnostics_channel';
 import { ProxyError } from './errors.js';
@@ -55,22 +57,47 @@ export async function proxyAgent(p: ProxySetting): Promise<{ close(): Promise<vo
   // `default` is undici's CommonJS module.exports, from node_modules or bundled by the build.
   const { EnvHttpProxyAgent } = (await import('undici')).default;
   // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
-  return new EnvHttpProxyAgent({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy });
+  // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
+  // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
+  return new EnvHttpProxyAgent({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false });
 }
 
 /**
- * Tells `debug` which proxy each tunnel goes through, from undici's `undici:proxy:connected`
- * diagnostics channel; returns the function that stops telling.
+ * Tells `debug` which proxy each request goes through: each tunnel from undici's
+ * `undici:proxy:connected` diagnostics channel, each forwarded request from `undici:request:create`
+ * (a request made to the proxy's origin, its path the full URL: only the target's host and port are
+ * shown, a query can hold a secret). Returns the function that stops telling.
  */
 export function traceProxy(p: ProxySetting, debug: (line: string) => void): () => void {
-  const ch = channel('undici:proxy:connected');
-  const onMessage = (m: unknown): void => {
-    const params = (m as { connectParams?: { origin?: string; path?: string } }).connectParams;
-    const via = [p.https, p.http].find((x) => x && params?.origin !== undefined && sameOrigin(x.url, params.origin));
-    debug(`  via proxy ${via ? `${maskProxyUrl(via.url)} (${via.from})` : (params?.origin ?? '?')}: CONNECT ${params?.path ?? '?'}`);
+  const proxies = [p.https, p.http].filter((x) => x !== undefined);
+  const shown = (origin: string | undefined): string => {
+    const via = proxies.find((x) => origin !== undefined && sameOrigin(x.url, origin));
+    return via ? `${maskProxyUrl(via.url)} (${via.from})` : (origin ?? '?');
   };
-  ch.subscribe(onMessage);
-  return () => ch.unsubscribe(onMessage);
+  const connected = channel('undici:proxy:connected');
+  const onConnected = (m: unknown): void => {
+    const params = (m as { connectParams?: { origin?: string; path?: string } }).connectParams;
+    debug(`  via proxy ${shown(params?.origin)}: CONNECT ${params?.path ?? '?'}`);
+  };
+  const created = channel('undici:request:create');
+  const onCreated = (m: unknown): void => {
+    const r = (m as { request?: { origin?: unknown; path?: unknown; method?: unknown } }).request;
+    const origin = typeof r?.origin === 'string' ? r.origin : String(r?.origin ?? '');
+    if (typeof r?.path !== 'string' || !/^https?:\/\//.test(r.path) || !proxies.some((x) => sameOrigin(x.url, origin))) return;
+    let host: string;
+    try {
+      host = new URL(r.path).host;
+    } catch {
+      return;
+    }
+    debug(`  via proxy ${shown(origin)}: forward ${typeof r.method === 'string' ? r.method : '?'} to ${host}`);
+  };
+  connected.subscribe(onConnected);
+  created.subscribe(onCreated);
+  return () => {
+    connected.unsubscribe(onConnected);
+    created.unsubscribe(onCreated);
+  };
 }
 
 function sameOrigin(a: string, b: string): boolean {
@@ -83,8 +110,8 @@ function sameOrigin(a: string, b: string): boolean {
 
 /**
  * The error for a request that failed at the proxy, not at the service: the proxy refused the
- * connection, could not be reached, or answered the CONNECT with an error such as 407 (it needs
- * credentials, or other ones). Exit 12, naming the proxy with its password masked. Undefined when the
+ * connection, could not be reached, answered the CONNECT with an error, or answered 407 (it needs
+ * credentials, or other ones) to a CONNECT or a forwarded request. Exit 12, naming the proxy with its password masked. Undefined when the
  * failure is not the proxy's (or NO_PROXY sent the request directly).
  */
 export function proxyFailure(
@@ -106,7 +133,9 @@ export function proxyFailure(
     );
   }
   const shown = `${maskProxyUrl(proxy.url)} (${proxy.from})`;
-  const status = /^Proxy response \((\d+)\)/.exec(err.message ?? '')?.[1];
+  // A CONNECT answered with an error: "Proxy response (407) !== 200 when HTTP Tunneling"; a forwarded
+  // request answered 407: "Proxy Authentication Required (407)" (undici makes an error of it).
+  const status = /^Proxy (?:response|Authentication Required) \((\d+)\)/.exec(err.message ?? '')?.[1];
   if (status !== undefined) {
     // 407 is the status for it; tinyproxy, for one, answers a CONNECT without credentials with 401.
     const auth = status === '407' || status === '401';

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { type Server, createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,14 +11,17 @@ import { HAS_OPENSSL, selfSignedCert } from '../helpers/tls.js';
 import { TINYPROXY, type Tinyproxy, freePort, startTinyproxy } from '../helpers/tinyproxy.js';
 
 // Proxies from the environment, through a real proxy server (Debian's tinyproxy), not a stub:
-// the API calls, the export download and `webhook send` go through it; NO_PROXY sends them direct;
-// a refusing or 407 proxy is exit 12, named with its password masked (src/api/proxy.ts).
+// the API calls, the export download and `webhook send` go through it (an http:// service forwarded,
+// an https:// one through a CONNECT tunnel); NO_PROXY sends them direct; a refusing or 407 proxy is
+// exit 12, named with its password masked (src/api/proxy.ts).
 if (!TINYPROXY) console.warn('proxy e2e tests skipped: tinyproxy is not installed (apt-get install -y tinyproxy; .ci/run installs it)');
 
 describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
   const home = tempHome();
   let proxy: Tinyproxy;
   let authProxy: Tinyproxy;
+  let strictProxy: Tinyproxy;
+  let strictAuthProxy: Tinyproxy;
   let sb: TestSandbox;
   const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...home.env, ...sb.env, ...extra });
   const target = () => `127.0.0.1:${new URL(sb.url).port}`;
@@ -25,10 +29,13 @@ describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
   beforeAll(async () => {
     proxy = await startTinyproxy();
     authProxy = await startTinyproxy({ basicAuth: { user: 'bob', password: 'pr0xyPass' } });
+    // CONNECT to port 443 only, as squid's default and many corporate proxies.
+    strictProxy = await startTinyproxy({ connectPorts: [443] });
+    strictAuthProxy = await startTinyproxy({ connectPorts: [443], basicAuth: { user: 'bob', password: 'pr0xyPass' } });
     sb = await startTestSandbox({ seed: 3 });
   });
   afterAll(async () => {
-    await Promise.allSettled([proxy?.stop(), authProxy?.stop(), sb?.close()]);
+    await Promise.allSettled([proxy?.stop(), authProxy?.stop(), strictProxy?.stop(), strictAuthProxy?.stop(), sb?.close()]);
     home.cleanup();
   });
 
@@ -38,7 +45,7 @@ describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
     const list = await runFormctl(['workspace', 'list', '--json', 'id', '--debug'], { env: env({ HTTP_PROXY: url }) });
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([{ id: 1 }]);
-    expect(list.stderr).toContain(`via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY): CONNECT ${target()}`);
+    expect(list.stderr).toContain(`via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY): forward GET to ${target()}`);
     expect(list.stderr).not.toContain('s3cretPw');
     const out = join(home.dir, 'answers.csv');
     const exp = await runFormctl(['submission', 'export', '1', '-o', out], { env: env({ http_proxy: proxy.url }) });
@@ -75,20 +82,97 @@ describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
     expect(proxy.connections().slice(before)).toEqual(proxied ? [target()] : []);
   });
 
-  it('a proxy that needs credentials (407, or 401 as tinyproxy answers a CONNECT): exit 12, one line naming it with the password masked; the right ones work', async () => {
-    const wrong = authProxy.url.replace('//', '//bob:wrongPw@');
-    const r = await runFormctl(['workspace', 'list'], { env: env({ HTTP_PROXY: wrong }) });
+  it('a proxy that needs credentials, for a forwarded http:// request (407 as a response): exit 12, one line naming it; the right ones work', async () => {
+    const r = await runFormctl(['workspace', 'list'], { env: env({ HTTP_PROXY: authProxy.url }) });
     expect(r.code).toBe(12);
-    // 407 is the status for it; tinyproxy answers some CONNECTs without credentials with 401.
-    expect(r.stderr).toMatch(
-      new RegExp(
-        `^error: The proxy http://bob:\\*\\*\\*@127\\.0\\.0\\.1:${authProxy.port} \\(HTTP_PROXY\\) asks for credentials \\(HTTP 40[17]\\) \\(GET /open/workspaces\\)\\.\\n` +
-          'hint: Put the user and password in the proxy URL \\(http://user:password@host:port\\), or check them\\.\\n$',
-      ),
+    expect(r.stderr).toBe(
+      `error: The proxy http://127.0.0.1:${authProxy.port} (HTTP_PROXY) asks for credentials (HTTP 407) (GET /open/workspaces).\n` +
+        'hint: Put the user and password in the proxy URL (http://user:password@host:port), or check them.\n',
     );
-    expect(r.stderr).not.toContain('wrongPw');
     const right = await runFormctl(['workspace', 'list', '--json', 'id'], { env: env({ HTTP_PROXY: authProxy.url.replace('//', '//bob:pr0xyPass@') }) });
     expect(right.code).toBe(0);
+    expect(authProxy.requests()).toContain(`GET http://${target()}/open/workspaces`);
+  });
+
+  describe('a proxy that allows CONNECT to port 443 only', () => {
+    it("forwards an http:// service's API calls (not a tunnel): the log shows the GET with the full URL", async () => {
+      const before = strictProxy.requests().length;
+      const r = await runFormctl(['workspace', 'list', '--json', 'id', '--debug'], { env: env({ HTTP_PROXY: strictProxy.url }) });
+      expect(r.stderr).not.toMatch(/^error:/m);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }]);
+      expect(r.stderr).toContain(`via proxy http://127.0.0.1:${strictProxy.port} (HTTP_PROXY): forward GET to ${target()}`);
+      const seen = strictProxy.requests().slice(before);
+      expect(seen).toContain(`GET http://${target()}/open/workspaces`);
+      expect(seen.filter((l) => l.startsWith('CONNECT'))).toEqual([]);
+    });
+
+    it('forwards webhook send to an http:// receiver', async () => {
+      const got: string[] = [];
+      const receiver = createHttpServer((req, res) => {
+        got.push(`${req.method} ${req.url} ${String(req.headers['x-webhook-signature'] ?? req.headers['x-opnform-signature'] ?? '').length > 0}`);
+        req.resume();
+        req.on('end', () => res.writeHead(200).end('ok'));
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      try {
+        const where = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+        const secret = join(home.dir, 'secret-strict.txt');
+        (await import('node:fs')).writeFileSync(secret, 'whsec_proxy_test\n');
+        const before = strictProxy.requests().length;
+        const r = await runFormctl(['webhook', 'send', `http://${where}/hook`, '--secret-file', secret, '--json'], {
+          env: env({ HTTP_PROXY: strictProxy.url }),
+        });
+        expect(r.stderr).not.toMatch(/proxy/i);
+        expect(JSON.parse(r.stdout)).toMatchObject({ signed: true, status: 200 });
+        expect(got.map((g) => g.split(' ').slice(0, 2).join(' '))).toEqual(['POST /hook']);
+        expect(strictProxy.requests().slice(before)).toEqual([`POST http://${where}/hook`]);
+      } finally {
+        receiver.closeAllConnections();
+        await new Promise<void>((r) => receiver.close(() => r()));
+      }
+    });
+
+    it("a 407 to a forwarded request (squid's answer to wrong credentials): exit 12, one line naming the proxy with the password masked", async () => {
+      // tinyproxy answers wrong credentials with 401, squid with 407: this one answers as squid does.
+      const squidLike = createHttpServer((req, res) => {
+        req.resume();
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="proxy"', 'content-type': 'text/plain' }).end('auth needed');
+      });
+      // A CONNECT (what the request would be without forwarding) gets its 407 too.
+      squidLike.on('connect', (_req, socket: import('node:net').Socket) =>
+        socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n'),
+      );
+      await new Promise<void>((r) => squidLike.listen(0, '127.0.0.1', r));
+      try {
+        const port = (squidLike.address() as AddressInfo).port;
+        const r = await runFormctl(['workspace', 'list'], { env: env({ HTTP_PROXY: `http://bob:wrongPw@127.0.0.1:${port}` }) });
+        expect(r.code).toBe(12);
+        expect(r.stderr).toBe(
+          `error: The proxy http://bob:***@127.0.0.1:${port} (HTTP_PROXY) asks for credentials (HTTP 407) (GET /open/workspaces).\n` +
+            'hint: Put the user and password in the proxy URL (http://user:password@host:port), or check them.\n',
+        );
+      } finally {
+        squidLike.closeAllConnections();
+        await new Promise<void>((r) => squidLike.close(() => r()));
+      }
+    });
+
+    it('a 407 from a real proxy to a forwarded request: exit 12', async () => {
+      const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--json'], { env: env({ HTTP_PROXY: strictAuthProxy.url }) });
+      expect(r.code).toBe(12);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: The proxy http://127\\.0\\.0\\.1:${strictAuthProxy.port} \\(HTTP_PROXY\\) asks for credentials \\(HTTP 407\\) \\(POST http://`,
+          'm',
+        ),
+      );
+      const right = await runFormctl(['workspace', 'list', '--json', 'id'], {
+        env: env({ HTTP_PROXY: strictAuthProxy.url.replace('//', '//bob:pr0xyPass@') }),
+      });
+      expect(right.code).toBe(0);
+      expect(strictAuthProxy.requests()).toContain(`GET http://${target()}/open/workspaces`);
+    });
   });
 
   it('a proxy that refuses the connection: exit 12 at once, named with the password masked', async () => {
@@ -133,6 +217,29 @@ describe.skipIf(!TINYPROXY)('proxies (e2e, built binary, tinyproxy)', () => {
       expect(JSON.parse(r.stdout)).toEqual([{ id: 9 }]);
       expect(proxy.connections().slice(before)).toEqual([`127.0.0.1:${port}`]);
       expect(seen.at(-1)).toBe('Bearer tok_tunnel');
+    });
+
+    it('a CONNECT with wrong proxy credentials (401 from tinyproxy, 407 from others): exit 12, one line naming the proxy with the password masked', async () => {
+      const port = (server.address() as AddressInfo).port;
+      const count = seen.length;
+      const r = await runFormctl(['workspace', 'list'], {
+        env: {
+          ...home.env,
+          FORMCTL_BASE_URL: `https://127.0.0.1:${port}`,
+          FORMCTL_TOKEN: 'tok_tunnel',
+          NODE_EXTRA_CA_CERTS: caFile,
+          HTTPS_PROXY: authProxy.url.replace('//', '//bob:wrongPw@'),
+        },
+      });
+      expect(r.code).toBe(12);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: The proxy http://bob:\\*\\*\\*@127\\.0\\.0\\.1:${authProxy.port} \\(HTTPS_PROXY\\) asks for credentials \\(HTTP 40[17]\\) \\(GET /open/workspaces\\)\\.\\n` +
+            'hint: Put the user and password in the proxy URL \\(http://user:password@host:port\\), or check them\\.\\n$',
+        ),
+      );
+      expect(r.stderr).not.toContain('wrongPw');
+      expect(seen).toHaveLength(count);
     });
   });
 });

@@ -14,6 +14,8 @@ export interface Tinyproxy {
   port: number;
   /** The hosts it opened a connection to since it started ("127.0.0.1:4321"), from its log. */
   connections(): string[];
+  /** The request lines it received since it started ("GET http://127.0.0.1:4321/open/workspaces", "CONNECT 127.0.0.1:443"), from its log. */
+  requests(): string[];
   stop(): Promise<void>;
 }
 
@@ -28,9 +30,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts a real tinyproxy on a free loopback port, with a generated config in a temporary directory
- * (`basicAuth`: it then answers 407 without those credentials). Stop it with stop(), on every path.
+ * (`basicAuth`: it then answers 407 without those credentials; `connectPorts`: it allows CONNECT to
+ * these ports only, as squid's default allows 443 only). Stop it with stop(), on every path.
  */
-export async function startTinyproxy(o: { basicAuth?: { user: string; password: string } } = {}): Promise<Tinyproxy> {
+export async function startTinyproxy(o: { basicAuth?: { user: string; password: string }; connectPorts?: number[] } = {}): Promise<Tinyproxy> {
   if (!TINYPROXY) throw new Error('tinyproxy is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'formctl-tinyproxy-'));
   const port = await freePort();
@@ -46,6 +49,7 @@ export async function startTinyproxy(o: { basicAuth?: { user: string; password: 
     'DisableViaHeader Yes',
   ];
   if (o.basicAuth) lines.push(`BasicAuth ${o.basicAuth.user} ${o.basicAuth.password}`);
+  for (const p of o.connectPorts ?? []) lines.push(`ConnectPort ${p}`);
   writeFileSync(join(dir, 'tinyproxy.conf'), `${lines.join('\n')}\n`);
   writeFileSync(log, '');
   const child: ChildProcess = spawnTracked(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
@@ -78,6 +82,7 @@ export async function startTinyproxy(o: { basicAuth?: { user: string; password: 
     url: `http://127.0.0.1:${port}`,
     port,
     connections: () => [...readFileSync(log, 'utf8').matchAll(/opensock: opening connection to (\S+)/g)].map((m) => m[1]!),
+    requests: () => [...readFileSync(log, 'utf8').matchAll(/Request \(file descriptor \d+\): (\S+ \S+)/g)].map((m) => m[1]!),
     stop,
   };
 }
