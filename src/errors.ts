@@ -38,13 +38,21 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
 
 /** Base class of every error formctl reports to the user; carries its exit code and an optional hint. */
 export class CliError extends Error {
+  /**
+   * The hint sends the reader to `formctl auth status` to check the base URL. `auth status`, which
+   * is that check, gives its own hint for such an error instead (src/commands/auth/status.ts).
+   */
+  readonly hintChecksBaseUrl: boolean;
+
   constructor(
     message: string,
     readonly exitCode: number = ExitCode.error,
     readonly hint?: string,
+    options: { hintChecksBaseUrl?: boolean } = {},
   ) {
     super(message);
     this.name = new.target.name;
+    this.hintChecksBaseUrl = options.hintChecksBaseUrl ?? false;
   }
 }
 

@@ -264,6 +264,7 @@ export class ApiClient {
         `The service's answer is larger than ${JSON_ANSWER_LIMIT / 1024 / 1024} MiB, the most formctl reads of a JSON answer (HTTP ${res.status}, ${o.method ?? 'GET'} ${this.display(o)}).`,
         ExitCode.error,
         'No answer of this API is that large: check the base URL (formctl auth status). CSV exports (formctl submission export) stream to a file and have no such limit.',
+        { hintChecksBaseUrl: true },
       );
     }
     return text;
@@ -473,6 +474,7 @@ export class ApiClient {
       ),
       ExitCode.error,
       'Check the base URL (formctl auth status); it must point at the API itself.',
+      { hintChecksBaseUrl: true },
     );
   }
 
@@ -624,6 +626,8 @@ export class ApiClient {
         `${host} sent a malformed HTTP answer (${detail}) ${where}; not retried.`,
         'Check the base URL (formctl auth status): whatever answers there does not speak HTTP correctly (a proxy, or another service?).',
         code,
+        ExitCode.network,
+        { hintChecksBaseUrl: true },
       );
     }
     const untrusted = untrustedCertificate(code, host);
@@ -636,7 +640,9 @@ export class ApiClient {
           : code && TLS_FAILURE.test(code)
             ? 'Check the certificate, or NODE_EXTRA_CA_CERTS for a private CA.'
             : undefined;
-    return new NetworkError(this.redact(`${describeConnectionFailure(code, e.message, url)} ${where}.`), hint, code);
+    return new NetworkError(this.redact(`${describeConnectionFailure(code, e.message, url)} ${where}.`), hint, code, ExitCode.network, {
+      hintChecksBaseUrl: code === 'ECONNREFUSED',
+    });
   }
 
   private log(line: string): void {

@@ -141,8 +141,9 @@ export class NetworkError extends CliError {
     hint?: string,
     readonly code?: string,
     exitCode: number = ExitCode.network,
+    options: { hintChecksBaseUrl?: boolean } = {},
   ) {
-    super(message, exitCode, hint);
+    super(message, exitCode, hint, options);
   }
 }
 

@@ -24,6 +24,7 @@ export class UnexpectedAnswerError extends CliError {
       from && from.method !== 'GET'
         ? `The service may have applied the ${from.method} anyway: check before you retry. Rerun with --debug to see the exchange.`
         : "Check the base URL (formctl auth status): it must point at the form service's API. Rerun with --debug to see the exchange.",
+      { hintChecksBaseUrl: !(from && from.method !== 'GET') },
     );
   }
 }

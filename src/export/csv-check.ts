@@ -16,7 +16,7 @@ export const NOT_CSV_HINT =
 /** An answer that is not the export's CSV (exit 1): nothing of it is saved under the final name. */
 export class NotCsvError extends CliError {
   constructor(what: string, detail: string) {
-    super(`${what}: ${detail}; nothing was saved.`, ExitCode.error, NOT_CSV_HINT);
+    super(`${what}: ${detail}; nothing was saved.`, ExitCode.error, NOT_CSV_HINT, { hintChecksBaseUrl: true });
   }
 }
 

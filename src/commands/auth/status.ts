@@ -106,7 +106,7 @@ export async function checkToken(
         // The error line below says what failed; the table does not say it a second time.
         summary: err instanceof ApiError ? `HTTP ${err.status} (see the error below)` : 'cannot reach the service (see the error below)',
         // A hint that sends the reader to `formctl auth status` is no help from auth status itself.
-        failure: err.hint?.includes('formctl auth status')
+        failure: err.hintChecksBaseUrl
           ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${BASE_URL_ORIGIN[ctx.baseUrlSource] ?? ''}`.trimEnd())
           : err,
       };
