@@ -10,7 +10,9 @@ import { deployedIntegrationView, deployedMemberView, eventView, integrationView
  * Where the two flavours answer differently, in one place: each field is one difference, named for
  * what the server does, in the order docs/service.md ("Behaviour, area by area") describes them in
  * prose, with the OpnForm code it comes from cited there. Route code asks `flavorOf(app).<field>`;
- * a new difference is a new field here, never a branch on the flavour's name.
+ * a new difference is a new field here, never a branch on the flavour's name. The one exception is
+ * which routes exist at all: a route one flavour lacks is left out where the route table registers it
+ * (`r.flavor`), so that the deployed flavour answers it as Laravel answers an unknown route.
  */
 export interface FlavorRules {
   readonly name: Flavor;
