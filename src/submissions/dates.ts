@@ -1,5 +1,5 @@
 // When a listed submission was made, as an instant, whichever service answered.
-import type { NormalizedSubmission } from '../api/normalize.js';
+import { type NormalizedSubmission, isoTime } from '../api/normalize.js';
 
 /**
  * The submission's creation time in ms since the epoch, or undefined when it has none that parses.
@@ -11,10 +11,9 @@ export function submittedAtMs(s: NormalizedSubmission): number | undefined {
   return typeof v === 'string' && v !== '' ? serviceDateMs(v) : undefined;
 }
 
-/** A time as either service writes it: ISO 8601, or the deployed server's `Y-m-d H:i:s`, which is UTC. */
+/** A time as either service writes it: ISO 8601, or the deployed server's `Y-m-d H:i:s`, which is UTC (read by `isoTime`). */
 export function serviceDateMs(v: string): number | undefined {
-  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(v) ? `${v.replace(' ', 'T')}Z` : v;
-  const ms = Date.parse(iso);
+  const ms = Date.parse(isoTime(v));
   return Number.isFinite(ms) ? ms : undefined;
 }
 
