@@ -13,7 +13,25 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist');
 const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 
+// Node's built-in modules, as our sources import them (`import { readFileSync } from 'node:fs'`),
+// are bundled as `module.exports = process.getBuiltinModule('node:fs')` (Node 20.16+), so the bundle
+// reads each member when it is used. Imported through the ESM loader instead, a built-in gets a
+// facade that reads every export once, lazy getters included: on Node 22 and later node:http's
+// export of WebSocket then loads Node's whole undici, its fetch and its WebAssembly parser (+26 ms
+// of CPU on Node 24), node:fs's `promises` loads fs/promises, and so on (docs/performance.md).
+const builtinsWithoutFacade = {
+  name: 'builtins-without-esm-facade',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 const result = await build({
+  plugins: [builtinsWithoutFacade],
   absWorkingDir: root,
   entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
   outdir,

@@ -1,10 +1,18 @@
-// The wire under the API client: one HTTP exchange with Node's built-in fetch (the undici that Node
-// carries, precompiled into the binary: nothing to load at start-up, docs/performance.md). It
-// follows no redirect, decodes a Content-Encoding the server chose (gzip, deflate, br) and hands the
-// body back as a Node stream. Timeouts: the caller's signal (the API client's ExchangeDeadline for
-// JSON), or, for downloads, --timeout until the headers and then as an idle timeout on the body.
+// The wire under the API client: one HTTP exchange. Direct requests go through Node's own
+// node:http/node:https client, which Node has loaded at start-up anyway; a request through a
+// dispatcher (a proxy agent from src/api/proxy.ts, a test's undici Agent) goes through Node's
+// built-in fetch, the undici Node carries. Why two: a first fetch costs a one-request command
+// 2-4x the CPU of a node:http GET (Node compiles its undici, http2 and a WebAssembly parser on
+// the first call), and on Node 20 the process then waits for V8's background compile of that
+// parser before it can exit (docs/performance.md). Both follow no redirect, decode a
+// Content-Encoding the server chose (gzip, deflate, br) and hand the body back as a Node stream.
+// Timeouts: the caller's signal (the API client's ExchangeDeadline for JSON), or, for downloads,
+// --timeout until the headers and then as an idle timeout on the body.
 
-import { Readable } from 'node:stream';
+import http from 'node:http';
+import type https from 'node:https';
+import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
+import zlib from 'node:zlib';
 import { type ReadableStream as WebReadableStream, TransformStream } from 'node:stream/web';
 
 /** An answer whose headers are in and whose body is not read yet. */
@@ -52,7 +60,103 @@ export function unwrapFetchError(err: unknown): unknown {
 }
 
 /** One exchange: resolves once the answer's headers are in, rejects with the unwrapped cause of a failure. */
-export async function exchange(r: WireRequest): Promise<WireResponse> {
+export function exchange(r: WireRequest): Promise<WireResponse> {
+  return r.dispatcher === undefined ? nodeExchange(r) : fetchExchange(r);
+}
+
+let httpsModule: Promise<typeof https> | undefined;
+
+/**
+ * `deflate` in either form servers send it: zlib-wrapped, as the RFC says, or raw (as some servers
+ * do); the first byte tells (a zlib header's low four bits are 8, for deflate), as fetch tells them.
+ */
+class Inflate extends Transform {
+  private z?: zlib.Inflate | zlib.InflateRaw;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (!this.z) {
+      this.z = (chunk[0]! & 0x0f) === 8 ? zlib.createInflate() : zlib.createInflateRaw();
+      this.z.on('data', (d: Buffer) => this.push(d)).on('error', (e) => this.destroy(e));
+    }
+    this.z.write(chunk, () => done());
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (!this.z) return done();
+    this.z.once('end', () => done()).end();
+  }
+
+  override _destroy(err: Error | null, done: (error: Error | null) => void): void {
+    this.z?.destroy();
+    done(err);
+  }
+}
+
+/** The body decoders for a Content-Encoding (the last coding listed is undone first); undefined for a coding it cannot undo. */
+function decoders(encoding: string | undefined): NodeJS.ReadWriteStream[] | undefined {
+  const out: NodeJS.ReadWriteStream[] = [];
+  for (const coding of (encoding ?? '').toLowerCase().split(',').reverse()) {
+    const c = coding.trim();
+    if (c === 'gzip' || c === 'x-gzip') out.push(zlib.createGunzip());
+    else if (c === 'deflate') out.push(new Inflate());
+    else if (c === 'br') out.push(zlib.createBrotliDecompress());
+    else if (c !== 'identity' && c !== '') return undefined;
+  }
+  return out;
+}
+
+/** The request's headers for node:http: names lower-cased (one of each), compression offered, the body's length given. */
+function wireHeaders(r: WireRequest): Record<string, string> {
+  const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+  for (const [name, value] of Object.entries(r.headers)) headers[name.toLowerCase()] = value;
+  if (r.body !== undefined) headers['content-length'] = String(Buffer.byteLength(r.body));
+  else if (r.method !== 'GET' && r.method !== 'HEAD') headers['content-length'] = '0';
+  return headers;
+}
+
+/**
+ * One exchange through node:http (node:https is loaded on the first https:// request). Keep-alive
+ * sockets stay in Node's global agent, unreferenced while idle, so they hold no process open. As
+ * with fetch: an abort of the signal rejects, or fails the body, with the signal's reason; a coding
+ * it cannot undo leaves the body as sent.
+ */
+async function nodeExchange(r: WireRequest): Promise<WireResponse> {
+  const mod = r.url.protocol === 'https:' ? await (httpsModule ??= import('node:https').then((m) => m.default)) : http;
+  const signal = r.signal;
+  const reason = (err: unknown): Error => (signal?.aborted ? signal.reason : err) as Error;
+  const headers = wireHeaders(r);
+  return new Promise((resolve, reject) => {
+    let body: Readable | undefined;
+    // Throws at once for a header name or value that is not valid HTTP: nothing is sent.
+    const req = mod.request(r.url, { method: r.method, headers, signal });
+    if (r.idleTimeoutMs !== undefined) {
+      // The socket's own idle timeout: no byte either way for that long, before or after the headers.
+      req.setTimeout(r.idleTimeoutMs, () => {
+        if (body) body.destroy(codedError('body timeout', 'UND_ERR_BODY_TIMEOUT'));
+        else req.destroy(codedError('headers timeout', 'UND_ERR_HEADERS_TIMEOUT'));
+      });
+    }
+    req.once('error', (err) => reject(reason(err)));
+    req.once('response', (res) => {
+      const steps = r.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? [] : decoders(res.headers['content-encoding']);
+      const out: Readable = steps?.length
+        ? (pipeline([res, ...steps] as unknown as [Readable, NodeJS.ReadWriteStream], () => undefined) as unknown as Readable)
+        : res;
+      // A failure of the answer's socket (or an abort) reaches the body, worded as the signal's reason when it was aborted.
+      const destroy = out.destroy.bind(out);
+      out.destroy = (error?: Error) => destroy(error === undefined ? undefined : reason(error));
+      if (out !== res) res.once('error', (err) => out.destroy(err));
+      // Until the caller reads it, an error only destroys the body; reading it then throws that error.
+      out.on('error', () => undefined);
+      body = out;
+      resolve({ statusCode: res.statusCode ?? 0, headers: { ...res.headers }, body: out });
+    });
+    req.end(r.body);
+  });
+}
+
+/** One exchange through Node's fetch with a dispatcher. */
+async function fetchExchange(r: WireRequest): Promise<WireResponse> {
   const idle = r.idleTimeoutMs;
   const stop = idle === undefined ? undefined : new AbortController();
   const signal = stop ? (r.signal ? AbortSignal.any([r.signal, stop.signal]) : stop.signal) : r.signal;

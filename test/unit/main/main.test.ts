@@ -52,12 +52,10 @@ describe('main error mapping', () => {
     expect(r.err).not.toContain('tok_x');
   });
 
-  it("a port that Node's fetch blocks is named as such (exit 11)", async () => {
+  it('a port the fetch standard blocks (1) is tried as curl tries it: a direct request goes through node:http (exit 11, refused)', async () => {
     const r = await formctl(['workspace', 'list', '--max-wait', '0'], { env: { FORMCTL_TOKEN: 'tok_x', FORMCTL_BASE_URL: 'http://127.0.0.1:1' } });
     expect(r.code).toBe(11);
-    expect(r.err.split('\n')[0]).toBe(
-      "error: Port 1 of 127.0.0.1 is one the fetch standard blocks for HTTP (as browsers do), so Node's fetch refused it (GET /open/workspaces).",
-    );
+    expect(r.err.split('\n')[0]).toBe('error: Connection refused by 127.0.0.1:1 (GET /open/workspaces).');
   });
 
   it('a token is never sent over plain http to a non-loopback host (exit 2)', async () => {
