@@ -13,20 +13,34 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist');
 const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 
-// Node's built-in modules, as our sources import them (`import { readFileSync } from 'node:fs'`),
-// are bundled as `module.exports = process.getBuiltinModule('node:fs')` (Node 20.16+), so the bundle
-// reads each member when it is used. Imported through the ESM loader instead, a built-in gets a
-// facade that reads every export once, lazy getters included: on Node 22 and later node:http's
-// export of WebSocket then loads Node's whole undici, its fetch and its WebAssembly parser (+26 ms
-// of CPU on Node 24), node:fs's `promises` loads fs/promises, and so on (docs/performance.md).
+// Node's built-in modules are bundled as CommonJS shims over `process.getBuiltinModule()` (Node
+// 20.16+), not imported through the ESM loader. An ESM import of a built-in gets a facade that
+// reads every export at once, lazy getters included: on Node 22 and later node:http's export of
+// WebSocket then loads Node's whole undici, its fetch and its WebAssembly parser (+26 ms of CPU on
+// Node 24), node:fs's `promises` loads fs/promises, and so on. The shim defines one getter per
+// export (the names as this build's Node has them) and loads the module on the first read, so a
+// module imported but not used on a command's path (node:child_process by Commander, node:zlib for
+// compressed answers, node:https for https:// services) costs nothing (docs/performance.md).
 const builtinsWithoutFacade = {
   name: 'builtins-without-esm-facade',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const mod = process.getBuiltinModule(args.path);
+      // A built-in this Node lacks (node:sqlite, required lazily by undici's cache store): read at run time as it is.
+      if (!mod) return { contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' };
+      const names = Object.getOwnPropertyNames(mod).filter((n) => !['length', 'name', 'prototype', 'caller', 'arguments'].includes(n));
+      return {
+        contents: [
+          `let m;`,
+          `const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(args.path)}));`,
+          `module.exports = Object.defineProperties({}, {`,
+          ...names.map((n) => `  ${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true },`),
+          `});`,
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
   },
 };
 
