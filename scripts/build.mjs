@@ -24,11 +24,19 @@ const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 const builtinsWithoutFacade = {
   name: 'builtins-without-esm-facade',
   setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    b.onResolve({ filter: /^node:/ }, (args) => {
+      // A dynamic import() of a shim would give only its `default` (esbuild's chunk for a CommonJS
+      // module): import built-ins statically, which costs nothing until a member is read.
+      if (args.kind === 'dynamic-import') return { errors: [{ text: `import ${args.path} statically: the build loads a built-in on its first use` }] };
+      return { path: args.path, namespace: 'node-builtin' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
       const mod = process.getBuiltinModule(args.path);
-      // A built-in this Node lacks (node:sqlite, required lazily by undici's cache store): read at run time as it is.
-      if (!mod) return { contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' };
+      // A built-in this Node lacks (node:sqlite, required lazily by undici's cache store), or one that
+      // is itself a function (node:events is EventEmitter, node:stream is Stream, which classes extend):
+      // read at once, as it is.
+      if (typeof mod !== 'object' || mod === null)
+        return { contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' };
       const names = Object.getOwnPropertyNames(mod).filter((n) => !['length', 'name', 'prototype', 'caller', 'arguments'].includes(n));
       return {
         contents: [

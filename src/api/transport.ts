@@ -10,7 +10,7 @@
 // --timeout until the headers and then as an idle timeout on the body.
 
 import http from 'node:http';
-import type https from 'node:https';
+import https from 'node:https';
 import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { type ReadableStream as WebReadableStream, TransformStream } from 'node:stream/web';
@@ -64,8 +64,6 @@ export function exchange(r: WireRequest): Promise<WireResponse> {
   return r.dispatcher === undefined ? nodeExchange(r) : fetchExchange(r);
 }
 
-let httpsModule: Promise<typeof https> | undefined;
-
 /**
  * `deflate` in either form servers send it: zlib-wrapped, as the RFC says, or raw (as some servers
  * do); the first byte tells (a zlib header's low four bits are 8, for deflate), as fetch tells them.
@@ -115,13 +113,13 @@ function wireHeaders(r: WireRequest): Record<string, string> {
 }
 
 /**
- * One exchange through node:http (node:https is loaded on the first https:// request). Keep-alive
+ * One exchange through node:http or node:https (the build loads a built-in on its first use). Keep-alive
  * sockets stay in Node's global agent, unreferenced while idle, so they hold no process open. As
  * with fetch: an abort of the signal rejects, or fails the body, with the signal's reason; a coding
  * it cannot undo leaves the body as sent.
  */
-async function nodeExchange(r: WireRequest): Promise<WireResponse> {
-  const mod = r.url.protocol === 'https:' ? await (httpsModule ??= import('node:https').then((m) => m.default)) : http;
+function nodeExchange(r: WireRequest): Promise<WireResponse> {
+  const mod = r.url.protocol === 'https:' ? https : http;
   const signal = r.signal;
   const reason = (err: unknown): Error => (signal?.aborted ? signal.reason : err) as Error;
   const headers = wireHeaders(r);

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { mkdir } from 'node:fs/promises';
 
 /**
  * Short words for a file system error, as every file message in formctl reads ("Cannot read x: no
@@ -55,7 +56,6 @@ export function cannotMakeDir(dir: string, err: unknown, hint?: string): UsageEr
 
 /** Creates a directory (and its parents) with `mkdir -p` semantics; failures in house wording (exit 2). */
 export async function makeDir(dir: string, o: { mode?: number; hint?: string } = {}): Promise<string | undefined> {
-  const { mkdir } = await import('node:fs/promises');
   try {
     return await mkdir(dir, { recursive: true, mode: o.mode });
   } catch (err) {

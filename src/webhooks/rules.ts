@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { checkWebhookUrl as checkUrl } from '../service/addresses.js';
 import { charLength } from '../service/text.js';
 import { MIN_SECRET_LENGTH, headerProblems, withDetail } from '../service/webhooks.js';
+import { lookup } from 'node:dns/promises';
 
 export { BLOCKED_HEADERS } from '../service/webhooks.js';
 export { nonPublicReason } from '../service/addresses.js';
@@ -14,7 +15,6 @@ export type Resolver = (host: string) => Promise<string[]>;
 
 /** `node:dns` lookup with `all: true`: the same answer the OS would give a connecting client. */
 export const systemResolver: Resolver = async (host) => {
-  const { lookup } = await import('node:dns/promises');
   return (await lookup(host, { all: true })).map((a) => a.address);
 };
 

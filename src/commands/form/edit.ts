@@ -14,6 +14,7 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addSafeUpdateOptions, backupDirFor, formLockFor } from './shared.js';
 import { reportSafeUpdate } from './update.js';
+import { spawn } from 'node:child_process';
 
 /** Opens a file in the user's editor and resolves when it exits. */
 export type EditorRunner = (file: string) => Promise<void>;
@@ -62,7 +63,6 @@ export function newFormEditCommand(f: Factory, runF = formEditRun) {
 export function systemEditor(env: NodeJS.ProcessEnv): EditorRunner {
   const command = env.VISUAL || env.EDITOR || 'vi';
   return async (file) => {
-    const { spawn } = await import('node:child_process');
     await new Promise<void>((resolve, reject) => {
       const child = spawn(`${command} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit', env });
       child.on('error', (err) => reject(new UsageError(`Cannot start the editor "${command}": ${err.message}.`, 'Set $VISUAL or $EDITOR.')));

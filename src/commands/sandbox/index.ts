@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -9,6 +9,8 @@ import { type FlagsOf, examples, fileOption, jqOption, jsonOption } from '../sha
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { FLAVORS } from '../../service/flavors.js';
 import { isEmail } from '../../service/text.js';
+import { constants } from 'node:fs';
+import { access, rm, stat } from 'node:fs/promises';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -184,10 +186,7 @@ async function writeReadyFile(file: string, info: Record<string, unknown>): Prom
 
 /** The ready file's directory must exist, be a directory and be writable. */
 async function checkReadyDir(file: string): Promise<void> {
-  const { access, stat } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
-  const path = await import('node:path');
-  const dir = path.dirname(file);
+  const dir = dirname(file);
   const st = await stat(dir).catch(() => undefined);
   if (!st) throw new UsageError(`Cannot write --ready-file ${file}: the directory ${dir} does not exist.`, 'Create it first, or choose another path.');
   if (!st.isDirectory()) throw new UsageError(`Cannot write --ready-file ${file}: ${dir} is not a directory.`);
@@ -201,7 +200,6 @@ async function checkReadyDir(file: string): Promise<void> {
 }
 
 async function removeReadyFile(file: string): Promise<void> {
-  const { rm } = await import('node:fs/promises');
   await rm(file, { force: true }).catch(() => undefined);
 }
 
