@@ -75,7 +75,8 @@ export async function noProxyRanges(noProxy: string): Promise<((hostname: string
   type Range = [ReturnType<typeof ipaddr.parse>, number];
   const ranges: Range[] = [];
   for (const entry of noProxy.split(/[,\s]+/)) {
-    const [addr, bits, extra] = entry.replace(/^\[([^\]]*)\]/, '$1').split('/');
+    // `[::1]` and `[::1]/128` are unbracketed; `[::1]:8080` (a port) is left to the agent.
+    const [addr, bits, extra] = entry.replace(/^\[([^\]]*)\](\/|$)/, '$1$2').split('/');
     // IPv4 in dotted-quad form only: ipaddr.js would also read `10` or `0x0a` as an address.
     if (extra !== undefined || !addr || !(ipaddr.IPv4.isValidFourPartDecimal(addr) || ipaddr.IPv6.isValid(addr))) continue;
     const ip = ipaddr.parse(addr);

@@ -16,6 +16,7 @@ describe("NO_PROXY's IP addresses and CIDR ranges (curl 7.86+), for hosts writte
     ['::1/128', '[::1]', true],
     ['::1', '[::1]', true],
     ['[::1]', '[::1]', true],
+    ['[::1]/128', '[::1]', true],
     ['fd00::/8', '[fd12:3456::1]', true],
     ['fd00::/8', '[fe80::1]', false],
     ['10.0.0.0/8', '[::ffff:10.0.0.1]', true], // an IPv4-mapped IPv6 address is its IPv4 one
@@ -28,7 +29,7 @@ describe("NO_PROXY's IP addresses and CIDR ranges (curl 7.86+), for hosts writte
     expect(match?.(host) ?? false).toBe(direct);
   });
 
-  it.each(['example.com', '*', '10.0.0.1:8080', '10', '0x0a000001', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x', ''])(
+  it.each(['example.com', '*', '10.0.0.1:8080', '[::1]:8080', '10', '0x0a000001', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x', ''])(
     'takes nothing from %j (left to undici: names, ports, `*`; or not an address)',
     async (noProxy) => {
       expect(await noProxyRanges(noProxy)).toBeUndefined();
@@ -50,14 +51,14 @@ describe('the proxy agent sends a host inside a NO_PROXY range direct', () => {
   });
 
   // The proxy is a port nothing listens on: a request sent to it fails, one sent direct gets 'direct'.
-  const get = async (noProxy: string): Promise<string> => {
+  const get = async (noProxy: string, url = `http://127.0.0.1:${port}/`): Promise<string> => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
     const agent = await proxyAgent(proxySetting({ HTTP_PROXY: `http://127.0.0.1:${deadPort}`, NO_PROXY: noProxy })!);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/`, { dispatcher: agent } as unknown as RequestInit);
+      const res = await fetch(url, { dispatcher: agent } as unknown as RequestInit);
       return await res.text();
     } catch {
       return 'through the proxy (refused)';
@@ -72,6 +73,20 @@ describe('the proxy agent sends a host inside a NO_PROXY range direct', () => {
 
   it('10.0.0.0/8: through the proxy', async () => {
     expect(await get('10.0.0.0/8')).toBe('through the proxy (refused)');
+  });
+
+  it('an IPv6 host: ::1/128 direct, ::2/128 through the proxy', async () => {
+    const v6 = createServer((_req, res) => res.end('direct'));
+    const listening = await new Promise<boolean>((r) => v6.once('error', () => r(false)).listen(0, '::1', () => r(true)));
+    if (!listening) return; // no IPv6 loopback on this machine: nothing to route
+    try {
+      const url = `http://[::1]:${(v6.address() as AddressInfo).port}/`;
+      expect(await get('::1/128', url)).toBe('direct');
+      expect(await get('::2/128', url)).toBe('through the proxy (refused)');
+    } finally {
+      v6.closeAllConnections();
+      await new Promise<void>((r) => v6.close(() => r()));
+    }
   });
 });
 
