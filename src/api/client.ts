@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ProxySetting, proxyAgent, proxyFailure, traceProxy } from './proxy.js';
+import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, traceProxy } from './proxy.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
@@ -323,6 +323,13 @@ export class ApiClient {
     return this.dispatcher;
   }
 
+  /** The error for an answer the proxy wrote itself (tinyproxy's 401 to wrong credentials), not the service: src/api/proxy.ts. */
+  private proxyAnswer(p: Prepared, res: WireResponse): ProxyError | undefined {
+    const proxy = this.opts.proxy;
+    if (!proxy || this.dispatcher === this.opts.dispatcher) return undefined;
+    return proxyAnswerFailure(proxy, this.dispatcher, p.url, res.statusCode, res.headers, `(${p.method} ${p.display})`);
+  }
+
   /** What every attempt of one request shares: where it goes, what it sends, how it is shown. */
   private prepare(o: RequestOptions): Prepared {
     const method = o.method ?? 'GET';
@@ -387,6 +394,12 @@ export class ApiClient {
       }
       const { res, deadline } = a;
       const status = res.statusCode;
+      const byProxy = this.proxyAnswer(p, res);
+      if (byProxy) {
+        discardBody(res.body);
+        deadline?.clear();
+        throw byProxy;
+      }
       if ((status >= 200 && status < 300) || o.acceptStatuses?.includes(status)) return { status, headers: res.headers, body: res.body, deadline };
       if (status === 404 && p.method === 'DELETE' && mayHaveApplied) {
         // The earlier attempt most likely deleted it and only its answer was lost.

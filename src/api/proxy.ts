@@ -1,13 +1,16 @@
 // Proxies from the environment, as curl, npm and gh read them: http_proxy/HTTP_PROXY for http://
 // services, https_proxy/HTTPS_PROXY for https:// ones (else the http proxy, as undici and npm do),
-// no_proxy/NO_PROXY for the hosts to reach directly (host suffixes, host:port, `*`). The work is
-// undici's EnvHttpProxyAgent, loaded only when one of these variables is set (docs/performance.md).
+// no_proxy/NO_PROXY for the hosts to reach directly (host suffixes, host:port, `*`, and, as curl
+// 7.86+ reads them, IP addresses and CIDR ranges such as 10.0.0.0/8 or ::1/128 for hosts written as
+// IP addresses). The work is undici's EnvHttpProxyAgent, loaded only when one of these variables is
+// set (docs/performance.md); the IP ranges, which it does not read, are matched here with ipaddr.js.
 // A request to an https:// service goes to the proxy as a CONNECT tunnel, so its token is only ever
 // sent inside TLS, end to end with the service. A request to a plain http:// service is forwarded
 // (the proxy gets it with the full URL, as curl sends it): many proxies allow CONNECT to port 443
 // only (squid's default), and an http:// request is in clear on the way anyway.
 
-import { channel } from 'node:diagnostics_channel';
+import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
 
 export interface ProxySetting {
@@ -52,45 +55,143 @@ function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string 
   return url.protocol === 'https:' ? p.https : p.http;
 }
 
-/** The dispatcher for fetch that sends through the proxies of `p`. */
-export async function proxyAgent(p: ProxySetting): Promise<{ close(): Promise<void> }> {
-  // `default` is undici's CommonJS module.exports, from node_modules or bundled by the build.
-  const { EnvHttpProxyAgent } = (await import('undici')).default;
-  // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
-  // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
-  // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
-  return new EnvHttpProxyAgent({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false });
+/** The dispatcher proxyAgent makes: fetch's dispatcher, and what it saw of the requests sent through it. */
+export interface ProxyDispatcher {
+  close(): Promise<void>;
+  /** Whether requests to `url`'s origin were forwarded through a proxy (a plain http:// request sent to the proxy with its full URL). */
+  forwarded(url: URL): boolean;
 }
 
 /**
- * Tells `debug` which proxy each request goes through: each tunnel from undici's
- * `undici:proxy:connected` diagnostics channel, each forwarded request from `undici:request:create`
- * (a request made to the proxy's origin, its path the full URL: only the target's host and port are
- * shown, a query can hold a secret). Returns the function that stops telling.
+ * Which hosts NO_PROXY's IP entries send direct: its CIDR ranges (`10.0.0.0/8`, `::1/128`) and bare
+ * IP addresses (`::1`, which undici reads as host `:` port 1), matched against a host written as an
+ * IP address (`127.0.0.1`, `[::1]`; an IPv4-mapped IPv6 address as its IPv4 one), never against a
+ * name (curl does not resolve names for NO_PROXY either). Every other entry is left to the agent.
+ */
+export async function noProxyRanges(noProxy: string): Promise<((hostname: string) => boolean) | undefined> {
+  // Every IP entry holds a digit or a colon: without one, ipaddr.js is not even loaded.
+  if (!/[\d:]/.test(noProxy)) return undefined;
+  const ipaddr = (await import('ipaddr.js')).default;
+  type Range = [ReturnType<typeof ipaddr.parse>, number];
+  const ranges: Range[] = [];
+  for (const entry of noProxy.split(/[,\s]+/)) {
+    // `[::1]` and `[::1]/128` are unbracketed; `[::1]:8080` (a port) is left to the agent.
+    const [addr, bits, extra] = entry.replace(/^\[([^\]]*)\](\/|$)/, '$1$2').split('/');
+    // IPv4 in dotted-quad form only: ipaddr.js would also read `10` or `0x0a` as an address.
+    if (extra !== undefined || !addr || !(ipaddr.IPv4.isValidFourPartDecimal(addr) || ipaddr.IPv6.isValid(addr))) continue;
+    const ip = ipaddr.parse(addr);
+    const max = ip.kind() === 'ipv4' ? 32 : 128;
+    if (bits === undefined) ranges.push([ip, max]);
+    else if (/^\d{1,3}$/.test(bits) && Number(bits) <= max) ranges.push([ip, Number(bits)]);
+  }
+  if (ranges.length === 0) return undefined;
+  return (hostname) => {
+    const h = hostname.replace(/^\[|\]$/g, '');
+    if (!ipaddr.IPv4.isValidFourPartDecimal(h) && !ipaddr.IPv6.isValid(h)) return false;
+    const ip = ipaddr.process(h);
+    return ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
+  };
+}
+
+/** The dispatcher for fetch that sends through the proxies of `p`. */
+export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
+  // `default` is undici's CommonJS module.exports, from node_modules or bundled by the build.
+  const { EnvHttpProxyAgent, Agent } = (await import('undici')).default;
+  const direct = await noProxyRanges(p.noProxy);
+  const forwardedTo = new Set<string>();
+  const proxies = [p.http?.url, p.https?.url].filter((u) => u !== undefined);
+  // A forwarded request is made to the proxy's origin with the target's full URL as its path
+  // (undici's Http1ProxyWrapper), and undici tells each request it makes on this channel.
+  const onCreate = (m: unknown): void => {
+    const target = forwardedTarget(m, proxies);
+    if (target) forwardedTo.add(target.origin);
+  };
+  subscribe('undici:request:create', onCreate);
+  const directAgent = direct ? new Agent() : undefined;
+  class Routed extends EnvHttpProxyAgent implements ProxyDispatcher {
+    override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      if (directAgent && direct?.(new URL(String(opts.origin)).hostname)) return directAgent.dispatch(opts, handler);
+      return super.dispatch(opts, handler);
+    }
+
+    // undici's close() without a callback calls close(callback): the work is done there, once.
+    override close(): Promise<void>;
+    override close(callback: (err: Error | null) => void): void;
+    override close(callback?: (err: Error | null) => void): Promise<void> | void {
+      if (!callback) return super.close();
+      unsubscribe('undici:request:create', onCreate);
+      const own = new Promise<void>((resolve) => super.close(() => resolve()));
+      void Promise.all([own, directAgent?.close()]).then(
+        () => callback(null),
+        (err: Error) => callback(err),
+      );
+    }
+
+    forwarded(url: URL): boolean {
+      return forwardedTo.has(url.origin);
+    }
+  }
+  // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
+  // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
+  // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
+  return new Routed({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false });
+}
+
+/** The target of a request undici made to one of `proxies` with a full URL as its path (a forwarded request), from its `undici:request:create` message. */
+function forwardedTarget(m: unknown, proxies: string[]): URL | undefined {
+  const r = (m as { request?: { origin?: unknown; path?: unknown } }).request;
+  const origin = typeof r?.origin === 'string' ? r.origin : String(r?.origin ?? '');
+  if (typeof r?.path !== 'string' || !/^https?:\/\//.test(r.path) || !proxies.some((x) => sameOrigin(x, origin))) return undefined;
+  try {
+    return new URL(r.path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Tells `debug` which proxy each request goes through, and the variable it came from for the
+ * target's scheme (HTTP_PROXY for an http:// URL, even when HTTPS_PROXY holds the same proxy): each
+ * tunnel from undici's `undici:proxy:connected` diagnostics channel, each forwarded request from
+ * `undici:request:create` (a request made to the proxy's origin, its path the full URL: only the
+ * target's host and port are shown, a query can hold a secret). A tunnel's message names only
+ * host:port; its scheme is the one of the request undici created for that host:port just before
+ * (https:// when none was seen). Returns the function that stops telling.
  */
 export function traceProxy(p: ProxySetting, debug: (line: string) => void): () => void {
   const proxies = [p.https, p.http].filter((x) => x !== undefined);
-  const shown = (origin: string | undefined): string => {
-    const via = proxies.find((x) => origin !== undefined && sameOrigin(x.url, origin));
+  const schemes = new Map<string, string>();
+  const shown = (origin: string | undefined, scheme: string): string => {
+    const forScheme = scheme === 'http:' ? p.http : p.https;
+    const via =
+      forScheme && origin !== undefined && sameOrigin(forScheme.url, origin)
+        ? forScheme
+        : proxies.find((x) => origin !== undefined && sameOrigin(x.url, origin));
     return via ? `${maskProxyUrl(via.url)} (${via.from})` : (origin ?? '?');
   };
   const connected = channel('undici:proxy:connected');
   const onConnected = (m: unknown): void => {
     const params = (m as { connectParams?: { origin?: string; path?: string } }).connectParams;
-    debug(`  via proxy ${shown(params?.origin)}: CONNECT ${params?.path ?? '?'}`);
+    debug(`  via proxy ${shown(params?.origin, schemes.get(params?.path ?? '') ?? 'https:')}: CONNECT ${params?.path ?? '?'}`);
   };
   const created = channel('undici:request:create');
   const onCreated = (m: unknown): void => {
-    const r = (m as { request?: { origin?: unknown; path?: unknown; method?: unknown } }).request;
-    const origin = typeof r?.origin === 'string' ? r.origin : String(r?.origin ?? '');
-    if (typeof r?.path !== 'string' || !/^https?:\/\//.test(r.path) || !proxies.some((x) => sameOrigin(x.url, origin))) return;
-    let host: string;
-    try {
-      host = new URL(r.path).host;
-    } catch {
+    const target = forwardedTarget(
+      m,
+      proxies.map((x) => x.url),
+    );
+    if (target) {
+      const r = (m as { request: { origin?: unknown; method?: unknown } }).request;
+      debug(`  via proxy ${shown(String(r.origin), 'http:')}: forward ${typeof r.method === 'string' ? r.method : '?'} to ${target.host}`);
       return;
     }
-    debug(`  via proxy ${shown(origin)}: forward ${typeof r.method === 'string' ? r.method : '?'} to ${host}`);
+    // Any other request: remember its scheme by host:port, for the tunnel that may carry it.
+    try {
+      const u = new URL(String((m as { request?: { origin?: unknown } }).request?.origin ?? ''));
+      schemes.set(`${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`, u.protocol);
+    } catch {
+      // not a URL: nothing to remember
+    }
   };
   connected.subscribe(onConnected);
   created.subscribe(onCreated);
@@ -111,8 +212,9 @@ function sameOrigin(a: string, b: string): boolean {
 /**
  * The error for a request that failed at the proxy, not at the service: the proxy refused the
  * connection, could not be reached, answered the CONNECT with an error, or answered 407 (it needs
- * credentials, or other ones) to a CONNECT or a forwarded request. Exit 12, naming the proxy with its password masked. Undefined when the
- * failure is not the proxy's (or NO_PROXY sent the request directly).
+ * credentials, or other ones) to a CONNECT or a forwarded request. Exit 12, naming the proxy with
+ * its password masked. Undefined when the failure is not the proxy's (or NO_PROXY sent the request
+ * directly).
  */
 export function proxyFailure(
   p: ProxySetting,
@@ -137,13 +239,11 @@ export function proxyFailure(
   // request answered 407: "Proxy Authentication Required (407)" (undici makes an error of it).
   const status = /^Proxy (?:response|Authentication Required) \((\d+)\)/.exec(err.message ?? '')?.[1];
   if (status !== undefined) {
-    // 407 is the status for it; tinyproxy, for one, answers a CONNECT without credentials with 401.
-    const auth = status === '407' || status === '401';
+    // 407 is the status for it; tinyproxy up to 1.11.2 answers wrong credentials with 401 (see proxyAnswerFailure).
+    if (status === '407' || status === '401') return credentialsRefused(proxy, status, where);
     return new ProxyError(
-      auth ? `The proxy ${shown} asks for credentials (HTTP 407) ${where}.` : `The proxy ${shown} refused to connect to ${url.host} (HTTP ${status}) ${where}.`,
-      auth
-        ? `Put the user and password in the proxy URL (http://user:password@host:port), or check them.`
-        : `Check the proxy's rules, or add ${url.hostname} to NO_PROXY to reach it directly.`,
+      `The proxy ${shown} refused to connect to ${url.host} (HTTP ${status}) ${where}.`,
+      `Check the proxy's rules, or add ${url.hostname} to NO_PROXY to reach it directly.`,
       `PROXY_${status}`,
     );
   }
@@ -154,6 +254,58 @@ export function proxyFailure(
     return new ProxyError(`The proxy ${shown} ${why} ${where}.`, `Check ${proxy.from}, or add ${url.hostname} to NO_PROXY to reach it directly.`, err.code);
   }
   return undefined;
+}
+
+/**
+ * The error for an answer to a forwarded request that the proxy wrote itself, not the service:
+ * tinyproxy's 401 to wrong credentials. tinyproxy up to 1.11.2 (Debian 12 ships 1.11.1) answers a
+ * request without Proxy-Authorization with 407, but one with wrong credentials with 401 and a
+ * `WWW-Authenticate: Basic realm="Tinyproxy"`, like a service refusing its token (its src/reqs.c;
+ * 1.11.3 answers 407). Its own answers, and only those, carry `Server: tinyproxy/<version>`
+ * (or `tinyproxy`): it passes a forwarded answer's headers through and adds no Server header to
+ * them (src/html-error.c, send_http_headers). squid answers a forward proxy's credential failures
+ * with 407 (src/client_side_request.cc, clientAccessCheckDone), which undici already turns into an
+ * error (proxyFailure). So: a 401 whose Server header names tinyproxy, to a request that was
+ * forwarded through the proxy from the environment. Undefined for any other answer (the service's
+ * own 401 forwarded by the proxy stays the service's: exit 4).
+ */
+export function proxyAnswerFailure(
+  p: ProxySetting,
+  dispatcher: unknown,
+  url: URL,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  where: string,
+): ProxyError | undefined {
+  if (status !== 401) return undefined;
+  const server = headers.server;
+  if (typeof server !== 'string' || !/^tinyproxy(\/|$)/i.test(server.trim())) return undefined;
+  const proxy = proxyForScheme(p, url);
+  const forwarded = (dispatcher as Partial<ProxyDispatcher> | undefined)?.forwarded;
+  if (!proxy || typeof forwarded !== 'function' || !forwarded.call(dispatcher, url)) return undefined;
+  return credentialsRefused(proxy, String(status), where);
+}
+
+/** A proxy that wants credentials (none in its URL) or did not accept those in its URL. */
+function credentialsRefused(proxy: { url: string; from: string }, status: string, where: string): ProxyError {
+  const shown = `${maskProxyUrl(proxy.url)} (${proxy.from})`;
+  let withCredentials = false;
+  try {
+    withCredentials = new URL(proxy.url).username !== '';
+  } catch {
+    // not a URL: proxyFailure words that
+  }
+  return withCredentials
+    ? new ProxyError(
+        `The proxy ${shown} did not accept the credentials in its URL (HTTP ${status}) ${where}.`,
+        `Check the user and password in ${proxy.from} (http://user:password@host:port, special characters percent-encoded).`,
+        `PROXY_${status}`,
+      )
+    : new ProxyError(
+        `The proxy ${shown} asks for credentials (HTTP ${status}) ${where}.`,
+        `Put the user and password in the proxy URL (http://user:password@host:port), or check them.`,
+        `PROXY_${status}`,
+      );
 }
 
 function hostMatches(hostname: string, address: string): boolean {

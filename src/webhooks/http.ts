@@ -1,8 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { describeConnectionFailure, failureCode, formatSeconds } from '../api/network.js';
-import { type ProxySetting, proxyAgent, proxyFailure } from '../api/proxy.js';
-import { codedError, exchange } from '../api/transport.js';
+import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure } from '../api/proxy.js';
+import { ProxyError } from '../api/errors.js';
+import { codedError, discardBody, exchange } from '../api/transport.js';
 
 export interface PostResult {
   status: number;
@@ -47,16 +48,24 @@ async function postThroughProxy(
   o: { headers: Record<string, string>; body: Buffer; timeoutMs: number; signal?: AbortSignal; method?: string; proxy: ProxySetting },
 ): Promise<PostResult> {
   const agent = await proxyAgent(o.proxy);
+  const where = `(${o.method ?? 'POST'} ${url.origin}${url.pathname})`;
   const timer = new AbortController();
   const t = setTimeout(() => timer.abort(codedError(`No answer from ${url.host} within ${formatSeconds(o.timeoutMs)}`, 'ETIMEDOUT')), o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timer.signal]) : timer.signal;
   try {
     const res = await exchange({ url, method: o.method ?? 'POST', headers: o.headers, body: o.body, signal, dispatcher: agent });
+    // tinyproxy's 401 to wrong credentials is the proxy's answer, not the receiver's.
+    const byProxy = proxyAnswerFailure(o.proxy, agent, url, res.statusCode, res.headers, where);
+    if (byProxy) {
+      discardBody(res.body);
+      throw byProxy;
+    }
     const chunks: Buffer[] = [];
     for await (const c of res.body) chunks.push(c as Buffer);
     return { status: res.statusCode, headers: res.headers as http.IncomingHttpHeaders, body: Buffer.concat(chunks) };
   } catch (err) {
-    throw proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, `(${o.method ?? 'POST'} ${url.origin}${url.pathname})`) ?? err;
+    if (err instanceof ProxyError) throw err;
+    throw proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, where) ?? err;
   } finally {
     clearTimeout(t);
     await agent.close();

@@ -1,0 +1,155 @@
+import { channel } from 'node:diagnostics_channel';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProxyError } from '../../../src/api/errors.js';
+import { type ProxySetting, noProxyRanges, proxyAgent, proxyAnswerFailure, proxySetting, traceProxy } from '../../../src/api/proxy.js';
+import { ExitCode } from '../../../src/errors.js';
+
+describe("NO_PROXY's IP addresses and CIDR ranges (curl 7.86+), for hosts written as IP addresses", () => {
+  it.each([
+    ['10.0.0.0/8', '10.1.2.3', true],
+    ['10.0.0.0/8', '11.1.2.3', false],
+    ['127.0.0.0/8', '127.0.0.1', true],
+    ['192.168.1.7', '192.168.1.7', true],
+    ['192.168.1.7', '192.168.1.8', false],
+    ['::1/128', '[::1]', true],
+    ['::1', '[::1]', true],
+    ['[::1]', '[::1]', true],
+    ['[::1]/128', '[::1]', true],
+    ['fd00::/8', '[fd12:3456::1]', true],
+    ['fd00::/8', '[fe80::1]', false],
+    ['10.0.0.0/8', '[::ffff:10.0.0.1]', true], // an IPv4-mapped IPv6 address is its IPv4 one
+    ['::1/128', '127.0.0.1', false], // never across families
+    ['127.0.0.0/8', 'localhost', false], // names are not resolved (nor by curl)
+    ['10.0.0.0/8', '10.example.com', false],
+    ['example.com, 10.0.0.0/8 *.local', '10.9.9.9', true], // comma or space separated, among other entries
+  ])('NO_PROXY=%s sends %s direct: %s', async (noProxy, host, direct) => {
+    const match = await noProxyRanges(noProxy);
+    expect(match?.(host) ?? false).toBe(direct);
+  });
+
+  it.each(['example.com', '*', '10.0.0.1:8080', '[::1]:8080', '10', '0x0a000001', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.0/x', ''])(
+    'takes nothing from %j (left to undici: names, ports, `*`; or not an address)',
+    async (noProxy) => {
+      expect(await noProxyRanges(noProxy)).toBeUndefined();
+    },
+  );
+});
+
+describe('the proxy agent sends a host inside a NO_PROXY range direct', () => {
+  let service: Server;
+  let port: number;
+  beforeAll(async () => {
+    service = createServer((_req, res) => res.end('direct'));
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    port = (service.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    service.closeAllConnections();
+    await new Promise<void>((r) => service.close(() => r()));
+  });
+
+  // The proxy is a port nothing listens on: a request sent to it fails, one sent direct gets 'direct'.
+  const get = async (noProxy: string, url = `http://127.0.0.1:${port}/`): Promise<string> => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const agent = await proxyAgent(proxySetting({ HTTP_PROXY: `http://127.0.0.1:${deadPort}`, NO_PROXY: noProxy })!);
+    try {
+      const res = await fetch(url, { dispatcher: agent } as unknown as RequestInit);
+      return await res.text();
+    } catch {
+      return 'through the proxy (refused)';
+    } finally {
+      await agent.close();
+    }
+  };
+
+  it('127.0.0.0/8: direct', async () => {
+    expect(await get('127.0.0.0/8')).toBe('direct');
+  });
+
+  it('10.0.0.0/8: through the proxy', async () => {
+    expect(await get('10.0.0.0/8')).toBe('through the proxy (refused)');
+  });
+
+  it('an IPv6 host: ::1/128 direct, ::2/128 through the proxy', async () => {
+    const v6 = createServer((_req, res) => res.end('direct'));
+    const listening = await new Promise<boolean>((r) => v6.once('error', () => r(false)).listen(0, '::1', () => r(true)));
+    if (!listening) return; // no IPv6 loopback on this machine: nothing to route
+    try {
+      const url = `http://[::1]:${(v6.address() as AddressInfo).port}/`;
+      expect(await get('::1/128', url)).toBe('direct');
+      expect(await get('::2/128', url)).toBe('through the proxy (refused)');
+    } finally {
+      v6.closeAllConnections();
+      await new Promise<void>((r) => v6.close(() => r()));
+    }
+  });
+});
+
+describe("an answer the proxy wrote itself to a forwarded request (tinyproxy's 401 to wrong credentials)", () => {
+  const p: ProxySetting = proxySetting({ HTTP_PROXY: 'http://bob:s3cret@proxy.example:3128' })!;
+  const url = new URL('http://127.0.0.1:8080/open/workspaces');
+  const forwarded = { forwarded: (u: URL) => u.origin === url.origin };
+  const direct = { forwarded: () => false };
+  const tiny = { server: 'tinyproxy/1.11.1', 'www-authenticate': 'Basic realm="Tinyproxy"', 'content-type': 'text/html' };
+
+  it('is exit 12, naming the proxy with its password masked', () => {
+    const err = proxyAnswerFailure(p, forwarded, url, 401, tiny, '(GET /open/workspaces)');
+    expect(err).toBeInstanceOf(ProxyError);
+    expect(err?.exitCode).toBe(ExitCode.proxy);
+    expect(err?.message).toBe(
+      'The proxy http://bob:***@proxy.example:3128 (HTTP_PROXY) did not accept the credentials in its URL (HTTP 401) (GET /open/workspaces).',
+    );
+    expect(`${err?.message} ${err?.hint}`).not.toContain('s3cret');
+  });
+
+  it('tinyproxy without its version in Server (its later releases) too', () => {
+    expect(proxyAnswerFailure(p, forwarded, url, 401, { server: 'tinyproxy' }, '(GET /)')).toBeInstanceOf(ProxyError);
+  });
+
+  it.each([
+    ['the service (no Server header)', 401, { 'content-type': 'application/json' }, forwarded],
+    ['another server', 401, { server: 'nginx/1.27' }, forwarded],
+    ['a request sent direct (NO_PROXY)', 401, tiny, direct],
+    ['no proxy dispatcher', 401, tiny, undefined],
+    ['another status', 403, tiny, forwarded],
+  ])('is not the proxy: %s', (_what, status, headers, dispatcher) => {
+    expect(proxyAnswerFailure(p, dispatcher, url, status, headers, '(GET /)')).toBeUndefined();
+  });
+});
+
+describe('--debug names the variable used for the target URL scheme', () => {
+  const same = 'http://proxy.example:3128';
+  const trace = (p: ProxySetting, publish: () => void): string[] => {
+    const lines: string[] = [];
+    const stop = traceProxy(p, (l) => lines.push(l));
+    try {
+      publish();
+    } finally {
+      stop();
+    }
+    return lines;
+  };
+  const both = proxySetting({ HTTP_PROXY: same, HTTPS_PROXY: same })!;
+
+  it('a forwarded http:// request: HTTP_PROXY, even when HTTPS_PROXY holds the same proxy', () => {
+    const lines = trace(both, () =>
+      channel('undici:request:create').publish({ request: { origin: `${same}/`, path: 'http://10.0.0.5:8080/open/forms?x=1', method: 'GET' } }),
+    );
+    expect(lines).toEqual([`  via proxy ${same} (HTTP_PROXY): forward GET to 10.0.0.5:8080`]);
+  });
+
+  it('a tunnel: the scheme of the request made for its host:port (HTTPS_PROXY for https://, HTTP_PROXY for http://)', () => {
+    const lines = trace(both, () => {
+      channel('undici:request:create').publish({ request: { origin: 'https://api.example:443', path: '/open/forms', method: 'GET' } });
+      channel('undici:proxy:connected').publish({ connectParams: { origin: same, path: 'api.example:443' } });
+      channel('undici:request:create').publish({ request: { origin: 'http://api.example:8080', path: '/x', method: 'GET' } });
+      channel('undici:proxy:connected').publish({ connectParams: { origin: same, path: 'api.example:8080' } });
+    });
+    expect(lines).toEqual([`  via proxy ${same} (HTTPS_PROXY): CONNECT api.example:443`, `  via proxy ${same} (HTTP_PROXY): CONNECT api.example:8080`]);
+  });
+});
