@@ -18,11 +18,11 @@ import type { TimeRange } from '../io/time-range.js';
 import { RATE_LIMIT_PER_MINUTE, EXPORT_LIMIT_PER_MINUTE } from '../service/limits.js';
 import { type RangeReading, readListInRange } from '../submissions/range.js';
 import { type ByIdsResult, csvForIds } from './by-ids.js';
-import { WindowBudget } from './chunked.js';
+import { CHUNK_IDS, WindowBudget } from './chunked.js';
 import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
 import { type IncrementalState, advance, isNew, newState, readFrom, writeState } from './incremental.js';
 import { NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
-import { discard, partName, sweepPart, writeFileAtomically, writeToStream } from './sink.js';
+import { discard, partName, sweepPart, writeFileAtomically, writeToStream, writeToStreamWhole } from './sink.js';
 
 export interface SelectedExportInput {
   io: IOStreams;
@@ -35,6 +35,8 @@ export interface SelectedExportInput {
   signal?: AbortSignal;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where an export of more than one chunk to stdout is collected until every chunk passed. */
+  spoolDir?: string;
 }
 
 export interface SelectedExportResult {
@@ -156,10 +158,13 @@ async function writeCsv(
   }
   try {
     const stream = Readable.from(body());
+    // To stdout, more than one chunk is all or nothing (writeToStreamWhole); one chunk is checked whole before a byte goes on.
     const bytes =
-      i.output === '-'
-        ? await writeToStream(stream, i.io.stdout, { signal: i.signal })
-        : await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber });
+      i.output !== '-'
+        ? await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber })
+        : ids.length > CHUNK_IDS
+          ? await writeToStreamWhole(stream, i.io.stdout, { signal: i.signal, dir: i.spoolDir })
+          : await writeToStream(stream, i.io.stdout, { signal: i.signal });
     return { bytes, result };
   } finally {
     line.done();
