@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
 import { type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
 
 // A range (--since/--until) or incremental export goes through the same checked chunk path as a whole
 // export in chunks (src/export/chunked.ts, checkedChunk): a chunk answered by an HTML 200, or with a row
@@ -119,4 +119,36 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
       expect(JSON.parse(again.r.stdout)).toMatchObject({ rows: 1, first_run: false });
     });
   }
+});
+
+// A Hashids code may be all digits (the deployed flavour's stand-in for submission 584 is `7656`): a
+// client that took an all-digit cell for the id itself dropped that row from a one-row chunk, wrote a
+// header-only file with exit 0, and never exported the row on later runs either.
+describe('an incremental run whose one new row has an all-digit code (deployed sandbox, e2e)', () => {
+  it('exports that row', async () => {
+    const sb = await startTestSandbox({ flavor: 'deployed', seed: 583 });
+    const home = tempHome();
+    try {
+      const env = { ...home.env, ...sb.env };
+      const state = join(home.dir, 'state.json');
+      const first = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', join(home.dir, 'one.csv')], { env });
+      expect(first.code, first.stderr).toBe(0);
+      const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'New', email: 'new@example.com' }),
+      });
+      expect(res.status).toBe(200);
+      const out = join(home.dir, 'two.csv');
+      const r = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', out, '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1 });
+      const text = readFileSync(out, 'utf8');
+      expect(text.split('\n')[1]).toMatch(/^7656,/);
+      expect(csvRowIds(text, 'deployed')).toEqual([584]);
+    } finally {
+      await sb.close();
+      home.cleanup();
+    }
+  });
 });
