@@ -1,13 +1,11 @@
 // The CSV of chosen submissions: `submissionIds` chunks of at most 1,000, each answered with the CSV
-// at once (docs/service.md, Export), joined into one file with one header. Every chunk's rows are
-// checked against the ids it asked for (src/export/csv-rows.ts): a service that ignores
-// `submissionIds` (the spec does not list it) and sends every row still yields only the chosen ones.
+// at once (docs/service.md, Export), joined into one file with one header. Every chunk goes through
+// the export in chunks' one checked path (checkedChunk, src/export/chunked.ts) in its `chosen` mode:
+// an HTML page or a chunk without exactly its rows is asked for again, 3 times in all, then the export
+// fails and nothing is saved; a service that ignores `submissionIds` (the spec does not list it) and
+// sends every row still yields only the chosen ones.
 import type { ApiClient } from '../api/client.js';
-import { ValidationError } from '../api/errors.js';
-import { startExport } from '../api/exports.js';
-import { CliError, ExitCode } from '../errors.js';
-import { CHUNK_IDS, type WindowBudget, goneIds } from './chunked.js';
-import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
+import { CHUNK_IDS, CsvJoiner, type IdColumn, type WindowBudget, checkedChunk } from './chunked.js';
 
 export interface ByIdsResult {
   /** The header record as the first chunk sent it (BOM included), when any chunk was exported. */
@@ -31,56 +29,27 @@ export interface ByIdsOptions {
   result: ByIdsResult;
   /** After each chunk is written: chunks done and in all, rows so far. */
   onChunk?: (done: number, total: number, rows: number) => void;
+  /** Told when a chunk's answer is refused and the chunk is asked for again. */
+  onRetry?: (text: string) => void;
 }
 
 /** The chosen submissions' CSV (header first); yields nothing for no ids. Fills `o.result` as it goes. */
 export async function* csvForIds(o: ByIdsOptions): AsyncGenerator<Buffer> {
   const total = Math.ceil(o.ids.length / CHUNK_IDS);
+  const joiner = new CsvJoiner();
+  const idColumn: IdColumn = {};
+  const request = { ...o, onRequest: () => void o.result.requests++ };
   for (let i = 0; i < o.ids.length; i += CHUNK_IDS) {
-    let chunk = o.ids.slice(i, i + CHUNK_IDS);
-    let res: Awaited<ReturnType<typeof startExport>> | undefined;
-    while (chunk.length > 0 && res === undefined) {
-      await o.budget.take(o.signal);
-      o.result.requests++;
-      try {
-        res = await startExport(o.client, o.formId, o.columns, o.signal, chunk);
-      } catch (err) {
-        const gone = goneIds(err, chunk);
-        if (!gone || !(err instanceof ValidationError)) throw err;
-        o.result.gone.push(...gone);
-        chunk = chunk.filter((id) => !gone.has(id));
-      }
+    const got = await checkedChunk(request, o.ids.slice(i, i + CHUNK_IDS), { index: i / CHUNK_IDS + 1, rows: 'chosen', idColumn });
+    o.result.gone.push(...got.gone);
+    if (got.ids.length === 0) continue;
+    o.result.header ??= got.header;
+    joiner.next();
+    for (const piece of got.pieces) {
+      const out = joiner.take(piece);
+      if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
     }
-    if (res === undefined) continue;
-    if (res.kind !== 'csv') {
-      throw new CliError(
-        `The service answered an export of ${chunk.length} chosen submissions with a job, not the CSV, so they cannot be exported by id.`,
-        ExitCode.error,
-        'Rerun with --debug and report the response.',
-      );
-    }
-    o.budget.observe(res.response.headers);
-    // The sandbox and a service that ignores `submissionIds` write numeric ids: only the rows asked
-    // for pass. The deployed service writes a Hashids code of each id (OpnForm
-    // FormExportService.php:55): its rows are the ids asked for, which their count must bear out.
-    const wanted = new Set(chunk.map(String));
-    let coded = 0;
-    const rows: RowFilterResult = { kept: [], dropped: 0 };
-    const keep = (cell: string) => {
-      if (/^\d+$/.test(cell)) return wanted.delete(cell);
-      coded++;
-      return true;
-    };
-    yield* filterCsvRows(res.response.body as AsyncIterable<Uint8Array>, keep, rows, { withHeader: o.result.header === undefined });
-    if (coded > 0 && rows.kept.length !== chunk.length) {
-      throw new CliError(
-        `The export of ${chunk.length} chosen submissions of form ${o.formId} came back with ${rows.kept.length} rows; nothing was saved.`,
-        ExitCode.error,
-        'Run the command again; if it keeps happening, rerun with --debug and report the response.',
-      );
-    }
-    o.result.header ??= rows.header;
-    o.result.exported.push(...(coded > 0 ? chunk : rows.kept.map(Number)));
+    o.result.exported.push(...got.ids);
     o.onChunk?.(i / CHUNK_IDS + 1, total, o.result.exported.length);
   }
 }

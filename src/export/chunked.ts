@@ -5,7 +5,8 @@ import { startExport } from '../api/exports.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
 import { budgetFor } from '../api/ratelimit.js';
-import { NOT_CSV_HINT, NotCsvError, guardCsv, loadCsvParse } from './csv-check.js';
+import { NOT_CSV_HINT, NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
+import { CsvUnreadableError, type RowFilterResult, filterCsvRows } from './csv-rows.js';
 
 /** How many times one chunk is asked for when its answer is not the CSV of exactly its ids (each ask is one export of the 10 a minute). */
 export const CHUNK_ATTEMPTS = 3;
@@ -180,20 +181,12 @@ export interface ChunkProgress {
   totalRows?: number;
 }
 
-export interface ChunkedCsvOptions {
-  client: ApiClient;
-  formId: number;
-  columns: Record<string, boolean>;
-  /** The export limit's budget. */
-  budget: WindowBudget;
+export interface ChunkedCsvOptions extends ChunkRequest {
   /** The general limit's budget, for the list pages. */
   listBudget: WindowBudget;
   /** Filled as the list is read: whether it could be read whole (see readWholeList). */
   listState?: WholeListState;
-  signal?: AbortSignal;
   onProgress?: (p: ChunkProgress) => void;
-  /** Told when a chunk's answer is refused and the chunk is asked for again. */
-  onRetry?: (text: string) => void;
 }
 
 /**
@@ -217,6 +210,7 @@ async function* chunks(o: ChunkedCsvOptions, listSignal: AbortSignal): AsyncGene
   const ids = new IdChunks(o.client, o.formId, o.listBudget, listSignal, o.listState);
   const joiner = new CsvJoiner();
   const progress: ChunkProgress = { chunks: 0, rows: 0 };
+  const idColumn: IdColumn = {};
   let next = ids.next();
   // A prefetch that fails while a chunk downloads is reported when it is awaited, not as unhandled.
   next.catch(() => undefined);
@@ -228,15 +222,15 @@ async function* chunks(o: ChunkedCsvOptions, listSignal: AbortSignal): AsyncGene
     }
     next = ids.next();
     next.catch(() => undefined);
-    const got = await checkedChunk(o, chunk, progress.chunks + 1);
-    if (got === undefined) continue;
+    const got = await checkedChunk(o, chunk, { index: progress.chunks + 1, rows: 'exact', idColumn });
+    if (got.ids.length === 0) continue;
     joiner.next();
     for (const piece of got.pieces) {
       const out = joiner.take(piece);
       if (out.length > 0) yield Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
     }
     progress.chunks++;
-    progress.rows += got.rows;
+    progress.rows += got.ids.length;
     if (ids.total !== undefined) {
       progress.totalRows = Math.max(ids.total, progress.rows);
       progress.totalChunks = Math.max(progress.chunks, Math.ceil(progress.totalRows / CHUNK_IDS));
@@ -259,15 +253,61 @@ export function goneIds(err: unknown, chunk: number[]): Set<number> | undefined 
 }
 
 /**
+ * Which rows a chunk must hold. `exact` (the whole form in chunks): the rows of the ids asked for and
+ * no other. `chosen` (a time range, an incremental run, a bulk delete's safety copy): a service that
+ * ignores `submissionIds` (the spec does not list it) sends every row, and only those asked for are
+ * kept; every one of them must still be there.
+ */
+export type ChunkRows = 'exact' | 'chosen';
+
+/**
+ * What the chunks of one export showed of the `id` column. `plain`: a chunk held every id asked for
+ * under its own number (the sandbox), so later chunks are held to their ids too. The deployed service
+ * writes a Hashids code of each id instead (OpnForm `FormExportService.php:55`; its sandbox flavour
+ * writes a stand-in, docs/service.md, "Export"), which formctl cannot decode: there the row count and
+ * the distinct codes are what is checked. A code may be all digits, so digits alone prove nothing.
+ */
+export interface IdColumn {
+  plain?: boolean;
+  /** The codes of the chunks taken so far (coded ids): a code never names two submissions, so none may come back in a later chunk. */
+  codes?: Set<string>;
+}
+
+export interface ChunkRequest {
+  client: ApiClient;
+  formId: number;
+  columns: Record<string, boolean>;
+  /** The export limit's budget. */
+  budget: WindowBudget;
+  signal?: AbortSignal;
+  /** Told when a chunk's answer is refused and the chunk is asked for again. */
+  onRetry?: (text: string) => void;
+  /** Told before each export request. */
+  onRequest?: () => void;
+}
+
+export interface CheckedChunk {
+  /** The chunk's CSV as it goes on: its header record, then the rows kept, each with its bytes as they came. */
+  pieces: Buffer[];
+  /** The header record (BOM included), when the answer had one. */
+  header?: Buffer;
+  /** The ids whose rows are in `pieces`, in their order there. */
+  ids: number[];
+  /** Ids the service refused as gone (deleted since they were listed): asked for again without them. */
+  gone: number[];
+}
+
+/**
  * Exports one chunk of ids. The service refuses (422) a chunk naming a submission that no longer
  * exists: such ids (deleted since the list was read) are dropped and the chunk is asked again;
  * undefined when none is left.
  */
-async function exportChunk(o: ChunkedCsvOptions, chunk: number[]): Promise<{ res: Awaited<ReturnType<typeof startExport>>; ids: number[] } | undefined> {
+async function exportChunk(o: ChunkRequest, chunk: number[]): Promise<{ res: Awaited<ReturnType<typeof startExport>>; ids: number[] } | undefined> {
   let ids = chunk;
   for (;;) {
     if (ids.length === 0) return undefined;
     await o.budget.take(o.signal);
+    o.onRequest?.();
     try {
       return { res: await startExport(o.client, o.formId, o.columns, o.signal, ids), ids };
     } catch (err) {
@@ -283,19 +323,17 @@ class ChunkRowsError extends Error {}
 
 /**
  * Exports one chunk and checks its answer before any of it goes on (docs/submission-update.md,
- * "Exports above 1,000 rows"): the CSV itself (not an HTML page, the id column first), one data row
- * per id asked for, each id once, and, where the service writes the numeric ids (the sandbox), the
- * very ids asked for. The deployed service writes a Hashids code of each id (FormExportService.php:55),
- * which formctl cannot decode, so there the count and the distinct ids are what is checked. A refused
- * answer is asked for again, CHUNK_ATTEMPTS times in all; then the export fails (exit 1) and no file is
- * saved. The chunk (at most 1,000 rows) is held in memory until it is checked.
+ * "Exports above 1,000 rows"): the CSV itself (not an HTML page, the id column first), then its rows
+ * (judgeRows). A refused answer is asked for again, CHUNK_ATTEMPTS times in all; then the export fails
+ * (exit 1) and no file is saved. The one path of every export by `submissionIds`: the whole form in
+ * chunks (`rows: 'exact'`) and chosen rows (`'chosen'`, src/export/by-ids.ts). The chunk's rows (at most
+ * 1,000, and as many others when a service sends rows not asked for) are held in memory until checked.
  */
-async function checkedChunk(o: ChunkedCsvOptions, chunk: number[], index: number): Promise<{ pieces: Buffer[]; rows: number } | undefined> {
-  const parse = await loadCsvParse();
-  const what = `Chunk ${index} of the export of form ${o.formId}`;
+export async function checkedChunk(o: ChunkRequest, chunk: number[], x: { index: number; rows: ChunkRows; idColumn: IdColumn }): Promise<CheckedChunk> {
+  const what = `Chunk ${x.index} of the export of form ${o.formId}`;
   for (let attempt = 1; ; attempt++) {
     const started = await exportChunk(o, chunk);
-    if (started === undefined) return undefined;
+    if (started === undefined) return { pieces: [], ids: [], gone: chunk };
     const { res, ids } = started;
     if (res.kind !== 'csv') {
       throw new CliError(
@@ -307,17 +345,32 @@ async function checkedChunk(o: ChunkedCsvOptions, chunk: number[], index: number
     o.budget.observe(res.response.headers);
     let reason: string;
     try {
-      if (/^\s*(text\/html|application\/xhtml\+xml)\b/i.test(String(res.response.headers['content-type'] ?? ''))) {
+      if (htmlContentType(res.response.headers)) {
         res.response.body.on('error', () => undefined).destroy();
         throw new NotCsvError(what, 'the service sent an HTML page, not the CSV');
       }
-      const pieces: Buffer[] = [];
-      for await (const piece of guardCsv(res.response.body as AsyncIterable<Uint8Array>, what)) pieces.push(piece);
-      checkRows(parse, Buffer.concat(pieces), ids);
-      return { pieces, rows: ids.length };
+      const asked = new Set(ids.map(String));
+      let spare = 0;
+      // Rows of ids not asked for are kept as many as were asked for: enough to judge a chunk whose codes are all digits.
+      const keep = (cell: string) => asked.has(cell) || !/^\d+$/.test(cell) || spare++ < ids.length;
+      const rows: RowFilterResult = { kept: [], dropped: 0 };
+      const out: Buffer[] = [];
+      for await (const piece of filterCsvRows(guardCsv(res.response.body as AsyncIterable<Uint8Array>, what), keep, rows)) out.push(piece);
+      const header = rows.header;
+      const records = header === undefined ? out : out.slice(1);
+      const taken = judgeRows(rows.kept, rows.dropped, ids, x.rows, x.idColumn);
+      const pieces = header === undefined ? [] : [header];
+      const got: number[] = [];
+      records.forEach((r, i) => {
+        if (!taken[i]) return;
+        pieces.push(r);
+        got.push(x.idColumn.plain ? Number(rows.kept[i]) : ids[got.length]!);
+      });
+      return { pieces, header, ids: got, gone: chunk.filter((id) => !asked.has(String(id))) };
     } catch (err) {
       if (err instanceof NotCsvError) reason = 'the service sent an HTML page or something else than the CSV';
       else if (err instanceof ChunkRowsError) reason = err.message;
+      else if (err instanceof CsvUnreadableError) reason = `its CSV could not be read (${err.detail})`;
       else throw err;
       if (attempt >= CHUNK_ATTEMPTS) {
         if (err instanceof NotCsvError)
@@ -336,22 +389,43 @@ async function checkedChunk(o: ChunkedCsvOptions, chunk: number[], index: number
   }
 }
 
-/** Throws ChunkRowsError unless `csv` (a whole chunk) holds one row per id of `ids`, each id once (and the ids themselves where they are numeric). */
-function checkRows(parse: Awaited<ReturnType<typeof loadCsvParse>>, csv: Buffer, ids: number[]): void {
-  let cells: string[];
-  try {
-    // Only the id cell of each record is kept: a chunk's other cells may be long answers.
-    cells = parse(csv, { bom: true, relax_column_count: true, skip_empty_lines: true, on_record: (r: string[]) => [r[0] ?? ''] }).map((r) => r[0] ?? '');
-  } catch (err) {
-    throw new ChunkRowsError(`its CSV could not be read (${(err as Error).message.split('\n')[0]})`);
+/**
+ * Which of a chunk's rows go on (by their id cells, `cells`; `dropped` rows of ids not asked for were
+ * not kept), or ChunkRowsError when the chunk does not hold the rows of `ids`:
+ * - every id asked for came back under its own number: the ids are the service's (the sandbox). Each
+ *   must be there once; a row of an id not asked for is refused (`exact`) or left out (`chosen`);
+ * - otherwise, unless an earlier chunk showed plain ids: the ids are coded (the deployed service). The
+ *   chunk must hold one row per id asked for, each code once and none an earlier chunk had (a proxy
+ *   answering with an earlier chunk's CSV), and every row goes on.
+ */
+export function judgeRows(cells: string[], dropped: number, ids: number[], rows: ChunkRows, idColumn: IdColumn): boolean[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const asked = new Set(ids.map(String));
+  const found = new Set(cells.filter((c) => asked.has(c)));
+  if (found.size === asked.size) {
+    idColumn.plain = true;
+    const hits = cells.filter((c) => asked.has(c)).length;
+    if (hits > asked.size) throw new ChunkRowsError(`${hits - asked.size} rows came back twice`);
+    const other = cells.find((c) => !asked.has(c));
+    if (rows === 'exact' && (other !== undefined || dropped > 0)) {
+      throw new ChunkRowsError(`${cells.length - hits + dropped} rows are of submissions not asked for (e.g. id ${other})`);
+    }
+    return cells.map((c) => asked.has(c));
   }
-  const rows = cells.slice(1).map((c) => c.trim());
-  if (rows.length !== ids.length) throw new ChunkRowsError(`${rows.length.toLocaleString('en-US')} of ${ids.length.toLocaleString('en-US')} rows came back`);
-  const distinct = new Set(rows);
-  if (distinct.size !== rows.length) throw new ChunkRowsError(`${rows.length - distinct.size} rows came back twice`);
-  if (rows.every((c) => /^\d+$/.test(c))) {
-    const asked = new Set(ids.map(String));
-    const other = rows.filter((c) => !asked.has(c));
-    if (other.length > 0) throw new ChunkRowsError(`${other.length} rows are of submissions not asked for (e.g. id ${other[0]})`);
+  const count = cells.length + dropped;
+  if (idColumn.plain) {
+    const distinct = new Set(cells).size;
+    if (count === ids.length && distinct < cells.length) throw new ChunkRowsError(`${cells.length - distinct} rows came back twice`);
+    const other = cells.find((c) => !asked.has(c));
+    if (count === ids.length && other !== undefined) throw new ChunkRowsError(`${count - found.size} rows are of submissions not asked for (e.g. id ${other})`);
+    throw new ChunkRowsError(`${n(found.size)} of ${n(ids.length)} rows came back`);
   }
+  if (count !== ids.length) throw new ChunkRowsError(`${n(count)} of ${n(ids.length)} rows came back`);
+  const distinct = new Set(cells).size;
+  if (distinct !== cells.length) throw new ChunkRowsError(`${cells.length - distinct} rows came back twice`);
+  const codes = (idColumn.codes ??= new Set());
+  const again = cells.filter((c) => codes.has(c));
+  if (again.length > 0) throw new ChunkRowsError(`${again.length} rows came back in an earlier chunk too (e.g. id ${again[0]})`);
+  for (const c of cells) codes.add(c);
+  return cells.map(() => true);
 }

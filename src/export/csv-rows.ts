@@ -2,10 +2,18 @@
 // services: docs/service.md, Export), with each kept record's bytes passed on exactly as they came.
 // csv-parse reads the records (quoted fields may hold commas and line breaks); its byte offsets say
 // where each record ends, so the record is cut from the input itself and never re-written.
+import { finished } from 'node:stream/promises';
 import type { Parser } from 'csv-parse';
 import { CliError } from '../errors.js';
 
-const unreadable = (err: Error) => new CliError(`The export's CSV could not be read (${err.message.split('\n')[0]}); nothing was saved.`);
+/** An export's CSV that csv-parse cannot read (exit 1): nothing of it is saved. */
+export class CsvUnreadableError extends CliError {
+  constructor(readonly detail: string) {
+    super(`The export's CSV could not be read (${detail}); nothing was saved.`);
+  }
+}
+
+const unreadable = (err: Error) => new CsvUnreadableError(err.message.split('\n')[0] ?? '');
 
 export interface RowFilterResult {
   /** The header record's bytes (with a BOM when the CSV has one), or undefined for an empty body. */
@@ -62,6 +70,8 @@ export async function* filterCsvRows(
     yield* take();
   }
   parser.end();
+  // An error found at the end (a quote left open) is told after end() returns: waited for.
+  await finished(parser, { readable: false }).catch(() => undefined);
   if (failed) throw unreadable(failed);
   yield* take();
 }

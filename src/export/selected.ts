@@ -2,7 +2,8 @@
 // incremental export (`--incremental STATE`). Both read the list newest first down to where they
 // start (src/submissions/range.ts), then export exactly the ids found, in `submissionIds` chunks
 // (src/export/by-ids.ts), so neither meets the 1,000-row wall of a whole export.
-import { unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-file.js';
 import { resolve as resolvePath } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
@@ -17,10 +18,11 @@ import type { TimeRange } from '../io/time-range.js';
 import { RATE_LIMIT_PER_MINUTE, EXPORT_LIMIT_PER_MINUTE } from '../service/limits.js';
 import { type RangeReading, readListInRange } from '../submissions/range.js';
 import { type ByIdsResult, csvForIds } from './by-ids.js';
-import { WindowBudget } from './chunked.js';
+import { CHUNK_IDS, WindowBudget } from './chunked.js';
 import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
 import { type IncrementalState, advance, isNew, newState, readFrom, writeState } from './incremental.js';
-import { partName, sweepPart, writeFileAtomically, writeToStream } from './sink.js';
+import { NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
+import { discard, partName, sweepPart, writeFileAtomically, writeToStream, writeToStreamWhole } from './sink.js';
 
 export interface SelectedExportInput {
   io: IOStreams;
@@ -33,6 +35,8 @@ export interface SelectedExportInput {
   signal?: AbortSignal;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where an export of more than one chunk to stdout is collected until every chunk passed. */
+  spoolDir?: string;
 }
 
 export interface SelectedExportResult {
@@ -106,8 +110,14 @@ async function headerOnly(i: SelectedExportInput, anyId: number | undefined, bud
   const res = await startExport(i.client, i.form.id, i.columns, i.signal, anyId === undefined ? undefined : [anyId]);
   if (res.kind !== 'csv')
     throw new CliError('The service answered with a job where a CSV header was expected.', ExitCode.error, 'Rerun with --debug and report the response.');
+  // An HTML page or another answer than the CSV is refused (exit 1), as every export answer is (csv-check.ts).
+  const what = `The export of form ${i.form.id}`;
+  if (htmlContentType(res.response.headers)) {
+    discard(res.response.body);
+    throw new NotCsvError(what, 'the service sent an HTML page, not the CSV');
+  }
   const rows: RowFilterResult = { kept: [], dropped: 0 };
-  for await (const piece of filterCsvRows(res.response.body as AsyncIterable<Uint8Array>, () => false, rows)) void piece;
+  for await (const piece of filterCsvRows(guardCsv(res.response.body as AsyncIterable<Uint8Array>, what), () => false, rows)) void piece;
   return rows.header ?? Buffer.alloc(0);
 }
 
@@ -131,6 +141,11 @@ async function writeCsv(
         result,
         onChunk: (done, total, rows) =>
           line.update(`Exporting ${rows.toLocaleString('en-US')}/${ids.length.toLocaleString('en-US')} rows (chunk ${done}/${total})`),
+        // A refused chunk is asked for again: said on stderr (the progress line cleared first on a terminal).
+        onRetry: (text) => {
+          if (i.io.stderrIsTTY) line.done();
+          void notice(i.io, text, 'warning');
+        },
       });
     }
     // No row (none chosen, or every chosen one deleted meanwhile): the file still has its header.
@@ -143,10 +158,13 @@ async function writeCsv(
   }
   try {
     const stream = Readable.from(body());
+    // To stdout, more than one chunk is all or nothing (writeToStreamWhole); one chunk is checked whole before a byte goes on.
     const bytes =
-      i.output === '-'
-        ? await writeToStream(stream, i.io.stdout, { signal: i.signal })
-        : await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber });
+      i.output !== '-'
+        ? await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber })
+        : ids.length > CHUNK_IDS
+          ? await writeToStreamWhole(stream, i.io.stdout, { signal: i.signal, dir: i.spoolDir })
+          : await writeToStream(stream, i.io.stdout, { signal: i.signal });
     return { bytes, result };
   } finally {
     line.done();
@@ -226,15 +244,24 @@ export async function exportIncremental(i: IncrementalInput): Promise<Incrementa
   if (stale !== undefined && stale !== file && (await sweepPart(stale))) {
     await notice(i.io, `removed ${partName(stale)}, left by a run that did not finish.`);
   }
+  // The state as it was, put back when the export fails (nothing was saved, so nothing is pending).
+  const before = await readFile(i.statePath, 'utf8').catch(() => undefined);
   await writeState(i.statePath, { ...base, pending: { file, started: new Date(i.now()).toISOString() } });
   await i.checkpoint?.('pending');
   const replacesPending = i.state?.pending?.file === file;
-  const { bytes, result } = await writeCsv(i, ids, {
-    header: i.state?.header ? Buffer.from(i.state.header, 'utf8') : undefined,
-    anyId: info.anyId,
-    budget: b.exports,
-    clobber: i.clobber === true || replacesPending,
-  });
+  let written: Awaited<ReturnType<typeof writeCsv>>;
+  try {
+    written = await writeCsv(i, ids, {
+      header: i.state?.header ? Buffer.from(i.state.header, 'utf8') : undefined,
+      anyId: info.anyId,
+      budget: b.exports,
+      clobber: i.clobber === true || replacesPending,
+    });
+  } catch (err) {
+    await (before === undefined ? unlink(i.statePath) : writeFileAtomic(i.statePath, before, { mode: 0o600 })).catch(() => undefined);
+    throw err;
+  }
+  const { bytes, result } = written;
   await i.checkpoint?.('written');
   const exported = new Map<number, number>();
   for (const id of result.exported) exported.set(id, times.get(id)!);

@@ -1,14 +1,14 @@
 import { constants } from 'node:fs';
-import { type FileHandle, access, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { writeSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { type FileHandle, access, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, writeSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { type Readable, type Writable, addAbortSignal } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { processAlive } from '../process-alive.js';
-import { publishNew, removeStaleTempFiles, writeTempFile } from '../atomic-file.js';
+import { publishNew, removeStaleTempFiles, tempPathFor, writeTempFile } from '../atomic-file.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
 /** Closes the body's connection at once, unread (it may be large, or held open by the server). */
@@ -261,6 +261,55 @@ export async function writeToStream(body: Readable, dest: Writable, o: { signal?
     discard(body);
     throw downloadError(err, o.signal, 'stdout', true);
   }
+}
+
+/**
+ * `-o -` for an export of more than one chunk (docs/submission-update.md, "Exports to stdout"): a
+ * chunk that fails after others passed must not leave a script reading stdout with part of the CSV.
+ * The CSV is collected in a private temp file (mode 0600, `stdout.csv.<pid>.<hex>.tmp` in `dir`, the
+ * cache directory's `export/`, else the system's temp directory) and copied to `dest` only once the
+ * whole body arrived; the temp file is removed on every path, and one a killed run left is swept by
+ * the next (removeStaleTempFiles). Nothing reaches `dest` when the body fails.
+ */
+export async function writeToStreamWhole(body: Readable, dest: Writable, o: { signal?: AbortSignal; dir?: string } = {}): Promise<number> {
+  let spool: { path: string; fh: FileHandle };
+  try {
+    spool = await openSpool(o.dir);
+  } catch (err) {
+    discard(body);
+    throw downloadError(err, o.signal, 'a temporary file for stdout');
+  }
+  try {
+    try {
+      await copyToFile(body, spool.fh, { signal: o.signal });
+    } catch (err) {
+      discard(body);
+      await spool.fh.close().catch(() => undefined);
+      throw downloadError(err, o.signal, 'stdout');
+    }
+    return await writeToStream(createReadStream(spool.path), dest, { signal: o.signal });
+  } finally {
+    await unlink(spool.path).catch(() => undefined);
+  }
+}
+
+/** A new private temp file in `dir` (made if missing), else in the system's temp directory. */
+async function openSpool(dir: string | undefined): Promise<{ path: string; fh: FileHandle }> {
+  const open1 = async (d: string) => {
+    await mkdir(d, { recursive: true, mode: 0o700 });
+    const base = join(d, 'stdout.csv');
+    await removeStaleTempFiles(base);
+    const path = tempPathFor(base);
+    return { path, fh: await open(path, 'wx', 0o600) };
+  };
+  if (dir !== undefined) {
+    try {
+      return await open1(dir);
+    } catch {
+      // A cache directory that cannot be written (a read-only home): the system's temp directory will do.
+    }
+  }
+  return open1(tmpdir());
 }
 
 /**

@@ -47,6 +47,42 @@ export function minuteDate(ms: number): string {
   return iso(ms).slice(0, 16).replace('T', ' ');
 }
 
+/** The stand-in's alphabet: Hashids' default letters and digits without its separators (cfhistuCFHISTU), in a fixed shuffled order. */
+const EXPORT_ID_ALPHABET = '32Dgd4wr8ek5oV1L9OGvzaxlQmNbZXyMBKRYJWPE67p0Anqj';
+const EXPORT_ID_STEP = 7919;
+const EXPORT_ID_OFFSET = EXPORT_ID_ALPHABET.length ** 2;
+
+/**
+ * The deployed export's `id` cell: an opaque code, never the number. The server writes
+ * `Hashids::encode($submission->id)` (api/app/Service/Forms/FormExportService.php:55) with the
+ * vinkla/hashids package's default connection (api/composer.lock:13467-13473, version 12.0.0; OpnForm
+ * ships no config/hashids.php, so the package's own config applies: salt '', minimum length 0, the
+ * 62-character alphabet). The sandbox does not reproduce Hashids: it writes `id * 7919 + 48²` in base 48
+ * over EXPORT_ID_ALPHABET, a code of 3 or more letters and digits, different for every id, that may be
+ * all digits (as a Hashids code may) and is never the id itself (docs/service.md, "Export").
+ */
+export function exportIdCode(id: number): string {
+  let v = id * EXPORT_ID_STEP + EXPORT_ID_OFFSET;
+  let out = '';
+  while (v > 0) {
+    out = EXPORT_ID_ALPHABET[v % EXPORT_ID_ALPHABET.length]! + out;
+    v = Math.floor(v / EXPORT_ID_ALPHABET.length);
+  }
+  return out;
+}
+
+/** The id an exportIdCode stands for, or undefined for a string that is not one (for tests and tools that read the sandbox's CSV). */
+export function exportIdOf(code: string): number | undefined {
+  let v = 0;
+  for (const ch of code) {
+    const d = EXPORT_ID_ALPHABET.indexOf(ch);
+    if (d < 0) return undefined;
+    v = v * EXPORT_ID_ALPHABET.length + d;
+  }
+  const id = (v - EXPORT_ID_OFFSET) / EXPORT_ID_STEP;
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 /** Property types whose answers are stored files, rendered in lists as `[{file_url, file_name}]`. */
 export function isFileType(p: FormProperty | undefined): boolean {
   return p?.type === 'files' || p?.type === 'signature';

@@ -2,7 +2,7 @@ import { type Ability, checkedAbility } from '../service/access.js';
 import type { Flavor } from '../service/flavors.js';
 import { TITLE_MAX } from '../service/forms.js';
 import type { App } from './context.js';
-import { deployedEventView, phpInt } from './deployed.js';
+import { deployedEventView, exportIdCode, phpInt } from './deployed.js';
 import type { DispatchEvent, Integration, Role, User } from './model.js';
 import { deployedIntegrationView, deployedMemberView, eventView, integrationView, memberView } from './views.js';
 
@@ -75,6 +75,8 @@ export interface FlavorRules {
   // Exports
   /** The export status route is closed to tokens: 404 `{"message":""}`. */
   readonly exportStatusClosed: boolean;
+  /** The export CSV's `id` cell for a submission id: the number, or an opaque code standing in for the server's Hashids code. */
+  readonly exportIdCell: (id: number) => string;
 
   // Integrations
   /**
@@ -121,6 +123,7 @@ const SPEC: FlavorRules = {
   answerNamesUuid: false,
   missingSubmission: 'Submission not found.',
   exportStatusClosed: false,
+  exportIdCell: String,
   integrationsRebuilt: false,
   integrationView,
   eventView,
@@ -155,6 +158,7 @@ const DEPLOYED: FlavorRules = {
   answerNamesUuid: true,
   missingSubmission: 'No query results for model [App\\Models\\Forms\\FormSubmission].',
   exportStatusClosed: true,
+  exportIdCell: exportIdCode,
   integrationsRebuilt: true,
   integrationView: deployedIntegrationView,
   eventView: deployedEventView,

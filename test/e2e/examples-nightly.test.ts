@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { FLAVORS, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('examples/nightly-incremental.sh (%s sandbox)', (flavor) => {
   it('each run loads only the new answers; over the runs every answer once', async () => {
@@ -48,15 +48,8 @@ describe.each(FLAVORS)('examples/nightly-incremental.sh (%s sandbox)', (flavor) 
 
       const done = readdirSync(join(dir, 'outbox', 'done')).sort();
       expect(done).toHaveLength(2);
-      const ids = done.flatMap((f) =>
-        readFileSync(join(dir, 'outbox', 'done', f), 'utf8')
-          .replace(/^\uFEFF/, '')
-          .trim()
-          .split('\n')
-          .slice(1)
-          .map((l) => l.split(',')[0]),
-      );
-      expect(ids.sort()).toEqual(['1', '2', '3', '4']);
+      const ids = done.flatMap((f) => csvRowIds(readFileSync(join(dir, 'outbox', 'done', f), 'utf8'), flavor));
+      expect(ids.sort()).toEqual([1, 2, 3, 4]);
 
       // Without FORM the script stops before calling formctl.
       const noForm = await new Promise<number | null>((resolve) => {

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
-
-const csvIds = (text: string) =>
-  text
-    .replace(/^\uFEFF/, '')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => Number(l.split(',')[0]));
+import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('submission delete --where from the built binary (%s sandbox)', (flavor) => {
   let sb: TestSandbox;
@@ -51,7 +43,7 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     const after = (await list()).map((s) => s.id);
     const deleted = before.map((s) => s.id).filter((id) => !after.includes(id));
     expect(deleted).toEqual(matching);
-    expect(csvIds(readFileSync(backup, 'utf8'))).toEqual(matching);
+    expect(csvRowIds(readFileSync(backup, 'utf8'), flavor)).toEqual(matching);
 
     const bad = await runFormctl(['submission', 'delete', String(sb.formId), '--before', 'sometime'], { env });
     expect(bad).toMatchObject({ code: 2, stdout: '' });

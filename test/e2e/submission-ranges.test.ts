@@ -2,17 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
 
 const DAY = 86_400_000;
-/** The ids of a CSV's rows (first column), header left out. */
-const csvIds = (text: string) =>
-  text
-    .replace(/^\uFEFF/, '')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => Number(l.split(',')[0]));
 
 // The built binary against both flavours: --since/--until on list and export, and the incremental
 // export past the 1,000-row wall (the demo form seeded with 1,100 answers).
@@ -70,11 +62,11 @@ describe.each(FLAVORS)('submission date ranges and incremental exports from the 
     const r = await runFormctl(['submission', 'export', String(sb.formId), '--since', '3d', '-o', file, '--json'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ file, rows: 3, gone: 0, requests: { list: 1, export: 1 } });
-    expect(csvIds(readFileSync(file, 'utf8'))).toEqual(recent);
+    expect(csvRowIds(readFileSync(file, 'utf8'), flavor)).toEqual(recent);
     const none = join(home.dir, `none-${flavor}.csv`);
     const empty = await runFormctl(['submission', 'export', String(sb.formId), '--since', '2000-01-01', '--until', '2000-01-02', '-o', none], { env });
     expect(empty.code).toBe(0);
-    expect(csvIds(readFileSync(none, 'utf8'))).toEqual([]);
+    expect(csvRowIds(readFileSync(none, 'utf8'), flavor)).toEqual([]);
     expect(readFileSync(none, 'utf8')).toMatch(/^\uFEFFid,/);
   });
 
@@ -85,7 +77,7 @@ describe.each(FLAVORS)('submission date ranges and incremental exports from the 
     expect(r1.stderr).not.toContain('error');
     expect(r1.code).toBe(0);
     expect(JSON.parse(r1.stdout)).toMatchObject({ rows: 1103, first_run: true, known: 0, requests: { list: 12, export: 2 } });
-    const ids1 = csvIds(readFileSync(first, 'utf8'));
+    const ids1 = csvRowIds(readFileSync(first, 'utf8'), flavor);
     expect(new Set(ids1).size).toBe(1103);
 
     clock = today + 1000;
@@ -94,7 +86,7 @@ describe.each(FLAVORS)('submission date ranges and incremental exports from the 
     const r2 = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', second, '--json'], { env });
     expect(r2.code).toBe(0);
     expect(JSON.parse(r2.stdout)).toMatchObject({ rows: 1, new: 1, first_run: false, requests: { list: 1, export: 1 } });
-    expect(csvIds(readFileSync(second, 'utf8'))).toEqual([d]);
+    expect(csvRowIds(readFileSync(second, 'utf8'), flavor)).toEqual([d]);
 
     const third = join(home.dir, `inc3-${flavor}.csv`);
     const r3 = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', third], { env });
@@ -102,7 +94,7 @@ describe.each(FLAVORS)('submission date ranges and incremental exports from the 
     expect(r3.stderr).toMatch(
       /^note: no new rows since the last run \(newest exported: .*\): .*inc3-.*\.csv has the header only; 1 request \(1 list page, 0 exports\)\.\n$/,
     );
-    expect(csvIds(readFileSync(third, 'utf8'))).toEqual([]);
+    expect(csvRowIds(readFileSync(third, 'utf8'), flavor)).toEqual([]);
 
     // The state names its form and columns: another column list is refused before any request.
     const cols = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', join(home.dir, 'x.csv'), '--columns', 'name'], {

@@ -1,4 +1,5 @@
-import { type SandboxHandle, type SandboxOptions, type SandboxUser, startSandbox } from '../../src/sandbox/index.js';
+import { exportIdOf } from '../../src/sandbox/deployed.js';
+import { type Flavor, type SandboxHandle, type SandboxOptions, type SandboxUser, startSandbox } from '../../src/sandbox/index.js';
 
 export type { Flavor, SandboxUser } from '../../src/sandbox/index.js';
 
@@ -20,4 +21,21 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
   const h = await startSandbox({ port: 0, rateLimit: 0, ...opts });
   const envFor = (user: SandboxUser): NodeJS.ProcessEnv => ({ FORMCTL_BASE_URL: h.url, FORMCTL_TOKEN: user.token });
   return Object.assign(h, { env: { FORMCTL_BASE_URL: h.url, FORMCTL_TOKEN: h.tokens.all }, envFor });
+}
+
+/**
+ * The submission ids of an export CSV's rows (first column, header left out): the number the spec
+ * flavour writes, or the id the deployed flavour's code stands for (exportIdCode, docs/service.md,
+ * "Export"). Every row of a test's CSV is a simple line (no quoted line breaks).
+ */
+export function csvRowIds(text: string, flavor: Flavor = 'spec'): number[] {
+  return text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const cell = l.split(',')[0]!;
+      return flavor === 'deployed' ? (exportIdOf(cell) ?? Number.NaN) : Number(cell);
+    });
 }

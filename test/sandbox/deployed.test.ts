@@ -1,7 +1,7 @@
 // The deployed flavour over real HTTP: each behaviour of the deployed OpnForm server that the
 // sandbox reproduces (docs/service.md), sharp edges included.
 import { describe, expect, it } from 'vitest';
-import { phpInt } from '../../src/sandbox/deployed.js';
+import { exportIdCode, exportIdOf, phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { boot, call, formBody } from './helpers.js';
 
@@ -273,13 +273,35 @@ describe('deployed flavour: lists, exports', () => {
     const lines = csv.text.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1001);
     expect(lines[0]).toBe('id,Name'); // fetch's text() drops the BOM
-    expect(lines[1]!.startsWith('1001,')).toBe(true);
-    expect(lines.at(-1)!.startsWith('2,')).toBe(true);
+    // The id column holds a code standing in for Hashids::encode($submission->id) (FormExportService.php:55), never the number.
+    const cells = lines.slice(1).map((l) => l.split(',')[0]!);
+    expect(cells[0]).toBe(exportIdCode(1001));
+    expect(cells.at(-1)).toBe(exportIdCode(2));
+    expect(cells.map((c) => exportIdOf(c))).toEqual([...ids].reverse());
+    expect(cells.filter((c, i) => c === String(ids[ids.length - 1 - i]))).toEqual([]);
+
     const over = await call(sb, 'POST', path, { columns: { name: true }, submissionIds: [...ids, 1] });
     expect(over.json.is_async).toBe(true);
     // Every id must be a submission of this form (the server's `exists` rule): a deleted one is 422.
     const gone = await call(sb, 'POST', path, { columns: { name: true }, submissionIds: [2, 999_999] });
     expect([gone.status, gone.json.errors]).toEqual([422, { 'submissionIds.1': ['The selected submissionIds.1 is invalid.'] }]);
+  });
+});
+
+describe("deployed flavour: the export's id column", () => {
+  it('a code for every id: 3 or more letters and digits, one per id, never the id itself, read back by exportIdOf', () => {
+    const seen = new Set<string>();
+    for (let id = 1; id <= 200_000; id++) {
+      const code = exportIdCode(id);
+      expect(code).toMatch(/^[a-zA-Z0-9]{3,}$/);
+      expect(code).not.toBe(String(id));
+      expect(exportIdOf(code)).toBe(id);
+      seen.add(code);
+    }
+    expect(seen.size).toBe(200_000);
+    // As a Hashids code may be, some are all digits: a client must not take digits for the id.
+    expect(exportIdCode(584)).toBe('7656');
+    expect(exportIdOf('not-a-code')).toBeUndefined();
   });
 });
 

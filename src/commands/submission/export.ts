@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type ExportStatus, ExportStatusClosedError, exportStatusClosed, openExportFile, startExport } from '../../api/exports.js';
 import { type ChunkProgress, WindowBudget, chunkedCsv } from '../../export/chunked.js';
 import { EXPORT_LIMIT_PER_MINUTE, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
-import { precheckTarget, writeFileAtomically, writeToStream } from '../../export/sink.js';
+import { precheckTarget, writeFileAtomically, writeToStreamWhole } from '../../export/sink.js';
 import { resolve as resolvePath } from 'node:path';
 import { Readable } from 'node:stream';
 import { type Form, resolveForm } from '../../api/forms.js';
@@ -244,7 +244,7 @@ async function finishInChunks(
 
 type DownloadJobOptions = Pick<
   SubmissionExportOptions,
-  'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollInterval' | 'waitTimeout' | 'output' | 'clobber' | 'json'
+  'io' | 'signal' | 'now' | 'sleep' | 'context' | 'pollInterval' | 'waitTimeout' | 'output' | 'clobber' | 'json' | 'spoolDir'
 >;
 
 /** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
@@ -352,9 +352,10 @@ async function exportInChunks(
     chunkedCsv({ client, formId: form.id, columns, budget, listBudget, listState: list, signal: o.signal, onProgress: show, onRetry }),
   );
   try {
+    // To stdout, all or nothing: a chunk refused after others passed leaves stdout empty (writeToStreamWhole).
     const bytes =
       file === '-'
-        ? await writeToStream(body, o.io.stdout, { signal: o.signal })
+        ? await writeToStreamWhole(body, o.io.stdout, { signal: o.signal, dir: o.spoolDir })
         : await writeFileAtomically(body, file, { signal: o.signal, clobber: o.clobber });
     return { file, bytes, list };
   } finally {
@@ -441,7 +442,7 @@ async function selectedExportLocked(o: SubmissionExportOptions, range: ReturnTyp
   const columns = state ? Object.fromEntries(state.columns.map((c) => [c, true])) : selectColumns(form, o.columns, o.allColumns);
   const file = output === '' ? `${form.slug}-submission-data.csv` : output;
   if (file !== output) await precheckTarget(file, o.clobber, o.now);
-  const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep };
+  const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep, spoolDir: o.spoolDir };
   if (statePath === undefined) {
     const r = await exportRange(input, range);
     const json = jsonFormat(o);

@@ -45,6 +45,8 @@ export type ExportDeps = Pick<Factory, 'io' | 'api'> & {
   context?: () => Promise<Pick<ResolvedContext, 'profileName' | 'profileSource'>>;
   /** Where facts learnt about a service are kept (`<cache dir>/service`): whether it lets tokens read export jobs. */
   serviceCacheDir?: string;
+  /** Where an export of more than one chunk to stdout is collected until every chunk passed (`<cache dir>/export`). */
+  spoolDir?: string;
 };
 
 /** The Factory's dependencies as export and export-status hand them to their run functions. */
@@ -57,6 +59,7 @@ export function exportDeps(f: Factory): ExportDeps {
     sleep: abortableSleep,
     context: () => f.context(),
     serviceCacheDir: join(cacheDir(f.env), 'service'),
+    spoolDir: join(cacheDir(f.env), 'export'),
   };
 }
 

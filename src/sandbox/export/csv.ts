@@ -14,6 +14,8 @@ export interface ExportColumns {
   properties: FormProperty[];
   /** `created_at` goes last wherever it was listed (docs/service-details.md, "Export"). */
   createdAt: boolean;
+  /** The `id` cell of a submission (the flavour's `exportIdCell`): the number unless told. */
+  idCell?: (id: number) => string;
 }
 
 /** Validates `{columns: {propId|created_at: bool}}`; unknown keys are 422 under `columns.<key>`. */
@@ -102,7 +104,7 @@ export function* csvChunks(store: Store, form: Form, cols: ExportColumns, only?:
     const start = Math.max(0, end - ROWS_PER_CHUNK);
     for (let i = end - 1; i >= start; i--) {
       const sub = subs[i]!;
-      const row = [String(sub.id)];
+      const row = [(cols.idCell ?? String)(sub.id)];
       for (const p of cols.properties) row.push(cellText(sub.data[p.id]));
       if (cols.createdAt) row.push(minuteDate(sub.created_at));
       text += `${row.map(csvField).join(',')}\n`;

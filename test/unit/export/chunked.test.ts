@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvJoiner, WindowBudget } from '../../../src/export/chunked.js';
+import { CsvJoiner, type IdColumn, WindowBudget, judgeRows } from '../../../src/export/chunked.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (parts: Uint8Array[]) => Buffer.concat(parts.map((p) => Buffer.from(p))).toString('utf8');
@@ -208,5 +208,33 @@ describe("export beyond the token wall (a fake with the deployed service's expor
     );
     expect(fake.requests.length).toBe(before);
     expect(existsSync(`${out2}.part`)).toBe(true);
+  });
+});
+
+describe('judgeRows (how a chunk reads the id column)', () => {
+  it('every id asked for under its own number: plain ids; exact refuses a row not asked for, chosen leaves it out', () => {
+    const col: IdColumn = {};
+    expect(judgeRows(['3', '2', '1'], 0, [3, 2, 1], 'exact', col)).toEqual([true, true, true]);
+    expect(col.plain).toBe(true);
+    expect(() => judgeRows(['3', '2', '9'], 0, [3, 2], 'exact', {})).toThrow('1 rows are of submissions not asked for (e.g. id 9)');
+    expect(judgeRows(['3', '2', '9'], 0, [3, 2], 'chosen', {})).toEqual([true, true, false]);
+    expect(() => judgeRows(['3', '2', '3'], 0, [3, 2], 'chosen', {})).toThrow('1 rows came back twice');
+  });
+
+  it('once an export showed plain ids, a chunk without its ids is refused, even with the right count', () => {
+    const col: IdColumn = { plain: true };
+    expect(() => judgeRows(['5', '4'], 0, [2, 1], 'exact', col)).toThrow('2 rows are of submissions not asked for (e.g. id 5)');
+    expect(() => judgeRows(['2'], 0, [2, 1], 'chosen', col)).toThrow('1 of 2 rows came back');
+  });
+
+  it('coded ids (the deployed service): the count, each code once, none from an earlier chunk; digits alone prove nothing', () => {
+    const col: IdColumn = {};
+    expect(judgeRows(['jR', '7656'], 0, [1001, 1002], 'exact', col)).toEqual([true, true]);
+    expect(col.plain).toBeUndefined();
+    expect(judgeRows(['82'], 0, [1003], 'exact', col)).toEqual([true]);
+    expect(() => judgeRows(['jR'], 0, [1004], 'exact', col)).toThrow('1 rows came back in an earlier chunk too (e.g. id jR)');
+    expect(() => judgeRows(['a1', 'a1'], 0, [1, 2], 'exact', {})).toThrow('1 rows came back twice');
+    expect(() => judgeRows(['a1'], 0, [1, 2], 'chosen', {})).toThrow('1 of 2 rows came back');
+    expect(() => judgeRows(['a1', 'a2'], 5, [1, 2], 'chosen', {})).toThrow('7 of 2 rows came back');
   });
 });

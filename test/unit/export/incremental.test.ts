@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
 import { fakeIO } from '../../helpers/io.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../../helpers/sandbox.js';
 
 /** What a kill does to the run: it stops there; nothing after it happens. */
 class Killed extends Error {}
@@ -117,12 +117,7 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
     // The loader: every file in the outbox, once the run has exited.
     for (const f of readdirSync(outbox()).sort()) {
       if (f.endsWith('.part') || f.endsWith('.owner')) continue;
-      const rows = readFileSync(join(outbox(), f), 'utf8')
-        .replace(/^\uFEFF/, '')
-        .trim()
-        .split('\n')
-        .slice(1);
-      loaded.push(...rows.map((r) => Number(r.split(',')[0])));
+      loaded.push(...csvRowIds(readFileSync(join(outbox(), f), 'utf8'), flavor));
       renameSync(join(outbox(), f), join(dir, 'done', f));
     }
     return { ok: true, err: fio.err() };

@@ -8,15 +8,7 @@ import { type SubmissionBulkDeleteOptions, submissionBulkDeleteRun } from '../..
 import { CancelledError, InterruptedError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
-
-const csvIds = (text: string) =>
-  text
-    .replace(/^\uFEFF/, '')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => Number(l.split(',')[0]));
+import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../../helpers/sandbox.js';
 
 describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)', (flavor) => {
   let sb: TestSandbox;
@@ -65,7 +57,7 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     const after = await ids();
     const deleted = before.filter((id) => !after.includes(id));
     expect(deleted.sort()).toEqual([...chosen].sort());
-    expect(csvIds(readFileSync(join(dir, 'backup.csv'), 'utf8')).sort()).toEqual([...chosen].sort());
+    expect(csvRowIds(readFileSync(join(dir, 'backup.csv'), 'utf8'), flavor).sort()).toEqual([...chosen].sort());
     expect(JSON.parse(io.out())).toEqual({
       form_id: sb.formId,
       selected: chosen.length,
@@ -117,7 +109,7 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     expect(second.err()).toContain('note: resuming: 1 of 6 already done, 5 to go');
     const after = await ids();
     expect(after).toEqual(before.slice(6));
-    expect(csvIds(readFileSync(join(dir, 'backup.csv'), 'utf8'))).toEqual(plan);
+    expect(csvRowIds(readFileSync(join(dir, 'backup.csv'), 'utf8'), flavor)).toEqual(plan);
     // Each planned id ends the log as deleted or gone, once.
     const ends = readFileSync(log, 'utf8')
       .trim()
