@@ -24,14 +24,14 @@ const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 // export (the names as this build's Node has them) and loads the module on the first read, so a
 // module imported but not used on a command's path (node:child_process by Commander, node:zlib for
 // compressed answers, node:https for https:// services) costs nothing (docs/performance.md).
-const builtinsWithoutFacade = {
+const builtinsWithoutFacade = (plain = new Set()) => ({
   name: 'builtins-without-esm-facade',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => {
       // A dynamic import() of a shim would give only its `default` (esbuild's chunk for a CommonJS
       // module): import built-ins statically, which costs nothing until a member is read.
       if (args.kind === 'dynamic-import') return { errors: [{ text: `import ${args.path} statically: the build loads a built-in on its first use` }] };
-      return { path: args.path, namespace: 'node-builtin' };
+      return plain.has(args.path) ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
       const mod = process.getBuiltinModule(args.path);
@@ -53,10 +53,19 @@ const builtinsWithoutFacade = {
       };
     });
   },
-};
+});
+
+// Built-ins that Node has loaded before any command runs (or that every command needs at once, as
+// node:path and node:os for the config's paths), on every Node line: the CommonJS CLI requires
+// them as they are, since a shim of one would cost its getters and a file of its own for nothing.
+// Any other one (node:http, node:crypto, node:child_process, node:zlib, …) is a shim, loaded on
+// first use (docs/performance.md).
+const LOADED_AT_START = new Set(
+  ['buffer', 'events', 'fs', 'module', 'os', 'path', 'process', 'querystring', 'stream', 'string_decoder', 'timers', 'url', 'util'].map((n) => `node:${n}`),
+);
 
 const common = {
-  plugins: [builtinsWithoutFacade],
+  plugins: [builtinsWithoutFacade()],
   absWorkingDir: root,
   bundle: true,
   platform: 'node',
@@ -86,6 +95,7 @@ const common = {
 const esm = await build({
   ...common,
   entryPoints: { main: 'src/main.ts' },
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
   outdir: cliDir,
   outExtension: { '.js': '.cjs' },
   splitting: true,
