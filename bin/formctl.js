@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // Shim: checks Node, answers `--version` and the root help without loading the CLI, and otherwise
-// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/main.js.
-// CommonJS (bin/package.json): an ES module entry would start Node's ESM loader even for the two
-// answers below (docs/performance.md).
+// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/cli/main.cjs.
+// CommonJS (bin/package.json), as the CLI is: Node's ESM loader is never started (docs/performance.md).
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1)))) {
   process.stderr.write(`error: formctl needs Node.js 20.18.1 or newer; this is ${process.version}.\n`);
@@ -65,12 +64,13 @@ if (only('--version', '-v')) {
     print(answer);
   } else {
     require('node:module').enableCompileCache?.();
-    import('../dist/main.js').then(
-      (main) => main.cli(),
-      (err) => {
-        process.stderr.write(`error: ${err?.message ?? err}\n`);
-        process.exitCode = 1;
-      },
-    );
+    let main;
+    try {
+      main = require('../dist/cli/main.cjs');
+    } catch (err) {
+      process.stderr.write(`error: ${err?.message ?? err}\n`);
+      process.exitCode = 1;
+    }
+    main?.cli();
   }
 }

@@ -1,16 +1,19 @@
-// Bundles src/ into dist/ with esbuild: ESM, code-split so every lazily imported
-// command group (and each heavy dependency path) is its own chunk.
-// Files are written atomically, chunks before entry points, so a build never breaks a
-// formctl process that is running from dist/ at the same moment (parallel test runs).
+// Bundles src/ into dist/ with esbuild. The CLI (dist/cli/) is CommonJS, code-split so that every
+// lazily imported command group (and each heavy dependency path) is its own file: esbuild splits only
+// ES modules, so it is built as ES modules first and each file is then turned into CommonJS by esbuild
+// itself (below). The sandbox (dist/sandbox.js, imported by scripts and benches) stays an ES module.
+// Files are written atomically, chunks before entry points, so a build never breaks a formctl
+// process that is running from dist/ at the same moment (parallel test runs).
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, posix, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { build } from 'esbuild';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, transformSync } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist');
+const cliDir = join(outdir, 'cli');
 const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 
 // Node's built-in modules are bundled as CommonJS shims over `process.getBuiltinModule()` (Node
@@ -21,14 +24,14 @@ const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
 // export (the names as this build's Node has them) and loads the module on the first read, so a
 // module imported but not used on a command's path (node:child_process by Commander, node:zlib for
 // compressed answers, node:https for https:// services) costs nothing (docs/performance.md).
-const builtinsWithoutFacade = {
+const builtinsWithoutFacade = (plain = new Set()) => ({
   name: 'builtins-without-esm-facade',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => {
       // A dynamic import() of a shim would give only its `default` (esbuild's chunk for a CommonJS
       // module): import built-ins statically, which costs nothing until a member is read.
       if (args.kind === 'dynamic-import') return { errors: [{ text: `import ${args.path} statically: the build loads a built-in on its first use` }] };
-      return { path: args.path, namespace: 'node-builtin' };
+      return plain.has(args.path) ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
       const mod = process.getBuiltinModule(args.path);
@@ -50,44 +53,111 @@ const builtinsWithoutFacade = {
       };
     });
   },
-};
+});
 
-const result = await build({
-  plugins: [builtinsWithoutFacade],
+// Built-ins that Node has loaded before any command runs (or that every command needs at once, as
+// node:path and node:os for the config's paths), on every Node line: the CommonJS CLI requires
+// them as they are, since a shim of one would cost its getters and a file of its own for nothing.
+// Any other one (node:http, node:crypto, node:child_process, node:zlib, …) is a shim, loaded on
+// first use (docs/performance.md).
+const LOADED_AT_START = new Set(
+  ['buffer', 'events', 'fs', 'module', 'os', 'path', 'process', 'querystring', 'stream', 'string_decoder', 'timers', 'url', 'util'].map((n) => `node:${n}`),
+);
+
+const common = {
+  plugins: [builtinsWithoutFacade()],
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
-  outdir,
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.18',
   // Dependencies stay in node_modules (several are CommonJS with dynamic requires), except three,
   // bundled from their public entry points: commander (every command needs it: one module instead
-  // of seven CommonJS files through the ESM loader), @commander-js/extra-typings (types over
-  // commander plus a re-export of its classes: bundled, it adds a few lines and shares the one
-  // bundled commander instead of loading a second copy from node_modules) and undici (every
-  // request needs it: one chunk, loaded on the first request, instead of ~100 CommonJS files;
-  // docs/performance.md). Their require() of node:events and friends goes through the
-  // createRequire banner below.
+  // of seven CommonJS files), @commander-js/extra-typings (types over commander plus a re-export of
+  // its classes: bundled, it adds a few lines and shares the one bundled commander instead of
+  // loading a second copy from node_modules) and undici (only for a proxy: one chunk instead of
+  // ~100 CommonJS files; docs/performance.md).
   external: Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name)),
-  banner: { js: "import { createRequire as __formctlCreateRequire } from 'node:module';\nconst require = __formctlCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
   // Whitespace and syntax only (names stay, so a --debug stack still names its functions): the
-  // undici chunk shrinks from 1.08 MB to 0.73 MB, which Node parses on every run (Node 20 has no
-  // compile cache; Node 24's holds top-level code only). Measured on `workspace list --json`:
-  // 0.96x the CPU on Node 24 and 0.98x on Node 20 (docs/performance.md).
+  // undici chunk shrinks from 1.08 MB to 0.73 MB, which Node parses whenever it loads it (Node 20
+  // has no compile cache; Node 24's holds top-level code only; docs/performance.md).
   minifyWhitespace: true,
   minifySyntax: true,
   define: { __FORMCTL_VERSION__: JSON.stringify(pkg.version) },
-  sourcemap: 'linked',
   logLevel: 'warning',
   write: false,
+};
+
+// The CLI, as CommonJS: Node's ESM loader costs a command that sends one request more CPU than
+// the request itself (it links every module of the graph, and an ES module import of a Node
+// built-in such as node:http evaluates all its exports, some of which load more of Node: node:http's
+// load Node's internal undici, node:fs's its streams and readline). A CommonJS file loads by
+// require(), and a built-in's exports are read only when used (docs/performance.md).
+const esm = await build({
+  ...common,
+  entryPoints: { main: 'src/main.ts' },
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+  outdir: cliDir,
+  outExtension: { '.js': '.cjs' },
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
+  // Inline, so that the CommonJS step below maps its output back to src/ through it.
+  sourcemap: 'inline',
+  metafile: true,
 });
 
-const isEntry = (p) => !relative(outdir, p).startsWith('chunks');
+/**
+ * One output file of the ES module build as CommonJS, by esbuild's own transform: static imports
+ * and exports become require() and module.exports. A dynamic import() of one of the build's own
+ * files (a command group, the program, a lazily loaded helper) becomes a require() in a promise, as
+ * esbuild writes one itself when it targets a runtime without import(); an import() of a package
+ * from node_modules stays an import(), since several are ES modules only (chalk, ora, conf,
+ * inquirer) and Node 20 cannot require() those.
+ */
+function toCommonJs(file) {
+  const imports = esm.metafile.outputs[relative(root, file.path)].imports;
+  let code = file.text;
+  for (const target of new Set(imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path))) {
+    const spec = posix.relative(posix.dirname(relative(root, file.path)), target);
+    const literal = `import(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)})`;
+    if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to turn into a require()`);
+    code = code.split(literal).join(`Promise.resolve().then(()=>require(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)}))`);
+  }
+  if (/\bimport\("\.\.?\//.test(code)) throw new Error(`${file.path}: an import() of a relative path is left after the CommonJS step`);
+  const out = transformSync(code, {
+    format: 'cjs',
+    loader: 'js',
+    platform: 'node',
+    target: 'node20.18',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'external',
+    sourcefile: basename(file.path),
+    logLevel: 'warning',
+  });
+  return [
+    { path: file.path, contents: `${out.code}//# sourceMappingURL=${basename(file.path)}.map\n` },
+    { path: `${file.path}.map`, contents: out.map },
+  ];
+}
+const cliFiles = esm.outputFiles.flatMap(toCommonJs);
+
+// The sandbox, as an ES module (scripts and benches import dist/sandbox.js). Its bundled commander
+// and undici require() node:events and friends through the createRequire banner.
+const sandbox = await build({
+  ...common,
+  entryPoints: { sandbox: 'src/sandbox/index.ts' },
+  outdir,
+  splitting: true,
+  format: 'esm',
+  banner: { js: "import { createRequire as __formctlCreateRequire } from 'node:module';\nconst require = __formctlCreateRequire(import.meta.url);" },
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: 'linked',
+});
+
+const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`);
 // Entry points go last: a starting process reads them first, and they expect their chunks in place.
-const ordered = [...result.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
+const ordered = [...cliFiles, ...sandbox.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 const written = new Set();
 for (const file of ordered) {
   mkdirSync(dirname(file.path), { recursive: true });
@@ -129,11 +199,7 @@ const fast = await build({
 });
 const tabled = spawnSync(
   process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `process.stdout.write(await (await import(${JSON.stringify(pathToFileURL(join(outdir, 'main.js')).href)})).renderCompletionTable())`,
-  ],
+  ['-e', `require(${JSON.stringify(join(cliDir, 'main.cjs'))}).renderCompletionTable().then((table) => process.stdout.write(table))`],
   { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' },
 );
 if (tabled.status !== 0 || !tabled.stdout.startsWith('{')) throw new Error(`rendering the completion table failed (exit ${tabled.status}): ${tabled.stderr}`);
@@ -147,8 +213,8 @@ for (const [file, contents] of [
 }
 // Files from older builds (chunks, or entry points a build no longer makes) are removed once they are
 // unlikely to be in use by a running process, so that dist/ (which npm packs) holds only this build.
-const chunksDir = join(outdir, 'chunks');
-for (const p of [...readdirSync(outdir).map((name) => join(outdir, name)), ...readdirSync(chunksDir).map((name) => join(chunksDir, name))]) {
-  if (p === chunksDir || written.has(p)) continue;
+const dirs = [outdir, join(outdir, 'chunks'), cliDir, join(cliDir, 'chunks')];
+for (const p of dirs.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)))) {
+  if (dirs.includes(p) || written.has(p)) continue;
   if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) unlinkSync(p);
 }

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { CommanderError } from '@commander-js/extra-typings';
 import { UnauthorizedError } from './api/errors.js';
 import { CliError, ExitCode } from './errors.js';
@@ -9,6 +10,8 @@ import { initialGlobals, scanArgv } from './root-options.js';
 
 export interface Stdio {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Whether stdin is a terminal, when known without building the stdin stream (the real process: `isatty(0)`). */
+  stdinIsTTY?: boolean;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -17,7 +20,11 @@ export interface Stdio {
 export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, signal?: AbortSignal, o: { pager?: boolean } = {}): Promise<number> {
   const scan = scanArgv(args);
   const io = createIOStreams({
-    stdin: stdio.stdin as never,
+    // Read on first use: most commands never read stdin (Node builds the stream when it is first asked for).
+    get stdin() {
+      return stdio.stdin as never;
+    },
+    stdinIsTTY: stdio.stdinIsTTY,
     stdout: stdio.stdout as never,
     stderr: stdio.stderr as never,
     env,
@@ -122,7 +129,17 @@ export async function cli(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const code = await run(process.argv.slice(2), process.env, process, controller.signal, { pager: true });
+  // process.stdin is built when first read (a file stream for a file or /dev/null, which loads
+  // Node's fs streams): only a command that reads stdin asks for it; whether it is a terminal is isatty(0).
+  const stdio: Stdio = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  const code = await run(process.argv.slice(2), process.env, stdio, controller.signal, { pager: true });
   process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
   // The command is done: nothing (a keep-alive socket, a timer, a child) may hold the process any
   // longer. Tests read what still would (test/e2e/exit.test.ts); stdio itself is not counted.

@@ -24,7 +24,10 @@ export interface IOStreams {
 }
 
 export interface StreamOptions {
+  /** Read when a command first uses `io.stdin`, not before (a getter is fine). */
   stdin: Readable & { isTTY?: boolean };
+  /** Whether stdin is a terminal; default: `stdin.isTTY`. */
+  stdinIsTTY?: boolean;
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -73,12 +76,14 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string[] | undefined {
 
 /** Builds IOStreams from real or injected streams. */
 export function createIOStreams(o: StreamOptions): IOStreams {
-  const stdinIsTTY = o.stdin.isTTY === true;
+  const stdinIsTTY = o.stdinIsTTY ?? o.stdin.isTTY === true;
   const stdoutIsTTY = o.stdout.isTTY === true;
   const stderrIsTTY = o.stderr.isTTY === true;
   const envColumns = Number.parseInt(o.env.COLUMNS ?? '', 10);
   const io: IOStreams = {
-    stdin: o.stdin,
+    get stdin() {
+      return o.stdin;
+    },
     stdout: o.stdout,
     stderr: o.stderr,
     stdinIsTTY,

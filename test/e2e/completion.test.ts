@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
 import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
 
 const TOKEN = 'fsk_completion_test_token_123';
+const LOAD_LOG = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
 let home: ReturnType<typeof tempHome>;
 let stub: StubServer;
 let status = 200;
@@ -62,37 +64,37 @@ describe('formctl __complete', () => {
   });
 
   it('loads neither the CLI bundle nor Commander, conf or undici on a cache hit', async () => {
-    // A module hook that records every package resolved from node_modules or bundled into dist/,
-    // and the CLI's own entry (dist/main.js, which imports the chunk Commander is bundled into).
+    // The load log (a preload that records every module resolved, by require() or import) names
+    // each package loaded from node_modules or bundled into dist/ (undici is its own chunk), and the
+    // CLI's own entry (dist/cli/main.cjs, which requires the chunk Commander is bundled into).
     const log = join(home.dir, 'loads.log');
-    const hooks = join(home.dir, 'hooks.mjs');
-    writeFileSync(
-      hooks,
-      `import { appendFileSync } from 'node:fs';
-export async function resolve(spec, ctx, next) {
-  const r = await next(spec, ctx);
-  // Packages bundled into dist/ (undici) are their own chunk, named after the package.
-  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url) ?? /\\/dist\\/chunks\\/(undici)-/.exec(r.url) ?? /\\/(dist\\/(?:main\\.js|chunks\\/))/.exec(r.url);
-  if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
-  return r;
-}`,
-    );
-    const register = join(home.dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+    const named = (line: string): string | undefined =>
+      (/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ??
+        /\/dist\/cli\/chunks\/(undici)-/.exec(line) ??
+        /\/(dist\/cli\/(?:main\.cjs|chunks\/))/.exec(line))?.[1];
     const loads = async () => {
       writeFileSync(log, '');
       // A proxy variable (NO_PROXY=*: the request still goes direct) makes a request load the undici package.
-      const r = await complete(['workspace', 'use', ''], { NODE_OPTIONS: `--import ${register}`, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
+      const r = await complete(['workspace', 'use', ''], {
+        NODE_OPTIONS: `--import ${LOAD_LOG}`,
+        FORMCTL_LOAD_LOG: log,
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        NO_PROXY: '*',
+      });
       expect(r.stdout).toBe('1\t🚀 Acme\n12\tSide project\n:0\n');
-      return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+      return new Set(
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .flatMap((line) => named(line) ?? []),
+      );
     };
     const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'commander', 'cli-table3'];
-    // The miss proves the hook sees dynamic imports: its HTTP request, with a proxy variable set, loads
-    // undici; and the CLI, with its chunks, loads through the hook.
+    // The miss proves the log sees what loads: its HTTP request, with a proxy variable set, loads
+    // undici; and the CLI, with its chunks, shows in it.
     const miss = await loads();
     expect(miss.has('undici')).toBe(true);
-    expect(miss.has('dist/main.js')).toBe(true);
-    expect(miss.has('dist/chunks/')).toBe(true);
+    expect(miss.has('dist/cli/main.cjs')).toBe(true);
+    expect(miss.has('dist/cli/chunks/')).toBe(true);
     // The hit is answered by bin/formctl.js from the cache (src/completion/fast.ts): nothing of the CLI loads.
     const hit = await loads();
     expect(stub.requests).toHaveLength(1);

@@ -1,5 +1,5 @@
 // The one start path (docs/performance.md): bin/formctl.js turns on Node's compile cache where
-// Node has it (>= 22.1) and runs dist/main.js on every Node version. No timings here: only that the
+// Node has it (>= 22.1) and runs dist/cli/main.cjs on every Node version. No timings here: only that the
 // cache is written where Node keeps it, and that a cached run prints what an uncached one does.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

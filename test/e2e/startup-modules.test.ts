@@ -39,11 +39,11 @@ async function modulesLoadedBy(args: string[], extraEnv: NodeJS.ProcessEnv = {})
   }
 }
 
-// undici is bundled into its own chunk (dist/chunks/undici-*.js), the others stay in node_modules.
-const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.includes(`/dist/chunks/${h}-`)));
+// undici is bundled into its own chunk (dist/cli/chunks/undici-*.cjs), the others stay in node_modules.
+const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.includes(`/dist/cli/chunks/${h}-`)));
 
 describe('startup loads nothing heavy', () => {
-  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--version answers from the shim alone', async () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))('--version answers from the shim alone', async () => {
     const r = await modulesLoadedBy(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
@@ -52,15 +52,15 @@ describe('startup loads nothing heavy', () => {
     expect([...files]).toEqual([BIN]);
   });
 
-  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))('--help and `workspace --help` load no undici, conf, chalk, ora or inquirer', async () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))('--help and `workspace --help` load no undici, conf, chalk, ora or inquirer', async () => {
     // `formctl --help` itself is answered from dist/root-help.txt (see below); `formctl help` runs the CLI.
     for (const args of [['help'], ['workspace', '--help']]) {
       const r = await modulesLoadedBy(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Usage: formctl');
       // The log works: it saw the CLI itself and its lazily loaded chunks.
-      expect(r.modules.some((m) => m.includes('/dist/main.js'))).toBe(true);
-      expect(r.modules.some((m) => m.includes('/dist/chunks/program-'))).toBe(true);
+      expect(r.modules.some((m) => m.includes('/dist/cli/main.cjs'))).toBe(true);
+      expect(r.modules.some((m) => m.includes('/dist/cli/chunks/program-'))).toBe(true);
       expect(heavyIn(r.modules)).toEqual([]);
     }
   });
@@ -79,8 +79,8 @@ describe('startup loads nothing heavy', () => {
     },
   );
 
-  it.skipIf(!existsSync(join(ROOT, 'dist', 'main.js')))(
-    "a one-request command loads no undici, neither the package nor Node's own (its fetch); a proxy variable loads the package",
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))(
+    "a one-request command loads no undici, neither the package nor Node's own (its fetch), and no ES module; a proxy variable loads the package",
     async () => {
       const server = createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -95,6 +95,10 @@ describe('startup loads nothing heavy', () => {
         // The log sees Node's internals (node:http's), and not the undici behind Node's fetch.
         expect(direct.modules).toContain('internal:_http_client');
         expect(direct.modules.filter((m) => m.startsWith('internal:') && m.includes('undici'))).toEqual([]);
+        // The CLI is CommonJS (docs/performance.md): it ran from dist/cli/ by require() alone, and
+        // nothing of dist/ went through Node's ESM loader (whose hooks log file URLs).
+        expect(direct.modules.some((m) => m.startsWith('/') && m.includes('/dist/cli/main.cjs'))).toBe(true);
+        expect(direct.modules.filter((m) => m.startsWith('file:') && m.includes('/dist/'))).toEqual([]);
         // jq (WebAssembly) is loaded only for --jq.
         const filtered = await modulesLoadedBy(['workspace', 'list', '--jq', '.[0].name'], env);
         expect([filtered.code, filtered.stdout]).toEqual([0, 'A\n']);
@@ -102,7 +106,7 @@ describe('startup loads nothing heavy', () => {
         // NO_PROXY=* still sends it direct, but the proxy agent (the undici package) is what decides.
         const proxied = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], { ...env, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
-        expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/chunks/undici-'))).toBe(true);
+        expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/cli/chunks/undici-'))).toBe(true);
       } finally {
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -20,6 +20,35 @@ async function formctl(args: string[], o: { env?: NodeJS.ProcessEnv; tty?: boole
   const code = await run(args, env, { stdin, stdout, stderr });
   return { code, out: stdout.text(), err: stderr.text() };
 }
+
+describe('stdin', () => {
+  it('is not asked for by a command that does not read it (the real process builds its stdin stream on first use)', async () => {
+    let reads = 0;
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    stdin.end('{}');
+    const stdio = () => ({
+      get stdin() {
+        reads++;
+        return stdin;
+      },
+      stdinIsTTY: false,
+      stdout: new Capture(false),
+      stderr: new Capture(false),
+    });
+    const env = { FORMCTL_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1' };
+    const help = stdio();
+    expect(await run(['help', 'exit-codes'], env, help)).toBe(0);
+    expect(help.stdout.text()).toContain('Exit codes');
+    expect(reads).toBe(0);
+    // A command that reads stdin gets it.
+    const secret = join(home, 'webhook-secret');
+    writeFileSync(secret, 'x'.repeat(32));
+    const sign = stdio();
+    expect(await run(['webhook', 'sign', '--secret-file', secret], env, sign)).toBe(0);
+    expect(sign.stdout.text()).toMatch(/^sha256=[0-9a-f]{64}\n$/);
+    expect(reads).toBeGreaterThan(0);
+  });
+});
 
 describe('main error mapping', () => {
   it('no token: one error line plus hint, exit 4, no stack', async () => {
