@@ -15,11 +15,12 @@
 // Loopback only: the server is a node:http stub this script starts on 127.0.0.1:0. Bounded: every
 // spawn has a 10 s kill timer and the whole bench stops after 300 s.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { STARTUP_USAGE, startupArgs } from './startup-args.mjs';
 
 const parsed = startupArgs(process.argv.slice(2), process.env);
@@ -89,6 +90,25 @@ for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE',
 const GET = `require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspaces`)}, (r) => { const b = []; r.on('data', (d) => b.push(d)); r.on('end', () => process.stdout.write(Buffer.concat(b))); });`;
 // The same GET with Node's global fetch (the undici Node carries, precompiled into the binary).
 const FETCH_GET = `fetch(${JSON.stringify(`${baseUrl}/open/workspaces`)}).then((r) => r.arrayBuffer()).then((b) => process.stdout.write(Buffer.from(b)));`;
+// The floor of a command built as formctl is, with nothing of formctl: Commander (a package of the
+// design card, from its public entry) parses `workspace list --json`, the token is hashed with SHA-256
+// (as the shared rate budget names its file: the token is never in a file name), then the node:http
+// GET, its JSON printed indented. What formctl costs above this is its own code.
+const shapeDir = join(home, 'shape-floor');
+mkdirSync(shapeDir, { recursive: true });
+writeFileSync(
+  join(shapeDir, 'get.cjs'),
+  [
+    `const { Command } = require(${JSON.stringify(createRequire(import.meta.url).resolve('commander'))});`,
+    `const program = new Command('formctl');`,
+    `program.command('workspace').command('list').option('--json').action(() => {`,
+    `  require('node:crypto').createHash('sha256').update(process.env.FORMCTL_TOKEN ?? '').digest('hex');`,
+    `  require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspaces`)}, (r) => { const b = []; r.on('data', (d) => b.push(d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(Buffer.concat(b).toString()), null, 2) + '\\n')); });`,
+    `});`,
+    `program.parse(['node', 'formctl', 'workspace', 'list', '--json']);`,
+    '',
+  ].join('\n'),
+);
 // The same GET through the undici package, bundled as a build would: bundled by esbuild from its public entry
 // point into one ES module, imported from a CommonJS file that turns on the compile cache. What this
 // costs above the node:http script is undici's, whatever a client built on it does.
@@ -152,6 +172,7 @@ const cases = [
   { name: 'node:http GET script', args: ['-e', GET] },
   { name: 'fetch GET script', args: ['-e', FETCH_GET], base: 'node:http GET script' },
   { name: 'undici GET script', args: [join(undiciDir, 'get.cjs')], base: 'node:http GET script' },
+  { name: 'Commander+SHA-256+GET script', args: [join(shapeDir, 'get.cjs')], base: 'node:http GET script' },
   { name: 'formctl --version', args: [BIN, '--version'], base: 'node -e 0' },
   { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 22: 1.2, 20: 2.5 } },
   {
