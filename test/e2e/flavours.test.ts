@@ -58,6 +58,51 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(r.stderr).toMatch(/^error: Refusing to leave ".+": Ada Admin \(admin@example\.com\) is the only /);
   });
 
+  it('a bulk line naming one option of a multi-select sends it as a list (the deployed service refuses a string with 422)', async () => {
+    const created = await runFormctl(
+      [
+        'form',
+        'create',
+        '-w',
+        String(sb.workspaceId),
+        '--title',
+        'Tagged',
+        '--field',
+        'Name',
+        '--field',
+        'Tags:multi_select=Urgent,Later',
+        '--visibility',
+        'public',
+        '--json',
+        'id,slug',
+      ],
+      { env },
+    );
+    expect(created.stderr).toBe('');
+    const form = JSON.parse(created.stdout) as { id: number; slug: string };
+    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({}),
+    });
+    expect(answered.status).toBe(200);
+    const listed = async () => {
+      const r = await runFormctl(['submission', 'list', String(form.id), '--json'], { env });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout) as Listed[];
+    };
+    const [sub] = await listed();
+    const from = join(work, `tags-${flavor}.ndjson`);
+    writeFileSync(from, `${JSON.stringify({ id: sub!.id, Name: 'Ada', Tags: 'later' })}\n`);
+    const r = await runFormctl(['submission', 'update', String(form.id), '--from', from, '--results', join(work, `tags-${flavor}.results.ndjson`), '--yes'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const props = await runFormctl(['form', 'get', String(form.id), '--json', 'properties'], { env });
+    const tags = (JSON.parse(props.stdout) as { properties: Array<{ id: string; name: string }> }).properties.find((p) => p.name === 'Tags')!.id;
+    expect((await listed())[0]!.data[tags]).toEqual(['Later']);
+  });
+
   it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
     const proxy = await startCountingProxy(sb.url);
     try {
