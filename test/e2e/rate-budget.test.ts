@@ -59,7 +59,8 @@ describe('one rate budget for every formctl process on the machine', () => {
     // Its own sandbox with room to spare, so that its X-RateLimit-Remaining counts every request.
     const sb = await startTestSandbox({ rateLimit: 1000 });
     try {
-      const env = { ...home.env, ...sb.env, ...frozenClockEnv(now) };
+      // A minute for the answer (FORMCTL_COMPLETE_TIMEOUT): a loaded machine must not empty the control's answer.
+      const env = { ...home.env, ...sb.env, ...frozenClockEnv(now), FORMCTL_COMPLETE_TIMEOUT: '60' };
       // Another formctl process used up this minute's budget for this service and token.
       const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all, { now: () => now });
       await budget.observe({ limit: 10, remaining: 0 }, { sentAt: now, status: 200, reserved: false });
@@ -85,7 +86,8 @@ describe('one rate budget for every formctl process on the machine', () => {
     const t0 = Date.now();
     const sb = await startTestSandbox({ rateLimit: 3 });
     try {
-      const env = { ...home.env, ...sb.env };
+      // A minute for the first answer (FORMCTL_COMPLETE_TIMEOUT): a loaded machine must not empty it.
+      const env = { ...home.env, ...sb.env, FORMCTL_COMPLETE_TIMEOUT: '60' };
       const first = await runFormctl(['__complete', 'workspace', 'use', ''], { env: { ...env, ...frozenClockEnv(t0) } });
       expect(first.stdout).toMatch(/^\d+\t/);
       // Others use up the rest of the service's window.
