@@ -167,7 +167,9 @@ describe('npm run demo | head -n 3', { timeout: 120_000 }, () => {
     // sandbox and write its config into the removed directory. The demo has exited, so such a
     // straggler would be running now: no process has the demo's config directory in its environment.
     expect(processesWith('FORMCTL_CONFIG_DIR', join(tmp, 'config')).map((p) => p.cmdline)).toEqual([]);
-    expect(err).toBe('');
+    // A step that began before the reader left (a busy machine reads the three lines late) may have
+    // said what it did on stderr; none failed, and nothing broke on the closed pipe.
+    expect(err).not.toMatch(/^(error|warning|hint):|EPIPE|Error|at .+:\d+:\d+/m);
     expect(existsSync(tmp)).toBe(false);
   });
 });
