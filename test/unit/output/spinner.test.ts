@@ -12,25 +12,32 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 }
 
 describe('withSpinner', () => {
+  /**
+   * Runs `subject` beside a control (a full terminal) on work that ends only once the control's
+   * spinner shows: however slow the machine, the subject had all the time a spinner needs.
+   */
+  async function besideAControl(subject: ReturnType<typeof fakeIO>): Promise<void> {
+    const control = fakeIO({ tty: true, spinner: true });
+    const shown = until(() => control.err().includes('Loading…'));
+    await Promise.all([withSpinner(control.io, 'Loading…', () => shown), withSpinner(subject.io, 'Loading…', () => shown)]);
+  }
+
   it('shows nothing when stdout or stderr is not a terminal, however long the work takes', async () => {
     const piped = fakeIO({ tty: false, spinner: true });
-    const result = await withSpinner(piped.io, 'Loading…', async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      return 42;
-    });
-    expect(result).toBe(42);
+    await besideAControl(piped);
     expect(piped.err()).toBe('');
+    expect(await withSpinner(piped.io, 'Loading…', async () => 42)).toBe(42);
 
     const halfTTY = fakeIO({ tty: true, spinner: true });
     halfTTY.io.stdoutIsTTY = false; // e.g. `formctl form list --json | jq` in a terminal
-    await withSpinner(halfTTY.io, 'Loading…', () => new Promise((r) => setTimeout(r, 300)));
+    await besideAControl(halfTTY);
     expect(halfTTY.err()).toBe('');
   });
 
   it('shows nothing on a terminal that reports 0 columns (ora would clear lines forever)', async () => {
     const t = fakeIO({ tty: true, spinner: true });
     t.stderr.columns = 0;
-    await withSpinner(t.io, 'Loading…', () => new Promise((r) => setTimeout(r, 400)));
+    await besideAControl(t);
     expect(t.err()).toBe('');
   });
 
