@@ -113,12 +113,12 @@ export async function completeWords(f: Factory, words: string[]): Promise<void> 
   f.globals.debug = false;
   let answer = ':0\n';
   try {
-    const [program, { resolveCompletion, formatCompletion }, { cachedValueSource, COMPLETE_TIMEOUT_MS }] = await Promise.all([
+    const [program, { resolveCompletion, formatCompletion }, { cachedValueSource, completeTimeoutMs }] = await Promise.all([
       buildProgram(f, words),
       import('./completion/resolve.js'),
       import('./completion/values.js'),
     ]);
-    f.globals.timeoutMs = COMPLETE_TIMEOUT_MS;
+    f.globals.timeoutMs = completeTimeoutMs(f.env);
     f.globals.neverWait = true;
     const source = cachedValueSource({
       env: f.env,

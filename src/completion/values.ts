@@ -7,6 +7,16 @@ import type { Candidate, ValueRequest, ValueSource } from './resolve.js';
 /** How long one completion may wait for the service: a tab press that hangs is worse than one that offers nothing. */
 export const COMPLETE_TIMEOUT_MS = 2_000;
 
+/**
+ * The completion's limit: FORMCTL_COMPLETE_TIMEOUT seconds (fractions allowed) where set to a
+ * positive number, for a service far away or a machine too busy to answer within the default;
+ * anything else is the default (a tab press never shows an error).
+ */
+export function completeTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const s = Number(env.FORMCTL_COMPLETE_TIMEOUT);
+  return env.FORMCTL_COMPLETE_TIMEOUT?.trim() && Number.isFinite(s) && s > 0 ? Math.min(s, 600) * 1000 : COMPLETE_TIMEOUT_MS;
+}
+
 export interface ValueSourceDeps {
   env: NodeJS.ProcessEnv;
   now: () => Date;
@@ -36,7 +46,7 @@ export function cachedValueSource(o: ValueSourceDeps): ValueSource {
       if (lines) return candidates(lines);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('completion timed out')), COMPLETE_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error('completion timed out')), completeTimeoutMs(o.env));
         timer.unref();
       });
       try {

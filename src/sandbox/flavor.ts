@@ -65,6 +65,12 @@ export interface FlavorRules {
   readonly partialAnswers: boolean;
   /** Field ids Laravel reads as nested keys (a dot, `*`) are never answered. */
   readonly nestedIdsUnanswered: boolean;
+  /**
+   * A multi-select answer (update or public answer) that is neither blank nor a list is 422 "The
+   * <name> must be an array." (OpnForm AnswerFormRequest.php:113-114 adds Laravel's `array` rule; a
+   * JSON object is a PHP array too); the spec stores what was sent.
+   */
+  readonly multiSelectTakesList: boolean;
   /** `completion_time` (seconds) is validated and kept; the spec drops it like any unknown key. */
   readonly keepsCompletionTime: boolean;
   /** The answer endpoint names the new submission by its UUID instead of its numeric id. */
@@ -119,6 +125,7 @@ const SPEC: FlavorRules = {
   submissionUpdateRebuilds: false,
   partialAnswers: false,
   nestedIdsUnanswered: false,
+  multiSelectTakesList: false,
   keepsCompletionTime: false,
   answerNamesUuid: false,
   missingSubmission: 'Submission not found.',
@@ -154,6 +161,7 @@ const DEPLOYED: FlavorRules = {
   submissionUpdateRebuilds: true,
   partialAnswers: true,
   nestedIdsUnanswered: true,
+  multiSelectTakesList: true,
   keepsCompletionTime: true,
   answerNamesUuid: true,
   missingSubmission: 'No query results for model [App\\Models\\Forms\\FormSubmission].',

@@ -94,7 +94,8 @@ function checkOption(p: FormProperty, key: string, value: unknown): unknown {
 /**
  * Checks a JSON value (`--file`, bulk lines) against a numeric or checkbox field: a number (or a
  * numeric string) and a boolean (or "true"/"false") pass unchanged, null clears; anything else is a
- * UsageError, so a typo is caught here rather than stored as text in a numeric field.
+ * UsageError, so a typo is caught here rather than stored as text in a numeric field. A select's value
+ * must be one of its options; a multi-select's string becomes a list as `--set` makes it (multiSelectList).
  */
 export function checkValue(p: FormProperty, value: unknown, key: string = p.id): unknown {
   if (value === null) return value;
@@ -105,7 +106,10 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
   } else if (type === 'checkbox') {
     const ok = typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value.trim()));
     if (!ok) throw typeError(p, key, value);
-  } else if (type === 'select' || type === 'multi_select') {
+  } else if (type === 'multi_select') {
+    // A bare string is read as `--set` reads it (one option, or a JSON list): the service takes only a list.
+    return checkOption(p, key, typeof value === 'string' ? multiSelectList(value) : value);
+  } else if (type === 'select') {
     return checkOption(p, key, value);
   }
   return value;

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runFormctl, tempHome } from '../helpers/cli.js';
+import { BIN, frozenClockEnv, runFormctl, tempHome } from '../helpers/cli.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
 import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
 
@@ -45,8 +45,14 @@ afterEach(async () => {
   home.cleanup();
 });
 
+// A tab press waits 2 s for the service, then offers nothing: on a loaded machine a spawned
+// formctl can take longer than that to send one request. The tests give it a minute
+// (FORMCTL_COMPLETE_TIMEOUT), so that only a missing answer empties one, never a slow machine;
+// test/unit/completion/timeout.test.ts checks the limit itself.
+const SLOW_MACHINE = { FORMCTL_COMPLETE_TIMEOUT: '60' };
+
 const complete = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runFormctl(['__complete', ...args], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN, ...env } });
+  runFormctl(['__complete', ...args], { env: { ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: TOKEN, ...SLOW_MACHINE, ...env } });
 
 // `formctl __complete <words…>` gets the words on the command line (the last one is being
 // completed) and prints "value<TAB>description" lines and a directive line ":<n>" (docs/completion.md).
@@ -55,10 +61,12 @@ const NOTHING = { code: 0, stdout: ':0\n', stderr: '' };
 
 describe('formctl __complete', () => {
   it('lists workspaces as value<TAB>description and serves the next tab press from the cache', async () => {
-    const first = await complete(['workspace', 'use', '']);
+    // Both tab presses at one instant (the processes' clocks stand still): the entry is fresh however slow the machine.
+    const now = frozenClockEnv(Date.now());
+    const first = await complete(['workspace', 'use', ''], now);
     expect(first).toEqual({ code: 0, stdout: '1\t🚀 Acme\n12\tSide project\n:0\n', stderr: '' });
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
-    const second = await complete(['workspace', 'use', '']);
+    const second = await complete(['workspace', 'use', ''], now);
     expect(second.stdout).toBe(first.stdout);
     expect(stub.requests).toHaveLength(1);
   });
@@ -72,11 +80,14 @@ describe('formctl __complete', () => {
       (/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ??
         /\/dist\/cli\/chunks\/(undici)-/.exec(line) ??
         /\/(dist\/cli\/(?:main\.cjs|chunks\/))/.exec(line))?.[1];
+    // The miss and the hit at one instant (the processes' clocks stand still): the entry is fresh however slow the machine.
+    const frozen = frozenClockEnv(Date.now());
     const loads = async () => {
       writeFileSync(log, '');
       // A proxy variable (NO_PROXY=*: the request still goes direct) makes a request load the undici package.
       const r = await complete(['workspace', 'use', ''], {
-        NODE_OPTIONS: `--import ${LOAD_LOG}`,
+        ...frozen,
+        NODE_OPTIONS: `${frozen.NODE_OPTIONS} --import ${LOAD_LOG}`,
         FORMCTL_LOAD_LOG: log,
         HTTP_PROXY: 'http://127.0.0.1:9',
         NO_PROXY: '*',
@@ -223,6 +234,10 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
       ZDOTDIR: home.dir,
       FORMCTL_BASE_URL: stub.url,
       FORMCTL_TOKEN: TOKEN,
+      ...SLOW_MACHINE,
+      // Every formctl the shell starts lives at one instant: an answer cached by the first tab press
+      // serves the later ones (each test expects one request), however long the screens take.
+      ...frozenClockEnv(Date.now()),
     };
     return Object.entries(env)
       .map(([k, v]) => `${k}='${String(v).replace(/'/g, `'\\''`)}'`)
@@ -309,8 +324,12 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     // <path> of `formctl api` is not a file: no file name is offered there.
     t.type('formctl api con');
     t.sendKeys('Tab', 'Tab');
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(t.screen()).toMatch(/READY> formctl api con$/m);
+    // A marker typed after the Tabs appears once bash has handled them (it reads keys in order): no
+    // time to guess. A file name would be inserted before it, or listed above the prompt.
+    t.type('Z');
+    const screen = await t.waitForText(/READY> formctl api con.*Z$/m);
+    expect(screen).toMatch(/READY> formctl api conZ$/m);
+    expect(screen).not.toContain('contact-form.json');
     expect(stub.requests).toEqual([]);
   });
 
@@ -389,7 +408,11 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     await t.waitForText(/^delete\s+rm\s+-- Delete a workspace and everything in it \(admins only\)$/m);
     t.sendKeys('C-u');
     t.type('formctl workspace use ');
-    t.sendKeys('Tab', 'Tab');
+    // One key at a time, each once the one before has shown its effect: the first Tab inserts the
+    // common prefix "1", the second lists both with their names.
+    t.sendKeys('Tab');
+    await t.waitForText(/READY> formctl workspace use 1\s*$/m);
+    t.sendKeys('Tab');
     const screen = await t.waitForText(/^12\s+-- Side project$/m);
     expect(screen).toMatch(/^1\s+-- 🚀 Acme$/m);
     expect(stub.requests.map((r) => r.url)).toEqual(['/open/workspaces']);
@@ -434,7 +457,8 @@ describe.skipIf(!hasTmux())('completion in a real interactive shell (tmux), thro
     t = startTmuxCommand(`env -i ${shellEnv()} zsh -i`);
     await t.waitForText(/READY>\s*$/m);
     t.type('formctl form list --workspace=1');
-    t.sendKeys('Tab', 'Tab');
+    // Nothing to insert after "1" (1 and 12 are both candidates): the first Tab lists them.
+    t.sendKeys('Tab');
     await t.waitForText(/^12\s+-- Side project$/m);
     t.sendKeys('C-u');
     t.type('formctl form apply -f con');

@@ -1,80 +1,107 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SharedBudget } from '../../src/api/ratelimit.js';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type RunResult, frozenClockEnv, runFormctl, tempHome } from '../helpers/cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 // The rate budget is shared by every formctl process of one machine (one cache directory) that
 // talks to one service as one user. The sandbox counts requests per client address in a fixed
 // 60 s window, like the deployed service counts them per user.
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox({ rateLimit: 10 });
-});
-afterAll(async () => {
-  await sb.close();
-});
+//
+// The minute is where each test puts it, not where the machine's speed leaves it: the formctl
+// processes run with their clock stopped at an instant the test chooses (frozenClockEnv), and the
+// sandbox reads a clock the test sets. A loaded machine makes the runs slower, never later.
+
+/** The answers a run's debug log shows (one line per request sent). */
+const answers = (r: RunResult) => r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l));
 
 describe('one rate budget for every formctl process on the machine', () => {
-  it('4 processes running 3 `workspace list` each (12 requests against 10/min) together meet no 429', { timeout: 150_000 }, async () => {
+  it('4 processes running 3 `workspace list` each (12 requests against 10/min): the budget (8) goes in the first minute, the rest are held without a request, and go after a wait in the next; no 429', async () => {
     const home = tempHome();
-    const env = { ...home.env, ...sb.env, FORMCTL_DEBUG: '1' };
-    const loop = async () => {
-      const out: Array<{ code: number | null; stderr: string }> = [];
-      for (let i = 0; i < 3; i++) out.push(await runFormctl(['workspace', 'list', '--json', 'id', '--max-wait', '120'], { env, timeoutMs: 140_000 }));
-      return out;
-    };
-    const runs = (await Promise.all([loop(), loop(), loop(), loop()])).flat();
-    expect(runs.map((r) => r.code)).toEqual(Array(12).fill(0));
-    const answers = runs.flatMap((r) => r.stderr.split('\n').filter((l) => /^\[debug\] < \d{3} /.test(l)));
-    expect(answers).toHaveLength(12);
-    expect(answers.filter((l) => l.startsWith('[debug] < 429'))).toEqual([]);
-    // Some of them waited for the next window, and said so.
-    expect(runs.some((r) => r.stderr.includes("note: pacing under the service's rate limit"))).toBe(true);
-    home.cleanup();
+    const t0 = Math.floor(Date.now() / 1000) * 1000;
+    let serviceNow = t0;
+    const sb = await startTestSandbox({ rateLimit: 10, now: () => serviceNow });
+    try {
+      const env = { ...home.env, ...sb.env, FORMCTL_DEBUG: '1' };
+      // --max-wait 30: a wait for the next minute (61 s) is refused before sending (exit 8); two seconds are waited.
+      const run = (at: number) => runFormctl(['workspace', 'list', '--json', 'id', '--max-wait', '30'], { env: { ...env, ...frozenClockEnv(at) } });
+      const loop = async () => {
+        const out: RunResult[] = [];
+        for (let i = 0; i < 3; i++) out.push(await run(t0));
+        return out;
+      };
+      // The first minute: all twelve at its first instant, four processes at a time.
+      const first = (await Promise.all([loop(), loop(), loop(), loop()])).flat();
+      const sent = first.flatMap(answers);
+      // budgetFor(10) = 8 requests, each answered 200: together the processes stayed under the limit.
+      expect(sent.map((l) => l.slice(0, 14))).toEqual(Array(8).fill('[debug] < 200 '));
+      const held = first.filter((r) => r.code !== 0);
+      expect(first.filter((r) => r.code === 0)).toHaveLength(8);
+      expect(held.map((r) => [r.code, answers(r).length])).toEqual(Array(4).fill([8, 0]));
+      for (const r of held) expect(r.stderr).toContain('general rate budget used up for 61 s more; not sent');
+      // The next minute for the service; for the processes, two seconds before their budget's window frees.
+      serviceNow = t0 + 61_000;
+      const second = await Promise.all(held.map(() => run(t0 + 59_000)));
+      expect(second.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+      expect(second.flatMap(answers).map((l) => l.slice(0, 14))).toEqual(Array(4).fill('[debug] < 200 '));
+      // Each waited for the window, and said so.
+      for (const r of second) expect(r.stderr).toContain("note: pacing under the service's rate limit");
+    } finally {
+      await sb.close();
+      home.cleanup();
+    }
   });
 
   it('completion never waits on the rate limit: with the budget used up it answers nothing at once and sends nothing', async () => {
     const home = tempHome();
+    const now = Date.now();
     // Its own sandbox with room to spare, so that its X-RateLimit-Remaining counts every request.
     const sb = await startTestSandbox({ rateLimit: 1000 });
-    const env = { ...home.env, ...sb.env };
-    // Another formctl process used up this minute's budget for this service and token.
-    const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all);
-    await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
-    const before = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
-    const seenBefore = Number(before.headers.get('x-ratelimit-remaining'));
-    const r = await runFormctl(['__complete', 'workspace', 'use', ''], { env, timeoutMs: 10_000 });
-    // No candidates: the directive line alone (docs/completion.md).
-    expect(r).toEqual({ code: 0, stdout: ':0\n', stderr: '' });
-    // The sandbox counted no request from it (only this test's own two probes).
-    const after = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
-    expect(seenBefore - Number(after.headers.get('x-ratelimit-remaining'))).toBe(1);
-    await sb.close();
-    home.cleanup();
+    try {
+      // A minute for the answer (FORMCTL_COMPLETE_TIMEOUT): a loaded machine must not empty the control's answer.
+      const env = { ...home.env, ...sb.env, ...frozenClockEnv(now), FORMCTL_COMPLETE_TIMEOUT: '60' };
+      // Another formctl process used up this minute's budget for this service and token.
+      const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all, { now: () => now });
+      await budget.observe({ limit: 10, remaining: 0 }, { sentAt: now, status: 200, reserved: false });
+      const before = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+      const seenBefore = Number(before.headers.get('x-ratelimit-remaining'));
+      const r = await runFormctl(['__complete', 'workspace', 'use', ''], { env });
+      // No candidates: the directive line alone (docs/completion.md).
+      expect(r).toEqual({ code: 0, stdout: ':0\n', stderr: '' });
+      // The sandbox counted no request from it (only this test's own two probes).
+      const after = await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+      expect(seenBefore - Number(after.headers.get('x-ratelimit-remaining'))).toBe(1);
+      // The control: a minute later the budget has room again, and the same completion asks.
+      const later = await runFormctl(['__complete', 'workspace', 'use', ''], { env: { ...env, ...frozenClockEnv(now + 61_000) } });
+      expect(later.stdout).toMatch(/^\d+\t/);
+    } finally {
+      await sb.close();
+      home.cleanup();
+    }
   });
 
   it('completion answers from an older cache entry when the budget is used up', async () => {
     const home = tempHome();
+    const t0 = Date.now();
     const sb = await startTestSandbox({ rateLimit: 3 });
-    const env = { ...home.env, ...sb.env };
-    const first = await runFormctl(['__complete', 'workspace', 'use', ''], { env });
-    expect(first.stdout).toMatch(/^\d+\t/);
-    // Others use up the rest of the service's window.
-    for (let i = 0; i < 2; i++) await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
-    // The entry is past its 60 s freshness, and the budget is used up.
-    const dir = join(home.env.FORMCTL_CACHE_DIR!, 'completion');
-    for (const name of readdirSync(dir)) {
-      const entry = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-      writeFileSync(join(dir, name), JSON.stringify({ ...entry, at: entry.at - 120_000 }));
+    try {
+      // A minute for the first answer (FORMCTL_COMPLETE_TIMEOUT): a loaded machine must not empty it.
+      const env = { ...home.env, ...sb.env, FORMCTL_COMPLETE_TIMEOUT: '60' };
+      const first = await runFormctl(['__complete', 'workspace', 'use', ''], { env: { ...env, ...frozenClockEnv(t0) } });
+      expect(first.stdout).toMatch(/^\d+\t/);
+      // Others use up the rest of the service's window.
+      for (let i = 0; i < 2; i++) await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.readonly}` } });
+      // Two minutes later the entry is past its 60 s freshness, and the budget is used up.
+      const t1 = t0 + 120_000;
+      const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all, { now: () => t1 });
+      await budget.observe({ limit: 10, remaining: 0 }, { sentAt: t1, status: 200, reserved: false });
+      const again = await runFormctl(['__complete', 'workspace', 'use', ''], { env: { ...env, ...frozenClockEnv(t1) } });
+      expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
+    } finally {
+      await sb.close();
+      home.cleanup();
     }
-    const budget = new SharedBudget(join(home.env.FORMCTL_CACHE_DIR!, 'ratelimit'), new URL(sb.url).origin, sb.tokens.all);
-    await budget.observe({ limit: 10, remaining: 0 }, { sentAt: Date.now(), status: 200, reserved: false });
-    const again = await runFormctl(['__complete', 'workspace', 'use', ''], { env });
-    expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
-    await sb.close();
-    home.cleanup();
   });
 });
 

@@ -2,7 +2,7 @@ import { killGroup, spawnTracked as spawn } from './processes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'formctl.js');
@@ -23,6 +23,16 @@ export interface RunOptions {
 
 /** The shortest time runFormctl lets a process run before it calls it hung and kills it. */
 export const HANG_BOUND_MS = 90_000;
+
+/**
+ * Env for runFormctl that stops the child's clock at `now` (ms since the epoch): Date.now() and
+ * new Date() answer that instant for the whole run (test/e2e/fixtures/frozen-clock.mjs, preloaded).
+ * For tests whose subject is a time window (the rate budget's minute, the completion cache's 60 s):
+ * the window is where the test puts it, not where the machine's speed leaves it. Timers still run.
+ */
+export function frozenClockEnv(now: number): NodeJS.ProcessEnv {
+  return { NODE_OPTIONS: `--import=${pathToFileURL(join(ROOT, 'test', 'e2e', 'fixtures', 'frozen-clock.mjs')).href}`, FORMCTL_TEST_NOW: String(now) };
+}
 
 /** A throw-away home with config/state/cache dirs, removed by cleanup(). */
 export function tempHome(): { dir: string; env: NodeJS.ProcessEnv; cleanup(): void } {

@@ -42,14 +42,20 @@ export interface FakeIO {
   err(): string;
 }
 
-/** IOStreams on buffers. `tty` sets all three streams' TTY answer; colour is off unless asked for. */
-export function fakeIO(o: { tty?: boolean; stdin?: string; color?: boolean; canPrompt?: boolean; env?: NodeJS.ProcessEnv } = {}): FakeIO {
+/**
+ * IOStreams on buffers. `tty` sets all three streams' TTY answer; colour is off unless asked for.
+ * stderr has a terminal's cursor methods only with `spinner: true`: the spinner (src/io/spinner.ts),
+ * which draws with them, appears once work has taken 150 ms, and how long work takes depends on how
+ * busy the machine is; a test of anything else must not see it come and go.
+ */
+export function fakeIO(o: { tty?: boolean; stdin?: string; color?: boolean; canPrompt?: boolean; env?: NodeJS.ProcessEnv; spinner?: boolean } = {}): FakeIO {
   const tty = o.tty ?? false;
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = tty;
   if (o.stdin !== undefined) stdin.end(o.stdin);
   const stdout = new Capture(tty);
   const stderr = new Capture(tty);
+  if (!o.spinner) Object.assign(stderr, { cursorTo: undefined, moveCursor: undefined, clearLine: undefined });
   const env: NodeJS.ProcessEnv = o.env ?? (o.color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' });
   const io = createIOStreams({ stdin, stdout, stderr, env });
   if (o.canPrompt !== undefined) io.canPrompt = o.canPrompt;

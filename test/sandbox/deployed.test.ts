@@ -153,6 +153,31 @@ describe('deployed flavour: submission update replaces the answer set', () => {
     expect(refused.json.errors).toEqual({ 'h-captcha-response': ['Please complete the captcha.'] });
   });
 
+  it('a multi-select answer must be a list (update and public answer): a string is 422, null and a list pass; the spec flavour stores what was sent', async () => {
+    const props = [
+      { id: 'name', type: 'text', name: 'Name', required: false },
+      { id: 'tags', type: 'multi_select', name: 'Tags', required: false, multi_select: { options: [{ id: 'u', name: 'Urgent' }] } },
+    ];
+    const sb = await boots();
+    const form = await newForm(sb, { properties: props });
+    await answerOf(sb, form.slug, { name: 'Ada', tags: ['Urgent'] });
+    const [sub] = await items(sb, form.id);
+    const put = (body: Record<string, unknown>) => call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, body);
+    const refused = await put({ name: 'Ada', tags: 'Urgent' });
+    expect([refused.status, refused.json]).toEqual([422, { message: 'The Tags must be an array.', errors: { tags: ['The Tags must be an array.'] } }]);
+    expect((await items(sb, form.id))[0].data.tags).toEqual(['Urgent']);
+    const answer = await call(sb, 'POST', `/forms/${form.slug}/answer`, { name: 'Bo', tags: 'Urgent' }, null);
+    expect([answer.status, answer.json.errors]).toEqual([422, { tags: ['The Tags must be an array.'] }]);
+    expect((await put({ name: 'Ada', tags: null })).status).toBe(200);
+    expect((await put({ name: 'Ada', tags: '' })).status).toBe(200);
+    expect((await put({ name: 'Ada', tags: ['Urgent'] })).status).toBe(200);
+    expect((await items(sb, form.id))[0].data.tags).toEqual(['Urgent']);
+
+    const spec = await boot();
+    const specForm = (await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { properties: props }))).json;
+    expect((await call(spec, 'POST', `/forms/${specForm.slug}/answer`, { name: 'Bo', tags: 'Urgent' }, null)).status).toBe(200);
+  });
+
   it('is_partial: true wipes the answers on a form that takes partial submissions; a partial submission becomes completed', async () => {
     const sb = await boots();
     const form = await newForm(sb);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { answer, boot, call, createForm, tempDir } from './helpers.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
@@ -65,26 +65,37 @@ describe('sandbox async export', () => {
     const columns = { comments: true, name: true, rating: false, created_at: true };
 
     const sb = await boot({ dataFile, seed: 1200, exportAsyncThreshold: 2, exportJobStepMs: 250, now: () => clock });
-    const start = await call(sb, 'POST', `/open/forms/${sb.formId}/submissions/export`, { columns });
-    expect(start.status).toBe(200);
-    expect(start.json).toEqual({ message: 'Export started. Large export will be processed in the background.', job_id: expect.any(String), is_async: true });
-    const job = start.json.job_id as string;
-    expect(job).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-
+    // The job's steps wait on the sandbox's timers: this test moves them (only setTimeout is faked),
+    // so each state is seen however slowly a loaded machine runs the requests in between.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let final: any;
     const seen: string[] = [];
     const progress: number[] = [];
-    let final: any;
-    for (let i = 0; i < 200; i++) {
-      const docs = await call(sb, 'GET', `/open/forms/${sb.formId}/submissions/export/${job}/status`);
-      expect(docs.status).toBe(200);
-      if (seen.at(-1) !== docs.json.status) seen.push(docs.json.status);
-      progress.push(docs.json.progress);
-      if (docs.json.status === 'completed') {
-        final = docs.json;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 10));
+    try {
+      const start = await call(sb, 'POST', `/open/forms/${sb.formId}/submissions/export`, { columns });
+      expect(start.status).toBe(200);
+      expect(start.json).toEqual({ message: 'Export started. Large export will be processed in the background.', job_id: expect.any(String), is_async: true });
+      const job = start.json.job_id as string;
+      expect(job).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const status = async () => {
+        const docs = await call(sb, 'GET', `/open/forms/${sb.formId}/submissions/export/${job}/status`);
+        expect(docs.status).toBe(200);
+        if (seen.at(-1) !== docs.json.status) seen.push(docs.json.status);
+        progress.push(docs.json.progress);
+        return docs.json;
+      };
+      expect((await status()).status).toBe('queued');
+      // One step: the job starts; it writes the file, yielding between chunks, up to 90 %.
+      await vi.advanceTimersByTimeAsync(250);
+      while ((await status()).progress < 90) await new Promise((r) => setImmediate(r));
+      expect(seen.at(-1)).toBe('processing');
+      // Another step: completed.
+      await vi.advanceTimersByTimeAsync(250);
+      final = await status();
+    } finally {
+      vi.useRealTimers();
     }
+    const job = final.job_id as string;
     expect(seen).toEqual(['queued', 'processing', 'completed']);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(final).toEqual({

@@ -23,6 +23,17 @@ function isRequired(p: FormProperty): boolean {
 }
 
 /**
+ * Deployed flavour: a multi-select answer must be a list. The server's rules give a multi-select
+ * Laravel's `array` rule (OpnForm api/app/Http/Requests/AnswerFormRequest.php:113-114), after
+ * `nullable` and with empty strings turned to null (api/app/Http/Kernel.php:46); a JSON object is a
+ * PHP array and passes. The message is api/resources/lang/en/validation.php:23 with the field's name.
+ */
+function checkMultiSelect(app: App, errors: Errors, id: string, p: FormProperty, value: unknown): void {
+  if (!flavorOf(app).multiSelectTakesList || p.type !== 'multi_select' || isBlank(value)) return;
+  if (!Array.isArray(value) && !isObject(value)) errors.add(id, `The ${p.name} must be an array.`);
+}
+
+/**
  * The submission named by the path. Spec flavour: digits only. Deployed flavour: the id as PHP and
  * MySQL coerce a string, its numeric prefix ("4b2e…" is submission 4, "e3b0…" is 0: none).
  */
@@ -55,7 +66,10 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
     for (const [id, p] of answerable(form)) {
       const present = !laravelNested(id) && Object.hasOwn(body, id) && !isBlank(body[id]);
       if (isRequired(p) && !present) errors.add(id, `The ${p.name} field is required.`);
-      else if (!laravelNested(id) && Object.hasOwn(body, id)) validated[id] = body[id];
+      else if (!laravelNested(id) && Object.hasOwn(body, id)) {
+        checkMultiSelect(ctx.app, errors, id, p, body[id]);
+        validated[id] = body[id];
+      }
     }
     const ct = body.completion_time;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
@@ -229,7 +243,10 @@ export function registerSubmissions(r: RouteTable): void {
     for (const [id, p] of answerable(form)) {
       const value = flavorOf(app).nestedIdsUnanswered && laravelNested(id) ? undefined : body[id];
       if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
-      else if (value !== undefined) data[id] = value;
+      else if (value !== undefined) {
+        if (!partial) checkMultiSelect(app, errors, id, p, value);
+        data[id] = value;
+      }
     }
     // Deployed flavour: completion_time (seconds) is validated and kept; the spec flavour drops it like any unknown key.
     const ct = flavorOf(app).keepsCompletionTime ? body.completion_time : undefined;

@@ -42,10 +42,17 @@ describe('config store: saves from more than one process', () => {
     // proper-lockfile's lock is a directory next to the file.
     const lock = `${t.store.path}.lock`;
     mkdirSync(lock);
-    const started = Date.now();
-    setTimeout(() => rmdirSync(lock), 150);
-    await t.store.saveProfile('waited', { baseUrl: 'https://a.example' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    // The order, not a duration: the save is still waiting when the lock goes, and ends after.
+    let done = false;
+    const saving = t.store.saveProfile('waited', { baseUrl: 'https://a.example' }).then(() => (done = true));
+    const whenReleased = new Promise<boolean>((resolve) =>
+      setTimeout(() => {
+        resolve(done);
+        rmdirSync(lock);
+      }, 150),
+    );
+    expect(await whenReleased).toBe(false);
+    await saving;
     mkdirSync(lock);
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(lock, old, old);

@@ -12,37 +12,44 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 }
 
 describe('withSpinner', () => {
-  it('shows nothing when stdout or stderr is not a terminal, however long the work takes', async () => {
-    const piped = fakeIO({ tty: false });
-    const result = await withSpinner(piped.io, 'Loading…', async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      return 42;
-    });
-    expect(result).toBe(42);
-    expect(piped.err()).toBe('');
+  /**
+   * Runs `subject` beside a control (a full terminal) on work that ends only once the control's
+   * spinner shows: however slow the machine, the subject had all the time a spinner needs.
+   */
+  async function besideAControl(subject: ReturnType<typeof fakeIO>): Promise<void> {
+    const control = fakeIO({ tty: true, spinner: true });
+    const shown = until(() => control.err().includes('Loading…'));
+    await Promise.all([withSpinner(control.io, 'Loading…', () => shown), withSpinner(subject.io, 'Loading…', () => shown)]);
+  }
 
-    const halfTTY = fakeIO({ tty: true });
+  it('shows nothing when stdout or stderr is not a terminal, however long the work takes', async () => {
+    const piped = fakeIO({ tty: false, spinner: true });
+    await besideAControl(piped);
+    expect(piped.err()).toBe('');
+    expect(await withSpinner(piped.io, 'Loading…', async () => 42)).toBe(42);
+
+    const halfTTY = fakeIO({ tty: true, spinner: true });
     halfTTY.io.stdoutIsTTY = false; // e.g. `formctl form list --json | jq` in a terminal
-    await withSpinner(halfTTY.io, 'Loading…', () => new Promise((r) => setTimeout(r, 300)));
+    await besideAControl(halfTTY);
     expect(halfTTY.err()).toBe('');
   });
 
   it('shows nothing on a terminal that reports 0 columns (ora would clear lines forever)', async () => {
-    const t = fakeIO({ tty: true });
+    const t = fakeIO({ tty: true, spinner: true });
     t.stderr.columns = 0;
-    await withSpinner(t.io, 'Loading…', () => new Promise((r) => setTimeout(r, 400)));
+    await besideAControl(t);
     expect(t.err()).toBe('');
   });
 
   it('shows nothing for work that finishes before the delay', async () => {
-    const t = fakeIO({ tty: true });
+    const t = fakeIO({ tty: true, spinner: true });
     expect(await withSpinner(t.io, 'Loading…', async () => 'quick')).toBe('quick');
     await new Promise((r) => setTimeout(r, 400));
     expect(t.err()).toBe('');
   });
 
   it('spins on stderr while slow work runs, then clears it; nothing reaches stdout', async () => {
-    const t = fakeIO({ tty: true });
+    const t = fakeIO({ tty: true, spinner: true });
     let finish!: (v: string) => void;
     const running = withSpinner(t.io, 'Loading forms…', () => new Promise<string>((r) => (finish = r)));
     await until(() => t.err().includes('Loading forms…'));
@@ -55,7 +62,7 @@ describe('withSpinner', () => {
   });
 
   it('stops the spinner and passes the error on when the work fails', async () => {
-    const t = fakeIO({ tty: true });
+    const t = fakeIO({ tty: true, spinner: true });
     let fail!: (e: Error) => void;
     const running = withSpinner(t.io, 'Loading…', () => new Promise<never>((_, reject) => (fail = reject)));
     await until(() => t.err().includes('Loading…'));
@@ -72,6 +79,6 @@ describe('withSpinner', () => {
       yield 2;
       yield 3;
     }
-    expect(await collectWithSpinner(fakeIO({ tty: true }).io, 'Loading…', pages())).toEqual([1, 2, 3]);
+    expect(await collectWithSpinner(fakeIO({ tty: true, spinner: true }).io, 'Loading…', pages())).toEqual([1, 2, 3]);
   });
 });

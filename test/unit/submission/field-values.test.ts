@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Form } from '../../../src/api/forms.js';
 import { answerBody } from '../../../src/commands/webhook/trigger.js';
 import { CliError } from '../../../src/errors.js';
+import { parseLine } from '../../../src/submissions/bulk-input.js';
 import { resolveData } from '../../../src/submissions/fields.js';
 
 // Select and multi-select answers are checked against the field's options, as numbers and checkboxes
@@ -74,6 +75,18 @@ describe('select options', () => {
     expect(resolveData(form, [['Tags', '["later", "Urgent"]']], { coerce: true })).toEqual({ f_tags: ['Later', 'Urgent'] });
     expect(answerBody(form, [['Tags', '["Later"]']], new Date()).body).toMatchObject({ f_tags: ['Later'] });
     expect(refusal(() => resolveData(form, [['Tags', '["Later", "Soon"]']], { coerce: true })).message).toBe(
+      'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
+    );
+  });
+
+  it('bulk lines (submission update --from) and --file send a one-option multi-select as a list too, read as --set reads it', () => {
+    expect(parseLine(form, '{"submission_id": 3, "Tags": "urgent"}').data).toEqual({ f_tags: ['Urgent'] });
+    expect(parseLine(form, '{"submission_id": 3, "data": {"f_tags": "Later"}}').data).toEqual({ f_tags: ['Later'] });
+    expect(parseLine(form, '{"submission_id": 3, "Tags": "[\\"later\\", \\"a\\"]"}').data).toEqual({ f_tags: ['Later', 'a'] });
+    // --file goes through the same check (no coercion of strings otherwise).
+    expect(resolveData(form, [['Tags', 'urgent']])).toEqual({ f_tags: ['Urgent'] });
+    expect(resolveData(form, [['Topic', 'billing']])).toEqual({ f_topic: 'Billing' });
+    expect(() => parseLine(form, '{"submission_id": 3, "Tags": "Soon"}')).toThrow(
       'Field "Tags" (f_tags) is a multi_select field and "Soon" is not one of its options.',
     );
   });
