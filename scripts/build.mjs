@@ -34,7 +34,15 @@ const builtinsWithoutFacade = (plain = new Set()) => ({
       return plain.has(args.path) ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
-      const mod = process.getBuiltinModule(args.path);
+      // Probed quietly: loading node:sqlite prints an ExperimentalWarning on Node 22 and later.
+      const warn = process.emitWarning;
+      process.emitWarning = () => undefined;
+      let mod;
+      try {
+        mod = process.getBuiltinModule(args.path);
+      } finally {
+        process.emitWarning = warn;
+      }
       // A built-in this Node lacks (node:sqlite, required lazily by undici's cache store), or one that
       // is itself a function (node:events is EventEmitter, node:stream is Stream, which classes extend):
       // read at once, as it is.
