@@ -58,6 +58,12 @@ function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string 
 /** The dispatcher proxyAgent makes: fetch's dispatcher, and what it saw of the requests sent through it. */
 export interface ProxyDispatcher {
   close(): Promise<void>;
+  /**
+   * Ends its connections at once, for the end of a command: a CONNECT the proxy never answered
+   * included. undici's close() waits for it (up to its 300 s headers timeout: the fetch's abort
+   * does not reach a tunnel's CONNECT), which would hold the process after its --timeout error.
+   */
+  shutdown(): Promise<void>;
   /** Whether requests to `url`'s origin were forwarded through a proxy (a plain http:// request sent to the proxy with its full URL). */
   forwarded(url: URL): boolean;
 }
@@ -125,6 +131,11 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
         () => callback(null),
         (err: Error) => callback(err),
       );
+    }
+
+    async shutdown(): Promise<void> {
+      unsubscribe('undici:request:create', onCreate);
+      await Promise.all([this.destroy(), directAgent?.destroy()]);
     }
 
     forwarded(url: URL): boolean {
