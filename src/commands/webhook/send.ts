@@ -2,6 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { getForm } from '../../api/forms.js';
 import { NetworkError, ProxyError } from '../../api/errors.js';
+import { untrustedCertificate } from '../../api/network.js';
 import { type ProxySetting, proxySetting } from '../../api/proxy.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -94,13 +95,16 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
     const e = err as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
     const { reason, code } = describeFailure(err, url);
+    // A certificate this Node does not trust: the API client's words and hint (NODE_EXTRA_CA_CERTS; no --insecure).
+    const untrusted = untrustedCertificate(code, url.host);
     const hint =
-      code === 'ECONNREFUSED'
+      untrusted?.hint ??
+      (code === 'ECONNREFUSED'
         ? 'Is the receiver running on that address and port?'
         : code === 'ETIMEDOUT'
           ? 'Is the receiver stuck? Raise --timeout if it is just slow.'
-          : undefined;
-    throw new NetworkError(`${reason} (POST ${shown(url.origin + url.pathname)}).`, hint, code);
+          : undefined);
+    throw new NetworkError(`${untrusted?.reason ?? reason} (POST ${shown(url.origin + url.pathname)}).`, hint, code);
   }
   const received = res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
