@@ -170,6 +170,13 @@ function forwardedTarget(m: unknown, proxies: string[]): URL | undefined {
  * (https:// when none was seen). Returns the function that stops telling.
  */
 export function traceProxy(p: ProxySetting, debug: (line: string) => void): () => void {
+  // The channels are the process's: with several clients tracing (auth login makes two), each
+  // message is told by the first that sees it (a message is one object for every subscriber).
+  const once = (m: unknown): boolean => {
+    if (typeof m !== 'object' || m === null || told.has(m)) return false;
+    told.add(m);
+    return true;
+  };
   const proxies = [p.https, p.http].filter((x) => x !== undefined);
   const schemes = new Map<string, string>();
   const shown = (origin: string | undefined, scheme: string): string => {
@@ -182,6 +189,7 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
   };
   const connected = channel('undici:proxy:connected');
   const onConnected = (m: unknown): void => {
+    if (!once(m)) return;
     const params = (m as { connectParams?: { origin?: string; path?: string } }).connectParams;
     debug(`  via proxy ${shown(params?.origin, schemes.get(params?.path ?? '') ?? 'https:')}: CONNECT ${params?.path ?? '?'}`);
   };
@@ -192,6 +200,7 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
       proxies.map((x) => x.url),
     );
     if (target) {
+      if (!once(m)) return;
       const r = (m as { request: { origin?: unknown; method?: unknown } }).request;
       debug(`  via proxy ${shown(String(r.origin), 'http:')}: forward ${typeof r.method === 'string' ? r.method : '?'} to ${target.host}`);
       return;
@@ -211,6 +220,9 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
     created.unsubscribe(onCreated);
   };
 }
+
+/** The diagnostics messages a traceProxy already told (see traceProxy). */
+const told = new WeakSet<object>();
 
 function sameOrigin(a: string, b: string): boolean {
   try {

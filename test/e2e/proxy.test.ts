@@ -63,6 +63,18 @@ describe.skipIf(!TINYPROXY && !IN_CI)('proxies (e2e, built binary, tinyproxy)', 
     expect(new Set(seen)).toEqual(new Set([target()]));
   });
 
+  it('--debug names the proxy once per request when a command makes several API clients (auth login)', async () => {
+    const r = await runFormctl(['auth', 'login', '--with-token', '--base-url', sb.url, '--profile', 'via-proxy', '--debug'], {
+      env: { ...home.env, HTTP_PROXY: proxy.url },
+      input: `${sb.tokens.all}\n`,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    const sent = lines.filter((l) => l.startsWith('[debug] > '));
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.includes('via proxy'))).toEqual(sent.map(() => `[debug]   via proxy ${proxy.url} (HTTP_PROXY): forward GET to ${target()}`));
+  });
+
   it('webhook send goes through the proxy too', async () => {
     const before = proxy.connections().length;
     const secret = join(home.dir, 'secret.txt');
