@@ -86,6 +86,17 @@ describe.skipIf(!TINYPROXY && !IN_CI)('proxies (e2e, built binary, tinyproxy)', 
     expect(proxy.connections().slice(before)).toEqual([target()]);
   });
 
+  it('webhook send --debug logs its POST and names the proxy, password masked', async () => {
+    const url = proxy.url.replace('//', '//alice:s3cretPw@');
+    const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--json', '--debug'], { env: env({ HTTP_PROXY: url }) });
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 404 });
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('[debug]'));
+    expect(lines[0]).toBe(`[debug] > POST ${sb.url}/receiver`);
+    expect(lines[1]).toBe(`[debug]   via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY): forward POST to ${target()}`);
+    expect(lines[2]).toMatch(new RegExp(`^\\[debug\\] < 404 POST ${sb.url}/receiver \\(\\d+ ms\\)$`));
+    expect(r.stderr).not.toContain('s3cretPw');
+  });
+
   it.each([
     ['*', false],
     ['127.0.0.1', false],
