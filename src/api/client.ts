@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, traceProxy } from './proxy.js';
+import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, traceProxy } from './proxy.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
@@ -270,11 +270,15 @@ export class ApiClient {
     return text;
   }
 
-  /** Closes the connections of a dispatcher this client made (a proxy agent); Node's global one keeps idle sockets unreferenced. */
+  /**
+   * Ends the connections of a dispatcher this client made (a proxy agent), at once: the command is
+   * over, and a CONNECT a stalled proxy never answered must not hold the process (ProxyDispatcher.shutdown).
+   * Node's global agent keeps idle sockets unreferenced.
+   */
   async close(): Promise<void> {
-    const own = this.dispatcher !== this.opts.dispatcher ? (this.dispatcher as { close?: () => Promise<void> } | undefined) : undefined;
+    const own = this.dispatcher !== this.opts.dispatcher ? (this.dispatcher as Partial<ProxyDispatcher> | undefined) : undefined;
     this.untrace?.();
-    await own?.close?.();
+    await own?.shutdown?.();
   }
 
   /** Resolves a path or absolute URL against the base URL. */

@@ -10,6 +10,7 @@
 // only (squid's default), and an http:// request is in clear on the way anyway.
 
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
 
@@ -58,6 +59,12 @@ function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string 
 /** The dispatcher proxyAgent makes: fetch's dispatcher, and what it saw of the requests sent through it. */
 export interface ProxyDispatcher {
   close(): Promise<void>;
+  /**
+   * Ends its connections at once, for the end of a command: a CONNECT the proxy never answered
+   * included. undici's close() waits for it (up to its 300 s headers timeout: the fetch's abort
+   * does not reach a tunnel's CONNECT), which would hold the process after its --timeout error.
+   */
+  shutdown(): Promise<void>;
   /** Whether requests to `url`'s origin were forwarded through a proxy (a plain http:// request sent to the proxy with its full URL). */
   forwarded(url: URL): boolean;
 }
@@ -96,7 +103,7 @@ export async function noProxyRanges(noProxy: string): Promise<((hostname: string
 /** The dispatcher for fetch that sends through the proxies of `p`. */
 export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   // `default` is undici's CommonJS module.exports, from node_modules or bundled by the build.
-  const { EnvHttpProxyAgent, Agent } = (await import('undici')).default;
+  const { EnvHttpProxyAgent, Agent, Pool } = (await import('undici')).default;
   const direct = await noProxyRanges(p.noProxy);
   const forwardedTo = new Set<string>();
   const proxies = [p.http?.url, p.https?.url].filter((u) => u !== undefined);
@@ -108,6 +115,24 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   };
   subscribe('undici:request:create', onCreate);
   const directAgent = direct ? new Agent() : undefined;
+  // The sockets to the proxies, while open: a connection still in its TLS handshake (to an https://
+  // proxy, or to the service inside a tunnel, which runs over such a socket) is not the agent's
+  // yet, and destroy() would leave it, and undici's connect timer, to run out (10 s) after the
+  // command. shutdown() ends them with an error, which also stops that timer.
+  const sockets = new Set<Duplex>();
+  type Connector = (opts: object, callback: (...args: unknown[]) => void) => Duplex;
+  const clientFactory = (origin: URL, o: object): Dispatcher => {
+    const connect = (o as { connect: Connector }).connect;
+    return new Pool(origin, {
+      ...o,
+      connect: (opts: object, callback: (...args: unknown[]) => void) => {
+        const socket = connect(opts, callback);
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+        return socket;
+      },
+    } as ConstructorParameters<typeof Pool>[1]);
+  };
   class Routed extends EnvHttpProxyAgent implements ProxyDispatcher {
     override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
       if (directAgent && direct?.(new URL(String(opts.origin)).hostname)) return directAgent.dispatch(opts, handler);
@@ -127,6 +152,16 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
       );
     }
 
+    async shutdown(): Promise<void> {
+      unsubscribe('undici:request:create', onCreate);
+      const closed = [...sockets].map((socket) => {
+        const gone = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        socket.on('error', () => undefined).destroy(Object.assign(new Error('formctl is done'), { code: 'FORMCTL_SHUTDOWN' }));
+        return gone;
+      });
+      await Promise.all([this.destroy(), directAgent?.destroy(), ...closed]);
+    }
+
     forwarded(url: URL): boolean {
       return forwardedTo.has(url.origin);
     }
@@ -134,7 +169,7 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
   // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
   // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
-  return new Routed({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false });
+  return new Routed({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false, clientFactory });
 }
 
 /** The target of a request undici made to one of `proxies` with a full URL as its path (a forwarded request), from its `undici:request:create` message. */
@@ -159,6 +194,13 @@ function forwardedTarget(m: unknown, proxies: string[]): URL | undefined {
  * (https:// when none was seen). Returns the function that stops telling.
  */
 export function traceProxy(p: ProxySetting, debug: (line: string) => void): () => void {
+  // The channels are the process's: with several clients tracing (auth login makes two), each
+  // message is told by the first that sees it (a message is one object for every subscriber).
+  const once = (m: unknown): boolean => {
+    if (typeof m !== 'object' || m === null || told.has(m)) return false;
+    told.add(m);
+    return true;
+  };
   const proxies = [p.https, p.http].filter((x) => x !== undefined);
   const schemes = new Map<string, string>();
   const shown = (origin: string | undefined, scheme: string): string => {
@@ -171,6 +213,7 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
   };
   const connected = channel('undici:proxy:connected');
   const onConnected = (m: unknown): void => {
+    if (!once(m)) return;
     const params = (m as { connectParams?: { origin?: string; path?: string } }).connectParams;
     debug(`  via proxy ${shown(params?.origin, schemes.get(params?.path ?? '') ?? 'https:')}: CONNECT ${params?.path ?? '?'}`);
   };
@@ -181,6 +224,7 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
       proxies.map((x) => x.url),
     );
     if (target) {
+      if (!once(m)) return;
       const r = (m as { request: { origin?: unknown; method?: unknown } }).request;
       debug(`  via proxy ${shown(String(r.origin), 'http:')}: forward ${typeof r.method === 'string' ? r.method : '?'} to ${target.host}`);
       return;
@@ -200,6 +244,9 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
     created.unsubscribe(onCreated);
   };
 }
+
+/** The diagnostics messages a traceProxy already told (see traceProxy). */
+const told = new WeakSet<object>();
 
 function sameOrigin(a: string, b: string): boolean {
   try {

@@ -153,6 +153,22 @@ function nodeExchange(r: WireRequest): Promise<WireResponse> {
   });
 }
 
+/**
+ * The URL fetch may take, and the headers: fetch refuses a URL with credentials (`user:password@`),
+ * which node:http sends as Basic authorization unless an Authorization header is given; so does
+ * this, so that a URL behaves the same with or without a proxy (a webhook receiver's URL may hold
+ * credentials). fetch's error would also quote the URL, password included.
+ */
+function withoutCredentials(r: WireRequest): { url: URL; headers: Record<string, string> } {
+  if (r.url.username === '' && r.url.password === '') return { url: r.url, headers: r.headers };
+  const url = new URL(r.url);
+  const auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  const given = Object.keys(r.headers).some((name) => name.toLowerCase() === 'authorization');
+  return { url, headers: given ? r.headers : { ...r.headers, authorization: `Basic ${Buffer.from(auth).toString('base64')}` } };
+}
+
 /** One exchange through Node's fetch with a dispatcher. */
 async function fetchExchange(r: WireRequest): Promise<WireResponse> {
   const idle = r.idleTimeoutMs;
@@ -161,10 +177,11 @@ async function fetchExchange(r: WireRequest): Promise<WireResponse> {
   const headersTimer = stop && setTimeout(() => stop.abort(codedError('headers timeout', 'UND_ERR_HEADERS_TIMEOUT')), idle);
   let res: Response;
   try {
-    const init: RequestInit = { method: r.method, headers: r.headers, body: r.body, redirect: 'manual', signal };
+    const { url, headers } = withoutCredentials(r);
+    const init: RequestInit = { method: r.method, headers, body: r.body, redirect: 'manual', signal };
     // Node's fetch takes an undici dispatcher as a non-standard init member.
     if (r.dispatcher !== undefined) Object.assign(init, { dispatcher: r.dispatcher });
-    res = await fetch(r.url, init);
+    res = await fetch(url, init);
   } catch (err) {
     const cause = unwrapFetchError(err) as Error & { code?: unknown };
     // The fetch standard blocks some ports (1, 25, 6000, 10080, …) for HTTP, before any connection.

@@ -68,7 +68,8 @@ async function postThroughProxy(
     throw proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, where) ?? err;
   } finally {
     clearTimeout(t);
-    await agent.close();
+    // At once: a CONNECT the proxy never answered would hold close() (ProxyDispatcher.shutdown).
+    await agent.shutdown();
   }
 }
 

@@ -1,7 +1,8 @@
 import { type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, type Server as TcpServer, type Socket, createServer as createTcpServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
+import { TINYPROXY, startTinyproxy } from '../helpers/tinyproxy.js';
 
 // After its output, a command must leave nothing that keeps the process alive: a pooled keep-alive
 // socket, a timer, a child. The server here keeps every connection open for minutes (keep-alive),
@@ -70,5 +71,91 @@ describe('nothing keeps the process alive after its output', () => {
       timeoutMs: 60_000,
     });
     expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+  });
+});
+
+describe('a proxy that accepts the connection and never answers', () => {
+  // A stalled proxy (overloaded, or waiting on a service behind a firewall): the CONNECT gets no
+  // answer. --timeout ends the request; then nothing may wait for that CONNECT (undici's close()
+  // would, up to its 300 s headers timeout, and a first Ctrl-C would not end the process either).
+  let hole: TcpServer | undefined;
+  const held = new Set<Socket>();
+  afterEach(async () => {
+    for (const s of held) s.destroy();
+    held.clear();
+    await new Promise<void>((r) => (hole ? hole.close(() => r()) : r()));
+    hole = undefined;
+  });
+  async function silentProxy(): Promise<{ url: string; closedByClient: () => number }> {
+    let closed = 0;
+    hole = createTcpServer((s) => {
+      held.add(s);
+      s.on('data', () => undefined);
+      s.on('error', () => undefined);
+      s.on('close', () => closed++);
+    });
+    await new Promise<void>((r) => hole!.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(hole.address() as AddressInfo).port}`, closedByClient: () => closed };
+  }
+
+  it('an API call: the --timeout error, then the process ends with no live handle', async () => {
+    const p = await silentProxy();
+    const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
+      env: { ...home.env, FORMCTL_BASE_URL: 'https://forms.example.test', FORMCTL_TOKEN: 'fsk_t', HTTPS_PROXY: p.url, FORMCTL_TEST_LIVE_HANDLES: '1' },
+    });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('did not answer within 1 s (--timeout)');
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+    expect(p.closedByClient()).toBe(1);
+  });
+
+  it.runIf(TINYPROXY)('an https service that never answers the TLS handshake, through a real tinyproxy: no live handle after the --timeout error', async () => {
+    // tinyproxy opens the tunnel; the TLS handshake inside it then gets no answer. undici's connect
+    // timeout (10 s) would keep that socket, and its timer, after the command.
+    const service = await silentProxy();
+    const tp = await startTinyproxy();
+    try {
+      const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
+        env: {
+          ...home.env,
+          FORMCTL_BASE_URL: service.url.replace('http:', 'https:'),
+          FORMCTL_TOKEN: 'fsk_t',
+          HTTPS_PROXY: tp.url,
+          FORMCTL_TEST_LIVE_HANDLES: '1',
+        },
+      });
+      expect(r.code).toBe(11);
+      expect(r.stderr).toContain('did not answer within 1 s (--timeout)');
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+      expect(tp.requests()).toEqual([`CONNECT 127.0.0.1:${new URL(service.url).port}`]);
+    } finally {
+      await tp.stop();
+    }
+  });
+
+  it('an https:// proxy that never answers the TLS handshake: no live handle after the --timeout error', async () => {
+    const p = await silentProxy();
+    const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
+      env: {
+        ...home.env,
+        FORMCTL_BASE_URL: 'https://forms.example.test',
+        FORMCTL_TOKEN: 'fsk_t',
+        HTTPS_PROXY: p.url.replace('http:', 'https:'),
+        FORMCTL_TEST_LIVE_HANDLES: '1',
+      },
+    });
+    expect(r.code).toBe(11);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+  });
+
+  it('webhook send: the --timeout error, then the process ends with no live handle', async () => {
+    const p = await silentProxy();
+    const r = await runFormctl(['webhook', 'send', 'https://hooks.example.test/h', '--timeout', '1'], {
+      env: { ...home.env, HTTPS_PROXY: p.url, FORMCTL_TEST_LIVE_HANDLES: '1' },
+    });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('No answer from hooks.example.test within 1 s');
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+    expect(p.closedByClient()).toBe(1);
   });
 });

@@ -63,6 +63,18 @@ describe.skipIf(!TINYPROXY && !IN_CI)('proxies (e2e, built binary, tinyproxy)', 
     expect(new Set(seen)).toEqual(new Set([target()]));
   });
 
+  it('--debug names the proxy once per request when a command makes several API clients (auth login)', async () => {
+    const r = await runFormctl(['auth', 'login', '--with-token', '--base-url', sb.url, '--profile', 'via-proxy', '--debug'], {
+      env: { ...home.env, HTTP_PROXY: proxy.url },
+      input: `${sb.tokens.all}\n`,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    const sent = lines.filter((l) => l.startsWith('[debug] > '));
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.includes('via proxy'))).toEqual(sent.map(() => `[debug]   via proxy ${proxy.url} (HTTP_PROXY): forward GET to ${target()}`));
+  });
+
   it('webhook send goes through the proxy too', async () => {
     const before = proxy.connections().length;
     const secret = join(home.dir, 'secret.txt');
@@ -72,6 +84,17 @@ describe.skipIf(!TINYPROXY && !IN_CI)('proxies (e2e, built binary, tinyproxy)', 
     expect(r.stderr).not.toMatch(/proxy/i);
     expect(JSON.parse(r.stdout)).toMatchObject({ signed: true, status: 404 });
     expect(proxy.connections().slice(before)).toEqual([target()]);
+  });
+
+  it('webhook send --debug logs its POST and names the proxy, password masked', async () => {
+    const url = proxy.url.replace('//', '//alice:s3cretPw@');
+    const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--json', '--debug'], { env: env({ HTTP_PROXY: url }) });
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 404 });
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('[debug]'));
+    expect(lines[0]).toBe(`[debug] > POST ${sb.url}/receiver`);
+    expect(lines[1]).toBe(`[debug]   via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY): forward POST to ${target()}`);
+    expect(lines[2]).toMatch(new RegExp(`^\\[debug\\] < 404 POST ${sb.url}/receiver \\(\\d+ ms\\)$`));
+    expect(r.stderr).not.toContain('s3cretPw');
   });
 
   it.each([

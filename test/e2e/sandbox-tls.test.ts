@@ -134,6 +134,17 @@ describe('the data paths over https, from the built binary', () => {
     expect(hint).toMatch(/^hint: .*NODE_EXTRA_CA_CERTS/);
     expect(rest).toEqual(['']);
   });
+
+  it('webhook send to an https receiver without its CA: the same error about the certificate, its hint naming NODE_EXTRA_CA_CERTS', async () => {
+    // The sandbox's https port stands in for a receiver whose CA this machine does not trust.
+    const r = await runFormctl(['webhook', 'send', `${sb.url}/hook`, '--json'], { env: home.env });
+    expect(r.code).toBe(11);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n').filter((l) => !l.startsWith('warning: '));
+    expect(lines[0]).toMatch(/^error: .*certificate.*UNABLE_TO_VERIFY_LEAF_SIGNATURE.*\(POST https:\/\/.*\/hook\)\.$/);
+    expect(lines[1]).toMatch(/^hint: .*NODE_EXTRA_CA_CERTS/);
+    expect(lines.slice(2)).toEqual(['']);
+  });
 });
 
 /** Spawns `formctl sandbox …` with a ready file; resolves with its JSON, and a way to stop it. */

@@ -2,7 +2,8 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { getForm } from '../../api/forms.js';
 import { NetworkError, ProxyError } from '../../api/errors.js';
-import { type ProxySetting, proxySetting } from '../../api/proxy.js';
+import { untrustedCertificate } from '../../api/network.js';
+import { type ProxySetting, proxySetting, traceProxy } from '../../api/proxy.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
@@ -44,6 +45,8 @@ export type WebhookSendOptions = FlagsOf<typeof webhookSendCommand> &
     url: string;
     /** The proxies from the environment (src/api/proxy.ts), if any. */
     proxy?: ProxySetting;
+    /** --debug: where each line goes (the factory's, which redacts signed queries); undefined without --debug. */
+    debug?: (line: string) => void;
   };
 
 /** `formctl webhook send <url>`. */
@@ -59,6 +62,7 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
       userAgent: userAgent(),
       url,
       proxy: proxySetting(f.env),
+      debug: f.globals.debug ? (line) => f.debug(line) : undefined,
     }),
   );
 }
@@ -86,21 +90,32 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   if (secret !== undefined) headers[SIGNATURE_HEADER] = signBody(secret, body);
 
   const url = new URL(o.url);
+  // --debug as the API client logs: the request, the proxy it went through (password masked), the answer.
+  const where = shown(url.origin + url.pathname);
+  o.debug?.(`> POST ${where}`);
+  const untrace = o.debug && o.proxy ? traceProxy(o.proxy, o.debug) : undefined;
+  const t0 = Date.now();
   let res;
   try {
     res = await postRaw(url, { headers, body, timeoutMs: o.timeoutMs, signal: o.signal, proxy: o.proxy });
+    o.debug?.(`< ${res.status} POST ${where} (${Date.now() - t0} ms)`);
   } catch (err) {
     if (err instanceof ProxyError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.name === 'AbortError' || o.signal.aborted) throw new InterruptedError();
     const { reason, code } = describeFailure(err, url);
+    // A certificate this Node does not trust: the API client's words and hint (NODE_EXTRA_CA_CERTS; no --insecure).
+    const untrusted = untrustedCertificate(code, url.host);
     const hint =
-      code === 'ECONNREFUSED'
+      untrusted?.hint ??
+      (code === 'ECONNREFUSED'
         ? 'Is the receiver running on that address and port?'
         : code === 'ETIMEDOUT'
           ? 'Is the receiver stuck? Raise --timeout if it is just slow.'
-          : undefined;
-    throw new NetworkError(`${reason} (POST ${shown(url.origin + url.pathname)}).`, hint, code);
+          : undefined);
+    throw new NetworkError(`${untrusted?.reason ?? reason} (POST ${shown(url.origin + url.pathname)}).`, hint, code);
+  } finally {
+    untrace?.();
   }
   const received = res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.

@@ -148,6 +148,26 @@ describe('the request', () => {
     expect(s.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
   });
 
+  it.each([
+    ['node:http (direct)', undefined],
+    ['fetch (with a dispatcher, as through a proxy)', 'agent'],
+  ])('%s: credentials in the URL go as Basic authorization, and an Authorization header given wins', async (_name, kind) => {
+    const { Agent } = (await import('undici')).default;
+    const dispatcher = kind ? new Agent() : undefined;
+    try {
+      const s = await stub((req, res) => req.resume().on('end', () => res.end()));
+      const url = new URL(s.url);
+      url.username = 'b%40b';
+      url.password = 'p%3Ass';
+      await text((await exchange({ url, method: 'POST', headers: {}, body: '{}', dispatcher })).body);
+      await text((await exchange({ url, method: 'GET', headers: { Authorization: 'Bearer t' }, dispatcher })).body);
+      expect(s.requests.map((r) => r.headers.authorization)).toEqual([`Basic ${Buffer.from('b@b:p:ss').toString('base64')}`, 'Bearer t']);
+      expect(s.requests.map((r) => r.url)).toEqual(['/x', '/x']);
+    } finally {
+      await dispatcher?.close();
+    }
+  });
+
   it('an invalid header value is refused before anything is sent', async () => {
     const s = await stub((_req, res) => res.end());
     await expect(exchange({ url: s.url, method: 'GET', headers: { 'x-bad': 'a\nb' } })).rejects.toMatchObject({ code: 'ERR_INVALID_CHAR' });
