@@ -23,11 +23,15 @@ export interface ProxySetting {
   noProxy: string;
 }
 
-/** The first variable of `names` that is set and not empty. */
+/**
+ * The first variable of `names` that is set and not empty. A value without a scheme
+ * (`proxy.example.com:3128`, `bob:secret@proxy:3128`) is an http:// proxy, as curl, npm and Go's
+ * tools read it.
+ */
 function pick(env: NodeJS.ProcessEnv, names: string[]): { url: string; from: string } | undefined {
   for (const from of names) {
     const url = env[from]?.trim();
-    if (url) return { url, from };
+    if (url) return { url: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`, from };
   }
   return undefined;
 }

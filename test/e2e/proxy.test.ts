@@ -63,6 +63,17 @@ describe.skipIf(!TINYPROXY && !IN_CI)('proxies (e2e, built binary, tinyproxy)', 
     expect(new Set(seen)).toEqual(new Set([target()]));
   });
 
+  it('a proxy written without a scheme (host:port, user:password@host:port) is an http:// proxy, as curl reads it', async () => {
+    const before = proxy.connections().length;
+    const bare = await runFormctl(['workspace', 'list', '--json', 'id'], { env: env({ HTTP_PROXY: `127.0.0.1:${proxy.port}` }) });
+    expect([bare.code, bare.stderr]).toEqual([0, '']);
+    const creds = await runFormctl(['workspace', 'list', '--json', 'id', '--debug'], { env: env({ HTTP_PROXY: `alice:s3cretPw@127.0.0.1:${proxy.port}` }) });
+    expect(creds.code).toBe(0);
+    expect(creds.stderr).toContain(`via proxy http://alice:[REDACTED]@127.0.0.1:${proxy.port} (HTTP_PROXY)`);
+    expect(creds.stderr).not.toContain('s3cretPw');
+    expect(proxy.connections().length - before).toBeGreaterThanOrEqual(2);
+  });
+
   it('--debug names the proxy once per request when a command makes several API clients (auth login)', async () => {
     const r = await runFormctl(['auth', 'login', '--with-token', '--base-url', sb.url, '--profile', 'via-proxy', '--debug'], {
       env: { ...home.env, HTTP_PROXY: proxy.url },

@@ -153,3 +153,11 @@ describe('--debug names the variable used for the target URL scheme', () => {
     expect(lines).toEqual([`  via proxy ${same} (HTTPS_PROXY): CONNECT api.example:443`, `  via proxy ${same} (HTTP_PROXY): CONNECT api.example:8080`]);
   });
 });
+
+describe('proxySetting', () => {
+  it('reads a value without a scheme as an http:// proxy, as curl does; a scheme given stays', () => {
+    expect(proxySetting({ HTTP_PROXY: 'proxy.example:3128' })?.http).toEqual({ url: 'http://proxy.example:3128', from: 'HTTP_PROXY' });
+    expect(proxySetting({ https_proxy: 'bob:pw@proxy.example:3128' })?.https).toEqual({ url: 'http://bob:pw@proxy.example:3128', from: 'https_proxy' });
+    expect(proxySetting({ HTTPS_PROXY: 'https://proxy.example' })?.https?.url).toBe('https://proxy.example');
+  });
+});
