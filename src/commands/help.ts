@@ -15,7 +15,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['FORMCTL_CACHE_DIR', 'Directory for the completion cache and the shared rate budget (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)'],
   ['FORMCTL_DEBUG', 'Set to 1 to log HTTP requests to stderr, like --debug (token redacted)'],
   ['FORMCTL_NO_INPUT', 'Set to 1 to never prompt, like --no-input'],
-  ['FORMCTL_COMPLETE_TIMEOUT', 'Seconds a tab press waits for the service before offering nothing (default 2)'],
+  ['FORMCTL_COMPLETE_TIMEOUT', 'Seconds a tab press waits for the service before offering nothing (default 2; at most 600; 0, negative or not a number: 2)'],
   ['CI', 'When set (and not "false"/"0"), prompts are disabled'],
   ['NO_COLOR', 'When set, no colour'],
   ['FORCE_COLOR', 'When set (not 0), colour even when not a terminal'],

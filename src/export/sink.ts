@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, access, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { createReadStream, writeSync } from 'node:fs';
+import { createReadStream, unlinkSync, writeSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Readable, type Writable, addAbortSignal } from 'node:stream';
@@ -279,6 +279,7 @@ export async function writeToStreamWhole(body: Readable, dest: Writable, o: { si
     discard(body);
     throw downloadError(err, o.signal, 'a temporary file for stdout');
   }
+  removeAtExit(spool.path);
   try {
     try {
       await copyToFile(body, spool.fh, { signal: o.signal });
@@ -290,7 +291,34 @@ export async function writeToStreamWhole(body: Readable, dest: Writable, o: { si
     return await writeToStream(createReadStream(spool.path), dest, { signal: o.signal });
   } finally {
     await unlink(spool.path).catch(() => undefined);
+    keepAtExit(spool.path);
   }
+}
+
+/**
+ * Spool files to remove if the process exits before writeToStreamWhole's own cleanup runs: a reader
+ * that closes stdout early (`formctl submission export … -o - | head`) ends the process at once from
+ * the EPIPE handler (src/main.ts), as does a second Ctrl-C. The whole CSV would stay in the cache
+ * directory until the next spooled export swept it.
+ */
+const spoolsLeft = new Set<string>();
+const removeSpools = () => {
+  for (const path of spoolsLeft) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
+    }
+  }
+};
+
+function removeAtExit(path: string): void {
+  if (spoolsLeft.size === 0) process.on('exit', removeSpools);
+  spoolsLeft.add(path);
+}
+
+function keepAtExit(path: string): void {
+  if (spoolsLeft.delete(path) && spoolsLeft.size === 0) process.off('exit', removeSpools);
 }
 
 /** A new private temp file in `dir` (made if missing), else in the system's temp directory. */

@@ -34,9 +34,13 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
 /**
  * A multi-select's answer is a list (the service validates it as an array, OpnForm
  * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`) is taken
- * as it is, any other text is the one option chosen.
+ * as it is, blank text (empty or spaces) is no option chosen (`[]`), any other text is the one option
+ * chosen. Blank text was `[""]`: a list holding an empty option, which the deployed server keeps (its
+ * TrimStrings and ConvertEmptyStringsToNull reach into the list, Kernel.php:45-46: `[null]`) where
+ * the user meant no answer.
  */
 function multiSelectList(raw: string): unknown[] {
+  if (raw.trim() === '') return [];
   if (raw.trim().startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(raw);

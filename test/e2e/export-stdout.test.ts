@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
+import { BIN, HANG_BOUND_MS, runFormctl, tempHome } from '../helpers/cli.js';
 import { type CountingProxy, type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -79,6 +80,24 @@ describe('an export of more than one chunk to stdout (deployed flavour, 1,200 ro
     expect(lines[0]).toMatch(/^id,/);
     expect(lines).toHaveLength(1201);
     expect(r.stdout.split('\uFEFF')).toHaveLength(2);
+    expect(readdirSync(spool)).toEqual([]);
+  });
+
+  it('a reader gone before the CSV comes (| head that ended): exit 0, and the temp file holding the whole CSV is removed', async () => {
+    brokenFrom = undefined;
+    const child = spawn(process.execPath, [BIN, 'submission', 'export', String(sb.formId), '-o', '-'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const hang = setTimeout(() => child.kill('SIGKILL'), HANG_BOUND_MS);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // The pipe's reader is gone: the CSV's first write to stdout is EPIPE, once it was collected whole.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(hang);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/error|EPIPE/);
     expect(readdirSync(spool)).toEqual([]);
   });
 });

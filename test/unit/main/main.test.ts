@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/main.js';
 import { startStubServer } from '../../helpers/http.js';
 import { Capture } from '../../helpers/io.js';
+import { completeTimeoutMs } from '../../../src/completion/values.js';
 
 const home = mkdtempSync(join(tmpdir(), 'formctl-main-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -177,6 +178,13 @@ describe('help topics', () => {
     expect(names).toEqual(
       expect.arrayContaining(['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']),
     );
+  });
+
+  it("help environment gives FORMCTL_COMPLETE_TIMEOUT's range and what other values mean, as completion reads it", async () => {
+    const line = (await formctl(['help', 'environment'])).out.split('\n').find((l) => l.trim().startsWith('FORMCTL_COMPLETE_TIMEOUT'));
+    expect(line).toContain('(default 2; at most 600; 0, negative or not a number: 2)');
+    expect([completeTimeoutMs({}), completeTimeoutMs({ FORMCTL_COMPLETE_TIMEOUT: '1e9' })]).toEqual([2_000, 600_000]);
+    for (const v of ['0', '-1', 'abc']) expect(completeTimeoutMs({ FORMCTL_COMPLETE_TIMEOUT: v })).toBe(2_000);
   });
 
   it('an unknown help topic is a usage error', async () => {

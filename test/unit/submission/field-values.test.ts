@@ -91,6 +91,22 @@ describe('select options', () => {
     );
   });
 
+  it('a blank multi-select (--set Tags=, "" in --file or a bulk line) is no option chosen, an empty list: not [""], nor refused as no option', () => {
+    const free = { ...form, properties: [...form.properties, { id: 'f_any', name: 'Any', type: 'multi_select' }] } as unknown as Form;
+    expect(resolveData(free, [['Tags', '']], { coerce: true })).toEqual({ f_tags: [] });
+    expect(resolveData(free, [['Any', '  ']], { coerce: true })).toEqual({ f_any: [] });
+    expect(
+      resolveData(free, [
+        ['Tags', ' '],
+        ['Any', ''],
+      ]),
+    ).toEqual({ f_tags: [], f_any: [] });
+    expect(parseLine(free, '{"submission_id": 3, "Any": "", "Tags": ""}').data).toEqual({ f_any: [], f_tags: [] });
+    expect(answerBody(free, [['Any', '']], new Date()).body).toMatchObject({ f_any: [] });
+    // A select has no list to be empty: blank is not one of its options (null clears it).
+    expect(refusal(() => resolveData(free, [['Topic', '']])).exitCode).toBe(2);
+  });
+
   it("as the service: an option's exact id passes, and a field that lets people add options takes a new value", () => {
     expect(resolveData(form, [['Tags', ['a', 'Later']]])).toEqual({ f_tags: ['a', 'Later'] });
     expect(resolveData(form, [['Open', 'Brand new']], { coerce: true })).toEqual({ f_open: 'Brand new' });
