@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTracked as spawn } from '../helpers/processes.js';
 import { readdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
