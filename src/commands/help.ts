@@ -22,7 +22,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['CLICOLOR_FORCE', 'When set (not 0), colour even when not a terminal, like FORCE_COLOR'],
   ['CLICOLOR', '"0" disables colour (NO_COLOR and a forced colour win)'],
   ['TERM', '"dumb" disables colour'],
-  ['FORMCTL_PAGER', 'Pager for tables longer than the terminal (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
+  ['FORMCTL_PAGER', 'Pager for tables longer than the terminal, a shell command line (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
   ['PAGER', 'Pager when FORMCTL_PAGER is not set'],
   ['VISUAL, EDITOR', 'Editor for `formctl form edit`'],
   ['HTTPS_PROXY, https_proxy', 'Proxy for https:// services (CONNECT tunnel; else HTTP_PROXY); e.g. http://user:password@proxy:3128'],
