@@ -10,6 +10,7 @@
 // only (squid's default), and an http:// request is in clear on the way anyway.
 
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
@@ -160,8 +161,11 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
     const connect = (o as { connect: Connector }).connect;
     return new Pool(origin, {
       ...o,
-      connect: (opts: object, callback: (...args: unknown[]) => void) => {
-        const socket = connect(opts, callback);
+      connect: (opts: { servername?: string | null }, callback: (...args: unknown[]) => void) => {
+        // undici names an https:// proxy in TLS's SNI by its host, an IP address included, and Node
+        // warns about that (DEP0123: RFC 6066 allows names only). Without a servername, undici's
+        // connector names none for an IP address, and the certificate is still checked against it.
+        const socket = connect(opts.servername && isIP(opts.servername.replace(/^\[|\]$/g, '')) ? { ...opts, servername: null } : opts, callback);
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
         return socket;
