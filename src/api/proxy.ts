@@ -10,6 +10,7 @@
 // only (squid's default), and an http:// request is in clear on the way anyway.
 
 import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
@@ -54,6 +55,30 @@ export function maskProxyUrl(url: string): string {
     return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
   }
 }
+
+/**
+ * Whether formctl can use this proxy: an http:// or https:// one. Any other scheme (socks5://,
+ * socks4://, socks5h://) is refused with exit 12 for the requests that would go through it
+ * (unsupportedProxy); NO_PROXY may still send every request direct. undici's SOCKS5 support is
+ * marked experimental and announces it on stderr with a process warning on first use. A value that
+ * is not a URL is left to undici (proxyFailure words its error).
+ */
+function supported(url: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * An unsupported proxy is given to undici as this https:// origin, so that undici still decides by
+ * NO_PROXY which requests would go through it: those come to clientFactory as a CONNECT to this
+ * origin, whose connection fails at once with UNSUPPORTED_PROXY, without a socket (the .invalid
+ * name is never resolved: RFC 6761).
+ */
+const UNSUPPORTED_ORIGIN = 'https://unsupported-proxy.formctl.invalid';
+const UNSUPPORTED_PROXY = 'FORMCTL_PROXY_UNSUPPORTED';
 
 /** The proxy for a URL's scheme, if any (NO_PROXY is left to the agent: see proxyFailure). */
 function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string } | undefined {
@@ -126,11 +151,21 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   const sockets = new Set<Duplex>();
   type Connector = (opts: object, callback: (...args: unknown[]) => void) => Duplex;
   const clientFactory = (origin: URL, o: object): Dispatcher => {
+    if (origin.origin === UNSUPPORTED_ORIGIN) {
+      return new Pool(origin, {
+        ...o,
+        connect: (_opts: object, callback: (...args: unknown[]) => void) =>
+          callback(Object.assign(new Error('only http:// and https:// proxies are supported'), { code: UNSUPPORTED_PROXY })),
+      } as ConstructorParameters<typeof Pool>[1]);
+    }
     const connect = (o as { connect: Connector }).connect;
     return new Pool(origin, {
       ...o,
-      connect: (opts: object, callback: (...args: unknown[]) => void) => {
-        const socket = connect(opts, callback);
+      connect: (opts: { servername?: string | null }, callback: (...args: unknown[]) => void) => {
+        // undici names an https:// proxy in TLS's SNI by its host, an IP address included, and Node
+        // warns about that (DEP0123: RFC 6066 allows names only). Without a servername, undici's
+        // connector names none for an IP address, and the certificate is still checked against it.
+        const socket = connect(opts.servername && isIP(opts.servername.replace(/^\[|\]$/g, '')) ? { ...opts, servername: null } : opts, callback);
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
         return socket;
@@ -173,7 +208,8 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
   // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
   // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
-  return new Routed({ httpProxy: p.http?.url ?? '', httpsProxy: p.https?.url ?? '', noProxy: p.noProxy, proxyTunnel: false, clientFactory });
+  const given = (x: { url: string } | undefined): string => (x === undefined ? '' : supported(x.url) ? x.url : UNSUPPORTED_ORIGIN);
+  return new Routed({ httpProxy: given(p.http), httpsProxy: given(p.https), noProxy: p.noProxy, proxyTunnel: false, clientFactory });
 }
 
 /** The target of a request undici made to one of `proxies` with a full URL as its path (a forwarded request), from its `undici:request:create` message. */
@@ -275,6 +311,7 @@ export function proxyFailure(
 ): ProxyError | undefined {
   const proxy = proxyForScheme(p, url);
   if (!proxy) return undefined;
+  if (err.code === UNSUPPORTED_PROXY) return unsupportedProxy(proxy, url, where);
   let proxyUrl: URL;
   try {
     proxyUrl = new URL(proxy.url);
@@ -335,6 +372,17 @@ export function proxyAnswerFailure(
   const forwarded = (dispatcher as Partial<ProxyDispatcher> | undefined)?.forwarded;
   if (!proxy || typeof forwarded !== 'function' || !forwarded.call(dispatcher, url)) return undefined;
   return credentialsRefused(proxy, String(status), where);
+}
+
+/** A request that NO_PROXY does not send direct, with a proxy that is not http:// or https:// (see supported). */
+function unsupportedProxy(proxy: { url: string; from: string }, url: URL, where: string): ProxyError {
+  const scheme = proxy.url.slice(0, proxy.url.indexOf(':')).toLowerCase();
+  const what = scheme.startsWith('socks') ? 'is a SOCKS proxy' : `uses ${scheme}://`;
+  return new ProxyError(
+    `The proxy ${maskProxyUrl(proxy.url)} (${proxy.from}) ${what}: only http:// and https:// proxies are supported ${where}.`,
+    `Set ${proxy.from} to an http:// or https:// proxy, or add ${url.hostname} to NO_PROXY to reach it directly.`,
+    'PROXY_UNSUPPORTED',
+  );
 }
 
 /** A proxy that wants credentials (none in its URL) or did not accept those in its URL. */

@@ -22,11 +22,11 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['CLICOLOR_FORCE', 'When set (not 0), colour even when not a terminal, like FORCE_COLOR'],
   ['CLICOLOR', '"0" disables colour (NO_COLOR and a forced colour win)'],
   ['TERM', '"dumb" disables colour'],
-  ['FORMCTL_PAGER', 'Pager for tables longer than the terminal (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
+  ['FORMCTL_PAGER', 'Pager for tables longer than the terminal, a shell command line (default: $PAGER, else "less -FRX"); empty or "cat" turns it off'],
   ['PAGER', 'Pager when FORMCTL_PAGER is not set'],
   ['VISUAL, EDITOR', 'Editor for `formctl form edit`'],
   ['HTTPS_PROXY, https_proxy', 'Proxy for https:// services (CONNECT tunnel; else HTTP_PROXY); e.g. http://user:password@proxy:3128'],
-  ['HTTP_PROXY, http_proxy', 'Proxy for http:// services; failures are exit 12'],
+  ['HTTP_PROXY, http_proxy', 'Proxy for http:// services; failures are exit 12, as is a proxy that is not http:// or https:// (socks5://)'],
   ['NO_PROXY, no_proxy', 'Hosts reached directly: host suffixes (example.com), host:port, IP ranges (10.0.0.0/8), or * for all'],
   ['NODE_EXTRA_CA_CERTS', "A PEM file of extra CAs to trust (a self-hosted service's private CA)"],
 ];

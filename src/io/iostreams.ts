@@ -18,7 +18,7 @@ export interface IOStreams {
   /** True when prompts are allowed: both ends are TTYs, and neither --no-input nor CI is set. */
   canPrompt: boolean;
   /** The pager for long tables (src/io/pager.ts): only when stdout is a terminal and paging is on. */
-  pager?: { argv: string[]; env: NodeJS.ProcessEnv };
+  pager?: { command: string; env: NodeJS.ProcessEnv };
   /** The environment the command runs in (what `--jq`'s `$ENV` and `env` read). */
   env?: NodeJS.ProcessEnv;
 }
@@ -65,13 +65,13 @@ export const DEFAULT_PAGER = 'less -FRX';
 
 /**
  * The pager command for this run, or undefined for none: `--no-pager`, or a variable set to nothing
- * or to `cat` (as git reads GIT_PAGER), turns it off. The command is split on spaces, not run by a shell.
+ * or to `cat` (as git reads GIT_PAGER), turns it off. The command is a shell command line, as git
+ * runs its pager: quotes, a path with spaces and `VAR=value` prefixes work (src/io/pager.ts).
  */
-export function pagerCommand(env: NodeJS.ProcessEnv): string[] | undefined {
-  const value = env.FORMCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER;
-  const words = value.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0 || words[0] === 'cat') return undefined;
-  return words;
+export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  const value = (env.FORMCTL_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim();
+  if (value === '' || value.split(/\s/, 1)[0] === 'cat') return undefined;
+  return value;
 }
 
 /** Builds IOStreams from real or injected streams. */
@@ -98,7 +98,7 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     env: o.env,
   };
   const pager = o.pager && stdoutIsTTY ? pagerCommand(o.env) : undefined;
-  if (pager) io.pager = { argv: pager, env: o.env };
+  if (pager) io.pager = { command: pager, env: o.env };
   return io;
 }
 

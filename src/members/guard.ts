@@ -31,6 +31,8 @@ export interface WorkspaceFacts {
   candidates: Member[];
   /** The token's workspaces, when they could be listed (for `settleCaller`). */
   workspaces?: Workspace[];
+  /** Whether the workspace list was asked for (`addWorkspaceEntry`), whatever came of it. */
+  listed?: boolean;
   /** Whether the caller is an admin of this workspace, when a read told (see `settleCaller`). */
   callerIsAdmin?: boolean;
   /** The member list could not be read and --force said to go ahead without the check. */
@@ -63,11 +65,14 @@ export function formsPhrase(n: number | undefined): string {
   return n === 1 ? 'its one form' : `its ${n} forms`;
 }
 
-/** Reads the member list (required), and best effort the workspace's name, its form count and who the caller is. */
+/**
+ * Reads the member list (required), and best effort the workspace's name and entry (from the
+ * workspace list, unless `list` is false: `addWorkspaceEntry` reads it when needed) and who the caller is.
+ */
 export async function readWorkspaceFacts(
   client: ApiClient,
   workspaceId: number,
-  o: { identify?: boolean; countForms?: boolean; force?: boolean } = {},
+  o: { identify?: boolean; list?: boolean; force?: boolean } = {},
 ): Promise<WorkspaceFacts> {
   let members: Member[];
   try {
@@ -78,7 +83,7 @@ export async function readWorkspaceFacts(
         (l) => l.find((w) => Number(w.id) === workspaceId)?.name,
         () => undefined,
       );
-      return { id: workspaceId, name: typeof name === 'string' ? name : undefined, members: [], candidates: [], unchecked: true };
+      return { id: workspaceId, name: typeof name === 'string' ? name : undefined, members: [], candidates: [], unchecked: true, listed: true };
     }
     if (err instanceof ForbiddenError) {
       throw new CliError(
@@ -89,18 +94,8 @@ export async function readWorkspaceFacts(
     }
     throw err;
   }
-  const workspaces = await listWorkspaces(client).catch(() => undefined);
-  const entry = workspaces?.find((w) => Number(w.id) === workspaceId);
-  const forms = o.countForms ? await countForms(client, workspaceId) : undefined;
-  const facts: WorkspaceFacts = {
-    id: workspaceId,
-    name: typeof entry?.name === 'string' ? entry.name : undefined,
-    entry,
-    members,
-    forms,
-    candidates: members,
-    workspaces,
-  };
+  const facts: WorkspaceFacts = { id: workspaceId, members, candidates: members };
+  if (o.list !== false) await addWorkspaceEntry(client, facts);
   if (members.length === 1) {
     facts.me = members[0];
     facts.candidates = [members[0]!];
@@ -135,13 +130,16 @@ async function narrowCandidates(client: ApiClient, facts: WorkspaceFacts): Promi
 
 /**
  * Learns what `leaveOrphans` needs about the caller: who they are, from who-am-I (one request);
- * where the service has no such route, whether they are an admin, from the invite list (a read only
- * admins may make: 200 means admin, a 403 that names the role means not); failing that, narrows
+ * where the service has no such route, whether they are an admin, from the workspace's entry in the
+ * workspace list (the deployed one says `is_admin`), else from the invite list (a read only admins
+ * may make: 200 means admin, a 403 that names the role means not); failing that, narrows
  * `candidates` (and sets `me` when one is left) from the token's other workspaces.
  */
 export async function settleCaller(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
   if (facts.me) return;
   if (await identifyByAccount(client, facts)) return;
+  await addWorkspaceEntry(client, facts);
+  if (!leaveNeedsCaller(facts)) return;
   try {
     await listInvites(client, facts.id);
     facts.callerIsAdmin = true;
@@ -161,6 +159,15 @@ export function leaveNeedsCaller(f: WorkspaceFacts): boolean {
   return (
     !f.unchecked && f.members.length > 1 && f.members.filter(isAdmin).length === 1 && typeof f.entry?.is_admin !== 'boolean' && f.entry?.is_readonly !== true
   );
+}
+
+/** Reads the token's workspace list (once): this workspace's name, and its entry (the deployed one says `is_admin` for the caller). */
+export async function addWorkspaceEntry(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
+  if (facts.listed) return;
+  facts.listed = true;
+  facts.workspaces = await listWorkspaces(client).catch(() => undefined);
+  facts.entry = facts.workspaces?.find((w) => Number(w.id) === facts.id);
+  if (typeof facts.entry?.name === 'string') facts.name = facts.entry.name;
 }
 
 /** Counts the forms (once) for a message about what a change would orphan. */

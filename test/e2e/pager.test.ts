@@ -1,6 +1,6 @@
 // Long tables on a terminal go through the pager (FORMCTL_PAGER, then PAGER, then `less -FRX`); pipes,
 // --json, --no-pager and a pager that cannot start print directly. In a real terminal (tmux); skipped without it.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
@@ -54,6 +54,31 @@ describe.skipIf(!hasTmux())('pager', () => {
     expect(r.paged).toMatch(/^ID\s+SUBMITTED/);
     const viaPager = await onTerminal(list(), { PAGER: fakePager });
     expect(viaPager.paged).toBe(r.paged);
+  });
+
+  it('the pager command is run by the shell, as git runs it: a quoted path with a space, quoted arguments, a VAR=value prefix', async () => {
+    const dir = join(home.dir, 'my pagers');
+    mkdirSync(dir, { recursive: true });
+    const spaced = join(dir, 'fake pager');
+    // Each argument in brackets, so that a quoted one with a space shows as one.
+    writeFileSync(spaced, '#!/bin/sh\nprintf "[%s]" "$@" > "$PAGED_FILE.args"\necho "$EXTRA" >> "$PAGED_FILE.args"\ncat > "$PAGED_FILE"\necho PAGED\n');
+    chmodSync(spaced, 0o755);
+    const r = await onTerminal(list(), { FORMCTL_PAGER: `EXTRA=set '${spaced}' -R 'two words'` });
+    expect(r.code).toBe(0);
+    expect(r.screen).toContain('PAGED');
+    expect(r.args).toBe('[-R][two words]set\n');
+    expect(r.paged!.split('\n').filter(Boolean)).toHaveLength(41);
+    const viaPager = await onTerminal(list(), { PAGER: `"${spaced}"` });
+    expect(viaPager.screen).toContain('PAGED');
+    expect(viaPager.paged).toBe(r.paged);
+  });
+
+  it('a pager the shell cannot find or run leaves the table printed directly, exit 0', async () => {
+    for (const pager of [`'${join(home.dir, 'no such', 'pager')}' -R`, `${join(home.dir, 'no-such-pager')} -R`, home.dir]) {
+      const r = await onTerminal(list(), { FORMCTL_PAGER: pager });
+      expect(r.code, pager).toBe(0);
+      expect(r.screen, pager).toMatch(/^1\s/m);
+    }
   });
 
   it('a table that fits the terminal is printed directly', async () => {

@@ -4,6 +4,8 @@ import type { Factory } from '../../factory.js';
 import { notice, success } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import {
+  addFormCount,
+  addWorkspaceEntry,
   formsPhrase,
   leaveNeedsCaller,
   leaveOrphans,
@@ -43,17 +45,26 @@ export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
 /**
  * Reads the members first and refuses (exit 2, unless --force) when the caller is the only member or
  * the only admin: neither service stops it, and the workspace with all its forms would be left to
- * nobody (docs/webhooks-and-members.md, "The last admin"). On a terminal, asks to type its name.
+ * nobody (docs/webhooks-and-members.md, "The last admin"). The refusal comes after the guard's own
+ * reads only: the member list and, where it has one admin among several members, who-am-I (or its
+ * fallbacks: settleCaller). The workspace's name and form count, for the prompt and messages of a
+ * leave that goes ahead, are read only then.
+ * On a terminal, asks to type its name.
  */
 export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void> {
   // Off a terminal without --yes nothing can be confirmed: refuse before any request.
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
   const client = await o.api();
-  const facts = await readWorkspaceFacts(client, o.id, { countForms: true, force: o.force });
+  const facts = await readWorkspaceFacts(client, o.id, { list: false, force: o.force });
   if (leaveNeedsCaller(facts)) await settleCaller(client, facts);
   const orphan = leaveOrphans(facts);
+  if (orphan && !o.force) throw orphanError(facts, orphan, `leave ${workspaceLabel(facts)}`);
+  // Going ahead: the name and the form count, each only where a message shows it (the prompt, the
+  // --force warning; the name also in the ✓ line on a terminal).
+  const prompts = !o.yes;
+  if (orphan || prompts || o.io.stdoutIsTTY) await addWorkspaceEntry(client, facts);
+  if (orphan || prompts) await addFormCount(client, facts);
   const ws = workspaceLabel(facts);
-  if (orphan && !o.force) throw orphanError(facts, orphan, `leave ${ws}`);
   if (orphan) await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
   if (facts.unchecked) await notice(o.io, `--force: the member list of ${ws} could not be read, so nobody checked that it keeps an admin.`, 'warning');
   const message = `Leave ${ws}? You lose access to ${formsPhrase(facts.forms).replace(/^no forms$/, 'it')}.`;

@@ -150,58 +150,74 @@ describe('member set-role: the only admin', () => {
 });
 
 describe('workspace leave: the only admin or member', () => {
-  it('refuses the only member (exit 2), naming the workspace and its forms', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, [ADA]]], ws(), FORMS]);
+  it('refuses the only member (exit 2) from the member list alone: one request, the workspace named by its id', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA]]]]);
     const r = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(2);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`]);
     expect(r.err).toBe(
-      'error: Refusing to leave "Ops": Ada Admin (admin@example.com) is the only member of "Ops", so "Ops" and its 3 forms would be left with nobody at all.\n' +
+      'error: Refusing to leave workspace 7: Ada Admin (admin@example.com) is the only member of workspace 7, so workspace 7 and its forms would be left with nobody at all.\n' +
         'hint: Add another admin first (`formctl member add <email> --role admin -w 7`), or delete the workspace (`formctl workspace delete 7`); --force goes ahead anyway.\n',
     );
     expect(writes(s)).toEqual([]);
   });
 
-  it('deployed workspace entry: is_admin true with one admin refuses; is_admin false leaves', async () => {
-    const s = await serve([
-      [`GET ${USERS}`, [200, [ADA, BOB]]],
-      ws({ is_admin: true }),
-      FORMS,
-      [`GET ${USERS}`, [200, [ADA, BOB]]],
-      ws({ is_admin: false }),
-      FORMS,
-      ['POST /open/workspaces/7/leave', [200, { type: 'success', message: 'You have left the workspace.' }]],
-    ]);
-    const r = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
-    expect(r.code).toBe(2);
-    expect(r.err).toContain('is the only admin of "Ops"');
-    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
-    expect(bob.code).toBe(0);
-    expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
-  });
-
-  it('who-am-I names the caller: the guard costs 2 requests (members, who-am-I), whatever the number of workspaces', async () => {
+  it('who-am-I names the caller: the guard costs 2 requests (members, who-am-I) and refuses after those alone; a leave that goes ahead reads the name', async () => {
     const many: [string, Reply] = [
       'GET /open/workspaces',
       [200, Array.from({ length: 12 }, (_, i) => ({ id: 7 + i, name: i === 0 ? 'Ops' : `W${i}`, icon: '' }))],
     ];
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
-      many,
-      FORMS,
       [WHOAMI, [200, { name: 'Ada Admin', email: 'ADMIN@example.com' }]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
-      many,
-      FORMS,
       [WHOAMI, [200, { name: 'Bob Builder', email: 'bob@example.com' }]],
+      ['POST /open/workspaces/7/leave', [204]],
+      [`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]],
+      many,
       ['POST /open/workspaces/7/leave', [204]],
     ]);
     const ada = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
     expect(ada.code).toBe(2);
-    expect(ada.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage');
-    expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate']);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, WHOAMI]);
+    expect(ada.err).toBe(
+      'error: Refusing to leave workspace 7: Ada Admin (admin@example.com) is the only admin of workspace 7, so nobody could manage its members, settings or deletion, and its forms would have no admin.\n' +
+        'hint: Make another member admin first (`formctl member set-role <user> admin -w 7`); --force goes ahead anyway.\n',
+    );
+    // Piped with --yes no message names the workspace: nothing more is read.
     const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
     expect(bob.code).toBe(0);
-    expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate', USERS, '/external/zapier/validate']);
+    expect(s.requests.slice(2).map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, WHOAMI, 'POST /open/workspaces/7/leave']);
+    // On a terminal, the ✓ line names it: the workspace list, not the form count.
+    const tty = fakeIO({ tty: true });
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      await workspaceLeaveRun({ io: tty.io, api: async () => client, prompter: () => ({}) as Prompter, id: 7, yes: true });
+    } finally {
+      await client.close();
+    }
+    expect(tty.out()).toBe('✓ You left "Ops".\n');
+    expect(s.requests.slice(5).map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, 'GET /open/workspaces', 'POST /open/workspaces/7/leave']);
+  });
+
+  it('no who-am-I route: the deployed workspace entry tells (is_admin true with one admin refuses; false leaves)', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      NO_WHOAMI,
+      ws({ is_admin: true }),
+      [`GET ${USERS}`, [200, [ADA, BOB]]],
+      NO_WHOAMI,
+      ws({ is_admin: false }),
+      ['POST /open/workspaces/7/leave', [200, { type: 'success', message: 'You have left the workspace.' }]],
+    ]);
+    const r = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, WHOAMI, 'GET /open/workspaces']);
+    // The workspace list was read for the guard: the refusal names the workspace.
+    expect(r.err).toContain('Refusing to leave "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage');
+    expect(r.err).toContain('and its forms would have no admin.\n');
+    const bob = await runCli(['workspace', 'leave', '7', '--yes'], { url: s.url });
+    expect(bob.code).toBe(0);
     expect(writes(s)).toEqual(['POST /open/workspaces/7/leave']);
   });
 
@@ -227,14 +243,12 @@ describe('workspace leave: the only admin or member', () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
-      FORMS,
       NO_WHOAMI,
       // An invite list refused for no stated role does not say whether the caller is an admin.
       INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [ADA]]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
-      FORMS,
       NO_WHOAMI,
       INVITES_UNTOLD,
       ['GET /open/workspaces/8/users', [200, [BOB]]],
@@ -252,12 +266,10 @@ describe('workspace leave: the only admin or member', () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
-      FORMS,
       NO_WHOAMI,
       ['GET /open/workspaces/7/invites', [200, []]],
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
-      FORMS,
       NO_WHOAMI,
       ['GET /open/workspaces/7/invites', [403, { message: 'Only workspace admins can list invites.' }]],
       ['POST /open/workspaces/7/leave', [204]],

@@ -111,7 +111,9 @@ describe('workspace leave / use', () => {
     const tty = fakeIO({ tty: true });
     const refused = (await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true }).catch((e) => e)) as CliError;
     expect(refused.exitCode).toBe(2);
-    expect(refused.message).toMatch(/^Refusing to leave "Temp": .+ is the only member of "Temp", so "Temp" would be left with nobody at all\.$/);
+    expect(refused.message).toBe(
+      `Refusing to leave workspace ${id}: Ada Admin (admin@example.com) is the only member of workspace ${id}, so workspace ${id} and its forms would be left with nobody at all.`,
+    );
     await workspaceLeaveRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, id, yes: true, force: true });
     expect(tty.out()).toBe('✓ You left "Temp".\n');
     const after = fakeIO();
