@@ -140,10 +140,10 @@ function nodeExchange(r: WireRequest): Promise<WireResponse> {
       const out: Readable = steps?.length
         ? (pipeline([res, ...steps] as unknown as [Readable, NodeJS.ReadWriteStream], () => undefined) as unknown as Readable)
         : res;
-      // A failure of the answer's socket (or an abort) reaches the body, worded as the signal's reason when it was aborted.
+      // A failure of the answer's socket (or an abort) reaches the body (through the decoders, pipeline
+      // passes it on), worded as the signal's reason when it was aborted.
       const destroy = out.destroy.bind(out);
       out.destroy = (error?: Error) => destroy(error === undefined ? undefined : reason(error));
-      if (out !== res) res.once('error', (err) => out.destroy(err));
       // Until the caller reads it, an error only destroys the body; reading it then throws that error.
       out.on('error', () => undefined);
       body = out;
@@ -178,9 +178,8 @@ async function fetchExchange(r: WireRequest): Promise<WireResponse> {
   let res: Response;
   try {
     const { url, headers } = withoutCredentials(r);
-    const init: RequestInit = { method: r.method, headers, body: r.body, redirect: 'manual', signal };
     // Node's fetch takes an undici dispatcher as a non-standard init member.
-    if (r.dispatcher !== undefined) Object.assign(init, { dispatcher: r.dispatcher });
+    const init = { method: r.method, headers, body: r.body, redirect: 'manual', signal, dispatcher: r.dispatcher } as RequestInit;
     res = await fetch(url, init);
   } catch (err) {
     const cause = unwrapFetchError(err) as Error & { code?: unknown };

@@ -124,6 +124,17 @@ describe('timeouts and aborts', () => {
     await new Promise((r) => setTimeout(r, 20));
     await expect(text(res.body)).rejects.toMatchObject({ code: 'FORMCTL_EXCHANGE_TIMEOUT' });
   });
+  it("the same through a decoder: an abort during a gzip body fails its read with the signal's reason", async () => {
+    const s = await stub((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.write(gzipSync(CSV).subarray(0, 20));
+    });
+    const ac = new AbortController();
+    const res = await exchange({ url: s.url, method: 'GET', headers: {}, signal: ac.signal });
+    ac.abort(codedError('exchange timeout', 'FORMCTL_EXCHANGE_TIMEOUT'));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(text(res.body)).rejects.toMatchObject({ code: 'FORMCTL_EXCHANGE_TIMEOUT' });
+  });
 });
 
 describe('the request', () => {
