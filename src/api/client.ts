@@ -43,7 +43,7 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Told before each wait between attempts (rate limit, 5xx, network), so people see why nothing happens. */
   onWait?: (w: { ms: number; reason: string }) => void;
-  /** An undici dispatcher for fetch, injected by tests; default: Node's global one (or a proxy agent, src/api/proxy.ts). */
+  /** An undici dispatcher, injected by tests: requests then go through Node's fetch with it (src/api/transport.ts); default: node:http, or a proxy agent (src/api/proxy.ts). */
   dispatcher?: unknown;
   /** The proxies from the environment (src/api/proxy.ts): requests then go through undici's EnvHttpProxyAgent. */
   proxy?: ProxySetting;
@@ -298,7 +298,7 @@ export class ApiClient {
     return url.origin === this.baseUrl.origin ? redactQuerySecrets(url.pathname + url.search) : url.origin + url.pathname;
   }
 
-  /** Maps an error thrown by undici (request or body read) to InterruptedError or NetworkError. */
+  /** Maps an error of the wire (request or body read; node:http, or fetch through a proxy) to InterruptedError or NetworkError. */
   private failure(err: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
     if (err instanceof CliError) return err;
     const e = unwrapFetchError(err) as NodeJS.ErrnoException;
@@ -316,7 +316,7 @@ export class ApiClient {
 
   /**
    * The dispatcher for fetch: an injected one; with a proxy variable set, undici's EnvHttpProxyAgent,
-   * loaded then only (made on the first request); else Node's global one.
+   * loaded then only (made on the first request); else none: the request goes through node:http.
    */
   private async getDispatcher(): Promise<unknown> {
     const proxy = this.opts.proxy;
@@ -377,7 +377,7 @@ export class ApiClient {
   /**
    * The attempt loop around the one retry rule (retryDecision, src/api/retry.ts). With `whole`,
    * each attempt runs under an ExchangeDeadline of --timeout that the caller clears once it has
-   * read the body: undici's own timeouts are idle timeouts, which a body trickling a byte a second
+   * read the body: the wire's own timeouts are idle timeouts, which a body trickling a byte a second
    * never trips (docs/security.md). Downloads (stream) keep only the idle timeout: a large export
    * may rightly take longer than --timeout.
    */

@@ -1,5 +1,5 @@
-// How a failed connection is worded, for every HTTP path formctl has: the API client (undici) and
-// the webhook sender and forwarder (node:http). One wording per errno code, so the same refused port
+// How a failed connection is worded, for every HTTP path formctl has: the API client (node:http, or
+// Node's fetch through a proxy) and the webhook sender and forwarder. One wording per errno code, so the same refused port
 // reads the same whichever command hit it.
 
 /**
