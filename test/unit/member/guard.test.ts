@@ -35,6 +35,23 @@ const WHOAMI = 'GET /external/zapier/validate';
 const NO_WHOAMI: [string, Reply] = [WHOAMI, [404, { message: 'The route external/zapier/validate could not be found.' }]];
 const guardReads = (s: StubService) => s.requests.filter((q) => q.method === 'GET' && /\/users$|\/invites$|^\/external\//.test(q.url)).map((q) => q.url);
 
+/** `member remove 1` from workspace 7 on a terminal, the confirmation declined: the questions asked. */
+async function removeDeclinedOnTerminal(s: StubService): Promise<string[]> {
+  const { io } = fakeIO({ tty: true, canPrompt: true });
+  const asked: string[] = [];
+  const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
+  const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+  const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
+  try {
+    await expect(
+      memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1' }),
+    ).rejects.toBeInstanceOf(CancelledError);
+  } finally {
+    await client.close();
+  }
+  return asked;
+}
+
 describe('member remove: the only admin or member', () => {
   it('refuses the only admin (exit 2), naming the workspace and its number of forms; nothing is sent', async () => {
     const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), FORMS]);
@@ -79,19 +96,7 @@ describe('member remove: the only admin or member', () => {
       // The caller is the one member of every workspace the token sees: Ada.
       ['GET /open/workspaces/8/users', [200, [ADA]]],
     ]);
-    const { io } = fakeIO({ tty: true, canPrompt: true });
-    const asked: string[] = [];
-    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
-    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
-    const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
-    try {
-      await expect(
-        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1' }),
-      ).rejects.toBeInstanceOf(CancelledError);
-    } finally {
-      await client.close();
-    }
-    expect(asked).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
+    expect(await removeDeclinedOnTerminal(s)).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
   });
 });
 
@@ -223,19 +228,7 @@ describe('workspace leave: the only admin or member', () => {
 
   it('member remove on a terminal: "yourself" from who-am-I, in 2 guard requests', async () => {
     const s = await serve([[`GET ${USERS}`, [200, [ADA, { ...BOB, role: 'admin' }]]], ws(), [WHOAMI, [200, { name: 'Ada', email: 'admin@example.com' }]]]);
-    const { io } = fakeIO({ tty: true, canPrompt: true });
-    const asked: string[] = [];
-    const prompter = { confirm: async (o: { message: string }) => (asked.push(o.message), false) } as unknown as Prompter;
-    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
-    const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
-    try {
-      await expect(
-        memberRemoveRun({ io, api: async () => client, prompter: () => prompter, resolveWorkspace: async (w) => w!, workspace: 7, member: '1' }),
-      ).rejects.toBeInstanceOf(CancelledError);
-    } finally {
-      await client.close();
-    }
-    expect(asked).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
+    expect(await removeDeclinedOnTerminal(s)).toEqual(['Remove Ada Admin (admin@example.com), yourself, from "Ops"?']);
     expect(guardReads(s)).toEqual([USERS, '/external/zapier/validate']);
   });
 
