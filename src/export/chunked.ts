@@ -379,7 +379,7 @@ export async function checkedChunk(o: ChunkRequest, chunk: number[], x: { index:
             `${err.message.replace(/^[^:]*: /, '').replace(/; nothing was saved\.$/, '')} (asked ${attempt} times); the export was stopped`,
           );
         throw new CliError(
-          `${what} did not hold its ${ids.length} rows: ${reason} (asked ${attempt} times); the export was stopped, and no file is saved without every row.`,
+          `${what} did not hold its ${ids.length.toLocaleString('en-US')} rows: ${reason} (asked ${attempt} times); the export was stopped, and no file is saved without every row.`,
           ExitCode.error,
           NOT_CSV_HINT,
         );
@@ -400,32 +400,36 @@ export async function checkedChunk(o: ChunkRequest, chunk: number[], x: { index:
  */
 export function judgeRows(cells: string[], dropped: number, ids: number[], rows: ChunkRows, idColumn: IdColumn): boolean[] {
   const n = (x: number) => x.toLocaleString('en-US');
+  // "1 row came back twice", "2 rows came back twice"; "1 row is of a submission…", "2 rows are of submissions…".
+  const rowCount = (k: number) => `${n(k)} ${k === 1 ? 'row' : 'rows'}`;
+  const notAsked = (k: number, id: string | undefined) =>
+    `${rowCount(k)} ${k === 1 ? 'is of a submission' : 'are of submissions'} not asked for (e.g. id ${id})`;
   const asked = new Set(ids.map(String));
   const found = new Set(cells.filter((c) => asked.has(c)));
   if (found.size === asked.size) {
     idColumn.plain = true;
     const hits = cells.filter((c) => asked.has(c)).length;
-    if (hits > asked.size) throw new ChunkRowsError(`${hits - asked.size} rows came back twice`);
+    if (hits > asked.size) throw new ChunkRowsError(`${rowCount(hits - asked.size)} came back twice`);
     const other = cells.find((c) => !asked.has(c));
     if (rows === 'exact' && (other !== undefined || dropped > 0)) {
-      throw new ChunkRowsError(`${cells.length - hits + dropped} rows are of submissions not asked for (e.g. id ${other})`);
+      throw new ChunkRowsError(notAsked(cells.length - hits + dropped, other));
     }
     return cells.map((c) => asked.has(c));
   }
   const count = cells.length + dropped;
   if (idColumn.plain) {
     const distinct = new Set(cells).size;
-    if (count === ids.length && distinct < cells.length) throw new ChunkRowsError(`${cells.length - distinct} rows came back twice`);
+    if (count === ids.length && distinct < cells.length) throw new ChunkRowsError(`${rowCount(cells.length - distinct)} came back twice`);
     const other = cells.find((c) => !asked.has(c));
-    if (count === ids.length && other !== undefined) throw new ChunkRowsError(`${count - found.size} rows are of submissions not asked for (e.g. id ${other})`);
+    if (count === ids.length && other !== undefined) throw new ChunkRowsError(notAsked(count - found.size, other));
     throw new ChunkRowsError(`${n(found.size)} of ${n(ids.length)} rows came back`);
   }
   if (count !== ids.length) throw new ChunkRowsError(`${n(count)} of ${n(ids.length)} rows came back`);
   const distinct = new Set(cells).size;
-  if (distinct !== cells.length) throw new ChunkRowsError(`${cells.length - distinct} rows came back twice`);
+  if (distinct !== cells.length) throw new ChunkRowsError(`${rowCount(cells.length - distinct)} came back twice`);
   const codes = (idColumn.codes ??= new Set());
   const again = cells.filter((c) => codes.has(c));
-  if (again.length > 0) throw new ChunkRowsError(`${again.length} rows came back in an earlier chunk too (e.g. id ${again[0]})`);
+  if (again.length > 0) throw new ChunkRowsError(`${rowCount(again.length)} came back in an earlier chunk too (e.g. id ${again[0]})`);
   for (const c of cells) codes.add(c);
   return cells.map(() => true);
 }

@@ -86,7 +86,7 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
   // or with rows that come twice: the right count, but not the submissions asked for.
   for (const [label, wrong, reason] of [
     // The deployed service writes a code in the id column, not the id: chunk 1's codes coming back in chunk 2 give it away.
-    ["chunk 1's rows", (csv: string) => csv, /1000 rows came back in an earlier chunk too \(e\.g\. id [a-zA-Z0-9]+\)/],
+    ["chunk 1's rows", (csv: string) => csv, /1,000 rows came back in an earlier chunk too \(e\.g\. id [a-zA-Z0-9]+\)/],
     [
       "chunk 1's first 500 rows twice",
       (csv: string) => {
@@ -111,7 +111,7 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
       };
       const { r, out, exports } = await exportThrough(tamper, `wrong-${label.replace(/\W+/g, '-')}.csv`);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/error: Chunk 2 of the export of form \d+ did not hold its 1000 rows: /);
+      expect(r.stderr).toMatch(/error: Chunk 2 of the export of form \d+ did not hold its 1,000 rows: /);
       expect(r.stderr).toMatch(reason);
       expect(exports).toBe(5);
       expect(readdirSync(work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);

@@ -119,7 +119,7 @@ describe('csvForIds', () => {
       return first;
     }, ids);
     expect(r.err?.message).toMatch(
-      /Chunk 2 of the export of form 7 did not hold its 1000 rows: 1000 rows came back in an earlier chunk too \(e\.g\. id c\d+\)/,
+      /Chunk 2 of the export of form 7 did not hold its 1,000 rows: 1,000 rows came back in an earlier chunk too \(e\.g\. id c\d+\)/,
     );
   });
 });

@@ -216,9 +216,9 @@ describe('judgeRows (how a chunk reads the id column)', () => {
     const col: IdColumn = {};
     expect(judgeRows(['3', '2', '1'], 0, [3, 2, 1], 'exact', col)).toEqual([true, true, true]);
     expect(col.plain).toBe(true);
-    expect(() => judgeRows(['3', '2', '9'], 0, [3, 2], 'exact', {})).toThrow('1 rows are of submissions not asked for (e.g. id 9)');
+    expect(() => judgeRows(['3', '2', '9'], 0, [3, 2], 'exact', {})).toThrow('1 row is of a submission not asked for (e.g. id 9)');
     expect(judgeRows(['3', '2', '9'], 0, [3, 2], 'chosen', {})).toEqual([true, true, false]);
-    expect(() => judgeRows(['3', '2', '3'], 0, [3, 2], 'chosen', {})).toThrow('1 rows came back twice');
+    expect(() => judgeRows(['3', '2', '3'], 0, [3, 2], 'chosen', {})).toThrow('1 row came back twice');
   });
 
   it('once an export showed plain ids, a chunk without its ids is refused, even with the right count', () => {
@@ -232,8 +232,8 @@ describe('judgeRows (how a chunk reads the id column)', () => {
     expect(judgeRows(['jR', '7656'], 0, [1001, 1002], 'exact', col)).toEqual([true, true]);
     expect(col.plain).toBeUndefined();
     expect(judgeRows(['82'], 0, [1003], 'exact', col)).toEqual([true]);
-    expect(() => judgeRows(['jR'], 0, [1004], 'exact', col)).toThrow('1 rows came back in an earlier chunk too (e.g. id jR)');
-    expect(() => judgeRows(['a1', 'a1'], 0, [1, 2], 'exact', {})).toThrow('1 rows came back twice');
+    expect(() => judgeRows(['jR'], 0, [1004], 'exact', col)).toThrow('1 row came back in an earlier chunk too (e.g. id jR)');
+    expect(() => judgeRows(['a1', 'a1'], 0, [1, 2], 'exact', {})).toThrow('1 row came back twice');
     expect(() => judgeRows(['a1'], 0, [1, 2], 'chosen', {})).toThrow('1 of 2 rows came back');
     expect(() => judgeRows(['a1', 'a2'], 5, [1, 2], 'chosen', {})).toThrow('7 of 2 rows came back');
   });
