@@ -54,21 +54,23 @@ const UNTRUSTED = new Set([
 
 /**
  * The one-line error and hint for a certificate the running Node does not trust. There is no
- * --insecure: the way out is to trust the CA (docs/security.md). `systemCa`: this Node has
- * --use-system-ca (Node 22.15+, 23.8+), which trusts the operating system's store.
+ * --insecure: the way out is to trust the CA (docs/security.md). `who` is whoever presented it, as
+ * the message names it: the service's host:port, or an https:// proxy ("The proxy https://… (HTTPS_PROXY)"),
+ * and `whose` says which of the two the hint is about. `systemCa`: this Node has --use-system-ca
+ * (Node 22.15+, 23.8+), which trusts the operating system's store.
  */
 export function untrustedCertificate(
   code: string | undefined,
-  host: string,
+  who: string,
   systemCa = process.allowedNodeEnvironmentFlags.has('--use-system-ca'),
+  whose: 'service' | 'proxy' = 'service',
 ): { reason: string; hint: string } | undefined {
   if (code === undefined || !UNTRUSTED.has(code)) return undefined;
   const what = code.includes('SELF_SIGNED') ? 'a self-signed certificate' : 'a certificate from a CA this machine does not trust';
+  const extra = `If the ${whose} uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM)`;
   return {
-    reason: `${host} presented ${what} (${code}), so formctl did not send anything`,
-    hint: systemCa
-      ? "If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM), or, if the CA is in the system's store, NODE_OPTIONS=--use-system-ca."
-      : 'If the service uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM).',
+    reason: `${who} presented ${what} (${code}), so formctl did not send anything`,
+    hint: systemCa ? `${extra}, or, if the CA is in the system's store, NODE_OPTIONS=--use-system-ca.` : `${extra}.`,
   };
 }
 

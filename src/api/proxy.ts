@@ -14,6 +14,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
+import { TLS_FAILURE, untrustedCertificate } from './network.js';
 
 export interface ProxySetting {
   /** The proxy for http:// URLs, and the variable it came from. */
@@ -79,6 +80,14 @@ function supported(url: string): boolean {
  */
 const UNSUPPORTED_ORIGIN = 'https://unsupported-proxy.formctl.invalid';
 const UNSUPPORTED_PROXY = 'FORMCTL_PROXY_UNSUPPORTED';
+
+/**
+ * The errors of connections to a proxy (proxyAgent's connector for the proxy's pool): a TLS error
+ * among them is the https:// proxy's certificate or handshake, not the service's. A TLS error
+ * carries no address, and the service's own handshake (inside a CONNECT tunnel, made by undici's
+ * ProxyAgent over the tunnel's socket, not through this connector) fails with the same codes.
+ */
+const proxyConnectErrors = new WeakSet<object>();
 
 /** The proxy for a URL's scheme, if any (NO_PROXY is left to the agent: see proxyFailure). */
 function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string } | undefined {
@@ -165,7 +174,11 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
         // undici names an https:// proxy in TLS's SNI by its host, an IP address included, and Node
         // warns about that (DEP0123: RFC 6066 allows names only). Without a servername, undici's
         // connector names none for an IP address, and the certificate is still checked against it.
-        const socket = connect(opts.servername && isIP(opts.servername.replace(/^\[|\]$/g, '')) ? { ...opts, servername: null } : opts, callback);
+        const named = opts.servername && isIP(opts.servername.replace(/^\[|\]$/g, '')) ? { ...opts, servername: null } : opts;
+        const socket = connect(named, (err: unknown, ...rest: unknown[]) => {
+          if (typeof err === 'object' && err !== null) proxyConnectErrors.add(err);
+          callback(err, ...rest);
+        });
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
         return socket;
@@ -298,7 +311,8 @@ function sameOrigin(a: string, b: string): boolean {
 
 /**
  * The error for a request that failed at the proxy, not at the service: the proxy refused the
- * connection, could not be reached, answered the CONNECT with an error, or answered 407 (it needs
+ * connection, could not be reached, failed the TLS handshake of an https:// proxy (its certificate
+ * not trusted, most often), answered the CONNECT with an error, or answered 407 (it needs
  * credentials, or other ones) to a CONNECT or a forwarded request. Exit 12, naming the proxy with
  * its password masked. Undefined when the failure is not the proxy's (or NO_PROXY sent the request
  * directly).
@@ -336,6 +350,16 @@ export function proxyFailure(
     );
   }
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === 'https:' ? 443 : 80));
+  if (err.code && TLS_FAILURE.test(err.code) && proxyConnectErrors.has(err)) {
+    // The proxy's own certificate or handshake: its CA is the one to trust, not the service's.
+    const untrusted = untrustedCertificate(err.code, `The proxy ${shown}`, undefined, 'proxy');
+    if (untrusted) return new ProxyError(`${untrusted.reason} ${where}.`, untrusted.hint, err.code);
+    const hint =
+      err.code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+        ? `Its certificate is for another name: write the proxy in ${proxy.from} with a name the certificate holds.`
+        : `If it is a plain http:// proxy, write it so in ${proxy.from}; else check its certificate (NODE_EXTRA_CA_CERTS for a private CA).`;
+    return new ProxyError(`TLS error talking to the proxy ${shown}: ${err.code} ${where}.`, hint, err.code);
+  }
   const atProxy = err.port === proxyPort && (err.address === undefined || hostMatches(proxyUrl.hostname, err.address));
   if (atProxy || (err.code === 'ENOTFOUND' && (err as { hostname?: string }).hostname === proxyUrl.hostname)) {
     const why = err.code === 'ECONNREFUSED' ? 'refused the connection' : `could not be reached (${err.code ?? 'network error'})`;

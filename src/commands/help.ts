@@ -28,7 +28,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['HTTPS_PROXY, https_proxy', 'Proxy for https:// services (CONNECT tunnel; else HTTP_PROXY); e.g. http://user:password@proxy:3128'],
   ['HTTP_PROXY, http_proxy', 'Proxy for http:// services; failures are exit 12, as is a proxy that is not http:// or https:// (socks5://)'],
   ['NO_PROXY, no_proxy', 'Hosts reached directly: host suffixes (example.com), host:port, IP ranges (10.0.0.0/8), or * for all'],
-  ['NODE_EXTRA_CA_CERTS', "A PEM file of extra CAs to trust (a self-hosted service's private CA)"],
+  ['NODE_EXTRA_CA_CERTS', "A PEM file of extra CAs to trust (a self-hosted service's or an https:// proxy's private CA)"],
 ];
 
 function table(rows: ReadonlyArray<readonly [string | number, string]>): string {

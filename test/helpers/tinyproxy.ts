@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { spawnTracked } from './processes.js';
 
 /** Debian's tinyproxy (installed by .ci/run), in /usr/bin or /usr/sbin; undefined when absent. */
@@ -84,5 +85,52 @@ export async function startTinyproxy(o: { basicAuth?: { user: string; password: 
     connections: () => [...readFileSync(log, 'utf8').matchAll(/opensock: opening connection to (\S+)/g)].map((m) => m[1]!),
     requests: () => [...readFileSync(log, 'utf8').matchAll(/Request \(file descriptor \d+\): (\S+ \S+)/g)].map((m) => m[1]!),
     stop,
+  };
+}
+
+export interface TlsFront {
+  /** `https://127.0.0.1:<port>`, without credentials. */
+  url: string;
+  port: number;
+  /** TLS handshakes it completed: a client that refused its certificate completes none. */
+  handshakes(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * An https:// proxy made of a plain one: a TLS terminator on a free loopback port that hands the
+ * decrypted bytes to `targetPort` (tinyproxy), as stunnel or a load balancer in front of a proxy
+ * does. `key` and `cert` are its certificate's (PEM). Close it on every path; close() ends the
+ * connections it still holds.
+ */
+export async function startTlsFront(targetPort: number, o: { key: string | Buffer; cert: string | Buffer }): Promise<TlsFront> {
+  const sockets = new Set<Socket>();
+  const track = (s: Socket): void => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  };
+  let handshakes = 0;
+  const server = createTlsServer({ key: o.key, cert: o.cert }, (client) => {
+    handshakes++;
+    track(client);
+    const upstream = connect(targetPort, '127.0.0.1');
+    track(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  // A client that refuses the certificate ends the handshake; that socket never reaches the handler.
+  server.on('tlsClientError', () => undefined);
+  server.on('connection', track);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    port,
+    handshakes: () => handshakes,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }

@@ -48,4 +48,15 @@ describe('an untrusted certificate', () => {
     expect(untrustedCertificate('CERT_HAS_EXPIRED', 'h:1', true)).toBeUndefined();
     expect(untrustedCertificate(undefined, 'h:1', true)).toBeUndefined();
   });
+
+  it("an https:// proxy's: the message names the proxy as given, the hint the proxy's CA", async () => {
+    const { untrustedCertificate } = await import('../../../src/api/network.js');
+    expect(untrustedCertificate('SELF_SIGNED_CERT_IN_CHAIN', 'The proxy https://p:3129 (HTTPS_PROXY)', false, 'proxy')).toEqual({
+      reason: 'The proxy https://p:3129 (HTTPS_PROXY) presented a self-signed certificate (SELF_SIGNED_CERT_IN_CHAIN), so formctl did not send anything',
+      hint: 'If the proxy uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM).',
+    });
+    expect(untrustedCertificate('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'The proxy https://p:3129 (HTTPS_PROXY)', true, 'proxy')?.hint).toBe(
+      "If the proxy uses a private CA, set NODE_EXTRA_CA_CERTS to its CA file (PEM), or, if the CA is in the system's store, NODE_OPTIONS=--use-system-ca.",
+    );
+  });
 });
