@@ -104,6 +104,24 @@ export async function readWorkspaceFacts(
 }
 
 /**
+ * The guard's verdict, once its own reads are done: an orphaning change without --force is refused
+ * (exit 2) straight away, naming the workspace by what is known so far (its id, unless a read of the
+ * guard gave its name); `action(ws)` completes "Refusing to …". A change that goes ahead reads the
+ * workspace's name and form count where its messages show them: always for an orphaning one (the
+ * --force warning), else as `show` says.
+ */
+export async function passGuard(
+  client: ApiClient,
+  facts: WorkspaceFacts,
+  orphan: Orphaning | undefined,
+  o: { force?: boolean; action: (ws: string) => string; show: { name: boolean; forms: boolean } },
+): Promise<void> {
+  if (orphan && !o.force) throw orphanError(facts, orphan, o.action(workspaceLabel(facts)));
+  if (orphan || o.show.name) await addWorkspaceEntry(client, facts);
+  if (orphan || o.show.forms) await addFormCount(client, facts);
+}
+
+/**
  * Finds the caller among the members by the e-mail who-am-I answers (one request, open to any token:
  * docs/service.md, "Who am I"). True when that settled who the caller is (`me`, or not a member at
  * all); false where the service has no such route (an older or a non-OpenForm server), or it failed,
