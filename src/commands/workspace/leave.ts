@@ -44,7 +44,7 @@ export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void>
   // Off a terminal without --yes nothing can be confirmed: refuse before any request.
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
   const client = await o.api();
-  const facts = await readWorkspaceFacts(client, o.id, { list: false, force: o.force });
+  const facts = await readWorkspaceFacts(client, o.id, { force: o.force });
   if (leaveNeedsCaller(facts)) await settleCaller(client, facts);
   // Refused here without --force; going ahead, the name and the form count are read, each only where
   // a message shows it (the prompt, the --force warning; the name also in the ✓ line on a terminal).
