@@ -66,24 +66,21 @@ export function formsPhrase(n: number | undefined): string {
 }
 
 /**
- * Reads the member list (required), and best effort the workspace's name and entry (from the
- * workspace list, unless `list` is false: `addWorkspaceEntry` reads it when needed) and who the caller is.
+ * Reads the member list (required): all the last-admin guard needs to refuse a change, bar who the
+ * caller is for `workspace leave` (`settleCaller`). The workspace's name (`addWorkspaceEntry`), its
+ * form count (`addFormCount`) and who the caller is for a prompt (`identifyMe`) are read after the
+ * guard passed (`passGuard`), where a message shows them. Where the token may not read the member
+ * list and --force goes ahead, the workspace list is read for the name in the warning.
  */
-export async function readWorkspaceFacts(
-  client: ApiClient,
-  workspaceId: number,
-  o: { identify?: boolean; list?: boolean; force?: boolean } = {},
-): Promise<WorkspaceFacts> {
+export async function readWorkspaceFacts(client: ApiClient, workspaceId: number, o: { force?: boolean } = {}): Promise<WorkspaceFacts> {
   let members: Member[];
   try {
     members = await listMembers(client, workspaceId);
   } catch (err) {
     if (err instanceof ForbiddenError && o.force) {
-      const name = await listWorkspaces(client).then(
-        (l) => l.find((w) => Number(w.id) === workspaceId)?.name,
-        () => undefined,
-      );
-      return { id: workspaceId, name: typeof name === 'string' ? name : undefined, members: [], candidates: [], unchecked: true, listed: true };
+      const facts: WorkspaceFacts = { id: workspaceId, members: [], candidates: [], unchecked: true };
+      await addWorkspaceEntry(client, facts);
+      return facts;
     }
     if (err instanceof ForbiddenError) {
       throw new CliError(
@@ -95,12 +92,39 @@ export async function readWorkspaceFacts(
     throw err;
   }
   const facts: WorkspaceFacts = { id: workspaceId, members, candidates: members };
-  if (o.list !== false) await addWorkspaceEntry(client, facts);
   if (members.length === 1) {
     facts.me = members[0];
     facts.candidates = [members[0]!];
-  } else if (o.identify && !(await identifyByAccount(client, facts))) await narrowCandidates(client, facts);
+  }
   return facts;
+}
+
+/**
+ * The guard's verdict, once its own reads are done: an orphaning change without --force is refused
+ * (exit 2) straight away, naming the workspace by what is known so far (its id, unless a read of the
+ * guard gave its name); `action(ws)` completes "Refusing to …". A change that goes ahead reads the
+ * workspace's name and form count where its messages show them: always for an orphaning one (the
+ * --force warning), else as `show` says.
+ */
+export async function passGuard(
+  client: ApiClient,
+  facts: WorkspaceFacts,
+  orphan: Orphaning | undefined,
+  o: { force?: boolean; action: (ws: string) => string; show: { name: boolean; forms: boolean } },
+): Promise<void> {
+  if (orphan && !o.force) throw orphanError(facts, orphan, o.action(workspaceLabel(facts)));
+  if (orphan || o.show.name) await addWorkspaceEntry(client, facts);
+  if (orphan || o.show.forms) await addFormCount(client, facts);
+}
+
+/**
+ * Tells who the caller is, for "yourself" in a prompt: who-am-I, else the member lists of the token's
+ * other workspaces (which needs the workspace list: read first, as the prompt names the workspace anyway).
+ */
+export async function identifyMe(client: ApiClient, facts: WorkspaceFacts): Promise<void> {
+  if (facts.me || facts.unchecked) return;
+  await addWorkspaceEntry(client, facts);
+  if (!(await identifyByAccount(client, facts))) await narrowCandidates(client, facts);
 }
 
 /**

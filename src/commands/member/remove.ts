@@ -6,7 +6,7 @@ import { notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './shared.js';
-import { addFormCount, isMe, orphanError, orphanReason, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
+import { identifyMe, isMe, orphanReason, passGuard, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
 
 export const REMOVE_FIELDS = ['workspace_id', 'user_id', 'email', 'message'] as const;
 
@@ -40,8 +40,9 @@ export function newMemberRemoveCommand(f: Factory, runF = memberRemoveRun) {
 
 /**
  * Reads the members, resolves the one named, refuses (exit 2, unless --force) to remove a workspace's
- * only admin or only member (docs/webhooks-and-members.md, "The last admin"), confirms naming the
- * person and the workspace, then removes.
+ * only admin or only member (docs/webhooks-and-members.md, "The last admin") after that one request,
+ * naming the workspace by its id; otherwise reads the workspace's name, confirms naming the person and
+ * the workspace, then removes.
  */
 export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
@@ -49,9 +50,16 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
   const workspaceId = await o.resolveWorkspace(o.workspace);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Remove ${o.member} from workspace ${workspaceId}?` });
   const client = await o.api();
-  // "yourself" in the prompt needs to know whose the token is, which costs requests: only on a terminal.
-  const facts = await readWorkspaceFacts(client, workspaceId, { identify: !o.yes, force: o.force });
+  const facts = await readWorkspaceFacts(client, workspaceId, { force: o.force });
   const target = await resolveMember(client, workspaceId, ref, facts.unchecked ? undefined : facts.members);
+  // Refused after the member list alone (the guard needs nothing else); going ahead, the name for
+  // the messages below (and the form count for the --force warning).
+  const orphan = removeOrphans(facts, target.id);
+  await passGuard(client, facts, orphan, {
+    force: o.force,
+    action: (ws) => `remove ${personLabel(target.member)} from ${ws}`,
+    show: { name: true, forms: false },
+  });
   if (facts.unchecked) {
     await notice(o.io, `--force: the member list of ${workspaceLabel(facts)} could not be read, so nobody checked that it keeps an admin.`, 'warning');
   } else if (!target.member) {
@@ -61,11 +69,10 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
       `See its members with \`formctl member list -w ${workspaceId}\`.`,
     );
   }
+  // "yourself" in the prompt needs to know whose the token is, which costs requests: only on a terminal.
+  if (!o.yes) await identifyMe(client, facts);
   const ws = workspaceLabel(facts);
   const who = `${personLabel(target.member, target.id)}${isMe(facts, target.id) ? ', yourself,' : ''}`;
-  const orphan = removeOrphans(facts, target.id);
-  if (orphan) await addFormCount(client, facts);
-  if (orphan && !o.force) throw orphanError(facts, orphan, `remove ${personLabel(target.member)} from ${ws}`);
   const message = `Remove ${who} from ${ws}?`;
   if (orphan) {
     await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');

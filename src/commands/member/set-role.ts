@@ -6,16 +6,7 @@ import { notice, resolveFormat, success, writeObject } from '../../io/output.js'
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { nameMember, parseMemberRef, parseRole, resolveMember } from './shared.js';
-import {
-  type WorkspaceFacts,
-  addFormCount,
-  demoteOrphans,
-  orphanError,
-  orphanReason,
-  personLabel,
-  readWorkspaceFacts,
-  workspaceLabel,
-} from '../../members/guard.js';
+import { type WorkspaceFacts, demoteOrphans, orphanReason, passGuard, personLabel, readWorkspaceFacts, workspaceLabel } from '../../members/guard.js';
 
 /** `changed` is false when the member already had the role, null when the member list could not be read. */
 export const SET_ROLE_FIELDS = ['workspace_id', 'user_id', 'email', 'role', 'changed', 'message'] as const;
@@ -52,7 +43,8 @@ export function newMemberSetRoleCommand(f: Factory, runF = memberSetRoleRun) {
 
 /**
  * Resolves the member, refuses (exit 2, unless --force) to take the admin role from a workspace's only
- * admin (docs/webhooks-and-members.md, "The last admin"), then changes the role. The service answers
+ * admin (docs/webhooks-and-members.md, "The last admin") after the member list alone, naming the
+ * workspace by its id; otherwise reads the workspace's name for the messages, then changes the role. The service answers
  * "changed" either way, so the member's current role (from the member list) tells whether anything
  * changed.
  */
@@ -71,6 +63,16 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
     }
   }
   const target = await resolveMember(client, workspaceId, ref, facts?.members);
+  // Refused after the member list alone (the guard needs nothing else); going ahead, the name for
+  // the messages below (and the form count for the --force warning).
+  const orphan = facts ? demoteOrphans(facts, target.id, o.role) : undefined;
+  if (facts) {
+    await passGuard(client, facts, orphan, {
+      force: o.force,
+      action: (ws) => `make ${personLabel(target.member, target.id)} ${o.role} in ${ws}`,
+      show: { name: true, forms: false },
+    });
+  }
   const member: Member | undefined =
     target.member ??
     (facts
@@ -86,10 +88,7 @@ export async function memberSetRoleRun(o: MemberSetRoleOptions): Promise<void> {
       `See its members with \`formctl member list -w ${workspaceId}\`.`,
     );
   }
-  const orphan = facts ? demoteOrphans(facts, target.id, o.role) : undefined;
   if (orphan && facts) {
-    await addFormCount(client, facts);
-    if (!o.force) throw orphanError(facts, orphan, `make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}`);
     await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
     const message = `Make ${personLabel(member, target.id)} ${o.role} in ${workspaceLabel(facts)}?`;
     if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });

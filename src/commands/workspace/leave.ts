@@ -3,18 +3,7 @@ import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
 import { notice, success } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import {
-  addFormCount,
-  addWorkspaceEntry,
-  formsPhrase,
-  leaveNeedsCaller,
-  leaveOrphans,
-  orphanError,
-  orphanReason,
-  readWorkspaceFacts,
-  settleCaller,
-  workspaceLabel,
-} from '../../members/guard.js';
+import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanReason, passGuard, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
 import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
@@ -55,15 +44,12 @@ export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void>
   // Off a terminal without --yes nothing can be confirmed: refuse before any request.
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
   const client = await o.api();
-  const facts = await readWorkspaceFacts(client, o.id, { list: false, force: o.force });
+  const facts = await readWorkspaceFacts(client, o.id, { force: o.force });
   if (leaveNeedsCaller(facts)) await settleCaller(client, facts);
+  // Refused here without --force; going ahead, the name and the form count are read, each only where
+  // a message shows it (the prompt, the --force warning; the name also in the ✓ line on a terminal).
   const orphan = leaveOrphans(facts);
-  if (orphan && !o.force) throw orphanError(facts, orphan, `leave ${workspaceLabel(facts)}`);
-  // Going ahead: the name and the form count, each only where a message shows it (the prompt, the
-  // --force warning; the name also in the ✓ line on a terminal).
-  const prompts = !o.yes;
-  if (orphan || prompts || o.io.stdoutIsTTY) await addWorkspaceEntry(client, facts);
-  if (orphan || prompts) await addFormCount(client, facts);
+  await passGuard(client, facts, orphan, { force: o.force, action: (ws) => `leave ${ws}`, show: { name: !o.yes || o.io.stdoutIsTTY, forms: !o.yes } });
   const ws = workspaceLabel(facts);
   if (orphan) await notice(o.io, `--force: ${orphanReason(facts, orphan)}`, 'warning');
   if (facts.unchecked) await notice(o.io, `--force: the member list of ${ws} could not be read, so nobody checked that it keeps an admin.`, 'warning');

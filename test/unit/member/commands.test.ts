@@ -304,7 +304,8 @@ describe('member remove', () => {
   });
 
   it('fails with exit 6 for an email or an id that is not a member, before any delete', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, [`GET ${USERS}`, [200, MEMBERS]], WS]);
+    // An unknown email is told from the member list alone; the workspace's name is read for an unknown id's message.
+    const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], [`GET ${USERS}`, [200, MEMBERS]], WS]);
     const r = await runCli(['member', 'remove', 'carol@example.com', '-w', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(6);
     expect(r.err).toBe(
@@ -314,7 +315,7 @@ describe('member remove', () => {
     const byId = await runCli(['member', 'remove', '9', '-w', '7', '--yes'], { url: s.url });
     expect(byId.code).toBe(6);
     expect(byId.err).toBe('error: User 9 is not a member of "Ops".\nhint: See its members with `formctl member list -w 7`.\n');
-    expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`, `GET ${USERS}`, 'GET /open/workspaces']);
   });
 
   it('refuses without --yes when it cannot prompt, before any request', async () => {

@@ -67,10 +67,13 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
   it('removing another member works; removing or demoting the only admin is refused unless --force', async () => {
     const self = await cli(['member', 'remove', 'admin@example.com', '-w', ws, '--yes']);
     expect(self.code).toBe(2);
-    expect(self.stderr).toMatch(/^error: Refusing to remove Ada Admin \(admin@example\.com\) from ".+": .+ is the only admin of ".+", so nobody could manage/);
+    // Refused after the member list alone: the workspace by its id, no form count.
+    expect(self.stderr).toMatch(
+      /^error: Refusing to remove Ada Admin \(admin@example\.com\) from workspace \d+: .+ is the only admin of workspace \d+, so nobody could manage .+, and its forms would have no admin\.\n/,
+    );
     const demote = await cli(['member', 'set-role', 'admin@example.com', 'user', '-w', ws]);
     expect(demote.code).toBe(2);
-    expect(demote.stderr).toMatch(/^error: Refusing to make Ada Admin \(admin@example\.com\) user in ".+": /);
+    expect(demote.stderr).toMatch(/^error: Refusing to make Ada Admin \(admin@example\.com\) user in workspace \d+: /);
     expect(await members()).toEqual([
       { email: 'admin@example.com', role: 'admin' },
       { email: 'bea@example.com', role: 'user' },
@@ -89,7 +92,8 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(ok.code, ok.stderr).toBe(0);
     const forced = await cli(['member', 'set-role', 'admin@example.com', 'user', '-w', ws, '--force', '--yes']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr).toMatch(/^warning: --force: Ada Admin \(admin@example\.com\) is the only admin of /);
+    // Going ahead, the warning names the workspace and counts its forms.
+    expect(forced.stderr).toMatch(/^warning: --force: Ada Admin \(admin@example\.com\) is the only admin of ".+", .+ and its one form would have no admin\.\n/);
   });
 
   it("webhook update and delete work on a webhook of the form, and refuse another form's id", async () => {

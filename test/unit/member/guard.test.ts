@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
-import { CancelledError } from '../../../src/errors.js';
+import { CancelledError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -53,15 +53,37 @@ async function removeDeclinedOnTerminal(s: StubService): Promise<string[]> {
 }
 
 describe('member remove: the only admin or member', () => {
-  it('refuses the only admin (exit 2), naming the workspace and its number of forms; nothing is sent', async () => {
-    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]], ws(), FORMS]);
+  it('refuses the only admin (exit 2) from the member list alone: one request, the workspace named by its id; nothing is sent', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]]]);
     const r = await runCli(['member', 'remove', 'admin@example.com', '-w', '7', '--yes'], { url: s.url });
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      'error: Refusing to remove Ada Admin (admin@example.com) from "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage its members, settings or deletion, and its 3 forms would have no admin.\n' +
+      'error: Refusing to remove Ada Admin (admin@example.com) from workspace 7: Ada Admin (admin@example.com) is the only admin of workspace 7, so nobody could manage its members, settings or deletion, and its forms would have no admin.\n' +
         'hint: Make another member admin first (`formctl member set-role <user> admin -w 7`); --force goes ahead anyway.\n',
     );
-    expect(writes(s)).toEqual([]);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`]);
+  });
+
+  it('on a terminal, the only admin is refused before who-am-I and the other reads of the prompt', async () => {
+    const s = await serve([[`GET ${USERS}`, [200, [ADA, BOB]]]]);
+    const { io } = fakeIO({ tty: true, canPrompt: true });
+    const client = new ApiClient({ baseUrl: s.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    const { memberRemoveRun } = await import('../../../src/commands/member/remove.js');
+    try {
+      const err = (await memberRemoveRun({
+        io,
+        api: async () => client,
+        prompter: () => ({}) as Prompter,
+        resolveWorkspace: async (w) => w!,
+        workspace: 7,
+        member: '1',
+      }).catch((e: unknown) => e)) as UsageError;
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toMatch(/^Refusing to remove Ada Admin \(admin@example\.com\) from workspace 7: /);
+    } finally {
+      await client.close();
+    }
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`]);
   });
 
   it('--force removes anyway, with a warning', async () => {
@@ -121,11 +143,9 @@ describe('a member list the token cannot read', () => {
 });
 
 describe('member set-role: the only admin', () => {
-  it('refuses to demote the only admin (exit 2) unless --force', async () => {
+  it('refuses to demote the only admin (exit 2) from the member list alone; --force reads the name and form count for its warning', async () => {
     const s = await serve([
       [`GET ${USERS}`, [200, [ADA, BOB]]],
-      ws(),
-      FORMS,
       [`GET ${USERS}`, [200, [ADA, BOB]]],
       ws(),
       FORMS,
@@ -134,11 +154,14 @@ describe('member set-role: the only admin', () => {
     const r = await runCli(['member', 'set-role', 'admin@example.com', 'user', '-w', '7'], { url: s.url });
     expect(r.code).toBe(2);
     expect(r.err.split('\n')[0]).toBe(
-      'error: Refusing to make Ada Admin (admin@example.com) user in "Ops": Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage its members, settings or deletion, and its 3 forms would have no admin.',
+      'error: Refusing to make Ada Admin (admin@example.com) user in workspace 7: Ada Admin (admin@example.com) is the only admin of workspace 7, so nobody could manage its members, settings or deletion, and its forms would have no admin.',
     );
-    expect(writes(s)).toEqual([]);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${USERS}`]);
     const forced = await runCli(['member', 'set-role', 'admin@example.com', 'user', '-w', '7', '--force', '--yes'], { url: s.url });
     expect(forced.code).toBe(0);
+    expect(forced.err).toBe(
+      'warning: --force: Ada Admin (admin@example.com) is the only admin of "Ops", so nobody could manage its members, settings or deletion, and its 3 forms would have no admin.\n',
+    );
     expect(writes(s)).toEqual([`PUT ${USERS}/1/update-role`]);
   });
 
