@@ -3,22 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportIdCode, exportIdOf, phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { boot, call, formBody } from './helpers.js';
-
-/** The 14 fields the deployed server requires on create (the spec flavour defaults 9 of them). */
-const STYLE = {
-  theme: 'default',
-  presentation_style: 'classic',
-  width: 'centered',
-  size: 'md',
-  border_radius: 'small',
-  dark_mode: 'auto',
-  color: '#3B82F6',
-  uppercase_labels: false,
-  no_branding: false,
-  transparent_background: false,
-};
-const fullBody = (ws: number, extra: Record<string, unknown> = {}) => formBody(ws, { ...STYLE, ...extra });
+import { DEPLOYED_STYLE, boot, call, deployedFormBody, formBody } from './helpers.js';
 
 const boots = (opts: Parameters<typeof boot>[0] = {}) => boot({ flavor: 'deployed', ...opts });
 
@@ -31,7 +16,7 @@ const PROPS = [
 ];
 
 async function newForm(sb: SandboxHandle, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { properties: PROPS, ...extra }));
+  const res = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { properties: PROPS, ...extra }));
   if (res.status !== 200) throw new Error(`create: ${res.status} ${res.text}`);
   return res.json.form;
 }
@@ -470,11 +455,11 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     const title = 'T'.repeat(255);
     const minimal = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId));
     expect(minimal.status).toBe(422);
-    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(STYLE).sort());
-    const created = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title }));
+    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(DEPLOYED_STYLE).sort());
+    const created = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { title }));
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ type: 'success', message: expect.any(String), form: { title }, users_first_form: true });
-    const long = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title: `${title}x` }));
+    const long = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { title: `${title}x` }));
     expect(long.json.errors.title).toEqual(['The title field must not be greater than 255 characters.']);
     const spec = await boot();
     expect((await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { title: 'T'.repeat(61) }))).status).toBe(422);
