@@ -66,11 +66,22 @@ export interface FlavorRules {
   /** Field ids Laravel reads as nested keys (a dot, `*`) are never answered. */
   readonly nestedIdsUnanswered: boolean;
   /**
+   * Answer bodies (update and public answer) are read as the server's middleware leaves them: every
+   * string trimmed, an empty one null, inside lists too (`laravelInput` in deployed.ts); the spec reads what was sent.
+   */
+  readonly blankStringsAreNull: boolean;
+  /**
    * A multi-select answer (update or public answer) that is neither blank nor a list is 422 "The
    * <name> must be an array." (OpnForm AnswerFormRequest.php:113-114 adds Laravel's `array` rule; a
-   * JSON object is a PHP array too); the spec stores what was sent.
+   * JSON object is a PHP array too), and an item that is null (a blank string, once `blankStringsAreNull`
+   * has read it) is 422 on its own path `<id>.<n>` (AnswerFormRequest.php:124, 219-231); the spec stores what was sent.
    */
   readonly multiSelectTakesList: boolean;
+  /**
+   * A new submission leaves blank answers out (null, "", [], {}), unless the form's
+   * `clear_empty_fields_on_update` is on; an update stores every answer sent (StoreFormSubmissionJob.php:301-306).
+   */
+  readonly createLeavesOutBlanks: boolean;
   /** `completion_time` (seconds) is validated and kept; the spec drops it like any unknown key. */
   readonly keepsCompletionTime: boolean;
   /** The answer endpoint names the new submission by its UUID instead of its numeric id. */
@@ -125,7 +136,9 @@ const SPEC: FlavorRules = {
   submissionUpdateRebuilds: false,
   partialAnswers: false,
   nestedIdsUnanswered: false,
+  blankStringsAreNull: false,
   multiSelectTakesList: false,
+  createLeavesOutBlanks: false,
   keepsCompletionTime: false,
   answerNamesUuid: false,
   missingSubmission: 'Submission not found.',
@@ -161,7 +174,9 @@ const DEPLOYED: FlavorRules = {
   submissionUpdateRebuilds: true,
   partialAnswers: true,
   nestedIdsUnanswered: true,
+  blankStringsAreNull: true,
   multiSelectTakesList: true,
+  createLeavesOutBlanks: true,
   keepsCompletionTime: true,
   answerNamesUuid: true,
   missingSubmission: 'No query results for model [App\\Models\\Forms\\FormSubmission].',

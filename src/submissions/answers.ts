@@ -3,7 +3,7 @@ import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import { UsageError } from '../errors.js';
 import { formLabel } from '../forms/label.js';
-import { inputProperties } from './fields.js';
+import { choosesOption, inputProperties } from './fields.js';
 
 /**
  * Body keys the deployed service reads itself (docs/submission-update.md): a field id equal to one
@@ -117,8 +117,13 @@ export function currentAnswers(form: Form, item: Pick<NormalizedSubmission, 'dat
   return { answers, removed };
 }
 
-/** An answer as the update takes it back: files as URL strings, a signature as its file name, others as they are. */
+/**
+ * An answer as the update takes it back: files as URL strings, a signature as its file name, a
+ * multi-select list without the null or blank items the deployed service refuses (a partial
+ * submission may hold `[null]`: docs/service.md, Submissions), others as they are.
+ */
 function takeBack(type: string | undefined, value: unknown): unknown {
+  if (type === 'multi_select' && Array.isArray(value)) return value.filter(choosesOption);
   return type === 'files' ? fileValue(value) : type === 'signature' ? signatureValue(value) : value;
 }
 

@@ -52,6 +52,16 @@ function multiSelectList(raw: string): unknown[] {
   return [raw];
 }
 
+/**
+ * Whether an item of a multi-select list chooses an option: null and blank text do not. The deployed
+ * service turns blank text into null, inside lists too, and then refuses a null item with 422 (OpnForm
+ * api/app/Http/Kernel.php:45-46, api/app/Http/Requests/AnswerFormRequest.php:124 and 219-231;
+ * docs/service.md, Submissions), so such items are left out of a list, as blank text is the empty list.
+ */
+export function choosesOption(item: unknown): boolean {
+  return item !== null && item !== undefined && !(typeof item === 'string' && item.trim() === '');
+}
+
 /** The option names of a select or multi-select field (the answer stores the name); undefined when it lists none. */
 function optionNames(p: FormProperty): string[] | undefined {
   const block = (p as Record<string, unknown>)[String(p.type)];
@@ -75,11 +85,13 @@ function optionIds(p: FormProperty): string[] {
 
 /**
  * A select's answer, or each of a multi-select's, must be one of the field's options: matched in any
- * case and sent as the option is written; anything else is a UsageError listing them (exit 2). As the
+ * case and sent as the option is written; anything else is a UsageError listing them (exit 2). A
+ * multi-select's blank items are left out first (choosesOption). As the
  * service does (OpnForm api/app/Http/Requests/AnswerFormRequest.php:73-86 and 219-232), an option's
  * exact id passes too, and a field that lets people add options (`allow_creation`) takes any value.
  */
-function checkOption(p: FormProperty, key: string, value: unknown): unknown {
+function checkOption(p: FormProperty, key: string, sent: unknown): unknown {
+  const value = p.type === 'multi_select' && Array.isArray(sent) ? sent.filter(choosesOption) : sent;
   const names = optionNames(p);
   if (!names || (p as Record<string, unknown>).allow_creation === true) return value;
   const ids = optionIds(p);

@@ -103,6 +103,46 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect((await listed())[0]!.data[tags]).toEqual(['Later']);
   });
 
+  it('blank multi-select items: a list given with one is sent without it, and a stored one does not block an update of another field', async () => {
+    const created = await runFormctl(
+      ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Blanks', '--field', 'Name', '--field', 'Tags:multi_select=Urgent,Later'],
+      { env },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const formId = created.stdout.split('\t')[0]!;
+    // A partial submission on the deployed service keeps ["Urgent", ""] as the middleware leaves it, ["Urgent", null];
+    // the spec flavour completes it and stores what was sent.
+    await runFormctl(['form', 'update', formId, '--visibility', 'public', '--set', 'enable_partial_submissions=true'], { env });
+    const props = await runFormctl(['form', 'get', formId, '--json', 'slug,properties'], { env });
+    const form = JSON.parse(props.stdout) as { slug: string; properties: Array<{ id: string; name: string }> };
+    const id = (name: string) => form.properties.find((p) => p.name === name)!.id;
+    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ [id('Name')]: 'Ada', [id('Tags')]: ['Urgent', ''], is_partial: true }),
+    });
+    expect(answered.status).toBe(200);
+    const listed = async () => {
+      const r = await runFormctl(['submission', 'list', formId, '--json'], { env });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as Listed[])[0]!;
+    };
+    const sub = await listed();
+    expect(sub.data[id('Tags')]).toEqual(flavor === 'deployed' ? ['Urgent', null] : ['Urgent', '']);
+
+    const renamed = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Name=Ada Lovelace'], { env });
+    expect(renamed.code, renamed.stderr).toBe(0);
+    let after = await listed();
+    expect(after.data[id('Name')]).toBe('Ada Lovelace');
+    // The deployed service stored the list sent back without its null item; the spec's patch left it alone.
+    expect(after.data[id('Tags')]).toEqual(flavor === 'deployed' ? ['Urgent'] : ['Urgent', '']);
+
+    const retagged = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Tags=["Later", " "]'], { env });
+    expect(retagged.code, retagged.stderr).toBe(0);
+    after = await listed();
+    expect([after.data[id('Name')], after.data[id('Tags')]]).toEqual(['Ada Lovelace', ['Later']]);
+  });
+
   it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
     // The proxy holds the run's third PUT (never passing it on): the run is killed while it waits for
     // that answer, two lines done and the third on its way, however fast or slow the machine is.

@@ -3,22 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportIdCode, exportIdOf, phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { boot, call, formBody } from './helpers.js';
-
-/** The 14 fields the deployed server requires on create (the spec flavour defaults 9 of them). */
-const STYLE = {
-  theme: 'default',
-  presentation_style: 'classic',
-  width: 'centered',
-  size: 'md',
-  border_radius: 'small',
-  dark_mode: 'auto',
-  color: '#3B82F6',
-  uppercase_labels: false,
-  no_branding: false,
-  transparent_background: false,
-};
-const fullBody = (ws: number, extra: Record<string, unknown> = {}) => formBody(ws, { ...STYLE, ...extra });
+import { DEPLOYED_STYLE, boot, call, deployedFormBody, formBody } from './helpers.js';
 
 const boots = (opts: Parameters<typeof boot>[0] = {}) => boot({ flavor: 'deployed', ...opts });
 
@@ -31,7 +16,7 @@ const PROPS = [
 ];
 
 async function newForm(sb: SandboxHandle, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { properties: PROPS, ...extra }));
+  const res = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { properties: PROPS, ...extra }));
   if (res.status !== 200) throw new Error(`create: ${res.status} ${res.text}`);
   return res.json.form;
 }
@@ -176,6 +161,72 @@ describe('deployed flavour: submission update replaces the answer set', () => {
     const spec = await boot();
     const specForm = (await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { properties: props }))).json;
     expect((await call(spec, 'POST', `/forms/${specForm.slug}/answer`, { name: 'Bo', tags: 'Urgent' }, null)).status).toBe(200);
+  });
+
+  it('blank multi-select answers as the server reads them: "" is null, [""] and a blank among options are 422, create leaves blanks out, update stores null or []', async () => {
+    const props = [
+      { id: 'tags', type: 'multi_select', name: 'Tags', required: false, multi_select: { options: [{ id: 'u', name: 'Urgent' }] } },
+      { id: 'name', type: 'text', name: 'Name', required: false },
+      { id: 'free', type: 'multi_select', name: 'Free', required: false, allow_creation: true, multi_select: { options: [] } },
+    ];
+    const sb = await boots();
+    const form = await newForm(sb, { properties: props });
+    const post = (body: Record<string, unknown>) => call(sb, 'POST', `/forms/${form.slug}/answer`, body, null);
+    const invalid = (key: string) => ({ message: `The selected ${key} is invalid.`, errors: { [key]: [`The selected ${key} is invalid.`] } });
+
+    // Create: a blank answer ("", "  ", null, []) is not stored at all; a list holding a blank is refused.
+    for (const tags of ['', '  ', null, []]) expect((await post({ name: `n${JSON.stringify(tags)}`, tags })).status).toBe(200);
+    for (const item of await items(sb, form.id)) expect(item.data).not.toHaveProperty('tags');
+    expect(await post({ name: 'x', tags: [''] }).then((r) => [r.status, r.json])).toEqual([422, invalid('tags.0')]);
+    expect(await post({ name: 'x', tags: ['Urgent', ' '] }).then((r) => [r.status, r.json])).toEqual([422, invalid('tags.1')]);
+    const text = await post({ free: ['own', ''] });
+    expect([text.status, text.json.errors]).toEqual([422, { 'free.1': ['The free.1 must be a valid text.'] }]);
+    expect(await items(sb, form.id)).toHaveLength(4);
+
+    // The item errors come after every field's own errors, as Laravel adds the rules it expands from `tags.*` last.
+    const required = await newForm(sb, { properties: [props[0], { ...props[1], required: true }] });
+    const both = await call(sb, 'POST', `/forms/${required.slug}/answer`, { tags: [''] }, null);
+    expect([both.status, both.json.message, Object.keys(both.json.errors)]).toEqual([
+      422,
+      'The Name field is required. (and 1 more error)',
+      ['name', 'tags.0'],
+    ]);
+
+    // Update: every answer sent is stored, so "" and null become null and [] stays [].
+    await post({ name: 'Ada', tags: ['Urgent'] });
+    const [sub] = await items(sb, form.id);
+    const put = (body: Record<string, unknown>) => call(sb, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, body);
+    const stored = async () => (await items(sb, form.id)).find((i) => i.id === sub.id).data.tags;
+    expect(await put({ name: 'Ada', tags: [''] }).then((r) => [r.status, r.json])).toEqual([422, invalid('tags.0')]);
+    expect(await put({ name: 'Ada', tags: ['Urgent', ''] }).then((r) => [r.status, r.json])).toEqual([422, invalid('tags.1')]);
+    expect(await stored()).toEqual(['Urgent']);
+    for (const [tags, want] of [
+      ['', null],
+      [' ', null],
+      [null, null],
+      [[], []],
+    ] as const) {
+      expect((await put({ name: 'Ada', tags })).status).toBe(200);
+      expect(await stored()).toEqual(want);
+    }
+
+    // A form that clears empty fields stores blanks on create too.
+    const clearing = await newForm(sb, { properties: props, clear_empty_fields_on_update: true });
+    await call(sb, 'POST', `/forms/${clearing.slug}/answer`, { name: 'Bo', tags: '', free: [] }, null);
+    const [kept] = await items(sb, clearing.id);
+    expect([kept.data.tags, kept.data.free]).toEqual([null, []]);
+  });
+
+  it('the spec flavour stores blank multi-select answers as they were sent', async () => {
+    const props = [{ id: 'tags', type: 'multi_select', name: 'Tags', required: false, multi_select: { options: [{ id: 'u', name: 'Urgent' }] } }];
+    const spec = await boot();
+    const form = (await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { properties: props }))).json;
+    for (const tags of ['', [''], ['Urgent', ''], []]) expect((await call(spec, 'POST', `/forms/${form.slug}/answer`, { tags }, null)).status).toBe(200);
+    const listed = (await call(spec, 'GET', `/open/forms/${form.id}/submissions`)).json.map((s: { data: { tags: unknown } }) => s.data.tags);
+    expect(listed).toEqual([[], ['Urgent', ''], [''], '']);
+    const [sub] = (await call(spec, 'GET', `/open/forms/${form.id}/submissions`)).json;
+    expect((await call(spec, 'PUT', `/open/forms/${form.id}/submissions/${sub.id}`, { data: { tags: [''] } })).status).toBe(200);
+    expect((await call(spec, 'GET', `/open/forms/${form.id}/submissions`)).json[0].data.tags).toEqual(['']);
   });
 
   it('is_partial: true wipes the answers on a form that takes partial submissions; a partial submission becomes completed', async () => {
@@ -404,11 +455,11 @@ describe('deployed flavour: envelopes, workspaces, members, forms', () => {
     const title = 'T'.repeat(255);
     const minimal = await call(sb, 'POST', '/open/forms', formBody(sb.workspaceId));
     expect(minimal.status).toBe(422);
-    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(STYLE).sort());
-    const created = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title }));
+    expect(Object.keys(minimal.json.errors).sort()).toEqual(Object.keys(DEPLOYED_STYLE).sort());
+    const created = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { title }));
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ type: 'success', message: expect.any(String), form: { title }, users_first_form: true });
-    const long = await call(sb, 'POST', '/open/forms', fullBody(sb.workspaceId, { title: `${title}x` }));
+    const long = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { title: `${title}x` }));
     expect(long.json.errors.title).toEqual(['The title field must not be greater than 255 characters.']);
     const spec = await boot();
     expect((await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId, { title: 'T'.repeat(61) }))).status).toBe(422);

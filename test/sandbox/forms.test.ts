@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boot, call, createForm, formBody } from './helpers.js';
+import { boot, call, createForm, deployedFormBody, formBody } from './helpers.js';
 
 const SUMMARY_KEYS = [
   'id',
@@ -21,24 +21,9 @@ const SUMMARY_KEYS = [
   'share_url',
 ];
 
-/** The 14 update-required fields taken from a fetched form. */
+/** The 14 update-required fields taken from a fetched form: those of a complete create body but the workspace. */
 function updateBody(form: Record<string, unknown>): Record<string, unknown> {
-  const keys = [
-    'title',
-    'visibility',
-    'language',
-    'theme',
-    'presentation_style',
-    'width',
-    'size',
-    'border_radius',
-    'dark_mode',
-    'color',
-    'uppercase_labels',
-    'no_branding',
-    'transparent_background',
-    'properties',
-  ];
+  const keys = Object.keys(deployedFormBody(0)).filter((k) => k !== 'workspace_id');
   return Object.fromEntries(keys.map((k) => [k, form[k]]));
 }
 

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
+import { formBody } from '../helpers/form-body.js';
+
+export { DEPLOYED_STYLE, deployedFormBody, formBody } from '../helpers/form-body.js';
 
 export interface Res {
   status: number;
@@ -53,21 +56,6 @@ export async function call(sb: SandboxHandle, method: string, path: string, body
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
-}
-
-/** A minimal valid create-form body. */
-export function formBody(workspaceId: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    workspace_id: workspaceId,
-    title: 'Contact',
-    visibility: 'public',
-    language: 'en',
-    properties: [
-      { id: 'name', type: 'text', name: 'Name', required: true },
-      { id: 'email', type: 'email', name: 'Email', required: false },
-    ],
-    ...extra,
-  };
 }
 
 /** Creates a form through the API and returns it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ok } from '../context.js';
 import type { App, Ctx, PublicCtx, RouteTable } from '../context.js';
-import { closedToTokens, deployedSubmissionView, isFileType, storedFileNames, storedFileValue } from '../deployed.js';
+import { closedToTokens, deployedSubmissionView, emptyAnswer, isFileType, laravelInput, storedFileNames, storedFileValue } from '../deployed.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
 import { flavorOf } from '../flavor.js';
 import { isLayoutBlock } from '../../service/forms.js';
@@ -27,10 +27,29 @@ function isRequired(p: FormProperty): boolean {
  * Laravel's `array` rule (OpnForm api/app/Http/Requests/AnswerFormRequest.php:113-114), after
  * `nullable` and with empty strings turned to null (api/app/Http/Kernel.php:46); a JSON object is a
  * PHP array and passes. The message is api/resources/lang/en/validation.php:23 with the field's name.
+ * Each item has rules of its own under `<id>.*` (AnswerFormRequest.php:124): the option check
+ * (`in_array(…, options, true)`, :225-231), or `string` when the field takes new options (:221-222).
+ * Neither is `nullable`, so an item that arrives as null (a blank string, after the middleware) fails
+ * it: "The selected <id>.<n> is invalid." (validation.php:60) or "The <id>.<n> must be a valid text."
+ * (validation.php:115), naming the item's raw path, as Laravel does for a path it expanded from a
+ * wildcard. Those errors go to `items`: Laravel appends the expanded rules after all the others.
  */
-function checkMultiSelect(app: App, errors: Errors, id: string, p: FormProperty, value: unknown): void {
+function checkMultiSelect(app: App, errors: Errors, items: Errors, id: string, p: FormProperty, value: unknown): void {
   if (!flavorOf(app).multiSelectTakesList || p.type !== 'multi_select' || isBlank(value)) return;
-  if (!Array.isArray(value) && !isObject(value)) errors.add(id, `The ${p.name} must be an array.`);
+  if (!Array.isArray(value) && !isObject(value)) {
+    errors.add(id, `The ${p.name} must be an array.`);
+    return;
+  }
+  for (const [n, item] of Object.entries(value)) {
+    if (item !== null) continue;
+    const path = `${id}.${n}`;
+    items.add(path, p.allow_creation === true ? `The ${path} must be a valid text.` : `The selected ${path} is invalid.`);
+  }
+}
+
+/** Adds `more`'s errors after those `errors` holds. */
+function addAll(errors: Errors, more: Errors): void {
+  for (const [path, messages] of Object.entries(more.map)) for (const m of messages) errors.add(path, m);
 }
 
 /**
@@ -53,7 +72,8 @@ function submissionFor(ctx: Ctx, form: Form): Submission {
  * survive only as strings; answers to removed fields, and to fields whose id holds a `.` or `*`, are
  * dropped. Every active integration fires again.
  */
-function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<string, unknown>): void {
+function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, sent: Record<string, unknown>): void {
+  const body = flavorOf(ctx.app).blankStringsAreNull ? laravelInput(sent) : sent;
   if (form.attrs.use_captcha === true) {
     throw validationFailed({ 'h-captcha-response': ['Please complete the captcha.'] });
   }
@@ -63,16 +83,18 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, body: Record<stri
   const partialBody = laravelTrue(body.is_partial) && form.attrs.enable_partial_submissions === true;
   if (!partialBody) {
     const errors = new Errors();
+    const items = new Errors();
     for (const [id, p] of answerable(form)) {
       const present = !laravelNested(id) && Object.hasOwn(body, id) && !isBlank(body[id]);
       if (isRequired(p) && !present) errors.add(id, `The ${p.name} field is required.`);
       else if (!laravelNested(id) && Object.hasOwn(body, id)) {
-        checkMultiSelect(ctx.app, errors, id, p, body[id]);
+        checkMultiSelect(ctx.app, errors, items, id, p, body[id]);
         validated[id] = body[id];
       }
     }
     const ct = body.completion_time;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
+    addAll(errors, items);
     errors.throwIfAny();
   }
   const props = answerable(form);
@@ -235,22 +257,26 @@ export function registerSubmissions(r: RouteTable): void {
     const form = findForm(app, ctx.params.form);
     const why = refusal(ctx, form);
     if (why) throw forbidden(why);
-    const body = await ctx.body();
+    const sent = await ctx.body();
+    const body = flavorOf(app).blankStringsAreNull ? laravelInput(sent) : sent;
     const errors = new Errors();
+    const items = new Errors();
     const data: Record<string, unknown> = {};
     // Deployed flavour: `is_partial: true` saves an unfinished answer (no required check), status partial.
     const partial = flavorOf(app).partialAnswers && body.is_partial === true;
+    const leaveOutBlanks = flavorOf(app).createLeavesOutBlanks && form.attrs.clear_empty_fields_on_update !== true;
     for (const [id, p] of answerable(form)) {
       const value = flavorOf(app).nestedIdsUnanswered && laravelNested(id) ? undefined : body[id];
       if (!partial && isRequired(p) && isBlank(value)) errors.add(id, `The ${p.name} field is required.`);
       else if (value !== undefined) {
-        if (!partial) checkMultiSelect(app, errors, id, p, value);
-        data[id] = value;
+        if (!partial) checkMultiSelect(app, errors, items, id, p, value);
+        if (!(leaveOutBlanks && emptyAnswer(value))) data[id] = value;
       }
     }
     // Deployed flavour: completion_time (seconds) is validated and kept; the spec flavour drops it like any unknown key.
     const ct = flavorOf(app).keepsCompletionTime ? body.completion_time : undefined;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
+    addAll(errors, items);
     errors.throwIfAny();
     const sub = app.store.addSubmission({
       id: app.store.nextId('submission'),

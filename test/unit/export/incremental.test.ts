@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { type SubmissionExportOptions, submissionExportRun } from '../../../src/commands/submission/export.js';
+import { deployedFormBody } from '../../helpers/form-body.js';
 import { fakeIO } from '../../helpers/io.js';
 import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../../helpers/sandbox.js';
 
@@ -41,23 +42,7 @@ describe.each(FLAVORS)('submission export --incremental, killed at each step (%s
     const form = await client.request<Record<string, unknown>>({
       method: 'POST',
       path: '/open/forms',
-      body: {
-        workspace_id: sb.workspaceId,
-        title: 'Nightly',
-        visibility: 'public',
-        language: 'en',
-        theme: 'default',
-        presentation_style: 'classic',
-        width: 'centered',
-        size: 'md',
-        border_radius: 'small',
-        dark_mode: 'auto',
-        color: '#3B82F6',
-        uppercase_labels: false,
-        no_branding: false,
-        transparent_background: false,
-        properties: [{ id: 'name', type: 'text', name: 'Name' }],
-      },
+      body: deployedFormBody(sb.workspaceId, { title: 'Nightly', properties: [{ id: 'name', type: 'text', name: 'Name' }] }),
     });
     const f = (form.data as { form?: Record<string, unknown> }).form ?? (form.data as Record<string, unknown>);
     formId = Number(f.id);

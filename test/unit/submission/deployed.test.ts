@@ -98,6 +98,18 @@ describe('the update body (both services read it as a patch)', () => {
     expect(effects).toEqual({ partial: true, removed: ['p_gone'] });
   });
 
+  it('sends a stored multi-select back without its null or blank items, which the deployed service refuses (422 on the item)', () => {
+    const form = {
+      ...FORM,
+      properties: [...FORM.properties, { id: 'p_tags', type: 'multi_select', name: 'Tags', multi_select: { options: [{ name: 'Urgent' }] } }],
+    };
+    // A partial submission keeps what the middleware made of ["Urgent", ""]: ["Urgent", null].
+    const held = normalizeSubmission({ id: 8, submission_id: uuidFor(8), data: { p_name: 'Ada', p_tags: ['Urgent', null, ' '], status: 'partial' } });
+    expect(buildUpdateBody(form, held, { p_rating: 5 }).body).toEqual({ p_name: 'Ada', p_tags: ['Urgent'], p_rating: 5, data: { p_rating: 5 } });
+    const none = normalizeSubmission({ id: 9, submission_id: uuidFor(9), data: { p_name: 'Bo', p_tags: [null] } });
+    expect(buildUpdateBody(form, none, { p_rating: 1 }).body).toMatchObject({ p_tags: [] });
+  });
+
   it('sends patched file and signature answers in the form the service keeps (a saved list record holds them as objects)', () => {
     const cv = [{ file_url: 'https://f/cv.pdf?sig=1', file_name: 'cv.pdf' }];
     const sig = [{ file_url: 'https://f/s.png', file_name: 's.png' }];

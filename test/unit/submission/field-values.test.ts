@@ -107,6 +107,24 @@ describe('select options', () => {
     expect(refusal(() => resolveData(free, [['Topic', '']])).exitCode).toBe(2);
   });
 
+  it('a multi-select list leaves out its blank items (no option chosen), which the deployed service would refuse with 422', () => {
+    const free = {
+      ...form,
+      properties: [
+        ...form.properties,
+        { id: 'f_any', name: 'Any', type: 'multi_select' },
+        { id: 'f_own', name: 'Own', type: 'multi_select', allow_creation: true, multi_select: { options: [{ id: 'k', name: 'Known' }] } },
+      ],
+    } as unknown as Form;
+    expect(resolveData(free, [['Tags', ['urgent', '', null, '  ']]])).toEqual({ f_tags: ['Urgent'] });
+    expect(resolveData(free, [['Tags', '["Later", ""]']], { coerce: true })).toEqual({ f_tags: ['Later'] });
+    expect(resolveData(free, [['Tags', ['']]])).toEqual({ f_tags: [] });
+    expect(resolveData(free, [['Any', ['x', null]]])).toEqual({ f_any: ['x'] });
+    expect(resolveData(free, [['Own', ['mine', ' ']]])).toEqual({ f_own: ['mine'] });
+    expect(parseLine(free, '{"submission_id": 3, "Tags": ["Later", ""]}').data).toEqual({ f_tags: ['Later'] });
+    expect(answerBody(free, [['Own', '["new", ""]']], new Date()).body).toMatchObject({ f_own: ['new'] });
+  });
+
   it("as the service: an option's exact id passes, and a field that lets people add options takes a new value", () => {
     expect(resolveData(form, [['Tags', ['a', 'Later']]])).toEqual({ f_tags: ['a', 'Later'] });
     expect(resolveData(form, [['Open', 'Brand new']], { coerce: true })).toEqual({ f_open: 'Brand new' });
