@@ -81,12 +81,17 @@ export function postRaw(url: URL, o: PostOptions): Promise<PostResult> {
   if (o.proxy) return postThroughProxy(url, { ...o, proxy: o.proxy });
   const limit = o.maxAnswerBytes ?? WEBHOOK_ANSWER_LIMIT;
   return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
+    // The outcome is decided once, then delivered when the request's socket has closed: the
+    // command ends with nothing of this exchange left open (a socket still closing would be).
+    let outcome: (() => void) | undefined;
+    let closed = false;
+    const settle = (fn: () => void, err?: Error): void => {
+      if (outcome) return;
+      outcome = fn;
       clearTimeout(timer);
-      fn();
+      // Nothing more is read or sent: no keep-alive to keep the socket for.
+      req.destroy(err);
+      if (closed) fn();
     };
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(
@@ -96,10 +101,7 @@ export function postRaw(url: URL, o: PostOptions): Promise<PostResult> {
         const body = new BoundedBody(limit);
         const result = (): PostResult => ({ status: res.statusCode ?? 0, headers: res.headers, body: body.bytes(), truncated: body.truncated });
         res.on('data', (c: Buffer) => {
-          if (settled || body.add(c)) return;
-          settle(() => resolve(result()));
-          // Read no more: the socket is closed (no keep-alive to keep it for).
-          req.destroy();
+          if (!outcome && !body.add(c)) settle(() => resolve(result()));
         });
         res.on('error', (err) => settle(() => reject(err)));
         res.on('end', () => settle(() => resolve(result())));
@@ -109,10 +111,13 @@ export function postRaw(url: URL, o: PostOptions): Promise<PostResult> {
     );
     const timer = setTimeout(() => {
       const err = noAnswer(url, o.timeoutMs);
-      settle(() => reject(err));
-      req.destroy(err);
+      settle(() => reject(err), err);
     }, o.timeoutMs);
     req.on('error', (err) => settle(() => reject(err)));
+    req.on('close', () => {
+      closed = true;
+      outcome?.();
+    });
     req.end(o.body);
   });
 }
