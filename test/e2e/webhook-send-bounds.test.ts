@@ -2,63 +2,22 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
+import { type NeverEndingReceiver, RECEIVER_STOPS_AT, startNeverEndingReceiver } from '../helpers/never-ending-receiver.js';
 import { TINYPROXY, type Tinyproxy, startTinyproxy } from '../helpers/tinyproxy.js';
 
 // `webhook send` (built binary) against receivers that never finish their answer: an endless body is
 // read up to 1 MiB, cut, reported, and the process ends; a body trickling in a byte at a time times
 // out at --timeout for the whole exchange, in the usual words, exit 11 (docs/security.md).
 
-/** The test receiver stops sending here, so that a formctl without a bound fails the test instead of filling the memory. */
-const RECEIVER_STOPS_AT = 64 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
-interface Receiver {
-  url: string;
-  /** How many answer bytes it wrote before the client closed the connection. */
-  written(): number;
-  close(): Promise<void>;
-}
-
-const open: Receiver[] = [];
+const open: NeverEndingReceiver[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
 });
 
-/** `endless`: 200 and 64 KiB chunks as fast as they are read, never ending. `trickle`: 200 and a byte every 100 ms, never ending. */
-async function receiver(kind: 'endless' | 'trickle'): Promise<Receiver> {
-  let written = 0;
-  const timers = new Set<NodeJS.Timeout>();
-  const server = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    if (kind === 'trickle') {
-      const t = setInterval(() => {
-        written += 1;
-        res.write('.');
-      }, 100);
-      timers.add(t);
-      res.on('close', () => clearInterval(t));
-      return;
-    }
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    const pump = (): void => {
-      while (!res.destroyed && written < RECEIVER_STOPS_AT) {
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-    };
-    pump();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const r: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    written: () => written,
-    close: async () => {
-      for (const t of timers) clearInterval(t);
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-    },
-  };
+async function receiver(kind: 'endless' | 'trickle'): Promise<NeverEndingReceiver> {
+  const r = await startNeverEndingReceiver(kind);
   open.push(r);
   return r;
 }
