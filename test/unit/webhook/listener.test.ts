@@ -168,6 +168,29 @@ describe('startListener forward bounds', () => {
     expect(got[0]!.forward?.truncated).toBe(true);
   });
 
+  it("listen says on the delivery's line that the answer was cut", async () => {
+    const target = await startNeverEndingReceiver('endless');
+    open.push(target);
+    const io = fakeIO();
+    const controller = new AbortController();
+    let onListening: (u: string) => void = () => undefined;
+    const listening = new Promise<string>((r) => (onListening = r));
+    const done = webhookListenRun({
+      io: io.io,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+      signal: controller.signal,
+      port: 0,
+      host: '127.0.0.1',
+      forwardTo: target.url,
+      onListening,
+    });
+    const res = await post(await listening, {});
+    controller.abort();
+    await done;
+    expect([res.status, res.body.length]).toEqual([200, WEBHOOK_ANSWER_LIMIT]);
+    expect(io.out()).toContain(`→ forwarded to ${target.url}: HTTP 200 (answer cut: only its first 1 MiB passed back)\n`);
+  });
+
   it('a target trickling its answer times out at the forward timeout, for the whole exchange: 502, in words', async () => {
     const target = await startNeverEndingReceiver('trickle');
     open.push(target);
