@@ -20,7 +20,8 @@ export interface Delivery {
   body: Buffer;
   signature: { verdict: Verdict; reason?: VerifyFailure; message?: string };
   /** `error` in words; `code` the errno (ECONNREFUSED…) when there is one. */
-  forward?: { url: string; status?: number; error?: string; code?: string };
+  /** `truncated`: the target's answer went on past WEBHOOK_ANSWER_LIMIT; its beginning was passed back. */
+  forward?: { url: string; status?: number; error?: string; code?: string; truncated?: boolean };
   /** The status the listener answered the sender with. */
   responseStatus: number;
   saved?: { body: string; headers: string };
@@ -34,7 +35,9 @@ export interface ListenerOptions {
   saveDir?: string;
   /** Bodies larger than this are refused with 413 before they are buffered; default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
-  /** How long a forward may take (the service gives a delivery 5 s). */
+  /** The most read of a forward target's answer; default WEBHOOK_ANSWER_LIMIT (src/webhooks/http.ts). */
+  maxAnswerBytes?: number;
+  /** How long a whole forward may take, connect to the answer's last byte (the service gives a delivery 5 s). */
   forwardTimeoutMs?: number;
   now: () => Date;
   /** Called once per delivery, in arrival order; the answer to the sender waits for it. */
@@ -127,8 +130,9 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
       const headers: Record<string, string> = {};
       for (const [k, v] of rawHeaders) if (!HOP_BY_HOP.has(k.toLowerCase())) headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
       try {
-        const r = await postRaw(target, { headers, body, timeoutMs: o.forwardTimeoutMs ?? 5000 });
-        d.forward = { url: target.href, status: r.status };
+        const r = await postRaw(target, { headers, body, timeoutMs: o.forwardTimeoutMs ?? 5000, maxAnswerBytes: o.maxAnswerBytes });
+        // A cut answer is still the target's status, with as much of its body as formctl reads (WEBHOOK_ANSWER_LIMIT).
+        d.forward = { url: target.href, status: r.status, ...(r.truncated ? { truncated: true } : {}) };
         answer = { status: r.status, type: String(r.headers['content-type'] ?? 'application/octet-stream'), body: r.body };
       } catch (err) {
         const { reason, code } = describeFailure(err, target);

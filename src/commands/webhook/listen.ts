@@ -5,6 +5,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { type OutputFormat, escapeControls, loadChalk, writeObject } from '../../io/output.js';
 import { type Delivery, startListener } from '../../webhooks/listener.js';
+import { WEBHOOK_ANSWER_LIMIT } from '../../webhooks/http.js';
 import { type FlagsOf, directoryOption, examples, fileOption, jqOption } from '../shared.js';
 import { afterColon } from './shared.js';
 import { readSecretFile } from './files.js';
@@ -96,7 +97,15 @@ export function deliveryRecord(d: Delivery): Record<string, unknown> {
     body: parsedBody(d.body),
     body_bytes: d.body.length,
     signature: { verdict: d.signature.verdict, reason: d.signature.reason ?? null, message: d.signature.message ?? null },
-    forward: d.forward ? { url: d.forward.url, status: d.forward.status ?? null, error: d.forward.error ?? null, code: d.forward.code ?? null } : null,
+    forward: d.forward
+      ? {
+          url: d.forward.url,
+          status: d.forward.status ?? null,
+          error: d.forward.error ?? null,
+          code: d.forward.code ?? null,
+          response_truncated: d.forward.truncated === true,
+        }
+      : null,
     response_status: d.responseStatus,
     saved: d.saved ?? null,
   };
@@ -120,7 +129,7 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
     lines.push(
       d.forward.error
         ? c.red(`→ forward to ${e(d.forward.url)} failed: ${e(afterColon(d.forward.error))}`)
-        : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}`,
+        : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}${d.forward.truncated ? c.yellow(` (answer cut: only its first ${WEBHOOK_ANSWER_LIMIT / 1024 / 1024} MiB passed back)`) : ''}`,
     );
   }
   if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));

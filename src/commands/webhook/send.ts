@@ -8,7 +8,7 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, jsonFormat, notice, writeObject } from '../../io/output.js';
-import { describeFailure, postRaw } from '../../webhooks/http.js';
+import { WEBHOOK_ANSWER_LIMIT, describeFailure, postRaw } from '../../webhooks/http.js';
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { maskWebhookUrl } from '../../webhooks/secret.js';
@@ -18,7 +18,7 @@ import { collectHeader, headerObject } from './headers.js';
 import { readLocalFile, readSecretFile } from './files.js';
 
 /** Fields of `send --json` (a contract with scripts). */
-const SEND_FIELDS = ['url', 'status', 'signed', 'body_bytes', 'response'] as const;
+const SEND_FIELDS = ['url', 'status', 'signed', 'body_bytes', 'response', 'response_truncated'] as const;
 
 /** `formctl webhook send <url>`: the command and its flags, declared once. */
 function webhookSendCommand() {
@@ -122,11 +122,24 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   const response = o.io.stdoutIsTTY && !json ? escapeControls(received, { newlines: true }) : received;
   if (json) {
     // One line, as before the field list existed: a contract with scripts that read it line by line.
-    await writeObject(o.io, json, { url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response }, [], {
-      compact: true,
-    });
+    await writeObject(
+      o.io,
+      json,
+      { url: shown(url.href), status: res.status, signed: secret !== undefined, body_bytes: body.length, response, response_truncated: res.truncated },
+      [],
+      { compact: true },
+    );
   } else {
     await write(o.io.stdout, `HTTP ${res.status}${response ? `\n${response.endsWith('\n') ? response : `${response}\n`}` : '\n'}`);
+  }
+  // The status is the receiver's verdict all the same; what follows the first MiB was never read.
+  if (res.truncated) {
+    const MIB = WEBHOOK_ANSWER_LIMIT / 1024 / 1024;
+    await notice(
+      o.io,
+      `the receiver's answer is longer than ${MIB} MiB, the most formctl reads of it: ${json ? '"response" holds' : 'the text above is'} its first ${MIB} MiB; the rest was not read.`,
+      'warning',
+    );
   }
   if (res.status < 200 || res.status >= 300) {
     throw new CliError(

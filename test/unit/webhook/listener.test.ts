@@ -8,22 +8,23 @@ import { PRIVATE_NOTE, deliveryRecord, isPrivateHost, webhookListenRun } from '.
 import newWebhookCommand from '../../../src/commands/webhook/index.js';
 import { CliError } from '../../../src/errors.js';
 import type { Factory } from '../../../src/factory.js';
-import { postRaw } from '../../../src/webhooks/http.js';
+import { WEBHOOK_ANSWER_LIMIT, postRaw } from '../../../src/webhooks/http.js';
 import { DEFAULT_MAX_BODY_BYTES, type Delivery, type Listener, startListener } from '../../../src/webhooks/listener.js';
 import { signBody } from '../../../src/webhooks/signature.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type StubServer, startStubServer } from '../../helpers/http.js';
+import { type NeverEndingReceiver, RECEIVER_STOPS_AT, startNeverEndingReceiver } from '../../helpers/never-ending-receiver.js';
 
 const SECRET = 'listener-secret-123456';
 const body = Buffer.from('{"form_id":1,"submission_id":5}');
-const open: Array<Listener | StubServer> = [];
+const open: Array<Listener | StubServer | NeverEndingReceiver> = [];
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string; maxBodyBytes?: number }) {
+async function listener(o: { secret?: string; forwardTo?: URL; saveDir?: string; maxBodyBytes?: number; maxAnswerBytes?: number; forwardTimeoutMs?: number }) {
   const got: Delivery[] = [];
   const l = await startListener({ host: '127.0.0.1', port: 0, now: () => new Date('2025-01-01T00:00:00Z'), onDelivery: (d) => void got.push(d), ...o });
   open.push(l);
@@ -113,7 +114,13 @@ describe('startListener', () => {
       controller.abort();
       await done;
       if (json)
-        expect(JSON.parse(io.out()).forward).toEqual({ url: `${target}/x`, status: null, error: `Connection refused by ${host}`, code: 'ECONNREFUSED' });
+        expect(JSON.parse(io.out()).forward).toEqual({
+          url: `${target}/x`,
+          status: null,
+          error: `Connection refused by ${host}`,
+          code: 'ECONNREFUSED',
+          response_truncated: false,
+        });
       else expect(io.out()).toContain(`→ forward to ${target}/x failed: connection refused by ${host}\n`);
     }
     // The first forward may be slow on a loaded 2-core runner.
@@ -135,6 +142,61 @@ describe('startListener', () => {
     await post(again.l.url, {});
     expect(again.got[0]!.saved?.body).toBe(join(dir, 'delivery-0002.body'));
     expect(got).toHaveLength(1);
+  });
+});
+
+describe('startListener forward bounds', () => {
+  it('a target whose answer never ends: its status and the first bytes are passed back, the cut is recorded', async () => {
+    const target = await startNeverEndingReceiver('endless');
+    open.push(target);
+    const { l, got } = await listener({ forwardTo: new URL(target.url), maxAnswerBytes: 1000 });
+    const res = await post(`${l.url}/`, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(Buffer.alloc(1000, 'a'));
+    expect(got[0]!.forward).toEqual({ url: target.url, status: 200, truncated: true });
+    expect(deliveryRecord(got[0]!).forward).toEqual({ url: target.url, status: 200, error: null, code: null, response_truncated: true });
+    await target.hungUp();
+    expect(target.written()).toBeLessThan(RECEIVER_STOPS_AT);
+  });
+
+  it('reads at most WEBHOOK_ANSWER_LIMIT (1 MiB) by default', async () => {
+    const target = await startNeverEndingReceiver('endless');
+    open.push(target);
+    const { l, got } = await listener({ forwardTo: new URL(target.url) });
+    const res = await post(`${l.url}/`, {});
+    expect([res.status, res.body.length]).toEqual([200, WEBHOOK_ANSWER_LIMIT]);
+    expect(got[0]!.forward?.truncated).toBe(true);
+  });
+
+  it("listen says on the delivery's line that the answer was cut", async () => {
+    const target = await startNeverEndingReceiver('endless');
+    open.push(target);
+    const io = fakeIO();
+    const controller = new AbortController();
+    let onListening: (u: string) => void = () => undefined;
+    const listening = new Promise<string>((r) => (onListening = r));
+    const done = webhookListenRun({
+      io: io.io,
+      now: () => new Date('2025-01-01T00:00:00Z'),
+      signal: controller.signal,
+      port: 0,
+      host: '127.0.0.1',
+      forwardTo: target.url,
+      onListening,
+    });
+    const res = await post(await listening, {});
+    controller.abort();
+    await done;
+    expect([res.status, res.body.length]).toEqual([200, WEBHOOK_ANSWER_LIMIT]);
+    expect(io.out()).toContain(`→ forwarded to ${target.url}: HTTP 200 (answer cut: only its first 1 MiB passed back)\n`);
+  });
+
+  it('a target trickling its answer times out at the forward timeout, for the whole exchange: 502, in words', async () => {
+    const target = await startNeverEndingReceiver('trickle');
+    open.push(target);
+    const { l, got } = await listener({ forwardTo: new URL(target.url), forwardTimeoutMs: 1000 });
+    expect((await post(`${l.url}/`, {})).status).toBe(502);
+    expect(got[0]!.forward).toEqual({ url: target.url, error: `No answer from ${new URL(target.url).host} within 1 s`, code: 'ETIMEDOUT' });
   });
 });
 
