@@ -49,6 +49,26 @@ describe('webhook send: an endless answer (e2e, built binary)', () => {
     expect(run.stderr).toContain(`${CUT_NOTE} the text above is its first 1 MiB; the rest was not read.\n`);
   });
 
+  it('an answer cut inside a character ends at the last whole character, not U+FFFD', async () => {
+    // 'é' is two bytes: the first is the 1 MiB-th byte of the answer, the second is past the cut.
+    const answer = Buffer.concat([Buffer.from('a'.repeat(MIB - 1)), Buffer.from('é'), Buffer.from('b'.repeat(MIB))]);
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-length': String(answer.length) }).end(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const run = await runFormctl(['webhook', 'send', `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, '--json'], { env: home.env });
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout) as { response: string; response_truncated: boolean };
+      expect(out.response_truncated).toBe(true);
+      expect(out.response).toBe('a'.repeat(MIB - 1));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('a whole answer says response_truncated false', async () => {
     const server = createServer((req, res) => {
       req.resume();

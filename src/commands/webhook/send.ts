@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { getForm } from '../../api/forms.js';
@@ -117,7 +118,8 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   } finally {
     untrace?.();
   }
-  const received = res.body.toString('utf8');
+  // A cut answer may end inside a character: the decoder keeps back the incomplete bytes instead of writing U+FFFD.
+  const received = res.truncated ? new StringDecoder('utf8').write(res.body) : res.body.toString('utf8');
   // On a terminal the receiver's answer is shown, not obeyed (escape sequences); piped, it stays as received.
   const response = o.io.stdoutIsTTY && !json ? escapeControls(received, { newlines: true }) : received;
   if (json) {
