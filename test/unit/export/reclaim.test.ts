@@ -41,7 +41,7 @@ describe('reclaimer (a download’s dead read buffers)', () => {
     await r.copied(2 * MiB);
     expect(r.copied(2 * MiB + 1)).toBeUndefined();
     expect(connect).toHaveBeenCalledTimes(1);
-    expect(post.mock.calls.map((c) => String(c[0]))).toEqual(['HeapProfiler.collectGarbage', 'HeapProfiler.collectGarbage']);
+    expect(post.mock.calls.map((c) => c[0])).toEqual(['HeapProfiler.collectGarbage', 'HeapProfiler.collectGarbage']);
     r.close();
     expect(disconnect).toHaveBeenCalledTimes(1);
   });
@@ -87,7 +87,7 @@ describe('the download sinks use it', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(post.mock.calls.filter((c) => String(c[0]) === 'HeapProfiler.collectGarbage').length).toBeGreaterThan(0);
+    expect(post.mock.calls.filter((c) => c[0] === 'HeapProfiler.collectGarbage').length).toBeGreaterThan(0);
   });
 
   it('so does a download to stdout', async () => {
@@ -97,6 +97,6 @@ describe('the download sinks use it', () => {
     dest.on('data', (b: Buffer) => (got += b.length));
     expect(await writeToStream(Readable.from(chunks), dest)).toBe(40 * MiB);
     expect(got).toBe(40 * MiB);
-    expect(post.mock.calls.filter((c) => String(c[0]) === 'HeapProfiler.collectGarbage').length).toBeGreaterThan(0);
+    expect(post.mock.calls.filter((c) => c[0] === 'HeapProfiler.collectGarbage').length).toBeGreaterThan(0);
   });
 });
