@@ -8,7 +8,6 @@ import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { processAlive } from '../process-alive.js';
-import { reclaimer } from './reclaim.js';
 import { publishNew, removeStaleTempFiles, tempPathFor, writeTempFile } from '../atomic-file.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
@@ -249,16 +248,10 @@ export async function writeToStream(body: Readable, dest: Writable, o: { signal?
   // The bytes are counted on their way through, for the status line.
   let total = 0;
   const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-    const memory = reclaimer();
-    try {
-      for await (const chunk of source) {
-        total += chunk.length;
-        void memory.copied(total);
-        o.onBytes?.(total);
-        yield chunk;
-      }
-    } finally {
-      memory.close();
+    for await (const chunk of source) {
+      total += chunk.length;
+      o.onBytes?.(total);
+      yield chunk;
     }
   };
   try {
@@ -357,16 +350,10 @@ async function openSpool(dir: string | undefined): Promise<{ path: string; fh: F
 async function copyToFile(body: Readable, fh: FileHandle, o: { signal?: AbortSignal; onBytes?: (n: number) => void }): Promise<number> {
   if (o.signal) addAbortSignal(o.signal, body);
   let total = 0;
-  const memory = reclaimer();
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      for (let at = 0; at < chunk.length;) at += writeSync(fh.fd, chunk, at);
-      total += chunk.length;
-      void memory.copied(total);
-      o.onBytes?.(total);
-    }
-  } finally {
-    memory.close();
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    for (let at = 0; at < chunk.length;) at += writeSync(fh.fd, chunk, at);
+    total += chunk.length;
+    o.onBytes?.(total);
   }
   await fh.close();
   return total;
