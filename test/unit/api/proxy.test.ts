@@ -151,6 +151,22 @@ describe("a timeout that runs out before the connection to the proxy is made is 
     expect(await stalled({ HTTPS_PROXY: `http://127.0.0.1:${port}` }, 'https://127.0.0.1:4430/open/workspaces')).toBeUndefined();
   });
 
+  it('a proxy that has not even taken the TCP connection: "could not be reached within", with the NO_PROXY hint', () => {
+    const p = proxySetting({ HTTPS_PROXY: 'http://bob:s3cret@proxy.example:3128' })!;
+    const connectingTo = { connecting: (u: string) => (u === p.https!.url ? 'connect' : undefined) };
+    const err = proxyTimeoutFailure(
+      p,
+      connectingTo,
+      new URL('https://forms.example.com/open/workspaces'),
+      new Error('timeout'),
+      '3 s',
+      '(GET /open/workspaces)',
+    );
+    expect(err?.exitCode).toBe(ExitCode.proxy);
+    expect(err?.message).toBe('The proxy http://bob:***@proxy.example:3128 (HTTPS_PROXY) could not be reached within 3 s (GET /open/workspaces).');
+    expect(err?.hint).toBe('Check HTTPS_PROXY, or add forms.example.com to NO_PROXY to reach it directly.');
+  });
+
   it('NO_PROXY sends the request direct: not the proxy', async () => {
     const p = proxySetting({ HTTPS_PROXY: `https://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' })!;
     const agent = await proxyAgent(p);
