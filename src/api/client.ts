@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, traceProxy } from './proxy.js';
+import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, proxyTimeoutFailure, traceProxy } from './proxy.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
@@ -55,6 +55,9 @@ export interface ClientOptions {
    */
   budgets?: Partial<Record<RateBucket, SharedBudget>>;
 }
+
+/** The wire's timeouts that may run out before the connection to a proxy is made (proxyTimeoutFailure); the exchange's deadline is told apart by its own flag. */
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 export interface RequestOptions {
   method?: Method;
@@ -302,12 +305,18 @@ export class ApiClient {
   private failure(err: NodeJS.ErrnoException, o: RequestOptions, deadline?: ExchangeDeadline): CliError {
     if (err instanceof CliError) return err;
     const e = unwrapFetchError(err) as NodeJS.ErrnoException;
-    if (deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted) {
-      return this.networkError(codedError('exchange timeout', EXCHANGE_TIMEOUT), o.method ?? 'GET', this.resolve(o), this.display(o));
+    const expired = deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted;
+    if (this.opts.proxy && !this.opts.dispatcher) {
+      const url = this.resolve(o);
+      const where = `(${o.method ?? 'GET'} ${this.display(o)})`;
+      // A timeout that ran out before the connection to the proxy was made is the proxy's.
+      const proxied =
+        (expired || TIMEOUT_CODES.has(e.code ?? '')
+          ? proxyTimeoutFailure(this.opts.proxy, this.dispatcher, url, e, formatSeconds(this.opts.timeoutMs), where)
+          : undefined) ?? (expired ? undefined : proxyFailure(this.opts.proxy, url, e, where));
+      if (proxied) return proxied;
     }
-    const proxied =
-      this.opts.proxy && !this.opts.dispatcher ? proxyFailure(this.opts.proxy, this.resolve(o), e, `(${o.method ?? 'GET'} ${this.display(o)})`) : undefined;
-    if (proxied) return proxied;
+    if (expired) return this.networkError(codedError('exchange timeout', EXCHANGE_TIMEOUT), o.method ?? 'GET', this.resolve(o), this.display(o));
     if (e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED' || (o.signal ?? this.opts.signal)?.aborted) {
       return new InterruptedError();
     }
@@ -321,7 +330,7 @@ export class ApiClient {
   private async getDispatcher(): Promise<unknown> {
     const proxy = this.opts.proxy;
     if (this.dispatcher === undefined && proxy) {
-      this.dispatcher = await proxyAgent(proxy);
+      this.dispatcher = await proxyAgent(proxy, { connectTimeoutMs: this.opts.timeoutMs });
       if (this.opts.debug) this.untrace = traceProxy(proxy, (line) => this.log(line));
     }
     return this.dispatcher;

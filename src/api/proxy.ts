@@ -82,12 +82,19 @@ const UNSUPPORTED_ORIGIN = 'https://unsupported-proxy.formctl.invalid';
 const UNSUPPORTED_PROXY = 'FORMCTL_PROXY_UNSUPPORTED';
 
 /**
- * The errors of connections to a proxy (proxyAgent's connector for the proxy's pool): a TLS error
- * among them is the https:// proxy's certificate or handshake, not the service's. A TLS error
- * carries no address, and the service's own handshake (inside a CONNECT tunnel, made by undici's
- * ProxyAgent over the tunnel's socket, not through this connector) fails with the same codes.
+ * How far a connection to a proxy had got: `connect`, its TCP connection not yet accepted;
+ * `handshake`, accepted, its TLS handshake (an https:// proxy) not yet done.
  */
-const proxyConnectErrors = new WeakSet<object>();
+export type ProxyStage = 'connect' | 'handshake';
+
+/**
+ * The errors of connections to a proxy (proxyAgent's connector for the proxy's pool), and how far
+ * each connection had got: a TLS error among them is the https:// proxy's certificate or handshake,
+ * not the service's. A TLS error carries no address, and the service's own handshake (inside a
+ * CONNECT tunnel, made by undici's ProxyAgent over the tunnel's socket, not through this
+ * connector) fails with the same codes.
+ */
+const proxyConnectErrors = new WeakMap<object, ProxyStage>();
 
 /** The proxy for a URL's scheme, if any (NO_PROXY is left to the agent: see proxyFailure). */
 function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string } | undefined {
@@ -105,6 +112,11 @@ export interface ProxyDispatcher {
   shutdown(): Promise<void>;
   /** Whether requests to `url`'s origin were forwarded through a proxy (a plain http:// request sent to the proxy with its full URL). */
   forwarded(url: URL): boolean;
+  /**
+   * How far a connection to `proxyUrl` still under way has got (undefined when none is): read when
+   * a timeout runs out, to tell a proxy that never completed the connection (proxyTimeoutFailure).
+   */
+  connecting(proxyUrl: string): ProxyStage | undefined;
 }
 
 /**
@@ -138,8 +150,12 @@ export async function noProxyRanges(noProxy: string): Promise<((hostname: string
   };
 }
 
-/** The dispatcher for fetch that sends through the proxies of `p`. */
-export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
+/**
+ * The dispatcher for fetch that sends through the proxies of `p`. `connectTimeoutMs` bounds each
+ * connection to a proxy (its TLS handshake included), as --timeout bounds an exchange; without it,
+ * undici's 10 s.
+ */
+export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number } = {}): Promise<ProxyDispatcher> {
   // `default` is undici's CommonJS module.exports, from node_modules or bundled by the build.
   const { EnvHttpProxyAgent, Agent, Pool } = (await import('undici')).default;
   const direct = await noProxyRanges(p.noProxy);
@@ -158,6 +174,8 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
   // yet, and destroy() would leave it, and undici's connect timer, to run out (10 s) after the
   // command. shutdown() ends them with an error, which also stops that timer.
   const sockets = new Set<Duplex>();
+  // The connections to a proxy whose connector has not called back yet, with their proxy's origin.
+  const pending = new Set<{ origin: string; stage: ProxyStage }>();
   type Connector = (opts: object, callback: (...args: unknown[]) => void) => Duplex;
   const clientFactory = (origin: URL, o: object): Dispatcher => {
     if (origin.origin === UNSUPPORTED_ORIGIN) {
@@ -175,12 +193,20 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
         // warns about that (DEP0123: RFC 6066 allows names only). Without a servername, undici's
         // connector names none for an IP address, and the certificate is still checked against it.
         const named = opts.servername && isIP(opts.servername.replace(/^\[|\]$/g, '')) ? { ...opts, servername: null } : opts;
+        const attempt = { origin: origin.origin, stage: 'connect' as ProxyStage };
+        pending.add(attempt);
         const socket = connect(named, (err: unknown, ...rest: unknown[]) => {
-          if (typeof err === 'object' && err !== null) proxyConnectErrors.add(err);
+          pending.delete(attempt);
+          if (typeof err === 'object' && err !== null) proxyConnectErrors.set(err, attempt.stage);
           callback(err, ...rest);
         });
         sockets.add(socket);
-        socket.once('close', () => sockets.delete(socket));
+        // A TLS socket tells its TCP connection with 'connect', before its handshake's 'secureConnect'.
+        if (origin.protocol === 'https:') socket.once('connect', () => (attempt.stage = 'handshake'));
+        socket.once('close', () => {
+          sockets.delete(socket);
+          pending.delete(attempt);
+        });
         return socket;
       },
     } as ConstructorParameters<typeof Pool>[1]);
@@ -217,12 +243,26 @@ export async function proxyAgent(p: ProxySetting): Promise<ProxyDispatcher> {
     forwarded(url: URL): boolean {
       return forwardedTo.has(url.origin);
     }
+
+    connecting(proxyUrl: string): ProxyStage | undefined {
+      let origin: string;
+      try {
+        origin = new URL(proxyUrl).origin;
+      } catch {
+        return undefined;
+      }
+      let stage: ProxyStage | undefined;
+      for (const a of pending) if (a.origin === origin && stage !== 'handshake') stage = a.stage;
+      return stage;
+    }
   }
   // Given explicitly (an empty string: none), so that the agent reads no variable of its own.
   // proxyTunnel false: http:// targets through an http:// proxy are forwarded; https:// ones (and
   // any through an https:// proxy) still get a CONNECT tunnel (undici's ProxyAgent decides per target).
   const given = (x: { url: string } | undefined): string => (x === undefined ? '' : supported(x.url) ? x.url : UNSUPPORTED_ORIGIN);
-  return new Routed({ httpProxy: given(p.http), httpsProxy: given(p.https), noProxy: p.noProxy, proxyTunnel: false, clientFactory });
+  // proxyTls.timeout: the connect timeout of undici's connector for the proxies (not the service's).
+  const proxyTls = o.connectTimeoutMs === undefined ? undefined : { timeout: o.connectTimeoutMs };
+  return new Routed({ httpProxy: given(p.http), httpsProxy: given(p.https), noProxy: p.noProxy, proxyTunnel: false, clientFactory, proxyTls });
 }
 
 /** The target of a request undici made to one of `proxies` with a full URL as its path (a forwarded request), from its `undici:request:create` message. */
@@ -366,6 +406,40 @@ export function proxyFailure(
     return new ProxyError(`The proxy ${shown} ${why} ${where}.`, `Check ${proxy.from}, or add ${url.hostname} to NO_PROXY to reach it directly.`, err.code);
   }
   return undefined;
+}
+
+/**
+ * The error for a request whose timeout ran out (`err`: the timeout's error, or undici's connect
+ * timeout) while its connection to the proxy was still not complete: the proxy never accepted the
+ * TCP connection, or accepted it and never finished the TLS handshake of an https:// proxy. The
+ * latter is most often a plain HTTP proxy written as https:// (tinyproxy waits for a request line
+ * and answers a ClientHello with nothing; a server that answers it with an error is proxyFailure's
+ * ERR_SSL_WRONG_VERSION_NUMBER). Exit 12, naming the proxy with its password masked and the
+ * variable it came from. Undefined when the connection to the proxy was made (the service, or the
+ * proxy's CONNECT to it, was slow: the caller's words), or NO_PROXY sent the request directly.
+ * `secs`: the timeout as messages show it ("3 s").
+ */
+export function proxyTimeoutFailure(p: ProxySetting, dispatcher: unknown, url: URL, err: unknown, secs: string, where: string): ProxyError | undefined {
+  const proxy = proxyForScheme(p, url);
+  if (!proxy || !supported(proxy.url)) return undefined;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  const timedOutConnecting = code === 'UND_ERR_CONNECT_TIMEOUT' && typeof err === 'object' && err !== null ? proxyConnectErrors.get(err) : undefined;
+  const connecting = (dispatcher as Partial<ProxyDispatcher> | undefined)?.connecting;
+  const stage = timedOutConnecting ?? (typeof connecting === 'function' ? connecting.call(dispatcher, proxy.url) : undefined);
+  if (!stage) return undefined;
+  const shown = `${maskProxyUrl(proxy.url)} (${proxy.from})`;
+  if (stage === 'handshake') {
+    return new ProxyError(
+      `The proxy ${shown} did not complete a TLS handshake within ${secs} ${where}.`,
+      `If it is a plain http:// proxy, write it with http:// in ${proxy.from}; else check that the proxy is up, or raise --timeout.`,
+      'PROXY_TLS_TIMEOUT',
+    );
+  }
+  return new ProxyError(
+    `The proxy ${shown} could not be reached within ${secs} ${where}.`,
+    `Check ${proxy.from}, or add ${url.hostname} to NO_PROXY to reach it directly.`,
+    'PROXY_CONNECT_TIMEOUT',
+  );
 }
 
 /**

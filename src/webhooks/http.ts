@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { describeConnectionFailure, failureCode, formatSeconds } from '../api/network.js';
-import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure } from '../api/proxy.js';
+import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, proxyTimeoutFailure } from '../api/proxy.js';
 import { ProxyError } from '../api/errors.js';
 import { codedError, discardBody, exchange } from '../api/transport.js';
 
@@ -128,7 +128,7 @@ export function postRaw(url: URL, o: PostOptions): Promise<PostResult> {
  * proxy is its ProxyError (exit 12). The timer bounds the whole exchange, the body's reading included.
  */
 async function postThroughProxy(url: URL, o: PostOptions & { proxy: ProxySetting }): Promise<PostResult> {
-  const agent = await proxyAgent(o.proxy);
+  const agent = await proxyAgent(o.proxy, { connectTimeoutMs: o.timeoutMs });
   const where = `(${o.method ?? 'POST'} ${url.origin}${url.pathname})`;
   const timer = new AbortController();
   const t = setTimeout(() => timer.abort(noAnswer(url, o.timeoutMs)), o.timeoutMs);
@@ -152,7 +152,10 @@ async function postThroughProxy(url: URL, o: PostOptions & { proxy: ProxySetting
     return { status: res.statusCode, headers: res.headers as http.IncomingHttpHeaders, body: body.bytes(), truncated: body.truncated };
   } catch (err) {
     if (err instanceof ProxyError) throw err;
-    throw proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, where) ?? err;
+    // The timer ran out (or undici's connect timeout) before the connection to the proxy was made: the proxy's.
+    const timedOut = (timer.signal.aborted && !o.signal?.aborted) || failureCode(err) === 'UND_ERR_CONNECT_TIMEOUT';
+    const stalled = timedOut ? proxyTimeoutFailure(o.proxy, agent, url, err, formatSeconds(o.timeoutMs), where) : undefined;
+    throw stalled ?? proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, where) ?? err;
   } finally {
     clearTimeout(t);
     // At once: a CONNECT the proxy never answered would hold close() (ProxyDispatcher.shutdown).

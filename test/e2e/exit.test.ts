@@ -144,7 +144,9 @@ describe('a proxy that accepts the connection and never answers', () => {
         FORMCTL_TEST_LIVE_HANDLES: '1',
       },
     });
-    expect(r.code).toBe(11);
+    // The proxy's failure (src/api/proxy.ts, proxyTimeoutFailure): exit 12, not the service's timeout.
+    expect(r.code).toBe(12);
+    expect(r.stderr).toContain(`error: The proxy ${p.url.replace('http:', 'https:')} (HTTPS_PROXY) did not complete a TLS handshake within 1 s`);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
   });
 

@@ -155,4 +155,46 @@ describe.skipIf(!TINYPROXY && !IN_CI)("an https:// proxy's certificate (e2e, bui
     );
     expect(r.code).toBe(12);
   });
+
+  // A plain HTTP proxy such as tinyproxy answers nothing to a TLS ClientHello: it waits for a request
+  // line. The timeout runs out with the handshake to the proxy unfinished: the proxy's failure.
+  const handshakeHint = (from: string): string =>
+    `hint: If it is a plain http:// proxy, write it with http:// in ${from}; else check that the proxy is up, or raise --timeout.\n`;
+
+  it('https:// written for tinyproxy (it never answers the handshake), http:// service: exit 12 at --timeout, naming the proxy, password masked', async () => {
+    const before = tinyproxy.requests().length;
+    const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
+      env: { ...home.env, ...sb.env, HTTP_PROXY: `https://bob:pr0xyPw@127.0.0.1:${tinyproxy.port}` },
+    });
+    expect(r.stderr).toBe(
+      `error: The proxy https://bob:***@127.0.0.1:${tinyproxy.port} (HTTP_PROXY) did not complete a TLS handshake within 1 s (GET /open/workspaces).\n` +
+        handshakeHint('HTTP_PROXY'),
+    );
+    expect(r.code).toBe(12);
+    expect(r.stdout).toBe('');
+    expect(tinyproxy.requests().length).toBe(before);
+  });
+
+  it("https:// written for tinyproxy, https:// service (sandbox --tls) through HTTPS_PROXY: the same, never the service's timeout", async () => {
+    const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
+      env: { ...home.env, ...tlsSb.env, NODE_EXTRA_CA_CERTS: tlsSb.caFile!, HTTPS_PROXY: `https://127.0.0.1:${tinyproxy.port}` },
+    });
+    expect(r.stderr).toBe(
+      `error: The proxy https://127.0.0.1:${tinyproxy.port} (HTTPS_PROXY) did not complete a TLS handshake within 1 s (GET /open/workspaces).\n` +
+        handshakeHint('HTTPS_PROXY'),
+    );
+    expect(r.code).toBe(12);
+  });
+
+  it('https:// written for tinyproxy, webhook send through it: exit 12, the same words', async () => {
+    const r = await runFormctl(['webhook', 'send', `${tlsSb.url}/receiver`, '--timeout', '1'], {
+      env: { ...home.env, NODE_EXTRA_CA_CERTS: tlsSb.caFile!, HTTPS_PROXY: `https://bob:pr0xyPw@127.0.0.1:${tinyproxy.port}` },
+    });
+    expect(r.stderr).toBe(
+      'warning: no --secret-file: sending without an X-Webhook-Signature header.\n' +
+        `error: The proxy https://bob:***@127.0.0.1:${tinyproxy.port} (HTTPS_PROXY) did not complete a TLS handshake within 1 s (POST ${tlsSb.url}/receiver).\n` +
+        handshakeHint('HTTPS_PROXY'),
+    );
+    expect(r.code).toBe(12);
+  });
 });

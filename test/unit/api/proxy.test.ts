@@ -1,9 +1,10 @@
 import { channel } from 'node:diagnostics_channel';
 import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, type Server as NetServer, type Socket, createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyError } from '../../../src/api/errors.js';
-import { type ProxySetting, noProxyRanges, proxyAgent, proxyAnswerFailure, proxySetting, traceProxy } from '../../../src/api/proxy.js';
+import { type ProxySetting, noProxyRanges, proxyAgent, proxyAnswerFailure, proxySetting, proxyTimeoutFailure, traceProxy } from '../../../src/api/proxy.js';
+import { unwrapFetchError } from '../../../src/api/transport.js';
 import { ExitCode } from '../../../src/errors.js';
 
 describe("NO_PROXY's IP addresses and CIDR ranges (curl 7.86+), for hosts written as IP addresses", () => {
@@ -86,6 +87,113 @@ describe('the proxy agent sends a host inside a NO_PROXY range direct', () => {
     } finally {
       v6.closeAllConnections();
       await new Promise<void>((r) => v6.close(() => r()));
+    }
+  });
+});
+
+describe("a timeout that runs out before the connection to the proxy is made is the proxy's", () => {
+  // A proxy that accepts the TCP connection, reads, and never writes a byte: as tinyproxy treats a TLS ClientHello.
+  let silent: NetServer;
+  let port: number;
+  const sockets = new Set<Socket>();
+  /** Resolves at the first bytes the proxy receives (a ClientHello, or a CONNECT request). */
+  let received: Promise<void>;
+  let onReceived: () => void;
+  beforeAll(async () => {
+    silent = createNetServer((s) => {
+      sockets.add(s);
+      s.on('error', () => undefined).once('close', () => sockets.delete(s));
+      s.once('data', () => onReceived());
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    port = (silent.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+  });
+
+  /** A GET to `target` through `env`'s proxy, aborted once the proxy received its first bytes; the timeout's failure for it, if the proxy's. */
+  const stalled = async (env: NodeJS.ProcessEnv, target: string): Promise<ProxyError | undefined> => {
+    received = new Promise((r) => (onReceived = r));
+    const p = proxySetting(env)!;
+    const agent = await proxyAgent(p);
+    const ac = new AbortController();
+    try {
+      const fetched = fetch(target, { dispatcher: agent, signal: ac.signal } as unknown as RequestInit);
+      // (A fetch that failed at once, before reaching the proxy, ends the race too: the test then fails, never hangs.)
+      await Promise.race([received, fetched.catch(() => undefined)]);
+      ac.abort(Object.assign(new Error('timeout'), { code: 'FORMCTL_EXCHANGE_TIMEOUT' }));
+      const err = await fetched.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return proxyTimeoutFailure(p, agent, new URL(target), err, '3 s', '(GET /)');
+    } finally {
+      await agent.shutdown();
+    }
+  };
+
+  it('an https:// proxy that never completes the TLS handshake: exit 12, naming it (password masked) and its variable', async () => {
+    const err = await stalled({ HTTPS_PROXY: `https://bob:s3cret@127.0.0.1:${port}` }, 'https://127.0.0.1:4430/open/workspaces');
+    expect(err).toBeInstanceOf(ProxyError);
+    expect(err?.exitCode).toBe(ExitCode.proxy);
+    expect(err?.message).toBe(`The proxy https://bob:***@127.0.0.1:${port} (HTTPS_PROXY) did not complete a TLS handshake within 3 s (GET /).`);
+    expect(err?.hint).toBe('If it is a plain http:// proxy, write it with http:// in HTTPS_PROXY; else check that the proxy is up, or raise --timeout.');
+  });
+
+  it('the same for an http:// service through it (HTTP_PROXY)', async () => {
+    const err = await stalled({ HTTP_PROXY: `https://127.0.0.1:${port}` }, 'http://127.0.0.1:4430/open/workspaces');
+    expect(err?.message).toBe(`The proxy https://127.0.0.1:${port} (HTTP_PROXY) did not complete a TLS handshake within 3 s (GET /).`);
+  });
+
+  it("an http:// proxy that took the CONNECT and never answered it: not the proxy's connection (the caller words it)", async () => {
+    expect(await stalled({ HTTPS_PROXY: `http://127.0.0.1:${port}` }, 'https://127.0.0.1:4430/open/workspaces')).toBeUndefined();
+  });
+
+  it('a proxy that has not even taken the TCP connection: "could not be reached within", with the NO_PROXY hint', () => {
+    const p = proxySetting({ HTTPS_PROXY: 'http://bob:s3cret@proxy.example:3128' })!;
+    const connectingTo = { connecting: (u: string) => (u === p.https!.url ? 'connect' : undefined) };
+    const err = proxyTimeoutFailure(
+      p,
+      connectingTo,
+      new URL('https://forms.example.com/open/workspaces'),
+      new Error('timeout'),
+      '3 s',
+      '(GET /open/workspaces)',
+    );
+    expect(err?.exitCode).toBe(ExitCode.proxy);
+    expect(err?.message).toBe('The proxy http://bob:***@proxy.example:3128 (HTTPS_PROXY) could not be reached within 3 s (GET /open/workspaces).');
+    expect(err?.hint).toBe('Check HTTPS_PROXY, or add forms.example.com to NO_PROXY to reach it directly.');
+  });
+
+  it('NO_PROXY sends the request direct: not the proxy', async () => {
+    const p = proxySetting({ HTTPS_PROXY: `https://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' })!;
+    const agent = await proxyAgent(p);
+    try {
+      expect(agent.connecting(p.https!.url)).toBeUndefined();
+      expect(proxyTimeoutFailure(p, agent, new URL('https://127.0.0.1:4430/'), new Error('timeout'), '3 s', '(GET /)')).toBeUndefined();
+    } finally {
+      await agent.shutdown();
+    }
+  });
+
+  it("undici's connect timeout for the proxy (connectTimeoutMs, here shorter than the test's own timeout) is the proxy's too", async () => {
+    const p = proxySetting({ HTTPS_PROXY: `https://127.0.0.1:${port}` })!;
+    const agent = await proxyAgent(p, { connectTimeoutMs: 200 });
+    try {
+      const err = await fetch('https://127.0.0.1:4430/', { dispatcher: agent } as unknown as RequestInit).then(
+        () => undefined,
+        (e: unknown) => unwrapFetchError(e),
+      );
+      expect((err as { code?: string }).code).toBe('UND_ERR_CONNECT_TIMEOUT');
+      // The connection is gone by now: the error itself tells how far it had got.
+      expect(agent.connecting(p.https!.url)).toBeUndefined();
+      expect(proxyTimeoutFailure(p, agent, new URL('https://127.0.0.1:4430/'), err, '0.2 s', '(GET /)')?.message).toBe(
+        `The proxy https://127.0.0.1:${port} (HTTPS_PROXY) did not complete a TLS handshake within 0.2 s (GET /).`,
+      );
+    } finally {
+      await agent.shutdown();
     }
   });
 });
