@@ -2,34 +2,16 @@
 // last-admin guard refuses after its own reads only (the member list, and who-am-I where one admin
 // has company); the workspace's name and form count are read only for the messages of a leave that
 // goes ahead (src/commands/workspace/leave.ts).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type CountingProxy, startCountingProxy } from '../helpers/counting-proxy.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { countedSandbox } from '../helpers/counted-sandbox.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('workspace leave on the %s flavour: the requests it makes', (flavor) => {
-  let home: ReturnType<typeof tempHome>;
-  let sb: TestSandbox;
-  let proxy: CountingProxy;
-  beforeEach(async () => {
-    home = tempHome();
-    sb = await startTestSandbox({ flavor, seed: 3 });
-    proxy = await startCountingProxy(sb.url);
-  });
-  afterEach(async () => {
-    await Promise.allSettled([proxy?.close(), sb?.close()]);
-    home.cleanup();
-  });
-
-  /** Runs formctl through the counting proxy; returns its result and the requests it made. */
-  async function counted(args: string[], token = sb.tokens.all) {
-    const before = proxy.passed.length;
-    const r = await runFormctl(args, { env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: token } });
-    return { ...r, requests: proxy.passed.slice(before).map((p) => `${p.method} ${p.path}`) };
-  }
+  const t = countedSandbox(flavor);
+  const { counted } = t;
 
   it('refused for the only member after 1 request, for the only admin after 2; the others leave; --force reads the name and form count for its warning', async () => {
-    const w = sb.workspaceId;
+    const w = t.sb.workspaceId;
     const users = `GET /open/workspaces/${w}/users`;
     const only = await counted(['workspace', 'leave', String(w), '--yes']);
     expect(only.code).toBe(2);
@@ -47,7 +29,7 @@ describe.each(FLAVORS)('workspace leave on the %s flavour: the requests it makes
     expect(admin.requests).toEqual([users, 'GET /external/zapier/validate']);
 
     // Bea is not the admin: she leaves, and piped with --yes nothing names the workspace.
-    const bea = sb.users.find((u) => u.email === 'bea@example.com')!;
+    const bea = t.sb.users.find((u) => u.email === 'bea@example.com')!;
     const left = await counted(['workspace', 'leave', String(w), '--yes'], bea.token);
     expect(left.stderr).toBe('');
     expect(left.code).toBe(0);

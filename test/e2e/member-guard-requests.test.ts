@@ -2,37 +2,19 @@
 // one gives a member's role in `pivot.role`), behind a counting proxy: the last-admin guard refuses
 // after the member list alone, as `workspace leave` refuses after its own reads (leave-requests.test.ts);
 // a change that goes ahead reads the workspace list (and, with --force, the form count) as before.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type CountingProxy, startCountingProxy } from '../helpers/counting-proxy.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { countedSandbox } from '../helpers/counted-sandbox.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('member remove and set-role on the %s flavour: the requests they make', (flavor) => {
-  let home: ReturnType<typeof tempHome>;
-  let sb: TestSandbox;
-  let proxy: CountingProxy;
-  beforeEach(async () => {
-    home = tempHome();
-    sb = await startTestSandbox({ flavor, seed: 3 });
-    proxy = await startCountingProxy(sb.url);
-  });
-  afterEach(async () => {
-    await Promise.allSettled([proxy?.close(), sb?.close()]);
-    home.cleanup();
-  });
-
-  /** Runs formctl through the counting proxy; returns its result and the requests it made. */
-  async function counted(args: string[]) {
-    const before = proxy.passed.length;
-    const r = await runFormctl(args, { env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all } });
-    return { ...r, requests: proxy.passed.slice(before).map((p) => `${p.method} ${p.path}`) };
-  }
+  const t = countedSandbox(flavor);
+  const { counted } = t;
 
   const ADA = 'Ada Admin \\(admin@example\\.com\\)';
   const hint = (w: number) => `hint: Make another member admin first \\(\`formctl member set-role <user> admin -w ${w}\`\\); --force goes ahead anyway\\.\n$`;
 
   it('remove: refused for the only member and for the only admin after 1 request; another member is removed as before; --force reads the name and form count', async () => {
-    const w = sb.workspaceId;
+    const w = t.sb.workspaceId;
     const users = `GET /open/workspaces/${w}/users`;
     const only = await counted(['member', 'remove', 'admin@example.com', '-w', String(w), '--yes']);
     expect(only.code).toBe(2);
@@ -54,7 +36,7 @@ describe.each(FLAVORS)('member remove and set-role on the %s flavour: the reques
     expect(admin.requests).toEqual([users]);
 
     // The guard passes: Bea goes, with the requests and the output of before.
-    const bea = sb.users.find((u) => u.email === 'bea@example.com')!;
+    const bea = t.sb.users.find((u) => u.email === 'bea@example.com')!;
     const removed = await counted(['member', 'remove', 'bea@example.com', '-w', String(w), '--yes', '--json']);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stderr).toBe('');
@@ -80,7 +62,7 @@ describe.each(FLAVORS)('member remove and set-role on the %s flavour: the reques
   });
 
   it('set-role: demoting the only admin is refused after 1 request, with or without company; another member changes as before; --force reads the name and form count', async () => {
-    const w = sb.workspaceId;
+    const w = t.sb.workspaceId;
     const users = `GET /open/workspaces/${w}/users`;
     const alone = await counted(['member', 'set-role', 'admin@example.com', 'user', '-w', String(w)]);
     expect(alone.code).toBe(2);
@@ -98,7 +80,7 @@ describe.each(FLAVORS)('member remove and set-role on the %s flavour: the reques
     expect(admin.requests).toEqual([users]);
 
     // The guard passes: Bea's role changes, with the requests and the output of before.
-    const bea = sb.users.find((u) => u.email === 'bea@example.com')!;
+    const bea = t.sb.users.find((u) => u.email === 'bea@example.com')!;
     const changed = await counted(['member', 'set-role', 'bea@example.com', 'readonly', '-w', String(w), '--json']);
     expect(changed.code, changed.stderr).toBe(0);
     expect(JSON.parse(changed.stdout)).toEqual({
