@@ -635,6 +635,13 @@ export class ApiClient {
       case EXCHANGE_TIMEOUT:
         return new NetworkError(`The service did not answer within ${secs} (--timeout) ${where}.`, 'Raise --timeout, or try again later.', code);
     }
+    if (code === 'ERR_ACCESS_DENIED') {
+      return new NetworkError(
+        `Node's permission model refused the connection to ${host} ${where}.`,
+        "formctl runs under Node's --permission (in the command or NODE_OPTIONS): allow the network with --allow-net, or run it without --permission.",
+        code,
+      );
+    }
     if (code === 'FETCH_BAD_PORT') {
       return new NetworkError(
         `Port ${url.port} of ${url.hostname} is one the fetch standard blocks for HTTP (as browsers do), so Node's fetch refused it ${where}.`,

@@ -29,6 +29,8 @@ export const NOT_RETRIED_CODES: ReadonlySet<string> = new Set([
   EXCHANGE_TIMEOUT,
   // A port the fetch standard blocks: refused before any connection, every time.
   'FETCH_BAD_PORT',
+  // Node's permission model (--permission without --allow-net) refuses every connection alike.
+  'ERR_ACCESS_DENIED',
 ]);
 /**
  * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not

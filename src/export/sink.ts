@@ -366,6 +366,15 @@ export function downloadError(err: unknown, signal: AbortSignal | undefined, tar
   if (signal?.aborted || e?.name === 'AbortError' || e?.code === 'UND_ERR_ABORTED') return new InterruptedError();
   const code = e?.code ?? (e?.cause as NodeJS.ErrnoException | undefined)?.code;
   const what = partial ? `${target} received an incomplete CSV` : `nothing was written to ${target}`;
+  if (code === 'ERR_ACCESS_DENIED') {
+    // Node's permission model: it disables fsync outright, which every safe save (the .part's owner
+    // record, the final rename) needs, whatever --allow-fs-write allows.
+    return new CliError(
+      `Cannot write ${target}: Node's permission model refused it (${e.message.replace(/\.$/, '')}).`,
+      ExitCode.error,
+      "formctl saves files with fsync, which Node's --permission disables: run it without --permission, or write the CSV to stdout with -o -.",
+    );
+  }
   if (code && /^(UND_ERR|ECONN|EPIPE|ETIMEDOUT|ERR_STREAM_PREMATURE_CLOSE)/.test(code)) {
     return new NetworkError(`The download was cut off (${code}); ${what}.`, 'Run the export again.', code);
   }

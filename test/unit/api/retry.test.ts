@@ -50,6 +50,7 @@ const table: Array<[string, Method, number, AttemptOutcome, boolean, number, Ret
   ['malformed HTTP', 'GET', 1, net('HPE_INVALID_CONSTANT'), false, 60_000, give('final')],
   ['Content-Length mismatch', 'GET', 1, net('UND_ERR_RES_CONTENT_LENGTH_MISMATCH'), false, 60_000, give('final')],
   ['a port fetch blocks', 'GET', 1, net('FETCH_BAD_PORT', false), false, 60_000, give('final')],
+  ["Node's permission model refuses the network", 'GET', 1, net('ERR_ACCESS_DENIED', false), false, 60_000, give('final')],
   ['unknown code', 'GET', 1, net(undefined), false, 60_000, retry(400, true)],
   ['reset at the 5th attempt', 'GET', 5, net('ECONNRESET'), false, 60_000, give('attempts')],
   ['reset, backoff longer than what is left', 'GET', 1, net('ECONNRESET'), false, 399, give('max-wait')],
