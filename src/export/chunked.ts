@@ -404,6 +404,9 @@ export function judgeRows(cells: string[], dropped: number, ids: number[], rows:
   const rowCount = (k: number) => `${n(k)} ${k === 1 ? 'row' : 'rows'}`;
   const notAsked = (k: number, id: string | undefined) =>
     `${rowCount(k)} ${k === 1 ? 'is of a submission' : 'are of submissions'} not asked for (e.g. id ${id})`;
+  // "1 of 2 rows came back", or, when there are more than asked for, "7 rows came back for the 2 asked".
+  const cameBack = (got: number) =>
+    got > ids.length ? `${rowCount(got)} came back for the ${n(ids.length)} asked` : `${n(got)} of ${n(ids.length)} rows came back`;
   const asked = new Set(ids.map(String));
   const found = new Set(cells.filter((c) => asked.has(c)));
   if (found.size === asked.size) {
@@ -422,9 +425,9 @@ export function judgeRows(cells: string[], dropped: number, ids: number[], rows:
     if (count === ids.length && distinct < cells.length) throw new ChunkRowsError(`${rowCount(cells.length - distinct)} came back twice`);
     const other = cells.find((c) => !asked.has(c));
     if (count === ids.length && other !== undefined) throw new ChunkRowsError(notAsked(count - found.size, other));
-    throw new ChunkRowsError(`${n(found.size)} of ${n(ids.length)} rows came back`);
+    throw new ChunkRowsError(cameBack(found.size));
   }
-  if (count !== ids.length) throw new ChunkRowsError(`${n(count)} of ${n(ids.length)} rows came back`);
+  if (count !== ids.length) throw new ChunkRowsError(cameBack(count));
   const distinct = new Set(cells).size;
   if (distinct !== cells.length) throw new ChunkRowsError(`${rowCount(cells.length - distinct)} came back twice`);
   const codes = (idColumn.codes ??= new Set());

@@ -33,8 +33,8 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
 
 /**
  * A multi-select's answer is a list (the service validates it as an array, OpnForm
- * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`) is taken
- * as it is, blank text (empty or spaces) is no option chosen (`[]`), any other text is the one option
+ * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`, null
+ * items allowed and then left out by checkOption) is taken as it is, blank text (empty or spaces) is no option chosen (`[]`), any other text is the one option
  * chosen. Blank text was `[""]`: a list holding an empty option, which the deployed server keeps (its
  * TrimStrings and ConvertEmptyStringsToNull reach into the list, Kernel.php:45-46: `[null]`) where
  * the user meant no answer.
@@ -44,7 +44,8 @@ function multiSelectList(raw: string): unknown[] {
   if (raw.trim().startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(raw);
-      if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) return parsed;
+      // null items choose nothing: left out below (choosesOption), as blank ones are.
+      if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string' || v === null)) return parsed;
     } catch {
       // not JSON: the text itself
     }

@@ -235,6 +235,6 @@ describe('judgeRows (how a chunk reads the id column)', () => {
     expect(() => judgeRows(['jR'], 0, [1004], 'exact', col)).toThrow('1 row came back in an earlier chunk too (e.g. id jR)');
     expect(() => judgeRows(['a1', 'a1'], 0, [1, 2], 'exact', {})).toThrow('1 row came back twice');
     expect(() => judgeRows(['a1'], 0, [1, 2], 'chosen', {})).toThrow('1 of 2 rows came back');
-    expect(() => judgeRows(['a1', 'a2'], 5, [1, 2], 'chosen', {})).toThrow('7 of 2 rows came back');
+    expect(() => judgeRows(['a1', 'a2'], 5, [1, 2], 'chosen', {})).toThrow('7 rows came back for the 2 asked');
   });
 });

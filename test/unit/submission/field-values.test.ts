@@ -118,6 +118,9 @@ describe('select options', () => {
     } as unknown as Form;
     expect(resolveData(free, [['Tags', ['urgent', '', null, '  ']]])).toEqual({ f_tags: ['Urgent'] });
     expect(resolveData(free, [['Tags', '["Later", ""]']], { coerce: true })).toEqual({ f_tags: ['Later'] });
+    // --set gives text: a JSON list with null items is the same list (as --file gives it), nulls left out.
+    expect(resolveData(free, [['Tags', '["Urgent", null]']], { coerce: true })).toEqual({ f_tags: ['Urgent'] });
+    expect(resolveData(free, [['Tags', '[null]']], { coerce: true })).toEqual({ f_tags: [] });
     expect(resolveData(free, [['Tags', ['']]])).toEqual({ f_tags: [] });
     expect(resolveData(free, [['Any', ['x', null]]])).toEqual({ f_any: ['x'] });
     expect(resolveData(free, [['Own', ['mine', ' ']]])).toEqual({ f_own: ['mine'] });
