@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
-import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, proxyTimeoutFailure, traceProxy } from './proxy.js';
+import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyRequestFailure, traceProxy } from './proxy.js';
 import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
@@ -55,9 +55,6 @@ export interface ClientOptions {
    */
   budgets?: Partial<Record<RateBucket, SharedBudget>>;
 }
-
-/** The wire's timeouts that may run out before the connection to a proxy is made (proxyTimeoutFailure); the exchange's deadline is told apart by its own flag. */
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 export interface RequestOptions {
   method?: Method;
@@ -307,13 +304,12 @@ export class ApiClient {
     const e = unwrapFetchError(err) as NodeJS.ErrnoException;
     const expired = deadline?.expired && !(o.signal ?? this.opts.signal)?.aborted;
     if (this.opts.proxy && !this.opts.dispatcher) {
-      const url = this.resolve(o);
       const where = `(${o.method ?? 'GET'} ${this.display(o)})`;
-      // A timeout that ran out before the connection to the proxy was made is the proxy's.
-      const proxied =
-        (expired || TIMEOUT_CODES.has(e.code ?? '')
-          ? proxyTimeoutFailure(this.opts.proxy, this.dispatcher, url, e, formatSeconds(this.opts.timeoutMs), where)
-          : undefined) ?? (expired ? undefined : proxyFailure(this.opts.proxy, url, e, where));
+      const proxied = proxyRequestFailure(this.opts.proxy, this.dispatcher, this.resolve(o), e, {
+        expired: expired === true,
+        secs: formatSeconds(this.opts.timeoutMs),
+        where,
+      });
       if (proxied) return proxied;
     }
     if (expired) return this.networkError(codedError('exchange timeout', EXCHANGE_TIMEOUT), o.method ?? 'GET', this.resolve(o), this.display(o));

@@ -442,6 +442,27 @@ export function proxyTimeoutFailure(p: ProxySetting, dispatcher: unknown, url: U
   );
 }
 
+/** The wire's own timeouts that may run out before the connection to a proxy is made (undici's connect and headers timeouts). */
+const WIRE_TIMEOUTS: ReadonlySet<string> = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+
+/**
+ * A request through `p`'s proxies that failed, as the proxy's error when it is the proxy's, for every
+ * caller (the API client, webhook send): `expired`, the caller's own timeout ran out. A timeout (the
+ * caller's or the wire's) with the connection to the proxy still unfinished is proxyTimeoutFailure;
+ * any other failure is proxyFailure's to judge, except after the caller's timeout, which is the
+ * caller's words. Undefined when the failure is not the proxy's.
+ */
+export function proxyRequestFailure(
+  p: ProxySetting,
+  dispatcher: unknown,
+  url: URL,
+  err: NodeJS.ErrnoException,
+  o: { expired: boolean; secs: string; where: string },
+): ProxyError | undefined {
+  const stalled = o.expired || WIRE_TIMEOUTS.has(err.code ?? '') ? proxyTimeoutFailure(p, dispatcher, url, err, o.secs, o.where) : undefined;
+  return stalled ?? (o.expired ? undefined : proxyFailure(p, url, err, o.where));
+}
+
 /**
  * The error for an answer to a forwarded request that the proxy wrote itself, not the service:
  * tinyproxy's 401 to wrong credentials. tinyproxy up to 1.11.2 (Debian 12 ships 1.11.1) answers a

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { describeConnectionFailure, failureCode, formatSeconds } from '../api/network.js';
-import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyFailure, proxyTimeoutFailure } from '../api/proxy.js';
+import { type ProxySetting, proxyAgent, proxyAnswerFailure, proxyRequestFailure } from '../api/proxy.js';
 import { ProxyError } from '../api/errors.js';
 import { codedError, discardBody, exchange } from '../api/transport.js';
 
@@ -152,10 +152,9 @@ async function postThroughProxy(url: URL, o: PostOptions & { proxy: ProxySetting
     return { status: res.statusCode, headers: res.headers as http.IncomingHttpHeaders, body: body.bytes(), truncated: body.truncated };
   } catch (err) {
     if (err instanceof ProxyError) throw err;
-    // The timer ran out (or undici's connect timeout) before the connection to the proxy was made: the proxy's.
-    const timedOut = (timer.signal.aborted && !o.signal?.aborted) || failureCode(err) === 'UND_ERR_CONNECT_TIMEOUT';
-    const stalled = timedOut ? proxyTimeoutFailure(o.proxy, agent, url, err, formatSeconds(o.timeoutMs), where) : undefined;
-    throw stalled ?? proxyFailure(o.proxy, url, err as NodeJS.ErrnoException, where) ?? err;
+    // The timer ran out (or the wire's) before the connection to the proxy was made: the proxy's.
+    const expired = timer.signal.aborted && !o.signal?.aborted;
+    throw proxyRequestFailure(o.proxy, agent, url, err as NodeJS.ErrnoException, { expired, secs: formatSeconds(o.timeoutMs), where }) ?? err;
   } finally {
     clearTimeout(t);
     // At once: a CONNECT the proxy never answered would hold close() (ProxyDispatcher.shutdown).
