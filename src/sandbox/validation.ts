@@ -19,6 +19,11 @@ export class Errors {
     (this.map[path] ??= []).push(message);
   }
 
+  /** Adds `more`'s errors after those this holds (Laravel reports the rules it expanded from a wildcard last). */
+  addAll(more: Errors): void {
+    for (const [path, messages] of Object.entries(more.map)) for (const m of messages) this.add(path, m);
+  }
+
   get empty(): boolean {
     return Object.keys(this.map).length === 0;
   }

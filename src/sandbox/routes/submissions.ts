@@ -47,11 +47,6 @@ function checkMultiSelect(app: App, errors: Errors, items: Errors, id: string, p
   }
 }
 
-/** Adds `more`'s errors after those `errors` holds. */
-function addAll(errors: Errors, more: Errors): void {
-  for (const [path, messages] of Object.entries(more.map)) for (const m of messages) errors.add(path, m);
-}
-
 /**
  * The submission named by the path. Spec flavour: digits only. Deployed flavour: the id as PHP and
  * MySQL coerce a string, its numeric prefix ("4b2e…" is submission 4, "e3b0…" is 0: none).
@@ -94,7 +89,7 @@ function deployedUpdate(ctx: Ctx, form: Form, sub: Submission, sent: Record<stri
     }
     const ct = body.completion_time;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
-    addAll(errors, items);
+    errors.addAll(items);
     errors.throwIfAny();
   }
   const props = answerable(form);
@@ -276,7 +271,7 @@ export function registerSubmissions(r: RouteTable): void {
     // Deployed flavour: completion_time (seconds) is validated and kept; the spec flavour drops it like any unknown key.
     const ct = flavorOf(app).keepsCompletionTime ? body.completion_time : undefined;
     if (ct !== undefined && ct !== null && !Number.isInteger(ct)) errors.add('completion_time', 'The completion time field must be an integer.');
-    addAll(errors, items);
+    errors.addAll(items);
     errors.throwIfAny();
     const sub = app.store.addSubmission({
       id: app.store.nextId('submission'),
