@@ -24,6 +24,22 @@ async function receiver(kind: 'endless' | 'trickle'): Promise<NeverEndingReceive
 
 const CUT_NOTE = `warning: the receiver's answer is longer than 1 MiB, the most formctl reads of it:`;
 
+/**
+ * `webhook send --json` of an endless answer, run with FORMCTL_TEST_LIVE_HANDLES: exit 0, the first
+ * 1 MiB as "response", response_truncated true, the warning, no live handle, and the receiver stopped
+ * being read long before its own bound.
+ */
+function expectCutJson(run: { code: number | null; stdout: string; stderr: string }, r: NeverEndingReceiver): void {
+  expect(run.stderr).not.toMatch(/^error:/m);
+  expect(run.code).toBe(0);
+  const out = JSON.parse(run.stdout) as Record<string, unknown>;
+  expect(out).toMatchObject({ status: 200, response_truncated: true });
+  expect(out.response).toBe('a'.repeat(MIB));
+  expect(run.stderr).toContain(`${CUT_NOTE} "response" holds its first 1 MiB; the rest was not read.\n`);
+  expect(run.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
+  expect(r.written()).toBeLessThan(RECEIVER_STOPS_AT);
+}
+
 describe('webhook send: an endless answer (e2e, built binary)', () => {
   const home = tempHome();
   afterAll(() => home.cleanup());
@@ -31,14 +47,7 @@ describe('webhook send: an endless answer (e2e, built binary)', () => {
   it('--json: the status, the first 1 MiB as "response", response_truncated true, a warning; the process ends with no live handle', async () => {
     const r = await receiver('endless');
     const run = await runFormctl(['webhook', 'send', r.url, '--json', '--timeout', '60'], { env: { ...home.env, FORMCTL_TEST_LIVE_HANDLES: '1' } });
-    expect(run.stderr).not.toMatch(/^error:/m);
-    expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ status: 200, response_truncated: true });
-    expect(out.response).toBe('a'.repeat(MIB));
-    expect(run.stderr).toContain(`${CUT_NOTE} "response" holds its first 1 MiB; the rest was not read.\n`);
-    expect(run.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
-    expect(r.written()).toBeLessThan(RECEIVER_STOPS_AT);
+    expectCutJson(run, r);
   });
 
   it('text: HTTP 200, the first 1 MiB, then the warning', async () => {
@@ -126,14 +135,7 @@ describe.skipIf(!TINYPROXY && !IN_CI)('webhook send through HTTP_PROXY (e2e, bui
     const run = await runFormctl(['webhook', 'send', r.url, '--json', '--timeout', '60'], {
       env: { ...home.env, HTTP_PROXY: proxy.url, FORMCTL_TEST_LIVE_HANDLES: '1' },
     });
-    expect(run.stderr).not.toMatch(/^error:/m);
-    expect(run.code).toBe(0);
+    expectCutJson(run, r);
     expect(proxy.requests().slice(before)).toEqual([`POST ${r.url}`]);
-    const out = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ status: 200, response_truncated: true });
-    expect(out.response).toBe('a'.repeat(MIB));
-    expect(run.stderr).toContain(`${CUT_NOTE} "response" holds its first 1 MiB; the rest was not read.\n`);
-    expect(run.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
-    expect(r.written()).toBeLessThan(RECEIVER_STOPS_AT);
   });
 });
