@@ -34,10 +34,11 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
 /**
  * A multi-select's answer is a list (the service validates it as an array, OpnForm
  * api/app/Http/Requests/AnswerFormRequest.php:113-124): a JSON list of strings (`["A","B"]`, null
- * items allowed and then left out by checkOption) is taken as it is, blank text (empty or spaces) is no option chosen (`[]`), any other text is the one option
- * chosen. Blank text was `[""]`: a list holding an empty option, which the deployed server keeps (its
- * TrimStrings and ConvertEmptyStringsToNull reach into the list, Kernel.php:45-46: `[null]`) where
- * the user meant no answer.
+ * items allowed and then left out by checkOption) is taken as it is, blank text (empty or spaces) is
+ * no option chosen (`[]`), any other text is the one option chosen. Blank text was `[""]`: a list
+ * holding an empty option, which the deployed server refuses where the user meant no answer (its
+ * middleware turns the item into null, Kernel.php:45-46, and a null item is a 422,
+ * AnswerFormRequest.php:124).
  */
 function multiSelectList(raw: string): unknown[] {
   if (raw.trim() === '') return [];
