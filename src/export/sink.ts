@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../api/errors.js';
 import { fsReason } from '../io/files.js';
 import { processAlive } from '../process-alive.js';
+import { reclaimer } from './reclaim.js';
 import { publishNew, removeStaleTempFiles, tempPathFor, writeTempFile } from '../atomic-file.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 
@@ -247,9 +248,11 @@ async function publish(part: string, file: string, clobber: boolean): Promise<vo
 export async function writeToStream(body: Readable, dest: Writable, o: { signal?: AbortSignal; onBytes?: (n: number) => void } = {}): Promise<number> {
   // The bytes are counted on their way through, for the status line.
   let total = 0;
+  const memory = reclaimer();
   const count = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     for await (const chunk of source) {
       total += chunk.length;
+      memory(total);
       o.onBytes?.(total);
       yield chunk;
     }
@@ -350,9 +353,11 @@ async function openSpool(dir: string | undefined): Promise<{ path: string; fh: F
 async function copyToFile(body: Readable, fh: FileHandle, o: { signal?: AbortSignal; onBytes?: (n: number) => void }): Promise<number> {
   if (o.signal) addAbortSignal(o.signal, body);
   let total = 0;
+  const memory = reclaimer();
   for await (const chunk of body as AsyncIterable<Buffer>) {
     for (let at = 0; at < chunk.length;) at += writeSync(fh.fd, chunk, at);
     total += chunk.length;
+    memory(total);
     o.onBytes?.(total);
   }
   await fh.close();
