@@ -94,10 +94,36 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
   return ExitCode.error;
 }
 
+/** Signals this close to the last one taken are one interruption delivered twice. */
+export const SAME_INTERRUPTION_MS = 1000;
+
+/**
+ * Tells, for each Ctrl-C or SIGTERM the process takes, whether it is the first (stop the command,
+ * let its cleanup run), the same one again ('same': ignore it) or a second one ('again': exit at
+ * once).
+ *
+ * One interruption often arrives twice within milliseconds: GNU `timeout` signals the command and
+ * then its whole process group, and a parent that forwards Ctrl-C (npm, a CI runner) sends it on
+ * top of the one the terminal gave the group. Taken as a second Ctrl-C, that ended the process in
+ * the middle of its cleanup (an interrupted export's .part left behind). So a signal within
+ * SAME_INTERRUPTION_MS of the last one taken is the same interruption; a person who presses Ctrl-C
+ * again to force the exit does so later.
+ */
+export function interruptions(clock = () => performance.now()): () => 'first' | 'same' | 'again' {
+  let taken = 0;
+  let last = 0;
+  return () => {
+    const now = clock();
+    if (taken > 0 && now - last < SAME_INTERRUPTION_MS) return 'same';
+    last = now;
+    return ++taken === 1 ? 'first' : 'again';
+  };
+}
+
 /** Process entry (bin/formctl.js): wires the real process, Ctrl-C and EPIPE; the only caller of process.exit. */
 export async function cli(): Promise<void> {
   const controller = new AbortController();
-  let interrupts = 0;
+  const interruption = interruptions();
   // SIGTERM (`timeout`, a CI cancel, a plain `kill`) stops a command as Ctrl-C does, so its cleanup
   // runs (an export's .part is removed, the sandbox flushes and closes); it exits 143, not 130.
   let terminated = false;
@@ -116,10 +142,11 @@ export async function cli(): Promise<void> {
     }
     for (const l of foreign) process.removeListener(signal, l as () => void);
     echoes[signal] += foreign.length;
+    const seen = interruption();
+    if (seen === 'same') return;
     if (signal === 'SIGTERM') terminated = true;
-    interrupts++;
     controller.abort();
-    if (interrupts > 1) process.exit(terminated ? ExitCode.terminated : ExitCode.interrupted);
+    if (seen === 'again') process.exit(terminated ? ExitCode.terminated : ExitCode.interrupted);
   };
   const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
   process.on('SIGINT', handlers.SIGINT);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/main.js';
+import { SAME_INTERRUPTION_MS, interruptions, run } from '../../../src/main.js';
 import { startStubServer } from '../../helpers/http.js';
 import { Capture } from '../../helpers/io.js';
 import { completeTimeoutMs } from '../../../src/completion/values.js';
@@ -226,3 +226,29 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+describe('interruptions (Ctrl-C and SIGTERM as cli() takes them)', () => {
+  it('the first stops the command; one sent again within the window is the same; a later one forces the exit', () => {
+    let now = 5_000;
+    const seen = interruptions(() => now);
+    expect(seen()).toBe('first');
+    now += 2; // `timeout`'s second send, to the process group
+    expect(seen()).toBe('same');
+    now += SAME_INTERRUPTION_MS - 3;
+    expect(seen()).toBe('same');
+    now += SAME_INTERRUPTION_MS; // a person pressing Ctrl-C again, the cleanup taking too long
+    expect(seen()).toBe('again');
+    now += 1;
+    expect(seen()).toBe('same');
+  });
+
+  it('the window counts from the last signal taken, not from the ignored ones', () => {
+    let now = 0;
+    const seen = interruptions(() => now);
+    expect(seen()).toBe('first');
+    for (let i = 0; i < 5; i++) {
+      now += SAME_INTERRUPTION_MS / 2;
+      expect(seen()).toBe(i % 2 === 0 ? 'same' : 'again');
+    }
+  });
+});
