@@ -4,7 +4,8 @@
 //   `formctl --help`                       CPU next to `node -e 0`
 //   `formctl workspace list --json`        CPU and wall next to a bare node:http GET script (same server,
 //                                          same answer); also how long after its output it exits
-//   `formctl __complete workspace use ''`  CPU next to `node -e 0`, answered from the completion cache
+//   `formctl __complete workspace use ''`  CPU next to `node -e 0`, answered from the completion cache,
+//                                          with the token in FORMCTL_TOKEN and from a saved profile
 // Beside them, for the record: the same GET with Node's global fetch and with the undici package
 // (bundled as a build would), the least a client on either costs; and, with --bin, another build of
 // formctl (e.g. an older commit's bin/formctl.js) for the one-request command.
@@ -139,11 +140,11 @@ writeFileSync(
 const cpuFile = join(home, 'cpu.txt');
 
 /** Runs one process to completion: its wall time (spawn to exit), CPU time and how long after its first output byte it exited, in ms. */
-function once(node, args) {
+function once(node, args, caseEnv = env) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     let firstOut;
-    const child = spawn(node, ['--require', probe, ...args], { env: { ...env, BENCH_CPU_FILE: cpuFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, ['--require', probe, ...args], { env: { ...caseEnv, BENCH_CPU_FILE: cpuFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout.on('data', () => (firstOut ??= process.hrtime.bigint()));
     child.stderr.on('data', (d) => (err += d));
@@ -167,6 +168,19 @@ const median = (xs) => {
 };
 
 // goal: the largest ratio allowed, by Node major (22 stands for 22, 24 and 26; 20 for 20); `on`: what is compared.
+// A saved profile: `auth login` stores the token in its own config directory; no FORMCTL_TOKEN.
+const profileEnv = { ...env, FORMCTL_CONFIG_DIR: join(home, 'profile-config') };
+delete profileEnv.FORMCTL_TOKEN;
+delete profileEnv.FORMCTL_BASE_URL;
+await new Promise((resolve, reject) => {
+  const login = spawn(process.execPath, [BIN, 'auth', 'login', '--with-token', '--base-url', baseUrl], { env: profileEnv, stdio: ['pipe', 'ignore', 'pipe'] });
+  let err = '';
+  login.stderr.on('data', (d) => (err += d));
+  login.on('error', reject);
+  login.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`auth login for the profile case exited ${code}: ${err.trim()}`))));
+  login.stdin.end('bench-profile-token\n');
+});
+
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node:http GET script', args: ['-e', GET] },
@@ -185,6 +199,15 @@ const cases = [
   },
   ...(otherBin ? [{ name: '--bin workspace list --json', args: [otherBin, 'workspace', 'list', '--json'], base: 'node:http GET script', exitGoalMs: 20 }] : []),
   { name: 'formctl __complete (cached)', args: [BIN, '__complete', 'workspace', 'use', ''], base: 'node -e 0', goal: { 24: 1.3 } },
+  // The same Tab with the token saved by `auth login` (a terminal's usual case) rather than in
+  // FORMCTL_TOKEN: its cache key needs no hash (src/completion/cache.ts).
+  {
+    name: '  … from a saved profile',
+    args: [BIN, '__complete', 'workspace', 'use', ''],
+    env: profileEnv,
+    base: 'node -e 0',
+    goal: { 24: 1.3 },
+  },
 ];
 
 /** The goal for a Node major: 22 stands for 22 and later, 24 for 24 and later, 20 for 20. */
@@ -195,11 +218,11 @@ try {
   const versions = nodes.map((n) => spawnSync(n, ['-v'], { encoding: 'utf8' }).stdout.trim());
   const times = nodes.map(() => new Map(cases.map((c) => [c.name, []])));
   // The warm-up also fills the completion cache (the first __complete asks the stub).
-  for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const n of nodes) for (const c of cases) await once(n, c.args);
+  for (let i = 0; i < Math.max(WARMUP, 1); i++) for (const n of nodes) for (const c of cases) await once(n, c.args, c.env);
   // Interleaved (every case on every Node, round after round) so that machine noise hits all alike.
   for (let i = 0; i < RUNS; i++) {
     if (Date.now() > deadline) throw new Error('bench exceeded 300 s; try --runs 5');
-    for (const [k, n] of nodes.entries()) for (const c of cases) times[k].get(c.name).push(await once(n, c.args));
+    for (const [k, n] of nodes.entries()) for (const c of cases) times[k].get(c.name).push(await once(n, c.args, c.env));
   }
   const [l1, l5] = loadavg();
   console.log(

@@ -31,7 +31,8 @@ const builtinsWithoutFacade = (plain = new Set()) => ({
       // A dynamic import() of a shim would give only its `default` (esbuild's chunk for a CommonJS
       // module): import built-ins statically, which costs nothing until a member is read.
       if (args.kind === 'dynamic-import') return { errors: [{ text: `import ${args.path} statically: the build loads a built-in on its first use` }] };
-      return plain.has(args.path) ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin' };
+      // A shim has no side effects: one imported by a module whose exports go unused is left out.
+      return plain.has(args.path) ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin', sideEffects: false };
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
       // Probed quietly: loading node:sqlite prints an ExperimentalWarning on Node 22 and later.
@@ -196,6 +197,8 @@ const fast = await build({
   absWorkingDir: root,
   entryPoints: ['src/completion/fast.ts'],
   outfile: join(outdir, 'complete.cjs'),
+  // node:crypto only once a key needs it (a token from the environment), as in the CLI.
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
   bundle: true,
   format: 'cjs',
   platform: 'node',

@@ -1,7 +1,8 @@
 // The completion cache: a tab press may repeat many times a second, so answers from the API are
 // kept for a short while in the cache directory. Entries hold only ids and display names, never a
-// token; the file name is a hash of everything that decides the answer (profile, base URL, token,
-// config file version, the kind of id and its context).
+// token. An entry is named by the request (the kind of id and its context) and holds everything
+// else that decides the answer (profile, base URL, config file version, a token from the
+// environment as its SHA-256), which a read compares.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +13,19 @@ import { cacheDir, configDir, configFileIn } from '../config/paths.js';
 export const CACHE_TTL_MS = 60_000;
 
 interface Entry {
-  v: 1;
+  v: 2;
   at: number;
+  /** What the answer depends on (CacheKey.material); an entry for other settings is not served. */
+  of: string;
   lines: string[];
+}
+
+/** Where a request's answer is cached, and what it depends on. */
+export interface CacheKey {
+  /** The entry's file name, without `.json`: the request's own parts, readable. */
+  name: string;
+  /** Everything else that decides the answer, stored in the entry and compared on a read. */
+  material: string;
 }
 
 /** The directory of completion cache entries. */
@@ -22,12 +33,22 @@ export function completionCacheDir(env: NodeJS.ProcessEnv): string {
   return join(cacheDir(env), 'completion');
 }
 
+/** A file name's longest part taken from the request (a word typed on the command line may be long). */
+const NAME_MAX = 160;
+
 /**
  * The cache key for a request. It is computed without opening the config (conf is slow to load):
  * the config file's mtime and size stand in for its content, so a login, logout or profile switch
  * changes the key.
+ *
+ * The file name comes from the request's parts alone (`workspace.1.-.-`): ids and names a user
+ * typed, percent-encoded, so no hash is needed to name it. Everything else is the material, stored
+ * in the entry: a token from `FORMCTL_TOKEN` goes into it only as its SHA-256 (the one case that
+ * loads node:crypto, which costs a Tab press from a saved profile ~3 ms on Node 24 and 26). Requests
+ * that differ only in their settings share a file: the last answer wins, and a read for other
+ * settings is a miss.
  */
-export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | number | undefined>): string {
+export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | number | undefined>): CacheKey {
   let version = 'none';
   try {
     const st = statSync(configFileIn(configDir(env)));
@@ -35,16 +56,22 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
   } catch {
     // No config file yet: env variables alone decide.
   }
+  const token = env.FORMCTL_TOKEN ?? '';
   const material = JSON.stringify({
     ...parts,
     configDir: configDir(env),
     version,
     envProfile: env.FORMCTL_PROFILE ?? '',
     envBaseUrl: env.FORMCTL_BASE_URL ?? '',
-    envToken: env.FORMCTL_TOKEN ?? '',
+    envToken: token === '' ? '' : createHash('sha256').update(token).digest('hex'),
     envWorkspace: env.FORMCTL_WORKSPACE ?? '',
   });
-  return createHash('sha256').update(material).digest('hex').slice(0, 32);
+  const name = Object.keys(parts)
+    .sort()
+    .map((k) => encodeURIComponent(String(parts[k] ?? '-')).replace(/\*/g, '%2A'))
+    .join('.')
+    .slice(0, NAME_MAX);
+  return { name: `v2.${name}`, material };
 }
 
 /**
@@ -54,10 +81,10 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
 export const STALE_TTL_MS = CACHE_TTL_MS * 10;
 
 /** The cached lines for a key, or undefined when absent, unreadable or older than `maxAgeMs` (the TTL). */
-export function readCache(env: NodeJS.ProcessEnv, key: string, now: number, maxAgeMs = CACHE_TTL_MS): string[] | undefined {
+export function readCache(env: NodeJS.ProcessEnv, key: CacheKey, now: number, maxAgeMs = CACHE_TTL_MS): string[] | undefined {
   try {
-    const entry = JSON.parse(readFileSync(join(completionCacheDir(env), `${key}.json`), 'utf8')) as Entry;
-    if (entry.v !== 1 || !Array.isArray(entry.lines) || typeof entry.at !== 'number') return undefined;
+    const entry = JSON.parse(readFileSync(join(completionCacheDir(env), `${key.name}.json`), 'utf8')) as Entry;
+    if (entry.v !== 2 || entry.of !== key.material || !Array.isArray(entry.lines) || typeof entry.at !== 'number') return undefined;
     // A clock that went backwards must not make an entry live forever.
     if (entry.at > now || now - entry.at >= maxAgeMs) return undefined;
     return entry.lines.filter((l) => typeof l === 'string');
@@ -67,7 +94,7 @@ export function readCache(env: NodeJS.ProcessEnv, key: string, now: number, maxA
 }
 
 /** Stores lines under a key (file mode 0600 in a 0700 directory, written atomically) and drops expired entries. */
-export function writeCache(env: NodeJS.ProcessEnv, key: string, lines: string[], now: number): void {
+export function writeCache(env: NodeJS.ProcessEnv, key: CacheKey, lines: string[], now: number): void {
   const dir = completionCacheDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
@@ -75,10 +102,10 @@ export function writeCache(env: NodeJS.ProcessEnv, key: string, lines: string[],
   } catch {
     // Not ours to fix; the entries themselves are 0600.
   }
-  const file = join(dir, `${key}.json`);
-  writeFileAtomicSync(file, JSON.stringify({ v: 1, at: now, lines } satisfies Entry));
+  const file = join(dir, `${key.name}.json`);
+  writeFileAtomicSync(file, JSON.stringify({ v: 2, at: now, of: key.material, lines } satisfies Entry));
   for (const name of readdirSync(dir)) {
-    if (name === `${key}.json`) continue;
+    if (name === `${key.name}.json`) continue;
     const p = join(dir, name);
     try {
       if (now - statSync(p).mtimeMs > CACHE_TTL_MS * 10) unlinkSync(p);

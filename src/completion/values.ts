@@ -1,7 +1,7 @@
 // The value source behind `formctl __complete`: answers from the short-lived cache (cache.ts), else
 // one call through `fetch` under a time limit, else an older cache entry, else nothing. It never
 // throws and never prints: a tab press must not show an error in the user's command line.
-import { STALE_TTL_MS, cacheKey, readCache, writeCache } from './cache.js';
+import { type CacheKey, STALE_TTL_MS, cacheKey, readCache, writeCache } from './cache.js';
 import type { Candidate, ValueRequest, ValueSource } from './resolve.js';
 
 /** How long one completion may wait for the service: a tab press that hangs is worse than one that offers nothing. */
@@ -25,7 +25,7 @@ export interface ValueSourceDeps {
 }
 
 /** The cache key of a request: its kind and the ids the line gave (cache.ts adds the profile, base URL, token hash and config version). */
-export function requestKey(env: NodeJS.ProcessEnv, req: ValueRequest): string {
+export function requestKey(env: NodeJS.ProcessEnv, req: ValueRequest): CacheKey {
   return cacheKey(env, { kind: req.kind, workspace: req.workspace, form: req.form, profile: req.profile });
 }
 

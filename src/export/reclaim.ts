@@ -13,7 +13,7 @@ export type Reclaimer = (total: number) => boolean;
 
 /**
  * Keeps a long download's memory low and flat on every Node line (docs/performance.md, "A
- * download's dead read buffers").
+ * download frees its own dead read buffers").
  *
  * Each socket read arrives in a fresh 64 KiB buffer that is garbage once its bytes are written out.
  * A download allocates almost nothing else on V8's heap, so no young collection ever runs, and V8

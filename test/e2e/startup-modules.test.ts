@@ -1,12 +1,12 @@
 import { spawnTracked as spawn } from '../helpers/processes.js';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, ROOT, frozenClockEnv, runFormctl } from '../helpers/cli.js';
 
 const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
 const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm'];
@@ -108,6 +108,52 @@ describe('startup loads nothing heavy', () => {
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/cli/chunks/undici-'))).toBe(true);
       } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'complete.cjs')))(
+    'a Tab answered from the completion cache loads no node:crypto for a saved profile; only a token in FORMCTL_TOKEN is hashed',
+    async () => {
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('[{"id":1,"name":"Acme","icon":null,"is_readonly":false}]');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const dir = mkdtempSync(join(tmpdir(), 'formctl-tabcrypto-'));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const home = { HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: join(dir, 'cache') };
+        const login = await runFormctl(['auth', 'login', '--with-token', '--base-url', url], { env: home, input: 'fsk_saved_profile_token\n' });
+        expect(login.code).toBe(0);
+        // The miss (the full CLI asks the service) and the hit at one instant: the entry is fresh however slow the machine.
+        const tab = (extra: NodeJS.ProcessEnv = {}) =>
+          modulesLoadedBy(['__complete', 'workspace', 'use', ''], { ...home, ...frozenClockEnv(Date.now()), ...extra });
+        const crypto = (modules: string[]) => modules.includes('internal:crypto');
+        const miss = await tab();
+        expect([miss.code, miss.stdout]).toEqual([0, '1\tAcme\n:0\n']);
+        const hit = await tab();
+        expect([hit.code, hit.stdout]).toEqual([0, '1\tAcme\n:0\n']);
+        // Answered by bin/formctl.js (no CLI), and no hash: the log sees Node's built-ins (the shim's node:fs).
+        expect(hit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
+        expect(hit.modules).toContain('internal:fs');
+        expect(crypto(hit.modules)).toBe(false);
+        // The entry names the request, holds no token, and is the one the hit read.
+        const entries = readdirSync(join(dir, 'cache', 'completion'));
+        expect(entries).toEqual(['v2.-.workspace.-.-.json']);
+        expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_saved_profile_token');
+        // A token from the environment is hashed into the entry's key (node:crypto loaded), never written.
+        const envToken = { FORMCTL_TOKEN: 'fsk_env_token_1', FORMCTL_BASE_URL: url };
+        expect((await tab(envToken)).stdout).toBe('1\tAcme\n:0\n');
+        const envHit = await tab(envToken);
+        expect(envHit.stdout).toBe('1\tAcme\n:0\n');
+        expect(envHit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
+        expect(crypto(envHit.modules)).toBe(true);
+        expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_env_token_1');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));
       }
