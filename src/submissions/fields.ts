@@ -102,8 +102,16 @@ function checkOption(p: FormProperty, key: string, sent: unknown): unknown {
     const found = typeof v === 'string' ? (names.find((n) => n === v) ?? names.find((n) => n.toLowerCase() === v.trim().toLowerCase())) : undefined;
     if (found !== undefined) return found;
     const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;
-    const got = typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
-    throw new UsageError(`Field ${name} is a ${String(p.type)} field and ${got} is not one of its options.`, `Options: ${names.join(', ')}`);
+    // A value that holds double quotes is shown in single ones, so that its quotes read as its own.
+    const got = typeof v !== 'string' ? JSON.stringify(v) : v.includes('"') ? `'${v}'` : `"${v}"`;
+    const hint = [`Options: ${names.join(', ')}.`];
+    const unquoted = typeof v === 'string' ? /^\s*"(.*)"\s*$/s.exec(v)?.[1] : undefined;
+    if (unquoted !== undefined && names.some((n) => n.toLowerCase() === unquoted.trim().toLowerCase())) {
+      hint.push(`The quotes are part of the value as given: write ${unquoted.trim()} without them.`);
+    } else if (p.type === 'multi_select' && typeof v === 'string' && v.trim().toLowerCase() === 'null') {
+      hint.push('An empty value chooses no option.');
+    }
+    throw new UsageError(`Field ${name} is a ${String(p.type)} field and ${got} is not one of its options.`, hint.join(' '));
   };
   if (p.type === 'multi_select' && Array.isArray(value)) return value.map(one);
   return one(value);

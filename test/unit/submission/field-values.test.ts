@@ -55,10 +55,35 @@ describe('select options', () => {
     expect([e.exitCode, e.message, e.hint]).toEqual([
       2,
       'Field "Topic" (f_topic) is a select field and "Nonsense" is not one of its options.',
-      'Options: Billing, Support',
+      'Options: Billing, Support.',
     ]);
     expect(answerBody(form, [['Topic', 'Support']], new Date()).body).toEqual({ f_topic: 'Support' });
-    expect(refusal(() => answerBody(form, [['Topic', 'Nonsense']], new Date())).hint).toBe('Options: Billing, Support');
+    expect(refusal(() => answerBody(form, [['Topic', 'Nonsense']], new Date())).hint).toBe('Options: Billing, Support.');
+  });
+
+  it('an option written in double quotes (--set \'Tags="Later"\') is refused in words that show its quotes, and the hint says to drop them', () => {
+    const quoted = refusal(() => resolveData(form, [['Tags', '"Later"']], { coerce: true }));
+    expect([quoted.exitCode, quoted.message, quoted.hint]).toEqual([
+      2,
+      'Field "Tags" (f_tags) is a multi_select field and \'"Later"\' is not one of its options.',
+      'Options: Urgent, Later. The quotes are part of the value as given: write Later without them.',
+    ]);
+    expect(refusal(() => resolveData(form, [['Topic', ' "billing" ']], { coerce: true })).hint).toBe(
+      'Options: Billing, Support. The quotes are part of the value as given: write billing without them.',
+    );
+    // Quotes around something that is no option either: only the options.
+    expect(refusal(() => resolveData(form, [['Topic', '"Soon"']], { coerce: true })).hint).toBe('Options: Billing, Support.');
+  });
+
+  it('a multi-select given the word null (--set Tags=null) is told that an empty value chooses no option', () => {
+    const e = refusal(() => resolveData(form, [['Tags', 'null']], { coerce: true }));
+    expect([e.message, e.hint]).toEqual([
+      'Field "Tags" (f_tags) is a multi_select field and "null" is not one of its options.',
+      'Options: Urgent, Later. An empty value chooses no option.',
+    ]);
+    expect(resolveData(form, [['Tags', '']], { coerce: true })).toEqual({ f_tags: [] });
+    // A select has no empty choice to point to.
+    expect(refusal(() => resolveData(form, [['Topic', 'null']], { coerce: true })).hint).toBe('Options: Billing, Support.');
   });
 
   it('--file and bulk lines: each of a multi-select array is checked; null clears; a field without options is left to the service', () => {
