@@ -47,15 +47,16 @@ const WORKSPACES = JSON.stringify([
 // The service answers every throttled request with X-RateLimit-Limit and -Remaining (docs/service.md),
 // and formctl shares that budget through a file (src/api/ratelimit.ts): the stub does the same, counting
 // formctl's requests (the token's) in a fixed 60 s window, so the bench times the path users run.
+// Each token has its own budget, as each user has on the service (the profile case logs in with another token).
 const LIMIT = 100;
-let windowStart = 0;
-let used = 0;
+const windows = new Map();
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/open/workspaces') {
     const headers = { 'content-type': 'application/json' };
     if (req.headers.authorization) {
-      if (Date.now() - windowStart >= 60_000) [windowStart, used] = [Date.now(), 0];
-      used++;
+      let w = windows.get(req.headers.authorization);
+      if (!w || Date.now() - w.start >= 60_000) windows.set(req.headers.authorization, (w = { start: Date.now(), used: 0 }));
+      const used = ++w.used;
       lowest = Math.min(lowest, LIMIT - used);
       Object.assign(headers, { 'x-ratelimit-limit': String(LIMIT), 'x-ratelimit-remaining': String(Math.max(0, LIMIT - used)) });
     }

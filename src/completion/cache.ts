@@ -41,12 +41,13 @@ const NAME_MAX = 160;
  * the config file's mtime and size stand in for its content, so a login, logout or profile switch
  * changes the key.
  *
- * The file name comes from the request's parts alone (`workspace.1.-.-`): ids and names a user
- * typed, percent-encoded, so no hash is needed to name it. Everything else is the material, stored
- * in the entry: a token from `FORMCTL_TOKEN` goes into it only as its SHA-256 (the one case that
- * loads node:crypto, which costs a Tab press from a saved profile ~3 ms on Node 24 and 26). Requests
- * that differ only in their settings share a file: the last answer wins, and a read for other
- * settings is a miss.
+ * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by the start of its SHA-256,
+ * else the profile `FORMCTL_PROFILE` names, else `p` for the current one) and what was asked
+ * (`v2.p.-.workspace.-.-`: ids and names a user typed, percent-encoded). Everything else is the
+ * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as its SHA-256
+ * (the one case that loads node:crypto, which would cost a Tab press from a saved profile ~3 ms on
+ * Node 24 and 26). Requests that differ only in other settings (another base URL, a login since)
+ * share a file: the last answer wins, and a read for other settings is a miss.
  */
 export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | number | undefined>): CacheKey {
   let version = 'none';
@@ -57,18 +58,27 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
     // No config file yet: env variables alone decide.
   }
   const token = env.FORMCTL_TOKEN ?? '';
+  const tokenHash = token === '' ? '' : createHash('sha256').update(token).digest('hex');
   const material = JSON.stringify({
     ...parts,
     configDir: configDir(env),
     version,
     envProfile: env.FORMCTL_PROFILE ?? '',
     envBaseUrl: env.FORMCTL_BASE_URL ?? '',
-    envToken: token === '' ? '' : createHash('sha256').update(token).digest('hex'),
+    envToken: tokenHash,
     envWorkspace: env.FORMCTL_WORKSPACE ?? '',
   });
-  const name = Object.keys(parts)
-    .sort()
-    .map((k) => encodeURIComponent(String(parts[k] ?? '-')).replace(/\*/g, '%2A'))
+  // Whose answer it is: a token from the environment (by its hash), else the profile the
+  // environment names, else the current one. So shells with other tokens or profiles keep their
+  // own entries instead of taking turns at one file.
+  const whose = tokenHash ? `t${tokenHash.slice(0, 16)}` : `p${env.FORMCTL_PROFILE ?? ''}`;
+  const name = [
+    whose,
+    ...Object.keys(parts)
+      .sort()
+      .map((k) => String(parts[k] ?? '-')),
+  ]
+    .map((part) => encodeURIComponent(part).replace(/\*/g, '%2A'))
     .join('.')
     .slice(0, NAME_MAX);
   return { name: `v2.${name}`, material };

@@ -142,7 +142,7 @@ describe('startup loads nothing heavy', () => {
         expect(crypto(hit.modules)).toBe(false);
         // The entry names the request, holds no token, and is the one the hit read.
         const entries = readdirSync(join(dir, 'cache', 'completion'));
-        expect(entries).toEqual(['v2.-.workspace.-.-.json']);
+        expect(entries).toEqual(['v2.p.-.workspace.-.-.json']);
         expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_saved_profile_token');
         // A token from the environment is hashed into the entry's key (node:crypto loaded), never written.
         const envToken = { FORMCTL_TOKEN: 'fsk_env_token_1', FORMCTL_BASE_URL: url };
@@ -151,7 +151,11 @@ describe('startup loads nothing heavy', () => {
         expect(envHit.stdout).toBe('1\tAcme\n:0\n');
         expect(envHit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
         expect(crypto(envHit.modules)).toBe(true);
-        expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_env_token_1');
+        for (const entry of readdirSync(join(dir, 'cache', 'completion')))
+          expect(readFileSync(join(dir, 'cache', 'completion', entry), 'utf8')).not.toContain('fsk_env_token_1');
+        // Each has its own entry: the profile's is still served, without a request.
+        expect(readdirSync(join(dir, 'cache', 'completion'))).toHaveLength(2);
+        expect(crypto((await tab()).modules)).toBe(false);
       } finally {
         rmSync(dir, { recursive: true, force: true });
         server.closeAllConnections();

@@ -12,9 +12,10 @@ const env = { FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: join(d
 
 describe('cacheKey', () => {
   it('names the file by the request alone: a typed word cannot leave the directory or make a long name', () => {
-    expect(cacheKey(env, { kind: 'form', workspace: '12', form: undefined }).name).toBe('v2.-.form.12');
+    expect(cacheKey(env, { kind: 'form', workspace: '12', form: undefined }).name).toBe('v2.p.-.form.12');
     const odd = cacheKey(env, { kind: 'form', workspace: '../../etc/x*y', form: 'a b' }).name;
-    expect(odd).toBe('v2.a%20b.form...%2F..%2Fetc%2Fx%2Ay');
+    expect(odd).toBe('v2.p.a%20b.form...%2F..%2Fetc%2Fx%2Ay');
+    expect(cacheKey({ ...env, FORMCTL_PROFILE: 'work/../x' }, { kind: 'workspace' }).name).toBe('v2.pwork%2F..%2Fx.workspace');
     expect(odd).not.toContain('/');
     expect(cacheKey(env, { kind: 'form', workspace: 'w'.repeat(1000) }).name.length).toBeLessThanOrEqual(163);
   });
@@ -24,20 +25,34 @@ describe('cacheKey', () => {
     expect(JSON.stringify(key)).not.toContain('fsk_secret_token_99');
     expect(key.material).toContain('"envToken":"');
     expect(JSON.parse(key.material).envToken).toMatch(/^[0-9a-f]{64}$/);
-    expect(cacheKey(env, { kind: 'workspace' }).name).toBe(key.name);
+    expect(key.name).toMatch(/^v2\.t[0-9a-f]{16}\.workspace$/);
   });
 
-  it('serves an entry only to the settings it was written for; the last answer wins the file', () => {
-    const now = 1_800_000_000_000;
+  it('gives each token from the environment, and each profile, its own file: shells that use both do not take turns at one', () => {
+    const names = [
+      cacheKey(env, { kind: 'workspace' }),
+      cacheKey({ ...env, FORMCTL_PROFILE: 'work' }, { kind: 'workspace' }),
+      cacheKey({ ...env, FORMCTL_TOKEN: 'fsk_a' }, { kind: 'workspace' }),
+      cacheKey({ ...env, FORMCTL_TOKEN: 'fsk_b' }, { kind: 'workspace' }),
+    ].map((k) => k.name);
+    expect(new Set(names).size).toBe(4);
+  });
+
+  it('serves an entry only to the settings it was written for; settings that share a file take turns at it', () => {
+    // Now: writeCache drops the entries the clock says are long expired (by their files' times).
+    const now = Date.now();
     const a = cacheKey({ ...env, FORMCTL_TOKEN: 'fsk_a' }, { kind: 'workspace' });
     const b = cacheKey({ ...env, FORMCTL_TOKEN: 'fsk_b' }, { kind: 'workspace' });
-    const other = cacheKey({ ...env, FORMCTL_BASE_URL: 'https://forms.example.com' }, { kind: 'workspace' });
+    const here = cacheKey(env, { kind: 'workspace' });
+    const elsewhere = cacheKey({ ...env, FORMCTL_BASE_URL: 'https://forms.example.com' }, { kind: 'workspace' });
     writeCache(env, a, ['1\tAcme'], now);
-    expect(readCache(env, a, now)).toEqual(['1\tAcme']);
-    expect(readCache(env, b, now)).toBeUndefined();
-    expect(readCache(env, other, now)).toBeUndefined();
     writeCache(env, b, ['2\tOther'], now);
+    expect(readCache(env, a, now)).toEqual(['1\tAcme']);
     expect(readCache(env, b, now)).toEqual(['2\tOther']);
-    expect(readCache(env, a, now)).toBeUndefined();
+    writeCache(env, here, ['3\tMine'], now);
+    expect(readCache(env, elsewhere, now)).toBeUndefined();
+    writeCache(env, elsewhere, ['4\tTheirs'], now);
+    expect(readCache(env, elsewhere, now)).toEqual(['4\tTheirs']);
+    expect(readCache(env, here, now)).toBeUndefined();
   });
 });
