@@ -29,11 +29,14 @@ export type Reclaimer = (total: number) => boolean;
  */
 export function reclaimer(above = RECLAIM_ABOVE, buffers = () => process.memoryUsage().arrayBuffers, collect = youngCollection): Reclaimer {
   let next = LOOK_EVERY;
+  let givenUp = false;
   return (total) => {
-    if (total < next) return false;
+    if (givenUp || total < next) return false;
     next = total + LOOK_EVERY;
     if (buffers() <= above) return false;
-    collect();
+    // A V8 on which the filler brings about no collection it can see (another layout of its heap)
+    // would have it allocate its whole bound at every MiB: the download leaves collection to V8.
+    if (!collect()) givenUp = true;
     return true;
   };
 }
@@ -42,8 +45,8 @@ export function reclaimer(above = RECLAIM_ABOVE, buffers = () => process.memoryU
 const FILLER_LENGTH = 1000;
 /** Filler arrays between two looks at the young generation: at least 64 KB. */
 const BATCH = 16;
-/** The most filler one collection allocates, at least (4 bytes an element): more than any young generation V8 sizes by default. */
-const MOST_BATCHES = Math.ceil((128 * 1024 * 1024) / (BATCH * FILLER_LENGTH * 4));
+/** The most filler one collection allocates, counting 4 bytes an element: more than the young generation V8 sizes by default (16–64 MB). */
+const MOST_BATCHES = Math.ceil((64 * 1024 * 1024) / (BATCH * FILLER_LENGTH * 4));
 /**
  * Where filler lands. Each array is stored on the heap, so the optimising compiler cannot leave its
  * allocation out, and the next one replaces it at once: at most one array is alive when V8
@@ -61,7 +64,7 @@ function youngUsed(): number | undefined {
  * generation, which it does when an allocation finds it full. The young generation's used size
  * (as V8 reports it) only grows between collections, so it falling says the collection happened;
  * V8 may also grow the young generation first, so this does not trust its free room. Returns
- * false if this V8 names its spaces otherwise, or if no collection came within 128 MB of filler.
+ * false if this V8 names its spaces otherwise, or if no collection came within that bound of filler.
  */
 export function youngCollection(): boolean {
   let used = youngUsed();

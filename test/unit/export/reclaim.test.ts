@@ -47,6 +47,14 @@ describe('reclaimer (a download’s dead read buffers)', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it('gives up for the rest of the download when a collection does not show', () => {
+    const collect = vi.fn(() => false);
+    const r = reclaimer(16 * MiB, () => 40 * MiB, collect);
+    expect(r(MiB)).toBe(true);
+    for (let total = 2 * MiB; total <= 64 * MiB; total += MiB) expect(r(total)).toBe(false);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   it('youngCollection makes V8 collect', async () => {
     const kinds: number[] = [];
     let seen!: () => void;
