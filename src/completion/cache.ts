@@ -43,7 +43,8 @@ const NAME_MAX = 160;
  *
  * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by the start of its SHA-256,
  * else the profile `FORMCTL_PROFILE` names, else `p` for the current one) and what was asked
- * (`v2.p.-.workspace.-.-`: ids and names a user typed, percent-encoded). Everything else is the
+ * (`v2.p.-.form.-.12`: the request's parts in the order of their names, form, kind, profile,
+ * workspace, `-` where unset; ids and names a user typed, percent-encoded). Everything else is the
  * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as its SHA-256
  * (the one case that loads node:crypto, which would cost a Tab press from a saved profile ~3 ms on
  * Node 24 and 26). Requests that differ only in other settings (another base URL, a login since)

@@ -30,13 +30,21 @@ export type Reclaimer = (total: number) => boolean;
 export function reclaimer(above = RECLAIM_ABOVE, buffers = () => process.memoryUsage().arrayBuffers, collect = youngCollection): Reclaimer {
   let next = LOOK_EVERY;
   let givenUp = false;
+  // What a young collection cannot free (buffers still in use, or moved to the old generation by
+  // an earlier full collection), as seen at the first look after the last one: the next collection
+  // waits for `above` more on top of it, rather than coming at every MiB for nothing.
+  let kept = 0;
+  let seeKept = false;
   return (total) => {
     if (givenUp || total < next) return false;
     next = total + LOOK_EVERY;
-    if (buffers() <= above) return false;
+    const held = buffers();
+    if (seeKept) [kept, seeKept] = [held, false];
+    if (held <= kept + above) return false;
     // A V8 on which the filler brings about no collection it can see (another layout of its heap)
     // would have it allocate its whole bound at every MiB: the download leaves collection to V8.
-    if (!collect()) givenUp = true;
+    if (collect()) seeKept = true;
+    else givenUp = true;
     return true;
   };
 }

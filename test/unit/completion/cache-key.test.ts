@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheKey, readCache, writeCache } from '../../../src/completion/cache.js';
+import { requestKey } from '../../../src/completion/values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'formctl-cachekey-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,6 +14,8 @@ const env = { FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: join(d
 describe('cacheKey', () => {
   it('names the file by the request alone: a typed word cannot leave the directory or make a long name', () => {
     expect(cacheKey(env, { kind: 'form', workspace: '12', form: undefined }).name).toBe('v2.p.-.form.12');
+    // As the completion asks (the README's example): the forms of workspace 12, for the current profile.
+    expect(requestKey(env, { kind: 'form', workspace: '12' }).name).toBe('v2.p.-.form.-.12');
     const odd = cacheKey(env, { kind: 'form', workspace: '../../etc/x*y', form: 'a b' }).name;
     expect(odd).toBe('v2.p.a%20b.form...%2F..%2Fetc%2Fx%2Ay');
     expect(cacheKey({ ...env, FORMCTL_PROFILE: 'work/../x' }, { kind: 'workspace' }).name).toBe('v2.pwork%2F..%2Fx.workspace');

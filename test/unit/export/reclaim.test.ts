@@ -47,6 +47,22 @@ describe('reclaimer (a download’s dead read buffers)', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it('what a collection cannot free raises the bar for the next one: a collection per 16 MiB copied, not one per MiB', () => {
+    // 20 MiB held for good (by something else in the process), plus the download's dead buffers:
+    // 1 MiB a MiB copied, which a collection frees.
+    let dead = 0;
+    const collect = vi.fn(() => ((dead = 0), true));
+    const r = reclaimer(16 * MiB, () => 20 * MiB + dead, collect);
+    const at: number[] = [];
+    for (let total = MiB; total <= 100 * MiB; total += MiB) {
+      dead += MiB;
+      if (r(total)) at.push(total / MiB);
+    }
+    // The first at once (20 MiB is above 16); then the bar is what the next look saw (the 20 MiB and
+    // 1 MiB of new garbage) and 16 MiB more.
+    expect(at).toEqual([1, 19, 37, 55, 73, 91]);
+  });
+
   it('gives up for the rest of the download when a collection does not show', () => {
     const collect = vi.fn(() => false);
     const r = reclaimer(16 * MiB, () => 40 * MiB, collect);
