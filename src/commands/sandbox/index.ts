@@ -166,10 +166,25 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       o.signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
-    await handle.close();
+    // A request still in progress holds the close for a while (the sandbox gives it a few seconds):
+    // say so at a terminal, once a second Ctrl-C would be taken as one (src/main.ts, a second within
+    // a second of the first is the same one).
+    const waiting =
+      o.signal.aborted && o.io.stderrIsTTY && !json
+        ? setTimeout(() => void notice(o.io, 'Waiting for requests still in progress to end; press Ctrl-C again to stop now.'), WAIT_NOTICE_MS)
+        : undefined;
+    waiting?.unref();
+    try {
+      await handle.close();
+    } finally {
+      clearTimeout(waiting);
+    }
     if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   }
 }
+
+/** How long a close may take at a terminal before the sandbox says what it waits for. */
+export const WAIT_NOTICE_MS = 1000;
 
 /**
  * The ready file appears whole (written aside, then renamed), so a script polling for it never reads
