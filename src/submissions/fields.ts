@@ -27,7 +27,9 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
     throw typeError(p, key, raw);
   }
   if (type === 'multi_select') return checkOption(p, key, multiSelectList(raw));
-  if (type === 'select') return checkOption(p, key, raw);
+  // A blank select is no option chosen: null, which clears the answer (the deployed server's
+  // middleware makes the same of an empty string, api/app/Http/Kernel.php:45-46).
+  if (type === 'select') return raw.trim() === '' ? null : checkOption(p, key, raw);
   return raw;
 }
 
@@ -108,8 +110,12 @@ function checkOption(p: FormProperty, key: string, sent: unknown): unknown {
     const unquoted = typeof v === 'string' ? /^\s*"(.*)"\s*$/s.exec(v)?.[1] : undefined;
     if (unquoted !== undefined && names.some((n) => n.toLowerCase() === unquoted.trim().toLowerCase())) {
       hint.push(`The quotes are part of the value as given: write ${unquoted.trim()} without them.`);
-    } else if (p.type === 'multi_select' && typeof v === 'string' && v.trim().toLowerCase() === 'null') {
-      hint.push('An empty value chooses no option.');
+    } else if (typeof v === 'string' && v.trim().toLowerCase() === 'null') {
+      hint.push(p.type === 'multi_select' ? 'An empty value chooses no option.' : 'An empty value clears the answer.');
+    } else if (p.type === 'multi_select' && typeof v === 'string' && v.includes(',')) {
+      const parts = v.split(',').map((x) => x.trim());
+      if (parts.every((x) => names.some((n) => n.toLowerCase() === x.toLowerCase())))
+        hint.push(`To choose several, give them as a JSON list: ${JSON.stringify(parts)}.`);
     }
     throw new UsageError(`Field ${name} is a ${String(p.type)} field and ${got} is not one of its options.`, hint.join(' '));
   };
@@ -136,7 +142,7 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
     // A bare string is read as `--set` reads it (one option, or a JSON list): the service takes only a list.
     return checkOption(p, key, typeof value === 'string' ? multiSelectList(value) : value);
   } else if (type === 'select') {
-    return checkOption(p, key, value);
+    return typeof value === 'string' && value.trim() === '' ? null : checkOption(p, key, value);
   }
   return value;
 }

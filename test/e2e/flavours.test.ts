@@ -143,6 +143,31 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect([after.data[id('Name')], after.data[id('Tags')]]).toEqual(['Ada Lovelace', ['Later']]);
   });
 
+  it('a blank select (--set Plan=) clears its answer', async () => {
+    const created = await runFormctl(
+      ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Plans', '--visibility', 'public', '--field', 'Name', '--field', 'Plan:select=Free,Pro'],
+      { env },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const formId = created.stdout.split('\t')[0]!;
+    const props = await runFormctl(['form', 'get', formId, '--json', 'slug,properties'], { env });
+    const form = JSON.parse(props.stdout) as { slug: string; properties: Array<{ id: string; name: string }> };
+    const id = (name: string) => form.properties.find((p) => p.name === name)!.id;
+    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ [id('Name')]: 'Ada', [id('Plan')]: 'Pro' }),
+    });
+    expect(answered.status).toBe(200);
+    const listed = async () => (JSON.parse((await runFormctl(['submission', 'list', formId, '--json'], { env })).stdout) as Listed[])[0]!;
+    const sub = await listed();
+    expect(sub.data[id('Plan')]).toBe('Pro');
+    const cleared = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Plan='], { env });
+    expect(cleared.code, cleared.stderr).toBe(0);
+    const after = await listed();
+    expect([after.data[id('Name')], after.data[id('Plan')] ?? null]).toEqual(['Ada', null]);
+  });
+
   it('a bulk run killed mid-way and resumed sends exactly one PUT per line', async () => {
     // The proxy holds the run's third PUT (never passing it on): the run is killed while it waits for
     // that answer, two lines done and the third on its way, however fast or slow the machine is.

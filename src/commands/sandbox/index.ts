@@ -171,7 +171,15 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     // a second of the first is the same one).
     const waiting =
       o.signal.aborted && o.io.stderrIsTTY && !json
-        ? setTimeout(() => void notice(o.io, 'Waiting for requests still in progress to end; press Ctrl-C again to stop now.'), WAIT_NOTICE_MS)
+        ? // On a line of its own: the terminal has just echoed ^C. Worded for SIGTERM too (no Ctrl-C pressed then).
+          setTimeout(
+            () =>
+              void (async () => {
+                await write(o.io.stderr, '\n');
+                await notice(o.io, 'Waiting for requests still in progress to end; Ctrl-C stops it now.');
+              })(),
+            WAIT_NOTICE_MS,
+          )
         : undefined;
     waiting?.unref();
     try {

@@ -5,7 +5,7 @@ import { type SandboxRunOptions, WAIT_NOTICE_MS, sandboxRun } from '../../../src
 import type { SandboxHandle } from '../../../src/sandbox/index.js';
 import { fakeIO } from '../../helpers/io.js';
 
-const NOTICE = 'note: Waiting for requests still in progress to end; press Ctrl-C again to stop now.\n';
+const NOTICE = '\nnote: Waiting for requests still in progress to end; Ctrl-C stops it now.\n';
 
 /** Runs the command with a fake sandbox whose close() ends when the test says; returns the pieces. */
 function run(o: { tty: boolean; json?: boolean }) {

@@ -82,8 +82,15 @@ describe('select options', () => {
       'Options: Urgent, Later. An empty value chooses no option.',
     ]);
     expect(resolveData(form, [['Tags', '']], { coerce: true })).toEqual({ f_tags: [] });
-    // A select has no empty choice to point to.
-    expect(refusal(() => resolveData(form, [['Topic', 'null']], { coerce: true })).hint).toBe('Options: Billing, Support.');
+    expect(refusal(() => resolveData(form, [['Topic', 'null']], { coerce: true })).hint).toBe('Options: Billing, Support. An empty value clears the answer.');
+  });
+
+  it('several options written with commas (--set Tags=Later,Urgent) are told to come as a JSON list', () => {
+    expect(refusal(() => resolveData(form, [['Tags', 'later, Urgent']], { coerce: true })).hint).toBe(
+      'Options: Urgent, Later. To choose several, give them as a JSON list: ["later","Urgent"].',
+    );
+    // Not when a part is no option.
+    expect(refusal(() => resolveData(form, [['Tags', 'Later,Soon']], { coerce: true })).hint).toBe('Options: Urgent, Later.');
   });
 
   it('--file and bulk lines: each of a multi-select array is checked; null clears; a field without options is left to the service', () => {
@@ -128,8 +135,10 @@ describe('select options', () => {
     ).toEqual({ f_tags: [], f_any: [] });
     expect(parseLine(free, '{"submission_id": 3, "Any": "", "Tags": ""}').data).toEqual({ f_any: [], f_tags: [] });
     expect(answerBody(free, [['Any', '']], new Date()).body).toMatchObject({ f_any: [] });
-    // A select has no list to be empty: blank is not one of its options (null clears it).
-    expect(refusal(() => resolveData(free, [['Topic', '']])).exitCode).toBe(2);
+    // A blank select is no option either: null, which clears the answer (as the deployed server's middleware reads "").
+    expect(resolveData(free, [['Topic', '']])).toEqual({ f_topic: null });
+    expect(resolveData(free, [['Topic', ' ']], { coerce: true })).toEqual({ f_topic: null });
+    expect(answerBody(free, [['Topic', '']], new Date()).body).toMatchObject({ f_topic: null });
   });
 
   it('a multi-select list leaves out its blank items (no option chosen), which the deployed service would refuse with 422', () => {
