@@ -39,6 +39,20 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     return JSON.parse(r.stdout) as Listed[];
   };
 
+  /** Posts a public answer to a form, as a visitor would, keyed by field names; returns the lookup of field ids by name. */
+  const answerAsVisitor = async (formId: string, answer: (id: (name: string) => string) => Record<string, unknown>) => {
+    const props = await runFormctl(['form', 'get', formId, '--json', 'slug,properties'], { env });
+    const form = JSON.parse(props.stdout) as { slug: string; properties: Array<{ id: string; name: string }> };
+    const id = (name: string) => form.properties.find((p) => p.name === name)!.id;
+    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(answer(id)),
+    });
+    expect(answered.status).toBe(200);
+    return id;
+  };
+
   it('form create and update: the change asked for, the rest kept', async () => {
     const created = await runFormctl(['form', 'create', '-w', String(sb.workspaceId), '--title', 'Smoke', '--field', 'Name', '--set', 'description=Kept'], {
       env,
@@ -113,15 +127,7 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     // A partial submission on the deployed service keeps ["Urgent", ""] as the middleware leaves it, ["Urgent", null];
     // the spec flavour completes it and stores what was sent.
     await runFormctl(['form', 'update', formId, '--visibility', 'public', '--set', 'enable_partial_submissions=true'], { env });
-    const props = await runFormctl(['form', 'get', formId, '--json', 'slug,properties'], { env });
-    const form = JSON.parse(props.stdout) as { slug: string; properties: Array<{ id: string; name: string }> };
-    const id = (name: string) => form.properties.find((p) => p.name === name)!.id;
-    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ [id('Name')]: 'Ada', [id('Tags')]: ['Urgent', ''], is_partial: true }),
-    });
-    expect(answered.status).toBe(200);
+    const id = await answerAsVisitor(formId, (id) => ({ [id('Name')]: 'Ada', [id('Tags')]: ['Urgent', ''], is_partial: true }));
     const listed = async () => {
       const r = await runFormctl(['submission', 'list', formId, '--json'], { env });
       expect(r.code).toBe(0);
@@ -150,15 +156,7 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     );
     expect(created.code, created.stderr).toBe(0);
     const formId = created.stdout.split('\t')[0]!;
-    const props = await runFormctl(['form', 'get', formId, '--json', 'slug,properties'], { env });
-    const form = JSON.parse(props.stdout) as { slug: string; properties: Array<{ id: string; name: string }> };
-    const id = (name: string) => form.properties.find((p) => p.name === name)!.id;
-    const answered = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ [id('Name')]: 'Ada', [id('Plan')]: 'Pro' }),
-    });
-    expect(answered.status).toBe(200);
+    const id = await answerAsVisitor(formId, (id) => ({ [id('Name')]: 'Ada', [id('Plan')]: 'Pro' }));
     const listed = async () => (JSON.parse((await runFormctl(['submission', 'list', formId, '--json'], { env })).stdout) as Listed[])[0]!;
     const sub = await listed();
     expect(sub.data[id('Plan')]).toBe('Pro');
