@@ -3,10 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, frozenClockEnv, runFormctl } from '../helpers/cli.js';
+import { startStubServer } from '../helpers/http.js';
 
 const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
 const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm'];
@@ -38,6 +37,13 @@ async function modulesLoadedBy(args: string[], extraEnv: NodeJS.ProcessEnv = {})
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A service that answers every request with one workspace of that name. */
+const workspacesStub = (name: string) =>
+  startStubServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify([{ id: 1, name, icon: null, is_readonly: false }]));
+  });
 
 // undici is bundled into its own chunk (dist/cli/chunks/undici-*.cjs), the others stay in node_modules.
 const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.includes(`/dist/cli/chunks/${h}-`)));
@@ -82,13 +88,9 @@ describe('startup loads nothing heavy', () => {
   it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))(
     "a one-request command loads no undici, neither the package nor Node's own (its fetch), and no ES module; a proxy variable loads the package",
     async () => {
-      const server = createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('[{"id":1,"name":"A","icon":null,"is_readonly":false}]');
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const server = await workspacesStub('A');
       try {
-        const env = { FORMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FORMCTL_TOKEN: 'fsk_t' };
+        const env = { FORMCTL_BASE_URL: server.url, FORMCTL_TOKEN: 'fsk_t' };
         const direct = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], env);
         expect([direct.code, direct.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(direct.modules)).toEqual([]);
@@ -108,8 +110,7 @@ describe('startup loads nothing heavy', () => {
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/cli/chunks/undici-'))).toBe(true);
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await server.close();
       }
     },
   );
@@ -117,14 +118,10 @@ describe('startup loads nothing heavy', () => {
   it.skipIf(!existsSync(join(ROOT, 'dist', 'complete.cjs')))(
     'a Tab answered from the completion cache loads no node:crypto for a saved profile; only a token in FORMCTL_TOKEN is hashed',
     async () => {
-      const server = createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('[{"id":1,"name":"Acme","icon":null,"is_readonly":false}]');
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const server = await workspacesStub('Acme');
       const dir = mkdtempSync(join(tmpdir(), 'formctl-tabcrypto-'));
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const url = server.url;
         const home = { HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: join(dir, 'cache') };
         const login = await runFormctl(['auth', 'login', '--with-token', '--base-url', url], { env: home, input: 'fsk_saved_profile_token\n' });
         expect(login.code).toBe(0);
@@ -158,8 +155,7 @@ describe('startup loads nothing heavy', () => {
         expect(crypto((await tab()).modules)).toBe(false);
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
+        await server.close();
       }
     },
   );
