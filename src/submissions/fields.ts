@@ -27,9 +27,7 @@ export function coerceValue(p: FormProperty, raw: string, key: string = p.id): u
     throw typeError(p, key, raw);
   }
   if (type === 'multi_select') return checkOption(p, key, multiSelectList(raw));
-  // A blank select is no option chosen: null, which clears the answer (the deployed server's
-  // middleware makes the same of an empty string, api/app/Http/Kernel.php:45-46).
-  if (type === 'select') return raw.trim() === '' ? null : checkOption(p, key, raw);
+  if (type === 'select') return checkOption(p, key, raw);
   return raw;
 }
 
@@ -90,32 +88,36 @@ function optionIds(p: FormProperty): string[] {
 /**
  * A select's answer, or each of a multi-select's, must be one of the field's options: matched in any
  * case and sent as the option is written; anything else is a UsageError listing them (exit 2). A
- * multi-select's blank items are left out first (choosesOption). As the
- * service does (OpnForm api/app/Http/Requests/AnswerFormRequest.php:73-86 and 219-232), an option's
- * exact id passes too, and a field that lets people add options (`allow_creation`) takes any value.
+ * multi-select's blank items are left out first (choosesOption), and a blank select is no option
+ * chosen: null, which clears the answer (the deployed server's middleware makes the same of an empty
+ * string, api/app/Http/Kernel.php:45-46). As the service does (OpnForm
+ * api/app/Http/Requests/AnswerFormRequest.php:73-86 and 219-232), an option's exact id passes too,
+ * and a field that lets people add options (`allow_creation`) takes any value.
  */
 function checkOption(p: FormProperty, key: string, sent: unknown): unknown {
+  if (p.type === 'select' && typeof sent === 'string' && sent.trim() === '') return null;
   const value = p.type === 'multi_select' && Array.isArray(sent) ? sent.filter(choosesOption) : sent;
   const names = optionNames(p);
   if (!names || (p as Record<string, unknown>).allow_creation === true) return value;
   const ids = optionIds(p);
+  /** The option a text names in any case, spaces around it aside. */
+  const named = (text: string): string | undefined => names.find((n) => n.toLowerCase() === text.trim().toLowerCase());
   const one = (v: unknown): unknown => {
     if (typeof v === 'string' && ids.includes(v) && !names.includes(v)) return v;
-    const found = typeof v === 'string' ? (names.find((n) => n === v) ?? names.find((n) => n.toLowerCase() === v.trim().toLowerCase())) : undefined;
+    const found = typeof v === 'string' ? (names.find((n) => n === v) ?? named(v)) : undefined;
     if (found !== undefined) return found;
     const name = key === p.id ? `"${key}"` : `"${key}" (${p.id})`;
     // A value that holds double quotes is shown in single ones, so that its quotes read as its own.
     const got = typeof v !== 'string' ? JSON.stringify(v) : v.includes('"') ? `'${v}'` : `"${v}"`;
     const hint = [`Options: ${names.join(', ')}.`];
     const unquoted = typeof v === 'string' ? /^\s*"(.*)"\s*$/s.exec(v)?.[1] : undefined;
-    if (unquoted !== undefined && names.some((n) => n.toLowerCase() === unquoted.trim().toLowerCase())) {
+    if (unquoted !== undefined && named(unquoted) !== undefined) {
       hint.push(`The quotes are part of the value as given: write ${unquoted.trim()} without them.`);
     } else if (typeof v === 'string' && v.trim().toLowerCase() === 'null') {
       hint.push(p.type === 'multi_select' ? 'An empty value chooses no option.' : 'An empty value clears the answer.');
     } else if (p.type === 'multi_select' && typeof v === 'string' && v.includes(',')) {
       const parts = v.split(',').map((x) => x.trim());
-      if (parts.every((x) => names.some((n) => n.toLowerCase() === x.toLowerCase())))
-        hint.push(`To choose several, give them as a JSON list: ${JSON.stringify(parts)}.`);
+      if (parts.every((x) => named(x) !== undefined)) hint.push(`To choose several, give them as a JSON list: ${JSON.stringify(parts)}.`);
     }
     throw new UsageError(`Field ${name} is a ${String(p.type)} field and ${got} is not one of its options.`, hint.join(' '));
   };
@@ -142,7 +144,7 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
     // A bare string is read as `--set` reads it (one option, or a JSON list): the service takes only a list.
     return checkOption(p, key, typeof value === 'string' ? multiSelectList(value) : value);
   } else if (type === 'select') {
-    return typeof value === 'string' && value.trim() === '' ? null : checkOption(p, key, value);
+    return checkOption(p, key, value);
   }
   return value;
 }
