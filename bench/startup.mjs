@@ -168,7 +168,6 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-// goal: the largest ratio allowed, by Node major (22 stands for 22, 24 and 26; 20 for 20); `on`: what is compared.
 // A saved profile: `auth login` stores the token in its own config directory; no FORMCTL_TOKEN.
 const profileEnv = { ...env, FORMCTL_CONFIG_DIR: join(home, 'profile-config') };
 delete profileEnv.FORMCTL_TOKEN;
@@ -182,6 +181,7 @@ await new Promise((resolve, reject) => {
   login.stdin.end('bench-profile-token\n');
 });
 
+// goal: the largest ratio allowed, by Node major (22 stands for 22, 24 and 26; 20 for 20); `on`: what is compared.
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node:http GET script', args: ['-e', GET] },
