@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ProxyError } from './errors.js';
 import { TLS_FAILURE, untrustedCertificate } from './network.js';
+import { PROTOCOL_ERROR } from './retry.js';
 
 export interface ProxySetting {
   /** The proxy for http:// URLs, and the variable it came from. */
@@ -83,9 +84,10 @@ const UNSUPPORTED_PROXY = 'FORMCTL_PROXY_UNSUPPORTED';
 
 /**
  * How far a connection to a proxy had got: `connect`, its TCP connection not yet accepted;
- * `handshake`, accepted, its TLS handshake (an https:// proxy) not yet done.
+ * `handshake`, accepted, its TLS handshake (an https:// proxy) not yet done; `tunnel`, connected,
+ * and the proxy has not answered the CONNECT that asks it for a tunnel to the service.
  */
-export type ProxyStage = 'connect' | 'handshake';
+export type ProxyStage = 'connect' | 'handshake' | 'tunnel';
 
 /**
  * The errors of connections to a proxy (proxyAgent's connector for the proxy's pool), and how far
@@ -95,6 +97,14 @@ export type ProxyStage = 'connect' | 'handshake';
  * connector) fails with the same codes.
  */
 const proxyConnectErrors = new WeakMap<object, ProxyStage>();
+
+/**
+ * The errors of requests made to a proxy itself (a CONNECT, or a plain http:// request forwarded
+ * through it) before it answered anything: it closed the connection, or wrote something that is not
+ * HTTP (a SOCKS proxy, or another service on that port). The service was never reached, whatever
+ * the error names; undici gives the request to the target the same error object.
+ */
+const proxyUnanswered = new WeakSet<object>();
 
 /** The proxy for a URL's scheme, if any (NO_PROXY is left to the agent: see proxyFailure). */
 function proxyForScheme(p: ProxySetting, url: URL): { url: string; from: string } | undefined {
@@ -163,11 +173,39 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
   const proxies = [p.http?.url, p.https?.url].filter((u) => u !== undefined);
   // A forwarded request is made to the proxy's origin with the target's full URL as its path
   // (undici's Http1ProxyWrapper), and undici tells each request it makes on this channel.
+  // The requests made to a proxy (a CONNECT, a forwarded request) that it has not answered yet,
+  // with its origin: undici tells when it creates each request, its answer's head, and its error.
+  const unanswered = new Map<object, { origin: string; tunnel: boolean }>();
+  const proxyOrigins = new Set(proxies.map((x) => originOf(x)).filter((x) => x !== undefined));
   const onCreate = (m: unknown): void => {
     const target = forwardedTarget(m, proxies);
     if (target) forwardedTo.add(target.origin);
+    const r = (m as { request?: { origin?: unknown; method?: unknown } }).request;
+    const origin = r && originOf(String(r.origin ?? ''));
+    if (r && origin !== undefined && proxyOrigins.has(origin)) unanswered.set(r, { origin, tunnel: r.method === 'CONNECT' });
   };
-  subscribe('undici:request:create', onCreate);
+  const onHeaders = (m: unknown): void => void unanswered.delete((m as { request?: object }).request ?? {});
+  const onError = (m: unknown): void => {
+    const { request, error } = m as { request?: object; error?: unknown };
+    if (!request || !unanswered.delete(request)) return;
+    // A connection to the proxy that was never made (refused, not resolved, its TLS) is proxyFailure's
+    // own case: marked by the connector for a tunnel (proxyConnectErrors), told by the error for a
+    // forwarded request (undici connects to the proxy for those without the connector).
+    if (typeof error !== 'object' || error === null || proxyConnectErrors.has(error)) return;
+    const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+    if (syscall === 'connect' || syscall === 'getaddrinfo' || code === 'UND_ERR_CONNECT_TIMEOUT' || (typeof code === 'string' && TLS_FAILURE.test(code)))
+      return;
+    proxyUnanswered.add(error);
+  };
+  const channels: [string, (m: unknown) => void][] = [
+    ['undici:request:create', onCreate],
+    ['undici:request:headers', onHeaders],
+    ['undici:request:error', onError],
+  ];
+  for (const [name, fn] of channels) subscribe(name, fn);
+  const stopListening = (): void => {
+    for (const [name, fn] of channels) unsubscribe(name, fn);
+  };
   const directAgent = direct ? new Agent() : undefined;
   // The sockets to the proxies, while open: a connection still in its TLS handshake (to an https://
   // proxy, or to the service inside a tunnel, which runs over such a socket) is not the agent's
@@ -222,7 +260,7 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
     override close(callback: (err: Error | null) => void): void;
     override close(callback?: (err: Error | null) => void): Promise<void> | void {
       if (!callback) return super.close();
-      unsubscribe('undici:request:create', onCreate);
+      stopListening();
       const own = new Promise<void>((resolve) => super.close(() => resolve()));
       void Promise.all([own, directAgent?.close()]).then(
         () => callback(null),
@@ -231,7 +269,7 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
     }
 
     async shutdown(): Promise<void> {
-      unsubscribe('undici:request:create', onCreate);
+      stopListening();
       const closed = [...sockets].map((socket) => {
         const gone = new Promise<void>((resolve) => socket.once('close', () => resolve()));
         socket.on('error', () => undefined).destroy(Object.assign(new Error('formctl is done'), { code: 'FORMCTL_SHUTDOWN' }));
@@ -253,6 +291,7 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
       }
       let stage: ProxyStage | undefined;
       for (const a of pending) if (a.origin === origin && stage !== 'handshake') stage = a.stage;
+      if (stage === undefined) for (const a of unanswered.values()) if (a.origin === origin && a.tunnel) stage = 'tunnel';
       return stage;
     }
   }
@@ -262,7 +301,29 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
   const given = (x: { url: string } | undefined): string => (x === undefined ? '' : supported(x.url) ? x.url : UNSUPPORTED_ORIGIN);
   // proxyTls.timeout: the connect timeout of undici's connector for the proxies (not the service's).
   const proxyTls = o.connectTimeoutMs === undefined ? undefined : { timeout: o.connectTimeoutMs };
-  return new Routed({ httpProxy: given(p.http), httpsProxy: given(p.https), noProxy: p.noProxy, proxyTunnel: false, clientFactory, proxyTls });
+  // The pools for the services: undici takes a connection that closed before it was made for a
+  // passing fault and connects again at once, without end (its client leaves UND_ERR_SOCKET to
+  // recover), so a proxy that closes every CONNECT unanswered would hold the request until
+  // --timeout. Such a close is handed on as a failure of its own, to the client's retry rule.
+  const factory = (origin: URL | string, o: object): Dispatcher => {
+    const connect = (o as { connect?: unknown }).connect;
+    if (typeof connect !== 'function') return new Pool(origin, o);
+    const tunnel = connect as Connector;
+    return new Pool(origin, {
+      ...o,
+      connect: (opts: object, callback: (...args: unknown[]) => void) =>
+        tunnel(opts, (err: unknown, ...rest: unknown[]) => callback(closedUnanswered(err) ?? err, ...rest)),
+    } as ConstructorParameters<typeof Pool>[1]);
+  };
+  return new Routed({ httpProxy: given(p.http), httpsProxy: given(p.https), noProxy: p.noProxy, proxyTunnel: false, clientFactory, factory, proxyTls });
+}
+
+/** A proxy's close of a CONNECT it never answered (undici's UND_ERR_SOCKET), as an error undici does not connect again for; else undefined. */
+function closedUnanswered(err: unknown): Error | undefined {
+  if (typeof err !== 'object' || err === null || !proxyUnanswered.has(err) || (err as { code?: unknown }).code !== 'UND_ERR_SOCKET') return undefined;
+  const closed = Object.assign(new Error((err as Error).message, { cause: err }), { code: 'PROXY_CLOSED' });
+  proxyUnanswered.add(closed);
+  return closed;
 }
 
 /** The target of a request undici made to one of `proxies` with a full URL as its path (a forwarded request), from its `undici:request:create` message. */
@@ -342,10 +403,15 @@ export function traceProxy(p: ProxySetting, debug: (line: string) => void): () =
 const told = new WeakSet<object>();
 
 function sameOrigin(a: string, b: string): boolean {
+  const o = originOf(a);
+  return o !== undefined && o === originOf(b);
+}
+
+function originOf(url: string): string | undefined {
   try {
-    return new URL(a).origin === new URL(b).origin;
+    return new URL(url).origin;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -400,6 +466,18 @@ export function proxyFailure(
         : `If it is a plain http:// proxy, write it so in ${proxy.from}; else check its certificate (NODE_EXTRA_CA_CERTS for a private CA).`;
     return new ProxyError(`TLS error talking to the proxy ${shown}: ${err.code} ${where}.`, hint, err.code);
   }
+  if (proxyUnanswered.has(err)) {
+    // It took the connection and then closed it, or wrote something that is not HTTP. undici's
+    // HTTPParserError may carry no code (the API client's networkError gives it the same one).
+    const notHttp = err.name === 'HTTPParserError' || PROTOCOL_ERROR.test(err.code ?? '');
+    const detail = notHttp ? (/\(([^)]+)\)\s*$/.exec(err.message ?? '')?.[1] ?? err.code) : err.message || err.code;
+    return new ProxyError(
+      `The proxy ${shown} ${notHttp ? 'answered in something that is not HTTP' : 'closed the connection without answering'} (${detail}) ${where}.`,
+      `Check that ${proxy.from} names an HTTP proxy (a SOCKS proxy, or another service on that port, does not answer one), or add ${url.hostname} to NO_PROXY to reach it directly.`,
+      // Not retried when not HTTP (PROTOCOL_ERROR): it will answer the same way again.
+      notHttp ? (err.code ?? 'HPE_INVALID_RESPONSE') : (err.code ?? 'PROXY_CLOSED'),
+    );
+  }
   const atProxy = err.port === proxyPort && (err.address === undefined || hostMatches(proxyUrl.hostname, err.address));
   if (atProxy || (err.code === 'ENOTFOUND' && (err as { hostname?: string }).hostname === proxyUrl.hostname)) {
     const why = err.code === 'ECONNREFUSED' ? 'refused the connection' : `could not be reached (${err.code ?? 'network error'})`;
@@ -428,6 +506,13 @@ export function proxyTimeoutFailure(p: ProxySetting, dispatcher: unknown, url: U
   const stage = timedOutConnecting ?? (typeof connecting === 'function' ? connecting.call(dispatcher, proxy.url) : undefined);
   if (!stage) return undefined;
   const shown = `${maskProxyUrl(proxy.url)} (${proxy.from})`;
+  if (stage === 'tunnel') {
+    return new ProxyError(
+      `The proxy ${shown} took the connection but did not answer the request for a tunnel to ${url.host} (CONNECT) within ${secs} ${where}.`,
+      `The proxy may not reach ${url.host}, or ${proxy.from} may not name an HTTP proxy; check it, raise --timeout, or add ${url.hostname} to NO_PROXY to reach it directly.`,
+      'PROXY_TUNNEL_TIMEOUT',
+    );
+  }
   if (stage === 'handshake') {
     return new ProxyError(
       `The proxy ${shown} did not complete a TLS handshake within ${secs} ${where}.`,

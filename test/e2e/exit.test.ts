@@ -76,7 +76,7 @@ describe('nothing keeps the process alive after its output', () => {
 
 describe('a proxy that accepts the connection and never answers', () => {
   // A stalled proxy (overloaded, or waiting on a service behind a firewall): the CONNECT gets no
-  // answer. --timeout ends the request; then nothing may wait for that CONNECT (undici's close()
+  // answer. --timeout ends the request (the proxy's failure, exit 12); then nothing may wait for that CONNECT (undici's close()
   // would, up to its 300 s headers timeout, and a first Ctrl-C would not end the process either).
   let hole: TcpServer | undefined;
   const held = new Set<Socket>();
@@ -103,8 +103,11 @@ describe('a proxy that accepts the connection and never answers', () => {
     const r = await runFormctl(['workspace', 'list', '--timeout', '1'], {
       env: { ...home.env, FORMCTL_BASE_URL: 'https://forms.example.test', FORMCTL_TOKEN: 'fsk_t', HTTPS_PROXY: p.url, FORMCTL_TEST_LIVE_HANDLES: '1' },
     });
-    expect(r.code).toBe(11);
-    expect(r.stderr).toContain('did not answer within 1 s (--timeout)');
+    // The proxy's failure, not the service's timeout: the CONNECT got no answer (src/api/proxy.ts).
+    expect(r.code).toBe(12);
+    expect(r.stderr).toContain(
+      `error: The proxy ${p.url} (HTTPS_PROXY) took the connection but did not answer the request for a tunnel to forms.example.test (CONNECT) within 1 s`,
+    );
     expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
     expect(p.closedByClient()).toBe(1);
   });
@@ -155,8 +158,10 @@ describe('a proxy that accepts the connection and never answers', () => {
     const r = await runFormctl(['webhook', 'send', 'https://hooks.example.test/h', '--timeout', '1'], {
       env: { ...home.env, HTTPS_PROXY: p.url, FORMCTL_TEST_LIVE_HANDLES: '1' },
     });
-    expect(r.code).toBe(11);
-    expect(r.stderr).toContain('No answer from hooks.example.test within 1 s');
+    expect(r.code).toBe(12);
+    expect(r.stderr).toContain(
+      `error: The proxy ${p.url} (HTTPS_PROXY) took the connection but did not answer the request for a tunnel to hooks.example.test (CONNECT) within 1 s`,
+    );
     expect(r.stderr.split('\n').filter((l) => l.startsWith('live handles'))).toEqual(['live handles after the command: []']);
     expect(p.closedByClient()).toBe(1);
   });

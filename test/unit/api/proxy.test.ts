@@ -147,8 +147,12 @@ describe("a timeout that runs out before the connection to the proxy is made is 
     expect(err?.message).toBe(`The proxy https://127.0.0.1:${port} (HTTP_PROXY) did not complete a TLS handshake within 3 s (GET /).`);
   });
 
-  it("an http:// proxy that took the CONNECT and never answered it: not the proxy's connection (the caller words it)", async () => {
-    expect(await stalled({ HTTPS_PROXY: `http://127.0.0.1:${port}` }, 'https://127.0.0.1:4430/open/workspaces')).toBeUndefined();
+  it('an http:// proxy that took the CONNECT and never answered it: the tunnel request named, exit 12', async () => {
+    const err = await stalled({ HTTPS_PROXY: `http://127.0.0.1:${port}` }, 'https://127.0.0.1:4430/open/workspaces');
+    expect(err?.exitCode).toBe(ExitCode.proxy);
+    expect(err?.message).toBe(
+      `The proxy http://127.0.0.1:${port} (HTTPS_PROXY) took the connection but did not answer the request for a tunnel to 127.0.0.1:4430 (CONNECT) within 3 s (GET /).`,
+    );
   });
 
   it('a proxy that has not even taken the TCP connection: "could not be reached within", with the NO_PROXY hint', () => {
