@@ -36,8 +36,12 @@ export function profileLines(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** Lists ids of a kind through the API (profiles: the config file); throws on any failure (the caller stays silent). */
-export async function fetchLines(s: DynamicDeps, req: ValueRequest): Promise<string[]> {
+/**
+ * Lists ids of a kind through the API (profiles: the config file); throws on any failure (the caller
+ * stays silent). Undefined when the line gives nothing to ask about (a form or workspace that is not
+ * a numeric id, no default workspace): no request is made, and nothing is cached for it.
+ */
+export async function fetchLines(s: DynamicDeps, req: ValueRequest): Promise<string[] | undefined> {
   switch (req.kind) {
     case 'profile':
       return profileLines(s.env);
@@ -47,8 +51,9 @@ export async function fetchLines(s: DynamicDeps, req: ValueRequest): Promise<str
       return list.map((w) => `${w.id}\t${clean(`${w.icon ? `${w.icon} ` : ''}${w.name}`)}`);
     }
     case 'form': {
-      const ws = (req.workspace !== undefined ? safeId(req.workspace) : undefined) ?? (await s.context()).workspace;
-      if (ws === undefined) return [];
+      // A workspace on the line that is not an id names none: not the default one's forms instead.
+      const ws = req.workspace !== undefined ? safeId(req.workspace) : (await s.context()).workspace;
+      if (ws === undefined) return undefined;
       const { listWorkspaceForms } = await import('../api/forms.js');
       const pages = listWorkspaceForms(await s.api(), ws, { all: false });
       const first = await pages.next();
@@ -58,7 +63,7 @@ export async function fetchLines(s: DynamicDeps, req: ValueRequest): Promise<str
     case 'webhook': {
       // Only a numeric form id: resolving a slug would cost a second request.
       const formId = req.form === undefined ? undefined : safeId(req.form);
-      if (formId === undefined) return [];
+      if (formId === undefined) return undefined;
       const { listWebhooks } = await import('../api/webhooks.js');
       const list = await listWebhooks(await s.api(), formId);
       return list.map((i) => `${i.id}\t${clean(i.status)} ${hostOf(i.data?.webhook_url)}`.trimEnd());

@@ -20,8 +20,8 @@ export function completeTimeoutMs(env: NodeJS.ProcessEnv): number {
 export interface ValueSourceDeps {
   env: NodeJS.ProcessEnv;
   now: () => Date;
-  /** "value<TAB>description" lines on a cache miss (one API call at most); may throw. */
-  fetch: (req: ValueRequest) => Promise<string[]>;
+  /** "value<TAB>description" lines on a cache miss (one API call at most); may throw. Undefined: nothing to ask, nothing to cache. */
+  fetch: (req: ValueRequest) => Promise<string[] | undefined>;
 }
 
 /** The cache key of a request: its kind and the ids the line gave (cache.ts adds the profile, base URL, token hash and config version). */
@@ -42,15 +42,16 @@ export function cachedValueSource(o: ValueSourceDeps): ValueSource {
   return async (req) => {
     try {
       const now = o.now().getTime();
-      let lines = readCache(o.env, requestKey(o.env, req), now);
+      const lines = readCache(o.env, requestKey(o.env, req), now);
       if (lines) return candidates(lines);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('completion timed out')), completeTimeoutMs(o.env));
         timer.unref();
       });
+      let fetched: string[] | undefined;
       try {
-        lines = await Promise.race([o.fetch(req), deadline]);
+        fetched = await Promise.race([o.fetch(req), deadline]);
       } catch {
         // Rate budget used up (the client refuses at once, never waits), offline or slow: an
         // older answer from the cache, else nothing.
@@ -58,10 +59,11 @@ export function cachedValueSource(o: ValueSourceDeps): ValueSource {
       } finally {
         clearTimeout(timer);
       }
+      if (fetched === undefined) return [];
       // Profiles come from a local file: caching them would only hide a fresh login.
       // The key is taken again: the first config read may create the config file, changing its version.
-      if (req.kind !== 'profile') writeCache(o.env, requestKey(o.env, req), lines, now);
-      return candidates(lines);
+      if (req.kind !== 'profile') writeCache(o.env, requestKey(o.env, req), fetched, now);
+      return candidates(fetched);
     } catch {
       return [];
     }

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { fetchLines, profileLines } from '../../../src/completion/dynamic.js';
+import { cachedValueSource } from '../../../src/completion/values.js';
 import type { DynamicDeps } from '../../../src/completion/dynamic.js';
 import { type StubServer, json, startStubServer } from '../../helpers/http.js';
 
@@ -28,11 +29,47 @@ describe('completion values from the service', () => {
     });
     const api = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
     const f = { env: { FORMCTL_CONFIG_DIR: home }, api: async () => api } as unknown as DynamicDeps;
-    const lines = [...(await fetchLines(f, { kind: 'workspace' })), ...(await fetchLines(f, { kind: 'form', workspace: '1' }))];
+    const lines = [...((await fetchLines(f, { kind: 'workspace' })) ?? []), ...((await fetchLines(f, { kind: 'form', workspace: '1' })) ?? [])];
     await api.close();
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line.replace('\t', ' ')).not.toMatch(CONTROL);
     expect(lines[0]).toBe('1\t31m Acme ]0;pwned [2J');
+  });
+
+  it('a form or workspace on the line that is not an id: nothing asked (undefined, so nothing cached), never the default workspace instead', async () => {
+    let asked = 0;
+    server = await startStubServer((_req, res) => {
+      asked++;
+      return json(res, 200, { data: [], meta: { current_page: 1, last_page: 1 } });
+    });
+    const api = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    const f = { env: { FORMCTL_CONFIG_DIR: home }, api: async () => api, context: async () => ({ workspace: 7 }) } as unknown as DynamicDeps;
+    expect(await fetchLines(f, { kind: 'form', workspace: 'acme' })).toBeUndefined();
+    expect(await fetchLines(f, { kind: 'webhook', form: 'contact-us' })).toBeUndefined();
+    expect(asked).toBe(0);
+    expect(await fetchLines(f, { kind: 'form' })).toEqual([]);
+    expect(asked).toBe(1);
+    await api.close();
+  });
+
+  it('nothing to ask (undefined): no candidates and no cache entry; an empty answer from the service is cached', async () => {
+    const cache = join(home, 'cache-undefined');
+    const env = { FORMCTL_CACHE_DIR: cache, FORMCTL_TOKEN: 'fsk_t', FORMCTL_BASE_URL: 'http://127.0.0.1:9' };
+    const entries = (): string[] => {
+      try {
+        return readdirSync(cache, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('.json'));
+      } catch {
+        return [];
+      }
+    };
+    const nothing = cachedValueSource({ env, now: () => new Date(), fetch: () => Promise.resolve(undefined) });
+    expect(await nothing({ kind: 'webhook', form: 'contact-us' })).toEqual([]);
+    expect(entries()).toEqual([]);
+    const empty = cachedValueSource({ env, now: () => new Date(), fetch: () => Promise.resolve([]) });
+    expect(await empty({ kind: 'webhook', form: '12' })).toEqual([]);
+    expect(entries()).toHaveLength(1);
   });
 
   it('profile names and base URLs from the config file are cleaned too', () => {
