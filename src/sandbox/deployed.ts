@@ -26,16 +26,28 @@ export function closedToTokens(): HttpError {
 }
 
 /**
- * The deployed server's admin check for workspace delete and member add (`WorkspacePolicy::delete`,
- * `::inviteUser` through `adminAction`, OpnForm `app/Policies/WorkspacePolicy.php:96-100,129-133,
- * 163-176`): a token without `workspaces-write` fails it like a non-admin, and both get 403
- * "You need to be an admin of this workspace to do this." (docs/service.md, "Workspaces and members").
+ * The deployed server's admin check (`WorkspacePolicy::adminAction`, OpnForm
+ * `app/Policies/WorkspacePolicy.php:163-176`): a token without `workspaces-write` fails it like a
+ * non-admin (or a non-member). Workspace delete and member add reach it through policies that word
+ * the refusal (`::delete`, `::inviteUser`, :96-100,129-133): 403 "You need to be an admin of this
+ * workspace to do this." Member role change and removal (`WorkspaceUserController.php:94,118`) and
+ * the invite routes (`Auth/UserInviteController.php:20,27,44`) authorize `adminAction` itself, which
+ * only returns false: Laravel's own 403 "This action is unauthorized." (docs/service.md, "Workspaces
+ * and members").
  */
-export function requireAdminAction(app: App, caller: { user: { id: number }; token: { abilities: readonly string[] } }, workspaceId: number): void {
+export function requireAdminAction(
+  app: App,
+  caller: { user: { id: number }; token: { abilities: readonly string[] } },
+  workspaceId: number,
+  message = 'You need to be an admin of this workspace to do this.',
+): void {
   if (!caller.token.abilities.includes('workspaces-write') || app.store.roleOf(workspaceId, caller.user.id) !== 'admin') {
-    throw new HttpError(403, 'You need to be an admin of this workspace to do this.');
+    throw new HttpError(403, message);
   }
 }
+
+/** Laravel's message for a policy that returns false (Illuminate\Auth\Access\AuthorizationException's default). */
+export const UNAUTHORIZED = 'This action is unauthorized.';
 
 /** `Y-m-d H:i:s` in UTC, the deployed list's `data.created_at`. */
 export function sqlDate(ms: number): string {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportIdCode, exportIdOf, phpInt } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { DEPLOYED_STYLE, boot, call, deployedFormBody, formBody } from './helpers.js';
+import { DEPLOYED_STYLE, boot, call, deployedFormBody, formBody, memberToken } from './helpers.js';
 
 const boots = (opts: Parameters<typeof boot>[0] = {}) => boot({ flavor: 'deployed', ...opts });
 
@@ -540,5 +540,32 @@ describe('deployed flavour: how a path id is read', () => {
     ['abc', 0],
   ])('%s → %i', (raw, id) => {
     expect(phpInt(raw)).toBe(id);
+  });
+});
+
+describe('deployed flavour: who may manage members and invites (WorkspacePolicy::adminAction)', () => {
+  it("a non-admin, or an admin whose token lacks workspaces-write: delete and member add are worded by the policy, the others are Laravel's own 403", async () => {
+    const sb = await boots();
+    const user = await memberToken(sb, 'uma@example.com', 'user');
+    sb.admin.createUser({ email: 'ada@example.com' });
+    expect((await call(sb, 'POST', `/open/workspaces/${sb.workspaceId}/users/add`, { email: 'ada@example.com', role: 'admin' })).status).toBe(200);
+    const adminNoWrite = sb.admin.createToken('ada@example.com', ['workspaces-read', 'forms-read']);
+    const ws = `/open/workspaces/${sb.workspaceId}`;
+    const cases: [string, string, unknown, string][] = [
+      ['DELETE', ws, undefined, 'You need to be an admin of this workspace to do this.'],
+      ['POST', `${ws}/users/add`, { email: 'z@example.com', role: 'user' }, 'You need to be an admin of this workspace to do this.'],
+      ['PUT', `${ws}/users/1/update-role`, { role: 'user' }, 'This action is unauthorized.'],
+      ['DELETE', `${ws}/users/1/remove`, undefined, 'This action is unauthorized.'],
+      ['GET', `${ws}/invites`, undefined, 'This action is unauthorized.'],
+      ['POST', `${ws}/invites/1/resend`, undefined, 'This action is unauthorized.'],
+      ['DELETE', `${ws}/invites/1/cancel`, undefined, 'This action is unauthorized.'],
+    ];
+    for (const token of [user, adminNoWrite]) {
+      for (const [method, path, body, message] of cases) {
+        const res = await call(sb, method, path, body, token);
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect(res.json, `${method} ${path}`).toEqual({ message });
+      }
+    }
   });
 });

@@ -4,7 +4,7 @@ import { ok } from '../context.js';
 import type { App, Ctx, RouteTable } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { flavorOf } from '../flavor.js';
-import { requireAdminAction } from '../deployed.js';
+import { UNAUTHORIZED, requireAdminAction } from '../deployed.js';
 import { ROLES } from '../model.js';
 import type { Ability, Invite, Role, User } from '../model.js';
 import { Errors, requiredEmail, requiredEnum } from '../validation.js';
@@ -25,6 +25,11 @@ function usersAbility(app: App, kind: 'read' | 'write'): Ability {
 /** The workspace a member-writing route acts on, once the caller may write members there: the ability, then the admin role. */
 function adminWorkspace(ctx: Ctx, action: string) {
   const ws = findWorkspace(ctx.app, ctx.params.workspace);
+  // Deployed: WorkspacePolicy::adminAction alone, worded by Laravel (requireAdminAction).
+  if (flavorOf(ctx.app).adminActionAlike) {
+    requireAdminAction(ctx.app, ctx.caller, ws.id, UNAUTHORIZED);
+    return ws;
+  }
   requireAbility(ctx.caller, usersAbility(ctx.app, 'write'));
   requireAdmin(ctx.app.store, ctx.caller, ws.id, action);
   return ws;
@@ -161,9 +166,13 @@ export function registerMembers(r: RouteTable): void {
 
   r.api('GET', '/open/workspaces/:workspace/invites', ({ app, caller, params }) => {
     const ws = findWorkspace(app, params.workspace);
-    // Spec (latest change): listing invites needs workspaces-write and an admin.
-    requireAbility(caller, 'workspaces-write');
-    requireAdmin(app.store, caller, ws.id, 'list invites');
+    // Spec (latest change): listing invites needs workspaces-write and an admin; the deployed
+    // server's adminAction checks the same two, worded by Laravel.
+    if (flavorOf(app).adminActionAlike) requireAdminAction(app, caller, ws.id, UNAUTHORIZED);
+    else {
+      requireAbility(caller, 'workspaces-write');
+      requireAdmin(app.store, caller, ws.id, 'list invites');
+    }
     return ok(app.store.invitesOf(ws.id).map(inviteView));
   });
 
