@@ -22,6 +22,8 @@ export interface Delivery {
   /** `error` in words; `code` the errno (ECONNREFUSED…) when there is one. */
   /** `truncated`: the target's answer went on past WEBHOOK_ANSWER_LIMIT; its beginning was passed back. */
   forward?: { url: string; status?: number; error?: string; code?: string; truncated?: boolean };
+  /** A delivery with an invalid signature is not forwarded (held: the forward URL it was not sent to). */
+  held?: string;
   /** The status the listener answered the sender with. */
   responseStatus: number;
   saved?: { body: string; headers: string };
@@ -78,8 +80,8 @@ async function nextSeq(dir: string): Promise<number> {
 /**
  * A local webhook receiver: verifies each POST's signature over the raw bytes, optionally saves and
  * forwards it unchanged, then answers the sender. With a forward target the target's status is passed
- * back (so the service's event log shows your receiver's answer); otherwise 200, or 401 when a secret
- * is set and the signature is missing or wrong, as a correct receiver would.
+ * back (so the service's event log shows your receiver's answer); otherwise 200. When a secret is set
+ * and the signature is missing or wrong: 401, as a correct receiver would, and nothing is forwarded.
  */
 export async function startListener(o: ListenerOptions): Promise<Listener> {
   // Saved deliveries hold form answers and the receiver's custom headers (often credentials). Made
@@ -121,7 +123,10 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
       d.signature.verdict === 'invalid'
         ? { status: 401, type: 'application/json', body: JSON.stringify({ message: 'Invalid signature.' }) }
         : { status: 200, type: 'application/json', body: JSON.stringify({ received: true }) };
-    if (o.forwardTo) {
+    // A delivery that fails verification is answered 401 and not forwarded: the receiver behind the
+    // listener would otherwise take a forged or stale-secret delivery for a real one.
+    if (o.forwardTo && d.signature.verdict === 'invalid') d.held = o.forwardTo.href;
+    else if (o.forwardTo) {
       const target = new URL(o.forwardTo.href);
       const incoming = new URL(d.path, 'http://listener.invalid');
       // A delivery to /hooks/x?y=1 goes to the same path under the forward URL's path.

@@ -132,6 +132,7 @@ async function printHuman(io: IOStreams, d: Delivery): Promise<void> {
         : `→ forwarded to ${e(d.forward.url)}: HTTP ${d.forward.status}${d.forward.truncated ? c.yellow(` (answer cut: only its first ${WEBHOOK_ANSWER_LIMIT / 1024 / 1024} MiB passed back)`) : ''}`,
     );
   }
+  if (d.held) lines.push(c.yellow(`→ not forwarded to ${e(d.held)}: the signature is not valid`));
   if (d.saved) lines.push(c.dim(`→ saved ${d.saved.body} and ${d.saved.headers}`));
   lines.push(c.dim(`→ answered HTTP ${d.responseStatus}`), '');
   await write(io.stdout, lines.join('\n') + '\n');

@@ -75,6 +75,24 @@ describe('startListener', () => {
     expect(got[0]!.forward).toEqual({ url: `${target.url}/app/hook?x=1`, status: 202 });
   });
 
+  it('a delivery whose signature is not valid is answered 401 and not forwarded; listen says so', async () => {
+    const target = await startStubServer((_req, res) => {
+      res.writeHead(200);
+      res.end('ok');
+    });
+    open.push(target);
+    const { l, got } = await listener({ secret: SECRET, forwardTo: new URL(`${target.url}/app`) });
+    expect((await post(`${l.url}/hook`, { 'X-Webhook-Signature': signBody('stale-secret-0000', body) })).status).toBe(401);
+    expect((await post(`${l.url}/hook`, {})).status).toBe(401);
+    expect(target.requests).toHaveLength(0);
+    expect(got.map((d) => [d.forward, d.held, d.responseStatus])).toEqual([
+      [undefined, `${target.url}/app`, 401],
+      [undefined, `${target.url}/app`, 401],
+    ]);
+    expect((await post(`${l.url}/hook`, { 'X-Webhook-Signature': signBody(SECRET, body) })).status).toBe(200);
+    expect(target.requests).toHaveLength(1);
+  });
+
   it('a failed forward answers 502 and says why', async () => {
     const gone = await startStubServer(() => undefined);
     const url = gone.url;
