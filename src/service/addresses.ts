@@ -53,6 +53,15 @@ export async function isPublicAddress(address: string): Promise<boolean> {
   return (await nonPublicReason(address)) === undefined;
 }
 
+/**
+ * A host name as PHP's URL filter takes one (FILTER_FLAG_HOSTNAME): labels of letters, digits and
+ * hyphens, none at a label's ends, each at most 63 characters, 253 in all; a final dot allowed.
+ */
+function isHostname(host: string): boolean {
+  const h = host.replace(/\.$/, '');
+  return h.length > 0 && h.length <= 253 && h.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label));
+}
+
 export type UrlCheck = { ok: true; url: URL; addresses: ResolvedAddress[] } | ({ ok: false } & Problem);
 
 /**
@@ -65,9 +74,17 @@ export type UrlCheck = { ok: true; url: URL; addresses: ResolvedAddress[] } | ({
 export async function checkWebhookUrl(raw: unknown, o: { allowPrivate?: boolean; lookup: Lookup }): Promise<UrlCheck> {
   const fail = (message: string, detail?: string): UrlCheck => (detail === undefined ? { ok: false, message } : { ok: false, message, detail });
   if (typeof raw !== 'string' || raw.trim() === '' || !URL.canParse(raw)) return fail('The webhook URL must be a valid URL.');
+  // The service's shape check is PHP's filter_var(FILTER_VALIDATE_URL) (OpnForm
+  // app/Service/Security/PublicWebhookUrl.php:123-127), stricter than a WHATWG parse.
+  const outside = /[^A-Za-z0-9$\-_.+!*'(),{}|\\^~[\]`<>#%";/?:@&=]/.exec(raw)?.[0];
+  if (outside !== undefined)
+    return fail('The webhook URL must be a valid URL.', `${JSON.stringify(outside)} is not a character a URL may hold as written: percent-encode it`);
   const url = new URL(raw);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('The webhook URL must use HTTPS.');
   if (url.hostname === '') return fail('The webhook URL must be a valid URL.');
+  if (!url.hostname.startsWith('[') && !/^\d+(\.\d+){3}$/.test(url.hostname) && !isHostname(url.hostname)) {
+    return fail('The webhook URL must be a valid URL.', `${url.hostname} is not a host name: only letters, digits and hyphens between dots`);
+  }
   if (url.protocol === 'http:' && !o.allowPrivate) return fail('The webhook URL must use HTTPS.');
   if (url.username !== '' || url.password !== '') return fail('The webhook URL cannot contain embedded credentials.');
   const host = url.hostname.replace(/^\[|\]$/g, '');

@@ -37,6 +37,28 @@ describe('one webhook URL rule', () => {
   });
 });
 
+describe("the URL's shape, as PHP's filter_var(FILTER_VALIDATE_URL) takes it (the service's check)", () => {
+  it('refuses spaces, non-ASCII characters and host names with underscores; takes percent-encoded ones, IPs and a final dot', async () => {
+    const lookupAny = async () => [{ address: '93.184.216.34', family: 4 as const }];
+    for (const [url, ok] of [
+      ['https://1.1.1.1/a b', false],
+      ['https://1.1.1.1/ü', false],
+      ['https://hooks.exämple.com/x', false],
+      ['https://my_hooks.example.com/x', false],
+      ['https://-bad.example.com/x', false],
+      ['https://1.1.1.1/a%20b', true],
+      ['https://1.1.1.1/%C3%BC?q=1&r=[2]', true],
+      ['https://hooks.example.com./x', true],
+      ['https://xn--exmple-cua.com/x', true],
+      ['https://[2606:4700:4700::1111]/x', true],
+    ] as const) {
+      const r = await serviceCheck(url, { lookup: lookupAny });
+      expect(r.ok, url).toBe(ok);
+      if (!ok) expect(r, url).toMatchObject({ message: 'The webhook URL must be a valid URL.' });
+    }
+  });
+});
+
 describe('one header rule', () => {
   it('gives each problem once, in the service’s words, with what was found for the client', () => {
     const headers = { Cookie: 'x', 'X-Long': 'v'.repeat(300) };
