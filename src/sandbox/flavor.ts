@@ -48,6 +48,9 @@ export interface FlavorRules {
   /** Leaving answers 200 with a JSON message instead of 204. */
   readonly leaveAnswersJson: boolean;
 
+  /** How a custom webhook header's length is measured: the spec's characters, or the deployed server's `strlen` bytes (src/service/webhooks.ts, headerProblems). */
+  readonly headerLength: 'characters' | 'bytes';
+
   // Forms
   /** The rules a created form is checked with: the spec's (5 fields required, the rest defaulted) or the update rules (all 14 required). */
   readonly formCreateRules: 'create' | 'update';
@@ -129,6 +132,7 @@ const SPEC: FlavorRules = {
   adminActionAlike: false,
   leaveAbility: 'workspace-users-write',
   leaveAnswersJson: false,
+  headerLength: 'characters',
   formCreateRules: 'create',
   formAnswerEnvelope: false,
   titleMax: TITLE_MAX.spec,
@@ -167,6 +171,7 @@ const DEPLOYED: FlavorRules = {
   adminActionAlike: true,
   leaveAbility: 'workspaces-read',
   leaveAnswersJson: true,
+  headerLength: 'bytes',
   formCreateRules: 'update',
   formAnswerEnvelope: true,
   titleMax: TITLE_MAX.deployed,

@@ -64,8 +64,14 @@ export function withDetail(p: Problem): string {
   return p.detail === undefined ? p.message : `${p.message.replace(/\.$/, '')} (${p.detail}).`;
 }
 
-/** Every problem with a custom header map, in order: count, then each name and value. */
-export function headerProblems(headers: unknown): Problem[] {
+/**
+ * Every problem with a custom header map, in order: count, then each name and value. `count`: how a
+ * length is measured: the spec says characters; the deployed server measures with PHP's `strlen`,
+ * in UTF-8 bytes (OpnForm `app/Integrations/Handlers/WebhookIntegration.php:58,75`), so a value of
+ * 200 "é" (400 bytes) passes the one and not the other. The client checks bytes, the stricter.
+ */
+export function headerProblems(headers: unknown, count: 'characters' | 'bytes' = 'bytes'): Problem[] {
+  const lengthOf = (text: string): number => (count === 'bytes' ? Buffer.byteLength(text) : charLength(text));
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
     return [{ message: 'The webhook headers must be an object of header names to values.' }];
   }
@@ -79,9 +85,13 @@ export function headerProblems(headers: unknown): Problem[] {
       problems.push({ message: `Header name '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${name.length}` });
     else if (BLOCKED.has(name.toLowerCase())) problems.push({ message: `The '${name}' header cannot be customized for security reasons.` });
     if (typeof value !== 'string') problems.push({ message: `Header values must be strings. '${name}' has invalid value type.` });
-    else if (charLength(value) > MAX_HEADER_LENGTH)
-      problems.push({ message: `Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail: `it has ${charLength(value)}` });
-    else if (/[\r\n\0]/.test(value)) problems.push({ message: `Header value for '${name}' contains a line break.` });
+    else if (lengthOf(value) > MAX_HEADER_LENGTH) {
+      const detail =
+        count === 'bytes' && lengthOf(value) !== charLength(value)
+          ? `it has ${lengthOf(value)} bytes in UTF-8, which the service counts`
+          : `it has ${lengthOf(value)}`;
+      problems.push({ message: `Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail });
+    } else if (/[\r\n\0]/.test(value)) problems.push({ message: `Header value for '${name}' contains a line break.` });
     // eslint-disable-next-line no-control-regex
     else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) problems.push({ message: `Header value for '${name}' contains a control character.` });
   }

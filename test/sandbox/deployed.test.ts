@@ -569,3 +569,22 @@ describe('deployed flavour: who may manage members and invites (WorkspacePolicy:
     }
   });
 });
+
+describe('deployed flavour: a custom header value is measured in bytes (PHP strlen), the spec in characters', () => {
+  it('200 "é" (400 bytes in UTF-8): 422 on the deployed flavour, stored by the spec flavour', async () => {
+    const headers = { 'X-E': 'é'.repeat(200) };
+    const body = {
+      integration_id: 'webhook',
+      status: 'active',
+      data: { webhook_url: 'https://93.184.216.34/hook', webhook_secret: null, webhook_headers: headers },
+    };
+    const dep = await boots();
+    const depForm = await newForm(dep);
+    const refused = await call(dep, 'POST', `/open/forms/${depForm.id}/integrations`, body);
+    expect(refused.status).toBe(422);
+    expect(refused.json.errors['data.webhook_headers']).toEqual(["Header value for 'X-E' exceeds 255 characters."]);
+    const spec = await boot();
+    const specForm = await call(spec, 'POST', '/open/forms', formBody(spec.workspaceId));
+    expect((await call(spec, 'POST', `/open/forms/${specForm.json.id}/integrations`, body)).status).toBe(200);
+  });
+});

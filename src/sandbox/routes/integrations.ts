@@ -11,8 +11,8 @@ import { Errors, charLength, isObject } from '../validation.js';
 import { formFor } from './common.js';
 
 /** Header map rules (the service's, src/service/webhooks.ts), each problem under data.webhook_headers in the deployed server's words. */
-function checkHeaders(errors: Errors, v: unknown): Record<string, string> {
-  for (const p of headerProblems(v)) errors.add('data.webhook_headers', p.message);
+function checkHeaders(app: App, errors: Errors, v: unknown): Record<string, string> {
+  for (const p of headerProblems(v, flavorOf(app).headerLength)) errors.add('data.webhook_headers', p.message);
   return isObject(v) ? (v as Record<string, string>) : {};
 }
 
@@ -71,7 +71,7 @@ async function validateInput(app: App, body: Record<string, unknown>, specMode: 
       else input.data.webhook_secret = data.webhook_secret;
     }
     if (data.webhook_headers === null) input.data.webhook_headers = {};
-    else if (data.webhook_headers !== undefined) input.data.webhook_headers = { ...checkHeaders(errors, data.webhook_headers) };
+    else if (data.webhook_headers !== undefined) input.data.webhook_headers = { ...checkHeaders(app, errors, data.webhook_headers) };
   }
   if (body.logic !== undefined) {
     const problem = logicProblem(body.logic);

@@ -59,6 +59,16 @@ describe("the URL's shape, as PHP's filter_var(FILTER_VALIDATE_URL) takes it (th
   });
 });
 
+describe('a header value is measured in UTF-8 bytes, as the deployed server counts it', () => {
+  it('200 "é" is 400 bytes: refused, with the count in bytes; 255 ASCII characters pass; the spec flavour counts characters', () => {
+    expect(headerProblems({ 'X-E': 'é'.repeat(200) }).map(withDetail)).toEqual([
+      "Header value for 'X-E' exceeds 255 characters (it has 400 bytes in UTF-8, which the service counts).",
+    ]);
+    expect(headerProblems({ 'X-A': 'a'.repeat(255) })).toEqual([]);
+    expect(headerProblems({ 'X-E': 'é'.repeat(200) }, 'characters')).toEqual([]);
+  });
+});
+
 describe('one header rule', () => {
   it('gives each problem once, in the service’s words, with what was found for the client', () => {
     const headers = { Cookie: 'x', 'X-Long': 'v'.repeat(300) };
