@@ -8,6 +8,7 @@ import {
   EXCHANGE_TIMEOUT,
   type Method,
   PROTOCOL_ERROR,
+  REFUSED_TO_SEND,
   RETRYABLE_STATUS,
   type RetryDecision,
   retryDecision,
@@ -394,7 +395,8 @@ export class ApiClient {
       const a = await this.budgeted(p, () => this.attempt(p, attempt, whole));
       if ('error' in a) {
         const code = a.error.code;
-        const outcome: AttemptOutcome = { kind: 'network', code, sent: !BEFORE_SEND_CODES.has(code ?? ''), loopback: isLoopbackHost(p.url.hostname) };
+        const sent = !BEFORE_SEND_CODES.has(code ?? '') && !REFUSED_TO_SEND.test(code ?? '');
+        const outcome: AttemptOutcome = { kind: 'network', code, sent, loopback: isLoopbackHost(p.url.hostname) };
         const decision = this.decide(p, attempt, outcome);
         if (!decision.retry) throw decision.reason === 'may-have-applied' ? this.mayHaveApplied(a.error, p.method, p.display) : a.error;
         mayHaveApplied ||= decision.mayHaveApplied;
@@ -645,8 +647,14 @@ export class ApiClient {
         code,
       );
     }
-    if (code && PROTOCOL_ERROR.test(code) && code.startsWith('UND_ERR_INVALID_ARG')) {
-      return new NetworkError(`The request to ${host} could not be sent: ${code} ${where}.`, 'A header value is not valid HTTP; rerun with --debug.', code);
+    if (code && REFUSED_TO_SEND.test(code)) {
+      // Refused by Node before a byte went out: local input (a header), not the service's answer.
+      return new NetworkError(
+        `The request to ${host} was not sent: a header name or value is not valid HTTP (${code}) ${where}.`,
+        'Check the headers given (-H) and the token (FORMCTL_TOKEN, `formctl auth status`); rerun with --debug.',
+        code,
+        ExitCode.usage,
+      );
     }
     if (code && PROTOCOL_ERROR.test(code)) {
       const detail =

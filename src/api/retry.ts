@@ -33,11 +33,19 @@ export const NOT_RETRIED_CODES: ReadonlySet<string> = new Set([
   'ERR_ACCESS_DENIED',
 ]);
 /**
+ * A request the HTTP library refuses to send, before anything goes out: a header name or value that
+ * is not valid HTTP (node:http's ERR_INVALID_CHAR, ERR_HTTP_INVALID_HEADER_VALUE and
+ * ERR_INVALID_HTTP_TOKEN; undici's UND_ERR_INVALID_ARG on the fetch path). Formctl's own input, not
+ * the service's answer.
+ */
+export const REFUSED_TO_SEND = /^(UND_ERR_INVALID_ARG|ERR_INVALID_CHAR|ERR_HTTP_INVALID_HEADER_VALUE|ERR_INVALID_HTTP_TOKEN)$/;
+/**
  * Malformed HTTP (a garbage status line, a bare CR: undici's HTTPParserError; a body that does not
  * match its Content-Length, e.g. two conflicting ones) and a request the HTTP library refuses to
- * send: the same server sends the same bytes again, so these are final (docs/security.md).
+ * send (REFUSED_TO_SEND): the same bytes come back, or are refused, again, so these are final (docs/security.md).
  */
-export const PROTOCOL_ERROR = /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$)/;
+export const PROTOCOL_ERROR =
+  /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$|ERR_INVALID_HTTP_TOKEN$)/;
 
 /** How one attempt ended, as far as retrying cares. */
 export type AttemptOutcome =

@@ -89,17 +89,45 @@ export function queryPairs(fields: Array<{ key: string; value: unknown }>): Arra
   return fields.map(({ key, value }) => [key, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)]);
 }
 
-/** Parses `Name: value` header flags; names are lower-cased so ours and the user's never both go out. */
+/** A control character other than tab, which a header value cannot hold. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** A header name: an HTTP token (RFC 9110, 5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Parses `Name: value` header flags; names are lower-cased so ours and the user's never both go out.
+ * A value Node would refuse to send (a line break, another control character, a character beyond
+ * Latin-1) is refused here, before any request, naming the header but never quoting the value (it
+ * may be a secret, as webhook header checks never quote one either); a flag without a valid name is
+ * named by its place among the -H flags, for the same reason.
+ */
 export function parseHeaders(flags: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const h of flags) {
+  flags.forEach((h, n) => {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
-    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`Invalid header "${h}".`, "Use -H 'Name: value'.");
+    if (!name || !HEADER_NAME.test(name)) {
+      const which = flags.length > 1 ? `-H number ${n + 1}` : '-H';
+      throw new UsageError(`${which} is not a valid header: expected 'Name: value'.`, "Use -H 'Name: value'; a name is letters, digits and -.");
+    }
     const lower = name.toLowerCase();
     if (lower === 'authorization')
       throw new UsageError('formctl sets the Authorization header itself.', 'Use `formctl auth login` or FORMCTL_TOKEN for a different token.');
-    out[lower] = h.slice(i + 1).trim();
-  }
+    const value = h.slice(i + 1).trim();
+    const bad = /[\r\n]/.test(value)
+      ? 'a line break'
+      : CONTROL.test(value)
+        ? 'a control character'
+        : /[^\t\x20-\x7e\x80-\xff]/.test(value)
+          ? 'a character HTTP headers cannot carry (beyond Latin-1)'
+          : undefined;
+    if (bad)
+      throw new UsageError(
+        `Header value for '${name}' contains ${bad}; nothing was sent.`,
+        'A header value is one line of plain text; send data in a body with -f, -F or --input.',
+      );
+    out[lower] = value;
+  });
   return out;
 }

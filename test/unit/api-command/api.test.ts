@@ -63,7 +63,26 @@ describe('field parsing', () => {
   it('headers: lower-cased names; Authorization and malformed ones refused', () => {
     expect(parseHeaders(['X-Trace: abc', 'Accept:text/csv'])).toEqual({ 'x-trace': 'abc', accept: 'text/csv' });
     expect(() => parseHeaders(['Authorization: Bearer x'])).toThrow('formctl sets the Authorization header itself.');
-    expect(() => parseHeaders(['no colon'])).toThrow('Invalid header "no colon".');
+    expect(() => parseHeaders(['no colon'])).toThrow("-H is not a valid header: expected 'Name: value'.");
+  });
+
+  it('headers: a value Node would refuse is refused here, naming the header but never quoting the value or a nameless flag', () => {
+    const refused = (flags: string[]) => {
+      try {
+        parseHeaders(flags);
+      } catch (e) {
+        return [(e as CliError).exitCode, (e as CliError).message];
+      }
+      return undefined;
+    };
+    expect(refused(['X-A: a\r\nX-B: b'])).toEqual([2, "Header value for 'X-A' contains a line break; nothing was sent."]);
+    expect(refused(['X-Ok: 1', 'X-Key: s3cr3t\u0007'])).toEqual([2, "Header value for 'X-Key' contains a control character; nothing was sent."]);
+    expect(refused(['X-Emoji: s3cr3t📣'])).toEqual([
+      2,
+      "Header value for 'X-Emoji' contains a character HTTP headers cannot carry (beyond Latin-1); nothing was sent.",
+    ]);
+    expect(refused(['X-Ok: 1', 'Bearer s3cr3t'])).toEqual([2, "-H number 2 is not a valid header: expected 'Name: value'."]);
+    expect(parseHeaders(['X-Tab: a\tb', 'X-Latin: café'])).toEqual({ 'x-tab': 'a\tb', 'x-latin': 'café' });
   });
 });
 
@@ -201,6 +220,12 @@ describe('apiRun', () => {
     expect(body).toBe('{"ok":true,"message":"Not Found"}\n');
     expect((await run({ path: '/open/empty', method: 'DELETE' })).out).toBe('');
     expect((await run({ path: '/open/workspaces', silent: true })).out).toBe('');
+  });
+
+  it('a header with a line break is refused before any request (exit 2), not blamed on the service', async () => {
+    const r = await run({ path: '/open/workspaces', header: ['X-A: a\r\nX-B: b'] });
+    expect([r.code, r.out, r.err]).toEqual([2, '', "Header value for 'X-A' contains a line break; nothing was sent."]);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('refuses a body on GET', async () => {

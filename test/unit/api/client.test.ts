@@ -146,6 +146,26 @@ describe('request headers and bodies', () => {
     expect(s.requests[0]!.headers['content-type']).toBe('text/csv');
   });
 
+  it('a header Node refuses to send is local input (exit 2, not sent), never "a malformed answer" of the service', async () => {
+    const s = await stub(ok);
+    const { c, sleeps } = client(s.url);
+    for (const method of ['GET', 'POST'] as const) {
+      const e = await failure(
+        c.request({ method, path: '/open/workspaces', headers: { 'x-a': 'a\r\nX-B: b' }, retry: method === 'POST' ? 'never-after-send' : undefined }),
+      );
+      expect([e.exitCode, e.message]).toEqual([
+        2,
+        expect.stringMatching(
+          new RegExp(
+            `^The request to 127\\.0\\.0\\.1:\\d+ was not sent: a header name or value is not valid HTTP \\(ERR_INVALID_CHAR\\) \\(${method} /open/workspaces\\)\\.$`,
+          ),
+        ),
+      ]);
+      expect(e.message).not.toMatch(/malformed|may have/);
+    }
+    expect([s.requests, sleeps]).toEqual([[], []]);
+  });
+
   it('sends no Authorization header without a token', async () => {
     const s = await stub(ok);
     const { c } = client(s.url, { token: undefined });
