@@ -26,7 +26,7 @@ export interface FlavorRules {
   readonly successType: boolean;
   /** The ability a route checks where the spec names `ability` (the deployed server has no `submissions-write` nor `workspace-users-*`). */
   readonly ability: (ability: Ability) => Ability;
-  /** Unknown routes and wrong methods are answered as Laravel's router does: the path without its slashes, HEAD allowed beside GET. */
+  /** Unknown routes and wrong methods are answered as Laravel's router does: the path without its slashes. */
   readonly laravelRouter: boolean;
   /** A numeric path id as the server reads it: PHP's `(int)` cast (the leading digits of anything), or digits only; 0 is none. */
   readonly pathId: (raw: string) => number;

@@ -197,14 +197,15 @@ export function requestListener(app: App, router: Router<Route>, limiters: Limit
       if (external) limit(limiters.external, userKey(app, req));
       else if (!perUser) limit(limiters.general, limitKey(app, req));
       const method = req.method ?? 'GET';
-      const match = router.match(method, url.pathname);
+      // HEAD is GET without the body, on both flavours: Laravel registers every GET route for HEAD
+      // too (docs/service.md, "Requests in general"), and Node's server sends no body to a HEAD.
+      const match = router.match(method === 'HEAD' ? 'GET' : method, url.pathname);
       // Deployed: Laravel's router answers before any middleware, naming the path without its
-      // slashes (`Request::path()`) and, for a GET route, HEAD too; OpnForm renders them unchanged
-      // (`api/app/Exceptions/Handler.php:69-90`) (docs/service.md, "Requests in general").
+      // slashes (`Request::path()`); OpnForm renders them unchanged (`api/app/Exceptions/Handler.php:69-90`).
       const shownPath = flavor.laravelRouter ? url.pathname.replace(/^\/+|\/+$/g, '') || '/' : url.pathname;
       if (!match) throw notFound(`The route ${shownPath} could not be found.`);
       if ('allow' in match) {
-        const allow = flavor.laravelRouter ? match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])) : match.allow;
+        const allow = match.allow.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
         throw new HttpError(405, `The ${method} method is not supported for route ${shownPath}. Supported methods: ${allow.join(', ')}.`, undefined, {
           Allow: allow.join(', '),
         });

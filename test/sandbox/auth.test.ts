@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FLAVORS } from '../helpers/sandbox.js';
 import { boot, call, createForm, memberToken } from './helpers.js';
 
 describe('sandbox authentication and abilities', () => {
@@ -111,8 +112,8 @@ describe('sandbox authentication and abilities', () => {
     }
     const wrong = await call(sb, 'DELETE', '/open/workspaces');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
-    expect(wrong.json).toEqual({ message: 'The DELETE method is not supported for route /open/workspaces. Supported methods: GET.' });
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+    expect(wrong.json).toEqual({ message: 'The DELETE method is not supported for route /open/workspaces. Supported methods: GET, HEAD.' });
     // A static segment wins over a parameter: GET …/export is a wrong method, not a submission id.
     const form = await createForm(sb);
     const exp = await call(sb, 'GET', `/open/forms/${form.id}/submissions/export`);
@@ -171,5 +172,24 @@ describe('sandbox rate limit', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBeNull();
     }
+  });
+});
+
+describe.each(FLAVORS)('HEAD (%s flavour)', (flavor) => {
+  it("is answered as the GET without the body, as Laravel's router does; a route without GET is 405", async () => {
+    const sb = await boot({ flavor });
+    const get = await call(sb, 'GET', '/open/workspaces');
+    const head = await call(sb, 'HEAD', '/open/workspaces');
+    expect([head.status, head.text, head.headers.get('content-type'), head.headers.get('content-length')]).toEqual([
+      200,
+      '',
+      get.headers.get('content-type'),
+      String(Buffer.byteLength(get.text)),
+    ]);
+    // The token is still checked, and a missing resource is still 404.
+    expect((await call(sb, 'HEAD', '/open/workspaces', undefined, null)).status).toBe(401);
+    expect((await call(sb, 'HEAD', '/open/workspaces/999/forms')).status).toBe(404);
+    const postOnly = await call(sb, 'HEAD', '/open/workspaces/create');
+    expect([postOnly.status, postOnly.headers.get('allow')]).toEqual([405, 'POST']);
   });
 });
