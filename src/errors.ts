@@ -20,13 +20,13 @@ export const ExitCode = {
 /** Human descriptions of the exit codes, in order. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, 'Success'],
-  [1, 'Unexpected error, or the server failed (5xx)'],
+  [1, 'Unexpected error, the server failed (5xx), or an HTTP status no other code covers'],
   [2, 'Usage error or invalid local input (bad flag, value, file or field)'],
   [3, 'Cancelled at a confirmation prompt'],
   [4, 'Not authenticated: no token, or the server rejected it (401)'],
   [5, 'Forbidden (403): missing token ability, workspace role, membership or seat limit; or a feature the plan lacks (402)'],
-  [6, 'Not found (404)'],
-  [7, 'Rejected by server validation (400/422)'],
+  [6, 'Not found (404), or the path does not take that method (405)'],
+  [7, 'Rejected by server validation (400/422), or a request body too large for the service (413)'],
   [8, 'Rate limited (429) for longer than --max-wait'],
   [9, 'Conflict: the object changed since it was read'],
   [10, 'Partial failure: some items of a bulk run failed, or a list could not be read whole'],

@@ -514,6 +514,7 @@ export class ApiClient {
       serverMessage: parsed.message === undefined ? undefined : this.redact(parsed.message),
       errors: parsed.errors === undefined ? undefined : this.redactErrors(parsed.errors),
       ability: p.o.ability,
+      allow: typeof res.headers.allow === 'string' ? res.headers.allow : undefined,
     };
     if (status === 429) {
       if (retryAfterMs !== undefined) init.retryAfterSeconds = Math.ceil(retryAfterMs / 1000);

@@ -15,6 +15,8 @@ export interface ApiErrorInit {
   retryAfterSeconds?: number;
   /** Refused here before sending (the shared rate budget): no answer came, so no HTTP status is quoted. */
   local?: boolean;
+  /** For 405: the methods the path takes (the answer's `Allow` header), when it said. */
+  allow?: string;
 }
 
 /** An HTTP error answer from the service. Carries status, message and field errors — never headers or tokens. */
@@ -105,6 +107,33 @@ export function appliedCheckHint(path: string): string {
   return 'Check the current state with the matching list or get command before sending it again.';
 }
 
+/**
+ * 405: the path exists, but not for this method. Exit 6, as for a 404: what was asked for (this
+ * method on this path) is not there. The deployed server's router answers it before any check of
+ * the token (docs/service.md, "Requests in general").
+ */
+export class MethodNotAllowedError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(
+      init,
+      ExitCode.notFound,
+      init.allow ? `That path takes ${init.allow}, not ${init.method}.` : `That path does not take ${init.method}: check the method and the path.`,
+    );
+  }
+}
+
+/**
+ * 413: the body is larger than the service, or a proxy in front of it, accepts (an OpnForm server:
+ * its nginx `client_max_body_size`, `docker/nginx.conf:10`, and PHP's `post_max_size` checked by
+ * Laravel's ValidatePostSize, `api/app/Http/Kernel.php:44`; the sandbox: 10 MiB). Exit 7: the
+ * service rejected the input.
+ */
+export class PayloadTooLargeError extends ApiError {
+  constructor(init: ApiErrorInit) {
+    super(init, ExitCode.validation, 'The service refuses a request body this large: send less in one request.');
+  }
+}
+
 /** 400/422: the server rejected the input. */
 export class ValidationError extends ApiError {
   constructor(init: ApiErrorInit) {
@@ -161,7 +190,9 @@ export function apiErrorFor(init: ApiErrorInit): ApiError {
   if (s === 402) return new PlanRequiredError(init);
   if (s === 403) return new ForbiddenError(init);
   if (s === 404) return new NotFoundError(init);
+  if (s === 405) return new MethodNotAllowedError(init);
   if (s === 400 || s === 422) return new ValidationError(init);
+  if (s === 413) return new PayloadTooLargeError(init);
   if (s === 429) return new RateLimitError(init);
   return new ServerError(init);
 }
@@ -186,6 +217,10 @@ function defaultMessage(status: number): string {
       return 'Forbidden';
     case 404:
       return 'Not found';
+    case 405:
+      return 'Method not allowed';
+    case 413:
+      return 'The request body is too large';
     case 422:
     case 400:
       return 'The server rejected the input';

@@ -160,7 +160,8 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
     for (const [k, v] of Object.entries(data.errors as Record<string, unknown>))
       errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
-  const err = apiErrorFor({ status: res.status, method, path: redact(path.startsWith('/') ? path : `/${path}`), serverMessage: message, errors });
+  const allow = typeof res.headers.allow === 'string' ? res.headers.allow : undefined;
+  const err = apiErrorFor({ status: res.status, method, path: redact(path.startsWith('/') ? path : `/${path}`), serverMessage: message, errors, allow });
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {
     return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
   }

@@ -8,8 +8,10 @@ import { ApiClient, type ClientOptions, isLoopbackHost } from '../../../src/api/
 import {
   ApiError,
   ForbiddenError,
+  MethodNotAllowedError,
   NetworkError,
   NotFoundError,
+  PayloadTooLargeError,
   RateLimitError,
   ServerError,
   UnauthorizedError,
@@ -224,7 +226,9 @@ describe('typed errors by status', () => {
     [401, UnauthorizedError, 4],
     [403, ForbiddenError, 5],
     [404, NotFoundError, 6],
+    [405, MethodNotAllowedError, 6],
     [400, ValidationError, 7],
+    [413, PayloadTooLargeError, 7],
     [422, ValidationError, 7],
     [429, RateLimitError, 8],
     [500, ServerError, 1],
@@ -239,6 +243,26 @@ describe('typed errors by status', () => {
     expect(e.exitCode).toBe(exit);
     expect(e.message).toBe(`Server says ${status}. (HTTP ${status}, POST /open/forms)`);
     expect((e as ApiError).status).toBe(status);
+  });
+
+  it('405 without a body (a HEAD) names the methods of its Allow header; 413 says the body is too large', async () => {
+    const s = await stub((req, res) => {
+      if (req.method === 'HEAD') {
+        res.writeHead(405, { allow: 'POST' });
+        return void res.end();
+      }
+      res.writeHead(413, { 'content-type': 'text/html' });
+      res.end('<html>413 Request Entity Too Large</html>');
+    });
+    const { c } = client(s.url, { maxWaitMs: 0 });
+    const head = await failure(c.request({ method: 'HEAD', path: '/open/workspaces/create' }));
+    expect([head.exitCode, head.message, head.hint]).toEqual([
+      6,
+      'Method not allowed. (HTTP 405, HEAD /open/workspaces/create)',
+      'That path takes POST, not HEAD.',
+    ]);
+    const big = await failure(c.request({ method: 'POST', path: '/open/workspaces/create', rawBody: 'x' }));
+    expect([big.exitCode, big.message]).toEqual([7, 'The request body is too large. (HTTP 413, POST /open/workspaces/create)']);
   });
 
   it('uses a default message when the body has none (HTML error page)', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -8,6 +8,8 @@ import { SAME_INTERRUPTION_MS, interruptions, run } from '../../../src/main.js';
 import { startStubServer } from '../../helpers/http.js';
 import { Capture } from '../../helpers/io.js';
 import { completeTimeoutMs } from '../../../src/completion/values.js';
+import { EXIT_CODE_TABLE } from '../../../src/errors.js';
+import { ROOT } from '../../helpers/cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'formctl-main-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -167,6 +169,16 @@ describe('help topics', () => {
     expect(lines).toContain('  4    Not authenticated: no token, or the server rejected it (401)');
     // An http:// proxy written as https:// either answers the handshake with an error or never answers it: both are the proxy's.
     expect(lines.find((l) => /^ {2}12 /.test(l))).toContain('did not finish its TLS handshake within --timeout (an http:// proxy written as https://)');
+  });
+
+  it("README's exit-code table lists the codes of help exit-codes, each with the same HTTP statuses", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Errors and exit codes'));
+    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| code |')));
+    const rows = [...table.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2]!] as const);
+    const statuses = (text: string) => [...text.matchAll(/\b[1-5]\d\d\b/g)].map((m) => m[0]).join(' ');
+    expect(rows.map(([code, text]) => [code, statuses(text)])).toEqual(EXIT_CODE_TABLE.map(([code, text]) => [code, statuses(text)]));
+    expect(rows.find(([code]) => code === 6)?.[1]).toContain('405');
   });
 
   it('help environment lists the variables', async () => {
