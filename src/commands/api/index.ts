@@ -165,7 +165,29 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {
     return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
   }
+  // Laravel's router's own 404 (docs/service.md, "Requests in general"): no route, so no id to check.
+  if (err instanceof NotFoundError && /^The route .* could not be found\.?$/.test(message ?? '')) {
+    return new CliError(err.message, err.exitCode, 'This service has no such route: check the path, which is sent as given.');
+  }
+  if (err instanceof NotFoundError && emptyAnswer(res.data)) {
+    // The deployed server's answer to a token on a route that exists but is not open to tokens
+    // (docs/service.md, "Requests in general"): the ids in the path may well be right.
+    const resource = err.hint ? `; if it does, ${err.hint.charAt(0).toLowerCase()}${err.hint.slice(1)}` : '';
+    return new CliError(
+      err.message,
+      err.exitCode,
+      `This service may not let API tokens use this route (the deployed OpnForm service answers such a route 404 with an empty message)${resource}`,
+    );
+  }
   return err;
+}
+
+/** No body, or `{"message":""}` and nothing else: how the deployed server answers a route closed to tokens. */
+function emptyAnswer(data: unknown): boolean {
+  if (data === undefined || (typeof data === 'string' && data.trim() === '')) return true;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === 'message' && (data as { message: unknown }).message === '';
 }
 
 async function printHead(io: IOStreams, res: ApiResponse<unknown>, mask: (text: string) => string): Promise<void> {

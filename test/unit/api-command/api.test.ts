@@ -118,6 +118,14 @@ describe('apiRun', () => {
       }
       if (url.pathname === '/open/echo') return json(res, 401, { message: 'The token tok_api is not valid.', errors: { token: ['tok_api was revoked'] } });
       if (url.pathname === '/open/fail') return json(res, 422, { message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
+      if (url.pathname === '/open/forms/1/submissions/5') return json(res, 404, { message: '' });
+      if (url.pathname === '/open/forms/1/submissions/export/status/abc') {
+        res.writeHead(404);
+        return void res.end();
+      }
+      if (url.pathname === '/open/forms/1/submissions/6') return json(res, 404, { message: 'Submission not found.' });
+      if (url.pathname === '/open/forms/1/submissions/export/abc/status')
+        return json(res, 404, { message: `The route ${url.pathname.slice(1)} could not be found.` });
       if (url.pathname === '/open/empty') {
         res.writeHead(204);
         res.end();
@@ -203,6 +211,25 @@ describe('apiRun', () => {
     expect(r.err).toBe('The name field is required. (HTTP 422, GET /open/fail)\n  name: The name field is required.');
     const nf = await run({ path: 'workspaces' });
     expect([nf.code, nf.hint]).toEqual([6, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.']);
+  });
+
+  it("an empty 404 (the deployed service's answer on a route closed to tokens) says so before the hint on the ids; a 404 that says why keeps that hint", async () => {
+    const closed = await run({ path: '/open/forms/1/submissions/5' });
+    expect([closed.code, closed.out, closed.err, closed.hint]).toEqual([
+      6,
+      '{"message":""}\n',
+      'Not found. (HTTP 404, GET /open/forms/1/submissions/5)',
+      'This service may not let API tokens use this route (the deployed OpnForm service answers such a route 404 with an empty message); if it does, check the submission id: formctl submission list 1',
+    ]);
+    const job = await run({ path: '/open/forms/1/submissions/export/status/abc' });
+    expect([job.code, job.hint]).toEqual([
+      6,
+      'This service may not let API tokens use this route (the deployed OpnForm service answers such a route 404 with an empty message); if it does, the export job is unknown or expired (jobs are kept for a limited time); start a new one: formctl submission export 1',
+    ]);
+    const said = await run({ path: '/open/forms/1/submissions/6' });
+    expect([said.code, said.hint]).toEqual([6, 'Check the submission id: formctl submission list 1']);
+    const noRoute = await run({ path: '/open/forms/1/submissions/export/abc/status' });
+    expect([noRoute.code, noRoute.hint]).toEqual([6, 'This service has no such route: check the path, which is sent as given.']);
   });
 
   it('an error line never repeats the token when the service echoes it (the body on stdout is the answer as sent)', async () => {
