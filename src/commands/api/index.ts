@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { ApiResponse, Method } from '../../api/client.js';
 import { NotFoundError, apiErrorFor } from '../../api/errors.js';
 import { items, paginate } from '../../api/paginate.js';
@@ -16,6 +16,14 @@ import { readAll } from '../../io/iostreams.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
+/** A method named in any case, as one of METHODS in upper case; another is Commander's usual refusal. */
+function parseMethod(value: string): (typeof METHODS)[number] {
+  const upper = value.toUpperCase();
+  const method = METHODS.find((m) => m === upper);
+  if (!method) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
+  return method;
+}
+
 /** `formctl api <path>`: the command and its flags, declared once. */
 function apiCommand() {
   // -f and -F keep their own lists; numbering every field as it is parsed lets the run merge the two
@@ -30,9 +38,11 @@ function apiCommand() {
     .description('Make an authenticated request to any API endpoint and print the response')
     .argument('<path>', 'Path under the base URL, e.g. /open/workspaces (a query string is allowed)')
     .addOption(
-      new Option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
-        .argParser((v) => v.toUpperCase())
-        .choices(METHODS),
+      // choices() shows the methods in help; the parser set after it (Commander's choices() sets its
+      // own, which compares case-sensitively) takes them in any case, as curl and gh do.
+      new Option('-X, --method <method>', 'HTTP method, any letter case (default GET, or POST when fields or --input are given)')
+        .choices(METHODS)
+        .argParser(parseMethod),
     )
     .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field)
     .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field)

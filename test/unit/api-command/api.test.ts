@@ -102,6 +102,23 @@ describe('the api command line', () => {
     ]);
     expect([got!.path, got!.header]).toEqual(['/open/x', ['X-A: 1', 'X-B: 2']]);
   });
+
+  it('-X takes a method in any case, as upper case; help still lists the choices; another word is refused', async () => {
+    const methods: Array<string | undefined> = [];
+    const f = { io: fakeIO().io, api: async () => Promise.reject(new Error('no request here')) } as unknown as Factory;
+    const make = () =>
+      newApiCommand(f, async (o) => {
+        methods.push(o.method);
+      }).exitOverride();
+    for (const m of ['get', 'Post', 'DELETE', 'head']) await make().parseAsync(['/open/x', '-X', m], { from: 'user' });
+    expect(methods).toEqual(['GET', 'POST', 'DELETE', 'HEAD']);
+    expect(make().helpInformation().replace(/\s+/g, ' ')).toContain('(choices: "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD")');
+    const bad = make().configureOutput({ writeErr: () => undefined });
+    await expect(bad.parseAsync(['/open/x', '-X', 'fetch'], { from: 'user' })).rejects.toThrow(
+      "option '-X, --method <method>' argument 'fetch' is invalid. Allowed choices are GET, POST, PUT, PATCH, DELETE, HEAD.",
+    );
+    expect(methods).toHaveLength(4);
+  });
 });
 
 describe('apiRun', () => {
