@@ -140,9 +140,26 @@ export async function apiRun(o: ApiOptions): Promise<void> {
     // Error answers are data here (printed like gh api does), except those the client retries.
     acceptStatuses: ERROR_STATUSES,
   });
+  // jq reads JSON only: a CSV or HTML answer cannot be filtered, and printing it unfiltered would
+  // hand the next command in the pipe something else than it asked for.
+  if (o.jq !== undefined && !o.silent && res.status < 400 && !isJsonAnswer(res)) {
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
+    throw new UsageError(
+      `--jq needs a JSON answer, but the service answered ${type ? type : 'something that is not JSON'} (HTTP ${res.status}, ${method} ${client.redact(res.path)}).`,
+      'Drop --jq to get the answer as it is.',
+    );
+  }
   if (o.include) await printHead(o.io, res, mask);
   if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask, o.jq);
   if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
+}
+
+/** Whether the answer's body is JSON (jq can read it): parsed as JSON by the client, a JSON string included; no body is none. */
+function isJsonAnswer(res: ApiResponse<unknown>): boolean {
+  if (res.data === undefined) return true;
+  return typeof res.data !== 'string' || /json/i.test(String(res.headers['content-type'] ?? ''));
 }
 
 /** A `page=N` in the path (or from -f page=N) is where --paginate starts; anything else there is an error. */

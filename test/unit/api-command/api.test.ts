@@ -143,6 +143,10 @@ describe('apiRun', () => {
       if (url.pathname === '/open/forms/1/submissions/6') return json(res, 404, { message: 'Submission not found.' });
       if (url.pathname === '/open/forms/1/submissions/export/abc/status')
         return json(res, 404, { message: `The route ${url.pathname.slice(1)} could not be found.` });
+      if (url.pathname === '/open/csv') {
+        res.writeHead(200, { 'content-type': 'text/csv; charset=UTF-8' });
+        return void res.end('\ufeffid,name\n1,Ada\n');
+      }
       if (url.pathname === '/open/empty') {
         res.writeHead(204);
         res.end();
@@ -270,6 +274,19 @@ describe('apiRun', () => {
     const r = await run({ path: '/open/workspaces', header: ['X-A: a\r\nX-B: b'] });
     expect([r.code, r.out, r.err]).toEqual([2, '', "Header value for 'X-A' contains a line break; nothing was sent."]);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('--jq on an answer that is not JSON (a CSV) is an error, exit 2, with nothing on stdout; --silent asks for nothing to filter', async () => {
+    const csv = await run({ path: '/open/csv', method: 'POST', jq: '.' });
+    expect([csv.code, csv.out, csv.err, csv.hint]).toEqual([
+      2,
+      '',
+      '--jq needs a JSON answer, but the service answered text/csv (HTTP 200, POST /open/csv).',
+      'Drop --jq to get the answer as it is.',
+    ]);
+    expect((await run({ path: '/open/csv', method: 'POST', jq: '.', silent: true })).code).toBe(0);
+    expect(await run({ path: '/open/workspaces', jq: '.ok' })).toEqual({ code: 0, out: 'true\n', err: '', hint: undefined });
+    expect(await run({ path: '/open/empty', method: 'DELETE', jq: '.' })).toEqual({ code: 0, out: '', err: '', hint: undefined });
   });
 
   it('refuses a body on GET', async () => {
