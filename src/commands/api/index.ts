@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { ApiResponse, Method } from '../../api/client.js';
-import { NotFoundError, apiErrorFor } from '../../api/errors.js';
+import { NotFoundError, UnauthorizedError, apiErrorFor } from '../../api/errors.js';
 import { items, paginate } from '../../api/paginate.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
 import { cannotRead } from '../../io/files.js';
-import { jsonPainter, writeJq } from '../../io/output.js';
+import { jsonPainter, notice, writeJq } from '../../io/output.js';
 import { collect, examples, fileOption, jqOption, type FlagsOf } from '../shared.js';
 import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
@@ -51,7 +51,7 @@ function apiCommand() {
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
     .option('-i, --include', 'Print the HTTP status line and response headers before the body')
     .addOption(jqOption())
-    .option('--silent', 'Print nothing on success (the exit code still tells)');
+    .option('--silent', 'Print no answer on success (the exit code still tells; notes on stderr still show)');
   return examples(base, [
     'formctl api /open/workspaces',
     'formctl api /open/workspaces/create -f name=Marketing -f emoji=📣',
@@ -122,6 +122,14 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   delete headers['content-type'];
 
   const client = await o.api();
+  // The client sends the token to the configured service only (docs/security.md): a full URL of
+  // another origin goes without it, which the answer (a 401, or a public one) would not tell. Said on
+  // stderr even with --silent, which quiets the answer only, as gh's does.
+  const target = client.resolve({ path });
+  const foreign = target.origin !== client.baseUrl.origin;
+  if (foreign) {
+    await notice(o.io, `the token was not sent: ${target.origin} is not the service's origin (${client.baseUrl.origin}).`);
+  }
   // The service may echo the token (a 401 body, a header): what `api` prints never shows it, as --debug does not.
   const mask = (text: string) => client.maskToken(text);
   if (o.paginate) {
@@ -153,7 +161,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   }
   if (o.include) await printHead(o.io, res, mask);
   if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask, o.jq);
-  if (res.status >= 400) throw errorFor(res, method, path, (t) => client.redact(t));
+  if (res.status >= 400) throw errorFor(res, method, foreign ? res.path : path, (t) => client.redact(t), foreign ? client.baseUrl.origin : undefined);
 }
 
 /** Whether the answer's body is JSON (jq can read it): parsed as JSON by the client, a JSON string included; no body is none. */
@@ -176,8 +184,12 @@ function startPage(path: string): number | undefined {
 
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i).filter((s) => s !== 429 && s !== 502 && s !== 503 && s !== 504);
 
-/** The error line for an error answer; `redact` removes the token should the service echo it (as the client does for its own errors). */
-function errorFor(res: ApiResponse<unknown>, method: string, path: string, redact: (text: string) => string): CliError {
+/**
+ * The error line for an error answer; `redact` removes the token should the service echo it (as the
+ * client does for its own errors). `serviceOrigin` is set when the answer came from another origin
+ * (a full URL), which got no token: `path` is then the client's display of that URL.
+ */
+function errorFor(res: ApiResponse<unknown>, method: string, path: string, redact: (text: string) => string, serviceOrigin?: string): CliError {
   const data = res.data as { message?: unknown; error?: unknown; errors?: unknown } | undefined;
   const raw = typeof data?.message === 'string' ? data.message : typeof data?.error === 'string' ? data.error : undefined;
   const message = raw === undefined ? undefined : redact(raw);
@@ -188,7 +200,14 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
       errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
   const allow = typeof res.headers.allow === 'string' ? res.headers.allow : undefined;
-  const err = apiErrorFor({ status: res.status, method, path: redact(path.startsWith('/') ? path : `/${path}`), serverMessage: message, errors, allow });
+  const shown = serviceOrigin || path.startsWith('/') ? path : `/${path}`;
+  const err = apiErrorFor({ status: res.status, method, path: redact(shown), serverMessage: message, errors, allow });
+  // Another origin's 401 is not about formctl's token, which it was never sent.
+  if (serviceOrigin !== undefined) {
+    return err instanceof UnauthorizedError
+      ? new CliError(err.message, err.exitCode, `formctl sent no token there: it sends the token to the service's origin (${serviceOrigin}) only.`)
+      : err;
+  }
   if (err instanceof NotFoundError && !/^\/?open\//.test(path) && !/^https?:/i.test(path)) {
     return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
   }

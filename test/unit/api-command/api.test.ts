@@ -289,6 +289,39 @@ describe('apiRun', () => {
     expect(await run({ path: '/open/empty', method: 'DELETE', jq: '.' })).toEqual({ code: 0, out: '', err: '', hint: undefined });
   });
 
+  it('a full URL of another origin goes without the token, and a note on stderr says so (with --silent too); the same origin needs no note', async () => {
+    const other = await startStubServer((req, res) =>
+      req.url === '/open/private' ? json(res, 401, { message: 'Unauthenticated.' }) : json(res, 200, { public: true }),
+    );
+    try {
+      for (const silent of [undefined, true] as const) {
+        const io = fakeIO();
+        const r = await run({ path: `${other.url}/open/public?x=1`, silent }, io);
+        expect([r.code, r.out, io.err()]).toEqual([
+          0,
+          silent ? '' : '{"public":true}\n',
+          `note: the token was not sent: ${other.url} is not the service's origin (${server.url}).\n`,
+        ]);
+      }
+      const denied = await run({ path: `${other.url}/open/private` });
+      expect([denied.code, denied.err, denied.hint]).toEqual([
+        4,
+        `Unauthenticated. (HTTP 401, GET ${other.url}/open/private)`,
+        `formctl sent no token there: it sends the token to the service's origin (${server.url}) only.`,
+      ]);
+      expect(other.requests.map((q) => [q.url, q.headers.authorization])).toEqual([
+        ['/open/public?x=1', undefined],
+        ['/open/public?x=1', undefined],
+        ['/open/private', undefined],
+      ]);
+      const same = fakeIO();
+      await run({ path: `${server.url}/open/workspaces` }, same);
+      expect([same.err(), server.requests.map((q) => q.headers.authorization)]).toEqual(['', ['Bearer tok_api']]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a body on GET', async () => {
     const r = await run({ path: '/open/x', method: 'GET', input: '-' }, fakeIO({ stdin: 'x' }));
     expect(r.code).toBe(2);
