@@ -15,7 +15,8 @@ import { type FlagsOf, addFormArgument, addOutputOptions, examples, addLimitOpti
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 
-export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data'] as const;
+/** `--json` fields: what the list prints on either service; the deployed one adds completion_time and form_id (docs/service.md, Submissions). */
+export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data', 'completion_time', 'form_id'] as const;
 /** A table row shows this many answers; `--json` has them all. */
 const TABLE_FIELDS = 3;
 

@@ -7,14 +7,23 @@ import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
+/** A listed workspace: the service's object, and whether it is the profile's default (the table's DEFAULT column). */
+type ListedWorkspace = Workspace & { default: boolean };
+
+/** `workspace list --json` fields: every column of the table can be asked for, DEFAULT as `default`. */
+const LIST_FIELDS = [...WORKSPACE_FIELDS, 'default'] as const;
+
 /** `formctl workspace list`: the command and its flags, declared once. */
 function workspaceListCommand() {
   const cmd = addOutputOptions(addLimitOptions(new Command('list').alias('ls').description('List the workspaces you belong to'), 'workspaces'), {
     list: true,
-    fields: WORKSPACE_FIELDS,
+    fields: LIST_FIELDS,
   });
   examples(cmd, ['formctl workspace list', 'formctl workspace list --json id,name | jq -r \'.[] | "\\(.id) \\(.name)"\'']);
-  return cmd.addHelpText('after', "\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile's default).\n");
+  return cmd.addHelpText(
+    'after',
+    "\nColumns (table and TSV): ID, NAME, ICON, READ-ONLY, DEFAULT (* marks the profile's default; --json default is true or false).\n",
+  );
 }
 
 export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> &
@@ -35,15 +44,16 @@ export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
   const limit = listLimit(format, o);
   const client = await o.api();
   const [workspaces, current] = await withSpinner(o.io, 'Loading workspaces…', () => Promise.all([listWorkspaces(client), o.defaultWorkspace()]));
-  const columns: Column<Workspace>[] = [
+  const listed: ListedWorkspace[] = workspaces.map((w) => ({ ...w, default: w.id === current }));
+  const columns: Column<ListedWorkspace>[] = [
     { header: 'ID', value: (w) => w.id, style: 'cyan' },
     // The icon has its own column so that `cut -f2` gives the bare name.
     { header: 'Name', value: (w) => w.name },
     { header: 'Icon', value: (w) => w.icon },
     { header: 'Read-only', value: (w) => (w.is_readonly ? 'yes' : 'no') },
-    { header: 'Default', value: (w) => (w.id === current ? '*' : '') },
+    { header: 'Default', value: (w) => (w.default ? '*' : '') },
   ];
-  const { rows, cut } = applyLimit(workspaces, limit);
+  const { rows, cut } = applyLimit(listed, limit);
   await writeList(o.io, format, rows, columns, { now: o.now(), empty: 'No workspaces. Create one with `formctl workspace create --name <name>`.' });
   if (cut) await notice(o.io, moreNote(rows.length, 'workspaces'));
 }

@@ -3,7 +3,8 @@ import { ApiClient } from '../../../src/api/client.js';
 import { workspaceCreateRun } from '../../../src/commands/workspace/create.js';
 import { workspaceDeleteRun } from '../../../src/commands/workspace/delete.js';
 import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
-import { workspaceListRun } from '../../../src/commands/workspace/list.js';
+import { newWorkspaceListCommand, workspaceListRun } from '../../../src/commands/workspace/list.js';
+import type { Factory } from '../../../src/factory.js';
 import { workspaceUpdateRun } from '../../../src/commands/workspace/update.js';
 import { workspaceUseRun } from '../../../src/commands/workspace/use.js';
 import { CliError } from '../../../src/errors.js';
@@ -48,6 +49,18 @@ describe('workspace list', () => {
     const js = fakeIO();
     await workspaceListRun({ io: js.io, api, defaultWorkspace: async () => undefined, now, json: ['id', 'is_readonly'] });
     expect(JSON.parse(js.out())[0]).toEqual({ id: sb.workspaceId, is_readonly: false });
+  });
+
+  it('the DEFAULT column can be asked for as --json default (true or false), and bare --json has it too', async () => {
+    const cmd = newWorkspaceListCommand({} as Factory, async () => undefined);
+    await cmd.parseAsync(['--json', 'id,default'], { from: 'user' });
+    expect(cmd.opts().json).toEqual(['id', 'default']);
+    const picked = fakeIO();
+    await workspaceListRun({ io: picked.io, api, defaultWorkspace: async () => sb.workspaceId, now, json: ['id', 'default'] });
+    expect(JSON.parse(picked.out())).toEqual([{ id: sb.workspaceId, default: true }]);
+    const all = fakeIO();
+    await workspaceListRun({ io: all.io, api, defaultWorkspace: async () => undefined, now, json: true });
+    expect(JSON.parse(all.out())[0]).toMatchObject({ id: sb.workspaceId, default: false });
   });
 });
 
