@@ -4,16 +4,23 @@ import { listWorkspaceForms } from '../../api/forms.js';
 import { deleteWorkspace, listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { escapeControls, notice, success } from '../../io/output.js';
+import { escapeControls, notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
-import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
+import { addOutputOptions, addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace delete <id>`: the command and its flags, declared once. */
 function workspaceDeleteCommand() {
   const base = new Command('delete').alias('rm').description('Delete a workspace and everything in it (admins only)').addArgument(workspaceIdArgument());
-  return examples(addYesOption(base), ['formctl workspace delete 12', 'formctl workspace delete 12 --yes   # in scripts']);
+  return examples(addOutputOptions(addYesOption(base), { fields: DELETE_FIELDS }), [
+    'formctl workspace delete 12',
+    'formctl workspace delete 12 --yes   # in scripts',
+    'formctl workspace delete 12 --yes --json   # {"id":12,"deleted":true}',
+  ]);
 }
+
+/** Keys of `workspace delete --json`, as `form delete --json` has them (without its backup). */
+const DELETE_FIELDS = ['id', 'deleted'] as const;
 
 export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
@@ -36,6 +43,7 @@ export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun)
  * A workspace with forms takes its name typed on a terminal, as `gh repo delete` does.
  */
 export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<void> {
+  const format = resolveFormat(o.io, o);
   // Off a terminal without --yes nothing could be asked: refuse before any request.
   if (!o.yes && !o.io.canPrompt) {
     throw new UsageError(`Delete workspace ${o.id} with all its forms and submissions: refusing without confirmation.`, 'Pass --yes to confirm.');
@@ -60,7 +68,7 @@ export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<voi
   else if (ws) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: ws.name });
   else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   await deleteWorkspace(client, o.id);
-  await success(o.io, `Deleted workspace ${label}.`);
+  await writeDone(o.io, format, { id: o.id, deleted: true }, `Deleted workspace ${label}.`);
   const profile = await o.forgetDefault?.(o.id);
   if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
 }

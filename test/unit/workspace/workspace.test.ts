@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { workspaceCreateRun } from '../../../src/commands/workspace/create.js';
-import { workspaceDeleteRun } from '../../../src/commands/workspace/delete.js';
+import { newWorkspaceDeleteCommand, workspaceDeleteRun } from '../../../src/commands/workspace/delete.js';
 import { workspaceLeaveRun } from '../../../src/commands/workspace/leave.js';
 import { newWorkspaceListCommand, workspaceListRun } from '../../../src/commands/workspace/list.js';
 import type { Factory } from '../../../src/factory.js';
@@ -99,6 +99,16 @@ describe('workspace create / update / delete', () => {
     await workspaceDeleteRun({ io: delTty.io, api, prompter: () => prompter, id });
     expect(asked).toEqual([`confirm: Delete workspace "Ops EU" (id ${id}) with no forms?`]);
     expect(delTty.out()).toBe(`✓ Deleted workspace "Ops EU" (id ${id}).\n`);
+
+    const created = fakeIO();
+    await workspaceCreateRun({ io: created.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 4' });
+    const id4 = Number(created.out().trim());
+    const delJson = fakeIO({ tty: true });
+    await workspaceDeleteRun({ io: delJson.io, api, prompter: () => scriptedPrompter().prompter, id: id4, yes: true, json: true });
+    expect([delJson.out(), delJson.err()]).toEqual([`{\n  "id": ${id4},\n  "deleted": true\n}\n`, '']);
+    const parsed = newWorkspaceDeleteCommand({} as Factory, async () => undefined);
+    await parsed.parseAsync(['7', '--yes', '--json', 'deleted'], { from: 'user' });
+    expect(parsed.opts()).toMatchObject({ yes: true, json: ['deleted'] });
 
     const left = fakeIO();
     await workspaceListRun({ io: left.io, api, defaultWorkspace: async () => undefined, now, json: ['name'] });
