@@ -9,7 +9,10 @@ import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { backupDirFor, legacyBackupDirFor } from './shared.js';
 
-export const BACKUP_FIELDS = ['file', 'path', 'savedAt', 'size', 'title', 'updated_at'] as const;
+export const BACKUP_FIELDS = ['file', 'path', 'saved_at', 'size', 'title', 'updated_at'] as const;
+
+/** One backup as `form backups` prints it: snake_case keys, as every other field formctl prints (`saved_at` was once `savedAt`). */
+type BackupRow = Omit<BackupEntry, 'savedAt'> & { saved_at: string };
 
 /** `formctl form backups [form]`: the command and its flags, declared once. */
 function formBackupsCommand() {
@@ -56,11 +59,12 @@ export async function formBackupsRun(o: FormBackupsOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const id = await formIdOf(o.api, o.form);
   const entries = await listBackupsIn([await o.backupDir(id), await o.legacyBackupDir?.(id)]);
-  const columns: Column<BackupEntry>[] = [
-    { header: 'Saved', value: (b) => b.savedAt, time: true },
+  const rows: BackupRow[] = entries.map(({ file, path, savedAt, size, ...rest }) => ({ file, path, saved_at: savedAt, size, ...rest }));
+  const columns: Column<BackupRow>[] = [
+    { header: 'Saved', value: (b) => b.saved_at, time: true },
     { header: 'Title', value: (b) => b.title },
     { header: 'Form updated', value: (b) => b.updated_at, time: true },
     { header: 'Path', value: (b) => b.path },
   ];
-  await writeList(o.io, format, entries, columns, { now: o.now(), empty: `No backups of form ${id} yet; one is saved before every update.` });
+  await writeList(o.io, format, rows, columns, { now: o.now(), empty: `No backups of form ${id} yet; one is saved before every update.` });
 }
