@@ -23,7 +23,17 @@ import { confirmRetention } from '../../forms/safe-update.js';
 import { retentionOf } from '../../service/retention.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
-import { DRY_RUN_FIELDS, FORM_FIELDS, addSafeUpdateOptions, backupDirFor, formLockFor, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
+import {
+  DRY_RUN_FIELDS,
+  FORM_FIELDS,
+  addSafeUpdateOptions,
+  backupDirFor,
+  formLockFor,
+  otherKeysNote,
+  readDocument,
+  resolveFormFormat,
+  writeForm,
+} from './shared.js';
 
 /** Keys of the `--dry-run --json` answer when apply would create the form. */
 const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
@@ -230,7 +240,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       );
     }
   }
-  if (format.kind === 'json' || format.kind === 'ndjson') await writeObject(o.io, format, form, []);
+  if (format.kind === 'json' || format.kind === 'ndjson') await writeForm(o.io, format, form);
   else if (o.io.stdoutIsTTY) {
     await success(o.io, `Created form ${formLabel(form)}${o.file !== '-' ? `; recorded its id in ${o.file}` : ''}.`);
     if (form.share_url) await write(o.io.stdout, `  ${form.share_url}\n`);

@@ -14,9 +14,9 @@ import { retentionWarning } from '../../forms/retention.js';
 import { confirmRetention } from '../../forms/safe-update.js';
 import { retentionOf } from '../../service/retention.js';
 import { write } from '../../io/iostreams.js';
-import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { resolveFormat, success } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
-import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat } from './shared.js';
+import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat, writeForm } from './shared.js';
 
 /** Field types offered by the interactive prompt (docs/service-details.md, Form blocks; the service accepts any non-empty type). */
 export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
@@ -155,7 +155,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   });
   if (typeof form?.id !== 'number') throw new CliError('The service accepted the form but did not return it; check `formctl form list`.');
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, form, []);
+    await writeForm(o.io, format, form);
   } else if (o.io.stdoutIsTTY) {
     await success(o.io, `Created form "${form.title}" (id ${form.id}, ${form.visibility}).`);
     if (form.share_url) await write(o.io.stdout, `  ${form.share_url}\n`);

@@ -2,14 +2,13 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../../completion/kinds.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import type { Factory } from '../../factory.js';
-import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
 import { write } from '../../io/iostreams.js';
 import { describeRetention, retentionOf } from '../../service/retention.js';
-import { type Column, notice, resolveFormat, writeObject } from '../../io/output.js';
+import { type Column, resolveFormat, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, parseId } from '../shared.js';
-import { FORM_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
+import { FORM_FIELDS, hideSecrets, otherKeysNote, resolveFormFormat, secretsLeftNote } from './shared.js';
 import { writeFieldTable } from './fields.js';
 
 /** `formctl form get [form]`: the command and its flags, declared once. */
@@ -68,18 +67,10 @@ export async function formGetRun(o: FormGetOptions): Promise<void> {
   const client = await o.api();
   const form = await withSpinner(o.io, 'Loading form…', () => resolveForm(client, o.form));
   const format = resolveFormFormat(o.io, o, FORM_FIELDS, [form]);
-  // A secret attribute (the form's password) is printed only when named: `--json password` asks for
-  // it, a bare `--json` (every field, often saved or logged) does not (docs/forms.md, "Secrets").
-  const json = format.kind === 'json' || format.kind === 'ndjson';
-  const named = json && format.fields?.some((k) => SECRET_KEYS.includes(k)) === true;
-  // An empty one (null, '') is no secret and stays, so the output still equals the form as stored.
-  const stripped = withoutSecrets(form);
-  const left = named ? [] : stripped.left;
-  const doc = left.length > 0 ? stripped.doc : form;
-  await writeObject(o.io, format, doc as Form, COLUMNS, { now: o.now() });
-  if (json && left.length > 0) {
-    await notice(o.io, `the form's ${left.join(', ')} is left out; name it to print it: --json ${left.join(',')}`);
-  }
+  // The form's password is printed only when `--json` names it (docs/forms.md, "Secrets").
+  const { forms, left } = hideSecrets(format, [form]);
+  await writeObject(o.io, format, forms[0]!, COLUMNS, { now: o.now() });
+  await secretsLeftNote(o.io, format, left);
   if (format.kind === 'table' && Array.isArray(form.properties) && form.properties.length > 0) {
     await write(o.io.stdout, '\n');
     await writeFieldTable(o.io, format, form);

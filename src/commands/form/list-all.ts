@@ -5,7 +5,7 @@ import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
 import { type FlagsOf, addOutputOptions, examples, addLimitOptions } from '../shared.js';
-import { FORM_FIELDS, FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS, otherKeysNote, resolveFormFormat } from './shared.js';
+import { FORM_FIELDS, FORM_SUMMARY_COLUMNS, FORM_SUMMARY_FIELDS, hideSecrets, otherKeysNote, resolveFormFormat, secretsLeftNote } from './shared.js';
 
 /** The deprecated list gives full forms on the deployed service and summaries on the spec's. */
 const LIST_ALL_FIELDS = [...new Set<string>([...FORM_SUMMARY_FIELDS, ...FORM_FIELDS])];
@@ -33,6 +33,9 @@ export async function formListAllRun(o: FormListAllOptions): Promise<void> {
   const forms = await withSpinner(o.io, 'Loading forms…', () => listAllFormsDeprecated(client));
   const format = resolveFormFormat(o.io, o, LIST_ALL_FIELDS, forms);
   const { rows, cut } = applyLimit(forms, listLimit(format, o));
-  await writeList(o.io, format, rows, FORM_SUMMARY_COLUMNS, { now: o.now(), empty: 'No forms.' });
+  // The deployed service lists full forms, password included: left out unless named (docs/forms.md, "Secrets").
+  const shown = hideSecrets(format, rows);
+  await writeList(o.io, format, shown.forms, FORM_SUMMARY_COLUMNS, { now: o.now(), empty: 'No forms.' });
+  await secretsLeftNote(o.io, format, shown.left, "the forms'");
   if (cut) await notice(o.io, moreNote(rows.length, 'forms'));
 }

@@ -6,10 +6,11 @@ import { type Form, type FormSummary, getForm, resolveForm } from '../../api/for
 import type { Factory } from '../../factory.js';
 import { backupDir, legacyBackupDir, parseFormJson, readFormFile } from '../../forms/backups.js';
 import { isObject } from '../../forms/document.js';
+import { withoutSecrets } from '../../forms/secrets.js';
 import { type FormLocker, type Release, formLocker } from '../../forms/lock.js';
 import { safeId } from '../../io/ids.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
-import { type Column, type OutputFlags, type OutputFormat, checkJsonFields, notice, resolveFormat } from '../../io/output.js';
+import { type Column, type OutputFlags, type OutputFormat, checkJsonFields, notice, resolveFormat, writeObject } from '../../io/output.js';
 
 /** A form's counts, timestamps and limits: in its summary and, after its own attributes, in the full form. */
 const FORM_STATS_FIELDS = [
@@ -181,4 +182,35 @@ export function addSafeUpdateOptions<A extends unknown[], O extends OptionValues
     .option('--dry-run', 'Show the diff and send nothing')
     .option('--force', 'Overwrite even if someone changed the form since it was read; send attributes the form does not have')
     .option('--no-validate', 'Skip local checks (title length, enums, required fields); an empty field list is still refused');
+}
+
+/**
+ * The forms as a command prints them: a secret attribute (the form's password) stays out of the
+ * output unless `--json` names it (`--json password`); a bare `--json`, `--ndjson` or `--jq` (every
+ * field, often saved or logged) leaves it out (docs/forms.md, "Secrets"). An empty one (null, '')
+ * is no secret and stays. `left` names the secrets left out, for `secretsLeftNote`.
+ */
+export function hideSecrets<T extends object>(format: OutputFormat, forms: readonly T[]): { forms: T[]; left: string[] } {
+  // A field list picks what is printed: the secret only when it names it, and then no note is due.
+  if ((format.kind === 'json' || format.kind === 'ndjson') && format.fields !== undefined) return { forms: [...forms], left: [] };
+  const left = new Set<string>();
+  const out = forms.map((f) => {
+    const stripped = withoutSecrets(f as Record<string, unknown>);
+    for (const k of stripped.left) left.add(k);
+    return (stripped.left.length > 0 ? stripped.doc : f) as T;
+  });
+  return { forms: out, left: [...left] };
+}
+
+/** The note after JSON output that left secrets out: how to ask for them. */
+export async function secretsLeftNote(io: IOStreams, format: OutputFormat, left: readonly string[], whose = "the form's"): Promise<void> {
+  if (left.length === 0 || (format.kind !== 'json' && format.kind !== 'ndjson')) return;
+  await notice(io, `${whose} ${left.join(', ')} is left out; name it to print it: --json ${left.join(',')}`);
+}
+
+/** The form as JSON, its password left out unless `--json` names it (docs/forms.md, "Secrets"). */
+export async function writeForm(io: IOStreams, format: OutputFormat, form: Form): Promise<void> {
+  const { forms, left } = hideSecrets(format, [form]);
+  await writeObject(io, format, forms[0]!, []);
+  await secretsLeftNote(io, format, left);
 }

@@ -22,6 +22,7 @@ import {
   readDocument,
   readLocked,
   resolveFormFormat,
+  writeForm,
 } from './shared.js';
 
 /** `formctl form update [form]`: the command and its flags, declared once. */
@@ -86,7 +87,7 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
   const format = resolveFormat(io, output);
   const json = format.kind === 'json' || format.kind === 'ndjson';
   if (r.outcome === 'unchanged') {
-    if (json) await writeObject(io, format, r.form, []);
+    if (json) await writeForm(io, format, r.form);
     await notice(io, `no changes: form ${formLabel(r.form)} already matches; nothing was sent.`);
     return;
   }
@@ -138,7 +139,7 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     await notice(io, `the service did not keep ${r.ignored.map((k) => `"${k}"`).join(', ')} (not an attribute it stores).`, 'warning');
   }
   if (json) {
-    await writeObject(io, format, r.form, []);
+    await writeForm(io, format, r.form);
     return;
   }
   if (o.showDiff && io.stdoutIsTTY) await write(io.stdout, r.diff);
