@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publishNew, writeTempFile } from '../atomic-file.js';
 import { UsageError } from '../errors.js';
 import { cannotRead, parseJsonObject } from '../io/files.js';
-import { isObject } from './document.js';
+import { documentText, isObject } from './document.js';
 
 /** One saved copy of a form, as listed by `form backups`. */
 export interface BackupEntry {
@@ -67,34 +67,61 @@ export function backupsKeep(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** A backup just taken: its path, and whether this call wrote it (false: the newest backup already held the form). */
+export interface SavedBackup {
+  path: string;
+  fresh: boolean;
+}
+
 /**
- * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory).
- * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
- * which fails if it exists, so two processes can never overwrite each other's backup. Once the new
- * backup is written, the oldest beyond the newest `keep` are removed.
+ * Saves the form as fetched (a backup may hold the form password, hence 0600 in a 0700 directory),
+ * and prunes the oldest beyond the newest `keep` (FORMCTL_BACKUPS_KEEP, default 20).
  */
 export async function writeBackup(dir: string, form: Record<string, unknown>, now: Date, keep = backupsKeep(process.env)): Promise<string> {
+  const saved = await saveBackup(dir, form, now);
+  await pruneBackups(dir, keep, saved.path);
+  return saved.path;
+}
+
+/**
+ * Saves the form as fetched, without pruning: the caller prunes once the change it guards was sent
+ * (`pruneBackups`), or drops it when the service refused the change (`discardBackup`), so a refused
+ * update never pushes a real version out. When the newest backup already holds the same document
+ * (the same writable attributes: counts and timestamps aside), it is the backup and nothing is
+ * written, so retrying a refused change does not fill the directory with copies of one version.
+ * Two backups in the same millisecond get `-1`, `-2`, … suffixes; the name is taken with link(2),
+ * which fails if it exists, so two processes can never overwrite each other's backup.
+ */
+export async function saveBackup(dir: string, form: Record<string, unknown>, now: Date): Promise<SavedBackup> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  const newest = (await readdir(dir)).filter((n) => isBackupName(n)).sort(newestFirst)[0];
+  if (newest !== undefined) {
+    const path = join(dir, newest);
+    const held = await readFile(path, 'utf8').then(
+      (t) => JSON.parse(t) as unknown,
+      () => undefined,
+    );
+    if (isObject(held) && documentText(held) === documentText(form)) return { path, fresh: false };
+  }
   const base = stamp(now);
   const tmp = await writeTempFile(join(dir, `${base}.json`), JSON.stringify(form, null, 2) + '\n');
-  let saved: string;
   try {
     for (let i = 0; ; i++) {
       const path = join(dir, i === 0 ? `${base}.json` : `${base}-${i}.json`);
-      if (await publishNew(tmp, path)) {
-        saved = path;
-        break;
-      }
+      if (await publishNew(tmp, path)) return { path, fresh: true };
     }
   } finally {
     await rm(tmp, { force: true });
   }
-  await prune(dir, keep, saved);
-  return saved;
+}
+
+/** Removes a backup this run wrote for a change that was never applied (a file already gone is no error). */
+export async function discardBackup(b: SavedBackup): Promise<void> {
+  if (b.fresh) await rm(b.path, { force: true });
 }
 
 /** Removes the oldest backups beyond the newest `keep` (never `just`, the one just written); a file already gone is no error. */
-async function prune(dir: string, keep: number, just: string): Promise<void> {
+export async function pruneBackups(dir: string, keep = backupsKeep(process.env), just?: string): Promise<void> {
   const names = (await readdir(dir)).filter((n) => isBackupName(n)).sort(newestFirst);
   for (const n of names.slice(keep)) if (join(dir, n) !== just) await rm(join(dir, n), { force: true });
 }

@@ -4,7 +4,8 @@ import type { IOStreams } from '../io/iostreams.js';
 import { notice } from '../io/output.js';
 import { type Form, getForm, putForm } from '../api/forms.js';
 import { CancelledError, ConflictError, UsageError } from '../errors.js';
-import { writeBackup } from './backups.js';
+import { discardBackup, pruneBackups, saveBackup } from './backups.js';
+import { ApiError } from '../api/errors.js';
 import { formDiff } from './diff.js';
 import { documentText, isObject, toUpdateBody } from './document.js';
 import type { Release } from './lock.js';
@@ -166,20 +167,32 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
 
   const release = o.lock ? await o.lock() : undefined;
   try {
-    const backup = await writeBackup(o.backupDir, o.current, o.now());
-
-    if (!o.force) {
-      const latest = await getForm(o.client, o.current.id);
-      // updated_at has one-second resolution on the deployed server, so the content is compared too.
-      if (latest.updated_at !== o.current.updated_at || documentText(toUpdateBody(latest)) !== documentText(before)) {
-        throw new ConflictError(
-          `Form ${o.current.id} changed since it was read (updated_at ${o.current.updated_at ?? '?'} → ${latest.updated_at ?? '?'}); nothing was sent.`,
-          'Run the command again to apply your change on top of the new version, or pass --force to overwrite it.',
-        );
+    // The backup is pruned into the kept ones only once the PUT went out; a change that was never
+    // sent, or that the service refused, takes its backup back (docs/forms.md, "Backups").
+    const saved = await saveBackup(o.backupDir, o.current, o.now());
+    const backup = saved.path;
+    let sent = false;
+    let form: Form;
+    try {
+      if (!o.force) {
+        const latest = await getForm(o.client, o.current.id);
+        // updated_at has one-second resolution on the deployed server, so the content is compared too.
+        if (latest.updated_at !== o.current.updated_at || documentText(toUpdateBody(latest)) !== documentText(before)) {
+          throw new ConflictError(
+            `Form ${o.current.id} changed since it was read (updated_at ${o.current.updated_at ?? '?'} → ${latest.updated_at ?? '?'}); nothing was sent.`,
+            'Run the command again to apply your change on top of the new version, or pass --force to overwrite it.',
+          );
+        }
       }
+      sent = true;
+      form = await putForm(o.client, o.current.id, body);
+    } catch (err) {
+      if (!sent || refused(err)) await discardBackup(saved);
+      else await pruneBackups(o.backupDir, undefined, backup);
+      throw err;
     }
+    await pruneBackups(o.backupDir, undefined, backup);
 
-    let form = await putForm(o.client, o.current.id, body);
     // An answer without the form (an empty 200) says nothing about what was stored: read it back.
     if (!isObject(form) || !Array.isArray(form.properties)) form = await getForm(o.client, o.current.id);
     const ignored = Object.keys(body).filter((k) => !(k in form) && body[k] !== null);
@@ -222,6 +235,16 @@ export async function safeUpdate(o: SafeUpdateInput): Promise<SafeUpdateResult> 
   } finally {
     await release?.();
   }
+}
+
+/**
+ * True when the service answered the PUT with a refusal (4xx but 408), which stores nothing: the
+ * deployed service validates the body (UpdateFormRequest, 422) and checks the policy (403) before
+ * it updates the form (OpnForm api/routes/api.php:245, api/app/Http/Controllers/Forms/FormController.php:157-161).
+ * A 5xx, a timeout or a lost connection may have applied the change: its backup is kept.
+ */
+function refused(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408;
 }
 
 /**

@@ -59,6 +59,8 @@ export async function startFormStub(
     onPut?: () => void;
     /** What the service does to a PUT body before storing it (drop blocks, keep the slug…). */
     store?: (body: Record<string, unknown>) => Record<string, unknown>;
+    /** A status to answer the PUT with instead of storing it (a refusal, 422 or 403, or a 5xx). */
+    putStatus?: (body: Record<string, unknown>) => number | undefined;
   } = {},
 ): Promise<FormStub> {
   const state = { form: o.form ?? sampleForm() };
@@ -74,6 +76,9 @@ export async function startFormStub(
     if (req.method === 'PUT' && path === `/open/forms/${state.form.id}`) {
       o.onPut?.();
       const sent = JSON.parse(req.body) as Record<string, unknown>;
+      const status = o.putStatus?.(sent);
+      if (status !== undefined)
+        return json(res, status, { message: 'Refused.', errors: status === 422 ? { tags: ['The tags field must be an array.'] } : undefined });
       const body = o.store ? o.store(sent) : sent;
       state.form = { ...state.form, ...body, updated_at: '2025-02-01T00:00:00.000Z' } as Form;
       return json(res, 200, o.wrap ? { type: 'success', message: 'Form updated.', form: state.form } : state.form);

@@ -216,3 +216,44 @@ describe('form update (safe update)', () => {
     expect(stub.requests).toEqual([]);
   });
 });
+
+describe('form update: a refused update keeps the backup history (reviewer defect 2)', () => {
+  const files = (id: number) => readdirSync(join(tmp.dir, String(id))).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+
+  it('a 422 or 403 takes its backup back: with FORMCTL_BACKUPS_KEEP=2, refusals never push the older version out', async () => {
+    const prev = process.env.FORMCTL_BACKUPS_KEEP;
+    process.env.FORMCTL_BACKUPS_KEEP = '2';
+    try {
+      stub = await startFormStub({ putStatus: (b) => (typeof b.tags !== 'string' ? undefined : b.tags === 'forbidden' ? 403 : 422) });
+      let t = 0;
+      const tick = () => new Date(Date.UTC(2025, 2, 4, 5, 6, t++));
+      await run(stub, fakeIO(), { title: 'V1', now: tick });
+      await run(stub, fakeIO(), { title: 'V2', now: tick });
+      const before = files(42);
+      expect(before).toHaveLength(2);
+      for (const tags of ['bad', 'bad', 'forbidden', 'bad']) {
+        const err = await run(stub, fakeIO(), { set: [['tags', tags]], now: tick }).catch((e: unknown) => e);
+        expect(codeOf(err)).not.toBe(0);
+      }
+      expect(files(42)).toEqual(before);
+    } finally {
+      if (prev === undefined) delete process.env.FORMCTL_BACKUPS_KEEP;
+      else process.env.FORMCTL_BACKUPS_KEEP = prev;
+    }
+  });
+
+  it('a 5xx may have applied the change: its backup is kept', async () => {
+    stub = await startFormStub({ putStatus: () => 500 });
+    const err = await run(stub, fakeIO(), { title: 'Maybe' }).catch((e: unknown) => e);
+    expect(codeOf(err)).not.toBe(0);
+    expect(files(42)).toHaveLength(1);
+  });
+
+  it('a backup identical to the newest one is not written again', async () => {
+    stub = await startFormStub({ putStatus: () => 500 });
+    let t = 0;
+    const tick = () => new Date(Date.UTC(2025, 2, 4, 5, 6, t++));
+    for (let i = 0; i < 3; i++) await run(stub, fakeIO(), { title: 'Maybe', now: tick }).catch(() => undefined);
+    expect(files(42)).toHaveLength(1);
+  });
+});
