@@ -5,7 +5,7 @@ import { CREATE_DEFAULTS, VISIBILITIES } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
-import { isSlug } from '../../io/ids.js';
+import { isSlug, parseIdValue, safeId } from '../../io/ids.js';
 import { type IOStreams, write } from '../../io/iostreams.js';
 import { type OutputFlags, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
@@ -156,6 +156,20 @@ export function stripAnsi(s: string): string {
   return s.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
+/**
+ * Refuses a --file that names another form by its "id" (a file pulled from form 2 given to
+ * `form update 41` would replace form 41 with form 2's content), as `form apply` does (exit 2).
+ */
+function assertSameForm(o: { file?: string }, fileId: number | undefined, formId: number | undefined, ref?: string): void {
+  if (fileId === undefined || formId === undefined || fileId === formId) return;
+  const src = o.file === '-' ? 'stdin' : o.file!;
+  const named = ref !== undefined && ref !== String(formId) ? `form ${ref} (id ${formId})` : `form ${formId}`;
+  throw new UsageError(
+    `${src === 'stdin' ? 'The document on stdin' : src} names form ${fileId} ("id": ${fileId}), not ${named}; nothing was sent.`,
+    `To update form ${fileId}, run \`formctl form update ${fileId} --file ${src === 'stdin' ? '-' : src}\` (or \`formctl form apply ${src === 'stdin' ? '-' : src}\`); to use it on ${named}, remove "id" from the document.`,
+  );
+}
+
 /** Fetches the form, merges --file, --title, --visibility and --set over it, and runs the safe update. */
 export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   resolveFormat(o.io, o);
@@ -168,6 +182,10 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
       'Leave "properties" out to keep the fields as they are.',
     );
   }
+  const fileId = patch.id !== undefined && patch.id !== null ? parseIdValue(`"id" in ${o.file === '-' ? 'stdin' : o.file}`, patch.id) : undefined;
+  // A file names its form by id (as `form apply` reads it): one that names another form is refused
+  // before any request when the argument is an id, else once the slug gave the form's id.
+  assertSameForm(o, fileId, safeId(o.form));
   // A new slug is the user's explicit wish (from --set or the patch): checked here, sent by safeUpdate.
   const slugs = [...(typeof patch.slug === 'string' ? [patch.slug] : []), ...(o.set ?? []).filter(([k]) => k === 'slug').map(([, v]) => v)];
   const slug = slugs.length > 0 ? slugs[slugs.length - 1]!.trim() : undefined;
@@ -177,6 +195,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   const client = await o.api();
   const { current, release } = await readLocked(client, o.form, o.dryRun ? undefined : o.lock);
   try {
+    assertSameForm(o, fileId, current.id, o.form);
     let doc = mergePatch(current, patch);
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;

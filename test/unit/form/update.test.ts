@@ -257,3 +257,23 @@ describe('form update: a refused update keeps the backup history (reviewer defec
     expect(files(42)).toHaveLength(1);
   });
 });
+
+describe('form update --file: a document that names another form (reviewer defect 3)', () => {
+  it('is refused with exit 2 before any request (id argument) or before the PUT (slug argument); its own id is fine', async () => {
+    stub = await startFormStub();
+    const other = join(tmp.dir, 'p2.json');
+    writeFileSync(other, JSON.stringify({ id: 2, slug: 'other', title: 'Form two' }));
+    const byId = await run(stub, fakeIO(), { file: other }).catch((e: unknown) => e);
+    expect(codeOf(byId)).toBe(2);
+    expect((byId as Error).message).toBe(`${other} names form 2 ("id": 2), not form 42; nothing was sent.`);
+    expect(stub.requests).toEqual([]);
+    const bySlug = await run(stub, fakeIO(), { file: other, form: 'contact-us' }).catch((e: unknown) => e);
+    expect(codeOf(bySlug)).toBe(2);
+    expect((bySlug as Error).message).toContain('not form contact-us (id 42)');
+    expect(stub.puts()).toEqual([]);
+    const own = join(tmp.dir, 'p42.json');
+    writeFileSync(own, JSON.stringify({ id: 42, title: 'Own' }));
+    await run(stub, fakeIO(), { file: own });
+    expect(JSON.parse(stub.puts()[0]!.body).title).toBe('Own');
+  });
+});
