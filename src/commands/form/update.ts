@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { CREATE_DEFAULTS, VISIBILITIES } from '../../forms/document.js';
+import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
@@ -157,6 +157,27 @@ export function stripAnsi(s: string): string {
 }
 
 /**
+ * Refuses --set keys an update cannot change: the form's identity (`id`, `workspace_id`: the PUT
+ * names the form by its path and never carries them) and what the service computes (`views_count`,
+ * `share_url`…). They were left out of the body, so the command said "no changes" or dropped them
+ * silently; the deployed service would drop them too: its update rules name none of them (OpnForm
+ * api/app/Http/Requests/UserFormRequest.php:76-107) and moving a form is another route
+ * (api/routes/api.php:244). `slug` stays settable (a new slug, docs/forms.md).
+ */
+function assertWritable(keys: string[]): void {
+  const fixed = [...new Set(keys.filter((k) => (k !== 'slug' && (IDENTITY_KEYS as readonly string[]).includes(k)) || READ_ONLY_KEYS.has(k)))];
+  if (fixed.length === 0) return;
+  const list = fixed.map((k) => `"${k}"`).join(', ');
+  const identity = fixed.filter((k) => k === 'id' || k === 'workspace_id');
+  throw new UsageError(
+    `--set cannot change ${list}: ${fixed.length === 1 ? 'it is' : 'they are'} ${identity.length === fixed.length ? "the form's identity" : identity.length > 0 ? "the form's identity or computed by the service" : 'computed by the service'}, never sent in an update. Nothing was sent.`,
+    identity.includes('workspace_id')
+      ? 'A form cannot be moved to another workspace with formctl; `formctl form copy --to-workspace` makes a copy there.'
+      : '`formctl form update --help` lists what can be set; `formctl form get --json` shows every attribute.',
+  );
+}
+
+/**
  * Refuses a --file that names another form by its "id" (a file pulled from form 2 given to
  * `form update 41` would replace form 41 with form 2's content), as `form apply` does (exit 2).
  */
@@ -182,6 +203,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
       'Leave "properties" out to keep the fields as they are.',
     );
   }
+  assertWritable((o.set ?? []).map(([k]) => k.split('.')[0]!));
   const fileId = patch.id !== undefined && patch.id !== null ? parseIdValue(`"id" in ${o.file === '-' ? 'stdin' : o.file}`, patch.id) : undefined;
   // A file names its form by id (as `form apply` reads it): one that names another form is refused
   // before any request when the argument is an id, else once the slug gave the form's id.
@@ -196,6 +218,12 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   const { current, release } = await readLocked(client, o.form, o.dryRun ? undefined : o.lock);
   try {
     assertSameForm(o, fileId, current.id, o.form);
+    if (patch.workspace_id !== undefined && String(patch.workspace_id) !== String(current.workspace_id)) {
+      throw new UsageError(
+        `${o.file === '-' ? 'The document on stdin' : o.file} says workspace ${JSON.stringify(patch.workspace_id)}, but form ${formLabel(current)} is in workspace ${String(current.workspace_id)}; an update cannot move a form. Nothing was sent.`,
+        'Remove "workspace_id" from the document (or set it to the form\'s workspace).',
+      );
+    }
     let doc = mergePatch(current, patch);
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;

@@ -277,3 +277,31 @@ describe('form update --file: a document that names another form (reviewer defec
     expect(JSON.parse(stub.puts()[0]!.body).title).toBe('Own');
   });
 });
+
+describe('form update --set of identity or computed attributes (reviewer defect 4)', () => {
+  it('is refused with exit 2 naming them, before any request, with or without another change', async () => {
+    stub = await startFormStub();
+    for (const set of [[['workspace_id', '99']], [['id', '7']], [['views_count', '0']], [['share_url', 'x']]] as [string, string][][]) {
+      for (const extra of [{}, { title: 'X' }]) {
+        const err = await run(stub, fakeIO(), { set, ...extra }).catch((e: unknown) => e);
+        expect(codeOf(err)).toBe(2);
+        expect((err as Error).message).toContain(`--set cannot change "${set[0]![0]}"`);
+      }
+    }
+    expect(stub.requests).toEqual([]);
+  });
+
+  it('a --file with another workspace_id is refused; the same one (a pulled file) is fine', async () => {
+    stub = await startFormStub();
+    const moved = join(tmp.dir, 'moved.json');
+    writeFileSync(moved, JSON.stringify({ workspace_id: 99, title: 'T' }));
+    const err = await run(stub, fakeIO(), { file: moved }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(2);
+    expect((err as Error).message).toContain('an update cannot move a form');
+    expect(stub.puts()).toEqual([]);
+    const same = join(tmp.dir, 'same.json');
+    writeFileSync(same, JSON.stringify({ workspace_id: 3, title: 'T' }));
+    await run(stub, fakeIO(), { file: same });
+    expect(JSON.parse(stub.puts()[0]!.body).title).toBe('T');
+  });
+});
