@@ -204,6 +204,20 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     );
   }
   assertWritable((o.set ?? []).map(([k]) => k.split('.')[0]!));
+  // --title and --visibility are shorthands for --set: naming one attribute both ways is refused
+  // rather than one value winning silently.
+  for (const [flag, key, value] of [
+    ['--title', 'title', o.title],
+    ['--visibility', 'visibility', o.visibility],
+  ] as const) {
+    const set = (o.set ?? []).find(([k]) => k === key);
+    if (value !== undefined && set) {
+      throw new UsageError(
+        `${flag} and --set ${key}=… both set the ${key}; nothing was sent.`,
+        `Pass one of them: ${flag} ${JSON.stringify(value)} or --set ${key}=${set[1]}.`,
+      );
+    }
+  }
   const fileId = patch.id !== undefined && patch.id !== null ? parseIdValue(`"id" in ${o.file === '-' ? 'stdin' : o.file}`, patch.id) : undefined;
   // A file names its form by id (as `form apply` reads it): one that names another form is refused
   // before any request when the argument is an id, else once the slug gave the form's id.

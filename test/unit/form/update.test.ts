@@ -305,3 +305,19 @@ describe('form update --set of identity or computed attributes (reviewer defect 
     expect(JSON.parse(stub.puts()[0]!.body).title).toBe('T');
   });
 });
+
+describe('form update: a flag and --set naming the same attribute (reviewer defect 5)', () => {
+  it('is refused with exit 2 before any request', async () => {
+    stub = await startFormStub();
+    const cases: Partial<Parameters<typeof formUpdateRun>[0]>[] = [
+      { title: 'FlagT', set: [['title', 'SetT']] },
+      { visibility: 'public', set: [['visibility', 'closed']] },
+    ];
+    for (const c of cases) {
+      const err = await run(stub, fakeIO(), c).catch((e: unknown) => e);
+      expect(codeOf(err)).toBe(2);
+      expect((err as Error).message).toMatch(/^--(title|visibility) and --set (title|visibility)=… both set/);
+    }
+    expect(stub.requests).toEqual([]);
+  });
+});
