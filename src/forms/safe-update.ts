@@ -13,6 +13,7 @@ import { mergePatch } from './merge.js';
 import { retentionChange, retentionWarning } from './retention.js';
 import { countExpired } from '../submissions/expired.js';
 import { retentionCutoff } from '../service/retention.js';
+import { deployedFormInput } from '../service/forms.js';
 import { type Prompter, confirmByTyping } from '../io/prompter.js';
 import { SECRET_KEYS } from './secrets.js';
 import { assertBodySize, assertPropertiesKept, assertValidForm, fillRequired } from './validate.js';
@@ -302,10 +303,14 @@ function dropped(body: Obj, form: Obj): DroppedBlock[] {
 /**
  * What the change set that the answer does not hold, as "title (sent …, the form holds …)" lines.
  * Only attributes the change touched are checked, and `holds` forgives what services do to a value
- * (a date written out in full, an empty value stored as null, keys added to an object).
+ * (a date written out in full, an empty value stored as null, keys added to an object). What the
+ * deployed service does to every form body it is sent (strings trimmed, blanks null, tags stripped
+ * from block names: `deployedFormInput`, docs/service.md "Forms") is what it was asked to store, not
+ * another change: a value equal to the body so normalised is held too.
  */
 function unheld(before: Obj, body: Obj, form: Obj, skip: Set<string>): string[] {
   const out: string[] = [];
+  const stored = deployedFormInput(body);
   for (const k of Object.keys(body)) {
     if (skip.has(k) || isDeepStrictEqual(before[k], body[k])) continue;
     if (k === 'properties') {
@@ -313,13 +318,16 @@ function unheld(before: Obj, body: Obj, form: Obj, skip: Set<string>): string[] 
       for (const p of Array.isArray(form.properties) ? form.properties : []) if (isObject(p) && typeof p.id === 'string') answered.set(p.id, p);
       const old = new Map<string, unknown>();
       for (const p of Array.isArray(before.properties) ? before.properties : []) if (isObject(p) && typeof p.id === 'string') old.set(p.id, p);
-      for (const p of Array.isArray(body.properties) ? body.properties : []) {
-        if (!isObject(p) || typeof p.id !== 'string' || !answered.has(p.id) || isDeepStrictEqual(old.get(p.id), p)) continue;
-        if (!holds(p, answered.get(p.id))) out.push(`field "${p.id}" does not hold what was sent`);
-      }
+      const sent = Array.isArray(body.properties) ? body.properties : [];
+      const normalised = Array.isArray(stored.properties) ? stored.properties : [];
+      sent.forEach((p: unknown, i) => {
+        if (!isObject(p) || typeof p.id !== 'string' || !answered.has(p.id) || isDeepStrictEqual(old.get(p.id), p)) return;
+        const got = answered.get(p.id);
+        if (!holds(p, got) && !holds(normalised[i], got)) out.push(`field "${p.id}" does not hold what was sent`);
+      });
       continue;
     }
-    if (holds(body[k], form[k])) continue;
+    if (holds(body[k], form[k]) || holds(stored[k], form[k])) continue;
     out.push(
       SECRET_KEYS.includes(k)
         ? `${k} does not hold the value sent (a secret, not shown)`

@@ -1,6 +1,6 @@
 import { type Ability, checkedAbility } from '../service/access.js';
 import type { Flavor } from '../service/flavors.js';
-import { TITLE_MAX } from '../service/forms.js';
+import { TITLE_MAX, deployedFormInput } from '../service/forms.js';
 import type { App } from './context.js';
 import { deployedEventView, exportIdCode, phpInt } from './deployed.js';
 import type { DispatchEvent, Integration, Role, User } from './model.js';
@@ -58,6 +58,8 @@ export interface FlavorRules {
   readonly formAnswerEnvelope: boolean;
   /** The longest title, in characters. */
   readonly titleMax: number;
+  /** A form body (create, update) as the server's middleware and FormDataNormalizer leave it, before its rules run (`deployedFormInput`). */
+  readonly formInput: (body: Record<string, unknown>) => Record<string, unknown>;
 
   // Submissions
   /** The list always pages in Laravel's envelope (per_page min(n, 100), 15 for 0) and filters by status; the spec gives a bare array unless asked for pages. */
@@ -136,6 +138,7 @@ const SPEC: FlavorRules = {
   formCreateRules: 'create',
   formAnswerEnvelope: false,
   titleMax: TITLE_MAX.spec,
+  formInput: (body) => body,
   laravelSubmissionList: false,
   submissionUpdateRebuilds: false,
   partialAnswers: false,
@@ -175,6 +178,7 @@ const DEPLOYED: FlavorRules = {
   formCreateRules: 'update',
   formAnswerEnvelope: true,
   titleMax: TITLE_MAX.deployed,
+  formInput: deployedFormInput,
   laravelSubmissionList: true,
   submissionUpdateRebuilds: true,
   partialAnswers: true,

@@ -152,3 +152,47 @@ export type OptionalAttribute = (typeof OPTIONAL_ATTRIBUTES)[number];
 
 /** The largest request body the service (and the sandbox) takes: 10 MiB; beyond it the answer is 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** What Laravel's TrimStrings strips at either end: PCRE's `\s` and three invisible marks (Str::trim). */
+const SERVICE_TRIM = /^[ \t\n\v\f\r\uFEFF\u200B\u200E]+|[ \t\n\v\f\r\uFEFF\u200B\u200E]+$/g;
+
+/** PHP's strip_tags, approximately: a `<` that starts a tag name, a closing tag, a comment or `!`/`?` markup, up to its `>`. */
+export function stripTags(s: string): string {
+  return s.replace(/<!--[\s\S]*?-->|<[A-Za-z/!?][^>]*>?/g, '');
+}
+
+/**
+ * A form body (create or update) as the deployed server stores it, before its validation rules run:
+ * 1. its global middleware trims every string at any depth (but the top-level `password`) and
+ *    turns an empty one into null (OpnForm api/app/Http/Kernel.php:45-46, TrimStrings and
+ *    ConvertEmptyStringsToNull; api/app/Http/Middleware/TrimStrings.php:14-17);
+ * 2. the form request hands the body to FormDataNormalizer (api/app/Http/Requests/UserFormRequest.php:35),
+ *    which cuts the title to 255 characters (api/app/Service/Forms/FormDataNormalizer.php:15-17),
+ *    strips tags from each block's name and trims it (:37-39), and turns a `help` with no text
+ *    left once tags are stripped into null (:41-46). The HTML purifier it runs over `help` first is not
+ *    modelled: a help text with markup the purifier removes is stored otherwise.
+ * The spec says nothing of this: its service stores what it is sent (the title trimmed).
+ */
+export function deployedFormInput(body: Record<string, unknown>): Record<string, unknown> {
+  const clean = (v: unknown, trim: boolean): unknown => {
+    if (typeof v === 'string') {
+      const s = trim ? v.replace(SERVICE_TRIM, '') : v;
+      return s === '' ? null : s;
+    }
+    if (Array.isArray(v)) return v.map((x) => clean(x, true));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x, true)]));
+    return v;
+  };
+  const out = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, clean(v, k !== 'password' && k !== 'password_confirmation')]));
+  if (typeof out.title === 'string') out.title = [...out.title].slice(0, 255).join('');
+  if (Array.isArray(out.properties)) {
+    out.properties = out.properties.map((p: unknown) => {
+      if (p === null || typeof p !== 'object' || Array.isArray(p)) return p;
+      const q = { ...(p as Record<string, unknown>) };
+      if (typeof q.name === 'string') q.name = stripTags(q.name).trim();
+      if (typeof q.help === 'string' && stripTags(q.help) === '') q.help = null;
+      return q;
+    });
+  }
+  return out;
+}

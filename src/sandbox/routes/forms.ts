@@ -84,7 +84,7 @@ export function registerForms(r: RouteTable): void {
       if (role === 'readonly') throw forbidden('Read-only members cannot create forms.');
     }
     // The deployed server requires all 14 fields on create too (the spec: 5, the rest defaulted).
-    const input = validateFormInput(body, flavorOf(app).formCreateRules, errors, undefined, flavorOf(app).titleMax);
+    const input = validateFormInput(flavorOf(app).formInput(body), flavorOf(app).formCreateRules, errors, undefined, flavorOf(app).titleMax);
     errors.throwIfAny();
     const form = createForm(app, ws!.id, input.attrs, input.properties);
     if (flavorOf(app).formAnswerEnvelope) {
@@ -99,7 +99,7 @@ export function registerForms(r: RouteTable): void {
   r.api('PUT', '/open/forms/:form', async (ctx) => {
     const form = formFor(ctx, 'forms-write', 'edit forms');
     const errors = new Errors();
-    const input = validateFormInput(await ctx.body(), 'update', errors, form.attrs, flavorOf(ctx.app).titleMax);
+    const input = validateFormInput(flavorOf(ctx.app).formInput(await ctx.body()), 'update', errors, form.attrs, flavorOf(ctx.app).titleMax);
     errors.throwIfAny();
     form.attrs = input.attrs;
     form.properties = input.properties;

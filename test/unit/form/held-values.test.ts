@@ -433,3 +433,34 @@ describe('form create --set slug', () => {
     expect([e.exitCode, e.message]).toEqual([2, "form create cannot choose the slug: the service makes a new form's slug from its title."]);
   });
 });
+
+describe('the deployed service normalises what it stores (reviewer defect 6)', () => {
+  it('a trimmed title, a block name without tags and a blank turned null are what was asked: no exit 9', async () => {
+    // What OpnForm stores (TrimStrings, ConvertEmptyStringsToNull, FormDataNormalizer), written out by hand.
+    stub = await startFormStub({
+      wrap: true,
+      store: (b) => ({
+        ...b,
+        title: 'Spaced',
+        description: null,
+        properties: (b.properties as Record<string, unknown>[]).map((p, i) => (i === 0 ? { ...p, name: 'Full name' } : p)),
+      }),
+    });
+    const io = fakeIO();
+    await update(stub, io, {
+      title: '  Spaced  ',
+      set: [
+        ['properties.0.name', ' <b>Full</b> name'],
+        ['description', '   '],
+      ],
+    });
+    expect(io.err()).toBe('');
+    expect(stub.form.title).toBe('Spaced');
+  });
+
+  it('a value the service did not derive from the one sent is still a conflict (exit 9)', async () => {
+    stub = await startFormStub({ wrap: true, store: (b) => ({ ...b, title: 'Someone else' }) });
+    const err = await update(stub, fakeIO(), { title: '  Spaced  ' }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(9);
+  });
+});
