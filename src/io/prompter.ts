@@ -26,6 +26,15 @@ export interface Prompter {
   search<T>(o: { message: string; flag: string; choices: Choice<T>[] }): Promise<T>;
 }
 
+/**
+ * Choices as a person sees them: names and descriptions come from the service (form titles,
+ * workspace names, webhook URLs), so control characters are made visible as tables and errors show
+ * them (`escapeControls`): a title holding `ESC ] 0 ; … BEL` cannot retitle the terminal or clear it.
+ */
+function visibleChoices<T>(choices: Choice<T>[]): Choice<T>[] {
+  return choices.map((c) => ({ ...c, name: escapeControls(c.name), ...(c.description !== undefined ? { description: escapeControls(c.description) } : {}) }));
+}
+
 /** The real prompter on @inquirer/prompts, loaded only when a prompt is shown; prompts draw on stderr. */
 export function createPrompter(io: IOStreams): Prompter {
   const ctx = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
@@ -48,7 +57,7 @@ export function createPrompter(io: IOStreams): Prompter {
     async input(o) {
       guard(o.flag);
       const { input } = await import('@inquirer/prompts');
-      return run(() => input({ message: o.message, default: o.default, validate: o.validate, required: true }, ctx));
+      return run(() => input({ message: escapeControls(o.message), default: o.default, validate: o.validate, required: true }, ctx));
     },
     async password(o) {
       guard(o.flag);
@@ -58,23 +67,24 @@ export function createPrompter(io: IOStreams): Prompter {
     async confirm(o) {
       guard(o.flag);
       const { confirm } = await import('@inquirer/prompts');
-      return run(() => confirm({ message: o.message, default: o.default ?? false }, ctx));
+      return run(() => confirm({ message: escapeControls(o.message), default: o.default ?? false }, ctx));
     },
     async select(o) {
       guard(o.flag);
       const { select } = await import('@inquirer/prompts');
-      return run(() => select({ message: o.message, choices: o.choices }, ctx));
+      return run(() => select({ message: escapeControls(o.message), choices: visibleChoices(o.choices) }, ctx));
     },
     async search(o) {
       guard(o.flag);
       const { search } = await import('@inquirer/prompts');
+      const choices = visibleChoices(o.choices);
       return run(() =>
         search(
           {
-            message: o.message,
+            message: escapeControls(o.message),
             source: (term) => {
               const t = (term ?? '').toLowerCase();
-              return o.choices.filter((c) => !t || c.name.toLowerCase().includes(t) || (c.description ?? '').toLowerCase().includes(t));
+              return choices.filter((c) => !t || c.name.toLowerCase().includes(t) || (c.description ?? '').toLowerCase().includes(t));
             },
           },
           ctx,
