@@ -58,25 +58,43 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   let pageInfo: { first: number; last: number; total?: number } | undefined;
   async function* rows(): AsyncGenerator<FormSummary> {
     let shown = 0;
-    const pages = listWorkspaceForms(client, workspaceId, { page: o.page, perPage, all: o.page === undefined });
-    for await (const page of pages) {
-      if (o.page !== undefined) {
-        const first = ((page.info?.currentPage ?? o.page) - 1) * (page.info?.perPage ?? perPage) + 1;
-        pageInfo = { first, last: first + page.items.length - 1, total: page.info?.total };
-      }
-      const wanted = page.items.filter(matches);
-      for (let i = 0; i < wanted.length; i++) {
-        if (limit !== undefined && shown >= limit) {
-          cut = true;
+    // The service lists forms newest update first and pages by offset (OpnForm
+    // api/app/Http/Controllers/Forms/FormController.php:68-69): a form updated while the pages are
+    // read jumps to page 1, so a later page repeats the form before it and the updated one is never
+    // met. Each form is given once (by id); when the reading ends with fewer forms than the total,
+    // the list is read again from page 1, at most REREADS times, for those it missed.
+    const seen = new Set<number>();
+    let total: number | undefined;
+    for (let pass = 0; ; pass++) {
+      const pages = listWorkspaceForms(client, workspaceId, { page: pass === 0 ? o.page : 1, perPage, all: o.page === undefined });
+      for await (const page of pages) {
+        if (o.page !== undefined) {
+          const first = ((page.info?.currentPage ?? o.page) - 1) * (page.info?.perPage ?? perPage) + 1;
+          pageInfo = { first, last: first + page.items.length - 1, total: page.info?.total };
+        }
+        if (page.info?.total !== undefined) total = page.info.total;
+        const fresh = page.items.filter((f) => {
+          if (typeof f.id !== 'number') return true;
+          if (seen.has(f.id)) return false;
+          seen.add(f.id);
+          return true;
+        });
+        const wanted = fresh.filter(matches);
+        for (let i = 0; i < wanted.length; i++) {
+          if (limit !== undefined && shown >= limit) {
+            cut = true;
+            return;
+          }
+          shown++;
+          yield wanted[i]!;
+        }
+        if ((limit !== undefined && shown >= limit) || o.page !== undefined) {
+          cut = page.truncated || hasMorePages(page.info, page.items.length);
           return;
         }
-        shown++;
-        yield wanted[i]!;
+        if (pass > 0 && total !== undefined && seen.size >= total) return;
       }
-      if ((limit !== undefined && shown >= limit) || o.page !== undefined) {
-        cut = page.truncated || hasMorePages(page.info, page.items.length);
-        return;
-      }
+      if (total === undefined || seen.size >= total || pass >= REREADS) return;
     }
   }
 
@@ -88,6 +106,9 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   if (cut)
     await notice(o.io, o.page === undefined || pageInfo === undefined ? moreNote(count, 'forms', filtered) : pageNote(count, filtered, o.page, pageInfo));
 }
+
+/** How many times `form list` reads the list again for forms an update moved past the pages read. */
+const REREADS = 2;
 
 /** The note of a cut --page: which part of the whole list the page is (a list without --page says "showing the first N", moreNote). */
 function pageNote(count: number, filtered: boolean, page: number, info: { first: number; last: number; total?: number }): string {

@@ -328,3 +328,44 @@ describe('form list paging (exact requests)', () => {
     }
   });
 });
+
+describe('form list --all while a form is updated between pages (reviewer defect 8)', () => {
+  it('gives each form once, the updated one included: repeats are dropped and the list is read again for the one missed', async () => {
+    // 150 forms, newest update first, as the service orders them; form 30 (on page 2) is updated
+    // just before page 2 is read, so it moves to the top of page 1 and the rest shifts down.
+    let order = Array.from({ length: 150 }, (_, i) => 150 - i);
+    let moved = false;
+    const server = await startStubServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const page = Number(u.searchParams.get('page') ?? 1);
+      const per = Number(u.searchParams.get('per_page') ?? 10);
+      if (page === 2 && !moved) {
+        moved = true;
+        order = [30, ...order.filter((id) => id !== 30)];
+      }
+      const last = Math.ceil(order.length / per);
+      json(res, 200, {
+        data: order.slice((page - 1) * per, page * per).map((id) => ({ id, slug: `f-${id}`, title: `Form ${id}`, visibility: 'public' })),
+        links: { next: page < last ? 'n' : null },
+        meta: { current_page: page, last_page: last, per_page: per, total: order.length },
+      });
+    });
+    const c = new ApiClient({ baseUrl: server.url, token: 't', userAgent: 't', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const io = fakeIO();
+      await formListRun({ io: io.io, api: async () => c, resolveWorkspace: async () => 3, now, all: true, json: ['id'] });
+      const ids = (JSON.parse(io.out()) as { id: number }[]).map((r) => r.id);
+      expect(ids).toHaveLength(150);
+      expect(new Set(ids).size).toBe(150);
+      expect(ids).toContain(30);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/open/workspaces/3/forms?page=1&per_page=100',
+        '/open/workspaces/3/forms?page=2&per_page=100',
+        '/open/workspaces/3/forms?page=1&per_page=100',
+      ]);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+});
