@@ -92,12 +92,19 @@ export function safeUpdateSettings(
  * --yes the warning is said and the change goes; on a terminal the form's title must be typed;
  * elsewhere it is refused (exit 2) and nothing is sent.
  */
-export async function confirmRetention(io: IOStreams, o: { yes?: boolean; prompter?: () => Prompter }, warning: string, title: string): Promise<void> {
+export async function confirmRetention(
+  io: IOStreams,
+  o: { yes?: boolean; prompter?: () => Prompter },
+  warning: string,
+  title: string,
+  /** The command has --dry-run (create has none: its hint does not offer it). */
+  dryRun = true,
+): Promise<void> {
   if (o.yes) return notice(io, `${warning}.`, 'warning');
   if (!io.canPrompt || !o.prompter) {
     throw new UsageError(
       `${capitalised(warning)}: refusing without confirmation; nothing was sent.`,
-      'Pass --yes to confirm, or --dry-run to see the change (prompts are off: not a terminal, CI, or --no-input).',
+      `Pass --yes to confirm${dryRun ? ', or --dry-run to see the change' : ''} (prompts are off: not a terminal, CI, or --no-input).`,
     );
   }
   await confirmByTyping(io, o.prompter(), { message: `${capitalised(warning)}.`, what: 'the form title', expected: title });

@@ -20,7 +20,7 @@ export function assertPropertiesKept(body: Obj, mode: 'create' | 'update' = 'upd
     if (mode === 'create') {
       throw new UsageError(
         'Refusing to create a form without fields: the service needs at least one in "properties".',
-        'Add one, e.g. `"properties": [{"type": "text", "name": "Name"}]` in the file, or `--field Name` with `formctl form create`.',
+        'Add one, e.g. `"properties": [{"id": "name", "type": "text", "name": "Name"}]` in the file (each field needs an id), or `--field Name` with `formctl form create`.',
       );
     }
     throw new UsageError(

@@ -98,8 +98,28 @@ describe.each(FLAVORS)('workspaces that are gone (%s flavour)', (flavor) => {
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
         'error: Refusing to create a form without fields: the service needs at least one in "properties".\n' +
-          'hint: Add one, e.g. `"properties": [{"type": "text", "name": "Name"}]` in the file, or `--field Name` with `formctl form create`.\n',
+          'hint: Add one, e.g. `"properties": [{"id": "name", "type": "text", "name": "Name"}]` in the file (each field needs an id), or `--field Name` with `formctl form create`.\n',
       );
+      // The hint works as written (reviewer defect 9: without an id formctl's own check refused it).
+      const hinted = /`"properties": (\[.*?\])`/.exec(r.stderr)![1]!;
+      writeFileSync(file, `{"title": "New", "properties": ${hinted}}`);
+      const ok = await runFormctl(['form', 'apply', '-f', file, '-w', String(sb.workspaceId)], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+    } finally {
+      h.cleanup();
+    }
+  });
+
+  it('form create with a retention, off a terminal: the hint offers --yes, not a --dry-run create does not have', async () => {
+    const h = tempHome();
+    try {
+      const args = ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Kept a month', '--field', 'Name'];
+      const r = await runFormctl([...args, '--set', 'submission_retention_value=30', '--set', 'submission_retention_unit=day'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('hint: Pass --yes to confirm (prompts are off: not a terminal, CI, or --no-input).\n');
+      expect(r.stderr).not.toContain('--dry-run');
+      const dry = await runFormctl([...args, '--dry-run'], { env });
+      expect(dry.code).toBe(2);
     } finally {
       h.cleanup();
     }

@@ -147,7 +147,8 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   const retention = retentionOf(body);
   if (retention) {
     const warning = retentionWarning({ title: doc.title }, { before: null, after: retention }, { count: 0, byUpdate: true });
-    await confirmRetention(o.io, o, warning, String(doc.title));
+    // `form create` has no --dry-run: the hint offers only --yes.
+    await confirmRetention(o.io, o, warning, String(doc.title), false);
   }
 
   const form: Form = await createForm(await o.api(), body).catch((err: unknown) => {
