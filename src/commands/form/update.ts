@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES } from '../../forms/document.js';
+import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES, isObject } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
@@ -178,6 +178,24 @@ function assertWritable(keys: string[]): void {
 }
 
 /**
+ * `--set` reads its value as JSON when it parses, so `--set title=2024` sends the number 2024. Where
+ * the form holds text at that key, a number or true/false is refused (exit 2) saying how it was
+ * read and how to pass the text, instead of the bare "must be a non-empty string" of the checks.
+ * null stays allowed (it clears a value); --no-validate skips this like the other local checks.
+ */
+function assertTextStaysText(current: Record<string, unknown>, key: string, raw: string, value: unknown): void {
+  if (typeof value !== 'number' && typeof value !== 'boolean') return;
+  let held: unknown = current;
+  for (const part of key.split('.')) held = isObject(held) || Array.isArray(held) ? (held as Record<string, unknown>)[part] : undefined;
+  if (typeof held !== 'string') return;
+  const flag = key === 'title' ? ` (or --title ${raw})` : '';
+  throw new UsageError(
+    `--set ${key}=${raw} reads ${raw} as ${typeof value === 'number' ? 'a number' : 'true/false'} (a --set value is JSON when it parses), but ${key} is text; nothing was sent.`,
+    `Quote it as a JSON string: --set '${key}="${raw}"'${flag}.`,
+  );
+}
+
+/**
  * Refuses a --file that names another form by its "id" (a file pulled from form 2 given to
  * `form update 41` would replace form 41 with form 2's content), as `form apply` does (exit 2).
  */
@@ -241,7 +259,11 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     let doc = mergePatch(current, patch);
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;
-    for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+    for (const [k, v] of o.set ?? []) {
+      const value = parseSetValue(v);
+      if (o.validate !== false) assertTextStaysText(current, k, v, value);
+      doc = setPath(doc, k, value);
+    }
     // An attribute the form does not have would be dropped by the service: refused before the backup and the PUT.
     if (!o.force) await assertKnownAttributes(current, [...Object.keys(patch), ...(o.set ?? []).map(([k]) => k.split('.')[0]!)], formLabel(current));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);

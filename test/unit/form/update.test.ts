@@ -321,3 +321,18 @@ describe('form update: a flag and --set naming the same attribute (reviewer defe
     expect(stub.requests).toEqual([]);
   });
 });
+
+describe('form update --set of a number where the form holds text (reviewer defect 10)', () => {
+  it('says how the value was read and how to pass the text (exit 2, nothing sent); the quoted form is sent as text', async () => {
+    stub = await startFormStub();
+    const err = await run(stub, fakeIO(), { set: [['title', '2024']] }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(2);
+    expect((err as Error).message).toBe('--set title=2024 reads 2024 as a number (a --set value is JSON when it parses), but title is text; nothing was sent.');
+    expect((err as CliError).hint).toBe(`Quote it as a JSON string: --set 'title="2024"' (or --title 2024).`);
+    const nested = await run(stub, fakeIO(), { set: [['properties.0.name', 'true']] }).catch((e: unknown) => e);
+    expect((nested as Error).message).toContain('reads true as true/false');
+    expect(stub.puts()).toEqual([]);
+    await run(stub, fakeIO(), { set: [['title', '"2024"']] });
+    expect(JSON.parse(stub.puts()[0]!.body).title).toBe('2024');
+  });
+});
