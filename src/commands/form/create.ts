@@ -16,7 +16,7 @@ import { retentionOf } from '../../service/retention.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormat, success } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
-import { FORM_FIELDS, otherKeysNote, readDocument, resolveFormFormat, writeForm } from './shared.js';
+import { FORM_FIELDS, assertTextStaysText, otherKeysNote, readDocument, resolveFormFormat, writeForm } from './shared.js';
 
 /** Field types offered by the interactive prompt (docs/service-details.md, Form blocks; the service accepts any non-empty type). */
 export const FIELD_TYPES = ['text', 'email', 'number', 'date', 'select', 'checkbox', 'url', 'phone_number', 'rating', 'files'] as const;
@@ -100,7 +100,13 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
       'Leave out --set slug; afterwards, `formctl form update <id> --set slug=…` changes it where the service allows (self-hosted servers).',
     );
   }
-  for (const [k, v] of o.set ?? []) doc = setPath(doc, k, parseSetValue(v));
+  // What a new form holds as text: the title and the string defaults (language, theme…).
+  const texts = { title: '', ...CREATE_DEFAULTS, ...doc };
+  for (const [k, v] of o.set ?? []) {
+    const value = parseSetValue(v);
+    if (o.validate !== false) assertTextStaysText(texts, k, v, value);
+    doc = setPath(doc, k, value);
+  }
 
   const extraFields = (o.field ?? []).map((s) => parseField(s, newId));
   const interactive = (doc.title === undefined || doc.title === '') && o.io.canPrompt;

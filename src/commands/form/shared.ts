@@ -11,6 +11,7 @@ import { type FormLocker, type Release, formLocker } from '../../forms/lock.js';
 import { safeId } from '../../io/ids.js';
 import { type IOStreams, readAll } from '../../io/iostreams.js';
 import { type Column, type OutputFlags, type OutputFormat, checkJsonFields, notice, resolveFormat, writeObject } from '../../io/output.js';
+import { UsageError } from '../../errors.js';
 
 /** A form's counts, timestamps and limits: in its summary and, after its own attributes, in the full form. */
 const FORM_STATS_FIELDS = [
@@ -213,4 +214,22 @@ export async function writeForm(io: IOStreams, format: OutputFormat, form: Form)
   const { forms, left } = hideSecrets(format, [form]);
   await writeObject(io, format, forms[0]!, []);
   await secretsLeftNote(io, format, left);
+}
+
+/**
+ * `--set` reads its value as JSON when it parses, so `--set title=2024` sends the number 2024. Where
+ * the form holds text at that key, a number or true/false is refused (exit 2) saying how it was
+ * read and how to pass the text, instead of the bare "must be a non-empty string" of the checks.
+ * null stays allowed (it clears a value); --no-validate skips this like the other local checks.
+ */
+export function assertTextStaysText(current: Record<string, unknown>, key: string, raw: string, value: unknown): void {
+  if (typeof value !== 'number' && typeof value !== 'boolean') return;
+  let held: unknown = current;
+  for (const part of key.split('.')) held = isObject(held) || Array.isArray(held) ? (held as Record<string, unknown>)[part] : undefined;
+  if (typeof held !== 'string') return;
+  const flag = key === 'title' ? ` (or --title ${raw})` : '';
+  throw new UsageError(
+    `--set ${key}=${raw} reads ${raw} as ${typeof value === 'number' ? 'a number' : 'true/false'} (a --set value is JSON when it parses), but ${key} is text; nothing was sent.`,
+    `Quote it as a JSON string: --set '${key}="${raw}"'${flag}.`,
+  );
 }

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES, isObject } from '../../forms/document.js';
+import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
 import { type SafeUpdateResult, safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
@@ -21,6 +21,7 @@ import {
   otherKeysNote,
   readDocument,
   readLocked,
+  assertTextStaysText,
   resolveFormFormat,
   writeForm,
 } from './shared.js';
@@ -174,24 +175,6 @@ function assertWritable(keys: string[]): void {
     identity.includes('workspace_id')
       ? 'A form cannot be moved to another workspace with formctl; `formctl form copy --to-workspace` makes a copy there.'
       : '`formctl form update --help` lists what can be set; `formctl form get --json` shows every attribute.',
-  );
-}
-
-/**
- * `--set` reads its value as JSON when it parses, so `--set title=2024` sends the number 2024. Where
- * the form holds text at that key, a number or true/false is refused (exit 2) saying how it was
- * read and how to pass the text, instead of the bare "must be a non-empty string" of the checks.
- * null stays allowed (it clears a value); --no-validate skips this like the other local checks.
- */
-function assertTextStaysText(current: Record<string, unknown>, key: string, raw: string, value: unknown): void {
-  if (typeof value !== 'number' && typeof value !== 'boolean') return;
-  let held: unknown = current;
-  for (const part of key.split('.')) held = isObject(held) || Array.isArray(held) ? (held as Record<string, unknown>)[part] : undefined;
-  if (typeof held !== 'string') return;
-  const flag = key === 'title' ? ` (or --title ${raw})` : '';
-  throw new UsageError(
-    `--set ${key}=${raw} reads ${raw} as ${typeof value === 'number' ? 'a number' : 'true/false'} (a --set value is JSON when it parses), but ${key} is text; nothing was sent.`,
-    `Quote it as a JSON string: --set '${key}="${raw}"'${flag}.`,
   );
 }
 
