@@ -6,6 +6,7 @@ import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
+import { maskWebhookUrl } from '../../webhooks/secret.js';
 
 /** `formctl webhook delete [form] [id]`: the command and its flags, declared once. */
 function webhookDeleteCommand() {
@@ -38,7 +39,8 @@ export async function webhookDeleteRun(o: WebhookDeleteOptions): Promise<void> {
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id} of form ${o.form}?` });
   const client = await o.api();
   const { formId, webhook, nameForm } = await webhookTarget(client, o.form, o.id);
-  const url = typeof webhook.data?.webhook_url === 'string' ? ` (→ ${webhook.data.webhook_url})` : '';
+  // Masked as list and get show it: a token in the query must not reach the terminal or a log.
+  const url = typeof webhook.data?.webhook_url === 'string' ? ` (→ ${maskWebhookUrl(webhook.data.webhook_url)})` : '';
   if (!o.yes) {
     const form = await nameForm(formId).catch(() => `form ${o.form}`);
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id}${url} of ${form}?` });

@@ -74,6 +74,20 @@ describe('webhook verbs refuse an integration of another kind (exit 6, nothing s
   });
 });
 
+describe('webhook delete shows the URL masked, as list and get do', () => {
+  it('a token in the query is masked in the done line at a terminal', async () => {
+    const withToken = [{ ...INTEGRATIONS[0]!, data: { ...INTEGRATIONS[0]!.data, webhook_url: 'https://hooks.example.com/in?token=supersecretvalue789' } }];
+    const s = await serve([
+      [`GET ${LIST}`, [200, withToken]],
+      [`DELETE ${LIST}/7`, [200, { type: 'success', message: 'Form Integration was deleted.' }]],
+    ]);
+    const r = await runCli(['webhook', 'delete', '42', '7', '--yes'], { url: s.url, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.out + r.err).not.toContain('supersecretvalue789');
+    expect(r.out + r.err).toContain('token=••••e789');
+  });
+});
+
 describe('ids are positive safe integers, refused before any request (exit 2)', () => {
   for (const args of [
     ['workspace', 'delete', '9007199254740993', '--yes'],
