@@ -94,9 +94,27 @@ export function applySettings(cmd: CommandUnknownOpts, f: Factory, path = 'formc
     // root help can be rendered once at build time (dist/root-help.txt, printed by bin/formctl.js).
     getOutHelpWidth: () => 80,
     getErrHelpWidth: () => 80,
-    outputError: (s, write) => write(s.endsWith('\n') ? s : s + '\n'),
+    outputError: (s, write) => write(maskUnknownOptionValue(s.endsWith('\n') ? s : s + '\n')),
   });
   for (const sub of cmd.commands) applySettings(sub, f, `${path} ${sub.name()}`);
+}
+
+/**
+ * Commander's "unknown option '--token=fsk_…'" without the value: what follows `=` may be a secret
+ * (a token or webhook secret tried as a flag that formctl does not take, so that it never lands in
+ * shell history), and the error would put it on the terminal and in CI logs. For those two flags the
+ * line also says where formctl takes the value from.
+ */
+export function maskUnknownOptionValue(message: string): string {
+  return message.replace(/unknown option '(-[^=' ]*)=[^']*'/g, (_m, flag: string) => {
+    const where =
+      flag === '--token'
+        ? ' (a token is read from stdin or a prompt: `formctl auth login --with-token < token.txt`)'
+        : /^--(webhook-)?secret$/.test(flag)
+          ? ' (a secret is read from a file or stdin, never from a flag: --secret-file)'
+          : '';
+    return `unknown option '${flag}=…'${where}`;
+  });
 }
 
 /**

@@ -129,6 +129,22 @@ describe('usage errors and suggestions', () => {
     expect(r.err).toBe("error: unknown option '--jsno'\n(Did you mean --json?)\nhint: see `formctl workspace list --help`\n");
   });
 
+  it("an unknown flag's value after = is never echoed: a token or secret tried as a flag stays out of the terminal and logs", async () => {
+    const token = await formctl(['auth', 'login', '--token=fsk_SECRET_value_123']);
+    expect(token.code).toBe(2);
+    expect(token.err).toBe(
+      "error: unknown option '--token=…' (a token is read from stdin or a prompt: `formctl auth login --with-token < token.txt`)\nhint: see `formctl auth login --help`\n",
+    );
+    const before = await formctl(['--token=fsk_SECRET_value_123', 'workspace', 'list']);
+    expect(before.err).not.toContain('fsk_SECRET_value_123');
+    const secret = await formctl(['webhook', 'verify', '--secret=whsec_hidden_42']);
+    expect(secret.code).toBe(2);
+    expect(secret.err).not.toContain('whsec_hidden_42');
+    expect(secret.err.split('\n')[0]).toBe("error: unknown option '--secret=…' (a secret is read from a file or stdin, never from a flag: --secret-file)");
+    const other = await formctl(['workspace', 'list', '--colour=always']);
+    expect(other.err.split('\n')[0]).toBe("error: unknown option '--colour=…'");
+  });
+
   it('--no-input and CI make a prompt a usage error naming the flag', async () => {
     for (const o of [
       { args: ['--no-input'], env: {} },
