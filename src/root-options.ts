@@ -6,6 +6,7 @@
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { completes } from './completion/kinds.js';
 import type { GlobalOptions } from './factory.js';
+import { MAX_SECONDS, MAX_SECONDS_WORDS } from './sleep.js';
 
 /** --timeout's default, in seconds: the longest one API exchange may take. */
 export const DEFAULT_TIMEOUT_S = 30;
@@ -20,6 +21,7 @@ function seconds(o: { min: number }) {
     if (v.trim() === '' || !Number.isFinite(n) || n < o.min || (o.min > 0 && n === 0)) {
       throw new InvalidArgumentError(`Use a number of seconds${o.min > 0 ? ' above 0' : ' (0 or more)'}.`);
     }
+    if (n > MAX_SECONDS) throw new InvalidArgumentError(`Use a number of seconds ${MAX_SECONDS_WORDS}.`);
     return n;
   };
 }

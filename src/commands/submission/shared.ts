@@ -7,7 +7,7 @@ import type { IOStreams } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { describeRetention, retentionOf } from '../../service/retention.js';
 import type { Factory } from '../../factory.js';
-import { abortableSleep } from '../../sleep.js';
+import { MAX_SECONDS, MAX_SECONDS_WORDS, abortableSleep } from '../../sleep.js';
 import { parsePositiveInt } from '../../io/limit.js';
 import { addFormArgument, addYesOption, collectKeyValue, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag } from '../../io/time-range.js';
@@ -22,6 +22,7 @@ export function parseSeconds(name: string, o: { min?: number } = {}): (v: string
     const n = Number(v);
     if (v.trim() === '' || !Number.isFinite(n) || n < (o.min ?? 0))
       throw new UsageError(`${name} must be a number of seconds${o.min ? ` of at least ${o.min}` : ''}, got "${v}".`);
+    if (n > MAX_SECONDS) throw new UsageError(`${name} must be a number of seconds ${MAX_SECONDS_WORDS}, got "${v}".`);
     return Math.round(n * 1000);
   };
 }

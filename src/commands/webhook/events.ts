@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { type DispatchEvent, listWebhookEvents } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
-import { abortableSleep } from '../../sleep.js';
+import { MAX_SECONDS, MAX_SECONDS_WORDS, abortableSleep } from '../../sleep.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
@@ -22,6 +22,7 @@ const MIN_INTERVAL_S = 1;
 function parseInterval(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n < MIN_INTERVAL_S) throw new UsageError(`--interval must be a number of seconds of at least ${MIN_INTERVAL_S}, got "${v}".`);
+  if (n > MAX_SECONDS) throw new UsageError(`--interval must be a number of seconds ${MAX_SECONDS_WORDS}, got "${v}".`);
   return Math.round(n * 1000);
 }
 

@@ -145,6 +145,20 @@ describe('usage errors and suggestions', () => {
     expect(other.err.split('\n')[0]).toBe("error: unknown option '--colour=…'");
   });
 
+  it('a duration longer than Node keeps a timer (2^31 - 1 ms) is refused before any request, not turned into 1 ms', async () => {
+    for (const args of [
+      ['--timeout', '2200000', 'workspace', 'list'],
+      ['--max-wait', '1e10', 'workspace', 'list'],
+      ['submission', 'export', '1', '--wait-timeout', '3000000', '-o', '-'],
+      ['webhook', 'events', '1', '2', '--follow', '--interval', '9e9'],
+    ]) {
+      const r = await formctl(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toContain('at most 2147483 (about 24 days, the longest timer Node keeps)');
+    }
+    expect((await formctl(['--timeout', '2147483', 'help'])).code).toBe(0);
+  });
+
   it('--no-input and CI make a prompt a usage error naming the flag', async () => {
     for (const o of [
       { args: ['--no-input'], env: {} },
