@@ -1,6 +1,6 @@
 import { parseIdText } from '../io/ids.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile, originOf } from './store.js';
+import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile, checkProfileName, originOf } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 
@@ -39,9 +39,11 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   let profileName = DEFAULT_PROFILE;
   let profileSource: Source = 'default';
   if (flags.profile) {
+    checkProfileName(flags.profile, '--profile');
     profileName = flags.profile;
     profileSource = 'flag';
   } else if (env.FORMCTL_PROFILE) {
+    checkProfileName(env.FORMCTL_PROFILE, 'FORMCTL_PROFILE');
     profileName = env.FORMCTL_PROFILE;
     profileSource = 'env';
   } else if (data.currentProfile) {

@@ -19,6 +19,24 @@ const UNWRITABLE_HINT = 'formctl saves profiles there: make it writable, or set 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
 
+/**
+ * Refuses a profile name that cannot be a key of config.json's `profiles` or a word on a command line:
+ * empty, a name JavaScript objects already hold (`__proto__`, `constructor`, …: saved nowhere, found
+ * everywhere), one starting with `-` (`formctl profile use -x` reads it as a flag), or one with a
+ * control character (a tab breaks `profile list`'s columns). `from`: where the name came from, for the
+ * message (`--profile`, `FORMCTL_PROFILE`, a command's argument).
+ */
+export function checkProfileName(name: string, from?: string): void {
+  // eslint-disable-next-line no-control-regex
+  const bad = name === '' || name in Object.prototype || name === '__proto__' || name.startsWith('-') || /[\x00-\x1f\x7f]/.test(name);
+  if (bad) {
+    throw new UsageError(
+      `${from ? `${from} ` : ''}${JSON.stringify(name)} cannot be a profile name.`,
+      'Use a name of letters, digits, ".", "_" and "-" that does not start with "-" (see `formctl profile list`).',
+    );
+  }
+}
+
 /** One saved login. */
 export interface Profile {
   baseUrl: string;
@@ -72,6 +90,7 @@ export class ConfigStore {
 
   /** Writes a profile (merging with what is there) and returns it. */
   async saveProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
+    checkProfileName(name);
     let next!: Profile;
     await this.update((data) => {
       const before = data.profiles[name];
@@ -95,8 +114,9 @@ export class ConfigStore {
 
   /** Removes a profile; the current one moves to another saved profile. */
   async removeProfile(name: string): Promise<boolean> {
+    checkProfileName(name);
     return this.update((data) => {
-      if (!(name in data.profiles)) return false;
+      if (!Object.hasOwn(data.profiles, name)) return false;
       delete data.profiles[name];
       if (data.currentProfile === name) data.currentProfile = Object.keys(data.profiles)[0];
       if (data.currentProfile === undefined) delete data.currentProfile;
@@ -106,8 +126,9 @@ export class ConfigStore {
 
   /** Makes a saved profile the current one. */
   async setCurrent(name: string): Promise<void> {
+    checkProfileName(name);
     await this.update((data) => {
-      if (!(name in data.profiles)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
+      if (!Object.hasOwn(data.profiles, name)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
       data.currentProfile = name;
       return true;
     });

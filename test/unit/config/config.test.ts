@@ -18,6 +18,21 @@ describe('config store', () => {
     expect(originOf('not a url')).toBeUndefined();
   });
 
+  it('a profile name that cannot be stored or typed is refused everywhere it is taken (exit 2), never "saved" into nothing', async () => {
+    const t = await testConfig();
+    for (const name of ['__proto__', 'constructor', 'toString', '-x', 'a\tb', '']) {
+      await expect(t.store.saveProfile(name, { baseUrl: 'https://api.opnform.com', token: 'tok_x' }), JSON.stringify(name)).rejects.toMatchObject({
+        exitCode: 2,
+      });
+      await expect(t.store.setCurrent(name)).rejects.toMatchObject({ exitCode: 2 });
+      await expect(t.store.removeProfile(name)).rejects.toMatchObject({ exitCode: 2 });
+    }
+    expect(() => resolveContext(t.store, {}, { profile: '__proto__' })).toThrow('--profile "__proto__" cannot be a profile name.');
+    expect(() => resolveContext(t.store, { FORMCTL_PROFILE: 'a\tb' }, {})).toThrow('FORMCTL_PROFILE "a\\tb" cannot be a profile name.');
+    await t.store.saveProfile('work.eu-1_b', { baseUrl: 'https://api.opnform.com', token: 'tok_y' });
+    expect(resolveContext(t.store, {}, { profile: 'work.eu-1_b' }).profileName).toBe('work.eu-1_b');
+  });
+
   it('writes the file with mode 0600 inside a 0700 directory', async () => {
     const t = await testConfig();
     await t.store.saveProfile('default', { baseUrl: 'https://api.opnform.com', token: 'tok_x' });
