@@ -79,8 +79,32 @@ describe('invite list', () => {
 });
 
 describe('invite resend', () => {
+  it('an expired invite is not resent (the service would mail a link it refuses): exit 2, the way out, no POST', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, ROWS]]]);
+    const r = await runCli(['invite', 'resend', '5', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `error: Invite 5 (eve@example.com) expired at ${PAST}: resending it would mail a link the service refuses, and does not extend it.\n` +
+        'hint: Cancel it and invite again: formctl invite cancel 5 -w 7 && formctl member add eve@example.com --role readonly -w 7\n',
+    );
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${INVITES}`]);
+  });
+
+  it('a live invite is read, then resent', async () => {
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      [`POST ${INVITES}/3/resend`, [200, { message: 'Invite email resent successfully.' }]],
+    ]);
+    const r = await runCli(['invite', 'resend', '3', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(0);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${INVITES}`, `POST ${INVITES}/3/resend`]);
+  });
+
   it('posts to the resend path', async () => {
-    const s = await serve([[`POST ${INVITES}/3/resend`, [200, { type: 'success', message: 'Invite email resent successfully.' }]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      [`POST ${INVITES}/3/resend`, [200, { type: 'success', message: 'Invite email resent successfully.' }]],
+    ]);
     const r = await runCli(['invite', 'resend', '3', '-w', '7'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
     expect(r.out).toBe('✓ Resent invite 3 in workspace 7.\n');
@@ -88,13 +112,19 @@ describe('invite resend', () => {
   });
 
   it('prints JSON', async () => {
-    const s = await serve([[`POST ${INVITES}/3/resend`, [200, { message: 'Invite email resent successfully.' }]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      [`POST ${INVITES}/3/resend`, [200, { message: 'Invite email resent successfully.' }]],
+    ]);
     const r = await runCli(['invite', 'resend', '3', '-w', '7', '--json'], { url: s.url });
     expect(JSON.parse(r.out)).toEqual({ workspace_id: 7, invite_id: 3, message: 'Invite email resent successfully.' });
   });
 
   it('maps "Invite not found" (400) to exit 6', async () => {
-    const s = await serve([[`POST ${INVITES}/99/resend`, [400, { type: 'error', success: false, message: 'Invite not found for this workspace.' }]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      [`POST ${INVITES}/99/resend`, [400, { type: 'error', success: false, message: 'Invite not found for this workspace.' }]],
+    ]);
     const r = await runCli(['invite', 'resend', '99', '-w', '7'], { url: s.url });
     expect(r.code).toBe(6);
     expect(r.err).toBe(
@@ -104,7 +134,10 @@ describe('invite resend', () => {
   });
 
   it('explains an accepted invite (exit 7)', async () => {
-    const s = await serve([[`POST ${INVITES}/4/resend`, [400, { message: 'Invite already accepted.' }]]]);
+    const s = await serve([
+      [`GET ${INVITES}`, [200, ROWS]],
+      [`POST ${INVITES}/4/resend`, [400, { message: 'Invite already accepted.' }]],
+    ]);
     const r = await runCli(['invite', 'resend', '4', '-w', '7'], { url: s.url });
     expect(r.code).toBe(7);
     expect(r.err.split('\n')[1]).toBe('hint: Invite 4 was accepted: that person is a member now (`formctl member list -w 7`).');
