@@ -96,7 +96,10 @@ export async function addMember(c: ApiClient, workspaceId: number, body: { email
 async function pendingInviteId(c: ApiClient, workspaceId: number, email: string): Promise<number | undefined> {
   try {
     const wanted = email.toLowerCase();
-    const invite = (await listInvites(c, workspaceId)).find((i) => i.status === 'pending' && String(i.email).toLowerCase() === wanted);
+    const pending = (await listInvites(c, workspaceId)).filter((i) => i.status === 'pending' && String(i.email).toLowerCase() === wanted);
+    // The one still valid: an expired invite cannot be resent usefully (invite resend refuses it).
+    const live = (i: (typeof pending)[number]) => i.valid_until === null || !(Date.parse(i.valid_until) < Date.now());
+    const invite = pending.find(live) ?? pending[0];
     return invite ? Number(invite.id) : undefined;
   } catch {
     return undefined;

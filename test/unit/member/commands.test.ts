@@ -254,7 +254,9 @@ describe('member add', () => {
           [
             { id: 2, email: 'carol@example.com', role: 'user', status: 'accepted', valid_until: null },
             { id: 3, email: 'dan@example.com', role: 'user', status: 'pending', valid_until: null },
-            { id: 4, email: 'Carol@Example.com', role: 'user', status: 'pending', valid_until: null },
+            // An expired invite to the same address comes first: the live one is named.
+            { id: 1, email: 'carol@example.com', role: 'user', status: 'pending', valid_until: '2000-01-01T00:00:00.000Z' },
+            { id: 4, email: 'Carol@Example.com', role: 'user', status: 'pending', valid_until: '2999-01-01T00:00:00.000Z' },
           ],
         ],
       ],
