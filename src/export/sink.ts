@@ -162,8 +162,12 @@ async function claimPart(file: string): Promise<FileHandle> {
       continue;
     }
     try {
-      // The record is ours, so the .part is too: one a killed run left is overwritten.
-      return await open(part, 'w', 0o644);
+      // The record is ours, so the .part is too: one a killed run left is overwritten. Answers are
+      // people's data: the file is the user's alone (0600, as the config and backups are), also when
+      // a killed run's .part had other bits, and it keeps them when renamed to its final name.
+      const fh = await open(part, 'w', 0o600);
+      await fh.chmod(0o600).catch(() => undefined);
+      return fh;
     } catch (err) {
       await unlink(record).catch(() => undefined);
       throw err;

@@ -147,7 +147,8 @@ export async function openResults(io: IOStreams, o: { results?: string; resume?:
       throw cannotRead(file, err);
     }
   }
-  const stream = createWriteStream(file, { flags: o.resume ? 'a' : 'w' });
+  // It holds submission ids and what was done to them: the user's alone, as the exports are.
+  const stream = createWriteStream(file, { flags: o.resume ? 'a' : 'w', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', (e) => reject(cannotWrite(file, e)));

@@ -52,6 +52,8 @@ describe('submission export (e2e)', () => {
     expect(readFileSync(out).equals(expected)).toBe(true);
     expect(expected.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(readdirSync(work)).toEqual(['async.csv']);
+    // People's answers: the file is the user's alone, whatever the umask.
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it.each(FLAVORS)('sync export (below the threshold) on the %s flavour to the server-given name, byte-identical, --json report', async (flavor) => {
