@@ -75,11 +75,41 @@ function jsonKind(value: unknown): string {
  * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON.`
  */
 export function parseJsonText(text: string, source: string, hint?: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`${source} is not valid JSON: ${jsonReason(err)}.`, hint);
   }
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    throw new UsageError(
+      `${source} nests deeper than ${MAX_JSON_DEPTH} levels of objects and lists.`,
+      'No form, answer or setting needs that much; check that it is the file you meant.',
+    );
+  }
+  return value;
+}
+
+/**
+ * The deepest nesting a JSON document given to formctl may have. The code that walks a document
+ * (merging, checking, comparing, printing) recurses, so a document thousands of levels deep would
+ * overflow the stack; forms and their logic need a handful of levels.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** How deeply objects and lists nest in a parsed value (a scalar: 0), counted without recursion. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const d = depth + 1;
+    if (d > max) max = d;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, d]);
+  }
+  return max;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type UsageError } from '../../../src/errors.js';
-import { notJsonObject, parseJsonObject, parseJsonText } from '../../../src/io/files.js';
+import { jsonDepth, notJsonObject, parseJsonObject, parseJsonText } from '../../../src/io/files.js';
 
 function failure(f: () => unknown): UsageError {
   try {
@@ -59,5 +59,15 @@ describe('a JSON syntax error never quotes the input (it may be a config file ho
     expect(failure(() => parseJsonText('{"a":1,}', 'x.json')).message).toMatch(
       /^x\.json is not valid JSON: (Expected double-quoted property name|Unexpected token).*\.$/,
     );
+  });
+});
+
+describe('a document nested deeper than formctl walks', () => {
+  it('is refused in one line (exit 2) instead of overflowing the stack later; 100 levels pass', () => {
+    const nest = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    expect(() => parseJsonObject(nest(3000), 'deep.json')).toThrow('deep.json nests deeper than 100 levels of objects and lists.');
+    expect(() => parseJsonText('['.repeat(101) + ']'.repeat(101), 'stdin')).toThrow(/nests deeper than 100/);
+    expect(jsonDepth(JSON.parse(nest(100)))).toBe(100);
+    expect(() => parseJsonObject(nest(100), 'ok.json')).not.toThrow();
   });
 });
