@@ -18,10 +18,7 @@ const NUMERIC_TYPES = ['number', 'rating', 'scale', 'slider'];
  */
 export function coerceValue(p: FormProperty, raw: string, key: string = p.id): unknown {
   const type = String(p.type ?? '');
-  if (NUMERIC_TYPES.includes(type)) {
-    if (raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
-    throw typeError(p, key, raw);
-  }
+  if (NUMERIC_TYPES.includes(type)) return decimalNumber(p, key, raw);
   if (type === 'checkbox') {
     if (/^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
     throw typeError(p, key, raw);
@@ -135,8 +132,8 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
   if (value === null) return value;
   const type = String(p.type ?? '');
   if (NUMERIC_TYPES.includes(type)) {
-    const ok = typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
-    if (!ok) throw typeError(p, key, value);
+    if (typeof value === 'string') decimalNumber(p, key, value);
+    else if (typeof value !== 'number' || !Number.isFinite(value)) throw typeError(p, key, value);
   } else if (type === 'checkbox') {
     const ok = typeof value === 'boolean' || (typeof value === 'string' && /^(true|false)$/i.test(value.trim()));
     if (!ok) throw typeError(p, key, value);
@@ -147,6 +144,25 @@ export function checkValue(p: FormProperty, value: unknown, key: string = p.id):
     return checkOption(p, key, value);
   }
   return value;
+}
+
+/**
+ * A numeric field's text as the number it says, written in decimal (`12`, `-3.5`, `1e3`): JavaScript
+ * would also read `0x10` as 16, `0b11` as 3 and `Infinity`, and would round an integer beyond 2^53
+ * (12345678901234567890 becomes 12345678901234567000); either would store another number than the
+ * one typed, so both are refused.
+ */
+function decimalNumber(p: FormProperty, key: string, raw: string): number {
+  const text = raw.trim();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) || !Number.isFinite(Number(text))) throw typeError(p, key, raw);
+  const n = Number(text);
+  if (/^[-+]?\d+$/.test(text) && !Number.isSafeInteger(n)) {
+    throw new UsageError(
+      `Field "${key}" takes a number, and ${text} is beyond what is stored exactly (±${Number.MAX_SAFE_INTEGER}): it would become ${n}.`,
+      'Give a smaller number; a long code or id belongs in a text field.',
+    );
+  }
+  return n;
 }
 
 function typeError(p: FormProperty, key: string, value: unknown): UsageError {

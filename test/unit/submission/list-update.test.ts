@@ -184,6 +184,23 @@ describe('submission update', () => {
     expect(() => checkValue(box, 1)).toThrow('Field "b" is a checkbox field and takes true or false, got 1.');
   });
 
+  it('a number is taken only as written in decimal, and only when it is stored exactly', () => {
+    const rating = { id: 'r', type: 'rating', name: 'Rating' };
+    for (const [raw, n] of [
+      ['-3.5', -3.5],
+      ['1e3', 1000],
+      ['+7', 7],
+      ['.5', 0.5],
+      ['9007199254740991', 9007199254740991],
+    ] as const)
+      expect(coerceValue(rating, raw)).toBe(n);
+    for (const raw of ['0x10', '0b11', '0o7', 'Infinity', '1_000', '1,5']) expect(() => coerceValue(rating, raw), raw).toThrow(`takes a number, got "${raw}".`);
+    expect(() => coerceValue(rating, '12345678901234567890')).toThrow(
+      'Field "r" takes a number, and 12345678901234567890 is beyond what is stored exactly (±9007199254740991): it would become 12345678901234567000.',
+    );
+    expect(() => checkValue(rating, '0x10')).toThrow('takes a number, got "0x10".');
+  });
+
   it('an unreadable --file is exit 2 in short words, before any request', async () => {
     const err = await failure(
       submissionUpdateRun({
