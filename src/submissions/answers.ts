@@ -260,6 +260,16 @@ export function listRecordAnswers(o: Record<string, unknown>): Record<string, un
   return Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => !meta.has(k)));
 }
 
+/**
+ * Whether an update changes stored data beyond its patch on the deployed service, for good
+ * (docs/submission-update.md): a partial submission becomes completed, answers to removed fields are
+ * dropped. Such an update needs a yes before it is sent, single or bulk (a bulk run also needs one
+ * for active integrations, which run again once per submission).
+ */
+export function changesBeyondPatch(effects: Pick<UpdateSideEffects, 'partial' | 'removed'>): boolean {
+  return effects.partial || effects.removed.length > 0;
+}
+
 /** Warnings for what an update changes on the deployed service besides the fields asked for (docs/submission-update.md). */
 export function sideEffectWarnings(
   label: string,

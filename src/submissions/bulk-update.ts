@@ -12,7 +12,7 @@ import { type IOStreams, write } from '../io/iostreams.js';
 import { notice } from '../io/output.js';
 import { createStatusLine } from '../io/status-line.js';
 import { RATE_LIMIT_PER_MINUTE } from '../service/limits.js';
-import { currentAnswers, integrationWarnings, isPartial } from './answers.js';
+import { currentAnswers, integrationWarnings, isPartial, changesBeyondPatch } from './answers.js';
 import { type BulkInput, sniffRef } from './bulk-input.js';
 import { type ResumeLog, isDone, openResults } from './bulk-log.js';
 import { progressReporter } from './bulk-progress.js';
@@ -141,7 +141,7 @@ export function bulkSideEffects(
     );
   }
   warnings.push(...integrationWarnings(active));
-  return { warnings, needsYes: partial > 0 || withRemoved > 0 || (active?.length ?? 0) > 0 };
+  return { warnings, needsYes: changesBeyondPatch({ partial: partial > 0, removed: [...removedKeys] }) || (active?.length ?? 0) > 0 };
 }
 
 /**

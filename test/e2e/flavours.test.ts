@@ -136,7 +136,8 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     const sub = await listed();
     expect(sub.data[id('Tags')]).toEqual(flavor === 'deployed' ? ['Urgent', null] : ['Urgent', '']);
 
-    const renamed = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Name=Ada Lovelace'], { env });
+    // A partial submission is completed by the deployed update: like a bulk run, that needs --yes off a terminal.
+    const renamed = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Name=Ada Lovelace', '--yes'], { env });
     expect(renamed.code, renamed.stderr).toBe(0);
     let after = await listed();
     expect(after.data[id('Name')]).toBe('Ada Lovelace');
@@ -147,6 +148,46 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(retagged.code, retagged.stderr).toBe(0);
     after = await listed();
     expect([after.data[id('Name')], after.data[id('Tags')]]).toEqual(['Ada Lovelace', ['Later']]);
+  });
+
+  it('an update that would drop answers to removed fields is refused off a terminal without --yes (exit 2, nothing sent), as a bulk run is', async () => {
+    const created = await runFormctl(
+      ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Shrinks', '--visibility', 'public', '--field', 'Name', '--field', 'Note'],
+      {
+        env,
+      },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const formId = created.stdout.split('\t')[0]!;
+    const id = await answerAsVisitor(formId, (id) => ({ [id('Name')]: 'Ada', [id('Note')]: 'keep me' }));
+    const note = id('Note');
+    const got = await runFormctl(['form', 'get', formId, '--json', 'properties'], { env });
+    const { properties } = JSON.parse(got.stdout) as { properties: Array<{ id: string }> };
+    const patch = join(work, `shrinks-${flavor}.json`);
+    writeFileSync(patch, JSON.stringify({ properties: properties.filter((p) => p.id !== note) }));
+    const shrunk = await runFormctl(['form', 'update', formId, '--file', patch], { env });
+    expect(shrunk.code, shrunk.stderr).toBe(0);
+    const listed = async () => {
+      const r = await runFormctl(['submission', 'list', formId, '--json'], { env });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as Listed[])[0]!;
+    };
+    const sub = await listed();
+    expect(sub.data[note]).toBe('keep me');
+
+    const refused = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Name=Zoe'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`holds answers to fields the form no longer has (${note})`);
+    expect(refused.stderr).toMatch(/^error: Update submission \d+ of form .* anyway: refusing without confirmation\.\nhint: Pass --yes to confirm\.\n$/m);
+    let after = await listed();
+    expect([after.data[id('Name')], after.data[note]]).toEqual(['Ada', 'keep me']);
+
+    const confirmed = await runFormctl(['submission', 'update', formId, String(sub.id), '--set', 'Name=Zoe', '--yes'], { env });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    after = await listed();
+    expect(after.data[id('Name')]).toBe('Zoe');
+    // The deployed service stores the answers to the current fields in place of all of them; the spec patches.
+    expect(after.data[note]).toBe(flavor === 'deployed' ? undefined : 'keep me');
   });
 
   it('a blank select (--set Plan=) clears its answer', async () => {

@@ -2,6 +2,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { activeIntegrations } from '../../api/submissions.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
+import { confirmSideEffects, sideEffectsRefusal } from './side-effects.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';
@@ -51,13 +52,13 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const active = !o.dryRun && !o.yes && cannotAsk && survey.ids.size + survey.uuids.size > 0 ? await activeIntegrations(client, form.id, o.signal) : undefined;
   if (active && active.length > 0) {
     for (const w of integrationWarnings(active)) await notice(o.io, w, 'warning');
-    if (!o.prompter) throw refusal(form);
+    if (!o.prompter) throw sideEffectsRefusal(what(form));
     // Off a terminal: refuses as the confirmation after the list would, with the same words.
     await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(form) });
   }
   const index = await scanTargets(c, survey);
   // Nothing left to send (a resumed run that is done, lines naming no submission): nothing to confirm.
-  if (index.byId.size > 0) await confirmSideEffects(o, c, index, active);
+  if (index.byId.size > 0) await confirmBulkSideEffects(o, c, index, active);
   const stats = await runWithResults(c, {
     input,
     index,
@@ -83,20 +84,17 @@ function confirmMessage(form: Form): string {
   return `Update the submissions of form ${formLabel(form)} anyway?`;
 }
 
-/** A real run off a terminal, without --yes, that has side effects to confirm. */
-function refusal(form: Form): UsageError {
-  return new UsageError(`Updating submissions of form ${formLabel(form)} has the side effects above: refusing without --yes.`, 'Pass --yes to go ahead.');
+function what(form: Form): string {
+  return `Updating submissions of form ${formLabel(form)}`;
 }
 
 /**
  * Says what the run changes on the deployed service besides the fields asked for, and asks (on a
  * terminal) or requires --yes (elsewhere) before a real run goes ahead (docs/submission-update.md).
  */
-async function confirmSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index: SubmissionIndex, read?: Record<string, unknown>[]): Promise<void> {
+async function confirmBulkSideEffects(o: BulkUpdateRunOptions, c: BulkContext, index: SubmissionIndex, read?: Record<string, unknown>[]): Promise<void> {
   const active = read ?? (await activeIntegrations(c.client, c.form.id, o.signal));
   const { warnings, needsYes } = bulkSideEffects(c.form, index, active);
   for (const w of warnings) await notice(o.io, w, 'warning');
-  if (!needsYes || o.dryRun || o.yes) return;
-  if (!o.prompter) throw refusal(c.form);
-  await confirmDestructive(o.io, o.prompter(), { message: confirmMessage(c.form) });
+  await confirmSideEffects(o.io, o.prompter, { what: what(c.form), question: confirmMessage(c.form), needsYes, dryRun: o.dryRun, yes: o.yes });
 }

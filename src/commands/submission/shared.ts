@@ -111,7 +111,7 @@ export function submissionUpdateCommand() {
     )
     .option(
       '-y, --yes',
-      'Bulk: go ahead without asking when updates have side effects on the deployed service (integrations firing again, partial submissions completed, answers to removed fields dropped)',
+      'Go ahead without asking when an update has side effects on the deployed service (partial submissions completed, answers to removed fields dropped; bulk: integrations firing again)',
     )
     .addOption(
       jsonOption(UPDATE_FIELDS, {

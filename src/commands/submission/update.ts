@@ -15,13 +15,16 @@ import { bulkUpdateRun } from './bulk.js';
 import { DEFAULT_CONCURRENCY, submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveData } from '../../submissions/fields.js';
-import { assertUpdatable, buildUpdateBody, listRecordAnswers, sideEffectWarnings } from '../../submissions/answers.js';
+import { assertUpdatable, buildUpdateBody, listRecordAnswers, changesBeyondPatch, sideEffectWarnings } from '../../submissions/answers.js';
+import { confirmSideEffects } from './side-effects.js';
 
 /** The single update's options: its flags of the declaration (the others are bulk-only), and what it needs. */
-export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json'> &
+export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json' | 'yes'> &
   Pick<Factory, 'io' | 'api'> & {
     form: string;
     submissionId: string;
+    /** Asks on a terminal before side effects (confirmSideEffects); without it they need --yes. */
+    prompter?: Factory['prompter'];
   };
 
 /** `--json` output of a single update: a contract with scripts. */
@@ -40,7 +43,7 @@ export interface UpdateResult {
 /** `formctl submission update [form] [submission-id]`: one submission, or many with --from (bulk.ts). */
 export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRun, bulkF = bulkUpdateRun) {
   return submissionUpdateCommand().action(async (formArg, submissionId, flags) => {
-    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume', 'yes'] as const).filter((k) => flags[k] !== undefined);
+    const bulkOnly = (['concurrency', 'rateLimit', 'results', 'resume'] as const).filter((k) => flags[k] !== undefined);
     if (flags.from !== undefined) {
       if (submissionId !== undefined) throw new UsageError('Pass either a submission id or --from, not both.');
       if (flags.set || flags.file !== undefined) throw new UsageError('--set and --file update one submission; --from carries the fields per line.');
@@ -66,7 +69,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
       const missing = formArg === undefined ? '<form> and <submission-id> arguments' : '<submission-id> argument';
       throw new UsageError(`Missing ${missing}.`, 'Pass a submission id (see `formctl submission list <form>`), or --from FILE for a bulk update.');
     }
-    return runF({ ...flags, io: f.io, api: f.api, form: await resolveFormArg(f, formArg), submissionId });
+    return runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: await resolveFormArg(f, formArg), submissionId });
   });
 }
 
@@ -104,6 +107,16 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const { body, effects } = buildUpdateBody(form, item, patch);
   const active = await activeIntegrations(client, form.id);
   for (const w of sideEffectWarnings(`${label[0]!.toUpperCase()}${label.slice(1)}`, effects, active)) await notice(o.io, w, 'warning');
+  // The same rule as a bulk run for what the deployed service changes in the stored data besides the
+  // patch (answers to removed fields dropped for good, a partial submission completed): asked on a
+  // terminal, --yes elsewhere, before the PUT. Integrations running again once are only warned about.
+  await confirmSideEffects(o.io, o.prompter, {
+    what: `Updating ${label} of form ${formLabel(form)}`,
+    question: `Update ${label} of form ${formLabel(form)} anyway?`,
+    needsYes: changesBeyondPatch(effects),
+    dryRun: o.dryRun,
+    yes: o.yes,
+  });
   if (o.dryRun) {
     // Exactly the body the update would PUT, so it can be piped to `formctl api` or compared.
     await write(o.io.stdout, JSON.stringify(body, null, 2) + '\n');

@@ -306,7 +306,7 @@ describe('submission update on the deployed service (replaces answers with the t
     fake!.subs.get(2)!.status = 'partial';
     fake!.subs.get(2)!.data.p_old = 'x';
     const fio = fakeIO();
-    await submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId: '2', set: [['Rating', '4']] });
+    await submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId: '2', set: [['Rating', '4']], yes: true });
     expect(fio.err()).toContain('warning: Submission 2 is a partial submission; on the deployed OpnForm service an update stores it as completed.');
     expect(fio.err()).toContain(
       'warning: Submission 2 holds answers to fields the form no longer has (p_old); the deployed OpnForm service drops them on update.',
@@ -315,6 +315,29 @@ describe('submission update on the deployed service (replaces answers with the t
       'warning: the form has 2 active integrations; on the deployed OpnForm service they run again for each updated submission: 1 webhook, 1 Slack will fire again.',
     );
     expect(fake!.fired).toBe(2);
+  });
+
+  it('a partial submission (completed by the update) or answers to removed fields (dropped by it): exit 2 without --yes off a terminal, nothing sent', async () => {
+    await start({ n: 5 });
+    fake!.subs.get(2)!.status = 'partial';
+    fake!.subs.get(3)!.data.p_old = 'x';
+    for (const submissionId of ['2', '3']) {
+      const fio = fakeIO();
+      const err = await failure(submissionUpdateRun({ io: fio.io, api: api(), form: '42', submissionId, set: [['Rating', '4']] }));
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toMatch(new RegExp(`^Updating submission ${submissionId} of form .* has the side effects above: refusing without --yes\\.$`));
+      expect(err.hint).toBe('Pass --yes to go ahead.');
+    }
+    expect(fake!.puts).toEqual([]);
+    // --dry-run sends nothing, so it needs no yes.
+    await submissionUpdateRun({ io: fakeIO().io, api: api(), form: '42', submissionId: '3', set: [['Rating', '4']], dryRun: true });
+    expect(fake!.puts).toEqual([]);
+  });
+
+  it('an update with no side effects needs no --yes', async () => {
+    await start({ n: 5 });
+    await submissionUpdateRun({ io: fakeIO().io, api: api(), form: '42', submissionId: '4', set: [['Rating', '4']] });
+    expect(fake!.puts.length).toBe(1);
   });
 
   it("a 403 names forms-write (the deployed ability) and the spec's submissions-write", async () => {
