@@ -1,5 +1,6 @@
 import { activeByKind, describeKinds } from '../webhooks/integrations.js';
 import type { Form } from '../api/forms.js';
+import { redactQuerySecrets } from '../api/redact.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
 import { UsageError } from '../errors.js';
 import { formLabel } from '../forms/label.js';
@@ -228,8 +229,10 @@ function assertHeldFiles(form: Form, id: string, type: string, value: unknown, c
   if (foreign.length === 0) return;
   const p = inputProperties(form).find((x) => x.id === id);
   const name = p?.name && p.name !== id ? `"${p.name}" (${id})` : `"${id}"`;
+  // A signed file URL (the deployed list signs each file's URL: api/app/Http/Resources/FormSubmissionResource.php:104
+  // in OpnForm) carries its signature: an error never shows it.
   throw new UsageError(
-    `Field ${name} is a ${type} field, and ${JSON.stringify(foreign[0])} is not one of the files this submission holds: the deployed OpnForm service keeps only files it stored itself, and stores anything else as nothing, erasing the answer; nothing was sent.`,
+    `Field ${name} is a ${type} field, and ${redactQuerySecrets(JSON.stringify(foreign[0]))} is not one of the files this submission holds: the deployed OpnForm service keeps only files it stored itself, and stores anything else as nothing, erasing the answer; nothing was sent.`,
     `A file answer can be cleared (an empty value) or keep some of its files; upload new files in the web interface.`,
   );
 }

@@ -88,6 +88,38 @@ describe.each(FLAVORS)('file answers in submission updates on the %s flavour (e2
     expect(names(after.data.sig)).toEqual(['sign-1.png']);
   });
 
+  it("a signed file URL never shows unredacted: the refusal of another submission's record, the bulk delete preview", async () => {
+    const res = await fetch(`${sb.url}/forms/${form.slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ name: 'Other', cv: ['other.pdf'], sig: 'sign-2.png' }),
+    });
+    expect(res.status).toBe(200);
+    const listed = JSON.parse((await runFormctl(['submission', 'list', String(form.id), '--json'], { env })).stdout) as Listed[];
+    const other = listed.find((l) => l.data.name === 'Other')!;
+    const target = listed.find((l) => l.data.name !== 'Other')!;
+    // The deployed list hands out signed URLs: what they carry must not reach the output.
+    const signatures = JSON.stringify(other.data).match(/signature=[^&"]+/g) ?? [];
+    if (flavor === 'deployed') expect(signatures.length).toBeGreaterThan(0);
+    const rec = join(work, 'other.json');
+    writeFileSync(rec, JSON.stringify(other));
+    const u = await runFormctl(['submission', 'update', String(form.id), String(target.id), '--file', rec], { env });
+    expect(u.code).toBe(2);
+    expect(u.stderr).toMatch(
+      /^error: Field "(CV" \(cv\) is a files|Signature" \(sig\) is a signature) field, and ".+" is not one of the files this submission holds: /m,
+    );
+    const d = await runFormctl(['submission', 'delete', String(form.id), '--where', 'name=Other', '--dry-run'], { env });
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stderr).toContain('other.pdf');
+    for (const out of [u.stderr, d.stderr]) {
+      for (const sig of signatures) expect(out).not.toContain(sig);
+      if (flavor === 'deployed') expect(out).toContain('signature=[REDACTED]');
+    }
+    // Its run log goes to the work directory, not the repo.
+    const gone = await runFormctl(['submission', 'delete', String(form.id), '--where', 'name=Other', '--yes', '--no-backup'], { env, cwd: work });
+    expect(gone.code, gone.stderr).toBe(0);
+  });
+
   it('another field changes and the files stay; a saved record may keep some of them', async () => {
     const sub = await first();
     const u = await runFormctl(['submission', 'update', String(form.id), String(sub.id), '--set', 'Name=Grace'], { env });

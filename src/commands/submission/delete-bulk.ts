@@ -13,6 +13,7 @@ import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
 import { cannotWrite } from '../../io/files.js';
 import { write } from '../../io/iostreams.js';
+import { redactQuerySecrets } from '../../api/redact.js';
 import { jsonFormat, notice, success, writeObject } from '../../io/output.js';
 import { confirmByTyping } from '../../io/prompter.js';
 import { createStatusLine } from '../../io/status-line.js';
@@ -178,7 +179,8 @@ async function preview(
     `${rows.length} submission${rows.length === 1 ? '' : 's'} of form ${formLabel(form)} match${rows.length === 1 ? 'es' : ''}${rows.length ? ':' : '; nothing to delete.'}`,
   ];
   for (const r of rows.slice(0, SAMPLE)) {
-    const answers = fields.map((p) => `${p.name ?? p.id}: ${JSON.stringify(r.data[p.id] ?? null)}`).join(', ');
+    // A file answer's signed URL carries its signature: the preview shows the file, never the signature.
+    const answers = fields.map((p) => `${p.name ?? p.id}: ${redactQuerySecrets(JSON.stringify(r.data[p.id] ?? null))}`).join(', ');
     lines.push(`  ${String(r.id ?? r.pathId).padStart(6)}  ${r.submitted_at ?? ''}  ${answers}`);
   }
   if (rows.length > SAMPLE) lines.push(`  … and ${rows.length - SAMPLE} more`);
