@@ -99,10 +99,10 @@ export type ProxyStage = 'connect' | 'handshake' | 'tunnel';
 const proxyConnectErrors = new WeakMap<object, ProxyStage>();
 
 /**
- * The errors of requests made to a proxy itself (a CONNECT, or a plain http:// request forwarded
- * through it) before it answered anything: it closed the connection, or wrote something that is not
- * HTTP (a SOCKS proxy, or another service on that port). The service was never reached, whatever
- * the error names; undici gives the request to the target the same error object.
+ * The errors of the CONNECTs made to a proxy before it answered anything: it closed the connection,
+ * or wrote something that is not HTTP (a SOCKS proxy, or another service on that port). The service
+ * was never reached, whatever the error names; undici gives the request to the target the same
+ * error object. A forwarded plain http:// request is not among them: it may have reached the service.
  */
 const proxyUnanswered = new WeakSet<object>();
 
@@ -173,7 +173,7 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
   const proxies = [p.http?.url, p.https?.url].filter((u) => u !== undefined);
   // A forwarded request is made to the proxy's origin with the target's full URL as its path
   // (undici's Http1ProxyWrapper), and undici tells each request it makes on this channel.
-  // The requests made to a proxy (a CONNECT, a forwarded request) that it has not answered yet,
+  // The CONNECTs made to a proxy that it has not answered yet,
   // with its origin: undici tells when it creates each request, its answer's head, and its error.
   const unanswered = new Map<object, { origin: string; tunnel: boolean }>();
   const proxyOrigins = new Set(proxies.map((x) => originOf(x)).filter((x) => x !== undefined));
@@ -182,7 +182,9 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
     if (target) forwardedTo.add(target.origin);
     const r = (m as { request?: { origin?: unknown; method?: unknown } }).request;
     const origin = r && originOf(String(r.origin ?? ''));
-    if (r && origin !== undefined && proxyOrigins.has(origin)) unanswered.set(r, { origin, tunnel: r.method === 'CONNECT' });
+    // Only a CONNECT: a forwarded request reached the proxy whole and may have been carried out by the
+    // service before the proxy failed, so its failure keeps the words that say so (the client's).
+    if (r && r.method === 'CONNECT' && origin !== undefined && proxyOrigins.has(origin)) unanswered.set(r, { origin, tunnel: true });
   };
   const onHeaders = (m: unknown): void => void unanswered.delete((m as { request?: object }).request ?? {});
   const onError = (m: unknown): void => {

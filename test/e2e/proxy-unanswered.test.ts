@@ -96,3 +96,20 @@ describe('an https:// service through a proxy that does not answer its CONNECT',
     expect(r.code).toBe(12);
   });
 });
+
+describe('a plain http:// request forwarded through a proxy that then closes', () => {
+  it('keeps the words that say a write may have been carried out (exit 11), not "the proxy closed without answering"', async () => {
+    // The forwarded request reached the proxy whole: the service may have acted on it before the proxy failed.
+    const r = await runFormctl(['workspace', 'create', '--name', 'ViaProxy'], {
+      env: {
+        ...home.env,
+        FORMCTL_BASE_URL: 'http://127.0.0.1:8999',
+        FORMCTL_TOKEN: 'tok_never_shown_0123456789',
+        HTTP_PROXY: `http://127.0.0.1:${port('closes')}`,
+      },
+    });
+    expect(r.code).toBe(11);
+    expect(r.stderr).not.toContain('closed the connection without answering');
+    expect(r.stderr).toContain('was dropped (POST /open/workspaces/create)');
+  });
+});
