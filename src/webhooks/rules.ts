@@ -19,6 +19,8 @@ export const systemResolver: Resolver = async (host) => {
 };
 
 export interface UrlRuleOptions {
+  /** The headers are the ones the service stored, sent back unchanged: a service that took them counted their lengths its own way. */
+  storedHeaders?: boolean;
   /** Accept private receivers, and plain http:// to them (a receiver on this machine, a sandbox with --allow-private-webhooks). */
   allowPrivate?: boolean;
   resolve?: Resolver;
@@ -67,10 +69,14 @@ export function checkSecret(secret: unknown): string[] {
   return [];
 }
 
-/** Problems with custom headers, one message per problem, in the deployed server's words with what was found. */
-export function checkHeaders(headers: unknown): string[] {
+/**
+ * Problems with custom headers, one message per problem, in the deployed server's words with what was
+ * found. Lengths in UTF-8 bytes, as the deployed server counts (src/service/webhooks.ts), unless
+ * `count` says characters: headers the service already stored, sent back unchanged by an update.
+ */
+export function checkHeaders(headers: unknown, count: 'bytes' | 'characters' = 'bytes'): string[] {
   if (headers === undefined || headers === null) return [];
-  return headerProblems(headers).map(withDetail);
+  return headerProblems(headers, count).map(withDetail);
 }
 
 /** The `data` object of a webhook integration. */
@@ -88,7 +94,7 @@ export async function validateWebhookData(data: WebhookData, o: UrlRuleOptions =
   };
   if ('webhook_url' in data) add('data.webhook_url', await checkWebhookUrl(data.webhook_url, o));
   add('data.webhook_secret', checkSecret(data.webhook_secret));
-  add('data.webhook_headers', checkHeaders(data.webhook_headers));
+  add('data.webhook_headers', checkHeaders(data.webhook_headers, o.storedHeaders ? 'characters' : 'bytes'));
   return errors;
 }
 

@@ -89,7 +89,9 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
   const { webhook_url: _stored, ...kept } = body.data;
   const toCheck = o.url !== undefined ? body.data : kept;
   const warnings: string[] = [];
-  throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve, warnings }), { allowPrivate: o.allowPrivate });
+  throwIfInvalid(await validateWebhookData(toCheck, { allowPrivate: o.allowPrivate, resolve: o.resolve, warnings, storedHeaders: headers === undefined }), {
+    allowPrivate: o.allowPrivate,
+  });
   for (const w of warnings) await notice(o.io, w, 'warning');
   const updated = await updateWebhook(client, formId, o.id, body).catch((err: unknown) => {
     // Every update sends the stored URL back, and the service checks it again: a host it cannot resolve

@@ -313,6 +313,18 @@ describe('webhook update', () => {
     });
   });
 
+  it('headers the service stored are sent back unchanged even when longer than 255 bytes (a spec service counts characters); a new header map is counted in bytes', async () => {
+    const long = { ...integration, data: { ...integration.data, webhook_headers: { 'X-Acc': 'é'.repeat(200) } } };
+    const { server, api } = await stub((req, res) =>
+      req.method === 'GET' ? json(res, 200, [long]) : json(res, 200, { form_integration: { ...long, ...JSON.parse(req.body) } }),
+    );
+    await webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [], deactivate: true, secret: true });
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'PUT']);
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, header: [['X-New', '1']], secret: true }));
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toContain("Header value for 'X-Acc' exceeds 255 characters (it has 400 bytes in UTF-8, which the service counts).");
+  });
+
   it('a stored URL the service can no longer resolve (exit 7) comes with the hint to pass --url: every update sends it again', async () => {
     const { api } = await stub((req, res) =>
       req.method === 'GET'
