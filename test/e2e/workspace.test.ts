@@ -48,7 +48,7 @@ describe('workspace commands end to end', () => {
     const bad = await runFormctl(['workspace', 'list', '--json', 'id,nmae'], { env });
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      'error: Unknown JSON field: nmae.\nhint: Available fields: id, name, icon, settings, max_file_size, is_readonly\n',
+      'error: Unknown JSON field: nmae.\nhint: Available fields: id, name, icon, settings, max_file_size, is_readonly, default\n',
     ]);
   });
 });

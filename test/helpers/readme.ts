@@ -325,9 +325,10 @@ export async function runSection(statements: Statement[], e: SectionEnv): Promis
     }
     kinds.push('run');
     script.push(`__CALLS=${f}.calls; { ${text}\n} >${f}.out 2>${f}.err </dev/null`, `__rc=$?; __CALLS=; echo $__rc >${f}.rc`);
-    // A visitor's answer is delivered to webhooks in the background; a person reads the receiver's
-    // output before typing on, so the runner waits (up to 5 s) for the listener to save it.
-    if (/^curl .*\/forms\/[^/\s]+\/answer\b/.test(text)) {
+    // A visitor's answer (curl, or `webhook trigger`, which posts one) is delivered to webhooks in the
+    // background; a person reads the receiver's output before typing on, so the runner waits (up to
+    // 5 s) for the listener to save it (a loaded machine delivers after the next command started).
+    if (/^curl .*\/forms\/[^/\s]+\/answer\b/.test(text) || /^formctl webhook trigger\b/.test(text)) {
       script.push(
         `__n=$(ls deliveries/*.body 2>/dev/null | wc -l); for __t in $(seq 1 100); do [ "$(ls deliveries/*.body 2>/dev/null | wc -l)" -gt "$__n" ] && break; sleep 0.05; done`,
       );
