@@ -45,6 +45,11 @@ export interface Profile {
   tokenOrigin?: string;
   /** Default workspace id set by `formctl workspace use`. */
   workspace?: number;
+  /**
+   * Made by `formctl sandbox --profile-name` (its token and base URL are the sandbox's): a later
+   * sandbox may replace it. Dropped when anything else saves a base URL or token into the profile.
+   */
+  sandbox?: boolean;
 }
 
 export interface ConfigData {
@@ -104,6 +109,8 @@ export class ConfigStore {
       // A token being saved belongs to the profile's base URL unless the caller says otherwise.
       if (patch.token !== undefined && patch.tokenOrigin === undefined) next.tokenOrigin = originOf(next.baseUrl || DEFAULT_BASE_URL);
       if (next.token === undefined) delete next.tokenOrigin;
+      // A base URL or token saved by anything but the sandbox makes the profile the user's own.
+      if (patch.sandbox !== true && ('baseUrl' in patch || 'token' in patch)) delete next.sandbox;
       for (const k of Object.keys(next) as Array<keyof Profile>) if (next[k] === undefined) delete next[k];
       data.profiles[name] = next;
       if (!data.currentProfile) data.currentProfile = name;

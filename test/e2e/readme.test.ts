@@ -70,6 +70,15 @@ function editorScript(dir: string): string {
   return path;
 }
 
+/** Marks profile "local" in $FORMCTL_CONFIG_DIR/config.json as made by `formctl sandbox --profile-name`. */
+const MARK_SANDBOX_PROFILE = [
+  "const fs = require('node:fs');",
+  "const f = require('node:path').join(process.env.FORMCTL_CONFIG_DIR, 'config.json');",
+  "const c = JSON.parse(fs.readFileSync(f, 'utf8'));",
+  'c.profiles.local.sandbox = true;',
+  'fs.writeFileSync(f, JSON.stringify(c, null, 2));',
+].join(' ');
+
 /** Replays one README section; returns the problems found, one message per failing statement. */
 async function replay(list: Statement[], o: { signal?: AbortSignal; marker?: string } = {}): Promise<{ problems: string[]; ran: number }> {
   const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
@@ -98,7 +107,13 @@ async function replay(list: Statement[], o: { signal?: AbortSignal; marker?: str
       EDITOR: editorScript(home.dir),
     },
     sub: { ports, baseUrl: sandbox.url },
-    prelude: [`printf %s "$MY_TOKEN" | formctl --profile local auth login --with-token --base-url ${sandbox.url}`, 'formctl profile use local'],
+    // The profile is marked as `sandbox --profile-name local` marks it, so a section's own
+    // `formctl sandbox --profile-name local` may replace it, as it would after the README's setup.
+    prelude: [
+      `printf %s "$MY_TOKEN" | formctl --profile local auth login --with-token --base-url ${sandbox.url}`,
+      'formctl profile use local',
+      `node -e ${JSON.stringify(MARK_SANDBOX_PROFILE)}`,
+    ],
     signal: o.signal,
     marker: o.marker,
   });

@@ -60,6 +60,42 @@ describe('formctl sandbox', () => {
     expect(await again.exited, again.stderr()).toBe(0);
   });
 
+  it('--profile-name never replaces a profile the user saved (exit 2, the profile untouched), nor one made by a sandbox and then logged into again', async () => {
+    const p = startSandboxProcess(['--port', '0', '--json']);
+    try {
+      const info = JSON.parse(await p.firstLine) as { url: string; tokens: { all: string } };
+      const login = await runFormctl(['--profile', 'mine', 'auth', 'login', '--with-token', '--base-url', info.url], { env: home.env, input: info.tokens.all });
+      expect(login.code, login.stderr).toBe(0);
+      const config = join(home.dir, 'config', 'config.json');
+      const before = readFileSync(config, 'utf8');
+
+      const r = await runFormctl(['sandbox', '--port', '0', '--profile-name', 'mine'], { env: home.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: A profile named "mine" already exists (${info.url}) and was not made by formctl sandbox.\n` +
+          'hint: Choose another --profile-name, or run `formctl profile remove mine` first.\n',
+      );
+      expect(readFileSync(config, 'utf8')).toBe(before);
+
+      // A sandbox profile the user then logs into again is the user's own from then on.
+      const own = startSandboxProcess(['--port', '0', '--json', '--profile-name', 'own']);
+      JSON.parse(await own.firstLine);
+      own.child.kill('SIGINT');
+      expect(await own.exited, own.stderr()).toBe(0);
+      const relogin = await runFormctl(['--profile', 'own', 'auth', 'login', '--with-token', '--base-url', info.url], {
+        env: home.env,
+        input: info.tokens.all,
+      });
+      expect(relogin.code, relogin.stderr).toBe(0);
+      const again = await runFormctl(['sandbox', '--port', '0', '--profile-name', 'own'], { env: home.env });
+      expect(again.code).toBe(2);
+      expect(JSON.parse(readFileSync(config, 'utf8')).profiles.own.baseUrl).toBe(info.url);
+    } finally {
+      p.child.kill('SIGINT');
+      await p.exited;
+    }
+  });
+
   it('text mode prints the URL, the tokens and copy-paste lines', async () => {
     const p = startSandboxProcess(['--port', '0', '--rate-limit', '0']);
     const first = await p.firstLine;

@@ -113,6 +113,17 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   }
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
   if (o.caFile !== undefined && !o.tls) throw new UsageError('--ca-file needs --tls.');
+  // A profile of that name holding the user's own login is never replaced (its token, base URL and
+  // default workspace would be lost); one an earlier `sandbox --profile-name` saved (marked so) may be.
+  if (o.profileName !== undefined) {
+    const existing = (await o.config()).profile(o.profileName);
+    if (existing !== undefined && existing.sandbox !== true) {
+      throw new UsageError(
+        `A profile named "${o.profileName}" already exists (${existing.baseUrl || 'the default base URL'}) and was not made by formctl sandbox.`,
+        `Choose another --profile-name, or run \`formctl profile remove ${o.profileName}\` first.`,
+      );
+    }
+  }
   // A ready file that cannot be written is bad input (exit 2), said before the sandbox starts.
   if (o.readyFile !== undefined) await checkReadyDir(o.readyFile);
   // A file left by an earlier run must not look like this run being ready.
@@ -142,7 +153,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   try {
     if (o.profileName) {
       const store = await o.config();
-      await store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId });
+      await store.saveProfile(o.profileName, { baseUrl: handle.url, token: handle.tokens.all, workspace: handle.workspaceId, sandbox: true });
     }
     const line = {
       url: handle.url,
