@@ -40,12 +40,12 @@ describe('formctl sandbox --ready-file, in a script', () => {
       ['-TERM', ''],
       ['-TERM', ' --profile-name tmp'],
     ]) {
-      // A stale file from an earlier run is not taken for this one.
-      writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://stale.invalid"}\n');
+      // A stale ready file from an earlier run (another pid) is not taken for this one, and is replaced.
+      writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://stale.invalid","pid":1}\n');
       const r = await bash(`set -euo pipefail
 trap 'kill %1 2>/dev/null || true' EXIT
 formctl sandbox --port 0 --rate-limit 0 --ready-file sandbox.json${extra} > sandbox.log &
-until jq -e .pid sandbox.json > /dev/null 2>&1; do sleep 0.1; done
+until [ "$(jq -r .pid sandbox.json 2>/dev/null)" = "$!" ]; do sleep 0.1; done
 stat -c %a sandbox.json
 FORMCTL_BASE_URL=$(jq -r .url sandbox.json) FORMCTL_TOKEN=$(jq -r .tokens.all sandbox.json) formctl workspace list | cut -f2
 [ "$(jq -r .pid sandbox.json)" = "$!" ] || { echo "pid mismatch" >&2; exit 1; }

@@ -10,7 +10,7 @@ import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/lim
 import { FLAVORS } from '../../service/flavors.js';
 import { isEmail } from '../../service/text.js';
 import { constants } from 'node:fs';
-import { access, rm, stat } from 'node:fs/promises';
+import { access, open, rm, stat } from 'node:fs/promises';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -88,7 +88,7 @@ function sandboxCommand() {
     '# in another terminal, after --profile-name local:',
     'formctl --profile local form list',
     '# in a script: start it in the background, wait for the file, stop it with a plain kill (SIGTERM, as Ctrl-C: exit 0, the file removed)',
-    'formctl sandbox --port 0 --ready-file sandbox.json &',
+    'formctl sandbox --port 0 --ready-file sandbox-ready.json &',
   ]);
 }
 
@@ -124,6 +124,9 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       );
     }
   }
+  // Files the sandbox writes (and, for the ready file, removes on exit) never take the place of a file of
+  // the user's: the state, a ready file and a CA certificate each need their own path.
+  await checkFileFlags(o);
   // A ready file that cannot be written is bad input (exit 2), said before the sandbox starts.
   if (o.readyFile !== undefined) await checkReadyDir(o.readyFile);
   // A file left by an earlier run must not look like this run being ready.
@@ -231,6 +234,75 @@ async function checkReadyDir(file: string): Promise<void> {
   if (denied) throw new UsageError(`Cannot write --ready-file ${file}: the directory ${dir} is not writable.`, 'Choose a directory you can write to.');
   const target = await stat(file).catch(() => undefined);
   if (target?.isDirectory()) throw new UsageError(`Cannot write --ready-file ${file}: it is a directory.`);
+}
+
+/**
+ * Refuses (exit 2) two file flags naming one file, a --ready-file that holds something else than a
+ * ready file (the sandbox replaces it and removes it on exit), and a --ca-file that holds something else
+ * than a PEM certificate (the sandbox writes its CA over it). An empty file (`mktemp`) is taken as free.
+ */
+async function checkFileFlags(o: Pick<SandboxRunOptions, 'data' | 'readyFile' | 'caFile' | 'tls'>): Promise<void> {
+  const flags = [
+    ['--data', o.data],
+    ['--ready-file', o.readyFile],
+    ['--ca-file', o.tls ? o.caFile : undefined],
+  ].filter((f): f is [string, string] => f[1] !== undefined);
+  for (let i = 0; i < flags.length; i++) {
+    for (let j = i + 1; j < flags.length; j++) {
+      if (resolve(flags[i]![1]) === resolve(flags[j]![1])) {
+        throw new UsageError(`${flags[i]![0]} and ${flags[j]![0]} name the same file (${flags[j]![1]}).`, 'Give each its own file.');
+      }
+    }
+  }
+  if (o.readyFile !== undefined) {
+    const text = await readSmallFile(o.readyFile);
+    if (text !== undefined && text.trim() !== '' && !isReadyFile(text)) {
+      throw new UsageError(
+        `--ready-file ${o.readyFile} already exists and is not a ready file formctl sandbox wrote (it would be replaced, then removed on exit).`,
+        'Choose another path, or move that file away first.',
+      );
+    }
+  }
+  if (o.tls && o.caFile !== undefined) {
+    const text = await readSmallFile(o.caFile);
+    if (text !== undefined && text.trim() !== '' && !text.startsWith('-----BEGIN CERTIFICATE-----')) {
+      throw new UsageError(
+        `--ca-file ${o.caFile} already exists and is not a PEM certificate (it would be overwritten).`,
+        'Choose another path, or move that file away first.',
+      );
+    }
+  }
+}
+
+/** The start of a regular file (enough to tell what it is), or undefined when there is none. */
+async function readSmallFile(file: string): Promise<string | undefined> {
+  const st = await stat(file).catch(() => undefined);
+  if (!st?.isFile()) return undefined;
+  const fh = await open(file, 'r').catch(() => undefined);
+  // One the sandbox cannot read, it cannot tell: not its own.
+  if (fh === undefined) return '\0';
+  try {
+    const buf = Buffer.alloc(Math.min(st.size, READY_FILE_MAX));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return st.size > READY_FILE_MAX ? '\0' : buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Far more than a ready file takes (a few tokens and users). */
+const READY_FILE_MAX = 1024 * 1024;
+
+/** The shape of what writeReadyFile writes: one JSON object with the sandbox's url and pid. */
+function isReadyFile(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+    const r = v as Record<string, unknown>;
+    return typeof r.url === 'string' && /^https?:\/\//.test(r.url) && typeof r.pid === 'number';
+  } catch {
+    return false;
+  }
 }
 
 async function removeReadyFile(file: string): Promise<void> {
