@@ -102,7 +102,15 @@ describe.each(FLAVORS)('file answers in submission updates on the %s flavour (e2
     const signatures = JSON.stringify(other.data).match(/signature=[^&"]+/g) ?? [];
     if (flavor === 'deployed') expect(signatures.length).toBeGreaterThan(0);
     const rec = join(work, 'other.json');
+    // As saved, the record names the other submission: refused (exit 2), its answers would replace the target's.
     writeFileSync(rec, JSON.stringify(other));
+    const named = await runFormctl(['submission', 'update', String(form.id), String(target.id), '--file', rec], { env });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(
+      `error: ${rec} is a record of submission ${other.id} (its "id"), not of submission ${target.id}: nothing was sent.\nhint: Pass ${other.id} as the submission id, or remove "id" from the file to apply its answers to ${target.id}.\n`,
+    );
+    // Without the ids that name it, its files are looked at, and refused.
+    writeFileSync(rec, JSON.stringify({ ...other, id: undefined, submission_id: undefined }));
     const u = await runFormctl(['submission', 'update', String(form.id), String(target.id), '--file', rec], { env });
     expect(u.code).toBe(2);
     expect(u.stderr).toMatch(

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolveForm } from '../../api/forms.js';
 import { activeIntegrations, updateSubmission } from '../../api/submissions.js';
 import { findSubmission } from '../../submissions/lookup.js';
-import { numericIdOf, submissionRefArg } from '../../submissions/ref.js';
+import { type SubmissionRef, numericIdOf, parseSubmissionRef, submissionRefArg, uuidOf } from '../../submissions/ref.js';
+import type { NormalizedSubmission } from '../../api/normalize.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { cannotRead, parseJsonObject } from '../../io/files.js';
@@ -73,8 +74,14 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
   });
 }
 
-/** Reads `--file`: a JSON object of field values. */
-async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[string, unknown]>> {
+/** What `--file` holds: the field values, and the submission a saved list record names (its `id`, `submission_id`). */
+interface FieldsFile {
+  entries: Array<[string, unknown]>;
+  names: Array<{ key: 'id' | 'submission_id'; ref: SubmissionRef }>;
+}
+
+/** Reads `--file`: a JSON object of field values, or a record saved from `submission list --json`. */
+async function readFieldsFile(io: IOStreams, file: string): Promise<FieldsFile> {
   let text: string;
   try {
     text = file === '-' ? (await readAll(io.stdin)).toString('utf8') : await readFile(file, 'utf8');
@@ -82,7 +89,35 @@ async function readFieldsFile(io: IOStreams, file: string): Promise<Array<[strin
     throw cannotRead(file === '-' ? 'stdin' : file, err);
   }
   const o = parseJsonObject(text, file === '-' ? 'stdin' : file, { expected: 'a JSON object of field values, e.g. {"Email": "a@example.com"}' });
-  return Object.entries(listRecordAnswers(o) ?? o);
+  const record = listRecordAnswers(o);
+  if (!record) return { entries: Object.entries(o), names: [] };
+  const names: FieldsFile['names'] = [];
+  for (const key of ['id', 'submission_id'] as const) {
+    const ref = o[key] === undefined || o[key] === null ? null : parseSubmissionRef(o[key]);
+    if (ref) names.push({ key, ref });
+  }
+  return { entries: Object.entries(record), names };
+}
+
+/**
+ * Refuses a saved record of another submission (`--file r40.json` for submission 37): its answers
+ * would replace the other's, as `--from` refuses a line whose ids disagree. Checked before any request
+ * when the record names the submission as the argument does (both ids, or both UUIDs), else once the
+ * submission is found (`item`).
+ */
+function assertSameSubmission(file: string, names: FieldsFile['names'], arg: string, ref: SubmissionRef, item?: NormalizedSubmission): void {
+  for (const { key, ref: named } of names) {
+    let other: boolean | undefined;
+    if (named.kind === ref.kind) other = named.kind === 'id' ? named.id !== (ref as { id: number }).id : named.uuid !== (ref as { uuid: string }).uuid;
+    else if (item) other = named.kind === 'id' ? named.id !== numericIdOf(item) : uuidOf(item) !== undefined && named.uuid !== uuidOf(item);
+    if (other) {
+      const shown = named.kind === 'id' ? String(named.id) : named.uuid;
+      throw new UsageError(
+        `${file} is a record of submission ${shown} (its "${key}"), not of submission ${arg}: nothing was sent.`,
+        `Pass ${shown} as the submission id, or remove "${key}" from the file to apply its answers to ${arg}.`,
+      );
+    }
+  }
 }
 
 /**
@@ -94,7 +129,10 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   if (o.set && o.file !== undefined) throw new UsageError('Use either --set or --file, not both.');
   if (!o.set && o.file === undefined) throw new UsageError('Nothing to update.', 'Pass --set field=value (repeatable) or --file data.json.');
   const ref = submissionRefArg(o.submissionId);
-  const entries = o.file !== undefined ? await readFieldsFile(o.io, o.file) : o.set!;
+  const read = o.file !== undefined ? await readFieldsFile(o.io, o.file) : undefined;
+  const fileName = o.file === '-' ? 'stdin' : (o.file ?? '');
+  if (read) assertSameSubmission(fileName, read.names, o.submissionId, ref);
+  const entries = read ? read.entries : o.set!;
   if (entries.length === 0) throw new UsageError('Nothing to update: the file has no fields.');
   const client = await o.api();
   const form = await resolveForm(client, o.form);
@@ -103,6 +141,7 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const item = await findSubmission(client, form.id, ref);
   const id = numericIdOf(item);
   if (id === undefined) throw new UsageError(`The service lists submission ${o.submissionId} without a numeric id, so it cannot be updated safely.`);
+  if (read) assertSameSubmission(fileName, read.names, o.submissionId, ref, item);
   const label = ref.kind === 'id' ? `submission ${id}` : `submission ${id} (${ref.uuid})`;
   const { body, effects } = buildUpdateBody(form, item, patch);
   const active = await activeIntegrations(client, form.id);

@@ -252,6 +252,20 @@ describe('submission update', () => {
     expect(JSON.parse(fio.out())).toEqual({ submission_id: '7', id: 7, form_id: 42, updated: ['p_email', 'p_age'], message: 'Record successfully updated.' });
   });
 
+  it('a saved list record of another submission (its id) is refused for this one (exit 2) before any request; its own record goes through', async () => {
+    const fake = await specFake(10);
+    const record = (id: number) => JSON.stringify({ id, submission_id: String(id), form_id: 42, data: { p_name: `Copied from ${id}`, p_age: id } });
+    const err = await failure(
+      submissionUpdateRun({ io: fakeIO({ stdin: record(4) }).io, api: async () => clientFor(fake.url), form: '42', submissionId: '7', file: '-' }),
+    );
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe('stdin is a record of submission 4 (its "id"), not of submission 7: nothing was sent.');
+    expect(err.hint).toBe('Pass 4 as the submission id, or remove "id" from the file to apply its answers to 7.');
+    expect(fake.requests).toEqual([]);
+    await submissionUpdateRun({ io: fakeIO({ stdin: record(7) }).io, api: async () => clientFor(fake.url), form: '42', submissionId: '7', file: '-' });
+    expect(fake.puts.map((p) => p.body.data)).toEqual([{ p_name: 'Copied from 7', p_age: 7 }]);
+  });
+
   it('a server validation error exits 7 with the field errors', async () => {
     stub = await startStubServer((req, res) => {
       if (serveForm(req, res)) return;
