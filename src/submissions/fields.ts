@@ -183,3 +183,33 @@ export function resolveData(form: Form, entries: Iterable<[string, unknown]>, o:
   }
   return data;
 }
+
+/** Whether an answer is empty as the deployed service reads it (its middleware turns blank text into null, `api/app/Http/Kernel.php:45-46`). */
+function blankAnswer(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+}
+
+/**
+ * Refuses, before the request, a patch that empties a required field: the service answers it with
+ * 422 ("The Name field is required."). Only where the form's definition alone decides it: a field
+ * marked `required`, not `hidden`, and without logic, which can make a field required or hidden
+ * depending on other answers (OpnForm `api/app/Http/Requests/AnswerFormRequest.php:89-96`, which
+ * also reads "required" on a checkbox as "must be true").
+ */
+export function assertRequiredKept(form: Form, patch: Record<string, unknown>): void {
+  for (const p of inputProperties(form)) {
+    if (!(p.id in patch) || p.required !== true || p.hidden === true) continue;
+    const logic = (p as Record<string, unknown>).logic;
+    if (logic !== undefined && logic !== null && !(typeof logic === 'object' && Object.keys(logic).length === 0)) continue;
+    const v = patch[p.id];
+    const checkbox = String(p.type ?? '') === 'checkbox';
+    if (!(blankAnswer(v) || (checkbox && v === false))) continue;
+    const name = p.name && p.name !== p.id ? `"${p.name}" (${p.id})` : `"${p.id}"`;
+    throw new UsageError(
+      `Field ${name} is required${checkbox ? ' (it must be checked)' : ''}: the service refuses to ${checkbox ? 'uncheck' : 'empty'} it (422); nothing was sent.`,
+      checkbox
+        ? 'Leave the field out of the update, or make it optional first with `formctl form update`.'
+        : 'Give it a value, or make it optional first with `formctl form update`.',
+    );
+  }
+}

@@ -190,6 +190,14 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(after.data[note]).toBe(flavor === 'deployed' ? undefined : 'keep me');
   });
 
+  it('emptying a required field (--set Name=) is exit 2 before any PUT, not the 422 the service gives', async () => {
+    const sub = (await list())[0]!;
+    const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), String(sub.id), '--set', 'Name=  '], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Field "Name" \(name\) is required: the service refuses to empty it \(422\); nothing was sent\.\nhint: Give it a value/m);
+    expect(r.stderr).not.toMatch(/^\[debug\] > PUT /m);
+  });
+
   it('a blank select (--set Plan=) clears its answer', async () => {
     const created = await runFormctl(
       ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Plans', '--visibility', 'public', '--field', 'Name', '--field', 'Plan:select=Free,Pro'],

@@ -15,7 +15,7 @@ import type { FlagsOf } from '../shared.js';
 import { bulkUpdateRun } from './bulk.js';
 import { DEFAULT_CONCURRENCY, submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
-import { resolveData } from '../../submissions/fields.js';
+import { assertRequiredKept, resolveData } from '../../submissions/fields.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, changesBeyondPatch, sideEffectWarnings } from '../../submissions/answers.js';
 import { confirmSideEffects } from './side-effects.js';
 
@@ -138,6 +138,7 @@ export async function submissionUpdateRun(o: SubmissionUpdateOptions): Promise<v
   const form = await resolveForm(client, o.form);
   assertUpdatable(form);
   const patch = resolveData(form, entries, { coerce: o.file === undefined });
+  assertRequiredKept(form, patch);
   const item = await findSubmission(client, form.id, ref);
   const id = numericIdOf(item);
   if (id === undefined) throw new UsageError(`The service lists submission ${o.submissionId} without a numeric id, so it cannot be updated safely.`);
