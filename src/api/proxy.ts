@@ -173,9 +173,9 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
   const proxies = [p.http?.url, p.https?.url].filter((u) => u !== undefined);
   // A forwarded request is made to the proxy's origin with the target's full URL as its path
   // (undici's Http1ProxyWrapper), and undici tells each request it makes on this channel.
-  // The CONNECTs made to a proxy that it has not answered yet,
-  // with its origin: undici tells when it creates each request, its answer's head, and its error.
-  const unanswered = new Map<object, { origin: string; tunnel: boolean }>();
+  // The CONNECTs made to a proxy that it has not answered yet, with the proxy's origin: undici tells
+  // when it creates each request, its answer's head, and its error.
+  const unanswered = new Map<object, string>();
   const proxyOrigins = new Set(proxies.map((x) => originOf(x)).filter((x) => x !== undefined));
   const onCreate = (m: unknown): void => {
     const target = forwardedTarget(m, proxies);
@@ -184,15 +184,14 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
     const origin = r && originOf(String(r.origin ?? ''));
     // Only a CONNECT: a forwarded request reached the proxy whole and may have been carried out by the
     // service before the proxy failed, so its failure keeps the words that say so (the client's).
-    if (r && r.method === 'CONNECT' && origin !== undefined && proxyOrigins.has(origin)) unanswered.set(r, { origin, tunnel: true });
+    if (r && r.method === 'CONNECT' && origin !== undefined && proxyOrigins.has(origin)) unanswered.set(r, origin);
   };
   const onHeaders = (m: unknown): void => void unanswered.delete((m as { request?: object }).request ?? {});
   const onError = (m: unknown): void => {
     const { request, error } = m as { request?: object; error?: unknown };
     if (!request || !unanswered.delete(request)) return;
     // A connection to the proxy that was never made (refused, not resolved, its TLS) is proxyFailure's
-    // own case: marked by the connector for a tunnel (proxyConnectErrors), told by the error for a
-    // forwarded request (undici connects to the proxy for those without the connector).
+    // own case: marked by the connector (proxyConnectErrors), and told by the error as well.
     if (typeof error !== 'object' || error === null || proxyConnectErrors.has(error)) return;
     const { code, syscall } = error as { code?: unknown; syscall?: unknown };
     if (syscall === 'connect' || syscall === 'getaddrinfo' || code === 'UND_ERR_CONNECT_TIMEOUT' || (typeof code === 'string' && TLS_FAILURE.test(code)))
@@ -293,7 +292,7 @@ export async function proxyAgent(p: ProxySetting, o: { connectTimeoutMs?: number
       }
       let stage: ProxyStage | undefined;
       for (const a of pending) if (a.origin === origin && stage !== 'handshake') stage = a.stage;
-      if (stage === undefined) for (const a of unanswered.values()) if (a.origin === origin && a.tunnel) stage = 'tunnel';
+      if (stage === undefined && [...unanswered.values()].includes(origin)) stage = 'tunnel';
       return stage;
     }
   }

@@ -44,8 +44,7 @@ export const REFUSED_TO_SEND = /^(UND_ERR_INVALID_ARG|ERR_INVALID_CHAR|ERR_HTTP_
  * match its Content-Length, e.g. two conflicting ones) and a request the HTTP library refuses to
  * send (REFUSED_TO_SEND): the same bytes come back, or are refused, again, so these are final (docs/security.md).
  */
-export const PROTOCOL_ERROR =
-  /^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$|UND_ERR_INVALID_ARG$|ERR_INVALID_CHAR$|ERR_HTTP_INVALID_HEADER_VALUE$|ERR_INVALID_HTTP_TOKEN$)/;
+export const PROTOCOL_ERROR = new RegExp(`^(HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$)|${REFUSED_TO_SEND.source}`);
 
 /** How one attempt ended, as far as retrying cares. */
 export type AttemptOutcome =

@@ -28,7 +28,7 @@ export const DEFAULT_PROFILE = 'default';
  */
 export function checkProfileName(name: string, from?: string): void {
   // eslint-disable-next-line no-control-regex
-  const bad = name === '' || name in Object.prototype || name === '__proto__' || name.startsWith('-') || /[\x00-\x1f\x7f]/.test(name);
+  const bad = name === '' || name in Object.prototype || name.startsWith('-') || /[\x00-\x1f\x7f]/.test(name);
   if (bad) {
     throw new UsageError(
       `${from ? `${from} ` : ''}${JSON.stringify(name)} cannot be a profile name.`,

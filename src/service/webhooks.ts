@@ -31,7 +31,10 @@ export const MAX_HEADERS = 10;
 /** The longest custom header name and value, in characters. */
 export const MAX_HEADER_LENGTH = 255;
 /** RFC 9110 token characters: a name outside them can never be sent, so a delivery would fail. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A control character other than tab: no header value can carry one. */
+// eslint-disable-next-line no-control-regex
+export const HEADER_VALUE_CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** The service's minimum secret length, counted in characters. */
 export const MIN_SECRET_LENGTH = 12;
@@ -92,8 +95,7 @@ export function headerProblems(headers: unknown, count: 'characters' | 'bytes' =
           : `it has ${lengthOf(value)}`;
       problems.push({ message: `Header value for '${name}' exceeds ${MAX_HEADER_LENGTH} characters.`, detail });
     } else if (/[\r\n\0]/.test(value)) problems.push({ message: `Header value for '${name}' contains a line break.` });
-    // eslint-disable-next-line no-control-regex
-    else if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) problems.push({ message: `Header value for '${name}' contains a control character.` });
+    else if (HEADER_VALUE_CONTROL.test(value)) problems.push({ message: `Header value for '${name}' contains a control character.` });
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { cannotRead } from '../../io/files.js';
+import { HEADER_NAME, HEADER_VALUE_CONTROL } from '../../service/webhooks.js';
 
 /** One `-f` (raw string) or `-F` (typed) field; `at` is its place among all of them on the command line. */
 export interface FieldFlag {
@@ -89,12 +90,6 @@ export function queryPairs(fields: Array<{ key: string; value: unknown }>): Arra
   return fields.map(({ key, value }) => [key, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)]);
 }
 
-/** A control character other than tab, which a header value cannot hold. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
-/** A header name: an HTTP token (RFC 9110, 5.6.2). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * Parses `Name: value` header flags; names are lower-cased so ours and the user's never both go out.
  * A value Node would refuse to send (a line break, another control character, a character beyond
@@ -117,7 +112,7 @@ export function parseHeaders(flags: string[]): Record<string, string> {
     const value = h.slice(i + 1).trim();
     const bad = /[\r\n]/.test(value)
       ? 'a line break'
-      : CONTROL.test(value)
+      : HEADER_VALUE_CONTROL.test(value)
         ? 'a control character'
         : /[^\t\x20-\x7e\x80-\xff]/.test(value)
           ? 'a character HTTP headers cannot carry (beyond Latin-1)'
