@@ -4,7 +4,10 @@
 import { createHmac } from 'node:crypto';
 import type { App } from './context.js';
 import { HttpError } from './errors.js';
-import { isLayoutBlock } from '../service/forms.js';
+import { isLayoutBlock, laravelInput } from '../service/forms.js';
+
+// The middleware's reading of a body (src/service/forms.ts), applied to every body on this flavour.
+export { laravelInput };
 import type { DispatchEvent, Form, FormProperty, Submission } from './model.js';
 import { iso } from './views.js';
 
@@ -93,31 +96,6 @@ export function exportIdOf(code: string): number | undefined {
   }
   const id = (v - EXPORT_ID_OFFSET) / EXPORT_ID_STEP;
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
-/** What Laravel's TrimStrings strips: PCRE's `\s` and three invisible marks (Str::trim), not every Unicode space. */
-const LARAVEL_TRIM = /^[ \t\n\v\f\r\uFEFF\u200B\u200E]+|[ \t\n\v\f\r\uFEFF\u200B\u200E]+$/g;
-
-/**
- * A request body as the deployed server's controllers see it: its global middleware trims every
- * string and turns an empty one into null, inside lists and objects too (OpnForm
- * api/app/Http/Kernel.php:45-46, TrimStrings and ConvertEmptyStringsToNull), so `"  "` and `""`
- * arrive as null and `[""]` as `[null]`. TrimStrings spares the top-level `password` keys, and URLs
- * matching `/api/forms/…/answer` (api/app/Http/Middleware/TrimStrings.php:14-17, 24-38), which never match
- * on the self-hosted image: its nginx strips `/api` from the path it hands the app
- * (docker/nginx.conf:1-4,38).
- */
-export function laravelInput(body: Record<string, unknown>): Record<string, unknown> {
-  const clean = (v: unknown, trim: boolean): unknown => {
-    if (typeof v === 'string') {
-      const s = trim ? v.replace(LARAVEL_TRIM, '') : v;
-      return s === '' ? null : s;
-    }
-    if (Array.isArray(v)) return v.map((x) => clean(x, true));
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x, true)]));
-    return v;
-  };
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, clean(v, k !== 'password' && k !== 'password_confirmation')]));
 }
 
 /**

@@ -72,7 +72,7 @@ export interface FlavorRules {
   readonly nestedIdsUnanswered: boolean;
   /**
    * Answer bodies (update and public answer) are read as the server's middleware leaves them: every
-   * string trimmed, an empty one null, inside lists too (`laravelInput` in deployed.ts); the spec reads what was sent.
+   * string trimmed, an empty one null, inside lists too (`laravelInput` in src/service/forms.ts); the spec reads what was sent.
    */
   readonly blankStringsAreNull: boolean;
   /**

@@ -153,8 +153,31 @@ export type OptionalAttribute = (typeof OPTIONAL_ATTRIBUTES)[number];
 /** The largest request body the service (and the sandbox) takes: 10 MiB; beyond it the answer is 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** What Laravel's TrimStrings strips at either end: PCRE's `\s` and three invisible marks (Str::trim). */
-const SERVICE_TRIM = /^[ \t\n\v\f\r\uFEFF\u200B\u200E]+|[ \t\n\v\f\r\uFEFF\u200B\u200E]+$/g;
+/** What Laravel's TrimStrings strips at either end: PCRE's `\s` and three invisible marks (Str::trim), not every Unicode space. */
+const LARAVEL_TRIM = /^[ \t\n\v\f\r\uFEFF\u200B\u200E]+|[ \t\n\v\f\r\uFEFF\u200B\u200E]+$/g;
+
+/**
+ * A request body as the deployed server's controllers see it: its global middleware trims every
+ * string and turns an empty one into null, inside lists and objects too (OpnForm
+ * api/app/Http/Kernel.php:45-46, TrimStrings and ConvertEmptyStringsToNull), so `"  "` and `""`
+ * arrive as null and `[""]` as `[null]`. TrimStrings spares the top-level `password` keys, and URLs
+ * matching `/api/forms/…/answer` (api/app/Http/Middleware/TrimStrings.php:14-17, 24-38), which never match
+ * on the self-hosted image: its nginx strips `/api` from the path it hands the app
+ * (docker/nginx.conf:1-4,38). The client models it for forms (deployedFormInput), the sandbox's
+ * deployed flavour applies it to every body.
+ */
+export function laravelInput(body: Record<string, unknown>): Record<string, unknown> {
+  const clean = (v: unknown, trim: boolean): unknown => {
+    if (typeof v === 'string') {
+      const s = trim ? v.replace(LARAVEL_TRIM, '') : v;
+      return s === '' ? null : s;
+    }
+    if (Array.isArray(v)) return v.map((x) => clean(x, true));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x, true)]));
+    return v;
+  };
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, clean(v, k !== 'password' && k !== 'password_confirmation')]));
+}
 
 /** PHP's strip_tags, approximately: a `<` that starts a tag name, a closing tag, a comment or `!`/`?` markup, up to its `>`. */
 export function stripTags(s: string): string {
@@ -163,7 +186,7 @@ export function stripTags(s: string): string {
 
 /**
  * A form body (create or update) as the deployed server stores it, before its validation rules run:
- * 1. its global middleware trims every string at any depth (but the top-level `password`) and
+ * 1. its global middleware (laravelInput) trims every string at any depth (but the top-level `password`) and
  *    turns an empty one into null (OpnForm api/app/Http/Kernel.php:45-46, TrimStrings and
  *    ConvertEmptyStringsToNull; api/app/Http/Middleware/TrimStrings.php:14-17);
  * 2. the form request hands the body to FormDataNormalizer (api/app/Http/Requests/UserFormRequest.php:35),
@@ -174,16 +197,7 @@ export function stripTags(s: string): string {
  * The spec says nothing of this: its service stores what it is sent (the title trimmed).
  */
 export function deployedFormInput(body: Record<string, unknown>): Record<string, unknown> {
-  const clean = (v: unknown, trim: boolean): unknown => {
-    if (typeof v === 'string') {
-      const s = trim ? v.replace(SERVICE_TRIM, '') : v;
-      return s === '' ? null : s;
-    }
-    if (Array.isArray(v)) return v.map((x) => clean(x, true));
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x, true)]));
-    return v;
-  };
-  const out = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, clean(v, k !== 'password' && k !== 'password_confirmation')]));
+  const out = laravelInput(body);
   if (typeof out.title === 'string') out.title = [...out.title].slice(0, 255).join('');
   if (Array.isArray(out.properties)) {
     out.properties = out.properties.map((p: unknown) => {
