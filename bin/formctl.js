@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // Shim: checks Node, answers `--version` and the root help without loading the CLI, and otherwise
-// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/cli/main.cjs.
+// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/cli/main.cjs
+// through dist/load.cjs, which keeps a code cache of what the CLI ran.
 // CommonJS (bin/package.json), as the CLI is: Node's ESM loader is never started (docs/performance.md).
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1)))) {
@@ -63,10 +64,12 @@ if (only('--version', '-v')) {
   } else if (answer !== undefined) {
     print(answer);
   } else {
+    // Node's compile cache serves the packages the CLI loads from node_modules; the CLI's own files
+    // run with a code cache of the functions a command ran (src/startup/code-cache.ts).
     require('node:module').enableCompileCache?.();
     let main;
     try {
-      main = require('../dist/cli/main.cjs');
+      main = require('../dist/load.cjs').loadWithCodeCache(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), process.env, args);
     } catch (err) {
       process.stderr.write(`error: ${err?.message ?? err}\n`);
       process.exitCode = 1;

@@ -15,6 +15,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist');
 const cliDir = join(outdir, 'cli');
 const BUNDLED = new Set(['commander', '@commander-js/extra-typings', 'undici']);
+// The one file of the CLI that holds an import() (of a package): see toCommonJs.
+const IMPORTER = 'import.cjs';
 
 // Node's built-in modules are bundled as CommonJS shims over `process.getBuiltinModule()` (Node
 // 20.16+), not imported through the ESM loader. An ESM import of a built-in gets a facade that
@@ -133,6 +135,19 @@ function toCommonJs(file) {
     code = code.split(literal).join(`Promise.resolve().then(()=>require(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)}))`);
   }
   if (/\bimport\("\.\.?\//.test(code)) throw new Error(`${file.path}: an import() of a relative path is left after the CommonJS step`);
+  // A package's import() goes through dist/cli/import.cjs, which Node's own loader compiles: the
+  // CLI's other files run through vm.Script for their code cache (src/startup/code-cache.ts), and
+  // code compiled that way cannot call import() without an experimental flag.
+  const importer = posix.relative(posix.dirname(relative(root, file.path)), posix.join(relative(root, cliDir), IMPORTER));
+  for (const target of new Set(imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path))) {
+    const literal = `import(${JSON.stringify(target)})`;
+    if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to send through ${IMPORTER}`);
+    code = code.split(literal).join(`require(${JSON.stringify(importer.startsWith('.') ? importer : `./${importer}`)})(${JSON.stringify(target)})`);
+  }
+  if (/\bimport\(/.test(code.replace(/\/\/# sourceMappingURL=.*$/m, ''))) {
+    // Checked loosely: a string or comment holding "import(" would stop the build, never pass it by.
+    throw new Error(`${file.path}: an import() is left after the CommonJS step; the code cache cannot run it`);
+  }
   const out = transformSync(code, {
     format: 'cjs',
     loader: 'js',
@@ -164,10 +179,42 @@ const sandbox = await build({
   sourcemap: 'linked',
 });
 
+// The CLI's loader with a code cache of what ran (src/startup/code-cache.ts), which bin/formctl.js
+// requires to run dist/cli/main.cjs, and the one file of the CLI that Node's loader compiles itself:
+// the import() of the packages that are ES modules only. Written before the CLI's files, which need them.
+const loader = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/startup/code-cache.ts'],
+  outfile: join(outdir, 'load.cjs'),
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  write: false,
+});
+const importerCode = [
+  "'use strict';",
+  '// Imports a package for the CLI (scripts/build.mjs, toCommonJs): compiled by Node, not by the code',
+  '// cache loader (src/startup/code-cache.ts), so its import() runs without an experimental flag.',
+  'module.exports = (specifier) => import(specifier);',
+  '',
+].join('\n');
+for (const [file, contents] of [
+  [loader.outputFiles[0].path, loader.outputFiles[0].contents],
+  [join(cliDir, IMPORTER), importerCode],
+]) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.${process.pid}.tmp`, contents);
+  renameSync(`${file}.${process.pid}.tmp`, file);
+}
 const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`);
 // Entry points go last: a starting process reads them first, and they expect their chunks in place.
 const ordered = [...cliFiles, ...sandbox.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
-const written = new Set();
+const written = new Set([loader.outputFiles[0].path, join(cliDir, IMPORTER)]);
 for (const file of ordered) {
   mkdirSync(dirname(file.path), { recursive: true });
   const tmp = `${file.path}.${process.pid}.tmp`;

@@ -22,7 +22,9 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
  * never of a layer above. A prefix ending in "/" names a directory, anything else one file.
  */
 export const LAYERS = [
-  { name: 'main', paths: ['src/main.ts'] },
+  // src/startup/: the loader bin/formctl.js runs the CLI with (its code cache), a separate bundle
+  // (dist/load.cjs) that nothing in the CLI imports.
+  { name: 'main', paths: ['src/main.ts', 'src/startup/'] },
   // root-options.ts: the one argv pre-scan main.ts and program.ts share, with the root flags' defaults.
   { name: 'program', paths: ['src/program.ts', 'src/root-options.ts'] },
   { name: 'commands', paths: ['src/commands/'] },

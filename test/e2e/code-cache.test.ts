@@ -1,0 +1,193 @@
+// The code cache loader (src/startup/code-cache.ts, built as dist/load.cjs), through the files of a
+// small CommonJS "CLI" laid out as the build lays out its own, and through the real binary. No
+// timings: whether V8 was offered a cache for each file and used it (test/e2e/fixtures/script-log.mjs
+// logs that), what the cache files hold, and that the code runs the same with or without them.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+
+const LOADER = join(ROOT, 'dist', 'load.cjs');
+const SCRIPT_LOG = fileURLToPath(new URL('./fixtures/script-log.mjs', import.meta.url));
+const built = existsSync(LOADER);
+
+let dir: string;
+let cli: string;
+let cache: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formctl-codecache-'));
+  cli = join(dir, 'dist', 'cli');
+  cache = join(dir, 'cache');
+  mkdirSync(join(cli, 'chunks'), { recursive: true });
+  // An entry that requires a chunk, which requires the entry back (a circle, as split chunks may
+  // have), a built-in, and a module through import.cjs (the build's one import()).
+  writeFileSync(
+    join(cli, 'main.cjs'),
+    [
+      `const path = require('node:path');`,
+      `exports.early = 'set before the chunk loads';`,
+      `const chunk = require('./chunks/chunk-A.cjs');`,
+      `exports.run = (word) => ({ word: chunk.shout(word), base: path.basename(__filename), dir: path.basename(__dirname), same: this === module.exports });`,
+      `exports.imported = () => require('./import.cjs')('node:os').then((os) => typeof os.cpus);`,
+      `exports.fail = () => {`,
+      `  throw new Error('thrown on line 7');`,
+      `};`,
+      '',
+    ].join('\n'),
+  );
+  writeChunk('toUpperCase');
+  writeFileSync(join(cli, 'import.cjs'), `module.exports = (specifier) => import(specifier);\n`);
+  writeFileSync(
+    join(dir, 'run.cjs'),
+    [
+      `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env, process.argv.slice(2));`,
+      `let line;`,
+      `try { main.fail(); } catch (err) { line = /main\\.cjs:(\\d+)/.exec(err.stack)[1]; }`,
+      `main.imported().then((cpus) => console.log(JSON.stringify({ ...main.run('hi'), cpus, line })));`,
+      '',
+    ].join('\n'),
+  );
+});
+afterEach(() => {
+  try {
+    chmodSync(cache, 0o700);
+  } catch {
+    // Not made read-only by this test.
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The chunk, calling `method` on the word; its source length stays the same for any 11-letter method. */
+function writeChunk(method: string): void {
+  writeFileSync(
+    join(cli, 'chunks', 'chunk-A.cjs'),
+    [`const main = require('../main.cjs');`, `exports.shout = (w) => w.${method}() + ' / ' + main.early;`, ''].join('\n'),
+  );
+}
+
+/** Runs the fixture CLI for `args` with the loader; what it printed, and the loader's log of each file. */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; out: Record<string, unknown>; log: string[]; stderr: string } {
+  const log = join(dir, `log-${Math.random().toString(36).slice(2)}.txt`);
+  const r = spawnSync(process.execPath, ['--import', SCRIPT_LOG, join(dir, 'run.cjs'), ...args], {
+    env: { PATH: process.env.PATH, HOME: dir, FORMCTL_CACHE_DIR: cache, FORMCTL_SCRIPT_LOG: log, ...env },
+    encoding: 'utf8',
+  });
+  return {
+    status: r.status,
+    out: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {},
+    log: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [],
+    stderr: r.stderr,
+  };
+}
+
+/** The directory the loader keeps this install's caches in, and the cache files there. */
+function cacheFiles(): { at: string; names: string[] } {
+  const versions = join(cache, 'code');
+  const [version] = readdirSync(versions);
+  const [install] = readdirSync(join(versions, version!));
+  const at = join(versions, version!, install!);
+  return { at, names: readdirSync(at).sort() };
+}
+
+const EXPECTED = { word: 'HI / set before the chunk loads', base: 'main.cjs', dir: 'cli', same: true, cpus: 'function', line: '7' };
+
+describe.skipIf(!built)('the code cache loader', () => {
+  it('runs CommonJS as Node does, writes a cache per file after the run, and V8 takes it on the next run', () => {
+    const cold = run(['list']);
+    expect([cold.status, cold.stderr]).toEqual([0, '']);
+    expect(cold.out).toEqual(EXPECTED);
+    // import.cjs is Node's to compile (its import() needs Node's loader): never through vm.Script.
+    expect(cold.log).toEqual(['main.cjs:none', 'chunk-A.cjs:none']);
+    const { at, names } = cacheFiles();
+    expect(names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(statSync(at).mode & 0o777).toBe(0o700);
+    for (const name of names) {
+      expect(statSync(join(at, name)).mode & 0o777).toBe(0o600);
+      // A header names what the code was made from and the command groups that made it.
+      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/1 \d+:\d+:\d+:[\d.]+ list$/);
+    }
+    const inodes = names.map((n) => statSync(join(at, n)).ino);
+    const warm = run(['list', '--json']);
+    expect(warm.out).toEqual(EXPECTED);
+    expect(warm.log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    // Nothing new ran in a group the cache has seen: nothing is written again.
+    expect(names.map((n) => statSync(join(at, n)).ino)).toEqual(inodes);
+  });
+
+  it('a run of another command group writes the caches again, holding both; a word not shaped like a command counts as none', () => {
+    run(['list']);
+    const other = run(['get', '5']);
+    expect(other.log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    const { at } = cacheFiles();
+    expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get$/);
+    run(['--flag', 'x/../y']);
+    expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get,-$/);
+  });
+
+  it('a changed file is never run with the code of the old one, even with the same length; its cache is made again', () => {
+    expect(run(['list']).out).toEqual(EXPECTED);
+    writeChunk('toLowerCase');
+    const changed = run(['list']);
+    expect(changed.out).toEqual({ ...EXPECTED, word: 'hi / set before the chunk loads' });
+    expect(changed.log).toEqual(['main.cjs:used', 'chunk-A.cjs:none']);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+  });
+
+  it('a damaged cache is refused by V8 and made again; a cache without its header is not offered', () => {
+    run(['list']);
+    const { at } = cacheFiles();
+    const file = join(at, 'main.cjs.v8');
+    const bytes = readFileSync(file);
+    const eol = bytes.indexOf(10);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, eol + 1), Buffer.alloc(bytes.length - eol - 1, 7)]));
+    writeFileSync(join(at, 'chunk-A.cjs.v8'), 'not a cache');
+    const damaged = run(['list']);
+    expect(damaged.out).toEqual(EXPECTED);
+    expect(damaged.log).toEqual(['main.cjs:rejected', 'chunk-A.cjs:none']);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+  });
+
+  it('caches of files the build no longer has are removed when caches are written; NODE_DISABLE_COMPILE_CACHE turns it all off', () => {
+    run(['list']);
+    const { at } = cacheFiles();
+    writeFileSync(join(at, 'chunk-GONE.cjs.v8'), 'x');
+    // A new chunk file (as a rebuild leaves it) has no cache: this run writes, and prunes.
+    renameSync(join(cli, 'chunks', 'chunk-A.cjs'), join(cli, 'chunks', 'chunk-A.tmp'));
+    renameSync(join(cli, 'chunks', 'chunk-A.tmp'), join(cli, 'chunks', 'chunk-A.cjs'));
+    run(['list']);
+    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    rmSync(cache, { recursive: true, force: true });
+    const off = run(['list'], { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(off.out).toEqual(EXPECTED);
+    expect(off.log).toEqual([]);
+    expect(existsSync(cache)).toBe(false);
+  });
+
+  it('a cache directory that cannot be written or is not a directory changes nothing but the speed', () => {
+    writeFileSync(cache, 'a file where the cache directory would be');
+    const blocked = run(['list']);
+    expect([blocked.status, blocked.stderr, blocked.out]).toEqual([0, '', EXPECTED]);
+    rmSync(cache);
+    mkdirSync(cache, { mode: 0o500 });
+    const readOnly = run(['list']);
+    expect([readOnly.status, readOnly.stderr, readOnly.out]).toEqual([0, '', EXPECTED]);
+  });
+
+  it('the real CLI: a second run of a command takes the cache of every file it loads', () => {
+    const env = { PATH: process.env.PATH, HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: cache, NO_COLOR: '1' };
+    const runBin = (log: string) =>
+      spawnSync(process.execPath, ['--import', SCRIPT_LOG, BIN, 'help', 'exit-codes'], { env: { ...env, FORMCTL_SCRIPT_LOG: log }, encoding: 'utf8' });
+    const cold = runBin(join(dir, 'cold.txt'));
+    const warm = runBin(join(dir, 'warm.txt'));
+    expect([warm.status, warm.stdout, warm.stderr]).toEqual([cold.status, cold.stdout, cold.stderr]);
+    expect(warm.stdout).toContain('Exit codes:');
+    const coldLog = readFileSync(join(dir, 'cold.txt'), 'utf8').trim().split('\n');
+    const warmLog = readFileSync(join(dir, 'warm.txt'), 'utf8').trim().split('\n');
+    expect(coldLog).toContain('main.cjs:none');
+    expect(warmLog.length).toBe(coldLog.length);
+    expect(warmLog.every((l) => l.endsWith(':used'))).toBe(true);
+  });
+});
