@@ -12,7 +12,10 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   ['FORMCTL_CONFIG_DIR', 'Directory of the config file (default $XDG_CONFIG_HOME/formctl or ~/.config/formctl)'],
   ['FORMCTL_STATE_DIR', 'Directory for form backups (default $XDG_STATE_HOME/formctl or ~/.local/state/formctl)'],
   ['FORMCTL_BACKUPS_KEEP', 'Backups kept per form; the oldest are removed once an update has been sent (default 20)'],
-  ['FORMCTL_CACHE_DIR', 'Directory for the completion cache, the shared rate budget and the compiled-code cache (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)'],
+  [
+    'FORMCTL_CACHE_DIR',
+    'Directory for the completion cache, the shared rate budget and the compiled-code cache (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)',
+  ],
   ['FORMCTL_DEBUG', 'Set to 1 to log HTTP requests to stderr, like --debug (token redacted)'],
   ['FORMCTL_NO_INPUT', 'Set to 1 to never prompt, like --no-input'],
   ['FORMCTL_COMPLETE_TIMEOUT', 'Seconds a tab press waits for the service before offering nothing (default 2; at most 600; 0, negative or not a number: 2)'],
