@@ -37,7 +37,7 @@ import {
 
 /** Keys of the `--dry-run --json` answer when apply would create the form. */
 const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
-import { reportSafeUpdate } from './update.js';
+import { confirmDroppedAttributes, reportSafeUpdate } from './update.js';
 
 /** `formctl form apply`: the command and its flags, declared once. */
 function formApplyCommand() {
@@ -187,6 +187,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
         'warning',
       );
     }
+    await confirmDroppedAttributes(o, existing, doc);
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),
       client,

@@ -12,6 +12,9 @@ import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, choiceOption, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { assertKnownAttributes } from '../../forms/attributes.js';
+import { droppedFieldAttributes, warnDroppedAttributes } from '../../forms/dropped-attributes.js';
+import type { Form } from '../../api/forms.js';
+import { confirmSideEffects } from '../side-effects.js';
 import {
   DRY_RUN_FIELDS,
   FORM_FIELDS,
@@ -81,6 +84,30 @@ function filledNote(r: SafeUpdateResult, sent: boolean): string | undefined {
   if (r.filled.length === 0) return undefined;
   const list = r.filled.map((k) => `${k} ${JSON.stringify(CREATE_DEFAULTS[k])}`).join(', ');
   return `the service did not return ${r.filled.length === 1 ? 'a required attribute' : `${r.filled.length} required attributes`} of form ${r.form.id}; ${sent ? 'sent' : 'would send'} the create default${r.filled.length === 1 ? '' : 's'}: ${list}.`;
+}
+
+/**
+ * Field attributes the change drops without naming them (a field of a `properties` list that leaves
+ * out `required`, `rating_max_value`…; docs/forms.md, "Attributes a field leaves out"): said
+ * on stderr, then confirmed like other changes beyond what was asked (src/commands/side-effects.ts):
+ * --yes, a question at a terminal, else exit 2, all before the backup and the PUT. Shared by
+ * update and apply.
+ */
+export async function confirmDroppedAttributes(
+  o: Pick<FormUpdateOptions, 'io' | 'prompter' | 'yes' | 'dryRun'>,
+  current: Form,
+  next: Record<string, unknown>,
+): Promise<void> {
+  const dropped = droppedFieldAttributes(current, next);
+  if (dropped.length === 0) return;
+  await warnDroppedAttributes(o.io, current.id, dropped, o.dryRun === true);
+  await confirmSideEffects(o.io, o.prompter, {
+    what: `Updating form ${formLabel(current)}`,
+    question: `Update form ${formLabel(current)} anyway?`,
+    needsYes: true,
+    dryRun: o.dryRun,
+    yes: o.yes,
+  });
 }
 
 /** Reports a safe-update result the same way for update, restore and apply. */
@@ -250,6 +277,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     // An attribute the form does not have would be dropped by the service: refused before the backup and the PUT.
     if (!o.force) await assertKnownAttributes(current, [...Object.keys(patch), ...(o.set ?? []).map(([k]) => k.split('.')[0]!)], formLabel(current));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
+    await confirmDroppedAttributes(o, current, doc);
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),
       client,

@@ -2,7 +2,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { activeIntegrations } from '../../api/submissions.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
-import { confirmSideEffects, sideEffectsRefusal } from './side-effects.js';
+import { confirmSideEffects, sideEffectsRefusal } from '../side-effects.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { notice } from '../../io/output.js';
 import { type Prompter, confirmDestructive } from '../../io/prompter.js';

@@ -17,7 +17,7 @@ import { DEFAULT_CONCURRENCY, submissionUpdateCommand } from './shared.js';
 import { formLabel } from '../../forms/label.js';
 import { assertRequiredKept, resolveData } from '../../submissions/fields.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, changesBeyondPatch, sideEffectWarnings } from '../../submissions/answers.js';
-import { confirmSideEffects } from './side-effects.js';
+import { confirmSideEffects } from '../side-effects.js';
 
 /** The single update's options: its flags of the declaration (the others are bulk-only), and what it needs. */
 export type SubmissionUpdateOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'set' | 'file' | 'dryRun' | 'json' | 'yes'> &

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formUpdateRun } from '../../../src/commands/form/update.js';
 import { CliError } from '../../../src/errors.js';
+import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type FormStub, sampleForm, startFormStub, tempDir } from './fixtures.js';
 
@@ -334,5 +335,88 @@ describe('form update --set of a number where the form holds text (reviewer defe
     expect(stub.puts()).toEqual([]);
     await run(stub, fakeIO(), { set: [['title', '"2024"']] });
     expect(JSON.parse(stub.puts()[0]!.body).title).toBe('2024');
+  });
+});
+
+describe('form update --file: fields that leave out attributes the form holds', () => {
+  const rating = { id: 'f-rate', type: 'rating', name: 'Rating', required: true, rating_max_value: 10, help: null };
+  const form = () => sampleForm({ properties: [{ id: 'f-name', type: 'text', name: 'Name', required: true }, rating] });
+  const warning = [
+    'warning: the "properties" list drops what it leaves out of 2 fields of form 42 (a field is stored as sent):',
+    '  field "Name" (f-name): required',
+    '  field "Rating" (f-rate): required, rating_max_value',
+    'To keep them, copy them into the file (`formctl form get 42 --json properties` shows them).',
+  ].join('\n');
+  function patchFile(): string {
+    const patch = join(tmp.dir, 'patch.json');
+    // `help` held null in the form: leaving it out loses nothing, so it is not named.
+    writeFileSync(
+      patch,
+      JSON.stringify({
+        properties: [
+          { id: 'f-name', type: 'text', name: 'Full name' },
+          { id: 'f-rate', type: 'rating', name: 'Rating' },
+        ],
+      }),
+    );
+    return patch;
+  }
+  const answering = (yes: boolean, asked: string[]) => () =>
+    ({
+      confirm: async (q: { message: string }) => {
+        asked.push(q.message);
+        return yes;
+      },
+    }) as unknown as Prompter;
+
+  it('off a terminal without --yes: the attributes are named per field, exit 2, and no PUT nor backup', async () => {
+    stub = await startFormStub({ form: form() });
+    const io = fakeIO({ canPrompt: false });
+    const err = await run(stub, io, { file: patchFile(), prompter: answering(true, []) }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(2);
+    expect((err as Error).message).toBe('Update form "Contact us" (id 42) anyway: refusing without confirmation.');
+    expect(io.err()).toBe(`${warning}\n`);
+    expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('at a terminal a "no" is exit 3 with nothing sent; a "yes" or --yes sends the list as written', async () => {
+    stub = await startFormStub({ form: form() });
+    const asked: string[] = [];
+    const no = await run(stub, fakeIO({ canPrompt: true }), { file: patchFile(), prompter: answering(false, asked) }).catch((e: unknown) => e);
+    expect(codeOf(no)).toBe(3);
+    expect(asked).toEqual(['Update form "Contact us" (id 42) anyway?']);
+    expect(stub.puts()).toEqual([]);
+    await run(stub, fakeIO({ canPrompt: true }), { file: patchFile(), prompter: answering(true, asked) });
+    expect(JSON.parse(stub.puts()[0]!.body).properties).toEqual([
+      { id: 'f-name', type: 'text', name: 'Full name' },
+      { id: 'f-rate', type: 'rating', name: 'Rating' },
+    ]);
+    await stub.close();
+    stub = await startFormStub({ form: form() });
+    const io = fakeIO({ canPrompt: false });
+    await run(stub, io, { file: patchFile(), yes: true });
+    expect(io.err()).toBe(`${warning}\n`);
+    expect(stub.puts()).toHaveLength(1);
+  });
+
+  it('a dry run says it and needs no --yes; a list that keeps every attribute asks nothing', async () => {
+    stub = await startFormStub({ form: form() });
+    const dry = fakeIO({ canPrompt: false });
+    await run(stub, dry, { file: patchFile(), dryRun: true });
+    expect(dry.err()).toBe(`${warning.replace('list drops', 'list would drop')}\nnote: dry run: nothing was sent.\n`);
+    const kept = join(tmp.dir, 'kept.json');
+    writeFileSync(
+      kept,
+      JSON.stringify({
+        properties: [
+          { id: 'f-name', type: 'text', name: 'Full name', required: true },
+          { ...rating, help: undefined },
+        ],
+      }),
+    );
+    const io = fakeIO({ canPrompt: false });
+    await run(stub, io, { file: kept });
+    expect(io.err()).toBe('');
+    expect(stub.puts()).toHaveLength(1);
   });
 });

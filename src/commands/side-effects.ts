@@ -1,14 +1,16 @@
-import { UsageError } from '../../errors.js';
-import type { IOStreams } from '../../io/iostreams.js';
-import { type Prompter, confirmDestructive } from '../../io/prompter.js';
+import { UsageError } from '../errors.js';
+import type { IOStreams } from '../io/iostreams.js';
+import { type Prompter, confirmDestructive } from '../io/prompter.js';
 
 /**
- * The one rule for an update with side effects on the deployed service (docs/submission-update.md),
- * single or bulk: once the warnings are said, a real run goes ahead with --yes, asks on a terminal,
- * and is refused (exit 2) elsewhere, before anything is sent. `what` names the update ("Updating
- * submission 2 of form …"), `question` is asked on a terminal.
+ * The one rule for an update that changes more than the user asked for (a submission update on the
+ * deployed service, single or bulk: docs/submission-update.md; a form update whose fields leave out
+ * attributes: docs/forms.md): once the warnings are said, a real run goes ahead with --yes, asks on
+ * a terminal, and is refused (exit 2) elsewhere, before anything is sent; a "no" at the prompt is
+ * exit 3. `what` names the update ("Updating submission 2 of form …"), `question` is asked on a
+ * terminal.
  *
- * Why a yes: OpnForm's update (api/app/Http/Controllers/Forms/FormSubmissionController.php:82-92) runs
+ * Why a yes for submissions: OpnForm's update (api/app/Http/Controllers/Forms/FormSubmissionController.php:82-92) runs
  * StoreFormSubmissionJob, which keeps only answers to the form's current fields (getFormData,
  * api/app/Jobs/Form/StoreFormSubmissionJob.php:295-298), stores them in place of every answer
  * (:249) and marks the submission completed (:251-253): answers to removed fields are gone for good.

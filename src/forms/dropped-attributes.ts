@@ -1,0 +1,53 @@
+import type { IOStreams } from '../io/iostreams.js';
+import { notice } from '../io/output.js';
+import { isObject } from './document.js';
+
+type Obj = Record<string, unknown>;
+
+/** A field kept by a change that loses some of its attributes. */
+export interface DroppedAttributes {
+  id: string;
+  name: string;
+  keys: string[];
+}
+
+/**
+ * The attributes of existing fields that a change would drop: a field object is stored as sent on
+ * both services (the deployed server stores `properties` as one JSON value: docs/forms.md,
+ * "Attributes a field leaves out"), so a field of the change's `properties` that keeps an existing
+ * field's id but leaves out one of its attributes (`required`, `rating_max_value`, `logic`…) erases
+ * that attribute. Attributes holding null are no loss. Only fields of both versions are compared:
+ * fields the change removes are reported as removed, new ones have nothing to lose.
+ */
+export function droppedFieldAttributes(current: Obj, next: Obj): DroppedAttributes[] {
+  if (!Array.isArray(current.properties) || !Array.isArray(next.properties)) return [];
+  const before = new Map<string, Obj>();
+  for (const p of current.properties) if (isObject(p) && typeof p.id === 'string') before.set(p.id, p);
+  const out: DroppedAttributes[] = [];
+  for (const p of next.properties) {
+    if (!isObject(p) || typeof p.id !== 'string') continue;
+    const old = before.get(p.id);
+    if (!old) continue;
+    const keys = Object.keys(old).filter((k) => !(k in p) && old[k] !== null && old[k] !== undefined);
+    if (keys.length > 0) out.push({ id: p.id, name: typeof old.name === 'string' ? old.name : p.id, keys });
+  }
+  return out;
+}
+
+/**
+ * The warning naming, per field, the attributes a change drops, and how to keep them. `dryRun`:
+ * the change is only described.
+ */
+export async function warnDroppedAttributes(io: IOStreams, formId: number, dropped: readonly DroppedAttributes[], dryRun: boolean): Promise<void> {
+  if (dropped.length === 0) return;
+  const lines = dropped.map((d) => `  field "${d.name}" (${d.id}): ${d.keys.join(', ')}`);
+  await notice(
+    io,
+    [
+      `the "properties" list ${dryRun ? 'would drop' : 'drops'} what it leaves out of ${dropped.length === 1 ? 'a field' : `${dropped.length} fields`} of form ${formId} (a field is stored as sent):`,
+      ...lines,
+      `To keep them, copy them into the file (\`formctl form get ${formId} --json properties\` shows them).`,
+    ].join('\n'),
+    'warning',
+  );
+}

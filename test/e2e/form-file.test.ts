@@ -1,0 +1,60 @@
+// `form update --file` and `form apply` from the built binary on both sandbox flavours: what the
+// file holds is what is sent, and nothing it would lose on the way goes unsaid.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl, tempHome } from '../helpers/cli.js';
+import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
+  let home: ReturnType<typeof tempHome>;
+  let sb: TestSandbox;
+  let env: NodeJS.ProcessEnv;
+  let work: string;
+  beforeAll(async () => {
+    home = tempHome();
+    work = mkdtempSync(join(tmpdir(), 'formctl-form-file-'));
+    sb = await startTestSandbox({ flavor, seed: 0 });
+    env = { ...home.env, ...sb.env };
+  });
+  afterAll(async () => {
+    await sb.close();
+    home.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const properties = async (): Promise<Record<string, unknown>[]> => {
+    const r = await runFormctl(['form', 'get', String(sb.formId), '--json', 'properties'], { env });
+    expect(r.code).toBe(0);
+    return (JSON.parse(r.stdout) as { properties: Record<string, unknown>[] }).properties;
+  };
+
+  it('a field that leaves out attributes the form holds: named, refused without --yes (exit 2, nothing sent), sent with it', async () => {
+    const before = await properties();
+    expect(before.find((p) => p.id === 'rating')).toMatchObject({ required: false, rating_max_value: 5 });
+    // The fields as a person writes them: only the name changes, `required` and the rating's scale left out.
+    const file = join(work, 'rename.json');
+    writeFileSync(file, JSON.stringify({ properties: before.map((p) => ({ id: p.id, type: p.type, name: p.id === 'name' ? 'Full name' : p.name })) }));
+    const warning =
+      `warning: the "properties" list drops what it leaves out of 4 fields of form ${sb.formId} (a field is stored as sent):\n` +
+      '  field "Name" (name): required\n  field "Email" (email): required\n  field "Rating" (rating): required, rating_max_value\n  field "Comments" (comments): required, multi_lines\n' +
+      `To keep them, copy them into the file (\`formctl form get ${sb.formId} --json properties\` shows them).\n`;
+    for (const args of [
+      ['form', 'update', String(sb.formId), '--file', file],
+      ['form', 'apply', '-f', file, '--onto', String(sb.formId)],
+    ]) {
+      const refused = await runFormctl(args, { env });
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${warning}error: Update form "Customer feedback (demo)" (id ${sb.formId}) anyway: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
+      });
+      expect(await properties()).toEqual(before);
+    }
+    const yes = await runFormctl(['form', 'update', String(sb.formId), '--file', file, '--yes'], { env });
+    expect(yes.stderr).toBe(warning);
+    expect(yes.code).toBe(0);
+    expect((await properties()).find((p) => p.id === 'rating')).toEqual({ id: 'rating', type: 'rating', name: 'Rating' });
+  });
+});
