@@ -87,7 +87,92 @@ export function parseJsonText(text: string, source: string, hint?: string): unkn
       'No form, answer or setting needs that much; check that it is the file you meant.',
     );
   }
+  assertExactNumbers(text, source);
   return value;
+}
+
+/**
+ * Where a lossy number literal may start: after what may precede a value (the text's start, white
+ * space, `:`, `,`, `[`), digits with 16 digits or dots in a row, or an exponent. Ids inside strings
+ * (`4e5a…` in a UUID) follow a letter or a digit and are not taken for one.
+ */
+const MAYBE_INEXACT = /(?:^|[\s:,[])-?\d(?:[\d.]{15}|[\d.]*[eE])/;
+/** The next string or number literal of JSON text (outside a string, `-` and digits only start numbers). */
+const TOKEN_START = /["\d-]/g;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * Refuses (exit 2) a number literal of already-parsed JSON text that JSON.parse changed: a number
+ * is read as a double, so an integer beyond 2^53 or a decimal with more digits than a double holds
+ * (about 15 significant ones) comes out as another number, and formctl would send that one
+ * (12345678901234567890 becomes 12345678901234567000). Node 20's JSON.parse cannot hand its reviver
+ * the source text of a number, and a JSON parser in JavaScript (such as lossless-json) reads a form
+ * ten times slower than JSON.parse, so the literals are found in the text instead: JSON.parse has
+ * accepted it, so outside strings (skipped whole) every `-` or digit starts a number. Each is
+ * compared by value with the double printed back (`1.0` and `1e3` are exact; `-0` counts as 0).
+ * A literal of at most 15 digits and no exponent is always exact: text without a longer one or an
+ * exponent is not scanned.
+ */
+function assertExactNumbers(text: string, source: string): void {
+  if (!MAYBE_INEXACT.test(text)) return;
+  // Copies: a regular expression with the g or y flag keeps where it stopped.
+  const starts = new RegExp(TOKEN_START);
+  const number = new RegExp(NUMBER);
+  for (let m = starts.exec(text); m !== null; m = starts.exec(text)) {
+    const at = m.index;
+    if (text.charCodeAt(at) === 34 /* " */) {
+      starts.lastIndex = stringEnd(text, at);
+      continue;
+    }
+    number.lastIndex = at;
+    const literal = number.exec(text)![0];
+    starts.lastIndex = at + literal.length;
+    const n = Number(literal);
+    if (Number.isFinite(n) && sameDecimal(literal, String(n))) continue;
+    const before = text.slice(0, at);
+    const where = text.trimEnd().includes('\n') ? `line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}` : `column ${at + 1}`;
+    const shown = literal.length > 40 ? `${literal.slice(0, 32)}… (${literal.length} characters)` : literal;
+    const becomes = !Number.isFinite(n)
+      ? 'is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity'
+      : n === 0
+        ? 'is closer to 0 than any number JSON holds here and would be read as 0'
+        : `would be read as ${String(n)}: a JSON number keeps about 15 significant digits`;
+    throw new UsageError(
+      `${source}, ${where}: the number ${shown} ${becomes}.`,
+      literal.length > 40 ? 'To keep every digit, write it as a string (in double quotes).' : `To keep every digit, write it as a string: "${literal}".`,
+    );
+  }
+}
+
+/** The index after the closing quote of the string literal opening at `open` (a quote after an even run of backslashes). */
+function stringEnd(text: string, open: number): number {
+  let close = text.indexOf('"', open + 1);
+  for (;;) {
+    if (close < 0) return text.length; // not JSON.parse's text: stop rather than loop
+    let slashes = 0;
+    while (text.charCodeAt(close - 1 - slashes) === 92 /* \ */) slashes++;
+    if (slashes % 2 === 0) return close + 1;
+    close = text.indexOf('"', close + 1);
+  }
+}
+
+/** True when two decimal numerals (sign, digits, optional fraction and exponent) name the same number. */
+function sameDecimal(a: string, b: string): boolean {
+  const x = decimalParts(a);
+  const y = decimalParts(b);
+  return x.digits === y.digits && x.exponent === y.exponent && (x.digits === '' || x.negative === y.negative);
+}
+
+/** A numeral as sign, significant digits (no leading or trailing zeros) and the power of ten of the last one. */
+function decimalParts(numeral: string): { negative: boolean; digits: string; exponent: number } {
+  const m = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(numeral)!;
+  const fraction = m[3] ?? '';
+  let digits = (m[2]! + fraction).replace(/^0+/, '');
+  let exponent = Number(m[4] ?? 0) - fraction.length;
+  const trailing = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return { negative: m[1] === '-', digits, exponent: digits === '' ? 0 : exponent };
 }
 
 /**

@@ -57,4 +57,21 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
     expect(yes.code).toBe(0);
     expect((await properties()).find((p) => p.id === 'rating')).toEqual({ id: 'rating', type: 'rating', name: 'Rating' });
   });
+
+  it('a number of the file that JSON would change is refused with its line, before any request (exit 2)', async () => {
+    const file = join(work, 'numbers.json');
+    writeFileSync(file, '{\n  "settings": {\n    "big": 12345678901234567891\n  }\n}\n');
+    const before = await runFormctl(['form', 'get', String(sb.formId), '--json', 'settings,updated_at'], { env });
+    // No service at all: the file is refused before formctl would reach one.
+    const offline = { ...env, FORMCTL_BASE_URL: 'http://127.0.0.1:9' };
+    expect(await runFormctl(['form', 'update', String(sb.formId), '--file', file], { env: offline })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${file}, line 3, column 12: the number 12345678901234567891 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.\nhint: To keep every digit, write it as a string: "12345678901234567891".\n`,
+    });
+    const stdin = await runFormctl(['form', 'update', String(sb.formId), '--file', '-'], { env, input: '{"settings": {"ratio": 0.10000000000000000555}}' });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toMatch(/^error: stdin, column 24: the number 0\.10000000000000000555 would be read as 0\.1: /);
+    expect(await runFormctl(['form', 'get', String(sb.formId), '--json', 'settings,updated_at'], { env })).toEqual(before);
+  });
 });

@@ -110,10 +110,16 @@ describe('form commands refuse a bad form id before any request (exit 2)', () =>
 
   it('form apply: a document whose id is past 2^53 is refused before any request', async () => {
     const file = join(home, 'big.json');
-    writeFileSync(file, '{"id": 9007199254740993, "title": "x", "properties": [{"id":"a","type":"text","name":"A"}]}');
+    // 2^53 itself is read exactly; the id check refuses it.
+    writeFileSync(file, '{"id": 9007199254740992, "title": "x", "properties": [{"id":"a","type":"text","name":"A"}]}');
     const r = await formctl(['form', 'apply', '-f', file]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`error: "id" in ${file} must be a whole number from 1 to 9007199254740991, a larger number.`);
+    // 2^53 + 1 would be read as 2^53: the reader refuses it first (docs/forms.md, "Numbers in JSON files").
+    writeFileSync(file, '{"id": 9007199254740993, "title": "x", "properties": [{"id":"a","type":"text","name":"A"}]}');
+    const rounded = await formctl(['form', 'apply', '-f', file]);
+    expect(rounded.code).toBe(2);
+    expect(rounded.err).toContain(`error: ${file}, column 8: the number 9007199254740993 would be read as 9007199254740992`);
     expect(server.requests).toEqual([]);
   });
 });

@@ -71,3 +71,55 @@ describe('a document nested deeper than formctl walks', () => {
     expect(() => parseJsonObject(nest(100), 'ok.json')).not.toThrow();
   });
 });
+
+describe('a number JSON.parse would change is refused, naming where it is (exit 2)', () => {
+  const refused = (text: string) => failure(() => parseJsonText(text, 'x.json'));
+
+  it('an integer beyond 2^53, an over-long decimal, one out of range: the line and column, what it would become, how to keep it', () => {
+    const big = refused('{\n  "settings": {\n    "big": 12345678901234567891\n  }\n}\n');
+    expect(big.exitCode).toBe(2);
+    expect(big.message).toBe(
+      'x.json, line 3, column 12: the number 12345678901234567891 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.',
+    );
+    expect(big.hint).toBe('To keep every digit, write it as a string: "12345678901234567891".');
+    expect(refused('{"a": [1, 0.10000000000000000555]}\n').message).toBe(
+      'x.json, column 11: the number 0.10000000000000000555 would be read as 0.1: a JSON number keeps about 15 significant digits.',
+    );
+    expect(refused('[9007199254740993]').message).toContain('9007199254740993 would be read as 9007199254740992');
+    expect(refused('[123456789012345.123456789]').message).toContain('would be read as 123456789012345.12');
+    expect(refused('[1e400]').message).toBe(
+      'x.json, column 2: the number 1e400 is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.',
+    );
+    expect(refused('[-1E-400]').message).toBe('x.json, column 2: the number -1E-400 is closer to 0 than any number JSON holds here and would be read as 0.');
+    expect(refused('12345678901234567891').message).toContain('column 1: the number 12345678901234567891');
+    const long = refused(`[${'9'.repeat(500)}]`);
+    expect(long.message).toBe(
+      `x.json, column 2: the number ${'9'.repeat(32)}… (500 characters) is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.`,
+    );
+    expect(long.hint).toBe('To keep every digit, write it as a string (in double quotes).');
+  });
+
+  it('every caller of the reader refuses it: a JSON object, a line of a bulk input', () => {
+    expect(failure(() => parseJsonObject('{"Rating": 4.00000000000000000001}', 'the line')).message).toBe(
+      'the line, column 12: the number 4.00000000000000000001 would be read as 4: a JSON number keeps about 15 significant digits.',
+    );
+  });
+
+  it('numbers a double holds exactly pass, however written; digits inside strings are not numbers', () => {
+    const text =
+      '{"a": [1.0, 1e3, 2.50E+1, -0, 0, 9007199254740992, 12345678901234567000, 0.30000000000000004, 5e-324, 1.7976931348623157e308],' +
+      ' "s": "12345678901234567891", "e": "\\\\\\"99999999999999999999\\"", "u": "f1-4e5a 1e999", "k": {"12345678901234567891": 1}}';
+    expect(parseJsonText(text, 'x.json')).toEqual(JSON.parse(text));
+  });
+
+  it('a long string full of escapes before the number is skipped whole (no regular expression runs out of stack on it)', () => {
+    expect(refused(JSON.stringify({ s: '\\"'.repeat(1_000_000) }).replace('}', ', "n": 12345678901234567891}')).message).toContain(
+      'the number 12345678901234567891 would be read as 12345678901234567000',
+    );
+  });
+
+  it('the depth limit still comes first', () => {
+    const deep = `${'['.repeat(150)}12345678901234567891${']'.repeat(150)}`;
+    expect(refused(deep).message).toBe('x.json nests deeper than 100 levels of objects and lists.');
+  });
+});
