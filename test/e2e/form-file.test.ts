@@ -74,4 +74,30 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
     expect(stdin.stderr).toMatch(/^error: stdin, column 24: the number 0\.10000000000000000555 would be read as 0\.1: /);
     expect(await runFormctl(['form', 'get', String(sb.formId), '--json', 'settings,updated_at'], { env })).toEqual(before);
   });
+
+  it('get --json, edit, update: what the service computes is left out with one note; apply says the same', async () => {
+    const got = await runFormctl(['form', 'get', String(sb.formId), '--json'], { env });
+    expect(got.code).toBe(0);
+    const form = JSON.parse(got.stdout) as Record<string, unknown>;
+    const computed = ['views_count', 'submissions_count', 'share_url', 'updated_at'].filter((k) => k in form);
+    expect(computed).toEqual(['views_count', 'submissions_count', 'share_url', 'updated_at']);
+    const file = join(work, 'got.json');
+    writeFileSync(file, JSON.stringify({ ...form, description: 'Edited after get', views_count: 12345 }));
+    const r = await runFormctl(['form', 'update', String(sb.formId), '--file', file, '--json', 'description,views_count'], { env });
+    expect(r.code).toBe(0);
+    const note = new RegExp(
+      `^note: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds \\d+ attributes the service computes \\(read-only\\), not sent: (.+)\\.\\n`,
+    );
+    expect(r.stderr).toMatch(note);
+    const named = note.exec(r.stderr)![1]!.split(', ');
+    expect(named).toEqual(expect.arrayContaining(computed));
+    expect(named.every((k) => k in form)).toBe(true);
+    const after = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(after.description).toBe('Edited after get');
+    expect(after.views_count).toBe(form.views_count);
+    const apply = await runFormctl(['form', 'apply', '-f', file, '--onto', String(sb.formId)], { env });
+    expect(apply.code).toBe(0);
+    expect(apply.stderr).toMatch(note);
+    expect(apply.stderr).toContain('note: no changes:');
+  });
 });

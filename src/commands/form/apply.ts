@@ -37,7 +37,7 @@ import {
 
 /** Keys of the `--dry-run --json` answer when apply would create the form. */
 const CREATE_DRY_RUN_FIELDS = ['dry_run', 'create', 'workspace_id', 'body'] as const;
-import { confirmDroppedAttributes, reportSafeUpdate } from './update.js';
+import { computedKeysNote, confirmDroppedAttributes, reportSafeUpdate } from './update.js';
 
 /** `formctl form apply`: the command and its flags, declared once. */
 function formApplyCommand() {
@@ -170,6 +170,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
   const format = existing
     ? resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
     : resolveFormFormat(o.io, o, [...FORM_FIELDS, ...CREATE_DRY_RUN_FIELDS], [doc]);
+  await computedKeysNote(o.io, o.file, doc);
 
   if (existing) {
     // Slugs never change, so a file whose id finds a form with another slug describes another form

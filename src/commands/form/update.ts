@@ -87,6 +87,22 @@ function filledNote(r: SafeUpdateResult, sent: boolean): string | undefined {
 }
 
 /**
+ * The note naming what a --file holds that the service computes (`views_count`, `share_url`…: the
+ * output of `form get --json`, edited and given back): no update body carries them (READ_ONLY_KEYS,
+ * docs/forms.md "Attributes an update cannot change"), so they are left out; refusing them would
+ * break get → edit → update, and leaving them out unsaid hid a changed count that was never sent.
+ */
+export async function computedKeysNote(io: IOStreams, file: string | undefined, doc: Record<string, unknown>): Promise<void> {
+  if (file === undefined) return;
+  const keys = Object.keys(doc).filter((k) => READ_ONLY_KEYS.has(k));
+  if (keys.length === 0) return;
+  await notice(
+    io,
+    `${file === '-' ? 'stdin' : file} holds ${keys.length === 1 ? 'an attribute' : `${keys.length} attributes`} the service computes (read-only), not sent: ${keys.join(', ')}.`,
+  );
+}
+
+/**
  * Field attributes the change drops without naming them (a field of a `properties` list that leaves
  * out `required`, `rating_max_value`…; docs/forms.md, "Attributes a field leaves out"): said
  * on stderr, then confirmed like other changes beyond what was asked (src/commands/side-effects.ts):
@@ -277,6 +293,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     // An attribute the form does not have would be dropped by the service: refused before the backup and the PUT.
     if (!o.force) await assertKnownAttributes(current, [...Object.keys(patch), ...(o.set ?? []).map(([k]) => k.split('.')[0]!)], formLabel(current));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
+    await computedKeysNote(o.io, o.file, patch);
     await confirmDroppedAttributes(o, current, doc);
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),

@@ -420,3 +420,23 @@ describe('form update --file: fields that leave out attributes the form holds', 
     expect(stub.puts()).toHaveLength(1);
   });
 });
+
+describe('form update --file: what `form get --json` holds that the service computes', () => {
+  it('is left out of the PUT with one note naming it; a file without it gets no note', async () => {
+    stub = await startFormStub();
+    const got = join(tmp.dir, 'got.json');
+    writeFileSync(got, JSON.stringify({ ...sampleForm(), title: 'Edited', views_count: 1000, share_url: 'https://elsewhere.example/f' }));
+    const io = fakeIO();
+    await run(stub, io, { file: got });
+    expect(io.err()).toBe(
+      `note: ${got} holds 5 attributes the service computes (read-only), not sent: submissions_count, views_count, share_url, created_at, updated_at.\n`,
+    );
+    expect(JSON.parse(stub.puts()[0]!.body)).toEqual(expectedBody({ title: 'Edited' }));
+
+    const patch = join(tmp.dir, 'patch.json');
+    writeFileSync(patch, JSON.stringify({ title: 'Again' }));
+    const quiet = fakeIO();
+    await run(stub, quiet, { file: patch });
+    expect(quiet.err()).toBe('');
+  });
+});
