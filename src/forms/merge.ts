@@ -1,17 +1,33 @@
 import { UsageError } from '../errors.js';
+import { inexactNumber, inexactReason } from '../io/files.js';
 import { isObject } from './document.js';
 
 type Obj = Record<string, unknown>;
 
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 
-/** A `--set` value: JSON when it parses (numbers, booleans, null, objects, arrays), else the raw string. */
-export function parseSetValue(raw: string): unknown {
+/**
+ * A `--set` value: JSON when it parses (numbers, booleans, null, objects, arrays), else the raw
+ * string. A number JSON would change (`--set settings.code=12345678901234567890`) is refused (exit 2)
+ * rather than sent rounded, as a number in a `--file` is (docs/forms.md, "Numbers in JSON files").
+ */
+export function parseSetValue(raw: string, key = 'KEY'): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     return raw;
   }
+  const inexact = inexactNumber(raw);
+  if (inexact) {
+    throw new UsageError(
+      `--set ${key}=${raw.length > 60 ? `${raw.slice(0, 48)}…` : raw}: ${inexactReason(inexact.literal)}.`,
+      inexact.literal === raw.trim() && raw.length <= 60
+        ? `To keep every digit, send it as text: --set '${key}="${raw.trim()}"'.`
+        : 'To keep every digit, write it as a string (in double quotes).',
+    );
+  }
+  return value;
 }
 
 /**

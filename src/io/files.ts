@@ -102,19 +102,37 @@ const TOKEN_START = /["\d-]/g;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
- * Refuses (exit 2) a number literal of already-parsed JSON text that JSON.parse changed: a number
- * is read as a double, so an integer beyond 2^53 or a decimal with more digits than a double holds
- * (about 15 significant ones) comes out as another number, and formctl would send that one
- * (12345678901234567890 becomes 12345678901234567000). Node 20's JSON.parse cannot hand its reviver
- * the source text of a number, and a JSON parser in JavaScript (such as lossless-json) reads a form
- * ten times slower than JSON.parse, so the literals are found in the text instead: JSON.parse has
- * accepted it, so outside strings (skipped whole) every `-` or digit starts a number. Each is
- * compared by value with the double printed back (`1.0` and `1e3` are exact; `-0` counts as 0).
- * A literal of at most 15 digits and no exponent is always exact: text without a longer one or an
- * exponent is not scanned.
+ * Refuses (exit 2) a number literal of already-parsed JSON text that JSON.parse changed
+ * (`inexactNumber`), naming the source, the line (for text of several lines) and the column.
  */
 function assertExactNumbers(text: string, source: string): void {
-  if (!MAYBE_INEXACT.test(text)) return;
+  const found = inexactNumber(text);
+  if (!found) return;
+  const before = text.slice(0, found.index);
+  const where = text.trimEnd().includes('\n')
+    ? `line ${before.split('\n').length}, column ${found.index - before.lastIndexOf('\n')}`
+    : `column ${found.index + 1}`;
+  throw new UsageError(
+    `${source}, ${where}: ${inexactReason(found.literal)}.`,
+    found.literal.length > 40
+      ? 'To keep every digit, write it as a string (in double quotes).'
+      : `To keep every digit, write it as a string: "${found.literal}".`,
+  );
+}
+
+/**
+ * The first number literal of JSON text (text JSON.parse accepted) that JSON.parse changes: a
+ * number is read as a double, so an integer beyond 2^53 or a decimal with more digits than a
+ * double holds (about 15 significant ones) comes out as another number, and formctl would send
+ * that one (12345678901234567890 becomes 12345678901234567000). Node 20's JSON.parse cannot hand
+ * its reviver the source text of a number, and a JSON parser in JavaScript (such as lossless-json)
+ * reads a form ten times slower than JSON.parse, so the literals are found in the text instead:
+ * outside strings (skipped whole) every `-` or digit starts a number. Each is compared by value
+ * with the double printed back (`1.0` and `1e3` are exact; `-0` counts as 0). A literal of at most
+ * 15 digits and no exponent is always exact: text without a longer one or an exponent is not scanned.
+ */
+export function inexactNumber(text: string): { literal: string; index: number } | undefined {
+  if (!MAYBE_INEXACT.test(text)) return undefined;
   // Copies: a regular expression with the g or y flag keeps where it stopped.
   const starts = new RegExp(TOKEN_START);
   const number = new RegExp(NUMBER);
@@ -128,20 +146,21 @@ function assertExactNumbers(text: string, source: string): void {
     const literal = number.exec(text)![0];
     starts.lastIndex = at + literal.length;
     const n = Number(literal);
-    if (Number.isFinite(n) && sameDecimal(literal, String(n))) continue;
-    const before = text.slice(0, at);
-    const where = text.trimEnd().includes('\n') ? `line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}` : `column ${at + 1}`;
-    const shown = literal.length > 40 ? `${literal.slice(0, 32)}… (${literal.length} characters)` : literal;
-    const becomes = !Number.isFinite(n)
-      ? 'is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity'
-      : n === 0
-        ? 'is closer to 0 than any number JSON holds here and would be read as 0'
-        : `would be read as ${String(n)}: a JSON number keeps about 15 significant digits`;
-    throw new UsageError(
-      `${source}, ${where}: the number ${shown} ${becomes}.`,
-      literal.length > 40 ? 'To keep every digit, write it as a string (in double quotes).' : `To keep every digit, write it as a string: "${literal}".`,
-    );
+    if (!Number.isFinite(n) || !sameDecimal(literal, String(n))) return { literal, index: at };
   }
+  return undefined;
+}
+
+/** "the number 1e400 is beyond …": what JSON.parse makes of an inexact literal, for an error. */
+export function inexactReason(literal: string): string {
+  const n = Number(literal);
+  const shown = literal.length > 40 ? `${literal.slice(0, 32)}… (${literal.length} characters)` : literal;
+  const becomes = !Number.isFinite(n)
+    ? 'is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity'
+    : n === 0
+      ? 'is closer to 0 than any number JSON holds here and would be read as 0'
+      : `would be read as ${String(n)}: a JSON number keeps about 15 significant digits`;
+  return `the number ${shown} ${becomes}`;
 }
 
 /** The index after the closing quote of the string literal opening at `open` (a quote after an even run of backslashes). */

@@ -103,7 +103,7 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   // What a new form holds as text: the title and the string defaults (language, theme…).
   const texts = { title: '', ...CREATE_DEFAULTS, ...doc };
   for (const [k, v] of o.set ?? []) {
-    const value = parseSetValue(v);
+    const value = parseSetValue(v, k);
     if (o.validate !== false) assertTextStaysText(texts, k, v, value);
     doc = setPath(doc, k, value);
   }

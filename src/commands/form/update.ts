@@ -272,6 +272,8 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
   if (slug !== undefined && !isSlug(slug)) {
     throw new UsageError(`Invalid slug "${slug}": use letters, digits, "-" and "_", not only digits.`);
   }
+  // Read before any request: a number --set cannot send exactly is refused here (exit 2).
+  const sets = (o.set ?? []).map(([k, v]) => [k, v, parseSetValue(v, k)] as const);
   const client = await o.api();
   const { current, release } = await readLocked(client, o.form, o.dryRun ? undefined : o.lock);
   try {
@@ -285,8 +287,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     let doc = mergePatch(current, patch);
     if (o.title !== undefined) doc.title = o.title;
     if (o.visibility !== undefined) doc.visibility = o.visibility;
-    for (const [k, v] of o.set ?? []) {
-      const value = parseSetValue(v);
+    for (const [k, v, value] of sets) {
       if (o.validate !== false) assertTextStaysText(current, k, v, value);
       doc = setPath(doc, k, value);
     }

@@ -440,3 +440,20 @@ describe('form update --file: what `form get --json` holds that the service comp
     expect(quiet.err()).toBe('');
   });
 });
+
+describe('form update --set: a number JSON would change', () => {
+  it('is refused before any request (exit 2), with the quoted form to send; quoted, it is sent as text', async () => {
+    stub = await startFormStub();
+    const err = await run(stub, fakeIO(), { set: [['settings.code', '12345678901234567890']] }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(2);
+    expect((err as Error).message).toBe(
+      '--set settings.code=12345678901234567890: the number 12345678901234567890 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.',
+    );
+    expect((err as CliError).hint).toBe(`To keep every digit, send it as text: --set 'settings.code="12345678901234567890"'.`);
+    const nested = await run(stub, fakeIO(), { set: [['settings.code', '{"a": [1, 1e400]}']] }).catch((e: unknown) => e);
+    expect((nested as Error).message).toContain('the number 1e400 is beyond the largest number JSON holds here');
+    expect(stub.requests).toEqual([]);
+    await run(stub, fakeIO(), { set: [['settings.code', '"12345678901234567890"']] });
+    expect(JSON.parse(stub.puts()[0]!.body).settings).toEqual({ navigation_arrows: false, other: 1, code: '12345678901234567890' });
+  });
+});
