@@ -72,7 +72,9 @@ function jsonKind(value: unknown): string {
 
 /**
  * Parses JSON text read from `source` (a file name, `stdin`, `--logic-file x.json`, `The config
- * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON.`
+ * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON.`;
+ * so is text nested deeper than MAX_JSON_DEPTH, and a number JSON.parse would change
+ * (`SOURCE, line L, column C: the number … would be read as …`, docs/forms.md "Numbers in JSON files").
  */
 export function parseJsonText(text: string, source: string, hint?: string): unknown {
   let value: unknown;
