@@ -156,6 +156,12 @@ export async function cli(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
+  // `formctl … 2>&1 | head -2`: the reader of stderr went away. The rest of the messages is not
+  // wanted, but the command goes on and its own exit code stands (left unhandled, the error event
+  // ended the process with 1). Each later write fails alike, and is ignored alike.
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   // process.stdin is built when first read (a file stream for a file or /dev/null, which loads
   // Node's fs streams): only a command that reads stdin asks for it; whether it is a terminal is isatty(0).
   const stdio: Stdio = {

@@ -110,13 +110,24 @@ export function write(stream: Writable, text: string | Uint8Array): Promise<void
       stream.off('error', onError);
       resolve();
     };
-    const onError = (err: Error) => {
+    const onError = (err: NodeJS.ErrnoException) => {
       stream.off('drain', onDrain);
-      reject(err);
+      // The reader of the process's own stdout or stderr went away: the text is not wanted, which is
+      // no failure of the command. On stdout the process has ended already (src/main.ts); on stderr
+      // the command goes on, and keeps its exit code. A file or pipe formctl opened (a bulk run's
+      // --results) stays an error: what it was to hold is lost.
+      if (err.code === 'EPIPE' && isProcessStdio(stream)) resolve();
+      else reject(err);
     };
     stream.once('drain', onDrain);
     stream.once('error', onError);
   });
+}
+
+/** Whether the stream is the process's own stdout or stderr (file descriptor 1 or 2). */
+function isProcessStdio(stream: Writable): boolean {
+  const fd = (stream as Writable & { fd?: unknown }).fd;
+  return fd === 1 || fd === 2;
 }
 
 /** Reads a whole stream (stdin for `--with-token`, `--input -`, `--file -`, …) into one Buffer. */
