@@ -217,15 +217,20 @@ export async function jsonPainter(io: IOStreams): Promise<(json: string) => stri
 const CONTROLS_BUT_TAB_NEWLINE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROLS_BUT_TAB = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 
 /**
  * Text from the service (titles, names, messages) shown to a person: C0 control characters except
  * tab (and newline when `newlines`), DEL and C1 become visible `\xNN`, so an ANSI/OSC sequence or a
  * carriage return cannot clear the screen, retitle the window, forge a hyperlink or overwrite a line.
+ * `all` escapes the tab and newline too: for a value set inside a line of formctl's own words (a
+ * name in a ✓ line or a note), which a line break would let pass for a line of its own (`error: …`).
  * For human output only; JSON is escaped by JSON.stringify and TSV is data.
  */
-export function escapeControls(text: string, o: { newlines?: boolean } = {}): string {
-  return text.replace(o.newlines ? CONTROLS_BUT_TAB_NEWLINE : CONTROLS_BUT_TAB, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+export function escapeControls(text: string, o: { newlines?: boolean; all?: boolean } = {}): string {
+  const controls = o.all ? CONTROLS : o.newlines ? CONTROLS_BUT_TAB_NEWLINE : CONTROLS_BUT_TAB;
+  return text.replace(controls, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function tsvCell(v: unknown, time?: boolean): string {

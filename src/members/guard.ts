@@ -6,6 +6,7 @@ import { listInvites } from '../api/invites.js';
 import { type Member, listMembers } from '../api/members.js';
 import { type Workspace, listWorkspaces } from '../api/workspaces.js';
 import { CliError, UsageError } from '../errors.js';
+import { escapeControls } from '../io/output.js';
 import { MAX_PER_PAGE } from '../service/limits.js';
 import { capitalise } from '../service/text.js';
 
@@ -50,12 +51,15 @@ export function workspaceLabel(f: Pick<WorkspaceFacts, 'id' | 'name'>): string {
   return f.name ? JSON.stringify(f.name) : `workspace ${f.id}`;
 }
 
-/** "Ada Admin (admin@example.com)", "admin@example.com" or "user 5". */
+/**
+ * "Ada Admin (admin@example.com)", "admin@example.com" or "user 5". The name and email come from the
+ * service and the label sits inside one line (a prompt, a note, an error): every control character is shown escaped.
+ */
 export function personLabel(m: Member | undefined, id?: number): string {
   const name = typeof m?.name === 'string' ? m.name.trim() : '';
   const email = typeof m?.email === 'string' ? m.email : '';
-  if (name && email) return `${name} (${email})`;
-  return email || name || `user ${m?.id ?? id}`;
+  const label = name && email ? `${name} (${email})` : email || name || `user ${m?.id ?? id}`;
+  return escapeControls(label, { all: true });
 }
 
 /** "its 3 forms", "its one form", "no forms" or "its forms". */

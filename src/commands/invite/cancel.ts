@@ -3,7 +3,7 @@ import { cancelInvite, listInvites } from '../../api/invites.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, writeDone } from '../../io/output.js';
+import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
@@ -64,7 +64,7 @@ export async function inviteCancelRun(o: InviteCancelOptions): Promise<void> {
       );
     }
     const where = name ?? `workspace ${workspaceId}`;
-    const who = typeof invite?.email === 'string' ? `the invite of ${invite.email}` : `invite ${o.id}`;
+    const who = typeof invite?.email === 'string' ? `the invite of ${escapeControls(invite.email, { all: true })}` : `invite ${o.id}`;
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Cancel ${who} to ${where}?` });
   }
   const message = await cancelInvite(client, workspaceId, o.id);

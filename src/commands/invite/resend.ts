@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { listInvites, resendInvite } from '../../api/invites.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, writeDone } from '../../io/output.js';
+import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS } from './shared.js';
 
@@ -42,9 +42,13 @@ export async function inviteResendRun(o: InviteResendOptions): Promise<void> {
     () => undefined,
   );
   if (invite?.status === 'pending' && invite.valid_until !== null && Date.parse(invite.valid_until) < o.now().getTime()) {
+    // The address, role and time come from the service, and each line is one line: shown escaped, as in a table.
+    const line = (text: string) => escapeControls(text, { all: true });
     throw new UsageError(
-      `Invite ${o.id} (${invite.email}) expired at ${invite.valid_until}: resending it would mail a link the service refuses, and does not extend it.`,
-      `Cancel it and invite again: formctl invite cancel ${o.id} -w ${workspaceId} && formctl member add ${invite.email} --role ${invite.role} -w ${workspaceId}`,
+      line(`Invite ${o.id} (${invite.email}) expired at ${invite.valid_until}: resending it would mail a link the service refuses, and does not extend it.`),
+      line(
+        `Cancel it and invite again: formctl invite cancel ${o.id} -w ${workspaceId} && formctl member add ${invite.email} --role ${invite.role} -w ${workspaceId}`,
+      ),
     );
   }
   const message = await resendInvite(client, workspaceId, o.id);

@@ -4,6 +4,7 @@ import type { ApiClient } from '../../api/client.js';
 import { type Member, ROLES, type Role, listMembers } from '../../api/members.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { looksNumeric, parseIdText } from '../../io/ids.js';
+import { escapeControls } from '../../io/output.js';
 
 // Deliberately stricter than RFC 5322: it catches the typos people make (missing "@" or
 // top-level domain, spaces, stray punctuation) before a request goes out; the server has the final say.
@@ -66,14 +67,14 @@ export async function resolveMember(client: ApiClient, workspaceId: number, ref:
   return { id: Number(member.id), email: member.email, member };
 }
 
-/** "alice@example.com (user 5)" or "user 5". */
+/** "alice@example.com (user 5)" or "user 5"; the email (from the member list) shown with its control characters escaped. */
 export function describeMember(m: ResolvedMember): string {
-  return m.email ? `${m.email} (user ${m.id})` : `user ${m.id}`;
+  return m.email ? `${escapeControls(m.email, { all: true })} (user ${m.id})` : `user ${m.id}`;
 }
 
-/** "Alice (alice@example.com)" when the member list gave a name, else as `describeMember`. */
+/** "Alice (alice@example.com)" when the member list gave a name, else as `describeMember`; control characters escaped. */
 export function nameMember(m: ResolvedMember): string {
   const name = typeof m.member?.name === 'string' ? m.member.name.trim() : '';
   const email = m.email ?? (typeof m.member?.email === 'string' ? m.member.email : undefined);
-  return name && email ? `${name} (${email})` : describeMember({ id: m.id, email });
+  return name && email ? escapeControls(`${name} (${email})`, { all: true }) : describeMember({ id: m.id, email });
 }

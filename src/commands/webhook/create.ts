@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { type WebhookIntegrationBody, createWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import { type IOStreams, readAll, write } from '../../io/iostreams.js';
-import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type Prompter, promptsOffHint } from '../../io/prompter.js';
 import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
@@ -104,7 +104,9 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     return;
   }
   if (o.io.stdoutIsTTY) {
-    await success(o.io, `Created webhook ${created.id} on form ${o.form} (${created.status ?? body.status}) → ${o.showSecret ? url : maskWebhookUrl(url)}`);
+    // The id and status come from the service: shown, never obeyed or set on a line of their own.
+    const [id, status] = [created.id, created.status ?? body.status].map((v) => escapeControls(String(v), { all: true }));
+    await success(o.io, `Created webhook ${id} on form ${o.form} (${status}) → ${o.showSecret ? url : maskWebhookUrl(url)}`);
     const urls = maskedUrlNote([{ ...created, data: { ...created.data, webhook_url: url } }], o.showSecret);
     if (urls) await notice(o.io, urls);
     if (choices.generateSecret) {
@@ -113,7 +115,10 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     }
   } else if (choices.generateSecret) {
     // `> secret.txt` must capture exactly the secret (shown only this once), so the id goes to stderr.
-    await notice(o.io, `created webhook ${created.id} on form ${o.form}; stdout holds its signing secret, shown only now.`);
+    await notice(
+      o.io,
+      `created webhook ${escapeControls(String(created.id), { all: true })} on form ${o.form}; stdout holds its signing secret, shown only now.`,
+    );
     await write(o.io.stdout, `${secret}\n`);
   } else {
     // README contract: piped, a create prints the new id and nothing else.

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { deleteWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import { success } from '../../io/output.js';
+import { escapeControls, success } from '../../io/output.js';
 import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
@@ -40,7 +40,8 @@ export async function webhookDeleteRun(o: WebhookDeleteOptions): Promise<void> {
   const client = await o.api();
   const { formId, webhook, nameForm } = await webhookTarget(client, o.form, o.id);
   // Masked as list and get show it: a token in the query must not reach the terminal or a log.
-  const url = typeof webhook.data?.webhook_url === 'string' ? ` (→ ${maskWebhookUrl(webhook.data.webhook_url)})` : '';
+  // The stored URL comes from the service: its control characters are shown escaped, a line break too.
+  const url = typeof webhook.data?.webhook_url === 'string' ? ` (→ ${escapeControls(maskWebhookUrl(webhook.data.webhook_url), { all: true })})` : '';
   if (!o.yes) {
     const form = await nameForm(formId).catch(() => `form ${o.form}`);
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id}${url} of ${form}?` });

@@ -3,6 +3,7 @@ import { Argument, type Command, type OptionValues } from '@commander-js/extra-t
 import { completes } from '../../completion/kinds.js';
 import type { Factory } from '../../factory.js';
 import { parseIdText } from '../../io/ids.js';
+import { escapeControls } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
 
 /** Parser for a `<id>` argument of an integration. */
@@ -38,7 +39,8 @@ export const ALLOW_PRIVATE_WARNING =
   '--allow-private: not checking HTTPS or public addresses; only a service that allows private webhook URLs (e.g. `formctl sandbox --allow-private-webhooks`) will accept this URL.';
 
 /** Said whenever a webhook is left without a secret: nothing then proves a delivery came from the service. */
-export function unsignedWarning(form: string, id: unknown): string {
+export function unsignedWarning(form: string, webhookId: unknown): string {
+  const id = escapeControls(String(webhookId), { all: true });
   return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`formctl webhook rotate-secret ${form} ${id}\` (or \`formctl webhook update ${form} ${id} --secret-file <file>\`).`;
 }
 

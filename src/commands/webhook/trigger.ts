@@ -8,7 +8,7 @@ import type { Factory } from '../../factory.js';
 import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
 import { write } from '../../io/iostreams.js';
-import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { UnexpectedAnswerError, isObj } from '../../api/normalize.js';
 import { resolveFormArg } from '../pickers.js';
 import { sampleValue } from '../../webhooks/payload.js';
@@ -97,11 +97,16 @@ export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void>
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, { form_id: form.id, form_slug: slug, submission_id: submissionId, answers: body, message }, []);
   } else if (o.io.stdoutIsTTY) {
-    await success(o.io, `Answered form ${JSON.stringify(form.title ?? slug)} (id ${form.id})${submissionId !== null ? `: submission ${submissionId}` : ''}.`);
+    const submission = submissionId !== null ? `: submission ${escapeControls(String(submissionId), { all: true })}` : '';
+    await success(o.io, `Answered form ${JSON.stringify(form.title ?? slug)} (id ${form.id})${submission}.`);
   } else if (submissionId !== null) {
     // Piped, like `webhook create`: the new id and nothing else.
     await write(o.io.stdout, `${String(submissionId)}\n`);
   }
-  if (filled.length > 0) await notice(o.io, `sample values for the required field${filled.length === 1 ? '' : 's'} not given: ${filled.join(', ')}.`);
+  if (filled.length > 0)
+    await notice(
+      o.io,
+      `sample values for the required field${filled.length === 1 ? '' : 's'} not given: ${filled.map((n) => escapeControls(n, { all: true })).join(', ')}.`,
+    );
   if (o.io.stderrIsTTY) await notice(o.io, `the form's active webhooks deliver now; see each one's attempts with \`formctl webhook events ${form.id} <id>\`.`);
 }

@@ -3,7 +3,7 @@ import { updateWebhook } from '../../api/webhooks.js';
 import { CliError, UsageError } from '../../errors.js';
 import { ValidationError } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
-import { notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, addWebhookIdArgument, unsignedWarning, resolveWebhookArgs } from './shared.js';
@@ -108,5 +108,5 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
     if (masked) await notice(o.io, masked);
     const urls = printsData(format) ? maskedUrlNote([updated], o.showSecret) : undefined;
     if (urls) await notice(o.io, urls);
-  } else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${updated.status ?? body.status}).`);
+  } else await success(o.io, `Updated webhook ${o.id} on form ${o.form} (${escapeControls(String(updated.status ?? body.status), { all: true })}).`);
 }

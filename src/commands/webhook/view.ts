@@ -1,6 +1,6 @@
 // How webhook integrations are shown: the --json fields, the masked view and the table columns.
 import type { WebhookIntegration } from '../../api/webhooks.js';
-import type { Column, OutputFormat } from '../../io/output.js';
+import { type Column, type OutputFormat, escapeControls } from '../../io/output.js';
 import { urlHasSecrets } from '../../webhooks/secret.js';
 import { HEADER_MASK, headersOf, isEmptyLogic } from '../../webhooks/view.js';
 
@@ -18,7 +18,8 @@ export function maskedHeadersNote(hooks: readonly WebhookIntegration[], showSecr
   if (showSecret) return undefined;
   const names = [...new Set(hooks.flatMap((i) => Object.keys(headersOf(i))))];
   if (names.length === 0) return undefined;
-  const list = names.join(', ');
+  // Stored names come from the service (set in its web app too): shown, never obeyed or set on a line of their own.
+  const list = names.map((n) => escapeControls(n, { all: true })).join(', ');
   return `the value${names.length === 1 ? ' of the custom header' : 's of the custom headers'} ${list} ${names.length === 1 ? 'is' : 'are'} masked (${HEADER_MASK}): they may hold credentials. Pass --show-secret to print ${names.length === 1 ? 'it' : 'them'} (and the signing secret) in full.`;
 }
 
@@ -28,7 +29,7 @@ export function maskedHeadersNote(hooks: readonly WebhookIntegration[], showSecr
  */
 export function maskedUrlNote(hooks: readonly WebhookIntegration[], showSecret = false): string | undefined {
   if (showSecret) return undefined;
-  const ids = hooks.filter((i) => urlHasSecrets(i.data?.webhook_url)).map((i) => String(i.id));
+  const ids = hooks.filter((i) => urlHasSecrets(i.data?.webhook_url)).map((i) => escapeControls(String(i.id), { all: true }));
   if (ids.length === 0) return undefined;
   const which = ids.length === 1 ? `the URL of webhook ${ids[0]} is` : `the URLs of webhooks ${ids.join(', ')} are`;
   return `${which} shown with ${ids.length === 1 ? 'its' : 'their'} secret parts masked (••••): a token or key in the query, a password, a secret path. Pass --show-secret to print ${ids.length === 1 ? 'it' : 'them'} in full.`;

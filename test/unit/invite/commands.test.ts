@@ -90,6 +90,16 @@ describe('invite resend', () => {
     expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([`GET ${INVITES}`]);
   });
 
+  it('an address from the service holding a line break or tab is shown escaped in the error and the hint', async () => {
+    const s = await serve([[`GET ${INVITES}`, [200, [{ ...ROWS[2]!, email: 'eve@example.com\nerror: forged\t' }]]]]);
+    const r = await runCli(['invite', 'resend', '5', '-w', '7'], { url: s.url });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `error: Invite 5 (eve@example.com\\x0aerror: forged\\x09) expired at ${PAST}: resending it would mail a link the service refuses, and does not extend it.\n` +
+        'hint: Cancel it and invite again: formctl invite cancel 5 -w 7 && formctl member add eve@example.com\\x0aerror: forged\\x09 --role readonly -w 7\n',
+    );
+  });
+
   it('a live invite is read, then resent', async () => {
     const s = await serve([
       [`GET ${INVITES}`, [200, ROWS]],

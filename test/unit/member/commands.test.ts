@@ -422,3 +422,34 @@ describe('member set-role', () => {
     expect(JSON.parse(j.out)).toEqual({ email: null, changed: null });
   });
 });
+
+describe('names and emails from the service in ✓ and note lines', () => {
+  // A name holding a tab, a line break that would start a forged "error:" line, and an escape sequence.
+  const ODD = [MEMBERS[0]!, { id: 5, name: 'Bob\tBuilder\nerror: forged\x1b[2J', email: 'bob@example.com', role: 'user' }];
+  const SHOWN = 'Bob\\x09Builder\\x0aerror: forged\\x1b[2J (bob@example.com)';
+
+  it('set-role: the "nothing changed" note and the ✓ line show every control character escaped, on one line', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, ODD]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+      [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
+      [`GET ${USERS}`, [200, ODD]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+      [`PUT ${USERS}/5/update-role`, [200, { message: 'User role changed successfully.' }]],
+    ]);
+    const same = await runCli(['member', 'set-role', '5', 'user', '-w', '7'], { url: s.url });
+    expect(same).toEqual({ code: 0, out: '', err: `note: ${SHOWN} is already user in "Ops"; nothing changed.\n` });
+    const changed = await runCli(['member', 'set-role', '5', 'readonly', '-w', '7'], { url: s.url, tty: true });
+    expect(changed).toEqual({ code: 0, out: `✓ ${SHOWN} is now readonly in "Ops".\n`, err: '' });
+  });
+
+  it('remove: the ✓ line (terminal) and the piped done line show them escaped too', async () => {
+    const s = await serve([
+      [`GET ${USERS}`, [200, ODD]],
+      ['GET /open/workspaces', [200, [{ id: 7, name: 'Ops' }]]],
+      [`DELETE ${USERS}/5/remove`, [200, { message: 'User removed from workspace successfully.' }]],
+    ]);
+    const r = await runCli(['member', 'remove', '5', '-w', '7', '--yes'], { url: s.url, tty: true });
+    expect(r).toEqual({ code: 0, out: `✓ Removed ${SHOWN} from "Ops".\n`, err: '' });
+  });
+});

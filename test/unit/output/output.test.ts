@@ -194,6 +194,8 @@ describe('server-controlled text on a terminal', () => {
     expect(escapeControls('a\tb\nc\x7f')).toBe('a\tb\\x0ac\\x7f');
     expect(escapeControls('a\nb', { newlines: true })).toBe('a\nb');
     expect(escapeControls('Zoë 📣 ok')).toBe('Zoë 📣 ok');
+    // A value set inside one line of formctl's words: the tab and newline too.
+    expect(escapeControls('a\tb\nc\r\x1b\x9b', { all: true })).toBe('a\\x09b\\x0ac\\x0d\\x1b\\x9b');
   });
 
   it('tables, key/value views, ✓ lines and notes never pass escape sequences through', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { webhookCreateRun } from '../../../src/commands/webhook/create.js';
+import { webhookDeleteRun } from '../../../src/commands/webhook/delete.js';
 import { webhookEventsRun } from '../../../src/commands/webhook/events.js';
 import { webhookGetRun } from '../../../src/commands/webhook/get.js';
 import { webhookListRun } from '../../../src/commands/webhook/list.js';
@@ -755,5 +756,38 @@ describe('webhook send', () => {
     // The API client's words for the same errno, not the bare code.
     expect(net.message).toBe(`Connection refused by ${new URL(closed).host} (POST ${closed}/hook).`);
     expect(net.hint).toBe('Is the receiver running on that address and port?');
+  });
+});
+
+describe('text from the service in ✓ and note lines', () => {
+  // Stored by the service (its web app takes any header name and URL): a tab, and a line break that
+  // would start a forged line of its own.
+  const odd = {
+    ...integration,
+    status: 'active\tx\nerror: forged',
+    data: { webhook_url: 'https://hooks.example.com/in\t\nnote: forged', webhook_secret: SECRET, webhook_headers: { 'X-Api\tKey\nforged': 'k1' } },
+  };
+
+  it('get: the masked-headers note shows the stored header name escaped, on one line', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, [odd]));
+    const io = fakeIO();
+    await webhookGetRun({ io: io.io, api, now: () => new Date(), form: '42', id: 7, json: ['data'] });
+    expect(io.err()).toBe(
+      'note: the value of the custom header X-Api\\x09Key\\x0aforged is masked (••••): they may hold credentials. Pass --show-secret to print it (and the signing secret) in full.\n',
+    );
+  });
+
+  it('update: the ✓ line shows the status the service answered escaped', async () => {
+    const { api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: odd })));
+    const io = fakeIO({ tty: true });
+    await webhookUpdateRun({ io: io.io, api, resolve, form: '42', id: 7, deactivate: true, secret: true });
+    expect(io.out()).toBe('✓ Updated webhook 7 on form 42 (active\\x09x\\x0aerror: forged).\n');
+  });
+
+  it('delete: the ✓ line shows the stored URL escaped', async () => {
+    const { api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [odd]) : json(res, 200, { message: 'Form Integration was deleted.' })));
+    const io = fakeIO({ tty: true });
+    await webhookDeleteRun({ io: io.io, api, prompter: () => ({}) as Prompter, form: '42', id: 7, yes: true });
+    expect(io.out()).toBe('✓ Deleted webhook 7 (→ https://hooks.example.com/in\\x09\\x0anote: forged) of form 42.\n');
   });
 });

@@ -44,6 +44,18 @@ describe('webhook trigger', () => {
     expect(r.err.split('\n')[1]).toBe('hint: The form does not accept answers now (a draft, closed, or at its submission limit): see `formctl form get 42`.');
   });
 
+  it('field names and the submission id from the service are shown escaped in the ✓ line and the note', async () => {
+    const odd = { ...FORM, properties: [{ id: 'n', type: 'text', name: 'Na\tme\nerror: forged', required: true }] };
+    const s = await serve([
+      ['GET /open/forms/42', [200, odd]],
+      ['POST /forms/contact-1a2b3c/answer', [200, { message: 'Form submission saved.', submission_id: 'uuid\n1' }]],
+    ]);
+    const r = await runCli(['webhook', 'trigger', '42'], { url: s.url, tty: true });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('✓ Answered form "Contact" (id 42): submission uuid\\x0a1.\n');
+    expect(r.err.split('\n')[0]).toBe('note: sample values for the required field not given: Na\\x09me\\x0aerror: forged.');
+  });
+
   it('a digits-only form past 2^53 is refused before any request', async () => {
     const s = await serve([]);
     const r = await runCli(['webhook', 'trigger', '9007199254740993'], { url: s.url });
