@@ -1,12 +1,25 @@
 import { Command } from '@commander-js/extra-typings';
+import type { ApiClient } from '../../api/client.js';
+import { ForbiddenError } from '../../api/errors.js';
 import { removeMember } from '../../api/members.js';
+import { errorInit } from '../../api/requirements.js';
 import type { Factory } from '../../factory.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples } from '../shared.js';
 import { parseMemberRef, resolveMember } from './shared.js';
-import { identifyMe, isMe, orphanReason, passGuard, personLabel, readWorkspaceFacts, removeOrphans, workspaceLabel } from '../../members/guard.js';
+import {
+  type WorkspaceFacts,
+  identifyMe,
+  isMe,
+  orphanReason,
+  passGuard,
+  personLabel,
+  readWorkspaceFacts,
+  removeOrphans,
+  workspaceLabel,
+} from '../../members/guard.js';
 
 export const REMOVE_FIELDS = ['workspace_id', 'user_id', 'email', 'message'] as const;
 
@@ -79,11 +92,32 @@ export async function memberRemoveRun(o: MemberRemoveOptions): Promise<void> {
     if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
     else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   } else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
-  const result = await removeMember(client, workspaceId, target.id);
+  const result = await removeMember(client, workspaceId, target.id).catch(async (err: unknown) => {
+    throw await selfRemovalRefused(client, facts, target.id, err);
+  });
   await writeDone(
     o.io,
     format,
     { workspace_id: workspaceId, user_id: target.id, email: target.email ?? null, message: result },
     `Removed ${personLabel(target.member, target.id)} from ${ws}.`,
+  );
+}
+
+/**
+ * A refused removal (403) of the caller themselves, who is not an admin there by the member list:
+ * removing members is an admin's action on both services, and leaving is a route of its own open to
+ * every member (OpnForm app/Http/Controllers/WorkspaceUserController.php:116-118 `adminAction`,
+ * :134-136 `view`; docs/webhooks-and-members.md, "Removing yourself"), so the hint names
+ * `workspace leave`. Who the caller is costs a request or two, so it is looked up only on this
+ * failure (already known after a prompt). An admin's 403 (the token's abilities) and any other
+ * error are returned as they are.
+ */
+async function selfRemovalRefused(client: ApiClient, facts: WorkspaceFacts, targetId: number, err: unknown): Promise<unknown> {
+  if (!(err instanceof ForbiddenError) || facts.unchecked) return err;
+  await identifyMe(client, facts).catch(() => undefined);
+  if (!isMe(facts, targetId) || String(facts.me?.role ?? '').toLowerCase() === 'admin') return err;
+  return new ForbiddenError(
+    errorInit(err),
+    `Only an admin of workspace ${facts.id} removes members, and you are not one there; to leave it yourself, run \`formctl workspace leave ${facts.id}\`.`,
   );
 }

@@ -345,6 +345,39 @@ describe('member remove', () => {
     expect(s.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET']);
   });
 
+  it("a non-admin's refused removal of themselves names `workspace leave` (who they are read only then)", async () => {
+    const refused: Reply = [403, { message: 'This action is unauthorized.' }];
+    const s = await serve([
+      [`GET ${USERS}`, [200, MEMBERS]],
+      WS,
+      [`DELETE ${USERS}/5/remove`, refused],
+      ['GET /external/zapier/validate', [200, { name: 'Bob', email: 'bob@example.com' }]],
+    ]);
+    const r = await runCli(['member', 'remove', '5', '-w', '7', '--yes'], { url: s.url });
+    expect(r.code).toBe(5);
+    expect(r.err).toBe(
+      'error: This action is unauthorized. (HTTP 403, DELETE /open/workspaces/7/users/5/remove)\n' +
+        'hint: Only an admin of workspace 7 removes members, and you are not one there; to leave it yourself, run `formctl workspace leave 7`.\n',
+    );
+    // Someone else's removal, or an admin's own (the token's abilities are the cause then): the usual hint.
+    const twoAdmins = [MEMBERS[0]!, { ...MEMBERS[1]!, pivot: { role: 'admin' } }];
+    for (const [who, target] of [
+      ['admin@example.com', '5'],
+      ['admin@example.com', '1'],
+    ]) {
+      const other = await serve([
+        [`GET ${USERS}`, [200, twoAdmins]],
+        WS,
+        [`DELETE ${USERS}/${target}/remove`, refused],
+        ['GET /external/zapier/validate', [200, { name: 'X', email: who }]],
+      ]);
+      const o = await runCli(['member', 'remove', target!, '-w', '7', '--yes'], { url: other.url });
+      expect(o.code).toBe(5);
+      expect(o.err).not.toContain('workspace leave');
+      expect(o.err).toContain('hint: Removing members needs a token with');
+    }
+  });
+
   it('names the member list on a 404', async () => {
     const s = await serve([[`GET ${USERS}`, [200, MEMBERS]], WS, [`DELETE ${USERS}/5/remove`, [404, { message: '' }]]]);
     const r = await runCli(['member', 'remove', '5', '-w', '7', '--yes'], { url: s.url });
