@@ -16,7 +16,17 @@ import {
 import { type WireResponse, codedError, discardBody, exchange, unwrapFetchError } from './transport.js';
 import { WaitBudget } from './wait-budget.js';
 import { type ProxyDispatcher, type ProxySetting, proxyAgent, proxyAnswerFailure, proxyRequestFailure, traceProxy } from './proxy.js';
-import { type ApiErrorInit, type FieldErrors, NetworkError, ProxyError, RateLimitError, apiErrorFor, appliedCheckHint } from './errors.js';
+import {
+  type ApiErrorInit,
+  type FieldErrors,
+  NetworkError,
+  NotFoundError,
+  ProxyError,
+  RateLimitError,
+  apiErrorFor,
+  appliedCheckHint,
+  baseUrlPathHint,
+} from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets } from './redact.js';
 
@@ -522,6 +532,9 @@ export class ApiClient {
       return new RateLimitError(init);
     }
     if (p.onceOnly && status >= 500) return this.mayHaveApplied(apiErrorFor(init), p.method, p.display);
+    // No such route under a base URL with a path (`https://host/api`): the path is to blame, not an id.
+    const pathHint = status === 404 && p.url.origin === this.baseUrl.origin ? baseUrlPathHint(this.baseUrl, init.serverMessage) : undefined;
+    if (pathHint) return new NotFoundError(init, pathHint);
     return apiErrorFor(init);
   }
 

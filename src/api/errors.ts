@@ -68,9 +68,41 @@ export class PlanRequiredError extends ApiError {
 
 /** 404. */
 export class NotFoundError extends ApiError {
-  constructor(init: ApiErrorInit) {
-    super(init, ExitCode.notFound, notFoundHint(init.path));
+  constructor(init: ApiErrorInit, hint?: string) {
+    super(init, ExitCode.notFound, hint ?? notFoundHint(init.path));
   }
+}
+
+/** The route a Laravel router's own 404 names (`The route open/x could not be found.`), or undefined for any other answer. */
+function unknownRoute(serverMessage: string | undefined): string | undefined {
+  return /^The route (.*) could not be found\.?$/.exec(serverMessage ?? '')?.[1];
+}
+
+/**
+ * Laravel's router's own 404 (docs/service.md, "Requests in general"): the service has no such
+ * route at all, so no id in the path is to blame. Both sandbox flavours word it the same way.
+ */
+export function isUnknownRoute(serverMessage: string | undefined): boolean {
+  return unknownRoute(serverMessage) !== undefined;
+}
+
+/**
+ * The hint for the router's 404 on a path under a base URL with a path (`https://host/api`), when
+ * the route it names still holds that path: the service's routes have no prefix (OpnForm
+ * `api/app/Providers/RouteServiceProvider.php:33-39`), so the base URL's path is to blame, not an
+ * id. OpnForm's docker image answers under `/api` too, its nginx stripping it
+ * (`docker/nginx.conf:1-4,38`): a missing route there is named without `api/`, and keeps the
+ * usual hint (docs/service.md, "Base URL"). Undefined when the hint does not apply.
+ */
+export function baseUrlPathHint(baseUrl: URL, serverMessage: string | undefined): string | undefined {
+  const route = unknownRoute(serverMessage)?.replace(/^\/+/, '');
+  const prefix = baseUrl.pathname.replace(/^\/+/, '');
+  if (route === undefined || prefix === '' || !route.startsWith(prefix)) return undefined;
+  if (/(^|\/)api\/$/i.test(prefix)) {
+    const bare = `${baseUrl.origin}/${prefix.replace(/(^|\/)api\/$/i, '$1')}`.replace(/\/$/, '');
+    return `The base URL ends in /api, and this service has no routes under it: formctl adds the API paths (/open/…) to the base URL itself. Use the base URL without /api: ${bare}`;
+  }
+  return `This service has no routes under the base URL's path (/${prefix}): formctl adds the API paths (/open/…) to the base URL itself. Check the base URL (OpnForm's API paths start at the host: ${baseUrl.origin}).`;
 }
 
 /** What to check after a 404, by the resource the path names (ids quoted back from the path). */

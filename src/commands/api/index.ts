@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { ApiResponse, Method } from '../../api/client.js';
-import { NotFoundError, UnauthorizedError, apiErrorFor } from '../../api/errors.js';
+import { NotFoundError, UnauthorizedError, apiErrorFor, isUnknownRoute } from '../../api/errors.js';
 import { items, paginate } from '../../api/paginate.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -212,7 +212,7 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
     return new CliError(err.message, err.exitCode, 'API paths start with /open/, e.g. `formctl api /open/workspaces`.');
   }
   // Laravel's router's own 404 (docs/service.md, "Requests in general"): no route, so no id to check.
-  if (err instanceof NotFoundError && /^The route .* could not be found\.?$/.test(message ?? '')) {
+  if (err instanceof NotFoundError && isUnknownRoute(message)) {
     return new CliError(err.message, err.exitCode, 'This service has no such route: check the path, which is sent as given.');
   }
   if (err instanceof NotFoundError && emptyAnswer(res.data)) {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
 import { authLoginRun } from '../../../src/commands/auth/login.js';
 import { authLogoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
@@ -281,5 +282,61 @@ describe('auth logout and token', () => {
     await authLogoutRun({ ...t, io: fio.io });
     expect(fio.err()).toBe('warning: FORMCTL_TOKEN is still set in the environment, so commands keep using it.\n');
     await t.cleanup();
+  });
+});
+
+describe('auth login with a base URL that has a path', () => {
+  // Laravel's router answers a path it has no route for with 404 "The route <path> could not be
+  // found." (the path without its first slash); OpnForm's docker image strips /api first (nginx).
+  let laravel: StubServer;
+  let stripsApi = false;
+  beforeEach(async () => {
+    stripsApi = false;
+    laravel = await startStubServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const seen = stripsApi ? path.replace(/^\/api(?=\/)/, '') : path;
+      if (seen === '/open/workspaces') return json(res, 200, [{ id: 7, name: 'Only' }]);
+      json(res, 404, { message: `The route ${seen.slice(1)} could not be found.` });
+    });
+  });
+  afterEach(async () => laravel.close());
+
+  async function login(baseUrl: string): Promise<CliError | undefined> {
+    const t = await testConfig();
+    try {
+      await authLoginRun({ ...t, io: fakeIO({ stdin: GOOD }).io, prompter: () => scriptedPrompter().prompter, baseUrl, withToken: true });
+      return undefined;
+    } catch (err) {
+      return err as CliError;
+    } finally {
+      await t.cleanup();
+    }
+  }
+
+  it('a base URL ending in /api where the service has no routes: exit 6, and the hint names the base URL without it', async () => {
+    for (const suffix of ['/api', '/api/']) {
+      const err = await login(`${laravel.url}${suffix}`);
+      expect(err?.exitCode).toBe(6);
+      expect(err?.message).toBe('The route api/open/workspaces could not be found. (HTTP 404, GET /api/open/workspaces)');
+      expect(err?.hint).toBe(
+        `The base URL ends in /api, and this service has no routes under it: formctl adds the API paths (/open/…) to the base URL itself. Use the base URL without /api: ${laravel.url}`,
+      );
+    }
+    const other = await login(`${laravel.url}/v1`);
+    expect(other?.hint).toBe(
+      `This service has no routes under the base URL's path (/v1/): formctl adds the API paths (/open/…) to the base URL itself. Check the base URL (OpnForm's API paths start at the host: ${laravel.url}).`,
+    );
+  });
+
+  it("behind OpnForm's own nginx (which strips /api) such a base URL works, and a missing route keeps the usual hint", async () => {
+    stripsApi = true;
+    expect(await login(`${laravel.url}/api`)).toBeUndefined();
+    const client = new ApiClient({ baseUrl: `${laravel.url}/api`, token: GOOD, userAgent: 'test', timeoutMs: 5000, maxWaitMs: 0 });
+    try {
+      const err = (await client.request({ path: '/open/nothing' }).catch((e: unknown) => e)) as CliError;
+      expect(err.hint).toBe('Check the path and the ids in it.');
+    } finally {
+      await client.close();
+    }
   });
 });
