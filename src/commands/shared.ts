@@ -1,9 +1,10 @@
 import { Argument, Command, type CommandUnknownOpts, Option, type OptionValues } from '@commander-js/extra-typings';
 import { completes } from '../completion/kinds.js';
+import { DEFAULT_PROFILE } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { parseFormRef, parseIdText } from '../io/ids.js';
 import { DEFAULT_LIST_LIMIT, parsePositiveInt } from '../io/limit.js';
-import { parseJsonFields } from '../io/output.js';
+import { escapeControls, parseJsonFields } from '../io/output.js';
 
 /*
  * Flags are declared once (docs/architecture.md "Adding a flag"): each command declares its options
@@ -160,4 +161,16 @@ export function collectKeyValue(value: string, previous: Array<[string, string]>
 /** Collects a repeatable string flag. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * "FORMCTL_PROFILE=work overrides the current profile (local)" when FORMCTL_PROFILE names another
+ * profile than the current one (`current`: what `formctl profile use` saved), else undefined. The
+ * commands that show or set the current profile say it in a note, as gh does when GH_TOKEN
+ * overrides its stored login.
+ */
+export function profileOverride(env: NodeJS.ProcessEnv, current: string | undefined): string | undefined {
+  const named = env.FORMCTL_PROFILE;
+  if (!named || named === (current ?? DEFAULT_PROFILE)) return undefined;
+  return `FORMCTL_PROFILE=${escapeControls(named, { all: true })} overrides the current profile${current ? ` (${current})` : ''}`;
 }

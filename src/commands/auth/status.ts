@@ -8,8 +8,8 @@ import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { type Column, resolveFormat, writeList, writeObject } from '../../io/output.js';
-import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
+import { type Column, notice, resolveFormat, writeList, writeObject } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples, profileOverride } from '../shared.js';
 
 export const AUTH_STATUS_FIELDS = [
   'profile',
@@ -131,11 +131,11 @@ function authStatusCommand() {
   ]);
 }
 
-export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & Pick<Factory, 'io' | 'context' | 'apiFor'> & Partial<Pick<Factory, 'config'>>;
+export type AuthStatusOptions = FlagsOf<typeof authStatusCommand> & Pick<Factory, 'io' | 'context' | 'apiFor'> & Partial<Pick<Factory, 'config' | 'env'>>;
 
 /** `formctl auth status`. */
 export function newAuthStatusCommand(f: Factory, runF = authStatusRun) {
-  return authStatusCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context, apiFor: f.apiFor, config: f.config }));
+  return authStatusCommand().action((flags) => runF({ ...flags, io: f.io, context: f.context, apiFor: f.apiFor, config: f.config, env: f.env }));
 }
 
 const SOURCE_LABEL: Record<string, string> = {
@@ -233,6 +233,11 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
       if (format.kind === 'table') await write(o.io.stdout, '\nOther profiles:\n');
       await writeList(o.io, format, rest, PROFILE_COLUMNS);
     }
+  }
+  // The other profiles are left out: say why, when the current one is not the profile shown.
+  if (ctx.profileSource === 'env' && o.config && o.env) {
+    const override = profileOverride(o.env, (await o.config()).data.currentProfile);
+    if (override) await notice(o.io, `${override}: only the profile it names is shown; unset it to see every profile.`);
   }
   if (failure) throw failure;
 }

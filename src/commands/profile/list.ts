@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { type Column, resolveFormat, writeList } from '../../io/output.js';
-import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
+import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
+import { type FlagsOf, addOutputOptions, examples, profileOverride } from '../shared.js';
 
 export const PROFILE_FIELDS = ['name', 'base_url', 'workspace', 'current', 'logged_in'] as const;
 
@@ -23,11 +23,11 @@ function profileListCommand() {
   ]);
 }
 
-export type ProfileListOptions = FlagsOf<typeof profileListCommand> & Pick<Factory, 'io' | 'config' | 'context'>;
+export type ProfileListOptions = FlagsOf<typeof profileListCommand> & Pick<Factory, 'io' | 'config' | 'context' | 'env'>;
 
 /** `formctl profile list`. */
 export function newProfileListCommand(f: Factory, runF = profileListRun) {
-  return profileListCommand().action((flags) => runF({ ...flags, io: f.io, config: f.config, context: f.context }));
+  return profileListCommand().action((flags) => runF({ ...flags, io: f.io, config: f.config, context: f.context, env: f.env }));
 }
 
 /** Lists profiles sorted by name; "current" is the profile after --profile / FORMCTL_PROFILE resolution. */
@@ -51,4 +51,9 @@ export async function profileListRun(o: ProfileListOptions): Promise<void> {
     { header: 'Current', value: (r) => (r.current ? '*' : '') },
   ];
   await writeList(o.io, format, rows, columns, { empty: 'No profiles. Create one with `formctl auth login`.' });
+  const override = ctx.profileSource === 'env' ? profileOverride(o.env, store.data.currentProfile) : undefined;
+  if (override && rows.length > 0) {
+    const marked = rows.some((r) => r.current);
+    await notice(o.io, `${override}: ${marked ? 'the one marked current is the profile it names' : 'it names no saved profile, so none is current'}.`);
+  }
 }

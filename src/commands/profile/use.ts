@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { success } from '../../io/output.js';
-import { examples, type FlagsOf, profileNameArgument } from '../shared.js';
+import { notice, success } from '../../io/output.js';
+import { examples, type FlagsOf, profileNameArgument, profileOverride } from '../shared.js';
 import { unknownProfile } from './shared.js';
 
 /** `formctl profile use <name>`: the command and its flags, declared once. */
@@ -11,14 +11,14 @@ function profileUseCommand() {
 }
 
 export type ProfileUseOptions = FlagsOf<typeof profileUseCommand> &
-  Pick<Factory, 'io' | 'config'> & {
+  Pick<Factory, 'io' | 'config' | 'env'> & {
     /** The <name> argument. */
     name: string;
   };
 
 /** `formctl profile use <name>`. */
 export function newProfileUseCommand(f: Factory, runF = profileUseRun) {
-  return profileUseCommand().action((name, flags) => runF({ ...flags, io: f.io, config: f.config, name }));
+  return profileUseCommand().action((name, flags) => runF({ ...flags, io: f.io, config: f.config, env: f.env, name }));
 }
 
 /** Switches the current profile. */
@@ -27,4 +27,6 @@ export async function profileUseRun(o: ProfileUseOptions): Promise<void> {
   if (!store.profile(o.name)) throw unknownProfile(o.name, store);
   await store.setCurrent(o.name);
   await success(o.io, `Current profile: ${o.name}`);
+  const override = profileOverride(o.env, o.name);
+  if (override) await notice(o.io, `${override}: commands use the profile it names until it is unset.`);
 }

@@ -193,6 +193,34 @@ describe('auth status', () => {
     await narrowed.cleanup();
   });
 
+  it('FORMCTL_PROFILE naming another profile than the current one: a note says it overrides it, and why the others are not shown', async () => {
+    const t = await testConfig({ env: { FORMCTL_PROFILE: 'ada' } });
+    await t.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+    await t.store.saveProfile('ada', { baseUrl: server.url, token: 'tok_noread' });
+    await t.store.setCurrent('default');
+    const fio = fakeIO();
+    await authStatusRun({ ...t, io: fio.io, json: ['profile', 'profiles'] });
+    expect(JSON.parse(fio.out()).profiles.map((p: { profile: string }) => p.profile)).toEqual(['ada']);
+    expect(fio.err()).toBe(
+      'note: FORMCTL_PROFILE=ada overrides the current profile (default): only the profile it names is shown; unset it to see every profile.\n',
+    );
+    // Naming the current profile overrides nothing; --profile wins over the variable: no note either.
+    for (const [env, profile] of [
+      [{ FORMCTL_PROFILE: 'default' }, undefined],
+      [{ FORMCTL_PROFILE: 'ada' }, 'default'],
+    ] as const) {
+      const u = await testConfig({ env, profile });
+      await u.store.saveProfile('default', { baseUrl: server.url, token: GOOD });
+      await u.store.saveProfile('ada', { baseUrl: server.url, token: 'tok_noread' });
+      await u.store.setCurrent('default');
+      const quiet = fakeIO();
+      await authStatusRun({ ...u, io: quiet.io, json: ['profile'] });
+      expect(quiet.err()).toBe('');
+      await u.cleanup();
+    }
+    await t.cleanup();
+  });
+
   it('names the account from who-am-I, in one request, for a token without workspaces-read', async () => {
     const t = await testConfig({ env: { FORMCTL_TOKEN: 'tok_noread', FORMCTL_BASE_URL: server.url } });
     const fio = fakeIO({ tty: true });

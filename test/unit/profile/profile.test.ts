@@ -44,6 +44,26 @@ describe('profile list', () => {
     await t.cleanup();
   });
 
+  it('FORMCTL_PROFILE overriding the current profile: the one it names is marked, and a note says so', async () => {
+    const t = await seeded({ env: { FORMCTL_PROFILE: 'local' } });
+    await t.store.setCurrent('work');
+    const a = fakeIO();
+    await profileListRun({ ...t, io: a.io });
+    expect(a.out()).toBe('local\thttp://127.0.0.1:8787\t\tnone\t*\nwork\thttps://api.opnform.com\t12\tsaved\t\n');
+    expect(a.err()).toBe('note: FORMCTL_PROFILE=local overrides the current profile (work): the one marked current is the profile it names.\n');
+    const missing = await seeded({ env: { FORMCTL_PROFILE: 'gone' } });
+    await missing.store.setCurrent('work');
+    const b = fakeIO();
+    await profileListRun({ ...missing, io: b.io, json: ['name', 'current'] });
+    expect(JSON.parse(b.out())).toEqual([
+      { name: 'local', current: false },
+      { name: 'work', current: false },
+    ]);
+    expect(b.err()).toBe('note: FORMCTL_PROFILE=gone overrides the current profile (work): it names no saved profile, so none is current.\n');
+    await t.cleanup();
+    await missing.cleanup();
+  });
+
   it('no profiles: nothing on stdout, a hint on stderr (TTY)', async () => {
     const t = await testConfig();
     const fio = fakeIO({ tty: true });
@@ -58,11 +78,24 @@ describe('profile use / remove', () => {
   it('use switches the current profile; an unknown name lists the saved ones (exit 2)', async () => {
     const t = await seeded();
     const fio = fakeIO({ tty: true });
-    await profileUseRun({ io: fio.io, config: t.config, name: 'local' });
+    await profileUseRun({ io: fio.io, config: t.config, env: t.env, name: 'local' });
     expect(t.store.data.currentProfile).toBe('local');
     expect(fio.out()).toBe('✓ Current profile: local\n');
-    const err = (await profileUseRun({ io: fio.io, config: t.config, name: 'nope' }).catch((e) => e)) as CliError;
+    const err = (await profileUseRun({ io: fio.io, config: t.config, env: t.env, name: 'nope' }).catch((e) => e)) as CliError;
     expect([err.exitCode, err.message, err.hint]).toEqual([2, 'No profile named "nope".', 'Saved profiles: work, local']);
+    await t.cleanup();
+  });
+
+  it('use, with FORMCTL_PROFILE naming another profile: switches all the same, and a note says the variable overrides it', async () => {
+    const t = await seeded({ env: { FORMCTL_PROFILE: 'work' } });
+    const fio = fakeIO({ tty: true });
+    await profileUseRun({ io: fio.io, config: t.config, env: t.env, name: 'local' });
+    expect(t.store.data.currentProfile).toBe('local');
+    expect(fio.out()).toBe('✓ Current profile: local\n');
+    expect(fio.err()).toBe('note: FORMCTL_PROFILE=work overrides the current profile (local): commands use the profile it names until it is unset.\n');
+    const same = fakeIO();
+    await profileUseRun({ io: same.io, config: t.config, env: t.env, name: 'work' });
+    expect(same.err()).toBe('');
     await t.cleanup();
   });
 
