@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
+import { isLoopbackHost } from '../service/addresses.js';
 import { TLS_FAILURE, describeConnectionFailure, failureCode, formatSeconds, untrustedCertificate } from './network.js';
 import {
   type AttemptOutcome,
@@ -163,12 +164,8 @@ export const JSON_ANSWER_LIMIT = 64 * 1024 * 1024;
 /** The most read of an error answer for its message: anything longer is not a message. */
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
-/** Loopback hosts may receive a token over plain http (local sandbox, tests). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  // Not *.localhost: without a local resolver rule such names can come from DNS and point anywhere.
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+// Loopback hosts may receive a token over plain http (local sandbox, tests).
+export { isLoopbackHost } from '../service/addresses.js';
 
 /** The one HTTP door of formctl: auth, JSON, timeouts, retries, rate limits, typed errors, debug log. */
 export class ApiClient {

@@ -1,8 +1,19 @@
-// Which webhook URLs the service accepts (docs/webhooks-and-members.md): HTTPS, no embedded
+// Which hosts are loopback, and which webhook URLs the service accepts (docs/webhooks-and-members.md): HTTPS, no embedded
 // credentials, and every address the host resolves to public. The client checks a URL before it
 // saves a webhook; the sandbox checks it on save and again before each delivery. ipaddr.js (the
 // address classification) is loaded on first use, so importing this costs nothing at start-up.
 import type { Problem } from './webhooks.js';
+
+/**
+ * A loopback host name or address (`localhost`, 127.0.0.0/8, `::1`, bracketed or not): what only
+ * this machine reaches. The client sends a token over plain http only there; the sandbox warns when
+ * it listens anywhere else.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Not *.localhost: without a local resolver rule such names can come from DNS and point anywhere.
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
 
 /** One address a host name resolves to; `family` is 4 or 6. */
 export interface ResolvedAddress {

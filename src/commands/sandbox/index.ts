@@ -3,13 +3,16 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
+import { escapeControls, jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { type FlagsOf, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { EXPORT_ASYNC_THRESHOLD, RATE_LIMIT_PER_MINUTE } from '../../service/limits.js';
 import { FLAVORS } from '../../service/flavors.js';
+import { isLoopbackHost } from '../../service/addresses.js';
 import { isEmail } from '../../service/text.js';
 import { constants } from 'node:fs';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { access, open, rm, stat } from 'node:fs/promises';
 
 function wholeNumber(flag: string, max = Number.MAX_SAFE_INTEGER) {
@@ -173,6 +176,15 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     } else {
       await write(o.io.stdout, await banner(o, handle));
     }
+    // Every token the sandbox prints has every ability, and its data is anyone's who can reach it:
+    // fine on loopback, not on an interface other machines reach (it keeps serving: a demo on a LAN).
+    if (!(await loopbackOnly(o.host))) {
+      await notice(
+        o.io,
+        `the sandbox listens on ${escapeControls(o.host, { all: true })}, where other machines may reach it: anyone who does can use its tokens (each has every ability) and read or change its data. Pass --host 127.0.0.1 unless that is what you want.`,
+        'warning',
+      );
+    }
     if (o.io.stderrIsTTY && !json) await notice(o.io, 'Press Ctrl-C to stop.');
     // Ctrl-C, or a plain `kill` (SIGTERM, which main.ts turns into the same abort): close cleanly.
     await new Promise<void>((resolve) => {
@@ -203,6 +215,18 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     }
     if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   }
+}
+
+/**
+ * Whether `--host` reaches this machine only: a loopback name or address, or a name every address
+ * of which is loopback (looked up as the server's listen() did). `0.0.0.0`, `::` and other
+ * interfaces' addresses are not.
+ */
+async function loopbackOnly(host: string): Promise<boolean> {
+  if (isLoopbackHost(host)) return true;
+  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return false;
+  const addresses = await lookup(host, { all: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every((a) => isLoopbackHost(a.address));
 }
 
 /** How long a close may take at a terminal before the sandbox says what it waits for. */
