@@ -6,7 +6,7 @@ import { CliError, UsageError } from '../errors.js';
 import { cannotRead, parseJsonObject } from '../io/files.js';
 import { type IOStreams, readAll } from '../io/iostreams.js';
 import { listRecordAnswers } from './answers.js';
-import { resolveData } from './fields.js';
+import { assertRequiredKept, resolveData } from './fields.js';
 import { type SubmissionRef, parseSubmissionRef } from './ref.js';
 
 // The input of a bulk update (`submission update --from`): where it is read from, and what one
@@ -71,8 +71,9 @@ function rawId(o: Record<string, unknown>): unknown {
  * Parses one input line: `{"submission_id": "12", "<field name or id>": value, …}`, optionally with
  * the fields inside `data`; or a record as `submission list --ndjson` prints it (only keys the list
  * gives, such as `submitted_at`, answers under `data`), whose list keys are left out as `--file`
- * leaves them out.
- * Throws a CliError whose message becomes the line's `error`.
+ * leaves them out. A line that empties a field the form requires is refused as a single update
+ * refuses it (assertRequiredKept): the service would answer 422.
+ * Throws a CliError whose message becomes the line's `error`; nothing is sent for that line.
  */
 export function parseLine(form: Form, text: string): Parsed {
   const obj = parseJsonObject(text, 'the line');
@@ -90,6 +91,7 @@ export function parseLine(form: Form, text: string): Parsed {
       ? { label: String(sid).trim(), ref: parseSubmissionRef(sid) }
       : undefined;
   const parsed = parseFields(form, obj as Record<string, unknown>, fields, data);
+  assertRequiredKept(form, parsed);
   return { label, ref, ...(also ? { also } : {}), data: parsed };
 }
 

@@ -198,6 +198,27 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(r.stderr).not.toMatch(/^\[debug\] > PUT /m);
   });
 
+  it('a --from line that empties a required field fails that line before its PUT; the other lines go (exit 10, as other refused lines)', async () => {
+    const [a, b] = await list();
+    const from = join(work, 'blank-required.ndjson');
+    writeFileSync(from, `${JSON.stringify({ submission_id: a!.id, Name: '' })}\n${JSON.stringify({ submission_id: b!.id, Comments: 'bulk kept' })}\n`);
+    const results = join(work, 'blank-required.results.ndjson');
+    const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--results', results, '--yes'], { env });
+    expect(r.code).toBe(10);
+    expect(r.stderr).toContain('error: 1 of 2 lines failed.\n');
+    const lines = readFileSync(results, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.find((l) => l.line === 1)).toMatchObject({
+      submission_id: String(a!.id),
+      status: 'failed',
+      error: 'Field "Name" (name) is required: the service refuses to empty it (422); nothing was sent.',
+    });
+    expect(lines.filter((l) => l.line === 1)).toHaveLength(1);
+    expect(r.stderr.match(/^\[debug\] > PUT .*$/gm)).toEqual([`[debug] > PUT ${sb.url}/open/forms/${sb.formId}/submissions/${b!.id}`]);
+  });
+
   it('a blank select (--set Plan=) clears its answer', async () => {
     const created = await runFormctl(
       ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Plans', '--visibility', 'public', '--field', 'Name', '--field', 'Plan:select=Free,Pro'],

@@ -6,7 +6,7 @@ import { type BulkUpdateRunOptions, bulkUpdateRun } from '../../../src/commands/
 import type { CliError } from '../../../src/errors.js';
 import { json, startStubServer, type StubServer } from '../../helpers/http.js';
 import { fakeIO } from '../../helpers/io.js';
-import { clientFor, serveForm } from './util.js';
+import { FORM, clientFor, serveForm } from './util.js';
 
 let dir: string;
 let stub: StubServer | undefined;
@@ -155,6 +155,51 @@ describe('bulk update', () => {
       { line: 2, submission_id: '15', id: 15, status: 'ok' },
     ]);
     expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/15']);
+  });
+
+  it('a line that empties a required field, or unchecks a required checkbox, fails that line only, before its PUT (as a single update refuses it)', async () => {
+    const required = {
+      ...FORM,
+      properties: [
+        ...FORM.properties.map((p) => (p.id === 'p_name' ? { ...p, required: true } : p)),
+        { id: 'p_ok', type: 'checkbox', name: 'Consent', required: true },
+        { id: 'p_why', type: 'text', name: 'Why', required: true, logic: { conditions: {}, actions: ['make-it-optional'] } },
+      ],
+    };
+    stub = await startStubServer((req, res) => {
+      if (req.method === 'GET' && /^\/open\/forms\/42$/.test(req.url)) return json(res, 200, required);
+      if (serveReads(req, res)) return;
+      json(res, 200, { message: 'Record successfully updated.' });
+    });
+    const { options } = setup();
+    writeFileSync(
+      options.from,
+      [
+        '{"submission_id": "11", "Name": "  "}',
+        '{"submission_id": "12", "data": {"p_name": null}}',
+        '{"submission_id": "13", "Consent": false}',
+        // Logic may make it optional: left to the service.
+        '{"submission_id": "14", "Why": ""}',
+        '{"submission_id": "15", "Name": "Bo"}',
+      ].join('\n') + '\n',
+    );
+    const err = await failure(bulkUpdateRun(options));
+    expect(err.exitCode).toBe(10);
+    expect(err.message).toBe('3 of 5 lines failed.');
+    const empty = 'Field "Name" (p_name) is required: the service refuses to empty it (422); nothing was sent.';
+    expect(results()).toEqual([
+      { line: 1, submission_id: '11', status: 'failed', error: empty },
+      { line: 2, submission_id: '12', status: 'failed', error: empty },
+      {
+        line: 3,
+        submission_id: '13',
+        status: 'failed',
+        error: 'Field "Consent" (p_ok) is required (it must be checked): the service refuses to uncheck it (422); nothing was sent.',
+      },
+      { line: 4, submission_id: '14', id: 14, status: 'ok' },
+      { line: 5, submission_id: '15', id: 15, status: 'ok' },
+    ]);
+    expect(stub.requests.filter((r) => r.method === 'PUT').map((r) => r.url)).toEqual(['/open/forms/42/submissions/14', '/open/forms/42/submissions/15']);
   });
 
   it('--resume skips lines already ok and appends the rest', async () => {
