@@ -99,6 +99,11 @@ export interface FlavorRules {
   readonly exportStatusClosed: boolean;
   /** The export CSV's `id` cell for a submission id: the number, or an opaque code standing in for the server's Hashids code. */
   readonly exportIdCell: (id: number) => string;
+  /**
+   * An export column picks the first answer whose "{name} ({id})" key contains the column id
+   * (OpnForm `api/app/Service/Forms/FormExportService.php:64`), not the field of that id.
+   */
+  readonly exportColumnsBySubstring: boolean;
 
   // Integrations
   /**
@@ -151,6 +156,7 @@ const SPEC: FlavorRules = {
   missingSubmission: 'Submission not found.',
   exportStatusClosed: false,
   exportIdCell: String,
+  exportColumnsBySubstring: false,
   integrationsRebuilt: false,
   integrationView,
   eventView,
@@ -191,6 +197,7 @@ const DEPLOYED: FlavorRules = {
   missingSubmission: 'No query results for model [App\\Models\\Forms\\FormSubmission].',
   exportStatusClosed: true,
   exportIdCell: exportIdCode,
+  exportColumnsBySubstring: true,
   integrationsRebuilt: true,
   integrationView: deployedIntegrationView,
   eventView: deployedEventView,

@@ -59,6 +59,11 @@ export interface Form {
   /** Every writable attribute except `properties` (see form-rules.ts for the list and defaults). */
   attrs: Record<string, unknown>;
   properties: FormProperty[];
+  /**
+   * The input fields form updates dropped, oldest first (`removed_properties`; absent in data files
+   * written before the sandbox kept it, read as none). Never taken from a request body.
+   */
+  removed_properties?: FormProperty[];
   views_count: number;
   created_at: number;
   updated_at: number;

@@ -68,6 +68,7 @@ function stateProblem(v: unknown): string | null {
   }
   for (const [i, f] of (v.forms as Record<string, unknown>[]).entries()) {
     if (typeof f.slug !== 'string' || !isObject(f.attrs) || !Array.isArray(f.properties)) return `"forms[${i}]" is malformed`;
+    if (f.removed_properties !== undefined && !Array.isArray(f.removed_properties)) return `"forms[${i}].removed_properties" is malformed`;
   }
   return null;
 }

@@ -120,6 +120,9 @@ export function formFull(app: App, form: Form): Record<string, unknown> {
     workspace_id: form.workspace_id,
     ...form.attrs,
     properties: form.properties,
+    // The deployed server shows it to members (OpnForm `api/app/Http/Resources/FormResource.php:42`,
+    // [] for a form never updated: the column's default); the spec flavour fills the gap the same way.
+    removed_properties: form.removed_properties ?? [],
     views_count: form.views_count,
     submissions_count: c.submissions_count,
     is_closed: c.is_closed,

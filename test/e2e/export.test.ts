@@ -83,7 +83,7 @@ describe('submission export (e2e)', () => {
     const bad = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name,shoe'], { env: { ...home.env, ...sb.env } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
-      `error: Unknown column id for form "Customer feedback (demo)" (id ${sb.formId}): shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at\n`,
+      `error: Unknown column id for form "Customer feedback (demo)" (id ${sb.formId}): shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at, status, meta.attribution.<utm_source|utm_medium|utm_campaign|utm_id|utm_term|utm_content|utm_source_platform|utm_creative_format|utm_marketing_tactic|gclid|gbraid|wbraid|dclid|fbclid|ttclid|msclkid>\n`,
     );
   });
 

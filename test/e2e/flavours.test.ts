@@ -219,6 +219,29 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(r.stderr.match(/^\[debug\] > PUT .*$/gm)).toEqual([`[debug] > PUT ${sb.url}/open/forms/${sb.formId}/submissions/${b!.id}`]);
   });
 
+  it('export --columns takes a removed field (removed_properties), status and meta.attribution.* as the service does', async () => {
+    const created = await runFormctl(
+      ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Columns', '--visibility', 'public', '--field', 'Name', '--field', 'Note'],
+      { env },
+    );
+    expect(created.code).toBe(0);
+    const formId = created.stdout.split('\t')[0]!;
+    const id = await answerAsVisitor(formId, (field) => ({ [field('Name')]: 'Ada', [field('Note')]: 'kept in the export' }));
+    const props = JSON.parse((await runFormctl(['form', 'get', formId, '--json', 'properties'], { env })).stdout) as { properties: Array<{ id: string }> };
+    const file = join(work, 'columns-form.json');
+    writeFileSync(file, JSON.stringify({ properties: props.properties.filter((p) => p.id !== id('Note')) }));
+    expect((await runFormctl(['form', 'update', formId, '--file', file, '--yes'], { env })).code).toBe(0);
+    const removed = await runFormctl(['form', 'get', formId, '--json', 'removed_properties', '--jq', '[.removed_properties[].name]'], { env });
+    expect(removed.stdout).toBe('[\n  "Note"\n]\n');
+    const r = await runFormctl(['submission', 'export', formId, '--columns', 'note,status,meta.attribution.utm_source,Name', '-o', '-'], { env });
+    expect(r.stderr).toBe(
+      `note: form ${formId} takes no partial submissions, so its export has no status column: the service writes one only for forms that do (with or without --columns status).\n`,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 1)).toEqual(['\uFEFFid,Note,utm_source,Name']);
+    expect(r.stdout.split('\n')[1]).toMatch(/^\w+,kept in the export,,Ada$/);
+  });
+
   it('a blank select (--set Plan=) clears its answer', async () => {
     const created = await runFormctl(
       ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Plans', '--visibility', 'public', '--field', 'Name', '--field', 'Plan:select=Free,Pro'],

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { answer, boot, call, createForm, tempDir } from './helpers.js';
+import { answer, boot, call, createForm, deployedFormBody, tempDir } from './helpers.js';
+import { FLAVORS } from '../helpers/sandbox.js';
+import { exportIdCode } from '../../src/sandbox/deployed.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 async function exportRaw(sb: SandboxHandle, formId: number, columns: Record<string, unknown>, token: string | null = sb.tokens.all) {
@@ -47,13 +49,76 @@ describe('sandbox sync export', () => {
     const bad = await call(sb, 'POST', `/open/forms/${form.id}/submissions/export`, { columns: { nope: true, name: 'yes', created_at: true } });
     expect(bad.status).toBe(422);
     expect(bad.json.errors).toEqual({
-      'columns.nope': ["'nope' is not a property of this form (use a property id or created_at)."],
+      'columns.nope': ["'nope' is not a column of this form (use a property id, created_at, status or meta.attribution.<parameter>)."],
       'columns.name': ['The columns.name field must be true or false.'],
     });
     const noFormsRead = sb.admin.createToken('admin@example.com', ['workspaces-read']);
     const noAbility = await call(sb, 'POST', `/open/forms/${form.id}/submissions/export`, { columns: { name: true } }, noFormsRead);
     expect(noAbility.status).toBe(403);
     expect(noAbility.json).toEqual({ message: 'This action requires the forms-read ability, which this token does not have.' });
+  });
+});
+
+describe.each(FLAVORS)('export columns the deployed server takes, and removed_properties (%s flavour)', (flavor) => {
+  const FIELDS = [
+    { id: 'name', type: 'text', name: 'Name', required: true },
+    { id: 'note', type: 'text', name: 'Note' },
+    { id: 'hr', type: 'nf-divider', name: 'Divider' },
+    { id: 'ms', type: 'text', name: 'Marital status' },
+  ];
+  const deployed = flavor === 'deployed';
+  const idCell = (id: number) => (deployed ? exportIdCode(id) : String(id));
+
+  async function setup() {
+    const sb = await boot({ flavor, now: () => Date.UTC(2025, 6, 1, 9, 30) });
+    const created = await call(sb, 'POST', '/open/forms', deployedFormBody(sb.workspaceId, { title: 'Cols', properties: FIELDS }));
+    const form = deployed ? created.json.form : created.json;
+    // A new form has none (the column's default, OpnForm api/database/migrations/2022_08_18_133641_add_removed_properties_to_forms.php:21-23).
+    expect(form.removed_properties).toEqual([]);
+    await answer(sb, form.slug, { name: 'Ada', note: 'first', ms: 'single' });
+    // The update drops the field "note" (and the divider, which is never listed as removed).
+    const { id: _id, slug: _slug, removed_properties: _r, ...rest } = form;
+    const put = await call(sb, 'PUT', `/open/forms/${form.id}`, { ...rest, properties: [FIELDS[0], FIELDS[3]] });
+    expect(put.status).toBe(200);
+    return { sb, form };
+  }
+
+  it('a form update lists the fields it drops in removed_properties, kept by later updates (FormUpdateService.php:21-27)', async () => {
+    const { sb, form } = await setup();
+    const got = await call(sb, 'GET', `/open/forms/${form.id}`);
+    expect(got.json.removed_properties).toEqual([FIELDS[1]]);
+    // Given in a body, it is not taken; a later update that drops another field adds it.
+    const { id: _id, slug: _slug, ...rest } = got.json;
+    await call(sb, 'PUT', `/open/forms/${form.id}`, { ...rest, removed_properties: [], properties: [FIELDS[0]] });
+    expect((await call(sb, 'GET', `/open/forms/${form.id}`)).json.removed_properties).toEqual([FIELDS[1], FIELDS[3]]);
+  });
+
+  it('takes status, meta.attribution.<parameter> and removed field ids; writes the removed field under its name and an empty attribution', async () => {
+    const { sb, form } = await setup();
+    const { res, bytes } = await exportRaw(sb, form.id, { note: true, 'meta.attribution.utm_source': true, created_at: true, name: true, status: true });
+    expect(res.status).toBe(200);
+    // `status` picks the first answer key that holds it on the deployed server ("Marital status (ms)", FormExportService.php:64);
+    // the spec flavour picks a field by its id, and none is "status".
+    const header = deployed ? 'id,Note,utm_source,Name,Marital status,created_at' : 'id,Note,utm_source,Name,created_at';
+    const row = deployed ? `${idCell(1)},first,,Ada,single,2025-07-01 09:30` : `${idCell(1)},first,,Ada,2025-07-01 09:30`;
+    expect(bytes.toString('utf8')).toBe(`\uFEFF${header}\n${row}\n`);
+  });
+
+  it('a form that takes partial submissions gets a status column last, asked for or not (FormExportService.php:75-78)', async () => {
+    const { sb, form } = await setup();
+    const got = (await call(sb, 'GET', `/open/forms/${form.id}`)).json;
+    const { id: _id, slug: _slug, ...rest } = got;
+    expect((await call(sb, 'PUT', `/open/forms/${form.id}`, { ...rest, enable_partial_submissions: true })).status).toBe(200);
+    const { bytes } = await exportRaw(sb, form.id, { created_at: true, name: true });
+    expect(bytes.toString('utf8')).toBe(`\uFEFFid,Name,created_at,status\n${idCell(1)},Ada,2025-07-01 09:30,Completed\n`);
+  });
+
+  it("refuses any other key with 422, in the deployed server's words on that flavour (FormSubmissionExportRequest.php:36-42)", async () => {
+    const { sb, form } = await setup();
+    const bad = await call(sb, 'POST', `/open/forms/${form.id}/submissions/export`, { columns: { name: true, 'meta.attribution.utm_nope': true, Name: true } });
+    expect(bad.status).toBe(422);
+    if (deployed) expect(bad.json.errors).toEqual({ columns: ['The columns contain invalid values: meta.attribution.utm_nope, Name'] });
+    else expect(Object.keys(bad.json.errors)).toEqual(['columns.meta.attribution.utm_nope', 'columns.Name']);
   });
 });
 

@@ -109,6 +109,36 @@ describe('sandbox persistence', () => {
     }
   });
 
+  it("keeps a form's removed_properties across a restart, and refuses a file where it is not a list", async () => {
+    const dataFile = join(await tempDir(), 'state.json');
+    const sb = await startSandbox({ port: 0, dataFile, seed: 1, rateLimit: 0 });
+    const headers = { Authorization: `Bearer ${sb.tokens.all}`, 'Content-Type': 'application/json', Accept: 'application/json' };
+    let put: Response;
+    try {
+      const form = (await (await fetch(`${sb.url}/open/forms/${sb.formId}`, { headers })).json()) as { properties: Array<{ id: string }> };
+      put = await fetch(`${sb.url}/open/forms/${sb.formId}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ ...form, properties: form.properties.filter((p) => p.id !== 'comments') }),
+      });
+    } finally {
+      await sb.close();
+    }
+    expect(put.status).toBe(200);
+    const again = await startSandbox({ port: 0, dataFile, rateLimit: 0 });
+    let got: { removed_properties: Array<{ id: string }> };
+    try {
+      got = (await (await fetch(`${again.url}/open/forms/${sb.formId}`, { headers })).json()) as typeof got;
+    } finally {
+      await again.close();
+    }
+    expect(got.removed_properties.map((p) => p.id)).toEqual(['comments']);
+    const state = JSON.parse(await readFile(dataFile, 'utf8')) as { forms: Array<Record<string, unknown>> };
+    state.forms[0]!.removed_properties = 'comments';
+    await writeFile(dataFile, JSON.stringify(state));
+    await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(/is not valid sandbox state: "forms\[0\]\.removed_properties" is malformed$/);
+  });
+
   it('fails to start when the data file cannot be written, or the port is taken', async () => {
     const dataFile = join(await tempDir(), 'missing-dir', 'state.json');
     await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(new RegExp(`^Could not write sandbox data file ${dataFile}: ENOENT`));

@@ -25,6 +25,9 @@ import { checkState, lockState, readState } from '../../export/incremental.js';
 import { originOf } from '../../config/store.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
+import { ATTRIBUTION_PARAMETERS, SYSTEM_COLUMNS, attributionParameter, removedProperties } from '../../service/export.js';
+import { type FormProperty, isLayoutBlock } from '../../service/forms.js';
+import type { IOStreams } from '../../io/iostreams.js';
 import { type ExportDeps, addDownloadOptions, exportDeps, retentionNote } from './shared.js';
 
 /** Fields of `export --json`: the saved file's, or the queued job's with --no-wait (a contract with scripts). */
@@ -49,7 +52,11 @@ const EXPORT_FIELDS = [
 function submissionExportCommand() {
   const base = new Command('export')
     .description('Export submissions as CSV, waiting for large exports to finish')
-    .option('--columns <ids>', 'Comma-separated field ids or names (any case) and/or created_at, in the order wanted (default: --all-columns)', splitList)
+    .option(
+      '--columns <ids>',
+      'Comma-separated column ids in the order wanted: field ids or names (any case; removed fields too), created_at, status, meta.attribution.utm_source and the like (default: --all-columns)',
+      splitList,
+    )
     .option('--all-columns', 'Every input field plus created_at')
     .option(
       '--no-wait',
@@ -104,7 +111,11 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
 
 /**
  * Picks the `columns` body from the user's ids, checked against the form before anything is sent,
- * so a typo costs no export (the deployed export limiter allows 10 a minute).
+ * so a typo costs no export (the deployed export limiter allows 10 a minute). The service takes the
+ * ids of current and removed fields, `created_at`, `status` and `meta.attribution.<parameter>`
+ * (isExportColumn, src/service/export.ts; docs/service-details.md, Export); a field may also be named
+ * in any case, a current field before a removed one. A layout block's id, which the service takes
+ * but never writes a column for, is refused.
  */
 export function selectColumns(form: Form, ids: string[] | undefined, all: boolean | undefined): Record<string, boolean> {
   if (ids && all) throw new UsageError('Use either --columns or --all-columns, not both.');
@@ -116,32 +127,66 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     return out;
   }
   if (ids.length === 0) throw new UsageError('--columns needs at least one column id.');
-  // A field id, or its name in any case (as --set and webhook trigger --data take it).
+  const removed = uniqueById(removedProperties(form).filter((p) => !isLayoutBlock(p) && !props.some((q) => q.id === p.id)));
   const unknown: string[] = [];
   const chosen: string[] = [];
   for (const key of ids) {
-    if (key === 'created_at' || props.some((p) => p.id === key)) {
+    if ((SYSTEM_COLUMNS as readonly string[]).includes(key) || attributionParameter(key) !== undefined || [...props, ...removed].some((p) => p.id === key)) {
       chosen.push(key);
       continue;
     }
-    const named = props.filter((p) => typeof p.name === 'string' && p.name.toLowerCase() === key.toLowerCase());
-    if (named.length > 1) {
+    const block = (Array.isArray(form.properties) ? form.properties : []).find((p) => p.id === key && isLayoutBlock(p));
+    if (block) {
       throw new UsageError(
-        `Column "${key}" names ${named.length} fields of form ${formLabel(form)}: ${named.map((p) => p.id).join(', ')}.`,
+        `Column "${key}" is a layout block (${String(block.type)}) of form ${formLabel(form)}: it holds no answers, so the export has no column for it.`,
+        'Pass the ids or names of fields (`formctl form get` lists them).',
+      );
+    }
+    // A field id, or its name in any case (as --set and webhook trigger --data take it): current fields first.
+    const named = byName(props, key);
+    const found = named.length > 0 ? named : byName(removed, key);
+    if (found.length > 1) {
+      throw new UsageError(
+        `Column "${key}" names ${found.length} ${named.length > 0 ? '' : 'removed '}fields of form ${formLabel(form)}: ${found.map((p) => p.id).join(', ')}.`,
         'Pass the field id instead.',
       );
     }
-    if (named.length === 1) chosen.push(named[0]!.id);
+    if (found.length === 1) chosen.push(found[0]!.id);
     else unknown.push(key);
   }
   if (unknown.length > 0) {
-    const list = [...props.map((p) => `${p.id} (${p.name})`), 'created_at'].join(', ');
+    const fields = props.map((p) => `${p.id} (${p.name})`);
+    const gone = removed.length > 0 ? [`removed fields: ${removed.map((p) => `${p.id} (${p.name})`).join(', ')}`] : [];
+    const list = [...fields, ...SYSTEM_COLUMNS, ...gone, `meta.attribution.<${ATTRIBUTION_PARAMETERS.join('|')}>`].join(', ');
     throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
   const out: Record<string, boolean> = {};
   // Object key order is the request's column order, which the service keeps in the CSV (docs/service-details.md, Export).
   for (const id of chosen) out[id] = true;
   return out;
+}
+
+function byName(props: FormProperty[], key: string): FormProperty[] {
+  return props.filter((p) => typeof p.name === 'string' && p.name.toLowerCase() === key.toLowerCase());
+}
+
+/** A form updated, restored and updated again lists a field in `removed_properties` once per removal. */
+function uniqueById(props: FormProperty[]): FormProperty[] {
+  const seen = new Set<string>();
+  return props.filter((p) => !seen.has(p.id) && seen.add(p.id));
+}
+
+/**
+ * `status` asked of a form that takes no partial submissions: the service writes that column only
+ * for forms that do, asked or not (OpnForm `api/app/Service/Forms/FormExportService.php:75-78`), so
+ * the file will have none; said once on stderr.
+ */
+async function statusColumnNote(io: IOStreams, form: Form, columns: Record<string, boolean>): Promise<void> {
+  if (columns.status !== true || form.enable_partial_submissions === true) return;
+  await notice(
+    io,
+    `form ${form.id} takes no partial submissions, so its export has no status column: the service writes one only for forms that do (with or without --columns status).`,
+  );
 }
 
 /** Starts the export; streams a CSV answer to disk, or polls an async job and then downloads its file. */
@@ -156,6 +201,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   const columns = selectColumns(form, o.columns, o.allColumns);
+  await statusColumnNote(o.io, form, columns);
   await retentionNote(o.io, form);
   const memo = new ExportStatusMemo(o.serviceCacheDir, o.now);
   const origin = client.baseUrl.origin;
@@ -440,6 +486,7 @@ async function selectedExportLocked(o: SubmissionExportOptions, range: ReturnTyp
   const form = await resolveForm(client, o.form);
   if (state && statePath !== undefined) checkState(state, statePath, { service, formId: form.id });
   const columns = state ? Object.fromEntries(state.columns.map((c) => [c, true])) : selectColumns(form, o.columns, o.allColumns);
+  if (!state) await statusColumnNote(o.io, form, columns);
   const file = output === '' ? `${form.slug}-submission-data.csv` : output;
   if (file !== output) await precheckTarget(file, o.clobber, o.now);
   const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep, spoolDir: o.spoolDir };

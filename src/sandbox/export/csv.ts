@@ -1,6 +1,7 @@
 // The export CSV of the sandbox: which columns a request asks for, and the bytes of the file (the
 // same for the synchronous answer and an asynchronous job's download).
 import { minuteDate } from '../deployed.js';
+import { attributionParameter, isExportColumn } from '../../service/export.js';
 import { isLayoutBlock } from '../../service/forms.js';
 import type { Form, FormProperty, Submission } from '../model.js';
 import type { Store } from '../store.js';
@@ -10,33 +11,84 @@ const BOM = '\uFEFF';
 const ROWS_PER_CHUNK = 500; // the deployed job also works in chunks of 500 (docs/service-details.md, "Export")
 
 export interface ExportColumns {
-  /** Property columns in the order the request listed them. */
-  properties: FormProperty[];
+  /** The columns between `id` and `created_at`, in the order the request listed them: a header, and a submission's cell. */
+  cells: ExportCell[];
   /** `created_at` goes last wherever it was listed (docs/service-details.md, "Export"). */
   createdAt: boolean;
+  /** A form that takes partial submissions gets a `status` column after everything, asked for or not. */
+  status: boolean;
   /** The `id` cell of a submission (the flavour's `exportIdCell`): the number unless told. */
   idCell?: (id: number) => string;
 }
 
-/** Validates `{columns: {propId|created_at: bool}}`; unknown keys are 422 under `columns.<key>`. */
-export function parseColumns(form: Form, body: Record<string, unknown>): ExportColumns {
+interface ExportCell {
+  header: string;
+  text: (sub: Submission) => string;
+}
+
+/**
+ * The key the deployed server gives an answer before it picks columns: "{name} ({id})", with
+ * " (deleted)" after the name of a removed field; current fields first, then removed ones, layout
+ * blocks never (OpnForm `api/app/Service/Forms/FormSubmissionFormatter.php:111-146`).
+ */
+interface AnswerKey {
+  key: string;
+  property: FormProperty;
+}
+
+function answerKeys(form: Form): AnswerKey[] {
+  const fields = [...form.properties.map((p) => ({ p, removed: false })), ...(form.removed_properties ?? []).map((p) => ({ p, removed: true }))];
+  return fields.filter(({ p }) => !isLayoutBlock(p)).map(({ p, removed }) => ({ key: `${p.name}${removed ? ' (deleted)' : ''} (${p.id})`, property: p }));
+}
+
+/**
+ * Validates `{columns: {<column>: bool}}` against the columns the service takes (isExportColumn:
+ * current and removed property ids, `created_at`, `status`, `meta.attribution.<parameter>`) and
+ * picks the cells as the deployed server does (`api/app/Service/Forms/FormExportService.php:55-78`):
+ * for each column asked for, in order, an attribution column is that parameter of the submission's
+ * attribution (the sandbox records none, so it is empty); any other column is the first answer key
+ * that holds the column id (the deployed flavour: `str_contains`, line 64, so a column may pick
+ * another field whose name or id contains it, and `status` a field named "Marital status"), or the
+ * field of that id (the spec flavour); a key picked twice is one column. `created_at` comes last,
+ * then `status` for forms that take partial submissions (lines 71-78).
+ * An unknown key is 422: under `columns` in the deployed server's words
+ * (`api/app/Http/Requests/FormSubmissionExportRequest.php:36-42`), under `columns.<key>` in the spec flavour.
+ */
+export function parseColumns(form: Form, body: Record<string, unknown>, o: { substring: boolean }): ExportColumns {
   const errors = new Errors();
   const columns = body.columns;
   if (!isObject(columns) || Object.keys(columns).length === 0) {
     errors.add('columns', 'The columns field is required and must be an object of column ids to true/false.');
     errors.throwIfAny();
   }
-  const byId = new Map(form.properties.map((p) => [p.id, p]));
-  const out: ExportColumns = { properties: [], createdAt: false };
+  const removed = form.removed_properties ?? [];
+  const invalid = Object.keys(columns as Record<string, unknown>).filter((key) => !isExportColumn(key, form.properties, removed));
+  if (invalid.length > 0 && o.substring) errors.add('columns', `The columns contain invalid values: ${invalid.join(', ')}`);
+  for (const key of invalid) {
+    if (!o.substring)
+      errors.add(`columns.${key}`, `'${key}' is not a column of this form (use a property id, created_at, status or meta.attribution.<parameter>).`);
+  }
   for (const [key, include] of Object.entries(columns as Record<string, unknown>)) {
-    const p = byId.get(key);
     if (typeof include !== 'boolean') errors.add(`columns.${key}`, `The columns.${key} field must be true or false.`);
-    else if (key !== 'created_at' && !p) errors.add(`columns.${key}`, `'${key}' is not a property of this form (use a property id or created_at).`);
-    else if (!include) continue;
-    else if (key === 'created_at') out.createdAt = true;
-    else if (p && !isLayoutBlock(p)) out.properties.push(p);
   }
   errors.throwIfAny();
+  const keys = answerKeys(form);
+  const out: ExportColumns = { cells: [], createdAt: false, status: form.attrs.enable_partial_submissions === true };
+  const picked = new Set<string>();
+  for (const [column, include] of Object.entries(columns as Record<string, boolean>)) {
+    if (!include) continue;
+    if (column === 'created_at') out.createdAt = true;
+    const parameter = attributionParameter(column);
+    if (parameter !== undefined) {
+      out.cells.push({ header: parameter, text: () => '' });
+      continue;
+    }
+    const found = o.substring ? keys.find((k) => k.key.includes(column)) : keys.find((k) => k.property.id === column);
+    if (!found || picked.has(found.key)) continue;
+    picked.add(found.key);
+    const id = found.property.id;
+    out.cells.push({ header: cleanHeader(found.key), text: (sub) => cellText(sub.data[id]) });
+  }
   return out;
 }
 
@@ -70,11 +122,12 @@ export function csvFilename(form: Form): string {
 }
 
 /**
- * Header text of a property column. The deployed server keys columns as "{name} ({id})" and strips
- * with the greedy /\s\(.*\)/ (docs/service-details.md, "Export"), so a name like "Age (years)" is exported as "Age".
+ * A column's header: the deployed server strips its answer key with the greedy /\s\(.*\)/
+ * (docs/service-details.md, "Export"), so "Age (years) (a1)" is exported as "Age" and a removed
+ * field's "Name (deleted) (n1)" as "Name".
  */
-function headerOf(p: FormProperty): string {
-  return `${p.name} (${p.id})`.replace(/\s\(.*\)/, '');
+function cleanHeader(key: string): string {
+  return key.replace(/\s\(.*\)/, '');
 }
 
 /** RFC 4180 quoting: only fields with a comma, quote or line break are quoted. */
@@ -95,7 +148,7 @@ function cellText(v: unknown): string {
  * The sync response and the async job both consume this one generator, so their bytes are identical.
  */
 export function* csvChunks(store: Store, form: Form, cols: ExportColumns, only?: Set<number>): Generator<{ text: string; rows: number }> {
-  const header = ['id', ...cols.properties.map(headerOf), ...(cols.createdAt ? ['created_at'] : [])];
+  const header = ['id', ...cols.cells.map((c) => c.header), ...(cols.createdAt ? ['created_at'] : []), ...(cols.status ? ['status'] : [])];
   yield { text: `${BOM}${header.map(csvField).join(',')}\n`, rows: 0 };
   let subs: Submission[] = [...store.submissionsOf(form.id).values()];
   if (only) subs = subs.filter((s) => only.has(s.id));
@@ -105,8 +158,9 @@ export function* csvChunks(store: Store, form: Form, cols: ExportColumns, only?:
     for (let i = end - 1; i >= start; i--) {
       const sub = subs[i]!;
       const row = [(cols.idCell ?? String)(sub.id)];
-      for (const p of cols.properties) row.push(cellText(sub.data[p.id]));
+      for (const c of cols.cells) row.push(c.text(sub));
       if (cols.createdAt) row.push(minuteDate(sub.created_at));
+      if (cols.status) row.push(sub.status === 'partial' ? 'In Progress' : 'Completed');
       text += `${row.map(csvField).join(',')}\n`;
     }
     yield { text, rows: end - start };

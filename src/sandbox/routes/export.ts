@@ -26,7 +26,7 @@ export function registerExport(r: RouteTable): void {
     const { app } = ctx;
     const form = formFor(ctx, 'forms-read');
     const body = await ctx.body();
-    const cols = { ...parseColumns(form, body), idCell: flavorOf(app).exportIdCell };
+    const cols = { ...parseColumns(form, body, { substring: flavorOf(app).exportColumnsBySubstring }), idCell: flavorOf(app).exportIdCell };
     // `submissionIds` limits the export to those ids, and then their number decides sync or async.
     const only = parseSubmissionIds(body, app.store.submissionsOf(form.id));
     const count = only ? only.size : app.store.submissionsOf(form.id).size;

@@ -9,6 +9,7 @@ import type { Form, FormProperty } from '../model.js';
 import { Errors, queryInt } from '../validation.js';
 import { formFull, formSummary, paginate } from '../views.js';
 import { findWorkspace, formFor } from './common.js';
+import { nextRemovedProperties } from '../../service/export.js';
 import { MAX_PER_PAGE } from '../../service/limits.js';
 
 /** A unique, URL-safe slug from a title, e.g. "Contact us!" → "contact-us-3f9a1c"; never all digits. */
@@ -102,6 +103,9 @@ export function registerForms(r: RouteTable): void {
     const input = validateFormInput(flavorOf(ctx.app).formInput(await ctx.body()), 'update', errors, form.attrs, flavorOf(ctx.app).titleMax);
     errors.throwIfAny();
     form.attrs = input.attrs;
+    // As the deployed server does (OpnForm `api/app/Service/Forms/FormUpdateService.php:21-27`): the
+    // fields this update drops join `removed_properties`, which export columns may still name.
+    form.removed_properties = nextRemovedProperties(form.removed_properties ?? [], form.properties, input.properties);
     form.properties = input.properties;
     // Keep updated_at strictly increasing so "changed since read" checks never miss an edit.
     form.updated_at = Math.max(ctx.app.opts.now(), form.updated_at + 1);

@@ -151,7 +151,9 @@ describe('submission export (sync)', () => {
     const err = await failure(submissionExportRun(options));
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe('Unknown column id for form "Contact us" (id 42): nope.');
-    expect(err.hint).toBe('Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at');
+    expect(err.hint).toBe(
+      'Valid columns: p_name (Name), p_email (Email), p_age (Age), p_c1 (Comment), p_c2 (comment), created_at, status, meta.attribution.<utm_source|utm_medium|utm_campaign|utm_id|utm_term|utm_content|utm_source_platform|utm_creative_format|utm_marketing_tactic|gclid|gbraid|wbraid|dclid|fbclid|ttclid|msclkid>',
+    );
     expect(stub.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
@@ -168,6 +170,47 @@ describe('submission export (sync)', () => {
     } as unknown as Form;
     expect(Object.keys(selectColumns(form, ['created_at', 'NAME', 'p_c2'], undefined))).toEqual(['created_at', 'p_name', 'p_c2']);
     expect(() => selectColumns(form, ['Comment'], undefined)).toThrow('Column "Comment" names 2 fields of form "Contact us" (id 42): p_c1, p_c2.');
+  });
+
+  it('--columns takes what the deployed service takes: status, meta.attribution.<parameter>, removed fields by id or name; refuses other keys and layout blocks', () => {
+    const form = {
+      id: 42,
+      slug: 'contact',
+      title: 'Contact us',
+      properties: [
+        { id: 'p_name', name: 'Name', type: 'text' },
+        { id: 'p_hr', name: 'Divider', type: 'nf-divider' },
+      ],
+      // Listed twice: removed, put back and removed again (the service never takes an entry out).
+      removed_properties: [
+        { id: 'p_old', name: 'Old note', type: 'text' },
+        { id: 'p_old', name: 'Old note', type: 'text' },
+        { id: 'p_x', name: 'Name', type: 'text' },
+      ],
+    } as unknown as Form;
+    expect(Object.keys(selectColumns(form, ['status', 'meta.attribution.utm_source', 'p_old', 'old NOTE', 'name', 'p_x', 'created_at'], undefined))).toEqual([
+      'status',
+      'meta.attribution.utm_source',
+      'p_old',
+      'p_name',
+      'p_x',
+      'created_at',
+    ]);
+    const err = (() => {
+      try {
+        selectColumns(form, ['meta.attribution.utm_nope', 'Status '], undefined);
+      } catch (e) {
+        return e as CliError;
+      }
+      throw new Error('expected a refusal');
+    })();
+    expect([err.exitCode, err.message]).toEqual([2, 'Unknown column ids for form "Contact us" (id 42): meta.attribution.utm_nope, Status .']);
+    expect(err.hint).toMatch(
+      /^Valid columns: p_name \(Name\), created_at, status, removed fields: p_old \(Old note\), p_x \(Name\), meta\.attribution\.<utm_source\|/,
+    );
+    expect(() => selectColumns(form, ['p_hr'], undefined)).toThrow(
+      'Column "p_hr" is a layout block (nf-divider) of form "Contact us" (id 42): it holds no answers, so the export has no column for it.',
+    );
   });
 
   it('refuses to replace an existing file without --clobber', async () => {
