@@ -4,14 +4,14 @@ import { resolveSubmissionRef } from '../../submissions/lookup.js';
 import { parseSubmissionRef, submissionRefArg } from '../../submissions/ref.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { success } from '../../io/output.js';
+import { checkJsonFields, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmDestructive, promptsOffHint } from '../../io/prompter.js';
 import { formLabel } from '../../forms/label.js';
 import { resolveFormArg } from '../pickers.js';
 import type { FlagsOf } from '../shared.js';
 import { abortableSleep } from '../../sleep.js';
 import { isBulk, submissionBulkDeleteRun } from './delete-bulk.js';
-import { submissionDeleteCommand } from './shared.js';
+import { BULK_DELETE_FIELDS, DELETE_FIELDS, submissionDeleteCommand } from './shared.js';
 
 export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
@@ -22,6 +22,8 @@ export type SubmissionDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
 /** `formctl submission delete [form] [submission-id]`. */
 export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRun, bulkF = submissionBulkDeleteRun) {
   return submissionDeleteCommand().action(async (form, submissionId, flags) => {
+    // One --json serves both runs; each takes only its own fields.
+    if (Array.isArray(flags.json)) checkJsonFields(flags.json, isBulk(flags) ? BULK_DELETE_FIELDS : DELETE_FIELDS);
     if (isBulk(flags)) {
       if (submissionId !== undefined) throw new UsageError('Give a submission id or --from/--before/--where/--resume, not both.');
       return bulkF({
@@ -39,10 +41,8 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
       backup: flags.backup === false ? '--no-backup' : '--backup',
       results: '--results',
       dryRun: '--dry-run',
-      json: '--json',
-      jq: '--jq',
     } as const;
-    const bulkOnly = (['backup', 'results', 'dryRun', 'json', 'jq'] as const).filter((k) => flags[k] !== undefined);
+    const bulkOnly = (['backup', 'results', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
     if (bulkOnly.length > 0) throw new UsageError(`${flag[bulkOnly[0]!]} is for bulk deletes: add --from, --before or --where.`);
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {
@@ -69,6 +69,7 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
  * path id as its leading digits, i.e. as another submission), confirms, then deletes.
  */
 export async function submissionDeleteRun(o: SubmissionDeleteOptions): Promise<void> {
+  const format = resolveFormat(o.io, o);
   const ref = submissionRefArg(o.submissionId);
   const client = await o.api();
   const form = await resolveForm(client, o.form);
@@ -76,5 +77,5 @@ export async function submissionDeleteRun(o: SubmissionDeleteOptions): Promise<v
   const label = ref.kind === 'id' ? `submission ${id}` : `submission ${id} (${ref.uuid})`;
   await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete ${label} of form ${formLabel(form)} for good?` });
   await deleteSubmission(client, form.id, id);
-  await success(o.io, `Deleted ${label} of form ${formLabel(form)}.`);
+  await writeDone(o.io, format, { id, deleted: true, form_id: form.id, submission_id: o.submissionId }, `Deleted ${label} of form ${formLabel(form)}.`);
 }

@@ -147,6 +147,15 @@ export async function retentionNote(io: IOStreams, form: { id: number } & Record
 /** Fields of a bulk `submission delete --json`: the summary when done, and what `--dry-run` adds (a contract with scripts). */
 export const BULK_DELETE_FIELDS = ['form_id', 'selected', 'deleted', 'gone', 'failed', 'backup', 'results', 'dry_run', 'ids'] as const;
 
+/**
+ * Fields of a single `submission delete --json`: `id` and `deleted` as `form delete` and `workspace
+ * delete` print them, the form, and the submission as given (the UUID when it was named by one).
+ */
+export const DELETE_FIELDS = ['id', 'deleted', 'form_id', 'submission_id'] as const;
+
+/** What `--json` of `submission delete` takes, the single run's fields first; each run checks its own. */
+const ALL_DELETE_FIELDS = [...new Set([...DELETE_FIELDS, ...BULK_DELETE_FIELDS])];
+
 /** `formctl submission delete [form] [submission-id]`: the command and its flags, declared once. */
 export function submissionDeleteCommand() {
   const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission, or many (--from, --before, --where) after a CSV backup'))
@@ -169,14 +178,15 @@ export function submissionDeleteCommand() {
     .option('--resume', 'Bulk: continue the run the --results log records (its plan, without asking again); done ids are not sent again')
     .option('--dry-run', 'Bulk: show the count and a sample, delete nothing')
     .addOption(
-      jsonOption(BULK_DELETE_FIELDS, {
-        description: `Bulk: print {form_id, selected, deleted, gone, failed, backup, results} when done (with --dry-run: {dry_run, form_id, selected, ids}); optionally only these comma-separated fields (fields: ${BULK_DELETE_FIELDS.join(', ')})`,
+      jsonOption(ALL_DELETE_FIELDS, {
+        description: `Print JSON when done: one submission {${DELETE_FIELDS.join(', ')}} (deleted: true); bulk {form_id, selected, deleted, gone, failed, backup, results} (with --dry-run: {dry_run, form_id, selected, ids}); optionally only these comma-separated fields (fields: ${ALL_DELETE_FIELDS.join(', ')}; one submission has the first four, a bulk run form_id, deleted and the rest)`,
       }),
     )
     .addOption(jqOption());
   return examples(addYesOption(base), [
     'formctl submission delete contact-us 118',
     'formctl submission delete 42 118 --yes   # in scripts',
+    'formctl submission delete 42 118 --yes --json   # {"id":118,"deleted":true,"form_id":42,"submission_id":"118"}',
     'formctl submission delete   # on a terminal: pick the form, then type the id',
     'formctl submission delete 42 --before 365d --dry-run',
     'formctl submission delete 42 --where email=test@example.com --backup test-rows.csv',

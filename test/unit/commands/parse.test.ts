@@ -9,6 +9,7 @@ import newSandboxCommand from '../../../src/commands/sandbox/index.js';
 import { newFormListCommand } from '../../../src/commands/form/list.js';
 import { newFormUpdateCommand } from '../../../src/commands/form/update.js';
 import { newMemberAddCommand } from '../../../src/commands/member/add.js';
+import { newSubmissionDeleteCommand } from '../../../src/commands/submission/delete.js';
 import { newSubmissionExportCommand } from '../../../src/commands/submission/export.js';
 import { newSubmissionListCommand } from '../../../src/commands/submission/list.js';
 import { newSubmissionUpdateCommand } from '../../../src/commands/submission/update.js';
@@ -142,6 +143,30 @@ describe('argv → run options, through the runF seam', () => {
       resume: true,
       yes: true,
     });
+  });
+
+  it("submission delete --json: one submission takes its own fields, a bulk run its own; each refuses the other's (exit 2, nothing run)", async () => {
+    const single = vi.fn(async () => undefined);
+    const bulk = vi.fn(async () => undefined);
+    const run = (argv: string[]) =>
+      newSubmissionDeleteCommand(f, single, bulk)
+        .exitOverride()
+        .parseAsync(argv, { from: 'user' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+    expect(await run(['42', '118', '--yes', '--json', 'id,deleted,form_id,submission_id'])).toBeUndefined();
+    expect((single.mock.calls[0] as unknown[])[0]).toMatchObject({ form: '42', submissionId: '118', json: ['id', 'deleted', 'form_id', 'submission_id'] });
+    const wrongForOne = await run(['42', '118', '--yes', '--json', 'selected']);
+    expect(wrongForOne).toBeInstanceOf(UsageError);
+    expect((wrongForOne as UsageError).message).toBe('Unknown JSON field: selected.');
+    expect((wrongForOne as UsageError).hint).toBe('Available fields: id, deleted, form_id, submission_id');
+    const wrongForBulk = await run(['42', '--before', '30d', '--json', 'submission_id']);
+    expect(wrongForBulk).toBeInstanceOf(UsageError);
+    expect((wrongForBulk as UsageError).hint).toBe('Available fields: form_id, selected, deleted, gone, failed, backup, results, dry_run, ids');
+    expect(single).toHaveBeenCalledTimes(1);
+    expect(bulk).not.toHaveBeenCalled();
   });
 
   it('a value its parser refuses is a usage error, and the run function is never called', async () => {

@@ -113,6 +113,15 @@ describe('submission messages name the form by title and id', () => {
       yes: true,
     });
     expect(del.out()).toBe('✓ Deleted submission 9 of form "Contact us" (id 42).\n');
+    // --json: the keys form and workspace delete print, plus the form and the submission as given.
+    const asJson = fakeIO();
+    const o = { io: asJson.io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: '42', submissionId: '9', yes: true as const };
+    await submissionDeleteRun({ ...o, json: true });
+    expect(JSON.parse(asJson.out())).toEqual({ id: 9, deleted: true, form_id: 42, submission_id: '9' });
+    const jq = fakeIO();
+    await submissionDeleteRun({ ...o, io: jq.io, jq: '.deleted' });
+    expect(jq.out()).toBe('true\n');
+    expect(stub.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual(Array(3).fill('/open/forms/42/submissions/9'));
     const refused = await failure(
       submissionDeleteRun({ io: fakeIO().io, api: async () => clientFor(stub!.url), prompter: () => ({}) as never, form: '42', submissionId: '9' }),
     );
