@@ -242,6 +242,14 @@ describe.each(FLAVORS)('the built binary on the %s flavour', (flavor) => {
     expect(r.stdout.split('\n')[1]).toMatch(/^\w+,kept in the export,,Ada$/);
   });
 
+  it('submission get prints the record the list holds for that submission', async () => {
+    const sub = (await list())[3]!;
+    const r = await runFormctl(['submission', 'get', String(sb.formId), String(sub.id), '--json', 'id,data'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: sub.id, data: sub.data });
+  });
+
   it('a blank select (--set Plan=) clears its answer', async () => {
     const created = await runFormctl(
       ['form', 'create', '-w', String(sb.workspaceId), '--title', 'Plans', '--visibility', 'public', '--field', 'Name', '--field', 'Plan:select=Free,Pro'],

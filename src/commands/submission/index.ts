@@ -3,6 +3,7 @@ import type { Factory } from '../../factory.js';
 import { newSubmissionDeleteCommand } from './delete.js';
 import { newSubmissionExportStatusCommand } from './export-status.js';
 import { newSubmissionExportCommand } from './export.js';
+import { newSubmissionGetCommand } from './get.js';
 import { newSubmissionListCommand } from './list.js';
 import { newSubmissionUpdateCommand } from './update.js';
 import { examples } from '../shared.js';
@@ -10,8 +11,9 @@ import { examples } from '../shared.js';
 /** `formctl submission …`. */
 export default function newSubmissionCommand(f: Factory) {
   const cmd = new Command('submission')
-    .description('List, update, bulk-update, delete and export submissions')
+    .description('List, show, update, bulk-update, delete and export submissions')
     .addCommand(newSubmissionListCommand(f))
+    .addCommand(newSubmissionGetCommand(f))
     .addCommand(newSubmissionUpdateCommand(f))
     .addCommand(newSubmissionDeleteCommand(f))
     .addCommand(newSubmissionExportCommand(f))

@@ -9,14 +9,12 @@ import { MAX_PER_PAGE } from '../../service/limits.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
-import { retentionNote } from './shared.js';
+import { SUBMISSION_FIELDS, retentionNote, submissionRecord } from './shared.js';
 import { listLimit, moreNote } from '../../io/limit.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, addLimitOptions } from '../shared.js';
 import { formLabel } from '../../forms/label.js';
 import { inputProperties } from '../../submissions/fields.js';
 
-/** `--json` fields: what the list prints on either service; the deployed one adds completion_time and form_id (docs/service.md, Submissions). */
-export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data', 'completion_time', 'form_id'] as const;
 /** A table row shows this many answers; `--json` has them all. */
 const TABLE_FIELDS = 3;
 
@@ -124,10 +122,7 @@ function incompleteList(formId: number, state: WholeListState): CliError {
   );
 }
 
-/** The JSON record: the service's object with `submitted_at` filled in; the internal path id is not a field. */
+/** The JSON records of the rows (submissionRecord). */
 async function* toRecords(rows: AsyncIterable<NormalizedSubmission>): AsyncGenerator<Record<string, unknown>> {
-  for await (const s of rows) {
-    const { pathId, ...rest } = s;
-    yield { ...rest, id: rest.id ?? pathId };
-  }
+  for await (const s of rows) yield submissionRecord(s);
 }

@@ -1,6 +1,7 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { join } from 'node:path';
 import { cacheDir } from '../../config/paths.js';
+import type { NormalizedSubmission } from '../../api/normalize.js';
 import type { ResolvedContext } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io/iostreams.js';
@@ -83,6 +84,15 @@ export function addDownloadOptions<A extends unknown[], O extends OptionValues, 
         .default(DEFAULT_WAIT_TIMEOUT_MS, '900')
         .argParser(parseSeconds('--wait-timeout', { min: 1 })),
     );
+}
+
+/** `--json` fields of `submission list` and `get`: what the list prints on either service; the deployed one adds completion_time and form_id (docs/service.md, Submissions). */
+export const SUBMISSION_FIELDS = ['id', 'submission_id', 'submitted_at', 'data', 'completion_time', 'form_id'] as const;
+
+/** A submission's JSON record (list and get): the service's object with `submitted_at` filled in; the internal path id is not a field. */
+export function submissionRecord(s: NormalizedSubmission): Record<string, unknown> {
+  const { pathId, ...rest } = s;
+  return { ...rest, id: rest.id ?? pathId };
 }
 
 /** Fields of a single `submission update --json` (a contract with scripts; see UpdateResult). */

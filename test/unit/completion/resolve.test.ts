@@ -166,6 +166,9 @@ describe('resolveCompletion on the real tree', () => {
     expect((await complete(program, 'formctl form get -w 3 ')).calls).toEqual(['form --workspace 3']);
     expect((await complete(program, 'formctl webhook get 5 ')).calls).toEqual(['webhook --form 5']);
     expect((await complete(program, 'formctl submission export-status ')).calls).toEqual(['form']);
+    expect((await complete(program, 'formctl submission g')).values).toEqual(['get']);
+    expect((await complete(program, 'formctl submission get ')).calls).toEqual(['form']);
+    expect((await complete(program, 'formctl submission get 5 1 --json=da')).values).toEqual(['data']);
     expect((await complete(program, 'formctl webhook send http://x --form ')).calls).toEqual(['form']);
     expect((await complete(program, 'formctl profile use ')).calls).toEqual(['profile']);
     expect((await complete(program, 'formctl --profile ')).calls).toEqual(['profile']);

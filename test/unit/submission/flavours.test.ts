@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/cli.js';
-import { runInProcess } from '../../helpers/run-cli.js';
+import { runCli, runInProcess } from '../../helpers/run-cli.js';
 import { FLAVORS, type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
 interface Listed {
@@ -139,6 +139,44 @@ describe.each(FLAVORS)('submissions on the %s flavour ', (flavor) => {
     expect(answers(after.find((s) => s.id === x.id)!)).toEqual({ ...answers(x), comments: 'bulk x' });
     expect(answers(after.find((s) => s.id === y.id)!)).toEqual({ ...answers(y), rating: 1 });
     expect(answers(after.find((s) => s.id === z.id)!)).toEqual({ ...answers(z), name: 'Zed' });
+  });
+
+  it("submission get: the list's record of one submission, found through the list, as JSON, --jq, TSV and a table; by UUID too", async () => {
+    const target = await answer({ name: 'Ada Get', email: 'ada@get.example', rating: 4, comments: 'one of many', completion_time: 12 });
+    const rec = (await list()).find((x) => x.id === target.id)!;
+    const json = await runInProcess(['--debug', 'submission', 'get', String(sb.formId), String(target.id), '--json'], { env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(rec);
+    // No request for the submission itself: the route is closed to tokens on the deployed service, and the spec has none.
+    expect(json.stderr.match(/^\[debug\] > GET .*$/gm)).toEqual([
+      `[debug] > GET ${sb.url}/open/forms/${sb.formId}`,
+      `[debug] > GET ${sb.url}/open/forms/${sb.formId}/submissions?page=1&per_page=100`,
+    ]);
+    const jq = await runInProcess(['submission', 'get', String(sb.formId), rec.submission_id, '--jq', '.data.email'], { env });
+    expect([jq.code, jq.stdout]).toEqual([0, 'ada@get.example\n']);
+    const tsv = await runInProcess(['submission', 'get', String(sb.formId), String(target.id)], { env });
+    const deployed = flavor === 'deployed';
+    expect(tsv.stdout).toBe(
+      [
+        `id\t${target.id}`,
+        ...(deployed ? [`uuid\t${rec.submission_id}`] : []),
+        `submitted\t${(rec as unknown as { submitted_at: string }).submitted_at}`,
+        ...(deployed ? ['status\tcompleted', 'seconds taken\t12'] : []),
+        'name\tAda Get',
+        'email\tada@get.example',
+        'rating\t4',
+        'comments\tone of many',
+        '',
+      ].join('\n'),
+    );
+    const table = await runCli(['submission', 'get', String(sb.formId), String(target.id)], { url: sb.url, tty: true, env });
+    expect(table.err).toBe('');
+    expect(table.out).toMatch(new RegExp(`^ID +${target.id}\n(UUID +${rec.submission_id}\n)?Submitted +(just now|\\d+ seconds? ago)\n`));
+    // Headers padded to the longest ("Seconds taken" on the deployed flavour, "Submitted" on the spec's) and two spaces.
+    expect(table.out).toContain(`\nName${' '.repeat(deployed ? 11 : 7)}Ada Get\n`);
+    const missing = await runInProcess(['submission', 'get', String(sb.formId), '99999'], { env });
+    expect(missing.code).toBe(6);
+    expect(missing.stderr).toMatch(/^error: Form \d+ has no submission 99999: it is not in the form's submission list/);
   });
 
   it('a small export is the CSV itself: every row, one header', async () => {

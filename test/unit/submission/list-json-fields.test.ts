@@ -3,7 +3,8 @@
 // api/app/Http/Resources/FormSubmissionResource.php:33-47), the spec's list has neither (null then).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { SUBMISSION_FIELDS, submissionListRun } from '../../../src/commands/submission/list.js';
+import { submissionListRun } from '../../../src/commands/submission/list.js';
+import { SUBMISSION_FIELDS } from '../../../src/commands/submission/shared.js';
 import { parseJsonFields } from '../../../src/io/output.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
