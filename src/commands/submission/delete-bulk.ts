@@ -8,6 +8,8 @@ import { deleteSubmission } from '../../api/submissions.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { WindowBudget } from '../../export/chunked.js';
 import { exportIds } from '../../export/selected.js';
+import { removedProperties } from '../../service/export.js';
+import { isLayoutBlock } from '../../service/forms.js';
 import { precheckTarget } from '../../export/sink.js';
 import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
@@ -137,8 +139,10 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
 
   let ids = rows.map((r) => Number(r.id ?? r.pathId));
   if (backup !== undefined) {
+    // Every answer the rows hold: the current fields, and those of fields the form no longer has (its
+    // removed_properties, which the export takes: docs/service-details.md, Export), else lost with the rows.
     const columns: Record<string, boolean> = {};
-    for (const p of inputProperties(form)) columns[p.id] = true;
+    for (const p of [...inputProperties(form), ...removedProperties(form).filter((p) => !isLayoutBlock(p))]) columns[p.id] = true;
     columns.created_at = true;
     const saved = await exportIds({ io: o.io, client, form, columns, output: backup, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
     // Only what the backup holds is deleted: a row the export could not give (deleted meanwhile) is not touched.

@@ -135,6 +135,25 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     expect(await ids()).toEqual(before);
   });
 
+  it('the backup keeps the answers to fields the form no longer has (its removed_properties)', async () => {
+    const form = (await client.request<Record<string, unknown>>({ path: `/open/forms/${sb.formId}` })).data;
+    const properties = (form.properties as Array<{ id: string }>).filter((p) => p.id !== 'comments');
+    await client.request({ method: 'PUT', path: `/open/forms/${sb.formId}`, body: { ...form, properties } });
+    const r = await client.request<{ data: Array<{ id: number; data: Record<string, unknown> }> }>({
+      path: `/open/forms/${sb.formId}/submissions`,
+      query: { page: 1, per_page: 100 },
+    });
+    const target = (r.data as { data: Array<{ id: number; data: Record<string, unknown> }> }).data.find((x) => typeof x.data.comments === 'string')!;
+    const file = join(dir, 'one.txt');
+    writeFileSync(file, `${target.id}\n`);
+    await submissionBulkDeleteRun(opts({ from: file, yes: true }));
+    const [header, row] = readFileSync(join(dir, 'backup.csv'), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split('\n');
+    expect(header).toBe('id,Name,Email,Rating,Comments,created_at');
+    expect(row).toContain(String(target.data.comments).includes(',') ? `"${String(target.data.comments)}"` : String(target.data.comments));
+  });
+
   it('--json takes a field list and --jq beside it, through the output layer as every --json does', async () => {
     const picked = fakeIO();
     await submissionBulkDeleteRun(opts({ where: ['rating', '5'], dryRun: true, json: ['form_id', 'selected'] }, picked));
