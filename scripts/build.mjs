@@ -179,23 +179,32 @@ const sandbox = await build({
   sourcemap: 'linked',
 });
 
+/**
+ * A small CommonJS bundle of one entry for bin/formctl.js to require before (or instead of) the CLI,
+ * as dist/<name>: no ESM loader, and Node's built-ins required as they are when Node has loaded them
+ * at start, else as lazy shims (loaded on first use).
+ */
+function smallCjsBundle(entry, name) {
+  return build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: join(outdir, name),
+    plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.18',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    write: false,
+  });
+}
+
 // The CLI's loader with a code cache of what ran (src/startup/code-cache.ts), which bin/formctl.js
 // requires to run dist/cli/main.cjs, and the one file of the CLI that Node's loader compiles itself:
 // the import() of the packages that are ES modules only. Written before the CLI's files, which need them.
-const loader = await build({
-  absWorkingDir: root,
-  entryPoints: ['src/startup/code-cache.ts'],
-  outfile: join(outdir, 'load.cjs'),
-  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-  write: false,
-});
+const loader = await smallCjsBundle('src/startup/code-cache.ts', 'load.cjs');
 const importerCode = [
   "'use strict';",
   '// Imports a package for the CLI (scripts/build.mjs, toCommonJs): compiled by Node, not by the code',
@@ -240,21 +249,8 @@ written.add(helpFile);
 // before loading the CLI: a small CommonJS bundle (loaded by require, no ESM loader) of the same
 // cache, key and formatting modules the CLI uses, and the table of the command tree it walks,
 // rendered by the CLI just built (docs/completion.md).
-const fast = await build({
-  absWorkingDir: root,
-  entryPoints: ['src/completion/fast.ts'],
-  outfile: join(outdir, 'complete.cjs'),
-  // node:crypto only once a key needs it (a token from the environment), as in the CLI.
-  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-  write: false,
-});
+// node:crypto only once a key needs it (a token from the environment), as in the CLI.
+const fast = await smallCjsBundle('src/completion/fast.ts', 'complete.cjs');
 const tabled = spawnSync(
   process.execPath,
   ['-e', `require(${JSON.stringify(join(cliDir, 'main.cjs'))}).renderCompletionTable().then((table) => process.stdout.write(table))`],
