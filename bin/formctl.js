@@ -69,7 +69,7 @@ if (only('--version', '-v')) {
     require('node:module').enableCompileCache?.();
     let main;
     try {
-      main = require('../dist/load.cjs').loadWithCodeCache(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), process.env, args);
+      main = require('../dist/load.cjs').loadWithCodeCache(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), process.env);
     } catch (err) {
       process.stderr.write(`error: ${err?.message ?? err}\n`);
       process.exitCode = 1;

@@ -1,4 +1,5 @@
 import { Command, type CommandUnknownOpts, Help } from '@commander-js/extra-typings';
+import { setCodeCacheGroup } from './code-cache-group.js';
 import { COMMANDS, findCommand } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import { rootOptions, scanArgv } from './root-options.js';
@@ -44,6 +45,7 @@ Run \`formctl <command> --help\` for a command's flags and examples.`,
 
   const { name, helpTopic } = scanArgv(args);
   const wanted = o.all ? undefined : findCommand(name === 'help' ? (helpTopic ?? '') : (name ?? ''));
+  if (wanted) setCodeCacheGroup(wanted.name);
   for (const entry of COMMANDS) {
     if (o.all || entry === wanted) {
       const mod = await entry.load();

@@ -8,18 +8,33 @@
 // can make a cache after the code has run (`createCachedData()`), which then holds every function
 // compiled so far, and take it back (`cachedData`) on the next run. This module does that for the
 // build's own CommonJS files, which it runs as Node's CommonJS loader would (the same wrapper
-// arguments, one module object per file, a file required twice runs once); packages and built-ins
-// go to Node's own `require`. A package the CLI loads with import() (the ES-module-only ones) is
-// imported by dist/cli/import.cjs, which Node's own loader compiles: code compiled by `vm.Script`
-// cannot call import() without an experimental flag.
+// arguments, one module object per file, a file required twice runs once, a file that throws while
+// loading is not kept); packages and built-ins go to Node's own `require`. A package the CLI loads
+// with import() (the ES-module-only ones) is imported by dist/cli/import.cjs, which Node's own
+// loader compiles: code compiled by `vm.Script` cannot call import() without an experimental flag.
 //
 // The cache is a quiet optimisation: any failure to read or write it leaves the CLI running as
 // from an empty cache, and `NODE_DISABLE_COMPILE_CACHE` (Node's own switch) turns it off.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+import { codeCacheGroup } from '../code-cache-group.js';
 import { cacheDir } from '../config/paths.js';
+import { processAlive } from '../process-alive.js';
 
 /** The first line of a cache file: what the code in it was made from. */
 const MAGIC = 'formctl-code-cache/1';
@@ -27,6 +42,8 @@ const MAGIC = 'formctl-code-cache/1';
 const NATIVE = new Set(['import.cjs']);
 /** Command groups a cache file records at most; a run of another one then uses it without adding to it. */
 const MAX_GROUPS = 32;
+/** A run's mark in its caches' directory while it runs (see loadWithCodeCache). */
+const RUNNING = /^running\.(\d+)$/;
 
 interface Loaded {
   /** The CLI's file. */
@@ -41,21 +58,34 @@ interface Loaded {
 }
 
 /**
+ * A short, stable name for the V8 flags this process runs with (`node --…` and NODE_OPTIONS): V8
+ * takes a cache only from the same flags (and says so: `cachedDataRejected`), so caches made under
+ * other flags live apart instead of being made again at every switch. A cache key, not a secret:
+ * FNV-1a over the flags' text.
+ */
+function flagsName(env: NodeJS.ProcessEnv): string {
+  const text = `${process.execArgv.join('\0')}\0\0${env.NODE_OPTIONS ?? ''}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
  * The directory for the caches of one installed build on this Node. V8 takes a cache only from its
- * own version and flags (and says so: `cachedDataRejected`), so each Node version and architecture
- * has its own; each install of formctl (a global one, a project's) its own below that, named by
- * the device and inode of its `dist/cli` directory, so that two installs do not take turns at one
- * file.
+ * own version and flags, so each Node version, architecture and set of flags has its own; each
+ * install of formctl (a global one, a project's) its own below that, named by the device and inode
+ * of its `dist/cli` directory, so that two installs do not take turns at one file.
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv, cliDir: string): string {
   const st = statSync(cliDir);
-  return join(cacheDir(env), 'code', `${process.version}-${process.arch}`, `${st.dev}-${st.ino}`);
+  return join(cacheDir(env), 'code', `${process.version}-${process.arch}-${flagsName(env)}`, `${st.dev}-${st.ino}`);
 }
 
 /**
  * A file's identity for its cache: inode, size and change time. The build replaces a file by
- * renaming a new one over it, and npm installs a new file, so a changed file has another inode or
- * change time even where npm gives every file the same modification time.
+ * renaming a new one over it, npm installs a new file, and an edit in place sets the change time,
+ * so a changed file has another inode or change time even where npm gives every file the same
+ * modification time.
  */
 function identityOf(fd: number): string {
   const st = fstatSync(fd);
@@ -72,36 +102,59 @@ function readCache(cacheFile: string, identity: string): { data: Buffer; groups:
   }
   const eol = bytes.indexOf(10);
   if (eol < 0) return undefined;
-  const [magic, id, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
-  if (magic !== MAGIC || id !== identity || groups === undefined) return undefined;
-  return { data: bytes.subarray(eol + 1), groups: groups === '-' ? [] : groups.split(',') };
+  const [magic, id, size, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
+  const data = bytes.subarray(eol + 1);
+  if (magic !== MAGIC || id !== identity || size !== String(data.length) || groups === undefined) return undefined;
+  return { data, groups: groups === '-' ? [] : groups.split(',') };
 }
 
 /**
- * The command group a run is for (`workspace` in `formctl workspace list`), as a cache records it:
- * a cache made by one group's run lacks the functions only other groups call, so the first run of
- * a group it has not seen makes it again, holding both. Only a word shaped like a command counts.
+ * Takes the caches out of use when a run that used them died (its mark is left and its process is
+ * gone): V8 checks a cache's header, not its code, and a damaged one can end the process at once, at
+ * every run, before it could write a cache again. A run killed for another reason costs the next
+ * one its caches, made again at its exit. Then marks this run. Never throws.
  */
-export function groupOf(args: readonly string[]): string {
-  const word = args.find((a) => !a.startsWith('-'));
-  return word !== undefined && /^[a-z_][a-z-]{0,30}$/.test(word) ? word : '-';
+function guardAgainstCrashes(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  try {
+    const dead = names.filter((n) => {
+      const m = RUNNING.exec(n);
+      return m !== null && Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
+    });
+    if (dead.length > 0) {
+      for (const n of names) if (n.endsWith('.v8')) unlinkSync(join(dir, n));
+      for (const n of dead) unlinkSync(join(dir, n));
+    }
+    const mark = join(dir, `running.${process.pid}`);
+    writeFileSync(mark, '');
+    return mark;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Requires `entry` (a CommonJS file of the build) with the code cache and returns its exports. The
  * caches of the files it loaded are written when the process exits, for files whose cache was
- * missing, stale or made by runs of other command groups.
+ * missing, stale or made by runs of other command groups (the group the CLI records,
+ * src/code-cache-group.ts).
  */
-export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, args: readonly string[]): unknown {
+export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv): unknown {
   const nodeRequire = createRequire(entry);
-  if (env.NODE_DISABLE_COMPILE_CACHE) return nodeRequire(entry);
+  // Stacks mapped to src/ (node --enable-source-maps) come from Node's loader only.
+  if (env.NODE_DISABLE_COMPILE_CACHE || process.sourceMapsEnabled) return nodeRequire(entry);
   let dir: string;
   try {
     dir = codeCacheDir(env, dirname(entry));
   } catch {
     return nodeRequire(entry);
   }
-  const group = groupOf(args);
+  const mark = guardAgainstCrashes(dir);
   const modules = new Map<string, { exports: unknown }>();
   const loaded: Loaded[] = [];
 
@@ -132,11 +185,20 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, args: r
     modules.set(file, module);
     const here = dirname(file);
     const require = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? load(resolve(here, id)) : nodeRequire(id));
-    (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, require, module, file, here);
+    try {
+      (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, require, module, file, here);
+    } catch (err) {
+      // As Node's loader: a file that failed to load is not handed out half-made to a later require.
+      modules.delete(file);
+      throw err;
+    }
     return module.exports;
   };
 
-  process.once('exit', () => saveCaches(dir, loaded, group));
+  process.once('exit', () => {
+    saveCaches(dir, loaded, codeCacheGroup() ?? '-');
+    if (mark !== undefined) rmSync(mark, { force: true });
+  });
   return load(entry);
 }
 
@@ -153,51 +215,59 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
     const groups = [...(l.groups ?? []), group];
     const tmp = `${l.cacheFile}.${process.pid}.tmp`;
     try {
-      const head = Buffer.from(`${MAGIC} ${l.identity} ${groups.join(',')}\n`, 'latin1');
-      writeFileSync(tmp, Buffer.concat([head, l.script.createCachedData()]), { mode: 0o600 });
+      const data = l.script.createCachedData();
+      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${groups.join(',')}\n`, 'latin1');
+      writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
       renameSync(tmp, l.cacheFile);
     } catch {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // Nothing was written.
-      }
+      rmSync(tmp, { force: true });
     }
   }
   pruneCaches(dir, loaded);
-  pruneOld(dirname(dir));
-  pruneOld(dirname(dirname(dir)));
-}
-
-/** Days after which the caches of another install or Node version, unchanged since, are removed. */
-const OLD_DAYS = 30;
-
-/** Removes the directories in `parent` (other installs, other Node versions) that no run has written to for OLD_DAYS. */
-function pruneOld(parent: string): void {
-  try {
-    const before = Date.now() - OLD_DAYS * 86_400_000;
-    for (const e of readdirSync(parent, { withFileTypes: true })) {
-      const p = join(parent, e.name);
-      if (e.isDirectory() && statSync(p).mtimeMs < before) rmSync(p, { recursive: true, force: true });
+  // This install's and this Node's directories are in use: the next pruning (by any install) keeps them.
+  const now = new Date();
+  for (const d of [dir, dirname(dir)]) {
+    try {
+      utimesSync(d, now, now);
+    } catch {
+      // Pruned later than it could be at worst.
     }
-  } catch {
-    // As for pruneCaches.
   }
+  pruneOld(dirname(dir), dir);
+  pruneOld(dirname(dirname(dir)), dirname(dir));
 }
 
 /**
  * Removes the caches of files the installed build no longer has (chunks of an older version,
  * named by their content), so that the directory does not grow with every upgrade: a cache whose
- * file is in none of the directories this run loaded files from goes.
+ * file is in none of the directories this run loaded files from goes; so does a temporary file of
+ * a run that is gone (killed while it wrote).
  */
 function pruneCaches(dir: string, loaded: readonly Loaded[]): void {
   try {
     const present = new Set<string>();
     for (const d of new Set(loaded.map((l) => dirname(l.file)))) for (const name of readdirSync(d)) present.add(`${name}.v8`);
     for (const name of readdirSync(dir)) {
-      if (name.endsWith('.v8') && !present.has(name)) unlinkSync(join(dir, name));
+      const tmp = /\.(\d+)\.tmp$/.exec(name);
+      if ((name.endsWith('.v8') && !present.has(name)) || (tmp !== null && !processAlive(Number(tmp[1])))) unlinkSync(join(dir, name));
     }
   } catch {
     // A cache left behind costs disk space only.
+  }
+}
+
+/** Days after which the caches of another install or Node version, unchanged since, are removed. */
+const OLD_DAYS = 30;
+
+/** Removes the directories in `parent` other than `own` (other installs, other Node versions) that no run has written to for OLD_DAYS. */
+function pruneOld(parent: string, own: string): void {
+  try {
+    const before = Date.now() - OLD_DAYS * 86_400_000;
+    for (const e of readdirSync(parent, { withFileTypes: true })) {
+      const p = join(parent, e.name);
+      if (p !== own && e.isDirectory() && statSync(p).mtimeMs < before) rmSync(p, { recursive: true, force: true });
+    }
+  } catch {
+    // As for pruneCaches.
   }
 }

@@ -3,9 +3,9 @@
 // timings: whether V8 was offered a cache for each file and used it (test/e2e/fixtures/script-log.mjs
 // logs that), what the cache files hold, and that the code runs the same with or without them.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
@@ -43,7 +43,9 @@ beforeEach(() => {
   writeFileSync(
     join(dir, 'run.cjs'),
     [
-      `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env, process.argv.slice(2));`,
+      `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env);`,
+      // As the CLI does (src/program.ts): the group it loaded, here the first argument when there is one.
+      `if (process.argv[2]) globalThis[Symbol.for('formctl.codeCacheGroup')] = process.argv[2];`,
       `let line;`,
       `try { main.fail(); } catch (err) { line = /main\\.cjs:(\\d+)/.exec(err.stack)[1]; }`,
       `main.imported().then((cpus) => console.log(JSON.stringify({ ...main.run('hi'), cpus, line })));`,
@@ -107,7 +109,7 @@ describe.skipIf(!built)('the code cache loader', () => {
     for (const name of names) {
       expect(statSync(join(at, name)).mode & 0o777).toBe(0o600);
       // A header names what the code was made from and the command groups that made it.
-      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/1 \d+:\d+:\d+:[\d.]+ list$/);
+      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/1 \d+:\d+:\d+:[\d.]+ \d+ list$/);
     }
     const inodes = names.map((n) => statSync(join(at, n)).ino);
     const warm = run(['list', '--json']);
@@ -117,14 +119,69 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(names.map((n) => statSync(join(at, n)).ino)).toEqual(inodes);
   });
 
-  it('a run of another command group writes the caches again, holding both; a word not shaped like a command counts as none', () => {
+  it('a run of a command group the caches have not seen (as the CLI records it) writes them again, holding both; a run that records none counts as "-"', () => {
     run(['list']);
     const other = run(['get', '5']);
     expect(other.log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
     const { at } = cacheFiles();
     expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get$/);
-    run(['--flag', 'x/../y']);
+    run([]);
     expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get,-$/);
+  });
+
+  it('the real CLI records the group it loaded, never an option value before it', () => {
+    const env = { PATH: process.env.PATH, HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: cache, NO_COLOR: '1' };
+    // --profile's value comes first; the profile does not exist (exit 2), the group is still known.
+    spawnSync(process.execPath, [BIN, '--profile', 'secret-name', 'workspace', 'list'], { env, encoding: 'utf8' });
+    spawnSync(process.execPath, [BIN, 'help', 'exit-codes'], { env, encoding: 'utf8' });
+    const { at } = cacheFiles();
+    const head = readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]!;
+    expect(head).toMatch(/ workspace,-$/);
+    expect(head).not.toContain('secret-name');
+  });
+
+  it('a run that died while it used the caches (its mark left, its process gone) takes them out of use: a damaged cache cannot end every run', () => {
+    run(['list']);
+    const { at } = cacheFiles();
+    // A cache whose code is damaged (its header intact) may make V8 end the process at once.
+    const file = join(at, 'main.cjs.v8');
+    const bytes = readFileSync(file);
+    bytes.fill(0, bytes.length >> 1, (bytes.length >> 1) + 64);
+    writeFileSync(file, bytes);
+    run(['list']);
+    // Whether that run died or not, the next one runs right, from fresh caches if need be.
+    const next = run(['list']);
+    expect([next.status, next.out]).toEqual([0, EXPECTED]);
+    // A mark left by a process that is gone: the caches are not offered, and are made again.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(join(at, `running.${gone}`), '');
+    const after = run(['list']);
+    expect([after.status, after.out, after.log]).toEqual([0, EXPECTED, ['main.cjs:none', 'chunk-A.cjs:none']]);
+    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+  });
+
+  it('other V8 flags (NODE_OPTIONS, node --…) keep caches of their own; with source maps on, Node loads the CLI itself', () => {
+    run(['list']);
+    const flags = { NODE_OPTIONS: '--max-old-space-size=512' };
+    expect(run(['list'], flags).log).toEqual(['main.cjs:none', 'chunk-A.cjs:none']);
+    expect(run(['list'], flags).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(readdirSync(join(cache, 'code'))).toHaveLength(2);
+    const mapped = run(['list'], { NODE_OPTIONS: '--enable-source-maps' });
+    expect([mapped.status, mapped.out, mapped.log]).toEqual([0, EXPECTED, []]);
+  });
+
+  it("pruning keeps this install's caches however old their directories, and removes a dead run's temporary file", () => {
+    run(['list']);
+    const { at } = cacheFiles();
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    utimesSync(at, old, old);
+    utimesSync(dirname(at), old, old);
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(join(at, `main.cjs.v8.${gone}.tmp`), 'half');
+    run(['get']);
+    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
   });
 
   it('a changed file is never run with the code of the old one, even with the same length; its cache is made again', () => {
