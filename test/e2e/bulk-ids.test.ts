@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 interface Listed {
   id: number;
@@ -15,27 +15,13 @@ interface Listed {
 // submission"); when its `submission_id` names another submission, the line contradicts itself and
 // updating either one could put answers on the wrong record.
 describe.each(FLAVORS)('a bulk line whose id and submission_id disagree on the %s flavour (e2e)', (flavor) => {
-  let home: ReturnType<typeof tempHome>;
-  let sb: TestSandbox;
-  let env: NodeJS.ProcessEnv;
-  let work: string;
-  beforeAll(async () => {
-    home = tempHome();
-    work = mkdtempSync(join(tmpdir(), 'formctl-bulk-ids-'));
-    sb = await startTestSandbox({ flavor, seed: 10 });
-    env = { ...home.env, ...sb.env };
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const fx = useSandboxFixture({ flavor, seed: 10 });
 
   it('fails that line, sends nothing for it, and runs the others', async () => {
-    const list = async () => JSON.parse((await runFormctl(['submission', 'list', String(sb.formId), '--json'], { env })).stdout) as Listed[];
+    const list = async () => JSON.parse((await runFormctl(['submission', 'list', String(fx.sb.formId), '--json'], { env: fx.env })).stdout) as Listed[];
     const subs = await list();
     const [a, b, c] = [subs[1]!, subs[2]!, subs[3]!];
-    const from = join(work, 'lines.ndjson');
+    const from = join(fx.work, 'lines.ndjson');
     writeFileSync(
       from,
       [
@@ -43,7 +29,7 @@ describe.each(FLAVORS)('a bulk line whose id and submission_id disagree on the %
         JSON.stringify({ id: c.id, submission_id: c.submission_id, Comments: 'agreed' }),
       ].join('\n') + '\n',
     );
-    const r = await runFormctl(['--debug', 'submission', 'update', String(sb.formId), '--from', from, '--yes'], { env });
+    const r = await runFormctl(['--debug', 'submission', 'update', String(fx.sb.formId), '--from', from, '--yes'], { env: fx.env });
     expect(r.code).toBe(10);
     const results = r.stdout
       .trimEnd()

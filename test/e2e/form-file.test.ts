@@ -1,31 +1,17 @@
 // `form update --file` and `form apply` from the built binary on both sandbox flavours: what the
 // file holds is what is sent, and nothing it would lose on the way goes unsaid.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
-  let home: ReturnType<typeof tempHome>;
-  let sb: TestSandbox;
-  let env: NodeJS.ProcessEnv;
-  let work: string;
-  beforeAll(async () => {
-    home = tempHome();
-    work = mkdtempSync(join(tmpdir(), 'formctl-form-file-'));
-    sb = await startTestSandbox({ flavor, seed: 0 });
-    env = { ...home.env, ...sb.env };
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const fx = useSandboxFixture({ flavor, seed: 0 });
 
   const properties = async (): Promise<Record<string, unknown>[]> => {
-    const r = await runFormctl(['form', 'get', String(sb.formId), '--json', 'properties'], { env });
+    const r = await runFormctl(['form', 'get', String(fx.sb.formId), '--json', 'properties'], { env: fx.env });
     expect(r.code).toBe(0);
     return (JSON.parse(r.stdout) as { properties: Record<string, unknown>[] }).properties;
   };
@@ -34,56 +20,59 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
     const before = await properties();
     expect(before.find((p) => p.id === 'rating')).toMatchObject({ required: false, rating_max_value: 5 });
     // The fields as a person writes them: only the name changes, `required` and the rating's scale left out.
-    const file = join(work, 'rename.json');
+    const file = join(fx.work, 'rename.json');
     writeFileSync(file, JSON.stringify({ properties: before.map((p) => ({ id: p.id, type: p.type, name: p.id === 'name' ? 'Full name' : p.name })) }));
     const warning =
-      `warning: the "properties" list drops what it leaves out of 4 fields of form ${sb.formId} (a field is stored as sent):\n` +
+      `warning: the "properties" list drops what it leaves out of 4 fields of form ${fx.sb.formId} (a field is stored as sent):\n` +
       '  field "Name" (name): required\n  field "Email" (email): required\n  field "Rating" (rating): required, rating_max_value\n  field "Comments" (comments): required, multi_lines\n' +
-      `To keep them, copy them into the file (\`formctl form get ${sb.formId} --json properties\` shows them).\n`;
+      `To keep them, copy them into the file (\`formctl form get ${fx.sb.formId} --json properties\` shows them).\n`;
     for (const args of [
-      ['form', 'update', String(sb.formId), '--file', file],
-      ['form', 'apply', '-f', file, '--onto', String(sb.formId)],
+      ['form', 'update', String(fx.sb.formId), '--file', file],
+      ['form', 'apply', '-f', file, '--onto', String(fx.sb.formId)],
     ]) {
-      const refused = await runFormctl(args, { env });
+      const refused = await runFormctl(args, { env: fx.env });
       expect(refused).toEqual({
         code: 2,
         stdout: '',
-        stderr: `${warning}error: Update form "Customer feedback (demo)" (id ${sb.formId}) anyway: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
+        stderr: `${warning}error: Update form "Customer feedback (demo)" (id ${fx.sb.formId}) anyway: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
       });
       expect(await properties()).toEqual(before);
     }
-    const yes = await runFormctl(['form', 'update', String(sb.formId), '--file', file, '--yes'], { env });
+    const yes = await runFormctl(['form', 'update', String(fx.sb.formId), '--file', file, '--yes'], { env: fx.env });
     expect(yes.stderr).toBe(warning);
     expect(yes.code).toBe(0);
     expect((await properties()).find((p) => p.id === 'rating')).toEqual({ id: 'rating', type: 'rating', name: 'Rating' });
   });
 
   it('a number of the file that JSON would change is refused with its line, before any request (exit 2)', async () => {
-    const file = join(work, 'numbers.json');
+    const file = join(fx.work, 'numbers.json');
     writeFileSync(file, '{\n  "settings": {\n    "big": 12345678901234567891\n  }\n}\n');
-    const before = await runFormctl(['form', 'get', String(sb.formId), '--json', 'settings,updated_at'], { env });
+    const before = await runFormctl(['form', 'get', String(fx.sb.formId), '--json', 'settings,updated_at'], { env: fx.env });
     // No service at all: the file is refused before formctl would reach one.
-    const offline = { ...env, FORMCTL_BASE_URL: 'http://127.0.0.1:9' };
-    expect(await runFormctl(['form', 'update', String(sb.formId), '--file', file], { env: offline })).toEqual({
+    const offline = { ...fx.env, FORMCTL_BASE_URL: 'http://127.0.0.1:9' };
+    expect(await runFormctl(['form', 'update', String(fx.sb.formId), '--file', file], { env: offline })).toEqual({
       code: 2,
       stdout: '',
       stderr: `error: ${file}, line 3, column 12: the number 12345678901234567891 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.\nhint: To keep every digit, write it as a string: "12345678901234567891".\n`,
     });
-    const stdin = await runFormctl(['form', 'update', String(sb.formId), '--file', '-'], { env, input: '{"settings": {"ratio": 0.10000000000000000555}}' });
+    const stdin = await runFormctl(['form', 'update', String(fx.sb.formId), '--file', '-'], {
+      env: fx.env,
+      input: '{"settings": {"ratio": 0.10000000000000000555}}',
+    });
     expect(stdin.code).toBe(2);
     expect(stdin.stderr).toMatch(/^error: stdin, column 24: the number 0\.10000000000000000555 would be read as 0\.1: /);
-    expect(await runFormctl(['form', 'get', String(sb.formId), '--json', 'settings,updated_at'], { env })).toEqual(before);
+    expect(await runFormctl(['form', 'get', String(fx.sb.formId), '--json', 'settings,updated_at'], { env: fx.env })).toEqual(before);
   });
 
   it('get --json, edit, update: what the service computes is left out with one note; apply says the same', async () => {
-    const got = await runFormctl(['form', 'get', String(sb.formId), '--json'], { env });
+    const got = await runFormctl(['form', 'get', String(fx.sb.formId), '--json'], { env: fx.env });
     expect(got.code).toBe(0);
     const form = JSON.parse(got.stdout) as Record<string, unknown>;
     const computed = ['views_count', 'submissions_count', 'share_url', 'updated_at'].filter((k) => k in form);
     expect(computed).toEqual(['views_count', 'submissions_count', 'share_url', 'updated_at']);
-    const file = join(work, 'got.json');
+    const file = join(fx.work, 'got.json');
     writeFileSync(file, JSON.stringify({ ...form, description: 'Edited after get', views_count: 12345 }));
-    const r = await runFormctl(['form', 'update', String(sb.formId), '--file', file, '--json', 'description,views_count'], { env });
+    const r = await runFormctl(['form', 'update', String(fx.sb.formId), '--file', file, '--json', 'description,views_count'], { env: fx.env });
     expect(r.code).toBe(0);
     const note = new RegExp(
       `^note: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds \\d+ attributes the service computes \\(read-only\\), not sent: (.+)\\.\\n`,
@@ -95,7 +84,7 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
     const after = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(after.description).toBe('Edited after get');
     expect(after.views_count).toBe(form.views_count);
-    const apply = await runFormctl(['form', 'apply', '-f', file, '--onto', String(sb.formId)], { env });
+    const apply = await runFormctl(['form', 'apply', '-f', file, '--onto', String(fx.sb.formId)], { env: fx.env });
     expect(apply.code).toBe(0);
     expect(apply.stderr).toMatch(note);
     expect(apply.stderr).toContain('note: no changes:');

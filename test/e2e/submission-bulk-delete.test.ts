@@ -1,25 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS, csvRowIds } from '../helpers/sandbox.js';
 
 describe.each(FLAVORS)('submission delete --where from the built binary (%s sandbox)', (flavor) => {
-  let sb: TestSandbox;
-  let home: ReturnType<typeof tempHome>;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    sb = await startTestSandbox({ flavor, seed: 10 });
-    home = tempHome();
-    env = { ...home.env, ...sb.env };
-  });
-  afterAll(async () => {
-    await sb?.close();
-    home?.cleanup();
-  });
+  const fx = useSandboxFixture({ flavor, seed: 10 });
 
   const list = async () =>
-    JSON.parse((await runFormctl(['submission', 'list', String(sb.formId), '--all', '--json', 'id,data'], { env })).stdout) as {
+    JSON.parse((await runFormctl(['submission', 'list', String(fx.sb.formId), '--all', '--json', 'id,data'], { env: fx.env })).stdout) as {
       id: number;
       data: Record<string, unknown>;
     }[];
@@ -28,16 +18,16 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     const before = await list();
     const matching = before.filter((s) => String(s.data.rating) === '3').map((s) => s.id);
     expect(matching.length).toBeGreaterThan(0);
-    const backup = join(home.dir, `rating3-${flavor}.csv`);
-    const refused = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=3', '--backup', backup], { env });
+    const backup = join(fx.home.dir, `rating3-${flavor}.csv`);
+    const refused = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--where', 'Rating=3', '--backup', backup], { env: fx.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
-      `${matching.length} submission${matching.length === 1 ? '' : 's'} of form "Customer feedback (demo)" (id ${sb.formId}) match`,
+      `${matching.length} submission${matching.length === 1 ? '' : 's'} of form "Customer feedback (demo)" (id ${fx.sb.formId}) match`,
     );
     expect(refused.stderr).toContain('hint: Pass --yes to confirm.');
     expect((await list()).length).toBe(before.length);
 
-    const r = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=3', '--backup', backup, '--yes', '--json'], { env });
+    const r = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--where', 'Rating=3', '--backup', backup, '--yes', '--json'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ selected: matching.length, deleted: matching.length, gone: 0, failed: 0, backup });
     const after = (await list()).map((s) => s.id);
@@ -45,9 +35,9 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     expect(deleted).toEqual(matching);
     expect(csvRowIds(readFileSync(backup, 'utf8'), flavor)).toEqual(matching);
 
-    const bad = await runFormctl(['submission', 'delete', String(sb.formId), '--before', 'sometime'], { env });
+    const bad = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--before', 'sometime'], { env: fx.env });
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    const both = await runFormctl(['submission', 'delete', String(sb.formId), '3', '--where', 'Rating=3'], { env });
+    const both = await runFormctl(['submission', 'delete', String(fx.sb.formId), '3', '--where', 'Rating=3'], { env: fx.env });
     expect(both).toMatchObject({ code: 2, stderr: 'error: Give a submission id or --from/--before/--where/--resume, not both.\n' });
   });
 
@@ -55,14 +45,17 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     const before = await list();
     const matching = before.filter((s) => String(s.data.rating) === '4').map((s) => s.id);
     expect(matching.length).toBeGreaterThan(0);
-    const r = await runFormctl(['submission', 'delete', String(sb.formId), '--where', 'Rating=4', '--no-backup', '--yes', '--json'], { env, cwd: home.dir });
+    const r = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--where', 'Rating=4', '--no-backup', '--yes', '--json'], {
+      env: fx.env,
+      cwd: fx.home.dir,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning: no backup (--no-backup)');
     const out = JSON.parse(r.stdout) as { deleted: number; backup: string | null; results: string };
     expect(out).toMatchObject({ selected: matching.length, deleted: matching.length, backup: null });
     expect(out.results).toMatch(/^customer-feedback-demo-[a-z0-9]+-deleted-.*Z\.log\.ndjson$/);
-    const log = readFileSync(join(home.dir, out.results), 'utf8').trim().split('\n');
-    expect(JSON.parse(log[0]!)).toMatchObject({ plan: { form_id: sb.formId, ids: matching, backup: null } });
+    const log = readFileSync(join(fx.home.dir, out.results), 'utf8').trim().split('\n');
+    expect(JSON.parse(log[0]!)).toMatchObject({ plan: { form_id: fx.sb.formId, ids: matching, backup: null } });
     expect(log.filter((l) => l.includes('"deleted"'))).toHaveLength(matching.length);
   });
 });

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formProblems } from '../../../src/forms/validate.js';
-import { tempHome } from '../../helpers/cli.js';
+import { useSandboxFixture } from '../../helpers/fixture.js';
 import { runInProcess } from '../../helpers/run-cli.js';
-import { type TestSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
 // A retention the service would refuse (docs/forms.md, "Retention": 1..3650, day/week/month/year,
 // each required with the other) is a local problem, exit 2, and no PUT; what the service already
 // holds is sent back unchecked.
 describe('form update: retention values are checked before anything is sent', () => {
-  let sb: TestSandbox;
-  let home: ReturnType<typeof tempHome>;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    sb = await startTestSandbox({ seed: 1 });
-    home = tempHome();
-    env = { ...home.env, ...sb.env };
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-  });
+  const fx = useSandboxFixture({ seed: 1 });
 
-  const update = (...set: string[]) => runInProcess(['--debug', 'form', 'update', String(sb.formId), ...set.flatMap((s) => ['--set', s]), '--yes'], { env });
+  const update = (...set: string[]) =>
+    runInProcess(['--debug', 'form', 'update', String(fx.sb.formId), ...set.flatMap((s) => ['--set', s]), '--yes'], { env: fx.env });
 
   it.each([
     [['submission_retention_value=0', 'submission_retention_unit=day'], 'submission_retention_value: 0 is not a whole number from 1 to 3650'],
