@@ -1,78 +1,67 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { startStubServer } from '../helpers/http.js';
 
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sb = await startTestSandbox({ seed: 3 });
-  home = tempHome();
-  env = { ...home.env, ...sb.env };
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const fx = useSandboxFixture({ seed: 3 });
 
 describe('formctl api', () => {
   it('GET prints compact JSON when piped', async () => {
-    const r = await runFormctl(['api', '/open/workspaces'], { env });
+    const r = await runFormctl(['api', '/open/workspaces'], { env: fx.env });
     expect(r.code).toBe(0);
     expect(r.stdout.endsWith('\n')).toBe(true);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(JSON.parse(r.stdout).map((w: { id: number }) => w.id)).toEqual([sb.workspaceId]);
+    expect(JSON.parse(r.stdout).map((w: { id: number }) => w.id)).toEqual([fx.sb.workspaceId]);
   });
 
   it('-f fields POST a JSON body; the workspace shows up afterwards', async () => {
-    const r = await runFormctl(['api', 'open/workspaces/create', '-f', 'name=From api', '-f', 'emoji=🧰'], { env });
+    const r = await runFormctl(['api', 'open/workspaces/create', '-f', 'name=From api', '-f', 'emoji=🧰'], { env: fx.env });
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.workspace).toMatchObject({ name: 'From api', icon: '🧰' });
-    const list = await runFormctl(['workspace', 'list', '--json', 'name'], { env });
+    const list = await runFormctl(['workspace', 'list', '--json', 'name'], { env: fx.env });
     expect(JSON.parse(list.stdout)).toContainEqual({ name: 'From api' });
   });
 
   it('--paginate merges the pages of the form list', async () => {
-    const r = await runFormctl(['api', `/open/workspaces/${sb.workspaceId}/forms`, '--paginate'], { env });
+    const r = await runFormctl(['api', `/open/workspaces/${fx.sb.workspaceId}/forms`, '--paginate'], { env: fx.env });
     expect(r.code).toBe(0);
     const forms = JSON.parse(r.stdout);
     expect(Array.isArray(forms)).toBe(true);
-    expect(forms.map((f: { id: number }) => f.id)).toEqual([sb.formId]);
+    expect(forms.map((f: { id: number }) => f.id)).toEqual([fx.sb.formId]);
   });
 
   it('--paginate starts at a page=N in the path; -i with --paginate is refused (exit 2), not dropped', async () => {
-    const subs = `/open/forms/${sb.formId}/submissions`;
-    const every = await runFormctl(['api', `${subs}?per_page=1`, '--paginate'], { env });
+    const subs = `/open/forms/${fx.sb.formId}/submissions`;
+    const every = await runFormctl(['api', `${subs}?per_page=1`, '--paginate'], { env: fx.env });
     expect(every.code).toBe(0);
     const ids = JSON.parse(every.stdout).map((s: { id: number }) => s.id);
     expect(ids).toHaveLength(3);
-    const fromTwo = await runFormctl(['api', `${subs}?per_page=1&page=2`, '--paginate'], { env });
+    const fromTwo = await runFormctl(['api', `${subs}?per_page=1&page=2`, '--paginate'], { env: fx.env });
     expect(fromTwo.code, fromTwo.stderr).toBe(0);
     expect(JSON.parse(fromTwo.stdout).map((s: { id: number }) => s.id)).toEqual(ids.slice(1));
-    const viaField = await runFormctl(['api', subs, '-X', 'GET', '-f', 'per_page=1', '-f', 'page=3', '--paginate'], { env });
+    const viaField = await runFormctl(['api', subs, '-X', 'GET', '-f', 'per_page=1', '-f', 'page=3', '--paginate'], { env: fx.env });
     expect(JSON.parse(viaField.stdout).map((s: { id: number }) => s.id)).toEqual(ids.slice(2));
 
-    const bad = await runFormctl(['api', `${subs}?page=zero`, '--paginate'], { env });
+    const bad = await runFormctl(['api', `${subs}?page=zero`, '--paginate'], { env: fx.env });
     expect(bad).toMatchObject({ code: 2, stdout: '' });
     expect(bad.stderr).toMatch(/^error: --paginate needs one whole page number of at least 1 in the path, got page=zero\.\n$/);
 
-    const withHead = await runFormctl(['api', subs, '--paginate', '-i'], { env: { ...env, FORMCTL_DEBUG: '1' } });
+    const withHead = await runFormctl(['api', subs, '--paginate', '-i'], { env: { ...fx.env, FORMCTL_DEBUG: '1' } });
     expect(withHead).toMatchObject({ code: 2, stdout: '' });
     expect(withHead.stderr).toContain('error: --include cannot be combined with --paginate: the pages are merged into one array.\nhint: Drop -i');
     expect(withHead.stderr).not.toMatch(/GET /);
   });
 
   it('validation errors exit 7 and print the error body on stdout', async () => {
-    const r = await runFormctl(['api', '/open/workspaces/create', '-X', 'POST', '-F', 'name=null'], { env });
+    const r = await runFormctl(['api', '/open/workspaces/create', '-X', 'POST', '-F', 'name=null'], { env: fx.env });
     expect(r.code).toBe(7);
     expect(JSON.parse(r.stdout).errors).toHaveProperty('name');
     expect(r.stderr.split('\n')[0]).toMatch(/^error: .+ \(HTTP 422, POST \/open\/workspaces\/create\)$/);
   });
 
   it('a missing token exits 4 before any request', async () => {
-    const r = await runFormctl(['api', '/open/workspaces'], { env: { ...home.env, FORMCTL_BASE_URL: sb.url } });
+    const r = await runFormctl(['api', '/open/workspaces'], { env: { ...fx.home.env, FORMCTL_BASE_URL: fx.sb.url } });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
   });
