@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { spawnTracked as spawn } from '../helpers/processes.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 // `--json` on a terminal is coloured, as gh does; piped (even with FORCE_COLOR), with NO_COLOR,
 // --no-color or TERM=dumb it is plain. A real pseudo-terminal comes from util-linux `script`, which
@@ -11,16 +11,7 @@ import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const ESC = '\x1b[';
 
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
-beforeAll(async () => {
-  sb = await startTestSandbox({ seed: 1 });
-  home = tempHome();
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const fx = useSandboxFixture({ seed: 1 });
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -30,7 +21,7 @@ async function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   // Asynchronous: the sandbox answering the binary runs in this process.
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, TERM: 'xterm-256color', ...home.env, ...sb.env, ...env },
+    env: { PATH: process.env.PATH, TERM: 'xterm-256color', ...fx.home.env, ...fx.sb.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
@@ -47,12 +38,12 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r\n/g, '
 
 describe.skipIf(!hasScript)('--json colour', () => {
   it('is coloured on a terminal: keys, strings and numbers each in their colour, the same JSON underneath', async () => {
-    const out = await onTerminal(['form', 'get', String(sb.formId), '--json', 'id,title,workspace_id']);
+    const out = await onTerminal(['form', 'get', String(fx.sb.formId), '--json', 'id,title,workspace_id']);
     expect(out).toContain(`${ESC}34m"id"${ESC}39m`);
-    expect(out).toMatch(new RegExp(`\\x1b\\[36m${sb.formId}\\x1b\\[39m`));
+    expect(out).toMatch(new RegExp(`\\x1b\\[36m${fx.sb.formId}\\x1b\\[39m`));
     // eslint-disable-next-line no-control-regex
     expect(out).toMatch(/\x1b\[32m"Customer feedback \(demo\)"\x1b\[39m/);
-    expect(JSON.parse(plain(out))).toEqual({ id: sb.formId, title: 'Customer feedback (demo)', workspace_id: sb.workspaceId });
+    expect(JSON.parse(plain(out))).toEqual({ id: fx.sb.formId, title: 'Customer feedback (demo)', workspace_id: fx.sb.workspaceId });
 
     const list = await onTerminal(['workspace', 'list', '--json', 'id,name']);
     expect(list).toContain(`${ESC}34m"name"${ESC}39m`);
@@ -76,7 +67,7 @@ describe.skipIf(!hasScript)('--json colour', () => {
 });
 
 it('is plain when piped, even with FORCE_COLOR', async () => {
-  const r = await runFormctl(['workspace', 'list', '--json', 'id,name'], { env: { ...home.env, ...sb.env, NO_COLOR: '', FORCE_COLOR: '1' } });
+  const r = await runFormctl(['workspace', 'list', '--json', 'id,name'], { env: { ...fx.home.env, ...fx.sb.env, NO_COLOR: '', FORCE_COLOR: '1' } });
   expect(r.code).toBe(0);
   expect(r.stdout).not.toContain(ESC);
   expect(JSON.parse(r.stdout)).toHaveLength(1);

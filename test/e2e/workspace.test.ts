@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
-let sb: TestSandbox;
-const home = tempHome();
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const fx = useSandboxFixture();
 
 describe('workspace commands end to end', () => {
   it('login, create, use, list, update, delete', async () => {
-    const env = home.env;
-    expect((await runFormctl(['auth', 'login', '--base-url', sb.url, '--with-token'], { env, input: sb.tokens.all })).code).toBe(0);
+    const env = fx.home.env;
+    expect((await runFormctl(['auth', 'login', '--base-url', fx.sb.url, '--with-token'], { env, input: fx.sb.tokens.all })).code).toBe(0);
     const created = await runFormctl(['workspace', 'create', '--name', 'E2E'], { env });
     expect(created.code).toBe(0);
     const id = Number(created.stdout.trim());
