@@ -32,12 +32,13 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { codeCacheGroup } from '../code-cache-group.js';
 import { cacheDir } from '../config/paths.js';
 import { processAlive } from '../process-alive.js';
 
 /** The first line of a cache file: what the code in it was made from. */
-const MAGIC = 'formctl-code-cache/1';
+const MAGIC = 'formctl-code-cache/2';
 /** A file of the CLI that Node's own loader must compile: it holds the build's only import(). */
 const NATIVE = new Set(['import.cjs']);
 /** Command groups a cache file records at most; a run of another one then uses it without adding to it. */
@@ -102,40 +103,42 @@ function readCache(cacheFile: string, identity: string): { data: Buffer; groups:
   }
   const eol = bytes.indexOf(10);
   if (eol < 0) return undefined;
-  const [magic, id, size, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
+  const [magic, id, size, sum, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
   const data = bytes.subarray(eol + 1);
   if (magic !== MAGIC || id !== identity || size !== String(data.length) || groups === undefined) return undefined;
-  return { data, groups: groups === '-' ? [] : groups.split(',') };
+  // V8 checks a cache's header, not its code: damaged code may end the process or run wrong (section
+  // "A damaged cache" in docs/performance.md), so the code's CRC-32 must be the one written.
+  if (sum !== crc32(data).toString(16)) return undefined;
+  return { data, groups: groups.split(',') };
 }
 
 /**
  * Takes the caches out of use when a run that used them died (its mark is left and its process is
  * gone): V8 checks a cache's header, not its code, and a damaged one can end the process at once, at
  * every run, before it could write a cache again. A run killed for another reason costs the next
- * one its caches, made again at its exit. Then marks this run. Never throws.
+ * one its caches, made again at its exit; a run that found such a mark offers V8 no cache at all
+ * (another run may not have finished removing them). Then marks this run. Never throws.
  */
-function guardAgainstCrashes(dir: string): string | undefined {
+function guardAgainstCrashes(dir: string): { mark: string | undefined; distrust: boolean } {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return undefined;
+    return { mark: undefined, distrust: false };
   }
+  const dead = names.filter((n) => {
+    const m = RUNNING.exec(n);
+    return m !== null && Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
+  });
+  // Another run may be removing the same files at the same moment: each removal is its own try.
+  if (dead.length > 0) for (const n of [...names.filter((n) => n.endsWith('.v8')), ...dead]) rmSync(join(dir, n), { force: true });
+  const mark = join(dir, `running.${process.pid}`);
   try {
-    const dead = names.filter((n) => {
-      const m = RUNNING.exec(n);
-      return m !== null && Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
-    });
-    if (dead.length > 0) {
-      for (const n of names) if (n.endsWith('.v8')) unlinkSync(join(dir, n));
-      for (const n of dead) unlinkSync(join(dir, n));
-    }
-    const mark = join(dir, `running.${process.pid}`);
     writeFileSync(mark, '');
-    return mark;
   } catch {
-    return undefined;
+    return { mark: undefined, distrust: dead.length > 0 };
   }
+  return { mark, distrust: dead.length > 0 };
 }
 
 /**
@@ -154,7 +157,7 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv): unknow
   } catch {
     return nodeRequire(entry);
   }
-  const mark = guardAgainstCrashes(dir);
+  const { mark, distrust } = guardAgainstCrashes(dir);
   const modules = new Map<string, { exports: unknown }>();
   const loaded: Loaded[] = [];
 
@@ -172,7 +175,7 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv): unknow
       closeSync(fd);
     }
     const cacheFile = join(dir, `${basename(file)}.v8`);
-    const cached = readCache(cacheFile, identity);
+    const cached = distrust ? undefined : readCache(cacheFile, identity);
     // Node's CommonJS wrapper, on a line of its own so that line numbers in stacks stay the file's.
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: file,
@@ -216,7 +219,7 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
     const tmp = `${l.cacheFile}.${process.pid}.tmp`;
     try {
       const data = l.script.createCachedData();
-      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${groups.join(',')}\n`, 'latin1');
+      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${crc32(data).toString(16)} ${groups.join(',')}\n`, 'latin1');
       writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
       renameSync(tmp, l.cacheFile);
     } catch {

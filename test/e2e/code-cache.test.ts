@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 
@@ -109,7 +110,7 @@ describe.skipIf(!built)('the code cache loader', () => {
     for (const name of names) {
       expect(statSync(join(at, name)).mode & 0o777).toBe(0o600);
       // A header names what the code was made from and the command groups that made it.
-      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/1 \d+:\d+:\d+:[\d.]+ \d+ list$/);
+      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/2 \d+:\d+:\d+:[\d.]+ \d+ [0-9a-f]+ list$/);
     }
     const inodes = names.map((n) => statSync(join(at, n)).ino);
     const warm = run(['list', '--json']);
@@ -127,6 +128,10 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get$/);
     run([]);
     expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get,-$/);
+    // Seen: a second run without a group writes nothing.
+    const inode = statSync(join(at, 'main.cjs.v8')).ino;
+    run([]);
+    expect(statSync(join(at, 'main.cjs.v8')).ino).toBe(inode);
   });
 
   it('the real CLI records the group it loaded, never an option value before it', () => {
@@ -140,7 +145,7 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(head).not.toContain('secret-name');
   });
 
-  it('a run that died while it used the caches (its mark left, its process gone) takes them out of use: a damaged cache cannot end every run', () => {
+  it('a damaged cache is never offered to V8 (its CRC-32); a run that died while it used the caches (its mark left, its process gone) takes them all out of use', () => {
     run(['list']);
     const { at } = cacheFiles();
     // A cache whose code is damaged (its header intact) may make V8 end the process at once.
@@ -148,10 +153,19 @@ describe.skipIf(!built)('the code cache loader', () => {
     const bytes = readFileSync(file);
     bytes.fill(0, bytes.length >> 1, (bytes.length >> 1) + 64);
     writeFileSync(file, bytes);
-    run(['list']);
-    // Whether that run died or not, the next one runs right, from fresh caches if need be.
-    const next = run(['list']);
-    expect([next.status, next.out]).toEqual([0, EXPECTED]);
+    // Its CRC-32 no longer matches: it is not offered, and is made again.
+    const damaged = run(['list']);
+    expect([damaged.status, damaged.out, damaged.log]).toEqual([0, EXPECTED, ['main.cjs:none', 'chunk-A.cjs:used']]);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    // Damage anywhere in the code, a byte at a time: never offered.
+    const good = readFileSync(file);
+    for (const at of [good.indexOf(10) + 1, good.length >> 2, good.length - 1]) {
+      const bad = Buffer.from(good);
+      bad[at] = bad[at]! ^ 0x20;
+      writeFileSync(file, bad);
+      const r = run(['list']);
+      expect([r.status, r.out, r.log[0]]).toEqual([0, EXPECTED, 'main.cjs:none']);
+    }
     // A mark left by a process that is gone: the caches are not offered, and are made again.
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
     writeFileSync(join(at, `running.${gone}`), '');
@@ -193,13 +207,13 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
   });
 
-  it('a damaged cache is refused by V8 and made again; a cache without its header is not offered', () => {
+  it('a cache V8 refuses (its header right, its code not from V8) is made again; a cache without its header is not offered', () => {
     run(['list']);
     const { at } = cacheFiles();
     const file = join(at, 'main.cjs.v8');
-    const bytes = readFileSync(file);
-    const eol = bytes.indexOf(10);
-    writeFileSync(file, Buffer.concat([bytes.subarray(0, eol + 1), Buffer.alloc(bytes.length - eol - 1, 7)]));
+    const [magic, id, size, , groups] = readFileSync(file, 'latin1').split('\n')[0]!.split(' ');
+    const junk = Buffer.alloc(Number(size), 7);
+    writeFileSync(file, Buffer.concat([Buffer.from(`${magic} ${id} ${size} ${crc32(junk).toString(16)} ${groups}\n`, 'latin1'), junk]));
     writeFileSync(join(at, 'chunk-A.cjs.v8'), 'not a cache');
     const damaged = run(['list']);
     expect(damaged.out).toEqual(EXPECTED);
