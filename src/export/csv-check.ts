@@ -70,6 +70,14 @@ function headerCells(parse: SyncParse, line: string): string[] | undefined {
   }
 }
 
+/** The cells of a CSV's header line (a byte order mark before it left out); undefined when it is not one. */
+export async function csvHeaderCells(header: Uint8Array): Promise<string[] | undefined> {
+  const text = Buffer.from(header)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  return headerCells(await loadCsvParse(), text);
+}
+
 /**
  * Judges an answer's head (its first bytes, up to the end of its first line or HEAD_LIMIT): an HTML
  * page, or a first line that is not the export's header (its first cell is `id`, FormExportService.php:55),

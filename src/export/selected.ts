@@ -285,10 +285,15 @@ export async function exportIncremental(i: IncrementalInput): Promise<Incrementa
  * The CSV of exactly `ids` (in that order, at most 1,000 a request) to the output: the safety copy of
  * a bulk delete. The result names the ids whose rows the file holds.
  */
-export async function exportIds(i: SelectedExportInput, ids: number[], anyId?: number): Promise<SelectedExportResult & { exported: number[] }> {
+export async function exportIds(
+  i: SelectedExportInput,
+  ids: number[],
+  anyId?: number,
+): Promise<SelectedExportResult & { exported: number[]; header: Buffer | undefined }> {
   const b = budgets(i);
   const { bytes, result } = await writeCsv(i, ids, { anyId: anyId ?? ids[0], budget: b.exports, clobber: i.clobber === true });
   return {
+    header: result.header,
     file: i.output,
     bytes,
     rows: result.exported.length,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,33 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
       .split('\n');
     expect(header).toBe('id,Name,Email,Rating,Comments,created_at');
     expect(row).toContain(String(target.data.comments).includes(',') ? `"${String(target.data.comments)}"` : String(target.data.comments));
+  });
+
+  it("a field whose id is part of an earlier field's column name: the deployed server's backup has no column for it, so nothing is deleted", async () => {
+    // Username (user) comes first; the deployed export picks the first key holding "name" for Full (name).
+    const form = (await client.request<Record<string, unknown>>({ path: `/open/forms/${sb.formId}` })).data;
+    const properties = [
+      { id: 'user', name: 'Username', type: 'text' },
+      { id: 'name', name: 'Full', type: 'text' },
+    ];
+    await client.request({ method: 'PUT', path: `/open/forms/${sb.formId}`, body: { ...form, properties } });
+    const before = await ids();
+    const file = join(dir, 'one.txt');
+    writeFileSync(file, `${before[0]}\n`);
+    const run = submissionBulkDeleteRun(opts({ from: file, yes: true }));
+    if (flavor === 'deployed') {
+      await expect(run).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining('"Full" (name)') as unknown });
+      expect(await ids()).toEqual(before);
+      expect(existsSync(join(dir, 'backup.csv'))).toBe(false);
+    } else {
+      await run;
+      expect(await ids()).toEqual(before.slice(1));
+      expect(
+        readFileSync(join(dir, 'backup.csv'), 'utf8')
+          .replace(/^\uFEFF/, '')
+          .split('\n')[0],
+      ).toContain('Username,Full');
+    }
   });
 
   it('--json takes a field list and --jq beside it, through the output layer as every --json does', async () => {
