@@ -6,6 +6,7 @@ import { createFactory } from './factory.js';
 import { createIOStreams } from './io/iostreams.js';
 import type { IOStreams } from './io/iostreams.js';
 import { escapeControls } from './io/output.js';
+import { goOnWhenStdoutCloses } from './closed-stdout.js';
 import { initialGlobals, scanArgv } from './root-options.js';
 
 export interface Stdio {
@@ -152,8 +153,12 @@ export async function cli(): Promise<void> {
   process.on('SIGINT', handlers.SIGINT);
   process.on('SIGTERM', handlers.SIGTERM);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    // `formctl … | head` closes the pipe early: that is success, not an error.
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // `formctl … | head` closes the pipe early: that is success, not an error. A run of changes goes
+    // on to its end and its own exit code (src/closed-stdout.ts).
+    if (err.code === 'EPIPE') {
+      if (goOnWhenStdoutCloses()) return;
+      process.exit(process.exitCode ?? 0);
+    }
     throw err;
   });
   // `formctl … 2>&1 | head -2`: the reader of stderr went away. The rest of the messages is not

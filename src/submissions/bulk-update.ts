@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
+import { whileChanging } from '../closed-stdout.js';
 import { NetworkError } from '../api/errors.js';
 import type { Form } from '../api/forms.js';
 import type { NormalizedSubmission } from '../api/normalize.js';
@@ -197,24 +198,26 @@ export async function runWithResults(c: BulkContext, s: BulkRunSettings): Promis
   let stats: BulkStats | undefined;
   let interrupted = false;
   try {
-    stats = await runBulkUpdate({
-      client: c.client,
-      form: c.form,
-      pacer: c.pacer,
-      signal: c.signal,
-      index: s.index,
-      refresh: refresher(c, s.index),
-      intent: s.results !== undefined,
-      input,
-      concurrency: s.concurrency,
-      dryRun: s.dryRun,
-      results: sink.stream,
-      done: s.done,
-      onProgress: (st) => {
-        stats = st;
-        progress.update(st);
-      },
-    });
+    stats = await whileChanging(() =>
+      runBulkUpdate({
+        client: c.client,
+        form: c.form,
+        pacer: c.pacer,
+        signal: c.signal,
+        index: s.index,
+        refresh: refresher(c, s.index),
+        intent: s.results !== undefined,
+        input,
+        concurrency: s.concurrency,
+        dryRun: s.dryRun,
+        results: sink.stream,
+        done: s.done,
+        onProgress: (st) => {
+          stats = st;
+          progress.update(st);
+        },
+      }),
+    );
   } catch (err) {
     // A lost connection stops the run as Ctrl-C does: the summary says how far it got and how to go on.
     interrupted = err instanceof InterruptedError || err instanceof NetworkError;

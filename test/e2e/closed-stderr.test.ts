@@ -1,8 +1,11 @@
 import { spawnTracked as spawn } from '../helpers/processes.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, HANG_BOUND_MS, tempHome } from '../helpers/cli.js';
+import { BIN, HANG_BOUND_MS, runFormctl, tempHome } from '../helpers/cli.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 // `formctl … 2>&1 | head -2`: the reader of stderr goes away before the command is done. That
@@ -54,5 +57,43 @@ describe('stderr closed by its reader (e2e)', () => {
       code: 0,
       stdout: '',
     });
+  });
+
+  it('a bulk update whose stdout and stderr reader goes away (2>&1 | head -1) still applies every line and ends with its own exit code', async () => {
+    const seeded = await startTestSandbox({ seed: 20 });
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-closed-stdout-'));
+    try {
+      const env = { ...home.env, ...seeded.env };
+      const list = await runFormctl(['submission', 'list', String(seeded.formId), '--json', 'id'], { env });
+      const ids = (JSON.parse(list.stdout) as Array<{ id: number }>).map((r) => r.id);
+      expect(ids.length).toBe(20);
+      const file = join(dir, 'fix.ndjson');
+      writeFileSync(file, ids.map((id) => JSON.stringify({ submission_id: String(id), data: { rating: 4 } })).join('\n') + '\n');
+      // Async: the sandbox answers from this process, which a synchronous spawn would block.
+      const piped = (from: string) =>
+        new Promise<string>((resolve) => {
+          const child = spawn(
+            'bash',
+            [
+              '-c',
+              `'${process.execPath}' '${BIN}' submission update ${seeded.formId} --from '${from}' --yes 2>&1 | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+            ],
+            { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'ignore'] },
+          );
+          let out = '';
+          child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+          child.on('close', () => resolve(out));
+        });
+      expect(await piped(file)).toBe('0\n');
+      const after = await runFormctl(['submission', 'list', String(seeded.formId), '--json', 'data', '--jq', '[.[].data.rating] | unique'], { env });
+      expect(JSON.parse(after.stdout)).toEqual([4]);
+      // Lines refused locally (no such field) and the others applied: 10, as without the pipe.
+      const bad = join(dir, 'bad.ndjson');
+      writeFileSync(bad, ids.map((id, i) => JSON.stringify({ submission_id: String(id), data: i % 2 ? { rating: 3 } : { nope: 1 } })).join('\n') + '\n');
+      expect(await piped(bad)).toBe('10\n');
+    } finally {
+      await seeded.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

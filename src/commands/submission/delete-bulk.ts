@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
+import { whileChanging } from '../../closed-stdout.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../api/errors.js';
 import { type Form, resolveForm } from '../../api/forms.js';
 import { deleteSubmission } from '../../api/submissions.js';
@@ -160,7 +161,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   const log = await openLog(results, false);
   const plan: DeletePlan = { plan: { form_id: form.id, ids, backup: backup ?? null, created: new Date(o.now()).toISOString() } };
   log.stream.write(JSON.stringify(plan) + '\n');
-  await execute(o, client, form, ids, new Set(), log, { backup, results });
+  await whileChanging(() => execute(o, client, form, ids, new Set(), log, { backup, results }));
 }
 
 /** --resume: the plan of the log, less the ids it records as done. */
@@ -171,7 +172,7 @@ async function resume(o: SubmissionBulkDeleteOptions, client: ApiClient): Promis
   const left = plan.ids.filter((id) => !done.has(id));
   await notice(o.io, `resuming: ${done.size} of ${plan.ids.length} already done, ${left.length} to go${plan.backup ? ` (backup: ${plan.backup})` : ''}.`);
   const log = await openLog(o.results!, true);
-  await execute(o, client, form, left, done, log, { backup: plan.backup ?? undefined, results: o.results, total: plan.ids.length });
+  await whileChanging(() => execute(o, client, form, left, done, log, { backup: plan.backup ?? undefined, results: o.results, total: plan.ids.length }));
 }
 
 /** The count and a few rows (id, time, the first two fields), on stderr: it is for the person deciding. */
