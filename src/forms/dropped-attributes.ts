@@ -1,5 +1,5 @@
 import type { IOStreams } from '../io/iostreams.js';
-import { notice } from '../io/output.js';
+import { escapeControls, notice } from '../io/output.js';
 import { isObject } from './document.js';
 
 type Obj = Record<string, unknown>;
@@ -16,8 +16,10 @@ export interface DroppedAttributes {
  * both services (the deployed server stores `properties` as one JSON value: docs/forms.md,
  * "Attributes a field leaves out"), so a field of the change's `properties` that keeps an existing
  * field's id but leaves out one of its attributes (`required`, `rating_max_value`, `logic`…) erases
- * that attribute. Attributes holding null are no loss. Only fields of both versions are compared:
- * fields the change removes are reported as removed, new ones have nothing to lose.
+ * that attribute. An attribute holding an empty value (`null`, `false`, `""`, `[]`, `{}`: what
+ * `form create --field` stores for `required`, `hidden`, `help`) is no loss, leaving it out means the
+ * same, so it is not named. Only fields of both versions are compared: fields the change removes are
+ * reported as removed, new ones have nothing to lose.
  */
 export function droppedFieldAttributes(current: Obj, next: Obj): DroppedAttributes[] {
   if (!Array.isArray(current.properties) || !Array.isArray(next.properties)) return [];
@@ -28,19 +30,29 @@ export function droppedFieldAttributes(current: Obj, next: Obj): DroppedAttribut
     if (!isObject(p) || typeof p.id !== 'string') continue;
     const old = before.get(p.id);
     if (!old) continue;
-    const keys = Object.keys(old).filter((k) => !(k in p) && old[k] !== null && old[k] !== undefined);
+    const keys = Object.keys(old).filter((k) => !(k in p) && !isEmptyValue(old[k]));
     if (keys.length > 0) out.push({ id: p.id, name: typeof old.name === 'string' ? old.name : p.id, keys });
   }
   return out;
 }
 
+/** A value whose loss changes nothing: null, false, "", [] or {}. */
+function isEmptyValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isObject(v) && Object.keys(v).length === 0;
+}
+
 /**
  * The warning naming, per field, the attributes a change drops, and how to keep them. `dryRun`:
- * the change is only described.
+ * the change is only described. Names, ids and keys come from the service: their control characters,
+ * tab and newline included, are escaped so a name holding a line break cannot pass for a line of
+ * its own (`error: …`).
  */
 export async function warnDroppedAttributes(io: IOStreams, formId: number, dropped: readonly DroppedAttributes[], dryRun: boolean): Promise<void> {
   if (dropped.length === 0) return;
-  const lines = dropped.map((d) => `  field "${d.name}" (${d.id}): ${d.keys.join(', ')}`);
+  const e = (s: string) => escapeControls(s, { all: true });
+  const lines = dropped.map((d) => `  field "${e(d.name)}" (${e(d.id)}): ${d.keys.map(e).join(', ')}`);
   await notice(
     io,
     [

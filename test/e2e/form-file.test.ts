@@ -23,8 +23,9 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
     const file = join(fx.work, 'rename.json');
     writeFileSync(file, JSON.stringify({ properties: before.map((p) => ({ id: p.id, type: p.type, name: p.id === 'name' ? 'Full name' : p.name })) }));
     const warning =
-      `warning: the "properties" list drops what it leaves out of 4 fields of form ${fx.sb.formId} (a field is stored as sent):\n` +
-      '  field "Name" (name): required\n  field "Email" (email): required\n  field "Rating" (rating): required, rating_max_value\n  field "Comments" (comments): required, multi_lines\n' +
+      `warning: the "properties" list drops what it leaves out of 3 fields of form ${fx.sb.formId} (a field is stored as sent):\n` +
+      // `required: false` (email, rating, comments) is no loss, so it is not named.
+      '  field "Name" (name): required\n  field "Rating" (rating): rating_max_value\n  field "Comments" (comments): multi_lines\n' +
       `To keep them, copy them into the file (\`formctl form get ${fx.sb.formId} --json properties\` shows them).\n`;
     for (const args of [
       ['form', 'update', String(fx.sb.formId), '--file', file],

@@ -421,6 +421,45 @@ describe('form update --file: fields that leave out attributes the form holds', 
   });
 });
 
+describe('form update --file: attributes a field leaves out, as the service holds them', () => {
+  it('empty values (false, "", null, [], {}) are no loss and ask nothing; anything else is named', async () => {
+    // What `form create --field A` stores, plus empty logic and options: leaving them out changes nothing.
+    const created = { id: 'a', type: 'text', name: 'A', required: false, hidden: false, help: '', placeholder: null, logic: {}, options: [] };
+    stub = await startFormStub({ form: sampleForm({ properties: [created] }) });
+    const file = join(tmp.dir, 'renamed.json');
+    writeFileSync(file, JSON.stringify({ properties: [{ id: 'a', type: 'text', name: 'A2' }] }));
+    const quiet = fakeIO({ canPrompt: false });
+    await run(stub, quiet, { file });
+    expect(quiet.err()).toBe('');
+    expect(stub.puts()).toHaveLength(1);
+    await stub.close();
+
+    const held = { ...created, required: true, rating_max_value: 5, logic: { conditions: null, actions: [] }, help: 'h', options: [0] };
+    stub = await startFormStub({ form: sampleForm({ properties: [held] }) });
+    const io = fakeIO({ canPrompt: false });
+    const err = await run(stub, io, { file }).catch((e: unknown) => e);
+    expect(codeOf(err)).toBe(2);
+    expect(io.err()).toContain('  field "A" (a): required, help, logic, options, rating_max_value\n');
+    expect(stub.puts()).toEqual([]);
+  });
+
+  it('a field name or id from the service holding a newline or control characters is escaped: no forged line', async () => {
+    const field = { id: 'f\nerror: id', type: 'text', name: 'Na\nerror: forged\u001b[2J', required: true, 'x\nerror: key': 1 };
+    stub = await startFormStub({ form: sampleForm({ properties: [field] }) });
+    const file = join(tmp.dir, 'renamed.json');
+    writeFileSync(file, JSON.stringify({ properties: [{ id: field.id, type: 'text', name: 'N' }] }));
+    const io = fakeIO({ canPrompt: false });
+    await run(stub, io, { file, dryRun: true });
+    expect(io.err()).toContain('  field "Na\\x0aerror: forged\\x1b[2J" (f\\x0aerror: id): required, x\\x0aerror: key\n');
+    expect(
+      io
+        .err()
+        .split('\n')
+        .filter((l) => l.startsWith('error:')),
+    ).toEqual([]);
+  });
+});
+
 describe('form update --file: what `form get --json` holds that the service computes', () => {
   it('is left out of the PUT with one note naming it; a file without it gets no note', async () => {
     stub = await startFormStub();
