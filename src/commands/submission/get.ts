@@ -3,7 +3,7 @@ import { type Form, resolveForm } from '../../api/forms.js';
 import type { NormalizedSubmission } from '../../api/normalize.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { type Column, resolveFormat, writeObject } from '../../io/output.js';
+import { type Column, escapeControls, resolveFormat, writeObject } from '../../io/output.js';
 import { removedProperties } from '../../service/export.js';
 import { currentAnswers } from '../../submissions/answers.js';
 import { inputProperties } from '../../submissions/fields.js';
@@ -65,22 +65,26 @@ export async function submissionGetRun(o: SubmissionGetOptions): Promise<void> {
 /**
  * The rows a person reads: the ids, the time, the status and completion time when the service lists
  * them (the deployed one), every current field by name, then answers the submission still holds to
- * fields the form no longer has (named from its `removed_properties` when it lists them).
+ * fields the form no longer has (named from its `removed_properties` when it lists them). The field
+ * names come from the service: their control characters, tab and newline included, are escaped, so
+ * a name holding a line break cannot start a row (or a forged `error:` line) of its own, in the
+ * table or in TSV.
  */
 function columnsFor(form: Form, item: NormalizedSubmission): Column<Record<string, unknown>>[] {
   const data = (r: Record<string, unknown>) => r.data as Record<string, unknown>;
   const uuid = uuidOf(item);
   const status = item.data.status;
   const gone = new Map(removedProperties(form).map((p) => [p.id, p.name]));
+  const label = (name: string) => escapeControls(name, { all: true });
   return [
     { header: 'ID', value: () => item.pathId, style: 'cyan' },
     ...(uuid !== undefined ? [{ header: 'UUID', value: () => uuid }] : []),
     { header: 'Submitted', value: (r) => r.submitted_at, time: true },
     ...(typeof status === 'string' ? [{ header: 'Status', value: () => status }] : []),
     ...(item.completion_time !== undefined && item.completion_time !== null ? [{ header: 'Seconds taken', value: () => item.completion_time }] : []),
-    ...inputProperties(form).map((p): Column<Record<string, unknown>> => ({ header: p.name || p.id, value: (r) => data(r)[p.id] })),
+    ...inputProperties(form).map((p): Column<Record<string, unknown>> => ({ header: label(p.name || p.id), value: (r) => data(r)[p.id] })),
     ...currentAnswers(form, item).removed.map((id): Column<Record<string, unknown>> => ({
-      header: `${gone.get(id) || id} (removed field)`,
+      header: `${label(gone.get(id) || id)} (removed field)`,
       value: (r) => data(r)[id],
     })),
   ];
