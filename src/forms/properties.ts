@@ -1,5 +1,6 @@
 import type { Form, FormProperty } from '../api/forms.js';
 import { UsageError } from '../errors.js';
+import { escapeControls } from '../io/output.js';
 import { isLayoutBlock } from '../service/forms.js';
 
 /**
@@ -38,11 +39,14 @@ export const PROPERTY_TYPES = [
   'nf-code',
 ] as const;
 
+/** A name or id from the service inside a hint: control characters, tab and newline escaped, so it cannot forge a line. */
+const shown = (v: unknown) => escapeControls(String(v), { all: true });
+
 /** "Name (id)" lines for hints: people know names, the API wants ids. */
 function describeChoices(props: FormProperty[]): string {
-  const shown = props.slice(0, 20).map((p) => `"${p.name}" (${p.id})`);
-  if (props.length > 20) shown.push(`… and ${props.length - 20} more (see \`formctl form fields\`)`);
-  return shown.join(', ');
+  const list = props.slice(0, 20).map((p) => `"${shown(p.name)}" (${shown(p.id)})`);
+  if (props.length > 20) list.push(`… and ${props.length - 20} more (see \`formctl form fields\`)`);
+  return list.join(', ');
 }
 
 /**
@@ -64,7 +68,7 @@ export function findProperty(form: Form, ref: string): FormProperty {
   if (matches.length > 1) {
     throw new UsageError(
       `Field "${ref}" is ambiguous in form ${form.slug ?? form.id}: ${matches.length} fields have that name.`,
-      `Use the field id instead: ${matches.map((p) => p.id).join(', ')}`,
+      `Use the field id instead: ${matches.map((p) => shown(p.id)).join(', ')}`,
     );
   }
   throw new UsageError(

@@ -16,7 +16,7 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
+import { escapeControls, jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
 import { parseTimeFlag, resolveRange } from '../../io/time-range.js';
@@ -147,7 +147,7 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     const found = named.length > 0 ? named : byName(removed, key);
     if (found.length > 1) {
       throw new UsageError(
-        `Column "${key}" names ${found.length} ${named.length > 0 ? '' : 'removed '}fields of form ${formLabel(form)}: ${found.map((p) => p.id).join(', ')}.`,
+        `Column "${key}" names ${found.length} ${named.length > 0 ? '' : 'removed '}fields of form ${formLabel(form)}: ${found.map((p) => escapeControls(p.id, { all: true })).join(', ')}.`,
         'Pass the field id instead.',
       );
     }
@@ -155,8 +155,10 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     else unknown.push(key);
   }
   if (unknown.length > 0) {
-    const fields = props.map((p) => `${p.id} (${p.name})`);
-    const gone = removed.length > 0 ? [`removed fields: ${removed.map((p) => `${p.id} (${p.name})`).join(', ')}`] : [];
+    // Ids and names come from the service: escaped with tab and newline, so a name cannot forge a line of the hint.
+    const field = (p: FormProperty) => `${escapeControls(String(p.id), { all: true })} (${escapeControls(String(p.name), { all: true })})`;
+    const fields = props.map(field);
+    const gone = removed.length > 0 ? [`removed fields: ${removed.map(field).join(', ')}`] : [];
     const list = [...fields, ...SYSTEM_COLUMNS, ...gone, `meta.attribution.<${ATTRIBUTION_PARAMETERS.join('|')}>`].join(', ');
     throw new UsageError(`Unknown column id${unknown.length > 1 ? 's' : ''} for form ${formLabel(form)}: ${unknown.join(', ')}.`, `Valid columns: ${list}`);
   }
