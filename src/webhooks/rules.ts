@@ -2,6 +2,7 @@
 // before anything is sent, so `webhook create/update` can report every problem under its field path.
 import type { FieldErrors } from '../api/errors.js';
 import { UsageError } from '../errors.js';
+import { escapeControls } from '../io/output.js';
 import { checkWebhookUrl as checkUrl } from '../service/addresses.js';
 import { charLength } from '../service/text.js';
 import { MIN_SECRET_LENGTH, headerProblems, withDetail } from '../service/webhooks.js';
@@ -73,10 +74,12 @@ export function checkSecret(secret: unknown): string[] {
  * Problems with custom headers, one message per problem, in the deployed server's words with what was
  * found. Lengths in UTF-8 bytes, as the deployed server counts (src/service/webhooks.ts), unless
  * `count` says characters: headers the service already stored, sent back unchanged by an update.
+ * A stored name may hold anything (`X-A\nerror: hdr`): each message has its control characters, tab
+ * and newline escaped, so a name cannot make a line of its own (a forged `error:` line).
  */
 export function checkHeaders(headers: unknown, count: 'bytes' | 'characters' = 'bytes'): string[] {
   if (headers === undefined || headers === null) return [];
-  return headerProblems(headers, count).map(withDetail);
+  return headerProblems(headers, count).map((p) => escapeControls(withDetail(p), { all: true }));
 }
 
 /** The `data` object of a webhook integration. */

@@ -375,6 +375,17 @@ describe('webhook update', () => {
     );
   });
 
+  it('a stored header name holding a newline is named escaped: no forged `error:` line, nothing sent', async () => {
+    const forged = { ...integration, data: { ...integration.data, webhook_headers: { 'X-A\nerror: hdr': 'v' } } };
+    const { server, api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [forged]) : json(res, 200, { form_integration: forged })));
+    const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 7, deactivate: true, header: [], secret: true }));
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toBe(
+      "The webhook settings would be rejected by the service:\n  data.webhook_headers: Header names must be non-empty strings of valid header characters ('X-A\\x0aerror: hdr').",
+    );
+    expect(server.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
   it('a missing integration is a not-found error (exit 6)', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
     const e = await thrown(webhookUpdateRun({ io: fakeIO().io, api, resolve, form: '42', id: 99, activate: true, header: [], secret: true }));
