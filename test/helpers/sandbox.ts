@@ -39,3 +39,20 @@ export function csvRowIds(text: string, flavor: Flavor = 'spec'): number[] {
       return flavor === 'deployed' ? (exportIdOf(cell) ?? Number.NaN) : Number(cell);
     });
 }
+
+/**
+ * A stand-in for a started sandbox, for unit tests of `formctl sandbox` that inject `start`: the
+ * fields the command prints (URL, flavour, tokens, users, workspace), and a close() that resolves,
+ * unless `close` is given.
+ */
+export function fakeSandboxHandle(close: () => Promise<void> = () => Promise.resolve()): SandboxHandle {
+  return {
+    url: 'http://127.0.0.1:9',
+    flavor: 'spec',
+    tokens: { all: 'a', readonly: 'r', forms: 'f', noIntegrations: 'n' },
+    users: [],
+    workspaceId: 1,
+    admin: {} as SandboxHandle['admin'],
+    close,
+  } as unknown as SandboxHandle;
+}

@@ -2,8 +2,8 @@
 // sandbox says so once a second Ctrl-C would count (src/main.ts), and says nothing when it closes at once.
 import { describe, expect, it } from 'vitest';
 import { type SandboxRunOptions, WAIT_NOTICE_MS, sandboxRun } from '../../../src/commands/sandbox/index.js';
-import type { SandboxHandle } from '../../../src/sandbox/index.js';
 import { fakeIO } from '../../helpers/io.js';
+import { fakeSandboxHandle } from '../../helpers/sandbox.js';
 
 const NOTICE = '\nnote: Waiting for requests still in progress to end; Ctrl-C stops it now.\n';
 
@@ -15,18 +15,10 @@ function run(o: { tty: boolean; json?: boolean }) {
   let closeNow!: () => void;
   let closing!: () => void;
   const closeCalled = new Promise<void>((r) => (closing = r));
-  const handle = {
-    url: 'http://127.0.0.1:9',
-    flavor: 'spec',
-    tokens: { all: 'a', readonly: 'r', forms: 'f', noIntegrations: 'n' },
-    users: [],
-    workspaceId: 1,
-    admin: {} as SandboxHandle['admin'],
-    close: () => {
-      closing();
-      return new Promise<void>((r) => (closeNow = r));
-    },
-  } as unknown as SandboxHandle;
+  const handle = fakeSandboxHandle(() => {
+    closing();
+    return new Promise<void>((r) => (closeNow = r));
+  });
   const done = sandboxRun({
     flavor: 'spec',
     host: '127.0.0.1',

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SandboxRunOptions, sandboxRun } from '../../../src/commands/sandbox/index.js';
 import { UsageError } from '../../../src/errors.js';
-import type { SandboxHandle } from '../../../src/sandbox/index.js';
 import { fakeIO } from '../../helpers/io.js';
+import { fakeSandboxHandle } from '../../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'formctl-sandbox-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,14 +17,7 @@ const path = (name: string) => join(dir, name);
 /** Runs the command with a fake sandbox and an already-aborted signal: it starts, writes its files, and stops at once. */
 async function run(flags: Partial<SandboxRunOptions>): Promise<{ error?: unknown; started: boolean }> {
   let started = false;
-  const handle = {
-    url: 'http://127.0.0.1:9',
-    flavor: 'spec',
-    tokens: { all: 'a', readonly: 'r', forms: 'f', noIntegrations: 'n' },
-    users: [],
-    workspaceId: 1,
-    close: () => Promise.resolve(),
-  } as unknown as SandboxHandle;
+  const handle = fakeSandboxHandle();
   const controller = new AbortController();
   controller.abort();
   try {

@@ -2,8 +2,9 @@
 // ability, so it warns on stderr at start, and serves all the same. Loopback says nothing.
 import { describe, expect, it } from 'vitest';
 import { type SandboxRunOptions, sandboxRun } from '../../../src/commands/sandbox/index.js';
-import type { SandboxHandle, SandboxOptions } from '../../../src/sandbox/index.js';
+import type { SandboxOptions } from '../../../src/sandbox/index.js';
 import { fakeIO } from '../../helpers/io.js';
+import { fakeSandboxHandle } from '../../helpers/sandbox.js';
 
 const WARNING = (host: string) =>
   `warning: the sandbox listens on ${host}, where other machines may reach it: anyone who does can use its tokens (each has every ability) and read or change its data. Pass --host 127.0.0.1 unless that is what you want.\n`;
@@ -14,14 +15,7 @@ async function startOn(host: string, o: { json?: boolean } = {}): Promise<{ err:
   const controller = new AbortController();
   controller.abort();
   let started: string | undefined;
-  const handle = {
-    url: 'http://127.0.0.1:9',
-    flavor: 'spec',
-    tokens: { all: 'a', readonly: 'r', forms: 'f', noIntegrations: 'n' },
-    users: [],
-    workspaceId: 1,
-    close: () => Promise.resolve(),
-  } as unknown as SandboxHandle;
+  const handle = fakeSandboxHandle();
   await sandboxRun({
     flavor: 'spec',
     host,
