@@ -42,7 +42,17 @@ export const LAYERS = [
   { name: 'io', paths: ['src/io/'] },
   {
     name: 'leaf',
-    paths: ['src/errors.ts', 'src/sleep.ts', 'src/version.ts', 'src/process-alive.ts', 'src/atomic-file.ts', 'src/code-cache-group.ts', 'src/closed-stdout.ts', 'src/service/', 'src/globals.d.ts'],
+    paths: [
+      'src/errors.ts',
+      'src/sleep.ts',
+      'src/version.ts',
+      'src/process-alive.ts',
+      'src/atomic-file.ts',
+      'src/code-cache-group.ts',
+      'src/closed-stdout.ts',
+      'src/service/',
+      'src/globals.d.ts',
+    ],
   },
 ];
 
