@@ -158,7 +158,7 @@ export function inexactReason(literal: string): string {
   const n = Number(literal);
   const shown = literal.length > 40 ? `${literal.slice(0, 32)}… (${literal.length} characters)` : literal;
   const becomes = !Number.isFinite(n)
-    ? 'is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity'
+    ? `is beyond the largest number JSON holds here (about 1.8e308) and would be read as ${n < 0 ? 'minus ' : ''}infinity`
     : n === 0
       ? 'is closer to 0 than any number JSON holds here and would be read as 0'
       : `would be read as ${String(n)}: a JSON number keeps about 15 significant digits`;

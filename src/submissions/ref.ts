@@ -24,7 +24,10 @@ export function parseSubmissionRef(raw: unknown): SubmissionRef | null {
 export function submissionRefArg(raw: string): SubmissionRef {
   const ref = parseSubmissionRef(raw);
   if (!ref) {
-    throw new UsageError(`Invalid submission id "${raw}": expected the number in the ID column of \`formctl submission list\` (or the submission's UUID).`);
+    throw new UsageError(
+      `Invalid submission id "${raw}": expected the number in the ID column of \`formctl submission list\` (or the submission's UUID).`,
+      'See the ids with `formctl submission list <form>`.',
+    );
   }
   return ref;
 }

@@ -90,6 +90,7 @@ describe('a number JSON.parse would change is refused, naming where it is (exit 
     expect(refused('[1e400]').message).toBe(
       'x.json, column 2: the number 1e400 is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.',
     );
+    expect(refused('[-1e400]').message).toContain('and would be read as minus infinity.');
     expect(refused('[-1E-400]').message).toBe('x.json, column 2: the number -1E-400 is closer to 0 than any number JSON holds here and would be read as 0.');
     expect(refused('12345678901234567891').message).toContain('column 1: the number 12345678901234567891');
     const long = refused(`[${'9'.repeat(500)}]`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normalizeSubmission } from '../../../src/api/normalize.js';
 import { findSubmission } from '../../../src/submissions/lookup.js';
-import { parseSubmissionRef } from '../../../src/submissions/ref.js';
+import { parseSubmissionRef, submissionRefArg } from '../../../src/submissions/ref.js';
 import { parseLine } from '../../../src/submissions/bulk-input.js';
 import { assertUpdatable, buildUpdateBody, listRecordAnswers, patchApplied } from '../../../src/submissions/answers.js';
 import { bulkUpdateRun } from '../../../src/commands/submission/bulk.js';
@@ -176,6 +176,10 @@ describe('the update body (both services read it as a patch)', () => {
     expect(parseSubmissionRef('118')).toEqual({ kind: 'id', id: 118 });
     expect(parseSubmissionRef(uuidFor(3))).toEqual({ kind: 'uuid', uuid: uuidFor(3) });
     expect(parseSubmissionRef('4b2e')).toBeNull();
+    // As an argument: exit 2 with the way to the ids.
+    expect(() => submissionRefArg('abc')).toThrow(
+      expect.objectContaining({ exitCode: 2, hint: 'See the ids with `formctl submission list <form>`.' }) as unknown as Error,
+    );
     expect(parseSubmissionRef('9007199254740993')).toBeNull();
     expect(parseLine(FORM, JSON.stringify({ submission_id: uuidFor(9), id: 9, Name: 'x' }))).toMatchObject({ label: '9', ref: { kind: 'id', id: 9 } });
     // The other id is kept, so the run can check that both name the same submission.
