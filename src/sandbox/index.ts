@@ -214,7 +214,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         const where = `${opts.host}:${opts.port}`;
-        reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is in use.` : `Cannot listen on ${where}: ${err.message}`));
+        // "[::1]" is how a URL writes an IPv6 address; to listen on it, the address goes without brackets.
+        const bracketed = /^\[.*\]$/.test(opts.host) ? `; write an IPv6 address without brackets (--host ${opts.host.slice(1, -1)})` : '';
+        reject(new SandboxError(err.code === 'EADDRINUSE' ? `Port ${where} is in use.` : `Cannot listen on ${where}: ${err.message}${bracketed}.`));
       });
       server.listen(opts.port, opts.host, () => resolve());
     });

@@ -145,6 +145,8 @@ describe('sandbox persistence', () => {
     const sb = await boot();
     const port = Number(new URL(sb.url).port);
     await expect(startSandbox({ port })).rejects.toThrow(`Port 127.0.0.1:${port} is in use.`);
+    // An IPv6 address written as in a URL: the way to write it instead.
+    await expect(startSandbox({ port: 0, host: '[::1]' })).rejects.toThrow('write an IPv6 address without brackets (--host ::1).');
     await expect(startSandbox({ port: -1 })).rejects.toThrow('Invalid sandbox option port: -1 (expected an integer from 0 to 65535).');
   });
 });
