@@ -70,3 +70,28 @@ export function nextRemovedProperties(removed: readonly FormProperty[], before: 
   const kept = new Set(after.map((p) => p.id));
   return [...removed, ...before.filter((p) => !isLayoutBlock(p) && !kept.has(p.id))];
 }
+
+/** An answer's key in the deployed server's export, and the field it is for. */
+export interface ExportAnswerKey {
+  key: string;
+  property: FormProperty;
+}
+
+/**
+ * The key the deployed server gives each answer before it picks columns: "{name} ({id})", with
+ * " (deleted)" after the name of a removed field; current fields first, then removed ones, layout
+ * blocks never (OpnForm `api/app/Service/Forms/FormSubmissionFormatter.php:111-146`).
+ */
+export function exportAnswerKeys(properties: readonly FormProperty[], removed: readonly FormProperty[]): ExportAnswerKey[] {
+  const fields = [...properties.map((p) => ({ p, gone: false })), ...removed.map((p) => ({ p, gone: true }))];
+  return fields.filter(({ p }) => !isLayoutBlock(p)).map(({ p, gone }) => ({ key: `${String(p.name)}${gone ? ' (deleted)' : ''} (${p.id})`, property: p }));
+}
+
+/**
+ * A column's header for an answer key: the deployed server strips the key with the greedy
+ * /\s\(.*\)/ (docs/service-details.md, "Export"), so "Age (years) (a1)" is exported as "Age" and a
+ * removed field's "Name (deleted) (n1)" as "Name".
+ */
+export function exportHeader(key: string): string {
+  return key.replace(/\s\(.*\)/, '');
+}

@@ -10,8 +10,7 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import { WindowBudget } from '../../export/chunked.js';
 import { csvHeaderCells } from '../../export/csv-check.js';
 import { exportIds } from '../../export/selected.js';
-import { removedProperties } from '../../service/export.js';
-import { isLayoutBlock } from '../../service/forms.js';
+import { type ExportAnswerKey, SYSTEM_COLUMNS, exportAnswerKeys, exportHeader, removedProperties } from '../../service/export.js';
 import { precheckTarget } from '../../export/sink.js';
 import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
@@ -143,11 +142,12 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (backup !== undefined) {
     // Every answer the rows hold: the current fields, and those of fields the form no longer has (its
     // removed_properties, which the export takes: docs/service-details.md, Export), else lost with the rows.
+    const fields = exportAnswerKeys(inputProperties(form), removedProperties(form));
     const columns: Record<string, boolean> = {};
-    for (const p of [...inputProperties(form), ...removedProperties(form).filter((p) => !isLayoutBlock(p))]) columns[p.id] = true;
+    for (const { property } of fields) columns[property.id] = true;
     columns.created_at = true;
     const saved = await exportIds({ io: o.io, client, form, columns, output: backup, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
-    await assertBackupComplete(form, saved.header, backup);
+    await assertBackupComplete(form, fields, saved.header, backup);
     // Only what the backup holds is deleted: a row the export could not give (deleted meanwhile) is not touched.
     const kept = new Set(saved.exported);
     const skipped = ids.filter((id) => !kept.has(id));
@@ -285,36 +285,28 @@ async function execute(
 
 /**
  * Refuses to delete when the backup lacks a field's column. The deployed server's export picks the
- * column for a field id by the first "Name (id)" key that contains the id (OpnForm
- * FormExportService.php:64, `str_contains`; keys as FormSubmissionFormatter.php:132-137 names them,
- * "Name (deleted) (id)" for a removed field), so a field whose id is part of an earlier field's key
- * (`name` in "Username (user)") gets no column of its own, and its answers would be lost with the
- * rows. The header shows each key cut at its first " (" (docs/service-details.md, Export), so every
- * field's cut key must be there, as many times as fields have it. A service that names its columns
- * otherwise (no field's name in the header) is held to one column per field. The incomplete file is
- * removed.
+ * column for a field id by the first answer key ("Name (id)", exportAnswerKeys) that contains the id
+ * (OpnForm FormExportService.php:64, `str_contains`), so a field whose id is part of an earlier
+ * field's key (`name` in "Username (user)") gets no column of its own, and its answers would be lost
+ * with the rows. Every field's header (exportHeader) must be there, as many times as fields have it.
+ * A service that names its columns otherwise (no field's header there) is held to one column per
+ * field. The incomplete file is removed.
  */
-async function assertBackupComplete(form: Form, header: Buffer | undefined, backup: string): Promise<void> {
+async function assertBackupComplete(form: Form, fields: readonly ExportAnswerKey[], header: Buffer | undefined, backup: string): Promise<void> {
   const cells = header === undefined ? [] : ((await csvHeaderCells(header)) ?? []);
-  const fields = [
-    ...inputProperties(form).map((p) => ({ p, removed: false })),
-    ...removedProperties(form)
-      .filter((p) => !isLayoutBlock(p))
-      .map((p) => ({ p, removed: true })),
-  ];
-  const cut = (p: { id: string; name?: unknown }, removed: boolean) =>
-    `${String(p.name ?? '')}${removed ? ' (deleted)' : ''} (${p.id})`.replace(/\s\(.*\)/, '');
   const left = new Map<string, number>();
   for (const c of cells) left.set(c, (left.get(c) ?? 0) + 1);
-  const missing = fields.filter(({ p, removed }) => {
-    const n = left.get(cut(p, removed)) ?? 0;
-    if (n > 0) left.set(cut(p, removed), n - 1);
+  const missing = fields.filter(({ key }) => {
+    const n = left.get(exportHeader(key)) ?? 0;
+    if (n > 0) left.set(exportHeader(key), n - 1);
     return n === 0;
   });
   if (missing.length === 0) return;
-  if (missing.length === fields.length && cells.filter((c) => !['id', 'created_at', 'status'].includes(c)).length >= fields.length) return;
+  if (missing.length === fields.length && cells.filter((c) => c !== 'id' && !(SYSTEM_COLUMNS as readonly string[]).includes(c)).length >= fields.length) return;
   await rm(backup, { force: true });
-  const names = missing.map(({ p }) => `"${escapeControls(String(p.name ?? p.id), { all: true })}" (${escapeControls(p.id, { all: true })})`).join(', ');
+  const names = missing
+    .map(({ property: p }) => `"${escapeControls(String(p.name ?? p.id), { all: true })}" (${escapeControls(p.id, { all: true })})`)
+    .join(', ');
   throw new CliError(
     `The backup would not hold every answer: the service's export wrote no column of its own for ${names} (the deployed server picks a field's column by a part of its id), so nothing was deleted and the incomplete backup was removed.`,
     ExitCode.error,

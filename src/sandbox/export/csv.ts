@@ -1,9 +1,8 @@
 // The export CSV of the sandbox: which columns a request asks for, and the bytes of the file (the
 // same for the synchronous answer and an asynchronous job's download).
 import { minuteDate } from '../deployed.js';
-import { attributionParameter, isExportColumn } from '../../service/export.js';
-import { isLayoutBlock } from '../../service/forms.js';
-import type { Form, FormProperty, Submission } from '../model.js';
+import { attributionParameter, exportAnswerKeys, exportHeader, isExportColumn } from '../../service/export.js';
+import type { Form, Submission } from '../model.js';
 import type { Store } from '../store.js';
 import { Errors, isObject } from '../validation.js';
 
@@ -24,21 +23,6 @@ export interface ExportColumns {
 interface ExportCell {
   header: string;
   text: (sub: Submission) => string;
-}
-
-/**
- * The key the deployed server gives an answer before it picks columns: "{name} ({id})", with
- * " (deleted)" after the name of a removed field; current fields first, then removed ones, layout
- * blocks never (OpnForm `api/app/Service/Forms/FormSubmissionFormatter.php:111-146`).
- */
-interface AnswerKey {
-  key: string;
-  property: FormProperty;
-}
-
-function answerKeys(form: Form): AnswerKey[] {
-  const fields = [...form.properties.map((p) => ({ p, removed: false })), ...(form.removed_properties ?? []).map((p) => ({ p, removed: true }))];
-  return fields.filter(({ p }) => !isLayoutBlock(p)).map(({ p, removed }) => ({ key: `${p.name}${removed ? ' (deleted)' : ''} (${p.id})`, property: p }));
 }
 
 /**
@@ -72,7 +56,7 @@ export function parseColumns(form: Form, body: Record<string, unknown>, o: { sub
     if (typeof include !== 'boolean') errors.add(`columns.${key}`, `The columns.${key} field must be true or false.`);
   }
   errors.throwIfAny();
-  const keys = answerKeys(form);
+  const keys = exportAnswerKeys(form.properties, form.removed_properties ?? []);
   const out: ExportColumns = { cells: [], createdAt: false, status: form.attrs.enable_partial_submissions === true };
   const picked = new Set<string>();
   for (const [column, include] of Object.entries(columns as Record<string, boolean>)) {
@@ -87,7 +71,7 @@ export function parseColumns(form: Form, body: Record<string, unknown>, o: { sub
     if (!found || picked.has(found.key)) continue;
     picked.add(found.key);
     const id = found.property.id;
-    out.cells.push({ header: cleanHeader(found.key), text: (sub) => cellText(sub.data[id]) });
+    out.cells.push({ header: exportHeader(found.key), text: (sub) => cellText(sub.data[id]) });
   }
   return out;
 }
@@ -119,15 +103,6 @@ export function parseSubmissionIds(body: Record<string, unknown>, known: Readonl
 /** `{slug}-submission-data.csv` (docs/service-details.md, "Export"). */
 export function csvFilename(form: Form): string {
   return `${form.slug}-submission-data.csv`;
-}
-
-/**
- * A column's header: the deployed server strips its answer key with the greedy /\s\(.*\)/
- * (docs/service-details.md, "Export"), so "Age (years) (a1)" is exported as "Age" and a removed
- * field's "Name (deleted) (n1)" as "Name".
- */
-function cleanHeader(key: string): string {
-  return key.replace(/\s\(.*\)/, '');
 }
 
 /** RFC 4180 quoting: only fields with a comma, quote or line break are quoted. */
