@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { checkProfileName } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
 import { escapeControls, jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
@@ -111,9 +112,9 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
 /** Starts the sandbox, prints how to use it, and serves until Ctrl-C; then closes cleanly (data file flushed). */
 export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   const json = jsonFormat(o);
-  if (o.profileName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.profileName)) {
-    throw new UsageError(`Invalid profile name "${o.profileName}".`, 'Use letters, digits, ".", "_" and "-".');
-  }
+  // The rule every profile name follows (--profile, FORMCTL_PROFILE, auth login): one rule, so a
+  // profile the sandbox saves can be named anywhere else, and the other way round.
+  if (o.profileName !== undefined) checkProfileName(o.profileName, '--profile-name');
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
   if (o.caFile !== undefined && !o.tls) throw new UsageError('--ca-file needs --tls.');
   // A profile of that name holding the user's own login is never replaced (its token, base URL and

@@ -1,0 +1,45 @@
+// `formctl sandbox --profile-name NAME` saves a profile: its name follows the one rule every profile
+// name follows (--profile, FORMCTL_PROFILE, auth login; src/config/store.ts checkProfileName), so a
+// name the sandbox takes can be used everywhere else, and a name usable elsewhere is not refused here.
+import { describe, expect, it } from 'vitest';
+import { type SandboxRunOptions, sandboxRun } from '../../../src/commands/sandbox/index.js';
+import { UsageError } from '../../../src/errors.js';
+import { fakeIO } from '../../helpers/io.js';
+import { fakeSandboxHandle } from '../../helpers/sandbox.js';
+
+/** Runs the command with a fake sandbox (already asked to stop) and a fake config; what was started and saved. */
+async function run(profileName: string): Promise<{ started: boolean; saved: string[] }> {
+  const controller = new AbortController();
+  controller.abort();
+  let started = false;
+  const saved: string[] = [];
+  const store = { profile: () => undefined, saveProfile: (name: string) => (saved.push(name), Promise.resolve()) };
+  await sandboxRun({
+    flavor: 'spec',
+    host: '127.0.0.1',
+    port: 0,
+    profileName,
+    io: fakeIO().io,
+    config: () => Promise.resolve(store),
+    signal: controller.signal,
+    start: () => ((started = true), Promise.resolve(fakeSandboxHandle())),
+  } as unknown as SandboxRunOptions);
+  return { started, saved };
+}
+
+describe('sandbox --profile-name', () => {
+  it('a name any other command takes as a profile name is saved (it was refused when it did not start with a letter or digit)', async () => {
+    for (const name of ['local', '_local', 'team.a-1', 'my box']) expect(await run(name), name).toEqual({ started: true, saved: [name] });
+  });
+
+  it('a name no profile may have is refused before the sandbox starts, in the words of --profile', async () => {
+    for (const name of ['', '-x', '__proto__', 'a\tb']) {
+      const err = await run(name).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, JSON.stringify(name)).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toBe(`--profile-name ${JSON.stringify(name)} cannot be a profile name.`);
+    }
+  });
+});
