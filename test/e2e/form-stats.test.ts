@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 const DAY = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -8,22 +9,22 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 // The sandbox's clock is set back while answers are posted, so the list holds submissions of past
 // days; the binary runs on the real clock.
 describe.each(FLAVORS)('form stats from the built binary against the %s sandbox', (flavor) => {
-  let sb: TestSandbox;
-  let home: ReturnType<typeof tempHome>;
-  let env: NodeJS.ProcessEnv;
   let clock = Date.now();
+  const fx = useSandboxFixture({ flavor, now: () => clock, env: (sb) => ({ FORMCTL_WORKSPACE: String(sb.workspaceId) }) });
   let formId: number;
   const today = Date.now();
 
   async function answer(slug: string, body: Record<string, unknown>): Promise<void> {
-    const res = await fetch(`${sb.url}/forms/${slug}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${fx.sb.url}/forms/${slug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
   }
 
   beforeAll(async () => {
-    sb = await startTestSandbox({ flavor, now: () => clock });
-    home = tempHome();
-    env = { ...home.env, ...sb.env, FORMCTL_WORKSPACE: String(sb.workspaceId) };
+    const env = fx.env;
     const created = await runFormctl(['form', 'create', '--title', 'Stats', '--visibility', 'public', '--field', 'Name', '--field', 'Note'], { env });
     expect(created.code).toBe(0);
     formId = Number(created.stdout.split('\t')[0]);
@@ -43,13 +44,9 @@ describe.each(FLAVORS)('form stats from the built binary against the %s sandbox'
     if (flavor === 'deployed') await answer(form.slug, { is_partial: true, [note]: 'half' });
     for (let i = 0; i < 4; i++) expect((await fetch(form.share_url)).status).toBe(200);
   });
-  afterAll(async () => {
-    await sb?.close();
-    home?.cleanup();
-  });
 
   it('--json: days of the last 30, complete vs partial, conversion, fill rate; the reading stops at the range', async () => {
-    const r = await runFormctl(['form', 'stats', String(formId), '--json'], { env });
+    const r = await runFormctl(['form', 'stats', String(formId), '--json'], { env: fx.env });
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.days).toHaveLength(30);
@@ -70,7 +67,7 @@ describe.each(FLAVORS)('form stats from the built binary against the %s sandbox'
   });
 
   it('--since/--until change the range; the whole list costs its pages; piped output gives the numbers', async () => {
-    const r = await runFormctl(['form', 'stats', String(formId), '--since', '3d', '--until', day(today - DAY)], { env });
+    const r = await runFormctl(['form', 'stats', String(formId), '--since', '3d', '--until', day(today - DAY)], { env: fx.env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('day\t'))).toEqual([
@@ -79,7 +76,7 @@ describe.each(FLAVORS)('form stats from the built binary against the %s sandbox'
       `day\t${day(today - DAY)}\t0`,
     ]);
     expect(lines).toContain('submissions\t1\t1\t0');
-    const all = await runFormctl(['form', 'stats', String(formId), '--since', '2000-01-01', '--json', 'submissions,requests'], { env });
+    const all = await runFormctl(['form', 'stats', String(formId), '--since', '2000-01-01', '--json', 'submissions,requests'], { env: fx.env });
     expect(JSON.parse(all.stdout)).toEqual({
       submissions: { total: 124 + (flavor === 'deployed' ? 1 : 0), complete: 124, partial: flavor === 'deployed' ? 1 : 0 },
       requests: 3,
@@ -87,7 +84,7 @@ describe.each(FLAVORS)('form stats from the built binary against the %s sandbox'
   });
 
   it('a bad --since is refused before any request (exit 2)', async () => {
-    const r = await runFormctl(['form', 'stats', String(formId), '--since', 'last week'], { env });
+    const r = await runFormctl(['form', 'stats', String(formId), '--since', 'last week'], { env: fx.env });
     expect(r).toEqual({
       code: 2,
       stdout: '',
