@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 const TOKEN = 'tok-9f2c41e7d05b3a1c';
 const MASKED = `••••${TOKEN.slice(-4)}`;
@@ -13,19 +14,14 @@ const NOTE = (id: number) =>
   `note: the URL of webhook ${id} is shown with its secret parts masked (••••): a token or key in the query, a password, a secret path. Pass --show-secret to print it in full.\n`;
 
 describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s sandbox', (flavor) => {
-  let sb: TestSandbox;
-  let home: ReturnType<typeof tempHome>;
-  let env: NodeJS.ProcessEnv;
+  const fx = useSandboxFixture({ flavor, allowPrivateWebhooks: true, seed: 1 });
   let slug: string;
   let receiver: Server;
   let url: string;
   let id: number;
 
   beforeAll(async () => {
-    sb = await startTestSandbox({ flavor, allowPrivateWebhooks: true, seed: 1 });
-    home = tempHome();
-    env = { ...home.env, ...sb.env };
-    slug = sb.formSlug!;
+    slug = fx.sb.formSlug!;
     // A receiver that redirects, so the service's failure message quotes a URL with a token.
     receiver = createServer((req, res) => {
       req.resume();
@@ -37,17 +33,15 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
   });
 
   afterAll(async () => {
-    await sb?.close();
     await new Promise((r) => receiver?.close(r));
-    home?.cleanup();
   });
 
   const masked = () => url.replace(TOKEN, MASKED);
 
   it('create, list and get print the URL masked, with a note; --show-secret prints it whole', async () => {
-    const secretFile = join(home.dir, 'secret.txt');
+    const secretFile = join(fx.home.dir, 'secret.txt');
     writeFileSync(secretFile, 'a-signing-secret-0123\n');
-    const created = await runFormctl(['webhook', 'create', slug, '--url', url, '--secret-file', secretFile, '--allow-private', '--json'], { env });
+    const created = await runFormctl(['webhook', 'create', slug, '--url', url, '--secret-file', secretFile, '--allow-private', '--json'], { env: fx.env });
     expect(created.code).toBe(0);
     const hook = JSON.parse(created.stdout) as { id: number; data: { webhook_url: string } };
     id = hook.id;
@@ -55,7 +49,7 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
     expect(created.stderr).toContain(NOTE(id));
     expect(created.stderr).not.toContain(TOKEN);
 
-    const tsv = await runFormctl(['webhook', 'list', slug], { env });
+    const tsv = await runFormctl(['webhook', 'list', slug], { env: fx.env });
     expect(tsv.code).toBe(0);
     expect(tsv.stdout).toContain(`${id}\tactive\t${masked()}\t`);
     expect(tsv.stderr).toBe(NOTE(id));
@@ -67,32 +61,32 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
       ['get', slug, String(id), '--json', 'data'],
       ['list', slug, '--debug'],
     ]) {
-      const r = await runFormctl(['webhook', ...args], { env });
+      const r = await runFormctl(['webhook', ...args], { env: fx.env });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(TOKEN);
       expect(r.stdout, args.join(' ')).toContain(MASKED);
       expect(r.stderr, args.join(' ')).toContain(NOTE(id));
     }
-    const json = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'data'], { env });
+    const json = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'data'], { env: fx.env });
     expect(JSON.parse(json.stdout)).toEqual({ data: { webhook_url: masked(), webhook_secret: '••••0123', webhook_headers: {} } });
-    const other = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'id,status'], { env });
+    const other = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'id,status'], { env: fx.env });
     expect(other.stderr).toBe('');
 
-    const shown = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'data', '--show-secret'], { env });
+    const shown = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'data', '--show-secret'], { env: fx.env });
     expect(JSON.parse(shown.stdout)).toEqual({ data: { webhook_url: url, webhook_secret: 'a-signing-secret-0123', webhook_headers: {} } });
     expect(shown.stderr).toBe('');
   });
 
   it('update and rotate-secret send the stored URL back, never the masked one', async () => {
-    const upd = await runFormctl(['webhook', 'update', slug, String(id), '--header', 'X-Team: forms', '--json', 'data'], { env });
+    const upd = await runFormctl(['webhook', 'update', slug, String(id), '--header', 'X-Team: forms', '--json', 'data'], { env: fx.env });
     expect(upd.code).toBe(0);
     expect(JSON.parse(upd.stdout).data.webhook_url).toBe(masked());
     expect(upd.stderr).toContain(NOTE(id));
     expect(upd.stdout + upd.stderr).not.toContain(TOKEN);
-    expect((await runFormctl(['webhook', 'update', slug, String(id), '--deactivate'], { env })).code).toBe(0);
-    expect((await runFormctl(['webhook', 'update', slug, String(id), '--activate'], { env })).code).toBe(0);
-    expect((await runFormctl(['webhook', 'rotate-secret', slug, String(id)], { env })).code).toBe(0);
-    const after = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'status,data', '--show-secret'], { env });
+    expect((await runFormctl(['webhook', 'update', slug, String(id), '--deactivate'], { env: fx.env })).code).toBe(0);
+    expect((await runFormctl(['webhook', 'update', slug, String(id), '--activate'], { env: fx.env })).code).toBe(0);
+    expect((await runFormctl(['webhook', 'rotate-secret', slug, String(id)], { env: fx.env })).code).toBe(0);
+    const after = await runFormctl(['webhook', 'get', slug, String(id), '--json', 'status,data', '--show-secret'], { env: fx.env });
     const data = JSON.parse(after.stdout) as { status: string; data: { webhook_url: string; webhook_headers: Record<string, string> } };
     expect(data.status).toBe('active');
     expect(data.data.webhook_url).toBe(url);
@@ -100,21 +94,21 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
   });
 
   it("events mask a URL quoted in a delivery's error message unless --show-secret", async () => {
-    const trig = await runFormctl(['webhook', 'trigger', slug], { env });
+    const trig = await runFormctl(['webhook', 'trigger', slug], { env: fx.env });
     expect(trig.code).toBe(0);
-    await sb.admin.deliveries();
-    const events = await runFormctl(['webhook', 'events', slug, String(id), '--json', 'status,error_message'], { env });
+    await fx.sb.admin.deliveries();
+    const events = await runFormctl(['webhook', 'events', slug, String(id), '--json', 'status,error_message'], { env: fx.env });
     expect(events.code).toBe(0);
     const records = JSON.parse(events.stdout) as Array<{ status: string; error_message: string }>;
     expect(records[0]!.error_message).toContain(`https://elsewhere.example/in?token=${MASKED}`);
     expect(events.stdout + events.stderr).not.toContain(TOKEN);
     expect(events.stderr).toBe('note: URLs in error messages are shown with their secret parts masked (••••). Pass --show-secret to print them in full.\n');
-    const shown = await runFormctl(['webhook', 'events', slug, String(id), '--json', 'error_message', '--show-secret'], { env });
+    const shown = await runFormctl(['webhook', 'events', slug, String(id), '--json', 'error_message', '--show-secret'], { env: fx.env });
     expect(shown.stdout).toContain(TOKEN);
   });
 
   it('refuses a URL with credentials before the host, without printing them', async () => {
-    const r = await runFormctl(['webhook', 'create', slug, '--url', `http://bot:${TOKEN}@127.0.0.1:9/in`, '--allow-private'], { env });
+    const r = await runFormctl(['webhook', 'create', slug, '--url', `http://bot:${TOKEN}@127.0.0.1:9/in`, '--allow-private'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('data.webhook_url: The webhook URL cannot contain embedded credentials.');
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
