@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunResult, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 // The built binary against the in-process sandbox: invites made by `member add`, then listed,
 // resent, accepted and cancelled.
 
-let home: ReturnType<typeof tempHome>;
-let sb: TestSandbox;
+const fx = useSandboxFixture();
 let ws: string;
 beforeAll(async () => {
-  home = tempHome();
-  sb = await startTestSandbox();
-  ws = String(sb.workspaceId);
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
+  ws = String(fx.sb.workspaceId);
 });
 
 function cli(args: string[], token?: string): Promise<RunResult> {
-  return runFormctl(args, { env: { ...home.env, ...sb.env, ...(token ? { FORMCTL_TOKEN: token } : {}) } });
+  return runFormctl(args, { env: { ...fx.env, ...(token ? { FORMCTL_TOKEN: token } : {}) } });
 }
 
 async function invites(status?: string): Promise<Array<Record<string, unknown>>> {
@@ -56,9 +49,9 @@ describe('invites against the sandbox', () => {
 
     const resent = await cli(['invite', 'resend', String(carol), '-w', ws, '--json']);
     expect(resent.code).toBe(0);
-    expect(JSON.parse(resent.stdout)).toEqual({ workspace_id: sb.workspaceId, invite_id: carol, message: 'Invite email resent successfully.' });
+    expect(JSON.parse(resent.stdout)).toEqual({ workspace_id: fx.sb.workspaceId, invite_id: carol, message: 'Invite email resent successfully.' });
 
-    sb.admin.acceptInvite('dan@example.com');
+    fx.sb.admin.acceptInvite('dan@example.com');
     expect((await invites('accepted')).map((i) => i.email)).toEqual(['dan@example.com']);
     const acceptedResend = await cli(['invite', 'resend', String(dan), '-w', ws]);
     expect(acceptedResend.code).toBe(7);
@@ -84,7 +77,7 @@ describe('invites against the sandbox', () => {
   });
 
   it('explains a 403 for a token without workspaces-write (exit 5)', async () => {
-    const r = await cli(['invite', 'list', '-w', ws], sb.tokens.readonly);
+    const r = await cli(['invite', 'list', '-w', ws], fx.sb.tokens.readonly);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
       `error: This action requires the workspaces-write ability, which this token does not have. (HTTP 403, GET /open/workspaces/${ws}/invites)\n` +
@@ -93,10 +86,10 @@ describe('invites against the sandbox', () => {
   });
 
   it("explains a non-admin's 403 on resend (exit 5)", async () => {
-    const eve = sb.admin.createUser({ email: 'eve@example.com' });
+    const eve = fx.sb.admin.createUser({ email: 'eve@example.com' });
     const add = await cli(['member', 'add', eve.email, '--role', 'user', '-w', ws, '--json']);
     expect(JSON.parse(add.stdout).outcome).toBe('added');
-    const token = sb.admin.createToken(eve.email, ['workspaces-read', 'workspaces-write', 'workspace-users-read', 'workspace-users-write']);
+    const token = fx.sb.admin.createToken(eve.email, ['workspaces-read', 'workspaces-write', 'workspace-users-read', 'workspace-users-write']);
     const r = await cli(['invite', 'resend', '1', '-w', ws], token);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(

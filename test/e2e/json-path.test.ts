@@ -1,33 +1,23 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { spawnTracked } from '../helpers/processes.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 // The commands that used to print their own JSON now go through the output layer: each takes a
 // field list (checked before anything is sent), and `webhook listen` streams under --ndjson.
 
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
-let env: NodeJS.ProcessEnv;
+const fx = useSandboxFixture({ allowPrivateWebhooks: true, seed: 3 });
 const children: ChildProcessWithoutNullStreams[] = [];
-
-beforeAll(async () => {
-  sb = await startTestSandbox({ allowPrivateWebhooks: true, seed: 3 });
-  home = tempHome();
-  env = { ...home.env, ...sb.env };
-});
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await sb?.close();
-  home?.cleanup();
 });
 
 /** Spawns formctl with `args` and resolves with its first stdout line (the process is killed in afterAll at the latest). */
 function firstLine(args: string[]): Promise<{ line: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawnTracked(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+  const child = spawnTracked(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1', ...fx.env } });
   children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -48,30 +38,32 @@ function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
 
 describe('one --json path', () => {
   it('submission update --json takes a field list', async () => {
-    const r = await runFormctl(['submission', 'update', String(sb.formId), '2', '--set', 'Name=Ada', '--json', 'id,updated'], { env });
+    const r = await runFormctl(['submission', 'update', String(fx.sb.formId), '2', '--set', 'Name=Ada', '--json', 'id,updated'], { env: fx.env });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ id: 2, updated: [expect.any(String)] });
   });
 
   it('an unknown field is refused before anything is sent (exit 2, the fields listed)', async () => {
-    const r = await runFormctl(['submission', 'update', String(sb.formId), '2', '--set', 'Name=Bea', '--json', 'nope'], { env });
+    const r = await runFormctl(['submission', 'update', String(fx.sb.formId), '2', '--set', 'Name=Bea', '--json', 'nope'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: Unknown JSON field: nope.\nhint: Available fields: submission_id, id, form_id, updated, message\n');
   });
 
   it('webhook rotate-secret prints the picked fields', async () => {
-    const created = await runFormctl(['webhook', 'create', String(sb.formId), '--url', `${sb.url}/__hook`, '--allow-private', '--json', 'id'], { env });
+    const created = await runFormctl(['webhook', 'create', String(fx.sb.formId), '--url', `${fx.sb.url}/__hook`, '--allow-private', '--json', 'id'], {
+      env: fx.env,
+    });
     expect(created.code).toBe(0);
     const id = String((JSON.parse(created.stdout) as { id: number }).id);
-    const rotated = await runFormctl(['webhook', 'rotate-secret', String(sb.formId), id, '--json', 'form_id'], { env });
-    expect(rotated.stdout).toBe(`{\n  "form_id": ${sb.formId}\n}\n`);
+    const rotated = await runFormctl(['webhook', 'rotate-secret', String(fx.sb.formId), id, '--json', 'form_id'], { env: fx.env });
+    expect(rotated.stdout).toBe(`{\n  "form_id": ${fx.sb.formId}\n}\n`);
   });
 
   it('webhook send prints the picked fields on one line; listen streams under --ndjson, and its old --json still works but is not in help', async () => {
     for (const flag of ['--ndjson', '--json']) {
       const child = spawnTracked(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', flag], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+        env: { PATH: process.env.PATH, NO_COLOR: '1', ...fx.env },
       });
       children.push(child);
       try {
@@ -85,7 +77,7 @@ describe('one --json path', () => {
           child.once('close', (code) => reject(new Error(`listen exited ${code}: ${err}`)));
         });
         const line = new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-        const sent = await runFormctl(['webhook', 'send', `${url}/hook`, '--json', 'status,signed'], { env });
+        const sent = await runFormctl(['webhook', 'send', `${url}/hook`, '--json', 'status,signed'], { env: fx.env });
         expect(sent.stdout).toBe('{"status":200,"signed":false}\n');
         expect(JSON.parse(await line)).toMatchObject({ seq: 1, method: 'POST', path: '/hook' });
       } finally {
@@ -109,14 +101,14 @@ describe('one --json path', () => {
 
 describe('--jq', () => {
   it("on formctl api and a list: strings raw; a bad expression is exit 2 with jq's message and changes nothing", async () => {
-    const api = await runFormctl(['api', '/open/workspaces', '--jq', '.[0].id'], { env });
-    expect(api).toMatchObject({ code: 0, stdout: `${sb.workspaceId}\n` });
-    const ws = await runFormctl(['workspace', 'list', '--jq', '.[] | "id \\(.id): \\(.name | type)"'], { env });
-    expect(ws.stdout).toBe(`id ${sb.workspaceId}: string\n`);
-    const bad = await runFormctl(['form', 'update', String(sb.formId), '--title', 'Never', '--jq', '.title |'], { env });
+    const api = await runFormctl(['api', '/open/workspaces', '--jq', '.[0].id'], { env: fx.env });
+    expect(api).toMatchObject({ code: 0, stdout: `${fx.sb.workspaceId}\n` });
+    const ws = await runFormctl(['workspace', 'list', '--jq', '.[] | "id \\(.id): \\(.name | type)"'], { env: fx.env });
+    expect(ws.stdout).toBe(`id ${fx.sb.workspaceId}: string\n`);
+    const bad = await runFormctl(['form', 'update', String(fx.sb.formId), '--title', 'Never', '--jq', '.title |'], { env: fx.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: jq: error: syntax error, unexpected end of file .*line 1, column 8:\n/);
-    const title = await runFormctl(['form', 'get', String(sb.formId), '--jq', '.title'], { env });
+    const title = await runFormctl(['form', 'get', String(fx.sb.formId), '--jq', '.title'], { env: fx.env });
     expect(title.stdout).not.toBe('Never\n');
   });
 });

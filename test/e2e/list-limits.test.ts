@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunResult, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { answer, call, createForm } from '../sandbox/helpers.js';
 
 // One rule for every list, from the built binary: --json and --ndjson carry every record unless
@@ -8,8 +8,7 @@ import { answer, call, createForm } from '../sandbox/helpers.js';
 
 const N = 34; // more than the 30 a table shows
 
-let home: ReturnType<typeof tempHome>;
-let sb: TestSandbox;
+const fx = useSandboxFixture({ seed: N, allowPrivateWebhooks: true });
 let ws: string;
 let slug: string;
 let hookId: number;
@@ -20,45 +19,39 @@ async function ok(res: Promise<{ status: number; text: string }>): Promise<void>
 }
 
 beforeAll(async () => {
-  home = tempHome();
-  sb = await startTestSandbox({ seed: N, allowPrivateWebhooks: true });
-  ws = String(sb.workspaceId);
-  slug = sb.formSlug!;
-  const formId = sb.formId!;
-  const hook = await call(sb, 'POST', `/open/forms/${formId}/integrations`, {
+  ws = String(fx.sb.workspaceId);
+  slug = fx.sb.formSlug!;
+  const formId = fx.sb.formId!;
+  const hook = await call(fx.sb, 'POST', `/open/forms/${formId}/integrations`, {
     integration_id: 'webhook',
     status: 'active',
     // Nothing listens on port 9 (discard): every delivery fails fast and leaves a record.
     data: { webhook_url: 'http://127.0.0.1:9/hook' },
   });
   hookId = hook.json.form_integration.id;
-  for (let i = 0; i < N; i++) await ok(answer(sb, slug, { name: `Answer ${i}` }));
-  await sb.admin.deliveries();
+  for (let i = 0; i < N; i++) await ok(answer(fx.sb, slug, { name: `Answer ${i}` }));
+  await fx.sb.admin.deliveries();
   for (let i = 1; i < N; i++) {
     await ok(
-      call(sb, 'POST', `/open/forms/${formId}/integrations`, {
+      call(fx.sb, 'POST', `/open/forms/${formId}/integrations`, {
         integration_id: 'webhook',
         status: 'active',
         data: { webhook_url: `http://127.0.0.1:9/h${i}` },
       }),
     );
   }
-  for (let i = 1; i < N; i++) await createForm(sb, { title: `Form ${i}` });
-  for (let i = 1; i < N; i++) await ok(call(sb, 'POST', '/open/workspaces/create', { name: `Workspace ${i}`, emoji: '🧪' }));
+  for (let i = 1; i < N; i++) await createForm(fx.sb, { title: `Form ${i}` });
+  for (let i = 1; i < N; i++) await ok(call(fx.sb, 'POST', '/open/workspaces/create', { name: `Workspace ${i}`, emoji: '🧪' }));
   for (let i = 1; i < N; i++) {
     const email = `member${i}@example.com`;
-    sb.admin.createUser({ email, name: `Member ${i}` });
-    await ok(call(sb, 'POST', `/open/workspaces/${ws}/users/add`, { email, role: 'user' }));
-    await ok(call(sb, 'POST', `/open/workspaces/${ws}/users/add`, { email: `invitee${i}@example.com`, role: 'user' }));
+    fx.sb.admin.createUser({ email, name: `Member ${i}` });
+    await ok(call(fx.sb, 'POST', `/open/workspaces/${ws}/users/add`, { email, role: 'user' }));
+    await ok(call(fx.sb, 'POST', `/open/workspaces/${ws}/users/add`, { email: `invitee${i}@example.com`, role: 'user' }));
   }
-});
-afterAll(async () => {
-  await sb?.close();
-  home?.cleanup();
 });
 
 function cli(args: string[]): Promise<RunResult> {
-  return runFormctl(args, { env: { ...home.env, ...sb.env, FORMCTL_WORKSPACE: ws } });
+  return runFormctl(args, { env: { ...fx.env, FORMCTL_WORKSPACE: ws } });
 }
 
 const lines = (s: string) => s.split('\n').filter(Boolean);
