@@ -1,44 +1,34 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { serviceKey } from '../../src/forms/backups.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  sb = await startTestSandbox({ seed: 2 });
-  home = tempHome();
-  env = { ...home.env, ...sb.env, FORMCTL_WORKSPACE: String(sb.workspaceId) };
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const fx = useSandboxFixture({ seed: 2, env: (sb) => ({ FORMCTL_WORKSPACE: String(sb.workspaceId) }) });
 
 const example = join(ROOT, 'examples', 'contact-form.json');
-const backupsOf = (id: number) => join(home.dir, 'state', 'backups', 'default', serviceKey(sb.url), String(id));
+const backupsOf = (id: number) => join(fx.home.dir, 'state', 'backups', 'default', serviceKey(fx.sb.url), String(id));
 
 async function getForm(id: number): Promise<Record<string, unknown>> {
-  const r = await runFormctl(['form', 'get', String(id), '--json'], { env });
+  const r = await runFormctl(['form', 'get', String(id), '--json'], { env: fx.env });
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
 }
 
 async function createExample(): Promise<number> {
-  const r = await runFormctl(['form', 'create', '--file', example, '--title', 'Contact e2e'], { env });
+  const r = await runFormctl(['form', 'create', '--file', example, '--title', 'Contact e2e'], { env: fx.env });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   const [id, url] = r.stdout.trimEnd().split('\t');
-  expect(url).toMatch(new RegExp(`^${sb.url}/forms/contact-e2e-`));
+  expect(url).toMatch(new RegExp(`^${fx.sb.url}/forms/contact-e2e-`));
   return Number(id);
 }
 
 /** An $EDITOR: a node script that applies a JS expression to the parsed document (after the // header). */
 function editorScript(expr: string, extra = ''): string {
-  const path = join(home.dir, `editor-${Math.random().toString(36).slice(2)}.mjs`);
+  const path = join(fx.home.dir, `editor-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
     path,
     `import { readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +45,7 @@ writeFileSync(file, JSON.stringify((${expr})(doc), null, 2));
 describe('formctl form (built binary against the sandbox)', () => {
   it('create from the example file, fields, get', async () => {
     const id = await createExample();
-    const fields = await runFormctl(['form', 'fields', String(id)], { env });
+    const fields = await runFormctl(['form', 'fields', String(id)], { env: fx.env });
     expect(fields.stdout).toBe('name\ttext\tYour name\tyes\nemail\temail\tEmail\tyes\ntopic\tselect\tTopic\tyes\nmessage\ttext\tMessage\tyes\n');
     const form = await getForm(id);
     expect(form).toMatchObject({ title: 'Contact e2e', visibility: 'public', description: expect.stringContaining('two working days') });
@@ -64,7 +54,7 @@ describe('formctl form (built binary against the sandbox)', () => {
   it('update keeps omitted fields, writes a 0600 backup first, refuses properties: [] (exit 2)', async () => {
     const id = await createExample();
     const before = await getForm(id);
-    const r = await runFormctl(['form', 'update', String(id), '--visibility', 'draft', '--set', 'submit_button_text=Go'], { env });
+    const r = await runFormctl(['form', 'update', String(id), '--visibility', 'draft', '--set', 'submit_button_text=Go'], { env: fx.env });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const after = await getForm(id);
     expect(after).toMatchObject({ visibility: 'draft', submit_button_text: 'Go', description: before.description, title: before.title });
@@ -82,13 +72,13 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect(typeof savedAgo).toBe('string');
     expect(typeof beforeAgo).toBe('string');
 
-    const empty = await runFormctl(['form', 'update', String(id), '--set', 'properties=[]'], { env });
+    const empty = await runFormctl(['form', 'update', String(id), '--set', 'properties=[]'], { env: fx.env });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe(
       'error: Refusing to send an empty "properties" list: the service would delete every field of the form.\n' +
         'hint: Keep at least one field; to change fields, edit the list returned by `formctl form pull` or `formctl form edit`.\n',
     );
-    const patch = await runFormctl(['form', 'update', String(id), '--file', '-'], { env, input: '{"properties":[]}' });
+    const patch = await runFormctl(['form', 'update', String(id), '--file', '-'], { env: fx.env, input: '{"properties":[]}' });
     expect(patch.code).toBe(2);
     expect((await getForm(id)).properties).toEqual(before.properties);
   });
@@ -96,19 +86,19 @@ describe('formctl form (built binary against the sandbox)', () => {
   it('--dry-run prints a diff and changes nothing; restore puts the backup back', async () => {
     const id = await createExample();
     const original = await getForm(id);
-    const dry = await runFormctl(['form', 'update', String(id), '--title', 'Renamed', '--dry-run'], { env });
+    const dry = await runFormctl(['form', 'update', String(id), '--title', 'Renamed', '--dry-run'], { env: fx.env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('-  "title": "Contact e2e",\n+  "title": "Renamed",\n');
     expect(dry.stderr).toBe('note: dry run: nothing was sent.\n');
     expect((await getForm(id)).updated_at).toBe(original.updated_at);
     expect(() => readdirSync(backupsOf(id))).toThrow();
 
-    expect((await runFormctl(['form', 'update', String(id), '--title', 'Renamed'], { env })).code).toBe(0);
-    const list = await runFormctl(['form', 'backups', String(id), '--json', 'title'], { env });
+    expect((await runFormctl(['form', 'update', String(id), '--title', 'Renamed'], { env: fx.env })).code).toBe(0);
+    const list = await runFormctl(['form', 'backups', String(id), '--json', 'title'], { env: fx.env });
     expect(JSON.parse(list.stdout)).toEqual([{ title: 'Contact e2e' }]);
 
-    expect((await runFormctl(['form', 'restore', String(id)], { env })).code).toBe(2);
-    const restore = await runFormctl(['form', 'restore', String(id), '--yes'], { env });
+    expect((await runFormctl(['form', 'restore', String(id)], { env: fx.env })).code).toBe(2);
+    const restore = await runFormctl(['form', 'restore', String(id), '--yes'], { env: fx.env });
     expect(restore.code).toBe(0);
     expect((await getForm(id)).title).toBe('Contact e2e');
     expect(readdirSync(backupsOf(id))).toHaveLength(2);
@@ -117,15 +107,15 @@ describe('formctl form (built binary against the sandbox)', () => {
   it("backups are kept per service: another service's form with the same id lists none of them; old unkeyed backups count for the profile's own service only", async () => {
     const other = await startTestSandbox({ seed: 2 });
     try {
-      const otherEnv = { ...home.env, ...other.env };
-      expect((await runFormctl(['form', 'update', '1', '--title', 'Backed up here'], { env })).code).toBe(0);
-      const here = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env });
+      const otherEnv = { ...fx.home.env, ...other.env };
+      expect((await runFormctl(['form', 'update', '1', '--title', 'Backed up here'], { env: fx.env })).code).toBe(0);
+      const here = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: fx.env });
       expect((JSON.parse(here.stdout) as unknown[]).length).toBeGreaterThan(0);
       const there = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: otherEnv });
       expect(JSON.parse(there.stdout)).toEqual([]);
       // A backup in the old layout (<profile>/<form-id>) is not read when FORMCTL_BASE_URL names the service.
-      mkdirSync(join(home.dir, 'state', 'backups', 'default', '1'), { recursive: true });
-      writeFileSync(join(home.dir, 'state', 'backups', 'default', '1', '2020-01-01T00-00-00.000Z.json'), '{"id":1,"title":"old"}\n');
+      mkdirSync(join(fx.home.dir, 'state', 'backups', 'default', '1'), { recursive: true });
+      writeFileSync(join(fx.home.dir, 'state', 'backups', 'default', '1', '2020-01-01T00-00-00.000Z.json'), '{"id":1,"title":"old"}\n');
       const still = await runFormctl(['form', 'backups', '1', '--json', 'title'], { env: otherEnv });
       expect(JSON.parse(still.stdout)).toEqual([]);
     } finally {
@@ -134,48 +124,48 @@ describe('formctl form (built binary against the sandbox)', () => {
   });
 
   it('an attribute the form does not have is refused before sending, with close matches (built binary)', async () => {
-    const r = await runFormctl(['form', 'update', '2', '--set', 'visibilty=closed'], { env });
+    const r = await runFormctl(['form', 'update', '2', '--set', 'visibilty=closed'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('"visibilty": did you mean "visibility"?');
   });
 
   it('pull then apply twice: the second apply sends no PUT', async () => {
     const id = await createExample();
-    const file = join(home.dir, `form-${id}.json`);
-    expect((await runFormctl(['form', 'pull', String(id), '-o', file], { env })).code).toBe(0);
+    const file = join(fx.home.dir, `form-${id}.json`);
+    expect((await runFormctl(['form', 'pull', String(id), '-o', file], { env: fx.env })).code).toBe(0);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc).not.toHaveProperty('share_url');
     expect(doc).not.toHaveProperty('updated_at');
     doc.title = 'Applied';
     writeFileSync(file, JSON.stringify(doc, null, 2));
 
-    const first = await runFormctl(['form', 'apply', '-f', file], { env });
+    const first = await runFormctl(['form', 'apply', '-f', file], { env: fx.env });
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     const stamp = (await getForm(id)).updated_at;
     expect((await getForm(id)).title).toBe('Applied');
 
-    const second = await runFormctl(['form', 'apply', '-f', file], { env });
+    const second = await runFormctl(['form', 'apply', '-f', file], { env: fx.env });
     expect(second).toMatchObject({ code: 0, stdout: '', stderr: `note: no changes: form "Applied" (id ${id}) already matches; nothing was sent.\n` });
     expect((await getForm(id)).updated_at).toBe(stamp);
     expect(readdirSync(backupsOf(id))).toHaveLength(1);
   });
 
   it('apply creates a form that does not exist and records its id in the file', async () => {
-    const file = join(home.dir, 'new-form.json');
+    const file = join(fx.home.dir, 'new-form.json');
     writeFileSync(file, readFileSync(example, 'utf8'));
-    const r = await runFormctl(['form', 'apply', '-f', file], { env });
+    const r = await runFormctl(['form', 'apply', '-f', file], { env: fx.env });
     expect(r.code).toBe(0);
     const id = Number(r.stdout.split('\t')[0]);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id, workspace_id: sb.workspaceId, title: 'Contact us' });
-    const again = await runFormctl(['form', 'apply', '-f', file], { env });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ id, workspace_id: fx.sb.workspaceId, title: 'Contact us' });
+    const again = await runFormctl(['form', 'apply', '-f', file], { env: fx.env });
     expect(again.stderr).toBe(`note: no changes: form "Contact us" (id ${id}) already matches; nothing was sent.\n`);
   });
 
   it('edit: $EDITOR changes the document, the diff is shown, the form is updated', async () => {
     const id = await createExample();
     const editor = editorScript('(d) => ({ ...d, title: "Edited" })');
-    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...env, EDITOR: editor } });
+    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...fx.env, EDITOR: editor } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('-  "title": "Contact e2e",\n+  "title": "Edited",\n');
@@ -184,9 +174,9 @@ describe('formctl form (built binary against the sandbox)', () => {
 
   it('edit refuses before opening the editor when it could not be confirmed or there is no terminal editor (exit 2)', async () => {
     const id = await createExample();
-    const marker = join(home.dir, `opened-${id}`);
+    const marker = join(fx.home.dir, `opened-${id}`);
     const editor = editorScript('(d) => ({ ...d, title: "Never" })', `writeFileSync(${JSON.stringify(marker)}, 'x');`);
-    const noYes = await runFormctl(['form', 'edit', String(id)], { env: { ...env, EDITOR: editor, CI: 'true' } });
+    const noYes = await runFormctl(['form', 'edit', String(id)], { env: { ...fx.env, EDITOR: editor, CI: 'true' } });
     expect(noYes).toMatchObject({
       code: 2,
       stdout: '',
@@ -195,7 +185,7 @@ describe('formctl form (built binary against the sandbox)', () => {
         'hint: Pass --yes to update after the diff, or --dry-run to only see it (prompts are off: not a terminal, CI, or --no-input).\n',
     });
     // Piped and no $VISUAL/$EDITOR: vi must not be started on a pipe.
-    const noEditor = await runFormctl(['form', 'edit', String(id), '--yes'], { env, timeoutMs: 5000 });
+    const noEditor = await runFormctl(['form', 'edit', String(id), '--yes'], { env: fx.env, timeoutMs: 5000 });
     expect(noEditor).toMatchObject({
       code: 2,
       stdout: '',
@@ -212,7 +202,7 @@ describe('formctl form (built binary against the sandbox)', () => {
     // The "editor" changes the form through another formctl process before saving its own change.
     const other = `(await import('node:child_process')).execFileSync(process.execPath, [${JSON.stringify(BIN)}, 'form', 'update', '${id}', '--title', 'Someone else']);`;
     const editor = editorScript('(d) => ({ ...d, description: "mine" })', other);
-    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...env, EDITOR: editor } });
+    const r = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...fx.env, EDITOR: editor } });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(/^error: Form \d+ changed since it was read \(updated_at .+ → .+\); nothing was sent\.\n/);
     const form = await getForm(id);
@@ -221,32 +211,32 @@ describe('formctl form (built binary against the sandbox)', () => {
   });
 
   it('get and fields refuse unknown --json fields (exit 2) and list the known ones in --help', async () => {
-    const get = await runFormctl(['form', 'get', String(sb.formId), '--json', 'nope'], { env });
+    const get = await runFormctl(['form', 'get', String(fx.sb.formId), '--json', 'nope'], { env: fx.env });
     expect(get).toMatchObject({ code: 2, stdout: '' });
     expect(get.stderr).toMatch(
       /^error: Unknown JSON field: nope\.\nhint: Available fields: id, slug, workspace_id, title, visibility, .*, share_url(, [a-z_]+)*\n$/,
     );
-    const fields = await runFormctl(['form', 'fields', String(sb.formId), '--json', 'nope'], { env });
+    const fields = await runFormctl(['form', 'fields', String(fx.sb.formId), '--json', 'nope'], { env: fx.env });
     expect(fields).toMatchObject({ code: 2, stdout: '' });
     expect(fields.stderr).toMatch(/^error: Unknown JSON field: nope\.\nhint: Available fields: id, type, name, required, hidden, help, /);
-    const help = await runFormctl(['form', 'get', '--help'], { env });
+    const help = await runFormctl(['form', 'get', '--help'], { env: fx.env });
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('(fields: id, slug, workspace_id, title, visibility, language,');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('--json also accepts any other key the form has on the service (checked once fetched)');
   });
 
   it('list, list-all and delete', async () => {
     const id = await createExample();
-    const list = await runFormctl(['form', 'list', '--json', 'id,title'], { env });
+    const list = await runFormctl(['form', 'list', '--json', 'id,title'], { env: fx.env });
     expect(JSON.parse(list.stdout)).toContainEqual({ id, title: 'Contact e2e' });
-    const limited = await runFormctl(['form', 'list', '--limit', '1'], { env });
+    const limited = await runFormctl(['form', 'list', '--limit', '1'], { env: fx.env });
     expect(limited.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(limited.stderr).toBe('note: showing the first 1 form; pass --all or --limit N for more.\n');
-    const all = await runFormctl(['form', 'list-all', '--json', 'id'], { env });
+    const all = await runFormctl(['form', 'list-all', '--json', 'id'], { env: fx.env });
     expect(all.stderr).toBe('note: GET /open/forms is deprecated by the service; prefer `formctl form list -w <workspace> --all`.\n');
     expect(JSON.parse(all.stdout)).toContainEqual({ id });
 
-    expect((await runFormctl(['form', 'delete', String(id)], { env })).code).toBe(2);
-    expect((await runFormctl(['form', 'delete', String(id), '--yes'], { env })).code).toBe(0);
-    expect((await runFormctl(['form', 'get', String(id)], { env })).code).toBe(6);
+    expect((await runFormctl(['form', 'delete', String(id)], { env: fx.env })).code).toBe(2);
+    expect((await runFormctl(['form', 'delete', String(id), '--yes'], { env: fx.env })).code).toBe(0);
+    expect((await runFormctl(['form', 'get', String(id)], { env: fx.env })).code).toBe(6);
   });
 });

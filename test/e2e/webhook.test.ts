@@ -3,9 +3,9 @@ import { spawnTracked as spawn } from '../helpers/processes.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 /** A long-running `formctl webhook listen`, read line by line. */
 interface Listen {
@@ -62,51 +62,41 @@ function startListen(args: string[], env: NodeJS.ProcessEnv): Promise<Listen> {
   });
 }
 
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
-let env: NodeJS.ProcessEnv;
+const fx = useSandboxFixture({ allowPrivateWebhooks: true, seed: 1 });
 let slug: string;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ allowPrivateWebhooks: true, seed: 1 });
-  home = tempHome();
-  env = { ...home.env, ...sb.env };
-  slug = sb.formSlug!;
-});
-
-afterAll(async () => {
-  await sb?.close();
-  home?.cleanup();
+  slug = fx.sb.formSlug!;
 });
 
 /** A public answer to the demo form: triggers deliveries. */
 async function submit(name: string): Promise<void> {
-  const res = await fetch(`${sb.url}/forms/${slug}/answer`, {
+  const res = await fetch(`${fx.sb.url}/forms/${slug}/answer`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name, email: 'ada@example.com' }),
   });
   expect(res.status).toBeLessThan(300);
   await res.arrayBuffer();
-  await sb.admin.deliveries();
+  await fx.sb.admin.deliveries();
 }
 
 describe('webhook: full loop with the sandbox, listen, verify and rotate-secret', () => {
   it('delivers signed submissions that listen and verify accept; after rotation the old secret fails', async () => {
     const secret = randomBytes(24).toString('hex');
-    const secretFile = join(home.dir, 'secret.txt');
+    const secretFile = join(fx.home.dir, 'secret.txt');
     writeFileSync(secretFile, `${secret}\n`);
-    const saveDir = join(home.dir, 'deliveries');
-    const listen = await startListen(['--ndjson', '--secret-file', secretFile, '--save-dir', saveDir], env);
+    const saveDir = join(fx.home.dir, 'deliveries');
+    const listen = await startListen(['--ndjson', '--secret-file', secretFile, '--save-dir', saveDir], fx.env);
     try {
       const created = await runFormctl(['webhook', 'create', slug, '--url', `${listen.url}/hook`, '--secret-file', secretFile, '--allow-private', '--json'], {
-        env,
+        env: fx.env,
       });
       expect(created.stderr).toContain('warning: --allow-private: not checking HTTPS or public addresses');
       expect(created.code).toBe(0);
       const hook = JSON.parse(created.stdout);
       expect(hook).toMatchObject({
-        form_id: sb.formId,
+        form_id: fx.sb.formId,
         integration_id: 'webhook',
         status: 'active',
         data: { webhook_url: `${listen.url}/hook`, webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: {} },
@@ -116,29 +106,29 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       await submit('Ada');
       const first = await listen.record(1);
       expect(first).toMatchObject({ seq: 1, method: 'POST', path: '/hook', signature: { verdict: 'valid', reason: null }, response_status: 200 });
-      expect(first.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Ada' } });
+      expect(first.body).toMatchObject({ form_id: fx.sb.formId, form_slug: slug, submission: { Name: 'Ada' } });
       expect(first.headers['X-Webhook-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
       // listen --ndjson prints the signature header (an HMAC), never the secret itself.
       expect(listen.stdout()).not.toContain(secret);
 
       const verify1 = await runFormctl(
         ['webhook', 'verify', '--secret-file', secretFile, '--header-file', first.saved.headers, '--body-file', first.saved.body],
-        { env },
+        { env: fx.env },
       );
       expect(verify1).toEqual({ code: 0, stdout: `Signature is valid (${first.body_bytes} bytes).\n`, stderr: '' });
 
-      const events1 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--json', 'status,response_code,event'], { env });
+      const events1 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--json', 'status,response_code,event'], { env: fx.env });
       expect(events1.code).toBe(0);
       expect(JSON.parse(events1.stdout)).toEqual([{ status: 'success', response_code: 200, event: 'submission.created' }]);
 
-      const rotated = await runFormctl(['webhook', 'rotate-secret', slug, String(hook.id)], { env });
+      const rotated = await runFormctl(['webhook', 'rotate-secret', slug, String(hook.id)], { env: fx.env });
       expect(rotated.code).toBe(0);
       const newSecret = rotated.stdout.trim();
       expect(rotated.stdout).toMatch(/^[0-9a-f]{64}\n$/);
       expect(rotated.stderr).toBe(
         'warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n',
       );
-      const newSecretFile = join(home.dir, 'new-secret.txt');
+      const newSecretFile = join(fx.home.dir, 'new-secret.txt');
       writeFileSync(newSecretFile, newSecret);
 
       await submit('Grace');
@@ -147,14 +137,14 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
 
       const oldVerify = await runFormctl(
         ['webhook', 'verify', '--secret-file', secretFile, '--header-file', second.saved.headers, '--body-file', second.saved.body],
-        { env },
+        { env: fx.env },
       );
       expect(oldVerify.code).toBe(1);
       expect(oldVerify.stderr).toMatch(/^error: Invalid signature: the signature does not match this body and secret\.\nhint: /);
       const newVerify = await runFormctl(
         ['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json'],
         {
-          env,
+          env: fx.env,
           input: readFileSync(second.saved.body),
         },
       );
@@ -163,31 +153,31 @@ describe('webhook: full loop with the sandbox, listen, verify and rotate-secret'
       const onlyValid = await runFormctl(
         ['webhook', 'verify', '--secret-file', newSecretFile, '--signature', second.headers['X-Webhook-Signature'], '--json', 'valid'],
         {
-          env,
+          env: fx.env,
           input: readFileSync(second.saved.body),
         },
       );
       expect(onlyValid).toEqual({ code: 0, stdout: '{\n  "valid": true\n}\n', stderr: '' });
 
       // The listener (still on the old secret) answered 401, which the service records as a failure.
-      const events2 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--status', 'failed', '--json', 'status,response_code'], { env });
+      const events2 = await runFormctl(['webhook', 'events', slug, String(hook.id), '--status', 'failed', '--json', 'status,response_code'], { env: fx.env });
       expect(JSON.parse(events2.stdout)).toEqual([{ status: 'failed', response_code: 401 }]);
 
       // The rest of the integration survived the rotation.
-      const after = await runFormctl(['webhook', 'get', slug, String(hook.id), '--json', 'status,data', '--show-secret'], { env });
+      const after = await runFormctl(['webhook', 'get', slug, String(hook.id), '--json', 'status,data', '--show-secret'], { env: fx.env });
       expect(JSON.parse(after.stdout)).toEqual({
         status: 'active',
         data: { webhook_url: `${listen.url}/hook`, webhook_secret: newSecret, webhook_headers: {} },
       });
 
       // `send` posts a sample shaped like this form's deliveries, signed with the new secret.
-      const sent = await runFormctl(['webhook', 'send', `${listen.url}/hook`, '--secret-file', newSecretFile, '--form', slug, '--sample'], { env });
+      const sent = await runFormctl(['webhook', 'send', `${listen.url}/hook`, '--secret-file', newSecretFile, '--form', slug, '--sample'], { env: fx.env });
       expect(sent).toMatchObject({ code: 1, stdout: 'HTTP 401\n{"message":"Invalid signature."}\n' });
       const third = await listen.record(3);
-      expect(third.body).toMatchObject({ form_id: sb.formId, form_slug: slug, submission: { Name: 'Sample name', Email: 'jane.doe@example.com' } });
+      expect(third.body).toMatchObject({ form_id: fx.sb.formId, form_slug: slug, submission: { Name: 'Sample name', Email: 'jane.doe@example.com' } });
       const v3 = await runFormctl(
         ['webhook', 'verify', '--secret-file', newSecretFile, '--header-file', third.saved.headers, '--body-file', third.saved.body],
-        { env },
+        { env: fx.env },
       );
       expect(v3.code).toBe(0);
       expect(readdirSync(saveDir).sort()).toEqual([
@@ -241,7 +231,7 @@ describe('webhook create: local validation (exit 2, nothing sent)', () => {
     ],
   ];
   it.each(cases)('refuses %s', async (_name, args, line) => {
-    const r = await runFormctl(['webhook', 'create', slug, ...args], { env });
+    const r = await runFormctl(['webhook', 'create', slug, ...args], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.startsWith('error: The webhook settings would be rejected by the service:\n')).toBe(true);
@@ -251,20 +241,20 @@ describe('webhook create: local validation (exit 2, nothing sent)', () => {
   });
 
   it('reports a short secret under data.webhook_secret without echoing it', async () => {
-    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret-stdin'], { env, input: 'tiny-secret\n' });
+    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret-stdin'], { env: fx.env, input: 'tiny-secret\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('  data.webhook_secret: The webhook secret must be at least 12 characters (it has 11).');
     expect(r.stderr).not.toContain('tiny-secret');
   });
 
   it('sent nothing to the service', async () => {
-    const r = await runFormctl(['webhook', 'list', slug, '--json', 'id'], { env });
+    const r = await runFormctl(['webhook', 'list', slug, '--json', 'id'], { env: fx.env });
     // Only the full-loop test's integration exists.
     expect(JSON.parse(r.stdout)).toHaveLength(1);
   });
 
   it('has no --secret flag: secrets do not belong in shell history', async () => {
-    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret', 'abcdefghijklmnop'], { env });
+    const r = await runFormctl(['webhook', 'create', slug, '--url', 'https://8.8.8.8/x', '--secret', 'abcdefghijklmnop'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--secret'");
   });
@@ -289,7 +279,7 @@ describe('webhook secrets stay out of output', () => {
         `X-Api-Key: ${key}`,
         '--debug',
       ],
-      { env },
+      { env: fx.env },
     );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^[0-9a-f]{64}\n$/);
@@ -299,7 +289,7 @@ describe('webhook secrets stay out of output', () => {
     expect(created.stderr).not.toContain(secret);
     expect(created.stderr).not.toContain(key);
 
-    const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env });
+    const list = await runFormctl(['webhook', 'list', slug, '--debug'], { env: fx.env });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`\tinactive\thttp://127.0.0.1:9/never\t••••${secret.slice(-4)}\tX-Env, X-Api-Key\t`);
     const note =
@@ -311,22 +301,22 @@ describe('webhook secrets stay out of output', () => {
       ['get', slug, '2', '--json'],
       ['list', slug, '--ndjson'],
     ]) {
-      const r = await runFormctl(['webhook', ...args, '--debug'], { env });
+      const r = await runFormctl(['webhook', ...args, '--debug'], { env: fx.env });
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(secret);
       expect(r.stdout + r.stderr).not.toContain(key);
       expect(r.stderr).toContain(note);
     }
-    const masked = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data'], { env });
+    const masked = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data'], { env: fx.env });
     expect(JSON.parse(masked.stdout)).toEqual({
       data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: `••••${secret.slice(-4)}`, webhook_headers: { 'X-Env': '••••', 'X-Api-Key': '••••' } },
     });
     expect(masked.stderr).toBe(note);
-    const table = await runFormctl(['webhook', 'get', slug, '2'], { env });
+    const table = await runFormctl(['webhook', 'get', slug, '2'], { env: fx.env });
     expect(table.stdout).toContain('headers\tX-Env: ••••, X-Api-Key: ••••\n');
-    const other = await runFormctl(['webhook', 'get', slug, '2', '--json', 'id,status'], { env });
+    const other = await runFormctl(['webhook', 'get', slug, '2', '--json', 'id,status'], { env: fx.env });
     expect(other.stderr).toBe('');
-    const shown = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env });
+    const shown = await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env: fx.env });
     expect(JSON.parse(shown.stdout)).toEqual({
       data: { webhook_url: 'http://127.0.0.1:9/never', webhook_secret: secret, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': key } },
     });
@@ -334,21 +324,21 @@ describe('webhook secrets stay out of output', () => {
   });
 
   it('update keeps the secret and headers it was not asked to change, then delete needs --yes', async () => {
-    const before = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env })).stdout);
-    const upd = await runFormctl(['webhook', 'update', slug, '2', '--activate', '--header', 'X-Team: forms', '--allow-private'], { env });
+    const before = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'data', '--show-secret'], { env: fx.env })).stdout);
+    const upd = await runFormctl(['webhook', 'update', slug, '2', '--activate', '--header', 'X-Team: forms', '--allow-private'], { env: fx.env });
     expect(upd.code).toBe(0);
-    const after = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'status,data', '--show-secret'], { env })).stdout);
+    const after = JSON.parse((await runFormctl(['webhook', 'get', slug, '2', '--json', 'status,data', '--show-secret'], { env: fx.env })).stdout);
     expect(after).toEqual({
       status: 'active',
       data: { ...before.data, webhook_headers: { 'X-Env': 'test', 'X-Api-Key': 'key-9f2c41e7d05b', 'X-Team': 'forms' } },
     });
 
-    const refused = await runFormctl(['webhook', 'delete', slug, '2'], { env });
+    const refused = await runFormctl(['webhook', 'delete', slug, '2'], { env: fx.env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe('error: Delete webhook 2 of form ' + slug + ': refusing without confirmation.\nhint: Pass --yes to confirm.\n');
-    const del = await runFormctl(['webhook', 'delete', slug, '2', '--yes'], { env });
+    const del = await runFormctl(['webhook', 'delete', slug, '2', '--yes'], { env: fx.env });
     expect(del).toEqual({ code: 0, stdout: '', stderr: '' });
-    const gone = await runFormctl(['webhook', 'get', slug, '2'], { env });
+    const gone = await runFormctl(['webhook', 'get', slug, '2'], { env: fx.env });
     expect(gone.code).toBe(6);
   });
 });
@@ -356,11 +346,11 @@ describe('webhook secrets stay out of output', () => {
 describe('webhook events --follow', () => {
   it('prints new records as NDJSON as they arrive, and exits 0 on Ctrl-C', async () => {
     // Its own webhook, to a port nobody listens on: every delivery is a `failed` record.
-    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/down', '--allow-private', '--json', 'id'], { env });
+    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/down', '--allow-private', '--json', 'id'], { env: fx.env });
     const { id } = JSON.parse(created.stdout) as { id: number };
     const child = spawn(process.execPath, [BIN, 'webhook', 'events', slug, String(id), '--follow', '--interval', '1', '--json', 'id,status'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...fx.env },
     });
     let out = '';
     let waiter: (() => void) | undefined;
@@ -392,19 +382,19 @@ describe('webhook events --follow', () => {
 
 describe('webhook create piped', () => {
   it('prints only the new id, so ID=$(formctl webhook create …) works', async () => {
-    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/piped', '--allow-private', '--inactive'], { env });
+    const created = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/piped', '--allow-private', '--inactive'], { env: fx.env });
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^\d+\n$/);
     const id = created.stdout.trim();
-    const got = await runFormctl(['webhook', 'get', slug, id, '--json', 'id,status'], { env });
+    const got = await runFormctl(['webhook', 'get', slug, id, '--json', 'id,status'], { env: fx.env });
     expect(JSON.parse(got.stdout)).toEqual({ id: Number(id), status: 'inactive' });
   });
 });
 
 describe('webhook listen on a port in use', () => {
   it("exits 1 (the machine, not the command) with the sandbox's advice", async () => {
-    const port = Number(new URL(sb.url).port);
-    const r = await runFormctl(['webhook', 'listen', '--port', String(port)], { env });
+    const port = Number(new URL(fx.sb.url).port);
+    const r = await runFormctl(['webhook', 'listen', '--port', String(port)], { env: fx.env });
     expect(r).toEqual({ code: 2, stdout: '', stderr: `error: Port ${port} is in use.\nhint: Pick another --port (0 picks a free one).\n` });
   });
 });
