@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 // A 200 that is not the export's CSV (a proxy's HTML error page, a header-only CSV, an empty body)
 // must never become a file under the name asked for, and a chunked export never saves a file missing
@@ -34,29 +34,18 @@ function rowsOf(file: string): string[][] {
 }
 
 describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 rows, e2e)', () => {
-  let sb: TestSandbox;
-  let work: string;
-  const home = tempHome();
-  beforeAll(async () => {
-    sb = await startTestSandbox({ flavor: 'deployed', seed: 3000 });
-    work = mkdtempSync(join(tmpdir(), 'formctl-export-garbage-'));
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 3000 });
 
   // The export POSTs: 0 is the whole form (answered with a job), 1 is chunk 1, 2 chunk 2, and so on.
   async function exportThrough(tamper: Tamper, name: string) {
-    const proxy = await startCountingProxy(sb.url, tamper);
+    const proxy = await startCountingProxy(fx.sb.url, tamper);
     try {
-      const out = join(work, name);
-      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], {
-        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+      const out = join(fx.work, name);
+      const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '-o', out], {
+        env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
         timeoutMs: 60_000,
       });
-      return { r, out, exports: proxy.passed.filter((p) => p.method === 'POST' && isExport(sb.formId!)(p.path)).length };
+      return { r, out, exports: proxy.passed.filter((p) => p.method === 'POST' && isExport(fx.sb.formId!)(p.path)).length };
     } finally {
       await proxy.close();
     }
@@ -68,7 +57,7 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
     ['a header-only CSV', headerOnly],
   ] as const) {
     it(`fails with exit 1 and saves no file when every answer to chunk 2 is ${label}`, async () => {
-      const tamper: Tamper = (req, nth) => (req.method === 'POST' && isExport(sb.formId!)(req.path) && nth >= 2 ? answer : undefined);
+      const tamper: Tamper = (req, nth) => (req.method === 'POST' && isExport(fx.sb.formId!)(req.path) && nth >= 2 ? answer : undefined);
       const { r, out, exports } = await exportThrough(tamper, `all-${label.replace(/\W+/g, '-')}.csv`);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/error: Chunk 2 of the export of form \d+/);
@@ -78,7 +67,7 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
       expect(r.stderr).toMatch(/hint: Check the base URL/);
       // The first POST (a job), chunk 1, and chunk 2 three times: never chunk 3.
       expect(exports).toBe(5);
-      expect(readdirSync(work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
     });
   }
 
@@ -99,11 +88,11 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
     it(`fails with exit 1 and saves no file when every answer to chunk 2 is ${label}`, async () => {
       let first = '';
       const tamper: Tamper = (req, nth) => {
-        if (req.method !== 'POST' || !isExport(sb.formId!)(req.path) || nth < 1) return undefined;
+        if (req.method !== 'POST' || !isExport(fx.sb.formId!)(req.path) || nth < 1) return undefined;
         return async (res, body) => {
           if (nth === 1) {
-            const headers = { authorization: `Bearer ${sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
-            first = await (await fetch(`${sb.url}${req.path}`, { method: 'POST', headers, body })).text();
+            const headers = { authorization: `Bearer ${fx.sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
+            first = await (await fetch(`${fx.sb.url}${req.path}`, { method: 'POST', headers, body })).text();
           }
           res.writeHead(200, { 'content-type': 'text/csv' });
           res.end(nth === 1 ? first : wrong(first));
@@ -114,12 +103,12 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
       expect(r.stderr).toMatch(/error: Chunk 2 of the export of form \d+ did not hold its 1,000 rows: /);
       expect(r.stderr).toMatch(reason);
       expect(exports).toBe(5);
-      expect(readdirSync(work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
     });
   }
 
   it('asks for a refused chunk again, and saves every row when the next answer is good', async () => {
-    const tamper: Tamper = (req, nth) => (req.method === 'POST' && isExport(sb.formId!)(req.path) && nth === 2 ? headerOnly : undefined);
+    const tamper: Tamper = (req, nth) => (req.method === 'POST' && isExport(fx.sb.formId!)(req.path) && nth === 2 ? headerOnly : undefined);
     const { r, out, exports } = await exportThrough(tamper, 'retried.csv');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('chunk 2 of the export of form');
@@ -134,23 +123,12 @@ describe('a chunked export whose chunk 2 is garbage (deployed flavour, 3,000 row
 });
 
 describe('a garbage 200 where a CSV is expected (e2e)', () => {
-  let sb: TestSandbox;
-  let work: string;
-  const home = tempHome();
-  beforeAll(async () => {
-    sb = await startTestSandbox({ seed: 5 });
-    work = mkdtempSync(join(tmpdir(), 'formctl-export-garbage-'));
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const fx = useSandboxFixture({ seed: 5 });
 
   async function run(tamper: Tamper, args: string[]) {
-    const proxy = await startCountingProxy(sb.url, tamper);
+    const proxy = await startCountingProxy(fx.sb.url, tamper);
     try {
-      return await runFormctl(args, { env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all } });
+      return await runFormctl(args, { env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all } });
     } finally {
       await proxy.close();
     }
@@ -161,40 +139,40 @@ describe('a garbage 200 where a CSV is expected (e2e)', () => {
     ['an HTML page sent as text/csv', htmlAsCsv],
   ] as const) {
     it(`submission export: ${label} is exit 1, no file, nothing on stdout`, async () => {
-      const out = join(work, `sync-${label.replace(/\W+/g, '-')}.csv`);
-      const tamper: Tamper = (req) => (req.method === 'POST' && isExport(sb.formId!)(req.path) ? answer : undefined);
-      const r = await run(tamper, ['submission', 'export', String(sb.formId), '-o', out]);
+      const out = join(fx.work, `sync-${label.replace(/\W+/g, '-')}.csv`);
+      const tamper: Tamper = (req) => (req.method === 'POST' && isExport(fx.sb.formId!)(req.path) ? answer : undefined);
+      const r = await run(tamper, ['submission', 'export', String(fx.sb.formId), '-o', out]);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain(`error: The export of form ${sb.formId}: the service sent an HTML page`);
+      expect(r.stderr).toContain(`error: The export of form ${fx.sb.formId}: the service sent an HTML page`);
       expect(r.stderr).toMatch(/hint: Check the base URL/);
-      expect(readdirSync(work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
-      const toStdout = await run(tamper, ['submission', 'export', String(sb.formId), '-o', '-']);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith(out.split('/').pop()!))).toEqual([]);
+      const toStdout = await run(tamper, ['submission', 'export', String(fx.sb.formId), '-o', '-']);
       expect(toStdout.code).toBe(1);
       expect(toStdout.stdout).toBe('');
     });
   }
 
   it("submission export: a first line without the id column is refused, the service's CSV is saved", async () => {
-    const out = join(work, 'not-export.csv');
+    const out = join(fx.work, 'not-export.csv');
     const tamper: Tamper = (req) =>
-      req.method === 'POST' && isExport(sb.formId!)(req.path)
+      req.method === 'POST' && isExport(fx.sb.formId!)(req.path)
         ? (res) => {
             res.writeHead(200, { 'content-type': 'text/csv' });
             res.end('name,price\nwidget,3\n');
           }
         : undefined;
-    const r = await run(tamper, ['submission', 'export', String(sb.formId), '-o', out]);
+    const r = await run(tamper, ['submission', 'export', String(fx.sb.formId), '-o', out]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('does not start with the id column');
-    expect(readdirSync(work).filter((f) => f.startsWith('not-export'))).toEqual([]);
-    const good = await run(() => undefined, ['submission', 'export', String(sb.formId), '-o', join(work, 'good.csv')]);
+    expect(readdirSync(fx.work).filter((f) => f.startsWith('not-export'))).toEqual([]);
+    const good = await run(() => undefined, ['submission', 'export', String(fx.sb.formId), '-o', join(fx.work, 'good.csv')]);
     expect(good.code, good.stderr).toBe(0);
-    expect(rowsOf(join(work, 'good.csv'))).toHaveLength(6);
+    expect(rowsOf(join(fx.work, 'good.csv'))).toHaveLength(6);
   });
 
   it("an export job's file_url answering HTML is exit 1 and saves nothing", async () => {
     const job = await startTestSandbox({ seed: 30, exportAsyncThreshold: 10 });
-    const out = join(work, 'job.csv');
+    const out = join(fx.work, 'job.csv');
     // The job's status is answered by the proxy with a file_url on the proxy itself, whose answer is an HTML page.
     let proxyUrl = '';
     const tamper: Tamper = (req) => {
@@ -210,12 +188,12 @@ describe('a garbage 200 where a CSV is expected (e2e)', () => {
     proxyUrl = proxy.url;
     try {
       const r = await runFormctl(['submission', 'export', String(job.formId), '-o', out], {
-        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: job.tokens.all },
+        env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: job.tokens.all },
       });
       const paths = proxy.passed.map((p) => p.path);
       expect(r.code, `${r.stderr}\n${paths.join('\n')}`).toBe(1);
       expect(r.stderr).toMatch(/error: The file of export job \S+: the service sent an HTML page/);
-      expect(readdirSync(work).filter((f) => f.startsWith('job.csv'))).toEqual([]);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith('job.csv'))).toEqual([]);
     } finally {
       await proxy.close();
       await job.close();

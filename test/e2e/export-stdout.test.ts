@@ -3,9 +3,9 @@ import { readdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, HANG_BOUND_MS, runFormctl, tempHome } from '../helpers/cli.js';
+import { BIN, HANG_BOUND_MS, runFormctl } from '../helpers/cli.js';
 import { type CountingProxy, type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 // `-o -` with an export of more than one chunk is all or nothing (docs/submission-update.md, "Exports
 // to stdout"): a chunk refused after chunk 1 passed must not leave part of the CSV on stdout, where a
@@ -19,34 +19,31 @@ const htmlPage = (res: ServerResponse) => {
 };
 
 describe('an export of more than one chunk to stdout (deployed flavour, 1,200 rows, e2e)', () => {
-  let sb: TestSandbox;
   let proxy: CountingProxy;
   /** From which export POST of a run on (0-based) every answer is an HTML page; undefined: none. */
   let brokenFrom: number | undefined;
-  const home = tempHome();
-  const spool = join(home.dir, 'cache', 'export');
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 1200 });
+  let spool: string;
   beforeAll(async () => {
-    sb = await startTestSandbox({ flavor: 'deployed', seed: 1200 });
-    const isExport = (path: string) => path === `/open/forms/${sb.formId}/submissions/export`;
+    spool = join(fx.home.dir, 'cache', 'export');
+    const isExport = (path: string) => path === `/open/forms/${fx.sb.formId}/submissions/export`;
     // The export POSTs of a run: the whole form (a job), then chunk 1, then chunk 2 (up to 3 times).
     let base = 0;
     const tamper: Tamper = (req, nth) => {
       if (req.method !== 'POST' || !isExport(req.path)) return undefined;
       return brokenFrom !== undefined && nth - base >= brokenFrom ? htmlPage : undefined;
     };
-    proxy = await startCountingProxy(sb.url, tamper);
+    proxy = await startCountingProxy(fx.sb.url, tamper);
     runs = (args: string[]) => {
       base = proxy.passed.filter((p) => p.method === 'POST' && isExport(p.path)).length;
-      return runFormctl(['submission', 'export', String(sb.formId), ...args], {
-        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+      return runFormctl(['submission', 'export', String(fx.sb.formId), ...args], {
+        env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
         timeoutMs: 60_000,
       });
     };
   });
   afterAll(async () => {
     await proxy?.close();
-    await sb?.close();
-    home.cleanup();
   });
   let runs: (args: string[]) => ReturnType<typeof runFormctl>;
 
@@ -85,8 +82,8 @@ describe('an export of more than one chunk to stdout (deployed flavour, 1,200 ro
 
   it('a reader gone before the CSV comes (| head that ended): exit 0, and the temp file holding the whole CSV is removed', async () => {
     brokenFrom = undefined;
-    const child = spawn(process.execPath, [BIN, 'submission', 'export', String(sb.formId), '-o', '-'], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+    const child = spawn(process.execPath, [BIN, 'submission', 'export', String(fx.sb.formId), '-o', '-'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const hang = setTimeout(() => child.kill('SIGKILL'), HANG_BOUND_MS);
