@@ -1,9 +1,10 @@
 // The fixture most sandbox tests share: a throw-away home (tempHome), an in-process sandbox on port
-// 0 (startTestSandbox), their merged env, and a scratch directory, started and stopped by vitest hooks.
+// 0 (startTestSandbox), their merged env, and a scratch directory, started and stopped by vitest hooks
+// (useSandboxFixture), or inside one test for a sandbox of its own (sandboxForTest).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { tempHome } from './cli.js';
 import { type TestSandbox, startTestSandbox } from './sandbox.js';
@@ -125,5 +126,17 @@ export function useSandboxFixture(opts: SandboxFixtureOptions = {}): SandboxFixt
     beforeAll(fx.start);
     afterAll(fx.stop);
   }
+  return fx;
+}
+
+/**
+ * `const fx = await sandboxForTest({ seed: 60, rateLimit: 600 })` inside a test whose sandbox is its
+ * own (options no other test shares): the same fixture, started now and stopped when the test ends
+ * (onTestFinished), on every path: a failed assertion, a timeout, a start still under way.
+ */
+export async function sandboxForTest(opts: Omit<SandboxFixtureOptions, 'perTest'> = {}): Promise<SandboxFixture> {
+  const fx = sandboxFixture(opts);
+  onTestFinished(fx.stop);
+  await fx.start();
   return fx;
 }

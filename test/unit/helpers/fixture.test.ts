@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxFixture, useSandboxFixture } from '../../helpers/fixture.js';
+import { sandboxFixture, sandboxForTest, useSandboxFixture } from '../../helpers/fixture.js';
 
 describe('useSandboxFixture', () => {
   const seen: Array<{ home: string; work: string; url: string }> = [];
@@ -24,6 +24,22 @@ describe('useSandboxFixture', () => {
       expect(existsSync(s.home) || existsSync(s.work)).toBe(false);
       await expect(fetch(s.url)).rejects.toThrow();
     }
+  });
+});
+
+describe('sandboxForTest', () => {
+  let seen: { home: string; work: string; url: string } | undefined;
+  it('starts a fixture inside the test, with the options asked for', async () => {
+    const fx = await sandboxForTest({ seed: 3, env: () => ({ EXTRA: '1' }) });
+    expect(fx.env).toEqual({ ...fx.home.env, ...fx.sb.env, EXTRA: '1' });
+    const res = await fetch(`${fx.sb.url}/open/forms/${fx.sb.formId}/submissions`, { headers: { authorization: `Bearer ${fx.sb.tokens.all}` } });
+    expect(await res.json()).toHaveLength(3);
+    seen = { home: fx.home.dir, work: fx.work, url: fx.sb.url };
+  });
+  it('stopped it when that test ended: the sandbox closed, the home and work dir removed', async () => {
+    expect(seen).toBeDefined();
+    expect(existsSync(seen!.home) || existsSync(seen!.work)).toBe(false);
+    await expect(fetch(seen!.url)).rejects.toThrow();
   });
 });
 
