@@ -1,11 +1,10 @@
 import { type IncomingMessage, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 /**
  * A pass-through proxy that runs `before` (once) ahead of forwarding the first request whose path
@@ -44,31 +43,30 @@ async function startMeddlingProxy(target: string, when: RegExp | ((req: Incoming
 // deleted from a page already read moves every later one a place up, and the first of the next page
 // would be skipped, missing from the file without a word.
 describe('a chunked export while a submission is deleted (deployed flavour, e2e)', () => {
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+
   it('still holds every submission that exists', async () => {
-    const home = tempHome();
-    const work = mkdtempSync(join(tmpdir(), 'formctl-export-shift-'));
-    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
-    const auth = { authorization: `Bearer ${sb.tokens.all}`, accept: 'application/json' };
+    const auth = { authorization: `Bearer ${fx.sb.tokens.all}`, accept: 'application/json' };
     let deleted: number | undefined;
-    const proxy = await startMeddlingProxy(sb.url, /\/submissions\?(.*&)?page=2(&|$)/, async () => {
-      const page1 = (await (await fetch(`${sb.url}/open/forms/${sb.formId}/submissions?page=1&per_page=100`, { headers: auth })).json()) as {
+    const proxy = await startMeddlingProxy(fx.sb.url, /\/submissions\?(.*&)?page=2(&|$)/, async () => {
+      const page1 = (await (await fetch(`${fx.sb.url}/open/forms/${fx.sb.formId}/submissions?page=1&per_page=100`, { headers: auth })).json()) as {
         data: Array<{ id: number }>;
       };
       deleted = page1.data[10]!.id;
-      const r = await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/${deleted}`, { method: 'DELETE', headers: auth });
+      const r = await fetch(`${fx.sb.url}/open/forms/${fx.sb.formId}/submissions/${deleted}`, { method: 'DELETE', headers: auth });
       expect(r.status).toBe(200);
     });
     try {
-      const out = join(work, 'big.csv');
-      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], {
-        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+      const out = join(fx.work, 'big.csv');
+      const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '-o', out], {
+        env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
         timeoutMs: 60_000,
       });
       expect(r.code).toBe(0);
       expect(deleted).toBeDefined();
       const ids: number[] = [];
       for (let page = 1; ; page++) {
-        const body = (await (await fetch(`${sb.url}/open/forms/${sb.formId}/submissions?page=${page}&per_page=100`, { headers: auth })).json()) as {
+        const body = (await (await fetch(`${fx.sb.url}/open/forms/${fx.sb.formId}/submissions?page=${page}&per_page=100`, { headers: auth })).json()) as {
           data: Array<{ id: number }>;
           meta: { last_page: number };
         };
@@ -82,9 +80,6 @@ describe('a chunked export while a submission is deleted (deployed flavour, e2e)
       expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1199);
     } finally {
       await proxy.close();
-      await sb.close();
-      home.cleanup();
-      rmSync(work, { recursive: true, force: true });
     }
   });
 });
@@ -93,25 +88,24 @@ describe('a chunked export while a submission is deleted (deployed flavour, e2e)
 // `exists` rule): a chunk naming one deleted after the list was read is refused with 422
 // `submissionIds.<i>`. formctl drops those ids and asks for the chunk again.
 describe('a chunked export whose next chunk names a submission deleted meanwhile (deployed flavour, e2e)', () => {
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+
   it('exports the chunk without it instead of failing', async () => {
-    const home = tempHome();
-    const work = mkdtempSync(join(tmpdir(), 'formctl-export-gone-'));
-    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
-    const auth = { authorization: `Bearer ${sb.tokens.all}`, accept: 'application/json' };
+    const auth = { authorization: `Bearer ${fx.sb.tokens.all}`, accept: 'application/json' };
     let posts = 0;
     const proxy = await startMeddlingProxy(
-      sb.url,
+      fx.sb.url,
       (req) => req.method === 'POST' && /\/submissions\/export$/.test(req.url ?? '') && ++posts === 3,
       async () => {
         // The third export is the second chunk (the first answered with a job): the oldest ids.
-        const r = await fetch(`${sb.url}/open/forms/${sb.formId}/submissions/5`, { method: 'DELETE', headers: auth });
+        const r = await fetch(`${fx.sb.url}/open/forms/${fx.sb.formId}/submissions/5`, { method: 'DELETE', headers: auth });
         expect(r.status).toBe(200);
       },
     );
     try {
-      const out = join(work, 'big.csv');
-      const r = await runFormctl(['--debug', 'submission', 'export', String(sb.formId), '-o', out], {
-        env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+      const out = join(fx.work, 'big.csv');
+      const r = await runFormctl(['--debug', 'submission', 'export', String(fx.sb.formId), '-o', out], {
+        env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
         timeoutMs: 60_000,
       });
       expect(r.code).toBe(0);
@@ -121,9 +115,6 @@ describe('a chunked export whose next chunk names a submission deleted meanwhile
       expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(1199);
     } finally {
       await proxy.close();
-      await sb.close();
-      home.cleanup();
-      rmSync(work, { recursive: true, force: true });
     }
   });
 });
@@ -133,11 +124,10 @@ describe('a chunked export whose next chunk names a submission deleted meanwhile
 // repeat an id of the page before and skip another. Imitated by a proxy that answers page 2 once
 // with page 1's last submission in place of its own first one.
 describe('a chunked export when the list repeats one submission and skips another (deployed flavour, e2e)', () => {
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
+
   it('reads the list again for the missing one', async () => {
-    const home = tempHome();
-    const work = mkdtempSync(join(tmpdir(), 'formctl-export-ties-'));
-    const sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
-    const to = new URL(sb.url);
+    const to = new URL(fx.sb.url);
     let lastOfPage1: unknown;
     let rewritten = false;
     const server = createServer((req, res) => {
@@ -167,9 +157,9 @@ describe('a chunked export when the list repeats one submission and skips anothe
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const out = join(work, 'big.csv');
-      const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], {
-        env: { ...home.env, FORMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FORMCTL_TOKEN: sb.tokens.all },
+      const out = join(fx.work, 'big.csv');
+      const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '-o', out], {
+        env: { ...fx.home.env, FORMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, FORMCTL_TOKEN: fx.sb.tokens.all },
         timeoutMs: 60_000,
       });
       expect(r.code).toBe(0);
@@ -180,9 +170,6 @@ describe('a chunked export when the list repeats one submission and skips anothe
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await sb.close();
-      home.cleanup();
-      rmSync(work, { recursive: true, force: true });
     }
   });
 });

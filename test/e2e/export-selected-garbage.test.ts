@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
-import { FLAVORS, type TestSandbox, csvRowIds, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, csvRowIds } from '../helpers/sandbox.js';
 
 // A range (--since/--until) or incremental export goes through the same checked chunk path as a whole
 // export in chunks (src/export/chunked.ts, checkedChunk): a chunk answered by an HTML 200, or with a row
@@ -34,20 +34,9 @@ const FAULTS: [string, Fault][] = [
 ];
 
 describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sandbox, e2e)', (flavor) => {
-  let sb: TestSandbox;
-  let work: string;
-  const home = tempHome();
-  beforeAll(async () => {
-    sb = await startTestSandbox({ flavor, seed: 5 });
-    work = mkdtempSync(join(tmpdir(), 'formctl-export-selected-garbage-'));
-  });
-  afterAll(async () => {
-    await sb?.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const fx = useSandboxFixture({ flavor, seed: 5 });
 
-  const isExport = (path: string) => path === `/open/forms/${sb.formId}/submissions/export`;
+  const isExport = (path: string) => path === `/open/forms/${fx.sb.formId}/submissions/export`;
 
   /** Every export POST answered with `fault` applied to the sandbox's real answer (an HTML page when it gives none). */
   const faulty =
@@ -55,8 +44,8 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
     (req) =>
       req.method === 'POST' && isExport(req.path)
         ? async (res: ServerResponse, body: Buffer) => {
-            const headers = { authorization: `Bearer ${sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
-            const real = await (await fetch(`${sb.url}${req.path}`, { method: 'POST', headers, body })).text();
+            const headers = { authorization: `Bearer ${fx.sb.tokens.all}`, 'content-type': 'application/json', accept: 'application/json' };
+            const real = await (await fetch(`${fx.sb.url}${req.path}`, { method: 'POST', headers, body })).text();
             const bad = fault(real);
             res.writeHead(200, { 'content-type': bad === undefined ? 'text/html; charset=utf-8' : 'text/csv' });
             res.end(bad ?? HTML);
@@ -67,7 +56,7 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
   let fault: Fault | undefined;
   let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
   beforeAll(async () => {
-    proxy = await startCountingProxy(sb.url, (req, nth) => (fault ? faulty(fault)(req, nth) : undefined));
+    proxy = await startCountingProxy(fx.sb.url, (req, nth) => (fault ? faulty(fault)(req, nth) : undefined));
   });
   afterAll(async () => {
     await proxy?.close();
@@ -76,8 +65,8 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
   async function through(f: Fault | undefined, args: string[]) {
     fault = f;
     const before = proxy.passed.length;
-    const r = await runFormctl(['submission', 'export', String(sb.formId), ...args], {
-      env: { ...home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: sb.tokens.all },
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formId), ...args], {
+      env: { ...fx.home.env, FORMCTL_BASE_URL: proxy.url, FORMCTL_TOKEN: fx.sb.tokens.all },
       timeoutMs: 60_000,
     });
     return { r, exports: proxy.passed.slice(before).filter((p) => p.method === 'POST' && isExport(p.path)).length };
@@ -86,32 +75,32 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
   for (const [label, bad] of FAULTS) {
     const slug = label.replace(/\W+/g, '-');
     it(`--since: ${label} is asked for 3 times, then exit 1 and no file`, async () => {
-      const out = join(work, `range-${slug}.csv`);
+      const out = join(fx.work, `range-${slug}.csv`);
       const { r, exports } = await through(bad, ['--since', '30d', '-o', out]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/error: Chunk 1 of the export of form \d+[ :].*\(asked 3 times\); the export was stopped/);
       expect(r.stderr.match(/^warning: chunk 1 of the export of form \d+ was refused/gm)).toHaveLength(2);
       expect(exports).toBe(3);
-      expect(readdirSync(work).filter((f) => f.startsWith(`range-${slug}`))).toEqual([]);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith(`range-${slug}`))).toEqual([]);
     });
 
     it(`--incremental: ${label} is asked for 3 times, then exit 1, no file, and the state file as it was`, async () => {
-      const state = join(work, `state-${slug}.json`);
-      const first = await through(undefined, ['--incremental', state, '-o', join(work, `inc1-${slug}.csv`)]);
+      const state = join(fx.work, `state-${slug}.json`);
+      const first = await through(undefined, ['--incremental', state, '-o', join(fx.work, `inc1-${slug}.csv`)]);
       expect(first.r.code, first.r.stderr).toBe(0);
       const before = readFileSync(state, 'utf8');
-      const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, {
+      const res = await fetch(`${fx.sb.url}/forms/${fx.sb.formSlug}/answer`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'New', email: 'new@example.com' }),
       });
       expect(res.status).toBe(200);
-      const out = join(work, `inc2-${slug}.csv`);
+      const out = join(fx.work, `inc2-${slug}.csv`);
       const { r, exports } = await through(bad, ['--incremental', state, '-o', out]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/error: Chunk 1 of the export of form \d+[ :].*\(asked 3 times\); the export was stopped/);
       expect(exports).toBe(3);
-      expect(readdirSync(work).filter((f) => f.startsWith(`inc2-${slug}`))).toEqual([]);
+      expect(readdirSync(fx.work).filter((f) => f.startsWith(`inc2-${slug}`))).toEqual([]);
       expect(readFileSync(state, 'utf8')).toBe(before);
       // The next good run exports the new row.
       const again = await through(undefined, ['--incremental', state, '-o', out, '--json']);
@@ -125,30 +114,24 @@ describe.each(FLAVORS)('a faulty chunk in a range or incremental export (%s sand
 // client that took an all-digit cell for the id itself dropped that row from a one-row chunk, wrote a
 // header-only file with exit 0, and never exported the row on later runs either.
 describe('an incremental run whose one new row has an all-digit code (deployed sandbox, e2e)', () => {
+  const fx = useSandboxFixture({ flavor: 'deployed', seed: 583 });
+
   it('exports that row', async () => {
-    const sb = await startTestSandbox({ flavor: 'deployed', seed: 583 });
-    const home = tempHome();
-    try {
-      const env = { ...home.env, ...sb.env };
-      const state = join(home.dir, 'state.json');
-      const first = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', join(home.dir, 'one.csv')], { env });
-      expect(first.code, first.stderr).toBe(0);
-      const res = await fetch(`${sb.url}/forms/${sb.formSlug}/answer`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'New', email: 'new@example.com' }),
-      });
-      expect(res.status).toBe(200);
-      const out = join(home.dir, 'two.csv');
-      const r = await runFormctl(['submission', 'export', String(sb.formId), '--incremental', state, '-o', out, '--json'], { env });
-      expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1 });
-      const text = readFileSync(out, 'utf8');
-      expect(text.split('\n')[1]).toMatch(/^7656,/);
-      expect(csvRowIds(text, 'deployed')).toEqual([584]);
-    } finally {
-      await sb.close();
-      home.cleanup();
-    }
+    const state = join(fx.home.dir, 'state.json');
+    const first = await runFormctl(['submission', 'export', String(fx.sb.formId), '--incremental', state, '-o', join(fx.home.dir, 'one.csv')], { env: fx.env });
+    expect(first.code, first.stderr).toBe(0);
+    const res = await fetch(`${fx.sb.url}/forms/${fx.sb.formSlug}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'New', email: 'new@example.com' }),
+    });
+    expect(res.status).toBe(200);
+    const out = join(fx.home.dir, 'two.csv');
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '--incremental', state, '-o', out, '--json'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1 });
+    const text = readFileSync(out, 'utf8');
+    expect(text.split('\n')[1]).toMatch(/^7656,/);
+    expect(csvRowIds(text, 'deployed')).toEqual([584]);
   });
 });
