@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { runFormctl } from '../helpers/cli.js';
+import { sandboxForTest } from '../helpers/fixture.js';
 
 /**
  * The service as the client sees it: a front that passes each request on to the sandbox and, once
@@ -39,18 +38,16 @@ async function front(target: string, port: number, stopAfterPuts = Number.POSITI
 }
 
 it('a bulk update stops when the service goes away (exit 11, the rest not marked failed), and --resume completes it once it is back', async () => {
-  const home = tempHome();
-  const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-lost-'));
-  const sb = await startTestSandbox({ seed: 20 });
+  const fx = await sandboxForTest({ seed: 20 });
   const fronts: { close(): Promise<void> }[] = [];
   try {
-    const first = await front(sb.url, 0, 5);
+    const first = await front(fx.sb.url, 0, 5);
     fronts.push(first);
-    const env = { ...home.env, FORMCTL_TOKEN: sb.env.FORMCTL_TOKEN, FORMCTL_BASE_URL: `http://127.0.0.1:${first.port}` };
-    const from = join(dir, 'in.ndjson');
-    const results = join(dir, 'results.ndjson');
+    const env = { ...fx.home.env, FORMCTL_TOKEN: fx.sb.env.FORMCTL_TOKEN, FORMCTL_BASE_URL: `http://127.0.0.1:${first.port}` };
+    const from = join(fx.work, 'in.ndjson');
+    const results = join(fx.work, 'results.ndjson');
     writeFileSync(from, Array.from({ length: 20 }, (_, i) => JSON.stringify({ submission_id: String(i + 1), Comments: `lost ${i + 1}` })).join('\n') + '\n');
-    const args = ['submission', 'update', String(sb.formId), '--from', from, '--results', results, '--concurrency', '1'];
+    const args = ['submission', 'update', String(fx.sb.formId), '--from', from, '--results', results, '--concurrency', '1'];
     const r = await runFormctl(args, { env, timeoutMs: 120_000 });
     expect(r.stderr).toMatch(/Interrupted after \d+\/20 lines; rerun with --resume to continue\./);
     expect(r.stderr).toMatch(/^error: .*(refused|reach)/im);
@@ -66,17 +63,14 @@ it('a bulk update stops when the service goes away (exit 11, the rest not marked
     expect(records.find((l) => l.status === 'interrupted')?.error).toBeTruthy();
 
     // The service is back on the same address: --resume sends the rest.
-    const second = await front(sb.url, first.port);
+    const second = await front(fx.sb.url, first.port);
     fronts.push(second);
     const r2 = await runFormctl([...args, '--resume'], { env, timeoutMs: 120_000 });
     expect(r2.stderr).toContain('20/20 lines · 15 ok · 0 failed · 5 skipped');
     expect(r2.code).toBe(0);
-    const check = await runFormctl(['submission', 'list', String(sb.formId), '--search', 'lost ', '--json', 'id'], { env });
+    const check = await runFormctl(['submission', 'list', String(fx.sb.formId), '--search', 'lost ', '--json', 'id'], { env });
     expect((JSON.parse(check.stdout) as { id: number }[]).length).toBe(20);
   } finally {
     for (const f of fronts) await f.close();
-    await sb.close();
-    home.cleanup();
-    rmSync(dir, { recursive: true, force: true });
   }
 }, 300_000);

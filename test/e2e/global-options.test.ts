@@ -1,16 +1,7 @@
 import { spawnTracked as spawn } from '../helpers/processes.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
-
-let sb: TestSandbox | undefined;
-let home: ReturnType<typeof tempHome> | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-  home?.cleanup();
-  home = undefined;
-});
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { sandboxForTest } from '../helpers/fixture.js';
 
 describe('global options and waits', () => {
   it('a bad --timeout or --max-wait is a one-line usage error (exit 2), not a silent exit', async () => {
@@ -33,13 +24,12 @@ describe('global options and waits', () => {
   });
 
   it('says why it waits when rate limited, and Ctrl-C during the wait exits 130 at once', async () => {
-    sb = await startTestSandbox({ rateLimit: 1 });
-    home = tempHome();
+    const fx = await sandboxForTest({ rateLimit: 1 });
     // Use up the window: the next request gets 429 with Retry-After of up to 60 s.
-    await fetch(`${sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${sb.tokens.all}` } });
+    await fetch(`${fx.sb.url}/open/workspaces`, { headers: { authorization: `Bearer ${fx.sb.tokens.all}` } });
     const child = spawn(process.execPath, [BIN, 'workspace', 'list'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...home.env, ...sb.env },
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...fx.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
