@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 const major = Number(process.versions.node.split('.')[0]);
 const PERMISSION = `${major >= 22 ? '--permission' : '--experimental-permission'} --allow-fs-read=* --allow-fs-write=*`;
@@ -22,20 +22,12 @@ function fsyncRefused(dir: string): boolean {
 }
 
 describe("Node's permission model (e2e, built binary)", () => {
-  const home = tempHome();
-  let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox({ seed: 3 });
-  });
-  afterAll(async () => {
-    await sb?.close();
-    home.cleanup();
-  });
+  const fx = useSandboxFixture({ seed: 3 });
 
   it('an export to a file: where Node refuses fsync, "Cannot write …: Node\'s permission model refused it", exit 1, nothing left; elsewhere it is saved', async () => {
-    const out = join(home.dir, 'pm.csv');
-    const refused = fsyncRefused(home.dir);
-    const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out], { env: { ...home.env, ...sb.env, NODE_OPTIONS } });
+    const out = join(fx.home.dir, 'pm.csv');
+    const refused = fsyncRefused(fx.home.dir);
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '-o', out], { env: { ...fx.env, NODE_OPTIONS } });
     expect(r.stderr).not.toMatch(/^\s+at /m);
     if (refused) {
       expect(r.stderr).toContain(`error: Cannot write ${out}: Node's permission model refused it (fsync API is disabled when Permission Model is enabled).\n`);
@@ -44,7 +36,7 @@ describe("Node's permission model (e2e, built binary)", () => {
       );
       expect(r.code).toBe(1);
       expect(existsSync(out)).toBe(false);
-      expect(readdirSync(home.dir).filter((f) => f.startsWith('pm.csv'))).toEqual([]);
+      expect(readdirSync(fx.home.dir).filter((f) => f.startsWith('pm.csv'))).toEqual([]);
     } else {
       expect(r.stderr).not.toContain('error:');
       expect(r.code).toBe(0);
@@ -53,7 +45,7 @@ describe("Node's permission model (e2e, built binary)", () => {
   });
 
   it.runIf(HAS_ALLOW_NET)('without --allow-net: the refused connection is said once, with the flag to give, exit 11, no retry', async () => {
-    const r = await runFormctl(['workspace', 'list'], { env: { ...home.env, ...sb.env, NODE_OPTIONS: PERMISSION } });
+    const r = await runFormctl(['workspace', 'list'], { env: { ...fx.env, NODE_OPTIONS: PERMISSION } });
     expect(r.stderr).toContain("error: Node's permission model refused the connection to ");
     expect(r.stderr).toContain(
       "hint: formctl runs under Node's --permission (in the command or NODE_OPTIONS): allow the network with --allow-net, or run it without --permission.\n",

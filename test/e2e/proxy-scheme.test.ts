@@ -10,20 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { HAS_OPENSSL, selfSignedCert } from '../helpers/tls.js';
 
-const home = tempHome();
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox({ seed: 3 });
-});
-afterAll(async () => {
-  await sb?.close();
-  home.cleanup();
-});
-const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...home.env, ...sb.env, ...extra });
+const fx = useSandboxFixture({ seed: 3 });
+const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...fx.env, ...extra });
 
 describe('a proxy that is not http:// or https://', () => {
   it.each([
@@ -44,7 +36,7 @@ describe('a proxy that is not http:// or https://', () => {
 
   it('an https:// service with HTTPS_PROXY=socks5://…: refused before any connection', async () => {
     const r = await runFormctl(['workspace', 'list'], {
-      env: { ...home.env, FORMCTL_BASE_URL: 'https://forms.example.test', FORMCTL_TOKEN: 'fsk_t', HTTPS_PROXY: 'socks5://u:pw@127.0.0.1:1080' },
+      env: { ...fx.home.env, FORMCTL_BASE_URL: 'https://forms.example.test', FORMCTL_TOKEN: 'fsk_t', HTTPS_PROXY: 'socks5://u:pw@127.0.0.1:1080' },
     });
     expect(r.code).toBe(12);
     expect(r.stderr).toBe(
@@ -54,9 +46,9 @@ describe('a proxy that is not http:// or https://', () => {
   });
 
   it('webhook send through it: exit 12, the same line', async () => {
-    const secret = join(home.dir, 'secret.txt');
+    const secret = join(fx.home.dir, 'secret.txt');
     writeFileSync(secret, 'whsec_proxy_test\n');
-    const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--secret-file', secret, '--json'], {
+    const r = await runFormctl(['webhook', 'send', `${fx.sb.url}/receiver`, '--secret-file', secret, '--json'], {
       env: env({ HTTP_PROXY: 'socks5://127.0.0.1:1080' }),
     });
     expect(r.code).toBe(12);
@@ -125,7 +117,7 @@ describe.skipIf(!HAS_OPENSSL)('an https:// proxy written as an IP address', () =
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }]);
-    expect(connects).toEqual([`127.0.0.1:${new URL(sb.url).port}`]);
+    expect(connects).toEqual([`127.0.0.1:${new URL(fx.sb.url).port}`]);
     expect(names).toEqual([false]);
   });
 
@@ -134,13 +126,13 @@ describe.skipIf(!HAS_OPENSSL)('an https:// proxy written as an IP address', () =
     writeFileSync(secret, 'whsec_proxy_test\n');
     const url = `https://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const before = connects.length;
-    const r = await runFormctl(['webhook', 'send', `${sb.url}/receiver`, '--secret-file', secret, '--json'], {
+    const r = await runFormctl(['webhook', 'send', `${fx.sb.url}/receiver`, '--secret-file', secret, '--json'], {
       env: env({ HTTP_PROXY: url, NODE_EXTRA_CA_CERTS: caFile }),
     });
     // The sandbox answers a POST there with 404, which webhook send reports as an error of its own.
     expect(r.stderr).not.toContain('DEP0123');
     expect(r.stderr).not.toMatch(/^\(node:\d+\)/m);
     expect(JSON.parse(r.stdout)).toMatchObject({ signed: true, status: 404 });
-    expect(connects.slice(before)).toEqual([`127.0.0.1:${new URL(sb.url).port}`]);
+    expect(connects.slice(before)).toEqual([`127.0.0.1:${new URL(fx.sb.url).port}`]);
   });
 });
