@@ -1,25 +1,16 @@
 // `workspace leave` on a terminal asks to type the workspace's name (as `gh repo delete` does): a
 // different answer cancels (exit 3), the name leaves. In a real terminal (tmux); skipped without it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 
-let sandbox: TestSandbox;
-let home: ReturnType<typeof tempHome>;
+const fx = useSandboxFixture({ seed: 1 });
 const sessions: TmuxSession[] = [];
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 1 });
-  home = tempHome();
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
-});
 afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
 });
-const env = () => ({ ...home.env, ...sandbox.env });
+const env = () => fx.env;
 
 describe.skipIf(!hasTmux())('workspace leave in a real terminal (tmux)', () => {
   it('asks to type the name: another answer cancels (exit 3), the name leaves', async () => {

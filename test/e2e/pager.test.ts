@@ -2,26 +2,19 @@
 // --json, --no-pager and a pager that cannot start print directly. In a real terminal (tmux); skipped without it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 
-let sandbox: TestSandbox;
-let home: ReturnType<typeof tempHome>;
+const fx = useSandboxFixture({ seed: 40 });
 let fakePager: string;
 const sessions: TmuxSession[] = [];
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 40 });
-  home = tempHome();
   // A pager that keeps what it was given (and its arguments) in a file, and says so on the screen.
-  fakePager = join(home.dir, 'fake-pager');
+  fakePager = join(fx.home.dir, 'fake-pager');
   writeFileSync(fakePager, '#!/bin/sh\nprintf "%s\\n" "$*" > "$PAGED_FILE.args"\ncat > "$PAGED_FILE"\necho PAGED\n');
   chmodSync(fakePager, 0o755);
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
 });
 afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
@@ -30,8 +23,8 @@ afterEach(() => {
 let n = 0;
 /** Runs `args` in a 100x20 terminal; returns the exit code, the screen and what the fake pager received (undefined: not paged). */
 async function onTerminal(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  const file = join(home.dir, `paged-${++n}`);
-  const s = startTmux(args, { env: { ...home.env, ...sandbox.env, PAGED_FILE: file, ...extraEnv }, width: 100, height: 20 });
+  const file = join(fx.home.dir, `paged-${++n}`);
+  const s = startTmux(args, { env: { ...fx.env, PAGED_FILE: file, ...extraEnv }, width: 100, height: 20 });
   sessions.push(s);
   const code = await s.exitCode();
   return {
@@ -42,7 +35,7 @@ async function onTerminal(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
   };
 }
 
-const list = () => ['submission', 'list', String(sandbox.formId), '--all'];
+const list = () => ['submission', 'list', String(fx.sb.formId), '--all'];
 
 describe.skipIf(!hasTmux())('pager', () => {
   it('FORMCTL_PAGER (with its arguments) gets a table longer than the terminal; PAGER is the fallback', async () => {
@@ -57,7 +50,7 @@ describe.skipIf(!hasTmux())('pager', () => {
   });
 
   it('the pager command is run by the shell, as git runs it: a quoted path with a space, quoted arguments, a VAR=value prefix', async () => {
-    const dir = join(home.dir, 'my pagers');
+    const dir = join(fx.home.dir, 'my pagers');
     mkdirSync(dir, { recursive: true });
     const spaced = join(dir, 'fake pager');
     // Each argument in brackets, so that a quoted one with a space shows as one.
@@ -74,7 +67,7 @@ describe.skipIf(!hasTmux())('pager', () => {
   });
 
   it('a pager the shell cannot find or run leaves the table printed directly, exit 0', async () => {
-    for (const pager of [`'${join(home.dir, 'no such', 'pager')}' -R`, `${join(home.dir, 'no-such-pager')} -R`, home.dir]) {
+    for (const pager of [`'${join(fx.home.dir, 'no such', 'pager')}' -R`, `${join(fx.home.dir, 'no-such-pager')} -R`, fx.home.dir]) {
       const r = await onTerminal(list(), { FORMCTL_PAGER: pager });
       expect(r.code, pager).toBe(0);
       expect(r.screen, pager).toMatch(/^1\s/m);
@@ -104,13 +97,13 @@ describe.skipIf(!hasTmux())('pager', () => {
   });
 
   it('a pager that cannot start leaves the table printed directly, exit 0', async () => {
-    const r = await onTerminal(list(), { FORMCTL_PAGER: join(home.dir, 'no-such-pager') });
+    const r = await onTerminal(list(), { FORMCTL_PAGER: join(fx.home.dir, 'no-such-pager') });
     expect(r.code).toBe(0);
     expect(r.screen).toMatch(/^1\s/m);
   });
 
   it('the default is less -FRX: q quits it, exit 0', async () => {
-    const s = startTmux(list(), { env: { ...home.env, ...sandbox.env }, width: 100, height: 20 });
+    const s = startTmux(list(), { env: fx.env, width: 100, height: 20 });
     sessions.push(s);
     await s.waitForText(/^:\s*$/m);
     s.sendKeys('q');
@@ -118,8 +111,8 @@ describe.skipIf(!hasTmux())('pager', () => {
   });
 
   it('piped output is never paged', async () => {
-    const file = join(home.dir, 'piped');
-    const r = await runFormctl(list(), { env: { ...home.env, ...sandbox.env, FORMCTL_PAGER: fakePager, PAGED_FILE: file } });
+    const file = join(fx.home.dir, 'piped');
+    const r = await runFormctl(list(), { env: { ...fx.env, FORMCTL_PAGER: fakePager, PAGED_FILE: file } });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(40);
     expect(existsSync(file)).toBe(false);
