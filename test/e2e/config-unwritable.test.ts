@@ -2,35 +2,31 @@ import { spawnSync } from 'node:child_process';
 import { spawnTracked as spawn } from '../helpers/processes.js';
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 
 // A config (and cache) directory formctl may not write blocks only what saves: commands that
 // read, with FORMCTL_TOKEN and FORMCTL_BASE_URL (or a profile it can read), work; the rate budget
 // file is skipped; a save fails with one line naming the directory (exit 2).
-let sb: TestSandbox;
-let home: ReturnType<typeof tempHome>;
+const fx = useSandboxFixture({ rateLimit: 6000 });
 let ro: string;
 beforeAll(async () => {
   // A rate limit, so that answers carry X-RateLimit-* and formctl would write a budget file.
-  sb = await startTestSandbox({ rateLimit: 6000 });
-  home = tempHome();
-  chmodSync(home.dir, 0o777);
-  ro = join(home.dir, 'ro');
+  chmodSync(fx.home.dir, 0o777);
+  ro = join(fx.home.dir, 'ro');
   mkdirSync(join(ro, 'config'), { recursive: true });
   // An existing, read-only config directory holding a profile.
   writeFileSync(
     join(ro, 'config', 'config.json'),
-    JSON.stringify({ currentProfile: 'saved', profiles: { saved: { baseUrl: sb.url, token: sb.tokens.all, tokenOrigin: sb.url, workspace: sb.workspaceId } } }),
+    JSON.stringify({
+      currentProfile: 'saved',
+      profiles: { saved: { baseUrl: fx.sb.url, token: fx.sb.tokens.all, tokenOrigin: fx.sb.url, workspace: fx.sb.workspaceId } },
+    }),
   );
   chmodSync(join(ro, 'config', 'config.json'), 0o644);
   chmodSync(join(ro, 'config'), 0o555);
   chmodSync(ro, 0o555);
-});
-afterAll(async () => {
-  await sb.close();
-  home.cleanup();
 });
 
 // Root may write anywhere, so as root the commands run as `nobody`; that needs Node and the
@@ -42,7 +38,7 @@ if (!canRun) console.warn('config-unwritable: skipped: running as root, and user
 function run(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: home.dir, FORMCTL_STATE_DIR: join(ro, 'state'), FORMCTL_CACHE_DIR: join(ro, 'cache'), ...env },
+      env: { PATH: process.env.PATH, NO_COLOR: '1', HOME: fx.home.dir, FORMCTL_STATE_DIR: join(ro, 'state'), FORMCTL_CACHE_DIR: join(ro, 'cache'), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
@@ -62,10 +58,10 @@ const HINT = 'hint: formctl saves profiles there: make it writable, or set FORMC
 describe.skipIf(!canRun)('an unwritable config directory', () => {
   it('one that cannot be created: reads work with FORMCTL_TOKEN and FORMCTL_BASE_URL; saves fail naming it', async () => {
     const dir = join(ro, 'missing');
-    const env = { FORMCTL_CONFIG_DIR: dir, ...sb.env };
+    const env = { FORMCTL_CONFIG_DIR: dir, ...fx.sb.env };
     for (const args of [
       ['workspace', 'list', '--json', 'id'],
-      ['form', 'list', '-w', String(sb.workspaceId), '--json', 'id'],
+      ['form', 'list', '-w', String(fx.sb.workspaceId), '--json', 'id'],
       ['auth', 'status', '--json', 'valid'],
     ]) {
       const r = await run(args, env);
@@ -74,9 +70,9 @@ describe.skipIf(!canRun)('an unwritable config directory', () => {
     }
     expect(readdirSync(ro).sort()).toEqual(['config']);
 
-    const set = await run(['config', 'set', 'base_url', sb.url], env);
+    const set = await run(['config', 'set', 'base_url', fx.sb.url], env);
     expect(set).toEqual({ code: 2, stdout: '', stderr: `error: Cannot save settings in ${dir}: permission denied.\n${HINT}` });
-    const login = await run(['auth', 'login', '--base-url', sb.url, '--with-token'], { FORMCTL_CONFIG_DIR: dir }, sb.tokens.all);
+    const login = await run(['auth', 'login', '--base-url', fx.sb.url, '--with-token'], { FORMCTL_CONFIG_DIR: dir }, fx.sb.tokens.all);
     expect(login.code).toBe(2);
     expect(login.stderr.endsWith(`error: Cannot save settings in ${dir}: permission denied.\n${HINT}`)).toBe(true);
   });
@@ -86,7 +82,7 @@ describe.skipIf(!canRun)('an unwritable config directory', () => {
     const env = { FORMCTL_CONFIG_DIR: dir };
     const list = await run(['form', 'list', '--json', 'id'], env);
     expect([list.code, list.stderr]).toEqual([0, '']);
-    const use = await run(['workspace', 'use', String(sb.workspaceId)], env);
+    const use = await run(['workspace', 'use', String(fx.sb.workspaceId)], env);
     expect(use).toEqual({ code: 2, stdout: '', stderr: `error: Cannot save settings in ${dir}: permission denied.\n${HINT}` });
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
