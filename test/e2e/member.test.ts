@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
 import { startStubServer } from '../helpers/http.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type SandboxFixture, useSandboxFixture } from '../helpers/fixture.js';
 
 // The built binary against the in-process sandbox (spec behaviour), one sandbox per scenario group.
 
@@ -11,55 +11,53 @@ beforeAll(() => {
 });
 afterAll(() => home.cleanup());
 
-function cli(sb: TestSandbox, args: string[], token?: string): Promise<RunResult> {
-  return runFormctl(args, { env: { ...home.env, ...sb.env, ...(token ? { FORMCTL_TOKEN: token } : {}) } });
+function cli(fx: SandboxFixture, args: string[], token?: string): Promise<RunResult> {
+  return runFormctl(args, { env: { ...fx.env, ...(token ? { FORMCTL_TOKEN: token } : {}) } });
 }
 
-async function members(sb: TestSandbox): Promise<Array<{ id: number; email: string; role: string }>> {
-  const r = await cli(sb, ['member', 'list', '-w', String(sb.workspaceId), '--json', 'id,email,role']);
+async function members(fx: SandboxFixture): Promise<Array<{ id: number; email: string; role: string }>> {
+  const r = await cli(fx, ['member', 'list', '-w', String(fx.sb.workspaceId), '--json', 'id,email,role']);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
 }
 
 describe('members against the sandbox', () => {
-  let sb: TestSandbox;
+  const fx = useSandboxFixture();
   let ws: string;
   let bobId: number;
-  beforeAll(async () => {
-    sb = await startTestSandbox();
-    ws = String(sb.workspaceId);
-    bobId = sb.admin.createUser({ email: 'bob@example.com', name: 'Bob Builder' }).id;
+  beforeAll(() => {
+    ws = String(fx.sb.workspaceId);
+    bobId = fx.sb.admin.createUser({ email: 'bob@example.com', name: 'Bob Builder' }).id;
   });
-  afterAll(() => sb.close());
 
   it('lists the seeded admin (piped: tab-separated)', async () => {
-    const r = await cli(sb, ['member', 'list', '-w', ws]);
+    const r = await cli(fx, ['member', 'list', '-w', ws]);
     expect(r).toEqual({ code: 0, stdout: '1\tAda Admin\tadmin@example.com\tadmin\n', stderr: '' });
   });
 
   it('reports the three add outcomes with --json', async () => {
-    const added = await cli(sb, ['member', 'add', 'bob@example.com', '--role', 'user', '-w', ws, '--json']);
+    const added = await cli(fx, ['member', 'add', 'bob@example.com', '--role', 'user', '-w', ws, '--json']);
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toEqual({ outcome: 'added', message: 'User has been successfully added to workspace.' });
 
-    const again = await cli(sb, ['member', 'add', 'BOB@example.com', '--role', 'admin', '-w', ws, '--json']);
+    const again = await cli(fx, ['member', 'add', 'BOB@example.com', '--role', 'admin', '-w', ws, '--json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ outcome: 'already_member', message: 'User is already in workspace.' });
     expect(again.stderr).toBe('');
 
-    const invited = await cli(sb, ['member', 'add', 'carol@example.com', '--role', 'readonly', '-w', ws, '--json']);
+    const invited = await cli(fx, ['member', 'add', 'carol@example.com', '--role', 'readonly', '-w', ws, '--json']);
     expect(invited.code).toBe(0);
     expect(JSON.parse(invited.stdout)).toEqual({ outcome: 'invited', message: 'Registration invitation email sent to user.' });
     expect(invited.stdout).not.toMatch(/token/i);
 
-    expect(await members(sb)).toEqual([
+    expect(await members(fx)).toEqual([
       { id: 1, email: 'admin@example.com', role: 'admin' },
       { id: bobId, email: 'bob@example.com', role: 'user' },
     ]);
   });
 
   it('notes on stderr that an existing member keeps their role (piped: stdout empty)', async () => {
-    const r = await cli(sb, ['member', 'add', 'bob@example.com', '--role', 'admin', '-w', ws]);
+    const r = await cli(fx, ['member', 'add', 'bob@example.com', '--role', 'admin', '-w', ws]);
     expect(r).toEqual({
       code: 0,
       stdout: '',
@@ -68,31 +66,31 @@ describe('members against the sandbox', () => {
   });
 
   it('changes a role by email and by id', async () => {
-    const byEmail = await cli(sb, ['member', 'set-role', 'bob@example.com', 'readonly', '-w', ws]);
+    const byEmail = await cli(fx, ['member', 'set-role', 'bob@example.com', 'readonly', '-w', ws]);
     expect(byEmail).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('readonly');
+    expect((await members(fx)).find((m) => m.id === bobId)?.role).toBe('readonly');
 
-    const byId = await cli(sb, ['member', 'set-role', String(bobId), 'user', '-w', ws, '--json']);
+    const byId = await cli(fx, ['member', 'set-role', String(bobId), 'user', '-w', ws, '--json']);
     expect(JSON.parse(byId.stdout)).toEqual({
-      workspace_id: sb.workspaceId,
+      workspace_id: fx.sb.workspaceId,
       user_id: bobId,
       email: 'bob@example.com',
       role: 'user',
       changed: true,
       message: 'User role changed successfully.',
     });
-    expect((await members(sb)).find((m) => m.id === bobId)?.role).toBe('user');
+    expect((await members(fx)).find((m) => m.id === bobId)?.role).toBe('user');
 
     // The service answers "changed" for the role a member already has; formctl says what happened.
-    const same = await cli(sb, ['member', 'set-role', String(bobId), 'user', '-w', ws]);
+    const same = await cli(fx, ['member', 'set-role', String(bobId), 'user', '-w', ws]);
     expect(same.code).toBe(0);
     expect(same.stdout).toBe('');
     expect(same.stderr).toMatch(/^note: Bob Builder \(bob@example\.com\) is already user in ".+"; nothing changed\.\n$/);
   });
 
   it("explains a non-admin member's 403 (exit 5)", async () => {
-    const token = sb.admin.createToken('bob@example.com', ['workspace-users-read', 'workspace-users-write', 'workspaces-read', 'workspaces-write']);
-    const r = await cli(sb, ['member', 'add', 'dave@example.com', '--role', 'user', '-w', ws], token);
+    const token = fx.sb.admin.createToken('bob@example.com', ['workspace-users-read', 'workspace-users-write', 'workspaces-read', 'workspaces-write']);
+    const r = await cli(fx, ['member', 'add', 'dave@example.com', '--role', 'user', '-w', ws], token);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
       `error: Only workspace admins can add users to this workspace. (HTTP 403, POST /open/workspaces/${ws}/users/add)\n` +
@@ -101,21 +99,21 @@ describe('members against the sandbox', () => {
   });
 
   it('explains a token without the ability (exit 5)', async () => {
-    const r = await cli(sb, ['member', 'add', 'dave@example.com', '--role', 'user', '-w', ws], sb.tokens.readonly);
+    const r = await cli(fx, ['member', 'add', 'dave@example.com', '--role', 'user', '-w', ws], fx.sb.tokens.readonly);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
       `error: This action requires the workspace-users-write ability, which this token does not have. (HTTP 403, POST /open/workspaces/${ws}/users/add)\n` +
         'hint: Your token lacks the `workspace-users-write` ability (OpnForm servers check `workspaces-write`), which adding members needs. Create a token with it and run `formctl auth login`.\n',
     );
-    const forms = await cli(sb, ['member', 'list', '-w', ws], sb.tokens.forms);
+    const forms = await cli(fx, ['member', 'list', '-w', ws], fx.sb.tokens.forms);
     expect(forms.code).toBe(5);
     expect(forms.stderr).toContain('hint: Your token lacks the `workspace-users-read` ability');
   });
 
   it('explains a 403 for a workspace the caller does not belong to', async () => {
-    const other = sb.admin.createUser({ email: 'outsider@example.com' });
-    const token = sb.admin.createToken(other.email, ['workspace-users-read']);
-    const r = await cli(sb, ['member', 'list', '-w', ws], token);
+    const other = fx.sb.admin.createUser({ email: 'outsider@example.com' });
+    const token = fx.sb.admin.createToken(other.email, ['workspace-users-read']);
+    const r = await cli(fx, ['member', 'list', '-w', ws], token);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
       `error: You are not a member of this workspace. (HTTP 403, GET /open/workspaces/${ws}/users)\n` +
@@ -124,26 +122,26 @@ describe('members against the sandbox', () => {
   });
 
   it('removes by email after --yes, and refuses without it', async () => {
-    const refused = await cli(sb, ['member', 'remove', 'bob@example.com', '-w', ws]);
+    const refused = await cli(fx, ['member', 'remove', 'bob@example.com', '-w', ws]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`error: Remove bob@example.com from workspace ${ws}: refusing without confirmation.\nhint: Pass --yes to confirm.\n`);
-    expect((await members(sb)).map((m) => m.email)).toContain('bob@example.com');
+    expect((await members(fx)).map((m) => m.email)).toContain('bob@example.com');
 
-    const removed = await cli(sb, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes', '--json']);
+    const removed = await cli(fx, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes', '--json']);
     expect(removed.code).toBe(0);
     expect(JSON.parse(removed.stdout)).toEqual({
-      workspace_id: sb.workspaceId,
+      workspace_id: fx.sb.workspaceId,
       user_id: bobId,
       email: 'bob@example.com',
       message: 'User removed from workspace successfully.',
     });
-    expect((await members(sb)).map((m) => m.email)).toEqual(['admin@example.com']);
+    expect((await members(fx)).map((m) => m.email)).toEqual(['admin@example.com']);
 
-    const gone = await cli(sb, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes']);
+    const gone = await cli(fx, ['member', 'remove', 'bob@example.com', '-w', ws, '--yes']);
     expect(gone.code).toBe(6);
     expect(gone.stderr).toMatch(/^error: No member with email bob@example.com in workspace \d+\.\n/);
 
-    const byId = await cli(sb, ['member', 'remove', String(bobId), '-w', ws, '--yes']);
+    const byId = await cli(fx, ['member', 'remove', String(bobId), '-w', ws, '--yes']);
     expect(byId.code).toBe(6);
     expect(byId.stderr).toMatch(
       new RegExp(`^error: User ${bobId} is not a member of ".+"\\.\\nhint: See its members with \`formctl member list -w ${ws}\`\\.\\n$`),
@@ -152,18 +150,14 @@ describe('members against the sandbox', () => {
 });
 
 describe('the Community instance limit', () => {
-  let sb: TestSandbox;
-  beforeAll(async () => {
-    sb = await startTestSandbox({ community: true });
-  });
-  afterAll(() => sb.close());
+  const fx = useSandboxFixture({ community: true });
 
   it('invites a second person, then refuses a third with the seat-limit explanation (exit 5)', async () => {
-    const ws = String(sb.workspaceId);
-    const second = await cli(sb, ['member', 'add', 'second@example.com', '--role', 'user', '-w', ws, '--json']);
+    const ws = String(fx.sb.workspaceId);
+    const second = await cli(fx, ['member', 'add', 'second@example.com', '--role', 'user', '-w', ws, '--json']);
     expect(JSON.parse(second.stdout)).toEqual({ outcome: 'invited', message: 'Registration invitation email sent to user.' });
 
-    const third = await cli(sb, ['member', 'add', 'third@example.com', '--role', 'user', '-w', ws]);
+    const third = await cli(fx, ['member', 'add', 'third@example.com', '--role', 'user', '-w', ws]);
     expect(third.code).toBe(5);
     expect(third.stdout).toBe('');
     const [error, hint, rest] = third.stderr.split('\n');

@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 
 // `webhook trigger` answers the form through its public route, so a real delivery reaches the receiver,
@@ -15,24 +16,22 @@ beforeAll(() => {
 afterAll(() => home.cleanup());
 
 describe.each(FLAVORS)('%s flavour', (flavor) => {
-  let sb: TestSandbox;
+  const fx = useSandboxFixture({ flavor, seed: 1, allowPrivateWebhooks: true, perTest: true });
   let receiver: StubServer;
-  const cli = (args: string[]) => runFormctl(args, { env: { ...home.env, ...sb.env } });
+  const cli = (args: string[]) => runFormctl(args, { env: fx.env });
 
   beforeEach(async () => {
-    sb = await startTestSandbox({ flavor, seed: 1, allowPrivateWebhooks: true });
     receiver = await startStubServer((_req, res) => json(res, 200, { ok: true }));
   });
   afterEach(async () => {
-    await sb.close();
     await receiver.close();
   });
 
   it('a triggered answer is delivered, signed, with the answers given and a sample for a required field left out', async () => {
     const secret = 'trigger-test-secret-0123456789';
-    const file = join(home.dir, `secret-${flavor}.txt`);
+    const file = join(fx.home.dir, `secret-${flavor}.txt`);
     writeFileSync(file, secret);
-    const form = String(sb.formId);
+    const form = String(fx.sb.formId);
     const created = await cli(['webhook', 'create', form, '--url', `${receiver.url}/hook`, '--secret-file', file, '--allow-private']);
     expect(created.code, created.stderr).toBe(0);
 
@@ -41,17 +40,17 @@ describe.each(FLAVORS)('%s flavour', (flavor) => {
     expect(JSON.parse(r.stdout)).toEqual({ answers: { rating: 4, email: 'ada@example.com', name: 'Sample name' } });
     expect(r.stderr).toBe('note: sample values for the required field not given: Name.\n');
 
-    await sb.admin.deliveries();
+    await fx.sb.admin.deliveries();
     expect(receiver.requests).toHaveLength(1);
     const delivery = receiver.requests[0]!;
     expect(delivery.method).toBe('POST');
     expect(delivery.headers.authorization).toBeUndefined();
     expect(verifySignature(secret, delivery.body, String(delivery.headers['x-webhook-signature'])).valid).toBe(true);
-    expect(JSON.parse(delivery.body)).toMatchObject({ form_id: sb.formId });
+    expect(JSON.parse(delivery.body)).toMatchObject({ form_id: fx.sb.formId });
   });
 
   it('an unknown field or a value of the wrong type is refused before anything is sent (exit 2)', async () => {
-    const form = String(sb.formId);
+    const form = String(fx.sb.formId);
     const unknown = await cli(['webhook', 'trigger', form, '--data', 'nope=1']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^error: Unknown field "nope" in form /);
