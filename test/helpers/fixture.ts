@@ -12,6 +12,12 @@ import { type TestSandbox, startTestSandbox } from './sandbox.js';
 export interface SandboxFixtureOptions extends SandboxOptions {
   /** Fresh home, sandbox and work dir for every test (beforeEach/afterEach); default: one for the describe block (beforeAll/afterAll). */
   perTest?: boolean;
+  /**
+   * One sandbox for the block, a fresh home and work dir for every test (what a test saves, a profile
+   * or a backup, never reaches the next). A before-all hook registered after the fixture reads the
+   * block's own home, removed before the first test. Not needed with `perTest`.
+   */
+  homePerTest?: boolean;
   /** Variables added to `env` after the home's and the sandbox's, e.g. `(sb) => ({ FORMCTL_WORKSPACE: String(sb.workspaceId) })`. */
   env?: (sb: TestSandbox) => NodeJS.ProcessEnv;
 }
@@ -37,6 +43,8 @@ export interface ManualSandboxFixture extends SandboxFixture {
    * the work dir and the home; each step runs even when another fails. Does nothing when not started.
    */
   stop(this: void): Promise<void>;
+  /** Removes the home and the work dir and makes a fresh home (`env` follows it); the sandbox stays. */
+  renewHome(this: void): void;
 }
 
 interface State {
@@ -48,7 +56,7 @@ interface State {
 }
 
 export function sandboxFixture(opts: SandboxFixtureOptions = {}): ManualSandboxFixture {
-  const { perTest: _perTest, env: extraEnv, ...sandboxOptions } = opts;
+  const { perTest: _perTest, homePerTest: _homePerTest, env: extraEnv, ...sandboxOptions } = opts;
   let state: State | undefined;
   const started = (what: string): State & { sb: TestSandbox; env: NodeJS.ProcessEnv } => {
     if (!state?.sb || !state.env)
@@ -89,9 +97,18 @@ export function sandboxFixture(opts: SandboxFixtureOptions = {}): ManualSandboxF
       throw e;
     }
   };
+  const renewHome = (): void => {
+    const s = started('home');
+    const old = [s.work, s.home.dir];
+    s.work = undefined;
+    s.home = tempHome();
+    s.env = { ...s.home.env, ...s.sb.env, ...extraEnv?.(s.sb) };
+    for (const dir of old) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  };
   return {
     start,
     stop,
+    renewHome,
     get home() {
       const { dir, env } = started('home').home;
       return { dir, env };
@@ -112,7 +129,7 @@ export function sandboxFixture(opts: SandboxFixtureOptions = {}): ManualSandboxF
 /**
  * `const fx = useSandboxFixture({ flavor, seed: 1 })` in a describe block (or at a file's top):
  * before its tests, a temp home and a sandbox on port 0 (the options are startTestSandbox's, plus
- * `perTest` and `env`); after them, the sandbox is closed and the home and `fx.work` removed, on
+ * `perTest`, `homePerTest` and `env`); after them, the sandbox is closed and the home and `fx.work` removed, on
  * every path (a failed or timed-out start included). Read `fx.sb`, `fx.env`, `fx.home`, `fx.work`
  * in tests, or in hooks registered after this call (they run after its start, and their after-hooks
  * before its stop).
@@ -124,6 +141,7 @@ export function useSandboxFixture(opts: SandboxFixtureOptions = {}): SandboxFixt
     afterEach(fx.stop);
   } else {
     beforeAll(fx.start);
+    if (opts.homePerTest) beforeEach(fx.renewHome);
     afterAll(fx.stop);
   }
   return fx;
@@ -134,7 +152,7 @@ export function useSandboxFixture(opts: SandboxFixtureOptions = {}): SandboxFixt
  * own (options no other test shares): the same fixture, started now and stopped when the test ends
  * (onTestFinished), on every path: a failed assertion, a timeout, a start still under way.
  */
-export async function sandboxForTest(opts: Omit<SandboxFixtureOptions, 'perTest'> = {}): Promise<SandboxFixture> {
+export async function sandboxForTest(opts: Omit<SandboxFixtureOptions, 'perTest' | 'homePerTest'> = {}): Promise<SandboxFixture> {
   const fx = sandboxFixture(opts);
   onTestFinished(fx.stop);
   await fx.start();

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFixture, sandboxForTest, useSandboxFixture } from '../../helpers/fixture.js';
 
 describe('useSandboxFixture', () => {
@@ -24,6 +24,32 @@ describe('useSandboxFixture', () => {
       expect(existsSync(s.home) || existsSync(s.work)).toBe(false);
       await expect(fetch(s.url)).rejects.toThrow();
     }
+  });
+});
+
+describe('useSandboxFixture with homePerTest', () => {
+  const seen: Array<{ home: string; work: string; url: string }> = [];
+  let blockHome = '';
+  describe('one sandbox, a home per test', () => {
+    const fx = useSandboxFixture({ homePerTest: true, env: (sb) => ({ FORMCTL_WORKSPACE: String(sb.workspaceId) }) });
+    beforeAll(() => {
+      blockHome = fx.home.dir;
+    });
+    it.each([1, 2])("run %i: a home and work dir of its own, the env following them, the block's home gone", () => {
+      expect(fx.env).toEqual({ ...fx.home.env, ...fx.sb.env, FORMCTL_WORKSPACE: String(fx.sb.workspaceId) });
+      expect(existsSync(fx.home.dir) && existsSync(fx.work)).toBe(true);
+      expect(fx.home.dir).not.toBe(blockHome);
+      expect(existsSync(blockHome)).toBe(false);
+      for (const s of seen) expect(existsSync(s.home) || existsSync(s.work)).toBe(false);
+      seen.push({ home: fx.home.dir, work: fx.work, url: fx.sb.url });
+    });
+  });
+  it('kept one sandbox for both, then closed it and removed every dir', async () => {
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.home).not.toBe(seen[1]!.home);
+    expect(seen[0]!.url).toBe(seen[1]!.url);
+    for (const s of seen) expect(existsSync(s.home) || existsSync(s.work)).toBe(false);
+    await expect(fetch(seen[0]!.url)).rejects.toThrow();
   });
 });
 
