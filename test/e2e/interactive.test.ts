@@ -1,30 +1,19 @@
 // Prompts in a real terminal (tmux), and the same commands without one failing fast with the flag
 // to pass. Needs tmux (apt package "tmux"); without it the terminal half is skipped with a notice.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { answer } from '../sandbox/helpers.js';
 import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 
-let sandbox: TestSandbox;
-let home: ReturnType<typeof tempHome>;
+const fx = useSandboxFixture({ seed: 2, homePerTest: true });
 const sessions: TmuxSession[] = [];
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 2 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  home = tempHome();
-});
 afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
-  home.cleanup();
 });
 
-const env = () => ({ ...home.env, ...sandbox.env });
+const env = () => ({ ...fx.env });
 const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
   const s = startTmux(args, { env: extra });
   sessions.push(s);
@@ -105,12 +94,12 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
 
   it('form delete of a form with submissions asks to type its slug; a wrong slug cancels (exit 3)', async () => {
     const made = await runFormctl(
-      ['form', 'create', '-w', String(sandbox.workspaceId), '--title', 'Answered', '--field', 'Name', '--visibility', 'public', '--json', 'id,slug,properties'],
+      ['form', 'create', '-w', String(fx.sb.workspaceId), '--title', 'Answered', '--field', 'Name', '--visibility', 'public', '--json', 'id,slug,properties'],
       { env: env() },
     );
     expect(made.code, made.stderr).toBe(0);
     const created = JSON.parse(made.stdout) as { id: number; slug: string; properties: Array<{ id: string }> };
-    for (const n of ['Ada', 'Grace']) expect((await answer(sandbox, created.slug, { [created.properties[0]!.id]: n })).status).toBeLessThan(300);
+    for (const n of ['Ada', 'Grace']) expect((await answer(fx.sb, created.slug, { [created.properties[0]!.id]: n })).status).toBeLessThan(300);
     const got = await runFormctl(['form', 'get', String(created.id), '--json', 'slug,title,submissions_count'], { env: env() });
     const form = JSON.parse(got.stdout) as { slug: string; title: string; submissions_count: number };
     expect(form.submissions_count).toBe(2);
@@ -137,16 +126,16 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
   });
 
   it('auth login asks for the token with hidden input and saves it; the token never appears on screen', async () => {
-    const t = term(['auth', 'login', '--base-url', sandbox.url], { ...home.env });
+    const t = term(['auth', 'login', '--base-url', fx.sb.url], { ...fx.home.env });
     await t.waitForText(/Personal access token for 127\.0\.0\.1:\d+/);
-    t.type(sandbox.tokens.all);
+    t.type(fx.sb.tokens.all);
     t.sendKeys('Enter');
     expect(await t.exitCode()).toBe(0);
     const screen = t.screen();
     expect(screen).toContain('Logged in to 127.0.0.1');
-    expect(screen).not.toContain(sandbox.tokens.all);
-    expect(screen).not.toContain(sandbox.tokens.all.slice(4, 16));
-    const status = await runFormctl(['auth', 'status'], { env: home.env });
+    expect(screen).not.toContain(fx.sb.tokens.all);
+    expect(screen).not.toContain(fx.sb.tokens.all.slice(4, 16));
+    const status = await runFormctl(['auth', 'status'], { env: fx.home.env });
     expect(status.code, status.stderr).toBe(0);
   });
 
@@ -161,7 +150,7 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
   });
 
   it('form create run bare walks through title and first field, then creates a draft form', async () => {
-    const t = term(['form', 'create'], { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) });
+    const t = term(['form', 'create'], { ...env(), FORMCTL_WORKSPACE: String(fx.sb.workspaceId) });
     await t.waitForText(/\? Title/);
     t.type('Tmux feedback');
     t.sendKeys('Enter');
@@ -189,7 +178,7 @@ describe.skipIf(!hasTmux())('interactive, in a real terminal (tmux)', () => {
   });
 
   it('member add with CI=true on a terminal gives the reason prompts are off, not "run on a terminal"', async () => {
-    const t = term(['member', 'add', '--role', 'user', '-w', String(sandbox.workspaceId)], { ...env(), CI: 'true' });
+    const t = term(['member', 'add', '--role', 'user', '-w', String(fx.sb.workspaceId)], { ...env(), CI: 'true' });
     expect(await t.exitCode()).toBe(2);
     const screen = t.screen().replace(/\n/g, '');
     expect(screen).toContain('error: Missing <email> argument.');
@@ -205,21 +194,21 @@ describe('the same commands without a terminal fail fast with the flag to pass',
   });
 
   it('workspace delete without --yes', async () => {
-    const r = await runFormctl(['workspace', 'delete', String(sandbox.workspaceId)], { env: env() });
+    const r = await runFormctl(['workspace', 'delete', String(fx.sb.workspaceId)], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `error: Delete workspace ${sandbox.workspaceId} with all its forms and submissions: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
+      `error: Delete workspace ${fx.sb.workspaceId} with all its forms and submissions: refusing without confirmation.\nhint: Pass --yes to confirm.\n`,
     );
   });
 
   it('auth login without --with-token', async () => {
-    const r = await runFormctl(['auth', 'login', '--base-url', sandbox.url], { env: home.env });
+    const r = await runFormctl(['auth', 'login', '--base-url', fx.sb.url], { env: fx.home.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hint: Pass --with-token and pipe the token on stdin');
   });
 
   it('form create without --title', async () => {
-    const r = await runFormctl(['form', 'create'], { env: { ...env(), FORMCTL_WORKSPACE: String(sandbox.workspaceId) } });
+    const r = await runFormctl(['form', 'create'], { env: { ...env(), FORMCTL_WORKSPACE: String(fx.sb.workspaceId) } });
     expect(r).toEqual({
       code: 2,
       stdout: '',
