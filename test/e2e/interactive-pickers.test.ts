@@ -2,49 +2,34 @@
 // run bare, in a real terminal (tmux); and the same commands without one failing fast,
 // before any request, with the argument or flag to pass. Needs tmux (apt package "tmux"); without it
 // the terminal half is skipped with a notice.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 
-let sandbox: TestSandbox;
-let home: ReturnType<typeof tempHome>;
+// The forms are made with the block's home, removed before the first test; each test has a home of its own.
+const fx = useSandboxFixture({ seed: 1, allowPrivateWebhooks: true, homePerTest: true });
 const sessions: TmuxSession[] = [];
 /** Ids of two forms created for the picker to choose between, besides the seeded demo form. */
 let alpha: number;
 let beta: number;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: 1, allowPrivateWebhooks: true });
-  const h = tempHome();
-  try {
-    const create = async (title: string) => {
-      const r = await runFormctl(['form', 'create', '-w', String(sandbox.workspaceId), '--title', title, '--json', 'id'], {
-        env: { ...h.env, ...sandbox.env },
-      });
-      expect(r.code, r.stderr).toBe(0);
-      return (JSON.parse(r.stdout) as { id: number }).id;
-    };
-    alpha = await create('Alpha survey');
-    beta = await create('Beta signup');
-  } finally {
-    h.cleanup();
-  }
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  home = tempHome();
+  const create = async (title: string) => {
+    const r = await runFormctl(['form', 'create', '-w', String(fx.sb.workspaceId), '--title', title, '--json', 'id'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { id: number }).id;
+  };
+  alpha = await create('Alpha survey');
+  beta = await create('Beta signup');
 });
 afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
-  home.cleanup();
 });
 
 /** The sandbox with its workspace as the default, so only the form is picked. */
-const env = () => ({ ...home.env, ...sandbox.env, FORMCTL_WORKSPACE: String(sandbox.workspaceId) });
+const env = () => ({ ...fx.env, FORMCTL_WORKSPACE: String(fx.sb.workspaceId) });
 const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
   const s = startTmux(args, { env: extra });
   sessions.push(s);
@@ -127,7 +112,7 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
 
   it('member add run bare walks through email (re-asked when invalid), role and workspace; a new person is invited', async () => {
     // No default workspace: the workspace is picked too.
-    const t = term(['member', 'add'], { ...home.env, ...sandbox.env });
+    const t = term(['member', 'add'], fx.env);
     await t.waitForText(/\? Email address/);
     t.type('newbie@example');
     t.sendKeys('Enter');
@@ -144,9 +129,9 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
     t.sendKeys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(t.screen()).toContain(
-      `✓ Invited newbie@example.com to workspace ${sandbox.workspaceId} as readonly: no account exists yet, so an invitation email was sent.`,
+      `✓ Invited newbie@example.com to workspace ${fx.sb.workspaceId} as readonly: no account exists yet, so an invitation email was sent.`,
     );
-    const invites = await runFormctl(['invite', 'list', '-w', String(sandbox.workspaceId), '--json', 'email,role,status'], { env: env() });
+    const invites = await runFormctl(['invite', 'list', '-w', String(fx.sb.workspaceId), '--json', 'email,role,status'], { env: env() });
     expect(invites.code, invites.stderr).toBe(0);
     expect(JSON.parse(invites.stdout)).toContainEqual({ email: 'newbie@example.com', role: 'readonly', status: 'pending' });
   });
@@ -165,7 +150,7 @@ describe.skipIf(!hasTmux())('pickers and walk-throughs in a real terminal (tmux)
     t.sendKeys('Enter');
     expect(await t.exitCode()).toBe(0);
     noStack(t.screen());
-    const left = await runFormctl(['submission', 'list', String(sandbox.formId), '--json', 'id'], { env: env() });
+    const left = await runFormctl(['submission', 'list', String(fx.sb.formId), '--json', 'id'], { env: env() });
     expect((JSON.parse(left.stdout) as Array<{ id: number }>).map((x) => x.id)).not.toContain(1);
   });
 
@@ -187,7 +172,7 @@ describe('without a terminal: exit 2 naming the argument or flag, and no request
   afterAll(async () => {
     await stub.close();
   });
-  const stubEnv = () => ({ ...home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' });
+  const stubEnv = () => ({ ...fx.home.env, FORMCTL_BASE_URL: stub.url, FORMCTL_TOKEN: 'fsk_test' });
 
   const FORM =
     'error: Missing <form> argument.\nhint: Pass the form id or slug as <form> (prompts are off: not a terminal, CI, or --no-input). See `formctl form list`.\n';
