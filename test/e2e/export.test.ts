@@ -2,10 +2,11 @@ import { spawnTracked as spawn } from '../helpers/processes.js';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
 import { startStubServer } from '../helpers/http.js';
-import { FLAVORS, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { FLAVORS, type TestSandbox } from '../helpers/sandbox.js';
 
 /** What the sandbox itself sends for an export, fetched without formctl (sync CSV or job → file_url). */
 async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Promise<Buffer> {
@@ -24,146 +25,126 @@ async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Pr
 }
 
 describe('submission export (e2e)', () => {
-  let home: ReturnType<typeof tempHome>;
-  let sb: TestSandbox;
-  let work: string;
+  const fx = useSandboxFixture({ seed: 30, exportAsyncThreshold: 20, exportJobStepMs: 20 });
   beforeAll(async () => {
-    home = tempHome();
-    work = mkdtempSync(join(tmpdir(), 'formctl-export-e2e-'));
     // 30 submissions; a threshold of 20 makes the export async.
-    sb = await startTestSandbox({ seed: 30, exportAsyncThreshold: 20, exportJobStepMs: 20 });
-  });
-  afterAll(async () => {
-    await sb.close();
-    home.cleanup();
-    rmSync(work, { recursive: true, force: true });
   });
 
   it('async export: polls, downloads, and writes the exact bytes the sandbox generated', async () => {
-    const out = join(work, 'async.csv');
-    const r = await runFormctl(['submission', 'export', String(sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], {
-      env: { ...home.env, ...sb.env },
+    const out = join(fx.work, 'async.csv');
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formSlug), '--columns', 'email,name,created_at', '-o', out, '--poll-interval', '0.1'], {
+      env: fx.env,
     });
     // The rows done out of the total, with a bar; not the job's id and a bare percentage. stderr is
     // not a terminal here: the last status only, once (test/e2e/export-progress.test.ts).
     expect(r.stderr).toBe('Exporting: completed ▕██████████▏ 30/30 rows\n');
     expect(r.code).toBe(0);
-    const expected = await sandboxCsv(sb, { email: true, name: true, created_at: true });
+    const expected = await sandboxCsv(fx.sb, { email: true, name: true, created_at: true });
     expect(readFileSync(out).equals(expected)).toBe(true);
     expect(expected.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    expect(readdirSync(work)).toEqual(['async.csv']);
+    expect(readdirSync(fx.work)).toEqual(['async.csv']);
     // People's answers: the file is the user's alone, whatever the umask.
     expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
   it.each(FLAVORS)('sync export (below the threshold) on the %s flavour to the server-given name, byte-identical, --json report', async (flavor) => {
-    const small = await startTestSandbox({ flavor, seed: 5 });
-    const dir = mkdtempSync(join(tmpdir(), 'formctl-export-sync-'));
-    try {
-      const r = await runFormctl(['submission', 'export', String(small.formId), '--json'], { env: { ...home.env, ...small.env }, cwd: dir });
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      const name = `${small.formSlug}-submission-data.csv`;
-      expect(readdirSync(dir)).toEqual([name]);
-      const expected = await sandboxCsv(small, { name: true, email: true, rating: true, comments: true, created_at: true });
-      expect(readFileSync(join(dir, name)).equals(expected)).toBe(true);
-      expect(JSON.parse(r.stdout)).toEqual({ file: name, bytes: expected.length, job_id: null });
-    } finally {
-      await small.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { sb: small, env, work: dir } = await sandboxForTest({ flavor, seed: 5 });
+    const r = await runFormctl(['submission', 'export', String(small.formId), '--json'], { env, cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const name = `${small.formSlug}-submission-data.csv`;
+    expect(readdirSync(dir)).toEqual([name]);
+    const expected = await sandboxCsv(small, { name: true, email: true, rating: true, comments: true, created_at: true });
+    expect(readFileSync(join(dir, name)).equals(expected)).toBe(true);
+    expect(JSON.parse(r.stdout)).toEqual({ file: name, bytes: expected.length, job_id: null });
   });
 
   it('-o - writes the CSV to stdout; an unknown column exits 2 listing the valid ones', async () => {
-    const r = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name', '-o', '-', '--poll-interval', '0.1'], {
-      env: { ...home.env, ...sb.env },
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '--columns', 'name', '-o', '-', '--poll-interval', '0.1'], {
+      env: fx.env,
     });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe((await sandboxCsv(sb, { name: true })).toString('utf8'));
-    const bad = await runFormctl(['submission', 'export', String(sb.formId), '--columns', 'name,shoe'], { env: { ...home.env, ...sb.env } });
+    expect(r.stdout).toBe((await sandboxCsv(fx.sb, { name: true })).toString('utf8'));
+    const bad = await runFormctl(['submission', 'export', String(fx.sb.formId), '--columns', 'name,shoe'], { env: fx.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
-      `error: Unknown column id for form "Customer feedback (demo)" (id ${sb.formId}): shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at, status, meta.attribution.<utm_source|utm_medium|utm_campaign|utm_id|utm_term|utm_content|utm_source_platform|utm_creative_format|utm_marketing_tactic|gclid|gbraid|wbraid|dclid|fbclid|ttclid|msclkid>\n`,
+      `error: Unknown column id for form "Customer feedback (demo)" (id ${fx.sb.formId}): shoe.\nhint: Valid columns: name (Name), email (Email), rating (Rating), comments (Comments), created_at, status, meta.attribution.<utm_source|utm_medium|utm_campaign|utm_id|utm_term|utm_content|utm_source_platform|utm_creative_format|utm_marketing_tactic|gclid|gbraid|wbraid|dclid|fbclid|ttclid|msclkid>\n`,
     );
   });
 
   it('--no-wait prints the job id; export-status --download fetches it later', async () => {
-    const r = await runFormctl(['submission', 'export', String(sb.formId), '--no-wait'], { env: { ...home.env, ...sb.env } });
+    const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '--no-wait'], { env: fx.env });
     expect(r.code).toBe(0);
     const jobId = r.stdout.trim();
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.stderr).toContain(
-      `note: export job ${jobId} runs in the background; fetch it with: formctl submission export-status ${sb.formId} ${jobId} --download`,
+      `note: export job ${jobId} runs in the background; fetch it with: formctl submission export-status ${fx.sb.formId} ${jobId} --download`,
     );
-    const out = join(work, 'later.csv');
-    const d = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], {
-      env: { ...home.env, ...sb.env },
+    const out = join(fx.work, 'later.csv');
+    const d = await runFormctl(['submission', 'export-status', String(fx.sb.formId), jobId, '--download', '-o', out, '--poll-interval', '0.1'], {
+      env: fx.env,
     });
     expect(d.code).toBe(0);
-    expect(readFileSync(out).equals(await sandboxCsv(sb, { name: true, email: true, rating: true, comments: true, created_at: true }))).toBe(true);
-    const st = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json'], { env: { ...home.env, ...sb.env } });
+    expect(readFileSync(out).equals(await sandboxCsv(fx.sb, { name: true, email: true, rating: true, comments: true, created_at: true }))).toBe(true);
+    const st = await runFormctl(['submission', 'export-status', String(fx.sb.formId), jobId, '--json'], { env: fx.env });
     expect(JSON.parse(st.stdout)).toMatchObject({ job_id: jobId, status: 'completed', progress: 100 });
     // The file's link downloads every answer without a token: printed only when named.
     expect(JSON.parse(st.stdout)).not.toHaveProperty('file_url');
     expect(st.stderr).toBe(
-      `note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: formctl submission export-status ${sb.formId} ${jobId} --download\n`,
+      `note: the job's file_url is left out (anyone holding it can download every answer); name it to print it: --json file_url. To download the file: formctl submission export-status ${fx.sb.formId} ${jobId} --download\n`,
     );
-    const link = await runFormctl(['submission', 'export-status', String(sb.formId), jobId, '--json', 'file_url'], { env: { ...home.env, ...sb.env } });
+    const link = await runFormctl(['submission', 'export-status', String(fx.sb.formId), jobId, '--json', 'file_url'], { env: fx.env });
     expect(link.code).toBe(0);
     expect(JSON.parse(link.stdout)).toEqual({ file_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
     expect(link.stderr).toBe('');
-    const human = await runFormctl(['submission', 'export-status', String(sb.formId), jobId], { env: { ...home.env, ...sb.env } });
+    const human = await runFormctl(['submission', 'export-status', String(fx.sb.formId), jobId], { env: fx.env });
     expect(human.stdout).toContain('file\tready\n');
     expect(human.stdout + human.stderr).not.toContain(JSON.parse(link.stdout).file_url);
-    const gone = await runFormctl(['submission', 'export-status', String(sb.formId), 'no-such-job'], { env: { ...home.env, ...sb.env } });
+    const gone = await runFormctl(['submission', 'export-status', String(fx.sb.formId), 'no-such-job'], { env: fx.env });
     expect(gone.code).toBe(6);
     expect(gone.stderr).toContain('error: Export job no-such-job was not found');
   });
 
   it('--no-wait on the deployed flavour (job status closed to tokens): refused before the export is sent, exit 2, no job id', async () => {
     // Refused whatever the export's size: the service is known by its status routes, before anything is sent.
-    const deployed = await startTestSandbox({ flavor: 'deployed', seed: 5 });
+    const { sb: deployed, env, work: dir } = await sandboxForTest({ flavor: 'deployed', seed: 5 });
+    // In a directory of its own: a formctl that sent the export would save the CSV there.
+    const r = await runFormctl(['submission', 'export', String(deployed.formId), '--no-wait'], { env, cwd: dir });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.\n' +
+        `hint: Run \`formctl submission export ${deployed.formId}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.\n`,
+    });
+    const debug = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
+      env,
+      cwd: dir,
+    });
+    expect(debug.code).toBe(2);
+    // The first run's answer (closed to tokens) is remembered for this service: no probe again.
+    expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([`[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`]);
+    // Without that memory (a fresh cache), one probe of the code's status path decides it.
+    const fresh = mkdtempSync(join(tmpdir(), 'formctl-cache-'));
     try {
-      // In a directory of its own: a formctl that sent the export would save the CSV there.
-      const r = await runFormctl(['submission', 'export', String(deployed.formId), '--no-wait'], { env: { ...home.env, ...deployed.env }, cwd: work });
-      expect(r).toEqual({
-        code: 2,
-        stdout: '',
-        stderr:
-          'error: --no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.\n' +
-          `hint: Run \`formctl submission export ${deployed.formId}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.\n`,
+      const probe = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
+        env: { ...env, FORMCTL_CACHE_DIR: fresh },
+        cwd: dir,
       });
-      const debug = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
-        env: { ...home.env, ...deployed.env },
-        cwd: work,
-      });
-      expect(debug.code).toBe(2);
-      // The first run's answer (closed to tokens) is remembered for this service: no probe again.
-      expect(debug.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([`[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`]);
-      // Without that memory (a fresh cache), one probe of the code's status path decides it.
-      const fresh = mkdtempSync(join(tmpdir(), 'formctl-cache-'));
-      try {
-        const probe = await runFormctl(['--debug', 'submission', 'export', String(deployed.formId), '--no-wait'], {
-          env: { ...home.env, ...deployed.env, FORMCTL_CACHE_DIR: fresh },
-          cwd: work,
-        });
-        expect(probe.code).toBe(2);
-        expect(probe.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
-          `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
-          `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/status/00000000-0000-0000-0000-000000000000`,
-        ]);
-      } finally {
-        rmSync(fresh, { recursive: true, force: true });
-      }
-      // What the hint says works.
-      const out = join(work, 'deployed.csv');
-      const all = await runFormctl(['submission', 'export', String(deployed.formId), '-o', out], { env: { ...home.env, ...deployed.env } });
-      expect(all.stderr).toBe('');
-      expect(all.code).toBe(0);
-      expect(readFileSync(out, 'utf8').trimEnd().split('\n').length).toBe(6);
+      expect(probe.code).toBe(2);
+      expect(probe.stderr.split('\n').filter((l) => l.startsWith('[debug] > '))).toEqual([
+        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}`,
+        `[debug] > GET ${deployed.url}/open/forms/${deployed.formId}/submissions/export/status/00000000-0000-0000-0000-000000000000`,
+      ]);
     } finally {
-      await deployed.close();
+      rmSync(fresh, { recursive: true, force: true });
     }
+    // What the hint says works.
+    const out = join(dir, 'deployed.csv');
+    const all = await runFormctl(['submission', 'export', String(deployed.formId), '-o', out], { env });
+    expect(all.stderr).toBe('');
+    expect(all.code).toBe(0);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n').length).toBe(6);
   });
 });
 
