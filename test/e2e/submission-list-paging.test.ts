@@ -1,11 +1,11 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { sandboxForTest } from '../helpers/fixture.js';
+import { type TestSandbox } from '../helpers/sandbox.js';
 
 // The deployed list orders by created_at to the second alone, and same-second submissions come in
 // no set order: two page requests may disagree about them, so page 2 can repeat one of page 1 and
@@ -27,22 +27,13 @@ async function page(sb: TestSandbox, n: number, perPage = 100): Promise<{ data: 
   return (await r.json()) as { data: Listed[]; meta: { total: number; last_page: number } };
 }
 
-let sb: TestSandbox | undefined;
-let home: ReturnType<typeof tempHome> | undefined;
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
-  await sb?.close();
-  sb = undefined;
-  home?.cleanup();
-  home = undefined;
 });
 
-async function start(): Promise<{ sb: TestSandbox; env: NodeJS.ProcessEnv }> {
-  sb = await startTestSandbox({ flavor: 'deployed', seed: 150, unstableTies: true });
-  home = tempHome();
-  return { sb, env: { ...home.env, ...sb.env } };
-}
+/** The test's own deployed sandbox with unstable ties (stopped when the test ends). */
+const start = () => sandboxForTest({ flavor: 'deployed', seed: 150, unstableTies: true });
 
 describe('the sandbox (deployed, unstableTies) reproduces same-second ties moving between page requests', () => {
   it('pages 1 and 2 read one after the other repeat one submission and leave another out', async () => {
@@ -109,9 +100,7 @@ describe('looking a submission up when same-second submissions move between page
   });
 
   it('a bulk update finds every line', async () => {
-    const { sb, env } = await start();
-    const work = mkdtempSync(join(tmpdir(), 'formctl-ties-bulk-'));
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    const { sb, env, work } = await start();
     const file = join(work, 'lines.ndjson');
     writeFileSync(file, STRADDLING.map((id) => JSON.stringify({ submission_id: id, rating: 4 })).join('\n') + '\n');
     const r = await runFormctl(['submission', 'update', String(sb.formId), '--from', file, '--dry-run'], { env });
@@ -181,10 +170,8 @@ describe('submission list --all when the list cannot be read whole (e2e)', () =>
 
 describe('a bulk update when the list cannot be read whole (e2e)', () => {
   it('a line naming a submission not found says it may exist (not "has no submission"); the others go on', async () => {
-    const { sb, env } = await start();
+    const { sb, env, work } = await start();
     const url = await startTotalPlusOneProxy(sb.url);
-    const work = mkdtempSync(join(tmpdir(), 'formctl-ties-bulk-short-'));
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
     const file = join(work, 'lines.ndjson');
     writeFileSync(file, [JSON.stringify({ submission_id: 7, rating: 4 }), JSON.stringify({ submission_id: 999, rating: 4 })].join('\n') + '\n');
     const r = await runFormctl(['submission', 'update', String(sb.formId), '--from', file, '--dry-run'], { env: { ...env, FORMCTL_BASE_URL: url } });
@@ -207,10 +194,7 @@ describe('a bulk update when the list cannot be read whole (e2e)', () => {
 
 describe('a chunked export when the list cannot be read whole (deployed flavour, e2e)', () => {
   it('saves the rows it could read, then one error line and exit 10', async () => {
-    sb = await startTestSandbox({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
-    home = tempHome();
-    const work = mkdtempSync(join(tmpdir(), 'formctl-ties-export-'));
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    const { sb, home, work } = await sandboxForTest({ flavor: 'deployed', seed: 1200, exportJobStepMs: 5 });
     const url = await startTotalPlusOneProxy(sb.url);
     const out = join(work, 'big.csv');
     const r = await runFormctl(['submission', 'export', String(sb.formId), '-o', out, '--json'], {
