@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFormctl, tempHome } from '../helpers/cli.js';
-import { type Flavor, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runFormctl } from '../helpers/cli.js';
+import { useSandboxFixture } from '../helpers/fixture.js';
+import { type Flavor } from '../helpers/sandbox.js';
 
 // A copy between two services, each reached with its own profile: the source sandbox of one flavour,
 // the target of the other, on two ports (docs/forms.md, "Copying a form").
@@ -10,25 +11,20 @@ describe.each([
   ['spec', 'deployed'],
   ['deployed', 'spec'],
 ] as [Flavor, Flavor][])('form copy from a %s sandbox to a %s sandbox under two profiles', (fromFlavor, toFlavor) => {
-  let stage: TestSandbox;
-  let prod: TestSandbox;
-  let home: ReturnType<typeof tempHome>;
-  /** The config and state dirs only: each command names its profile. */
-  let env: NodeJS.ProcessEnv;
+  // Two services: the stage fixture's home holds the profiles of both.
+  const stage = useSandboxFixture({ flavor: fromFlavor, allowPrivateWebhooks: true });
+  const prod = useSandboxFixture({ flavor: toFlavor, allowPrivateWebhooks: true });
   let formId: number;
   const SOURCE_SECRET = 'source-secret-0123456789';
   const NEW_SECRET = 'copy-secret-abcdefghijk';
 
-  const fc = (args: string[], input?: string) => runFormctl(args, { env, input });
+  /** The config and state dirs only: each command names its profile. */
+  const fc = (args: string[], input?: string) => runFormctl(args, { env: stage.home.env, input });
 
   beforeAll(async () => {
-    stage = await startTestSandbox({ flavor: fromFlavor, allowPrivateWebhooks: true });
-    prod = await startTestSandbox({ flavor: toFlavor, allowPrivateWebhooks: true });
-    home = tempHome();
-    env = home.env;
     for (const [name, sb] of [
-      ['stage', stage],
-      ['prod', prod],
+      ['stage', stage.sb],
+      ['prod', prod.sb],
     ] as const) {
       const login = await fc(['--profile', name, 'auth', 'login', '--base-url', sb.url, '--with-token'], sb.tokens.all);
       expect(login.code).toBe(0);
@@ -39,7 +35,7 @@ describe.each([
       'form',
       'create',
       '-w',
-      String(stage.workspaceId),
+      String(stage.sb.workspaceId),
       '--title',
       'Contact',
       '--field',
@@ -55,8 +51,8 @@ describe.each([
     ]);
     expect(created.stderr).toBe('');
     formId = Number(created.stdout.split('\t')[0]);
-    writeFileSync(join(home.dir, 'source-secret.txt'), SOURCE_SECRET);
-    writeFileSync(join(home.dir, 'new-secret.txt'), `${NEW_SECRET}\n`);
+    writeFileSync(join(stage.home.dir, 'source-secret.txt'), SOURCE_SECRET);
+    writeFileSync(join(stage.home.dir, 'new-secret.txt'), `${NEW_SECRET}\n`);
     const hook = await fc([
       '--profile',
       'stage',
@@ -66,17 +62,12 @@ describe.each([
       '--url',
       'http://127.0.0.1:9/in',
       '--secret-file',
-      join(home.dir, 'source-secret.txt'),
+      join(stage.home.dir, 'source-secret.txt'),
       '--header',
       'X-Api-Key: key-123',
       '--allow-private',
     ]);
     expect(hook.code).toBe(0);
-  });
-  afterAll(async () => {
-    await stage?.close();
-    await prod?.close();
-    home?.cleanup();
   });
 
   async function getForm(profile: string, id: number): Promise<Record<string, unknown>> {
@@ -93,7 +84,7 @@ describe.each([
   }
 
   it('--dry-run shows the bodies with secrets masked and sends nothing', async () => {
-    const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.workspaceId), '--json', 'id']);
+    const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
     const r = await fc([
       '--profile',
       'stage',
@@ -103,21 +94,21 @@ describe.each([
       '--to-profile',
       'prod',
       '--to-workspace',
-      String(prod.workspaceId),
+      String(prod.sb.workspaceId),
       '--with-webhooks',
       '--dry-run',
       '--json',
     ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ dry_run: true, profile: 'prod', workspace_id: prod.workspaceId, onto: null, dropped: ['slug', 'password'] });
+    expect(out).toMatchObject({ dry_run: true, profile: 'prod', workspace_id: prod.sb.workspaceId, onto: null, dropped: ['slug', 'password'] });
     expect(out.body).toMatchObject({ title: 'Contact', description: 'Say hello' });
     expect(out.body).not.toHaveProperty('password');
     expect(out.body).not.toHaveProperty('slug');
     expect(out.webhooks).toEqual([{ source_id: expect.any(Number), body: { webhook_url: 'http://127.0.0.1:9/in', webhook_headers: { 'X-Api-Key': '••••' } } }]);
     expect(r.stdout + r.stderr).not.toMatch(/pw-source|key-123|source-secret/);
     expect(r.stderr).toContain('note: dry run: would create a form in workspace');
-    const after = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.workspaceId), '--json', 'id']);
+    const after = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
     expect(after.stdout).toBe(before.stdout);
   });
 
@@ -132,17 +123,17 @@ describe.each([
       '--to-profile',
       'prod',
       '--to-workspace',
-      String(prod.workspaceId),
+      String(prod.sb.workspaceId),
       '--with-webhooks',
       '--secret-file',
-      join(home.dir, 'new-secret.txt'),
+      join(stage.home.dir, 'new-secret.txt'),
       '--json',
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ profile: 'prod', source_id: formId, created: true, dropped: ['slug', 'password'], workspace_id: prod.workspaceId });
-    expect(out.share_url).toContain(prod.url);
+    expect(out).toMatchObject({ profile: 'prod', source_id: formId, created: true, dropped: ['slug', 'password'], workspace_id: prod.sb.workspaceId });
+    expect(out.share_url).toContain(prod.sb.url);
     const copy = await getForm('prod', out.id);
     expect(copy.slug).not.toBe(source.slug);
     expect(copy.password ?? null).toBeNull();
@@ -164,7 +155,7 @@ describe.each([
       '--to-profile',
       'prod',
       '--to-workspace',
-      String(prod.workspaceId),
+      String(prod.sb.workspaceId),
       '--with-webhooks',
     ]);
     expect(bare.code).toBe(0);
@@ -177,7 +168,7 @@ describe.each([
   });
 
   it('--onto updates an existing form safely (backup, target keeps its own slug and password); a pulled file applies with --onto too', async () => {
-    const target = await fc(['--profile', 'prod', 'form', 'create', '-w', String(prod.workspaceId), '--title', 'Prod contact', '--set', 'password=pw-prod']);
+    const target = await fc(['--profile', 'prod', 'form', 'create', '-w', String(prod.sb.workspaceId), '--title', 'Prod contact', '--set', 'password=pw-prod']);
     const targetId = Number(target.stdout.split('\t')[0]);
     const before = await getForm('prod', targetId);
     const r = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--json']);
@@ -192,10 +183,10 @@ describe.each([
     // Workspace given and not the target's: refused before anything is sent.
     const wrong = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--to-workspace', '999']);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain(`error: --onto form ${targetId} is in workspace ${prod.workspaceId}, not 999; nothing was sent.`);
+    expect(wrong.stderr).toContain(`error: --onto form ${targetId} is in workspace ${prod.sb.workspaceId}, not 999; nothing was sent.`);
 
     // A file pulled from stage names stage's id and slug: apply refuses or updates the right form with --onto.
-    const file = join(home.dir, 'pulled.json');
+    const file = join(stage.home.dir, 'pulled.json');
     expect((await fc(['--profile', 'stage', 'form', 'pull', String(formId), '-o', file])).code).toBe(0);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...doc, description: 'From the file' }, null, 2));
