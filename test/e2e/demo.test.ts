@@ -1,13 +1,12 @@
 // `npm run demo` (after the build): the whole narrated tour must pass, and it must leave nothing
 // behind: no temp directory, no sandbox and no receiver still listening, also after Ctrl-C.
 import { processesWith, spawnTracked as spawn } from '../helpers/processes.js';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
+import { sandboxForTest } from '../helpers/fixture.js';
 
 interface DemoRun {
   code: number | null;
@@ -176,37 +175,31 @@ describe('npm run demo | head -n 3', { timeout: 120_000 }, () => {
 
 describe('examples/ci-export.sh', () => {
   it("exports a form without prompting, and passes formctl's exit code on", async () => {
-    const sandbox = await startTestSandbox({ seed: 3 });
-    const dir = mkdtempSync(join(tmpdir(), 'formctl-ci-example-'));
-    try {
-      // `formctl` on PATH is the built binary, as after `npm install -g`.
-      writeFileSync(join(dir, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'formctl.js'))} "$@"\n`);
-      chmodSync(join(dir, 'formctl'), 0o755);
-      const env = { PATH: `${dir}:${process.env.PATH}`, CI: 'true', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), ...sandbox.env };
-      const run = (form: string) =>
-        new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn('bash', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-          child.on('close', (status) => resolve({ status, stdout, stderr }));
-        });
-      const ok = await run(String(sandbox.formId));
-      expect(ok.stderr).toBe('');
-      expect(ok.status).toBe(0);
-      expect(ok.stdout).toBe(
-        `Exporting answers of "Customer feedback (demo)" to ${join(dir, 'out.csv')}\nSaved ${join(dir, 'out.csv')} (4 lines including the header)\n`,
-      );
-      expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
-      const missing = await run('99999');
-      expect(missing.status).toBe(6);
-      // The failed lookup stops the script (pipefail): it never runs on with an empty title.
-      expect(missing.stdout).toBe('');
-      expect(missing.stderr).toMatch(/^error: .*\(HTTP 404, GET \/open\/forms\/99999\)\n/);
-    } finally {
-      await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { sb: sandbox, work: dir } = await sandboxForTest({ seed: 3 });
+    // `formctl` on PATH is the built binary, as after `npm install -g`.
+    writeFileSync(join(dir, 'formctl'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'formctl.js'))} "$@"\n`);
+    chmodSync(join(dir, 'formctl'), 0o755);
+    const env = { PATH: `${dir}:${process.env.PATH}`, CI: 'true', HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), ...sandbox.env };
+    const run = (form: string) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('bash', [join(ROOT, 'examples', 'ci-export.sh'), join(dir, 'out.csv')], { cwd: dir, env: { ...env, FORM: form } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    const ok = await run(String(sandbox.formId));
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe(
+      `Exporting answers of "Customer feedback (demo)" to ${join(dir, 'out.csv')}\nSaved ${join(dir, 'out.csv')} (4 lines including the header)\n`,
+    );
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^\uFEFF?id,/);
+    const missing = await run('99999');
+    expect(missing.status).toBe(6);
+    // The failed lookup stops the script (pipefail): it never runs on with an empty title.
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: .*\(HTTP 404, GET \/open\/forms\/99999\)\n/);
   });
 });
