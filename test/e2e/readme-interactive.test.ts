@@ -5,9 +5,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
+import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
+import { sandboxForTest } from '../helpers/fixture.js';
 import { README_HOSTS, type Statement, copyExamples, readReadme } from '../helpers/readme.js';
-import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type TestSandbox } from '../helpers/sandbox.js';
 import { type TmuxSession, hasTmux, startTmuxCommand } from '../helpers/tmux.js';
 
 interface Ctx {
@@ -105,22 +106,15 @@ describe('README lines that prompt: the table', () => {
 });
 
 const sessions: TmuxSession[] = [];
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
+afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
-  for (const c of cleanups.splice(0)) await c();
 });
 
 describe.skipIf(!hasTmux())('README lines that prompt, in a real terminal (tmux)', () => {
   for (const entry of SCRIPTED) {
     for (const s of statements.filter((x) => x.note?.how === 'in a terminal' && x.note.command === entry.command)) {
       it(`README.md:${s.line}: ${s.text}`, async () => {
-        const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
-        const home = tempHome();
-        cleanups.push(
-          () => sandbox.close(),
-          () => home.cleanup(),
-        );
+        const { sb: sandbox, home } = await sandboxForTest({ seed: 5, allowPrivateWebhooks: true });
         const dir = join(home.dir, 'work');
         mkdirSync(dir);
         copyExamples(dir);
