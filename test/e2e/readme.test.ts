@@ -24,8 +24,9 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, tempHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { sandboxForTest } from '../helpers/fixture.js';
 import {
   README_PORTS,
   SECTION_MARKER,
@@ -40,14 +41,9 @@ import {
   sectionTimeoutMs,
 } from '../helpers/readme.js';
 import { processesWith } from '../helpers/processes.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
 
 const { statements, notes } = readReadme();
 const sections = [...new Set(statements.map((s) => s.section))];
-const cleanups: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
 
 /** An $EDITOR that changes the form document it is given, as a person editing it would. */
 function editorScript(dir: string): string {
@@ -79,14 +75,9 @@ const MARK_SANDBOX_PROFILE = [
   'fs.writeFileSync(f, JSON.stringify(c, null, 2));',
 ].join(' ');
 
-/** Replays one README section; returns the problems found, one message per failing statement. */
+/** Replays one README section in the calling test (its sandbox and home stopped when that test ends); returns the problems found, one message per failing statement. */
 async function replay(list: Statement[], o: { signal?: AbortSignal; marker?: string } = {}): Promise<{ problems: string[]; ran: number }> {
-  const sandbox = await startTestSandbox({ seed: 5, allowPrivateWebhooks: true });
-  const home = tempHome();
-  cleanups.push(
-    () => sandbox.close(),
-    () => home.cleanup(),
-  );
+  const { sb: sandbox, home } = await sandboxForTest({ seed: 5, allowPrivateWebhooks: true });
   const dir = join(home.dir, 'work');
   mkdirSync(dir);
   copyExamples(dir);
