@@ -1,7 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
-import { runFormctl, tempHome } from './cli.js';
+import { runFormctl } from './cli.js';
 import { type CountingProxy, startCountingProxy } from './counting-proxy.js';
-import { type Flavor, type TestSandbox, startTestSandbox } from './sandbox.js';
+import { useSandboxFixture } from './fixture.js';
+import type { Flavor, TestSandbox } from './sandbox.js';
 
 /**
  * For a describe block: a fresh sandbox of `flavor` (seed 3) behind a counting proxy for each test,
@@ -10,26 +11,23 @@ import { type Flavor, type TestSandbox, startTestSandbox } from './sandbox.js';
  * command makes before it refuses (leave-requests.test.ts, member-guard-requests.test.ts).
  */
 export function countedSandbox(flavor: Flavor) {
-  let home: ReturnType<typeof tempHome> | undefined;
-  let sb: TestSandbox | undefined;
+  const fx = useSandboxFixture({ flavor, seed: 3, perTest: true });
   let proxy: CountingProxy | undefined;
   beforeEach(async () => {
-    home = tempHome();
-    sb = await startTestSandbox({ flavor, seed: 3 });
-    proxy = await startCountingProxy(sb.url);
+    proxy = await startCountingProxy(fx.sb.url);
   });
   afterEach(async () => {
-    await Promise.allSettled([proxy?.close(), sb?.close()]);
-    home?.cleanup();
+    await proxy?.close();
+    proxy = undefined;
   });
   return {
     get sb(): TestSandbox {
-      return sb!;
+      return fx.sb;
     },
     /** Runs formctl through the counting proxy (with the `all` token unless given); its result and the requests it made. */
-    counted: async (args: string[], token = sb!.tokens.all) => {
+    counted: async (args: string[], token = fx.sb.tokens.all) => {
       const before = proxy!.passed.length;
-      const r = await runFormctl(args, { env: { ...home!.env, FORMCTL_BASE_URL: proxy!.url, FORMCTL_TOKEN: token } });
+      const r = await runFormctl(args, { env: { ...fx.home.env, FORMCTL_BASE_URL: proxy!.url, FORMCTL_TOKEN: token } });
       return { ...r, requests: proxy!.passed.slice(before).map((p) => `${p.method} ${p.path}`) };
     },
   };
