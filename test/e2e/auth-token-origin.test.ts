@@ -2,9 +2,8 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFormctl } from '../helpers/cli.js';
-import { useSandboxFixture } from '../helpers/fixture.js';
+import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
 import { type StubServer, json, startStubServer } from '../helpers/http.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
 
 // A home of its own for each test: each logs in or writes a profile.
 const fx = useSandboxFixture({ homePerTest: true });
@@ -66,28 +65,24 @@ describe('a token stays with its host', () => {
   });
 
   it("FORMCTL_BASE_URL to another host does not use the profile's default workspace (an id there names another one)", async () => {
-    const b = await startTestSandbox();
-    try {
-      expect((await runFormctl(['auth', 'login', '--base-url', fx.sb.url, '--with-token'], { env: fx.home.env, input: fx.sb.tokens.all })).code).toBe(0);
-      const env = { ...fx.home.env, FORMCTL_BASE_URL: b.url, FORMCTL_TOKEN: b.tokens.all };
-      const r = await runFormctl(['--debug', 'form', 'create', '--title', 'Where?', '--field', 'Name'], { env });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(
-        `error: Missing --workspace: the default workspace of profile "default" (${fx.sb.workspaceId}) is one of ${new URL(fx.sb.url).origin}'s, and FORMCTL_BASE_URL points at ${new URL(b.url).origin}.\n`,
-      );
-      expect(r.stderr).not.toMatch(/^\[debug\] > POST /m);
-      // Nor can that service's workspace become the profile's default.
-      const use = await runFormctl(['workspace', 'use', String(b.workspaceId)], { env });
-      expect(use.code).toBe(2);
-      expect(use.stderr).toContain(
-        `error: FORMCTL_BASE_URL (${new URL(b.url).origin}) is another service than profile "default"'s (${new URL(fx.sb.url).origin}), so its workspace cannot be that profile's default; nothing was saved.\n`,
-      );
-      // Named explicitly, it goes there.
-      const w = await runFormctl(['form', 'create', '--title', 'Here', '--field', 'Name', '-w', String(b.workspaceId), '--json', 'title'], { env });
-      expect([w.code, w.stdout]).toEqual([0, '{\n  "title": "Here"\n}\n']);
-    } finally {
-      await b.close();
-    }
+    const { sb: b } = await sandboxForTest();
+    expect((await runFormctl(['auth', 'login', '--base-url', fx.sb.url, '--with-token'], { env: fx.home.env, input: fx.sb.tokens.all })).code).toBe(0);
+    const env = { ...fx.home.env, FORMCTL_BASE_URL: b.url, FORMCTL_TOKEN: b.tokens.all };
+    const r = await runFormctl(['--debug', 'form', 'create', '--title', 'Where?', '--field', 'Name'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `error: Missing --workspace: the default workspace of profile "default" (${fx.sb.workspaceId}) is one of ${new URL(fx.sb.url).origin}'s, and FORMCTL_BASE_URL points at ${new URL(b.url).origin}.\n`,
+    );
+    expect(r.stderr).not.toMatch(/^\[debug\] > POST /m);
+    // Nor can that service's workspace become the profile's default.
+    const use = await runFormctl(['workspace', 'use', String(b.workspaceId)], { env });
+    expect(use.code).toBe(2);
+    expect(use.stderr).toContain(
+      `error: FORMCTL_BASE_URL (${new URL(b.url).origin}) is another service than profile "default"'s (${new URL(fx.sb.url).origin}), so its workspace cannot be that profile's default; nothing was saved.\n`,
+    );
+    // Named explicitly, it goes there.
+    const w = await runFormctl(['form', 'create', '--title', 'Here', '--field', 'Name', '-w', String(b.workspaceId), '--json', 'title'], { env });
+    expect([w.code, w.stdout]).toEqual([0, '{\n  "title": "Here"\n}\n']);
   });
 
   it('a profile saved before origins were recorded keeps its token bound to its own base URL', async () => {

@@ -2,8 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFormctl, tempHome } from '../helpers/cli.js';
-import { useSandboxFixture } from '../helpers/fixture.js';
-import { FLAVORS, startTestSandbox } from '../helpers/sandbox.js';
+import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 const fx = useSandboxFixture();
 
@@ -106,15 +106,11 @@ describe('auth and profiles end to end', () => {
 
 describe.each(FLAVORS)('auth status names the account (%s flavour)', (flavor) => {
   it('from who-am-I, also for a token without workspaces-read', async () => {
-    const box = await startTestSandbox({ flavor });
-    try {
-      const bare = box.admin.createToken('admin@example.com', []);
-      const r = await runFormctl(['auth', 'status'], { env: { ...fx.home.env, FORMCTL_BASE_URL: box.url, FORMCTL_TOKEN: bare } });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain('account\tAda Admin (admin@example.com)\n');
-      expect(r.stdout).toContain('status\tvalid\n');
-    } finally {
-      await box.close();
-    }
+    const { sb: box } = await sandboxForTest({ flavor });
+    const bare = box.admin.createToken('admin@example.com', []);
+    const r = await runFormctl(['auth', 'status'], { env: { ...fx.home.env, FORMCTL_BASE_URL: box.url, FORMCTL_TOKEN: bare } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('account\tAda Admin (admin@example.com)\n');
+    expect(r.stdout).toContain('status\tvalid\n');
   });
 });

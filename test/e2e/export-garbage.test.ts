@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runFormctl } from '../helpers/cli.js';
-import { useSandboxFixture } from '../helpers/fixture.js';
+import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
 import { type Tamper, startCountingProxy } from '../helpers/counting-proxy.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
 
 // A 200 that is not the export's CSV (a proxy's HTML error page, a header-only CSV, an empty body)
 // must never become a file under the name asked for, and a chunked export never saves a file missing
@@ -171,7 +170,7 @@ describe('a garbage 200 where a CSV is expected (e2e)', () => {
   });
 
   it("an export job's file_url answering HTML is exit 1 and saves nothing", async () => {
-    const job = await startTestSandbox({ seed: 30, exportAsyncThreshold: 10 });
+    const { sb: job } = await sandboxForTest({ seed: 30, exportAsyncThreshold: 10 });
     const out = join(fx.work, 'job.csv');
     // The job's status is answered by the proxy with a file_url on the proxy itself, whose answer is an HTML page.
     let proxyUrl = '';
@@ -196,7 +195,6 @@ describe('a garbage 200 where a CSV is expected (e2e)', () => {
       expect(readdirSync(fx.work).filter((f) => f.startsWith('job.csv'))).toEqual([]);
     } finally {
       await proxy.close();
-      await job.close();
     }
   });
 });

@@ -2,9 +2,8 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl } from '../helpers/cli.js';
-import { useSandboxFixture } from '../helpers/fixture.js';
+import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
 import { serviceKey } from '../../src/forms/backups.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
 
 const fx = useSandboxFixture({ seed: 2, env: (sb) => ({ FORMCTL_WORKSPACE: String(sb.workspaceId) }) });
 
@@ -105,22 +104,18 @@ describe('formctl form (built binary against the sandbox)', () => {
   });
 
   it("backups are kept per service: another service's form with the same id lists none of them; old unkeyed backups count for the profile's own service only", async () => {
-    const other = await startTestSandbox({ seed: 2 });
-    try {
-      const otherEnv = { ...fx.home.env, ...other.env };
-      expect((await runFormctl(['form', 'update', '1', '--title', 'Backed up here'], { env: fx.env })).code).toBe(0);
-      const here = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: fx.env });
-      expect((JSON.parse(here.stdout) as unknown[]).length).toBeGreaterThan(0);
-      const there = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: otherEnv });
-      expect(JSON.parse(there.stdout)).toEqual([]);
-      // A backup in the old layout (<profile>/<form-id>) is not read when FORMCTL_BASE_URL names the service.
-      mkdirSync(join(fx.home.dir, 'state', 'backups', 'default', '1'), { recursive: true });
-      writeFileSync(join(fx.home.dir, 'state', 'backups', 'default', '1', '2020-01-01T00-00-00.000Z.json'), '{"id":1,"title":"old"}\n');
-      const still = await runFormctl(['form', 'backups', '1', '--json', 'title'], { env: otherEnv });
-      expect(JSON.parse(still.stdout)).toEqual([]);
-    } finally {
-      await other.close();
-    }
+    const { sb: other } = await sandboxForTest({ seed: 2 });
+    const otherEnv = { ...fx.home.env, ...other.env };
+    expect((await runFormctl(['form', 'update', '1', '--title', 'Backed up here'], { env: fx.env })).code).toBe(0);
+    const here = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: fx.env });
+    expect((JSON.parse(here.stdout) as unknown[]).length).toBeGreaterThan(0);
+    const there = await runFormctl(['form', 'backups', '1', '--json', 'path'], { env: otherEnv });
+    expect(JSON.parse(there.stdout)).toEqual([]);
+    // A backup in the old layout (<profile>/<form-id>) is not read when FORMCTL_BASE_URL names the service.
+    mkdirSync(join(fx.home.dir, 'state', 'backups', 'default', '1'), { recursive: true });
+    writeFileSync(join(fx.home.dir, 'state', 'backups', 'default', '1', '2020-01-01T00-00-00.000Z.json'), '{"id":1,"title":"old"}\n');
+    const still = await runFormctl(['form', 'backups', '1', '--json', 'title'], { env: otherEnv });
+    expect(JSON.parse(still.stdout)).toEqual([]);
   });
 
   it('an attribute the form does not have is refused before sending, with close matches (built binary)', async () => {
