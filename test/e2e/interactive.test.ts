@@ -13,7 +13,7 @@ afterEach(() => {
   for (const s of sessions.splice(0)) s.kill();
 });
 
-const env = () => ({ ...fx.env });
+const env = () => fx.env;
 const term = (args: string[], extra: NodeJS.ProcessEnv = env()) => {
   const s = startTmux(args, { env: extra });
   sessions.push(s);
