@@ -9,10 +9,11 @@ import { useSandboxFixture } from '../helpers/fixture.js';
 // A config (and cache) directory formctl may not write blocks only what saves: commands that
 // read, with FORMCTL_TOKEN and FORMCTL_BASE_URL (or a profile it can read), work; the rate budget
 // file is skipped; a save fails with one line naming the directory (exit 2).
+
+// A rate limit, so that answers carry X-RateLimit-* and formctl would write a budget file.
 const fx = useSandboxFixture({ rateLimit: 6000 });
 let ro: string;
-beforeAll(async () => {
-  // A rate limit, so that answers carry X-RateLimit-* and formctl would write a budget file.
+beforeAll(() => {
   chmodSync(fx.home.dir, 0o777);
   ro = join(fx.home.dir, 'ro');
   mkdirSync(join(ro, 'config'), { recursive: true });

@@ -2,7 +2,7 @@ import { spawnTracked as spawn } from '../helpers/processes.js';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, runFormctl, tempHome } from '../helpers/cli.js';
 import { sandboxForTest, useSandboxFixture } from '../helpers/fixture.js';
 import { startStubServer } from '../helpers/http.js';
@@ -25,10 +25,8 @@ async function sandboxCsv(sb: TestSandbox, columns: Record<string, boolean>): Pr
 }
 
 describe('submission export (e2e)', () => {
+  // 30 submissions; a threshold of 20 makes the export async.
   const fx = useSandboxFixture({ seed: 30, exportAsyncThreshold: 20, exportJobStepMs: 20 });
-  beforeAll(async () => {
-    // 30 submissions; a threshold of 20 makes the export async.
-  });
 
   it('async export: polls, downloads, and writes the exact bytes the sandbox generated', async () => {
     const out = join(fx.work, 'async.csv');

@@ -7,7 +7,7 @@ import { useSandboxFixture } from '../helpers/fixture.js';
 
 const fx = useSandboxFixture();
 let ws: string;
-beforeAll(async () => {
+beforeAll(() => {
   ws = String(fx.sb.workspaceId);
 });
 

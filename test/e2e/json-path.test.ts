@@ -11,7 +11,7 @@ import { spawnTracked } from '../helpers/processes.js';
 const fx = useSandboxFixture({ allowPrivateWebhooks: true, seed: 3 });
 const children: ChildProcessWithoutNullStreams[] = [];
 
-afterAll(async () => {
+afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 

@@ -10,7 +10,7 @@ import { type TmuxSession, hasTmux, startTmux } from '../helpers/tmux.js';
 const fx = useSandboxFixture({ seed: 40 });
 let fakePager: string;
 const sessions: TmuxSession[] = [];
-beforeAll(async () => {
+beforeAll(() => {
   // A pager that keeps what it was given (and its arguments) in a file, and says so on the screen.
   fakePager = join(fx.home.dir, 'fake-pager');
   writeFileSync(fakePager, '#!/bin/sh\nprintf "%s\\n" "$*" > "$PAGED_FILE.args"\ncat > "$PAGED_FILE"\necho PAGED\n');

@@ -65,7 +65,7 @@ function startListen(args: string[], env: NodeJS.ProcessEnv): Promise<Listen> {
 const fx = useSandboxFixture({ allowPrivateWebhooks: true, seed: 1 });
 let slug: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   slug = fx.sb.formSlug!;
 });
 
