@@ -129,10 +129,10 @@ export function sandboxFixture(opts: SandboxFixtureOptions = {}): ManualSandboxF
 /**
  * `const fx = useSandboxFixture({ flavor, seed: 1 })` in a describe block (or at a file's top):
  * before its tests, a temp home and a sandbox on port 0 (the options are startTestSandbox's, plus
- * `perTest`, `homePerTest` and `env`); after them, the sandbox is closed and the home and `fx.work` removed, on
- * every path (a failed or timed-out start included). Read `fx.sb`, `fx.env`, `fx.home`, `fx.work`
- * in tests, or in hooks registered after this call (they run after its start, and their after-hooks
- * before its stop).
+ * `perTest`, `homePerTest` and `env`); after them, the sandbox is closed and the home and `fx.work`
+ * removed, on every path (a failed or timed-out start included). Read `fx.sb`, `fx.env`, `fx.home`,
+ * `fx.work` in tests, or in hooks registered after this call (they run after its start, and their
+ * after-hooks before its stop).
  */
 export function useSandboxFixture(opts: SandboxFixtureOptions = {}): SandboxFixture {
   const fx = sandboxFixture(opts);
