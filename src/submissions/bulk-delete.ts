@@ -12,6 +12,7 @@ import type { NormalizedSubmission } from '../api/normalize.js';
 import { UsageError } from '../errors.js';
 import { findProperty } from '../forms/properties.js';
 import { cannotRead, fsReason } from '../io/files.js';
+import { type IOStreams, readAll } from '../io/iostreams.js';
 import type { TimeRange } from '../io/time-range.js';
 import { submittedAtMs } from './dates.js';
 import { type RangeReading, readListInRange } from './range.js';
@@ -25,13 +26,21 @@ export interface DeleteSelection {
   where?: { field: string; value: string };
 }
 
-/** Ids from `--from FILE`: one per line, a bare number or a JSON object with `id` (lines of `submission list --ndjson`). */
-export async function readIdFile(path: string): Promise<Set<number>> {
+/**
+ * Ids from `--from FILE` (`-`: stdin, which must not be a terminal): one per line, a bare number or a
+ * JSON object with `id` (lines of `submission list --ndjson`).
+ */
+export async function readIdFile(path: string, io: Pick<IOStreams, 'stdin' | 'stdinIsTTY'>): Promise<Set<number>> {
   let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read --from ${path}: ${fsReason(err)}.`);
+  if (path === '-') {
+    if (io.stdinIsTTY) throw new UsageError('--from - reads the ids from stdin, but stdin is a terminal.', 'Pipe the ids in, or pass --from FILE.');
+    text = (await readAll(io.stdin)).toString('utf8');
+  } else {
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot read --from ${path}: ${fsReason(err)}.`);
+    }
   }
   const ids = new Set<number>();
   text.split(/\r?\n/).forEach((raw, i) => {

@@ -41,6 +41,36 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     expect(both).toMatchObject({ code: 2, stderr: 'error: Give a submission id or --from/--before/--where/--resume, not both.\n' });
   });
 
+  it('--from - reads the ids from stdin, and then needs --yes (stdin cannot answer), refused before any request', async () => {
+    const before = await list();
+    const ids = [before[0]!.id, before[2]!.id];
+    const input = `${ids[0]}\n# a comment\n${JSON.stringify({ id: ids[1] })}\n`;
+    const refused = await runFormctl(['--debug', 'submission', 'delete', String(fx.sb.formId), '--from', '-'], { env: fx.env, input });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n').filter((l) => !l.startsWith('[debug]') && !/^\s+at |^UsageError/.test(l))).toEqual([
+      'error: --from - reads the ids from stdin, so the deletion cannot be confirmed there.',
+      'hint: Add --yes to delete them (--dry-run to see them first).',
+      '',
+    ]);
+    expect(refused.stderr).not.toContain('[debug] >');
+    expect((await list()).length).toBe(before.length);
+
+    const backup = join(fx.home.dir, `stdin-${flavor}.csv`);
+    const r = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--from', '-', '--backup', backup, '--yes', '--json'], { env: fx.env, input });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ selected: 2, deleted: 2, gone: 0, failed: 0, backup });
+    const after = (await list()).map((s) => s.id);
+    expect(before.map((s) => s.id).filter((id) => !after.includes(id))).toEqual(ids);
+    expect(csvRowIds(readFileSync(backup, 'utf8'), flavor)).toEqual(ids);
+
+    const bad = await runFormctl(['submission', 'delete', String(fx.sb.formId), '--from', '-', '--yes'], { env: fx.env, input: '12\nabc\n' });
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr:
+        'error: --from -, line 2: not a submission id.\nhint: One numeric id per line (the ID column of `submission list`), or lines of `submission list --ndjson`.\n',
+    });
+  });
+
   it('--no-backup still logs to a file (resumable), so --json prints one object on stdout', async () => {
     const before = await list();
     const matching = before.filter((s) => String(s.data.rating) === '4').map((s) => s.id);

@@ -86,11 +86,17 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     if (o.from !== undefined || o.before !== undefined || o.where !== undefined)
       throw new UsageError('--resume continues the logged plan: leave out --from, --before and --where.');
   }
+  const sel: DeleteSelection = {};
+  if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
+  // The ids came on stdin, so the confirmation cannot: a real run needs --yes, known before any request.
+  if (o.from === '-' && !o.yes && !o.dryRun)
+    throw new UsageError(
+      '--from - reads the ids from stdin, so the deletion cannot be confirmed there.',
+      'Add --yes to delete them (--dry-run to see them first).',
+    );
   const client = await o.api();
   if (o.resume) return resume(o, client);
 
-  const sel: DeleteSelection = {};
-  if (o.from !== undefined) sel.ids = await readIdFile(o.from);
   if (o.before !== undefined) sel.before = o.before.kind === 'ago' ? o.now() - o.before.ms : o.before.ms;
   const form = await resolveForm(client, o.form);
   if (o.where !== undefined) sel.where = whereField(form, o.where);
@@ -118,7 +124,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (missing.length > 0)
     await notice(
       o.io,
-      `${missing.length} id${missing.length === 1 ? '' : 's'} of ${o.from} ${missing.length === 1 ? 'is' : 'are'} not in form ${form.id} (already deleted?): ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}.`,
+      `${missing.length} id${missing.length === 1 ? '' : 's'} of ${o.from === '-' ? 'stdin' : o.from} ${missing.length === 1 ? 'is' : 'are'} not in form ${form.id} (already deleted?): ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}.`,
     );
   await preview(o, form, rows);
   if (rows.length === 0) {

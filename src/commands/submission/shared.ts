@@ -170,7 +170,12 @@ const ALL_DELETE_FIELDS = [...new Set([...DELETE_FIELDS, ...BULK_DELETE_FIELDS])
 export function submissionDeleteCommand() {
   const base = addFormArgument(new Command('delete').alias('rm').description('Delete one submission, or many (--from, --before, --where) after a CSV backup'))
     .argument('[submission-id]', 'Submission id, see `formctl submission list` (asked on a terminal when omitted)')
-    .addOption(fileOption('--from <file>', 'Bulk: delete the submissions whose ids this file lists (one per line, or `submission list --ndjson` lines)'))
+    .addOption(
+      fileOption(
+        '--from <file>',
+        'Bulk: delete the submissions whose ids this file lists (one per line, or `submission list --ndjson` lines); "-" reads stdin and then needs --yes (or --dry-run)',
+      ),
+    )
     .addOption(
       new Option('--before <when>', 'Bulk: delete the submissions created before this (ISO date/time, or a duration back from now: 90d)').argParser(
         parseTimeFlag('--before'),
@@ -199,6 +204,7 @@ export function submissionDeleteCommand() {
     'formctl submission delete 42 118 --yes --json   # {"id":118,"deleted":true,"form_id":42,"submission_id":"118"}',
     'formctl submission delete   # on a terminal: pick the form, then type the id',
     'formctl submission delete 42 --before 365d --dry-run',
+    'formctl submission delete 42 --from - --yes < ids.txt   # ids on stdin: no question can be asked there, so --yes',
     'formctl submission delete 42 --where email=test@example.com --backup test-rows.csv',
     'formctl submission delete 42 --resume --results test-rows.csv.log.ndjson   # after Ctrl-C',
   ]);
