@@ -19,6 +19,8 @@ import { type SubmissionRef, parseSubmissionRef } from './ref.js';
 export interface BulkInput {
   /** "stdin" or the file name, for messages. */
   name: string;
+  /** How a line's error names the input, before ", line N": `--from FILE` (`--from -` for stdin), as submission delete's do. */
+  lines: string;
   open(): Readable;
 }
 
@@ -31,7 +33,7 @@ export async function openBulkInput(io: IOStreams, from: string, results: string
   if (from === '-') {
     if (io.stdinIsTTY) throw new UsageError('--from - reads NDJSON from stdin, but stdin is a terminal.', 'Pipe a file in, or pass --from FILE.');
     const text = (await readAll(io.stdin)).toString('utf8');
-    return { name: 'stdin', open: () => Readable.from([text]) };
+    return { name: 'stdin', lines: '--from -', open: () => Readable.from([text]) };
   }
   let st;
   try {
@@ -46,7 +48,7 @@ export async function openBulkInput(io: IOStreams, from: string, results: string
     if (b && a.dev === b.dev && a.ino === b.ino)
       throw new UsageError('--results must not be the --from file.', 'Write the results next to it, e.g. --results fixes.results.ndjson.');
   }
-  return { name: from, open: () => createReadStream(from) };
+  return { name: from, lines: `--from ${from}`, open: () => createReadStream(from) };
 }
 
 export interface Parsed {
@@ -73,10 +75,11 @@ function rawId(o: Record<string, unknown>): unknown {
  * gives, such as `submitted_at`, answers under `data`), whose list keys are left out as `--file`
  * leaves them out. A line that empties a field the form requires is refused as a single update
  * refuses it (assertRequiredKept): the service would answer 422.
- * Throws a CliError whose message becomes the line's `error`; nothing is sent for that line.
+ * Throws a CliError whose message becomes the line's `error`; nothing is sent for that line. `where`
+ * names the line in JSON errors (`--from fixes.ndjson, line 3`): a lossy number's column is within it.
  */
-export function parseLine(form: Form, text: string): Parsed {
-  const obj = parseJsonObject(text, 'the line');
+export function parseLine(form: Form, text: string, where = 'the line'): Parsed {
+  const obj = parseJsonObject(text, where);
   const { submission_id: _sid, id: _id, data, ...fields } = obj as Record<string, unknown>;
   const raw = rawId(obj as Record<string, unknown>);
   if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw).trim() === '') {

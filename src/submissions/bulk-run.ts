@@ -42,6 +42,8 @@ export interface BulkUpdateOptions {
   /** Record each line's intent (`sending`) before its request: the results go to a file that --resume reads. */
   intent?: boolean;
   input: Readable;
+  /** How a line's JSON errors name the input, before ", line N" (BulkInput.lines); without it, "the line". */
+  lines?: string;
   concurrency: number;
   pacer: Pick<Pacer, 'take' | 'observe'>;
   dryRun?: boolean;
@@ -168,7 +170,7 @@ class BulkRun {
   private async handle(n: number, text: string): Promise<void> {
     let parsed: Parsed;
     try {
-      parsed = parseLine(this.o.form, text);
+      parsed = parseLine(this.o.form, text, this.o.lines === undefined ? undefined : `${this.o.lines}, line ${n}`);
     } catch (err) {
       await this.record({ line: n, submission_id: sniffId(text), status: 'failed', error: firstLine(err) }, text);
       return;

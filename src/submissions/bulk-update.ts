@@ -208,6 +208,7 @@ export async function runWithResults(c: BulkContext, s: BulkRunSettings): Promis
         refresh: refresher(c, s.index),
         intent: s.results !== undefined,
         input,
+        lines: s.input.lines,
         concurrency: s.concurrency,
         dryRun: s.dryRun,
         results: sink.stream,
