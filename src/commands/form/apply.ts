@@ -170,7 +170,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
   const format = existing
     ? resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [existing, doc])
     : resolveFormFormat(o.io, o, [...FORM_FIELDS, ...CREATE_DRY_RUN_FIELDS], [doc]);
-  await computedKeysNote(o.io, o.file, doc);
+  await computedKeysNote(o.io, o.file, doc, existing);
 
   if (existing) {
     // Slugs never change, so a file whose id finds a form with another slug describes another form

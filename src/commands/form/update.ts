@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -87,18 +88,29 @@ function filledNote(r: SafeUpdateResult, sent: boolean): string | undefined {
 }
 
 /**
- * The note naming what a --file holds that the service computes (`views_count`, `share_url`…: the
+ * The note naming what a --file changes that the service computes (`views_count`, `share_url`…: the
  * output of `form get --json`, edited and given back): no update body carries them (READ_ONLY_KEYS,
  * docs/forms.md "Attributes an update cannot change"), so they are left out; refusing them would
  * break get → edit → update, and leaving them out unsaid hid a changed count that was never sent.
+ * With `current` (the form as read before the update) only the keys whose value differs from it are
+ * named, so a file passed back as it was read gets no note; `last_edited_human` ("5 seconds ago",
+ * computed at each read) moves between two reads by itself and is never named then. Without
+ * `current` (a create) every one is named: the new form has values of its own.
  */
-export async function computedKeysNote(io: IOStreams, file: string | undefined, doc: Record<string, unknown>): Promise<void> {
+export async function computedKeysNote(io: IOStreams, file: string | undefined, doc: Record<string, unknown>, current?: Form): Promise<void> {
   if (file === undefined) return;
-  const keys = Object.keys(doc).filter((k) => READ_ONLY_KEYS.has(k));
+  const held = current as Record<string, unknown> | undefined;
+  const keys = Object.keys(doc).filter(
+    (k) => READ_ONLY_KEYS.has(k) && (held === undefined || (k !== 'last_edited_human' && !isDeepStrictEqual(doc[k], held[k]))),
+  );
   if (keys.length === 0) return;
+  const src = file === '-' ? 'stdin' : file;
+  const n = keys.length === 1 ? 'an attribute' : `${keys.length} attributes`;
   await notice(
     io,
-    `${file === '-' ? 'stdin' : file} holds ${keys.length === 1 ? 'an attribute' : `${keys.length} attributes`} the service computes (read-only), not sent: ${keys.join(', ')}.`,
+    current === undefined
+      ? `${src} holds ${n} the service computes (read-only), not sent: ${keys.join(', ')}.`
+      : `${src} gives ${n} the service computes (read-only) ${keys.length === 1 ? 'another value' : 'other values'} than form ${current.id} has, not sent: ${keys.join(', ')}.`,
   );
 }
 
@@ -294,7 +306,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
     // An attribute the form does not have would be dropped by the service: refused before the backup and the PUT.
     if (!o.force) await assertKnownAttributes(current, [...Object.keys(patch), ...(o.set ?? []).map(([k]) => k.split('.')[0]!)], formLabel(current));
     resolveFormFormat(o.io, o, [...FORM_FIELDS, ...DRY_RUN_FIELDS], [current, doc]);
-    await computedKeysNote(o.io, o.file, patch);
+    await computedKeysNote(o.io, o.file, patch, current);
     await confirmDroppedAttributes(o, current, doc);
     const result = await safeUpdate({
       ...safeUpdateSettings(o.io, o),

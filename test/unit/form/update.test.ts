@@ -461,16 +461,23 @@ describe('form update --file: attributes a field leaves out, as the service hold
 });
 
 describe('form update --file: what `form get --json` holds that the service computes', () => {
-  it('is left out of the PUT with one note naming it; a file without it gets no note', async () => {
+  it('is left out of the PUT with one note naming what differs from the form; a file without it, or holding the same values, gets no note', async () => {
     stub = await startFormStub();
     const got = join(tmp.dir, 'got.json');
     writeFileSync(got, JSON.stringify({ ...sampleForm(), title: 'Edited', views_count: 1000, share_url: 'https://elsewhere.example/f' }));
     const io = fakeIO();
     await run(stub, io, { file: got });
     expect(io.err()).toBe(
-      `note: ${got} holds 5 attributes the service computes (read-only), not sent: submissions_count, views_count, share_url, created_at, updated_at.\n`,
+      `note: ${got} gives 2 attributes the service computes (read-only) other values than form 42 has, not sent: views_count, share_url.\n`,
     );
     expect(JSON.parse(stub.puts()[0]!.body)).toEqual(expectedBody({ title: 'Edited' }));
+
+    // The whole form as read, with an edit of its own only: every computed key as the service has it, no note.
+    const same = join(tmp.dir, 'same.json');
+    writeFileSync(same, JSON.stringify({ ...stub.form, title: 'Edited once more' }));
+    const silent = fakeIO();
+    await run(stub, silent, { file: same });
+    expect(silent.err()).toBe('');
 
     const patch = join(tmp.dir, 'patch.json');
     writeFileSync(patch, JSON.stringify({ title: 'Again' }));
