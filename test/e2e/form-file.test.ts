@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFormctl } from '../helpers/cli.js';
+import { ROOT, runFormctl } from '../helpers/cli.js';
 import { useSandboxFixture } from '../helpers/fixture.js';
 import { FLAVORS } from '../helpers/sandbox.js';
 
@@ -98,5 +98,41 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
       `note: ${again} gives an attribute the service computes (read-only) another value than form ${fx.sb.formId} has, not sent: views_count.\n`,
     );
     expect(apply.stderr).toContain('note: no changes:');
+  });
+
+  it('edit --dry-run and edit --yes name the attributes a kept field leaves out, on stderr after the diff, as update --yes does', async () => {
+    const created = await runFormctl(['form', 'create', '-w', String(fx.sb.workspaceId), '--file', join(ROOT, 'examples', 'contact-form.json')], {
+      env: fx.env,
+    });
+    expect(created.code).toBe(0);
+    const id = created.stdout.split('\t')[0]!;
+    // The "editor": the name's placeholder and the message's limit left out, the rest kept.
+    const editor = join(fx.work, 'drop-editor.mjs');
+    writeFileSync(
+      editor,
+      `import { readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+const doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\\/\\/.*\\n/gm, ''));
+delete doc.properties.find((p) => p.id === 'name').placeholder;
+delete doc.properties.find((p) => p.id === 'message').max_char_limit;
+writeFileSync(file, JSON.stringify(doc, null, 2));
+`,
+    );
+    const env = { ...fx.env, EDITOR: `"${process.execPath}" "${editor}"` };
+    const named = (verb: string) =>
+      `the "properties" list ${verb} what it leaves out of 2 fields of form ${id} (a field is stored as sent):\n` +
+      '  field "Your name" (name): placeholder\n  field "Message" (message): max_char_limit\n' +
+      `To keep them, copy them into the file (\`formctl form get ${id} --json properties\` shows them).\n`;
+    const dry = await runFormctl(['form', 'edit', id, '--dry-run'], { env });
+    expect(dry).toMatchObject({ code: 0, stderr: `warning: ${named('would drop')}note: dry run: nothing was sent.\n` });
+    expect(dry.stdout).toContain('-      "max_char_limit": 2000');
+    const r = await runFormctl(['form', 'edit', id, '--yes'], { env });
+    expect(r).toMatchObject({ code: 0, stderr: `warning: ${named('drops')}` });
+    expect(r.stdout).toContain('-      "placeholder": "Ada Lovelace"');
+    const after = JSON.parse((await runFormctl(['form', 'get', id, '--json', 'properties'], { env: fx.env })).stdout) as {
+      properties: Record<string, unknown>[];
+    };
+    expect(after.properties.find((p) => p.id === 'name')).not.toHaveProperty('placeholder');
+    expect(after.properties.find((p) => p.id === 'message')).not.toHaveProperty('max_char_limit');
   });
 });

@@ -7,6 +7,7 @@ import { CancelledError, CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { parseFormJson } from '../../forms/backups.js';
 import { documentText, toDocument } from '../../forms/document.js';
+import { droppedFieldAttributes, warnDroppedAttributes } from '../../forms/dropped-attributes.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { write } from '../../io/iostreams.js';
@@ -146,6 +147,10 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
       }
       try {
         const doc = parseFormJson(edited, 'The edited form');
+        // Attributes a kept field leaves out are erased (docs/forms.md, "Attributes a field leaves
+        // out"): named as update and apply name them, after the diff; here the question on the diff
+        // (or --yes) is what confirms them.
+        const dropped = droppedFieldAttributes(current, doc);
         // safeUpdate checks the document before anything else (a UsageError reopens the editor).
         const result = await safeUpdate({
           ...safeUpdateSettings(o.io, o),
@@ -157,12 +162,14 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           lock: o.lock ? () => o.lock!(current.id) : undefined,
           confirm: async (diff) => {
             await write(o.io.stdout, diff);
+            await warnDroppedAttributes(o.io, current.id, dropped, false);
             if (o.yes) return true;
             // Unreachable after assertCanEdit; kept so a refusal can never reopen the editor below.
             if (!o.io.canPrompt) throw new UsageError(NO_CONFIRM, NO_CONFIRM_HINT);
             return o.prompter().confirm({ message: `Update form ${current.id} with these changes?`, flag: '--yes', default: true });
           },
         });
+        if (result.outcome === 'dry-run') await warnDroppedAttributes(o.io, current.id, dropped, true);
         await reportSafeUpdate(o.io, {}, result);
         return;
       } catch (err) {

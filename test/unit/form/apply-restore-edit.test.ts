@@ -341,6 +341,35 @@ describe('form edit', () => {
     expect(io.err()).toMatch(/^error: The edited form is not valid JSON: .* Reopening the editor…\n$/);
   });
 
+  it('on a terminal, the attributes a kept field leaves out are named after the diff, before the question', async () => {
+    stub = await startFormStub();
+    const editor = async (file: string) => {
+      const doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\/\/.*\n/gm, '')) as { properties: Record<string, unknown>[] };
+      delete doc.properties[0]!.required;
+      writeFileSync(file, JSON.stringify(doc, null, 2));
+    };
+    const io = fakeIO({ tty: true, canPrompt: true });
+    const asked: string[] = [];
+    const refuse = () => Promise.reject(new Error('no other prompt expected'));
+    const prompter = (): Prompter => ({
+      input: refuse,
+      password: refuse,
+      select: refuse,
+      search: refuse,
+      confirm: async (q) => {
+        asked.push(io.err());
+        return q.message === 'Update form 42 with these changes?';
+      },
+    });
+    await formEditRun({ io: io.io, api: async () => stub!.client, backupDir, prompter, editor, editorSet: true, now, form: '42', validate: true });
+    expect(asked).toEqual([
+      'warning: the "properties" list drops what it leaves out of a field of form 42 (a field is stored as sent):\n' +
+        '  field "Name" (f-name): required\n' +
+        'To keep them, copy them into the file (`formctl form get 42 --json properties` shows them).\n',
+    ]);
+    expect(JSON.parse(stub.puts()[0]!.body).properties[0]).toEqual({ id: 'f-name', type: 'text', name: 'Name' });
+  });
+
   it('an empty properties list reopens the editor; saving it again unchanged gives up with exit 2, nothing sent', async () => {
     stub = await startFormStub();
     let opens = 0;
