@@ -86,14 +86,14 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     if (o.from !== undefined || o.before !== undefined || o.where !== undefined)
       throw new UsageError('--resume continues the logged plan: leave out --from, --before and --where.');
   }
-  const sel: DeleteSelection = {};
-  if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
-  // The ids came on stdin, so the confirmation cannot: a real run needs --yes, known before any request.
+  // The ids come on stdin, so the confirmation cannot: a real run needs --yes, known before stdin is read and any request.
   if (o.from === '-' && !o.yes && !o.dryRun)
     throw new UsageError(
       '--from - reads the ids from stdin, so the deletion cannot be confirmed there.',
       'Add --yes to delete them (--dry-run to see them first).',
     );
+  const sel: DeleteSelection = {};
+  if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
   const client = await o.api();
   if (o.resume) return resume(o, client);
 
