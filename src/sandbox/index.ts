@@ -48,7 +48,11 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Deployed flavour: exports per minute per user, a bucket of its own; default 10, or 0 (off) when rateLimit is 0. */
   exportRateLimit?: number;
-  /** Exports of more submissions than this become async jobs; default 1000. */
+  /**
+   * Exports of more submissions than this become async jobs; default 1000. The deployed server's is a
+   * constant (OpnForm `FormExportService.php:15,35`), so `formctl sandbox --flavor deployed` refuses
+   * another; in-process tests may still set it, to make the client meet an answer no deployed server gives.
+   */
   exportAsyncThreshold?: number;
   /** Admit private/loopback webhook targets, and plain http:// to them (local testing). */
   allowPrivateWebhooks?: boolean;

@@ -139,4 +139,14 @@ describe('formctl sandbox', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: --port must be a whole number from 0 to 65535, got "70000".\n');
   });
+
+  it('--export-async-threshold is refused with --flavor deployed, whose threshold is a constant (no sandbox starts)', async () => {
+    const r = await runFormctl(['sandbox', '--port', '0', '--flavor', 'deployed', '--export-async-threshold', '10'], { env: home.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "error: --export-async-threshold cannot be used with --flavor deployed: the deployed server's threshold is fixed at 1000 submissions.\n" +
+        'hint: Drop --export-async-threshold, or leave out --flavor deployed to try export jobs on a small form.\n',
+    );
+  });
 });

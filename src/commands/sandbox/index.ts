@@ -54,9 +54,10 @@ function sandboxCommand() {
         .argParser(wholeNumber('--rate-limit')),
     )
     .addOption(
-      new Option('--export-async-threshold <n>', 'Exports larger than this become async jobs')
-        .default(EXPORT_ASYNC_THRESHOLD)
-        .argParser(wholeNumber('--export-async-threshold')),
+      // No default value: the run must know whether it was given (the deployed flavour refuses it).
+      new Option('--export-async-threshold <n>', `Spec flavour: exports larger than this become async jobs (default: ${EXPORT_ASYNC_THRESHOLD})`).argParser(
+        wholeNumber('--export-async-threshold'),
+      ),
     )
     .option('--allow-private-webhooks', 'Allow webhooks to private and loopback addresses (local testing)')
     .option('--community', 'Behave like a self-hosted Community instance (2 users at most)')
@@ -117,6 +118,16 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   if (o.profileName !== undefined) checkProfileName(o.profileName, '--profile-name');
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
   if (o.caFile !== undefined && !o.tls) throw new UsageError('--ca-file needs --tls.');
+  // The deployed server's threshold is a constant, not a setting (OpnForm
+  // `api/app/Service/Forms/FormExportService.php:15`, used at `:35`), and formctl relies on it: its
+  // chunked export asks for at most 1000 chosen submissions, which that server always answers with
+  // the CSV (docs/sandbox.md, Export). Another threshold would answer what no deployed server can.
+  if (o.exportAsyncThreshold !== undefined && o.flavor === 'deployed') {
+    throw new UsageError(
+      `--export-async-threshold cannot be used with --flavor deployed: the deployed server's threshold is fixed at ${EXPORT_ASYNC_THRESHOLD} submissions.`,
+      `Drop --export-async-threshold, or leave out --flavor deployed to try export jobs on a small form.`,
+    );
+  }
   // A profile of that name holding the user's own login is never replaced (its token, base URL and
   // default workspace would be lost); one an earlier `sandbox --profile-name` saved (marked so) may be.
   if (o.profileName !== undefined) {
@@ -145,7 +156,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       port: o.port,
       dataFile: o.data,
       rateLimit: o.rateLimit,
-      exportAsyncThreshold: o.exportAsyncThreshold,
+      exportAsyncThreshold: o.exportAsyncThreshold ?? EXPORT_ASYNC_THRESHOLD,
       allowPrivateWebhooks: o.allowPrivateWebhooks,
       community: o.community,
       seed: o.seed,
