@@ -16,6 +16,10 @@ export interface Answered {
 
 /** An answer without the shape the command needs (exit 1). */
 export class UnexpectedAnswerError extends CliError {
+  /** What the body was, in a few words (describeBody), for a caller that words the error for its own case. */
+  readonly got: string;
+  /** True when the body was JSON other than a string (an object, a list, a number, null): a real answer, not a page or a blank. */
+  readonly gotJson: boolean;
   constructor(from: Answered | undefined, expected: string, got: unknown) {
     const where = from ? ` (HTTP ${from.status}, ${from.method} ${from.path})` : '';
     super(
@@ -26,6 +30,8 @@ export class UnexpectedAnswerError extends CliError {
         : "Check the base URL (formctl auth status): it must point at the form service's API. Rerun with --debug to see the exchange.",
       { hintChecksBaseUrl: !(from && from.method !== 'GET') },
     );
+    this.got = describeBody(got);
+    this.gotJson = got !== undefined && typeof got !== 'string';
   }
 }
 

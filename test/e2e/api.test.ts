@@ -53,6 +53,15 @@ describe('formctl api', () => {
     expect(withHead.stderr).not.toMatch(/GET /);
   });
 
+  it('--paginate on a route that answers one object says the route is not a list (exit 2), not that the base URL is wrong', async () => {
+    const r = await runFormctl(['api', `/open/forms/${fx.sb.formId}`, '--paginate'], { env: fx.env });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      `error: --paginate needs a list route, but GET /open/forms/${fx.sb.formId} answered with an object, not a list.\n` +
+        `hint: --paginate is for list routes (e.g. open/workspaces/ID/forms); drop it for a single object: formctl api /open/forms/${fx.sb.formId}\n`,
+    );
+  });
+
   it('validation errors exit 7 and print the error body on stdout', async () => {
     const r = await runFormctl(['api', '/open/workspaces/create', '-X', 'POST', '-F', 'name=null'], { env: fx.env });
     expect(r.code).toBe(7);

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { ApiResponse, Method } from '../../api/client.js';
 import { NotFoundError, UnauthorizedError, apiErrorFor, isUnknownRoute } from '../../api/errors.js';
+import { UnexpectedAnswerError } from '../../api/normalize.js';
 import { items, paginate } from '../../api/paginate.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -134,7 +135,22 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   const mask = (text: string) => client.maskToken(text);
   if (o.paginate) {
     const all: unknown[] = [];
-    for await (const item of items(paginate<unknown>(client, { path, headers }, { page: startPage(path) }))) all.push(item);
+    let pages = 0;
+    try {
+      for await (const item of items(paginate<unknown>(client, { path, headers }, { page: startPage(path) }), () => pages++)) all.push(item);
+    } catch (err) {
+      // A JSON answer that is not a list, on the first page: the service answered, and the base URL
+      // is right; the path names one object (a form, a workspace), which has no pages to follow.
+      if (err instanceof UnexpectedAnswerError && pages === 0 && err.gotJson) {
+        const shown = client.redact(o.path.trim());
+        const got = /^an? (empty )?object\b/.test(err.got) ? 'an object' : err.got;
+        throw new UsageError(
+          `--paginate needs a list route, but GET ${shown} answered with ${got}, not a list.`,
+          `--paginate is for list routes (e.g. open/workspaces/ID/forms); drop it for a single object: formctl api ${shown}`,
+        );
+      }
+      throw err;
+    }
     if (!o.silent) await printJson(o.io, all, mask, o.jq);
     return;
   }
