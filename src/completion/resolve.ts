@@ -105,6 +105,24 @@ export function matching(candidates: Candidate[], prefix: string): Candidate[] {
   });
 }
 
+/**
+ * The choices that start with the word, in its letter case; when none does, in any case. The options
+ * that parse their value in any case (`api -X`, `--role`, `invite list --status`) then complete `p` to
+ * PATCH, POST, PUT; for the others, the choice offered is the one value their parser takes.
+ */
+export function matchingChoices(choices: readonly string[], prefix: string): Candidate[] {
+  const exact = matching(
+    choices.map((value) => ({ value })),
+    prefix,
+  );
+  if (exact.length > 0 || prefix === '') return exact;
+  const lower = prefix.toLowerCase();
+  return matching(
+    choices.filter((c) => c.toLowerCase().startsWith(lower)).map((value) => ({ value })),
+    '',
+  );
+}
+
 /** What the line says so far, collected while walking it: the latest value given for each dynamic kind. */
 type Context = Partial<Record<DynamicKind, string>>;
 
@@ -134,14 +152,7 @@ async function valuesFor(
   o: { root: Command; owner: Command; ctx: Context; source: ValueSource; before: string[] },
 ): Promise<Completion> {
   const choices = plainChoices(target.argChoices);
-  if (choices?.length)
-    return {
-      candidates: matching(
-        choices.map((value) => ({ value })),
-        cur,
-      ),
-      directive: Directive.none,
-    };
+  if (choices?.length) return { candidates: matchingChoices(choices, cur), directive: Directive.none };
   const kind: CompletionKind | undefined = completionKind(target);
   if (kind === undefined) return { candidates: [], directive: Directive.none };
   if (kind === 'file') return { candidates: [], directive: Directive.files };

@@ -134,7 +134,9 @@ _formctl() {
   done
   # A list value goes on after the inserted one ("id,title" then ",…"): no space after it.
   (( directive & 4 )) && nospace=(-S '')
-  (( \${#cands} )) && _describe -t values formctl cands "\${nospace[@]}"
+  # formctl answers choices in any letter case when none matches in the typed one (api -X p: PUT…):
+  # the matcher lets zsh insert them over the typed word.
+  (( \${#cands} )) && _describe -t values formctl cands "\${nospace[@]}" -M 'm:{[:lower:][:upper:]}={[:upper:][:lower:]}'
 }
 
 if [[ \${funcstack[1]} == _formctl ]]; then

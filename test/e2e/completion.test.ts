@@ -60,6 +60,14 @@ const complete = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 const NOTHING = { code: 0, stdout: ':0\n', stderr: '' };
 
 describe('formctl __complete', () => {
+  it('completes a choice in any letter case when none matches in the typed one (api -X takes any case)', async () => {
+    expect((await complete(['api', '-X', 'p'])).stdout).toBe('POST\nPUT\nPATCH\n:0\n');
+    expect((await complete(['api', '-X', 'Pa'])).stdout).toBe('PATCH\n:0\n');
+    expect((await complete(['member', 'add', 'x@y.z', '--role', 'ADM'])).stdout).toBe('admin\n:0\n');
+    expect((await complete(['invite', 'list', '--status=PEN'])).stdout).toBe('pending\n:0\n');
+    expect(stub.requests).toEqual([]);
+  });
+
   it('lists workspaces as value<TAB>description and serves the next tab press from the cache', async () => {
     // Both tab presses at one instant (the processes' clocks stand still): the entry is fresh however slow the machine.
     const now = frozenClockEnv(Date.now());

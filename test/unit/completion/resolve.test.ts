@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Argument, Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { completes } from '../../../src/completion/kinds.js';
-import { type Completion, Directive, formatCompletion, resolveCompletion } from '../../../src/completion/resolve.js';
+import { type Completion, Directive, formatCompletion, matchingChoices, resolveCompletion } from '../../../src/completion/resolve.js';
 import { ROOT } from '../../helpers/cli.js';
 import { fullProgram } from './full-program.js';
 import { describeRequest, wordsOf } from './words.js';
@@ -92,6 +92,13 @@ describe('resolveCompletion on an injected tree', () => {
     expect((await complete(synthetic(), 'formctl member add --role=e')).values).toEqual(['editor']);
     expect((await complete(synthetic(), 'formctl completion ')).values).toEqual(['bash', 'zsh', 'fish']);
     expect((await complete(synthetic(), 'formctl completion f')).values).toEqual(['fish']);
+  });
+
+  it('matches choices in any letter case only when none matches in the typed one', () => {
+    expect(matchingChoices(['GET', 'POST', 'PUT', 'get-all'], 'p').map((c) => c.value)).toEqual(['POST', 'PUT']);
+    expect(matchingChoices(['GET', 'POST', 'PUT', 'get-all'], 'g').map((c) => c.value)).toEqual(['get-all']);
+    expect(matchingChoices(['GET', 'POST', 'PUT', 'get-all'], 'G').map((c) => c.value)).toEqual(['GET']);
+    expect(matchingChoices(['GET', 'POST'], 'x').map((c) => c.value)).toEqual([]);
   });
 
   it('asks the value source for a declared dynamic kind and filters by prefix', async () => {
