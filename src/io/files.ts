@@ -63,6 +63,37 @@ export async function makeDir(dir: string, o: { mode?: number; hint?: string } =
   }
 }
 
+/**
+ * The text without a leading byte order mark (U+FEFF). Windows editors (Notepad, Excel's "UTF-8
+ * CSV", PowerShell's Out-File) write one at the start of a UTF-8 file; it is invisible in them, and
+ * JSON.parse refuses it ("Unexpected token '\uFEFF'"). Every JSON file formctl reads goes through here.
+ */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Where JSON text (a value never starts otherwise) starts with something no JSON value does, the index of that character. */
+function notJsonAtAll(text: string): number | undefined {
+  // JSON's white space only: \s would also skip a second byte order mark or a no-break space.
+  const at = text.search(/[^ \t\n\r]/);
+  if (at < 0) return undefined;
+  const rest = text.slice(at, at + 6);
+  return /^[{["\d-]/.test(rest) || /^(?:true|false|null)(?![\w])/.test(rest) ? undefined : at;
+}
+
+/** One character of the input, for an error: as it is when printable ASCII, else its code point (U+FEFF). */
+function shownChar(ch: string): string {
+  return /^[\x21-\x7e]$/.test(ch) ? `'${ch}'` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** `line L, column C` of an index in text (both from 1; `column C` alone for text of one line). */
+function lineColumn(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  const column = index - before.lastIndexOf('\n');
+  return text.trimEnd().includes('\n') ? `line ${line}, column ${column}` : `column ${column}`;
+}
+
 /** A parsed JSON value in words, for an error: "a list", "null", "a string". */
 function jsonKind(value: unknown): string {
   if (value === null) return 'null';
@@ -78,10 +109,18 @@ function jsonKind(value: unknown): string {
  */
 export function parseJsonText(text: string, source: string, hint?: string): unknown {
   let value: unknown;
+  text = stripBom(text);
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source} is not valid JSON: ${jsonReason(err)}.`, hint);
+    const notJson = notJsonAtAll(text);
+    throw new UsageError(
+      `${source} is not valid JSON: ${jsonReason(err, text)}.`,
+      hint ??
+        (notJson !== undefined
+          ? 'Check that it is the file you meant: formctl reads JSON here (a CSV, YAML or HTML file is not).'
+          : 'Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.'),
+    );
   }
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
     throw new UsageError(
@@ -223,14 +262,23 @@ export function jsonDepth(value: unknown): number {
  * (`Unexpected token 's', "secret-tok"... is not valid JSON`): the text may be a config file that
  * holds a token, and a secret must never reach an error message (docs/security.md).
  */
-export function jsonReason(err: unknown): string {
+export function jsonReason(err: unknown, text?: string): string {
   const message = err instanceof Error ? err.message : String(err);
-  return (
+  const reason =
     message
       .replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, '')
       .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, 'not JSON')
-      .replace(/\.$/, '') || 'not JSON'
-  );
+      .replace(/\.$/, '') || 'not JSON';
+  if (text === undefined) return reason;
+  // V8 gives an index (Node 20) or an index with its line and column (Node 22 and later) for most
+  // errors; the place is said once, the same way on every Node line. An unexpected first character
+  // comes without one: text that is not JSON at all (a CSV, an HTML page) is placed there.
+  const position = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(reason);
+  if (position) return `${reason.slice(0, position.index)} (${lineColumn(text, Number(position[1]))})`;
+  const start = notJsonAtAll(text);
+  if (start !== undefined)
+    return `it starts with ${shownChar(String.fromCodePoint(text.codePointAt(start)!))} (${lineColumn(text, start)}); a JSON text starts with {, [ or a value`;
+  return reason;
 }
 
 /** `SOURCE must hold EXPECTED, not a list.` as a usage error (exit 2), for JSON of the wrong shape. */

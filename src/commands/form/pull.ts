@@ -7,7 +7,7 @@ import type { Factory } from '../../factory.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { documentText, isObject, toDocument } from '../../forms/document.js';
 import { SECRET_KEYS, withoutSecrets } from '../../forms/secrets.js';
-import { cannotWrite } from '../../io/files.js';
+import { cannotWrite, stripBom } from '../../io/files.js';
 import { write } from '../../io/iostreams.js';
 import { notice, success } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
@@ -90,7 +90,7 @@ async function overwriteProblem(path: string, form: Form): Promise<string | unde
   if (text.trim() === '') return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(stripBom(text));
   } catch {
     return 'exists and is not a form document (not JSON)';
   }

@@ -62,6 +62,41 @@ describe('a JSON syntax error never quotes the input (it may be a config file ho
   });
 });
 
+describe('a byte order mark and text that is not JSON', () => {
+  it('a UTF-8 byte order mark at the start is skipped, as editors on Windows write one; a second one is not JSON', () => {
+    expect(parseJsonObject('\uFEFF{"a": 1}', 'bom.json')).toEqual({ a: 1 });
+    // Places are counted after it, as an editor shows them (it is invisible there).
+    expect(failure(() => parseJsonText('\uFEFF[1, 12345678901234567890]', 'x.json')).message).toBe(
+      'x.json, column 5: the number 12345678901234567890 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.',
+    );
+  });
+
+  it('a second byte order mark is named by its code point, with its place', () => {
+    const err = failure(() => parseJsonText('\uFEFF\uFEFF{}', 'bb.json'));
+    expect(err.message).toBe('bb.json is not valid JSON: it starts with U+FEFF (column 1); a JSON text starts with {, [ or a value.');
+  });
+
+  it('text that is not JSON at all (a CSV, a page) is named with its first character and place, and a hint to check the file', () => {
+    const err = failure(() => parseJsonText('\n  name,email\na,b\n', 'x.csv'));
+    expect(err.message).toBe("x.csv is not valid JSON: it starts with 'n' (line 2, column 3); a JSON text starts with {, [ or a value.");
+    expect(err.hint).toBe('Check that it is the file you meant: formctl reads JSON here (a CSV, YAML or HTML file is not).');
+    expect(failure(() => parseJsonText('nope', 'n.json')).message).toBe(
+      "n.json is not valid JSON: it starts with 'n' (column 1); a JSON text starts with {, [ or a value.",
+    );
+    expect(parseJsonText(' null', 'n.json')).toBeNull();
+  });
+
+  it('a syntax error is placed by line and column, the same way on every Node line (Node 20 gives only an index)', () => {
+    const err = failure(() => parseJsonText('{\n  "title": "x",\n  oops\n}', 'bad.json'));
+    expect(err.message).toBe('bad.json is not valid JSON: Expected double-quoted property name (line 3, column 3).');
+    expect(err.hint).toBe('Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.');
+    expect(failure(() => parseJsonText('\uFEFF{"a":1', 'e.json')).message).toBe(
+      "e.json is not valid JSON: Expected ',' or '}' after property value (column 7).",
+    );
+    expect(failure(() => parseJsonText('{', 'c', 'Fix it.')).hint).toBe('Fix it.');
+  });
+});
+
 describe('a document nested deeper than formctl walks', () => {
   it('is refused in one line (exit 2) instead of overflowing the stack later; 100 levels pass', () => {
     const nest = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
