@@ -34,9 +34,25 @@ export function fsReason(err: unknown, mode: 'read' | 'write' = 'read'): string 
   }
 }
 
-/** `Cannot read FILE: no such file.` as a usage error (exit 2). */
+/** `Cannot read FILE: no such file.` as a usage error (exit 2), with the caller's hint or one for the reason. */
 export function cannotRead(file: string, err: unknown, hint?: string): UsageError {
-  return new UsageError(`Cannot read ${file}: ${fsReason(err, 'read')}.`, hint);
+  return new UsageError(`Cannot read ${file}: ${fsReason(err, 'read')}.`, hint ?? readHint(err));
+}
+
+/** What to do when a file cannot be read, by the reason (cannotRead's hint when its caller has none). */
+export function readHint(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return 'Check the path: a relative one starts in the directory formctl runs in.';
+    case 'EACCES':
+    case 'EPERM':
+      return 'Check the permissions: formctl needs to read the file (and to enter its directories).';
+    case 'EISDIR':
+      return 'Name a file, not a directory.';
+    default:
+      return 'Check the path, and that the file can be read.';
+  }
 }
 
 /** `Cannot write FILE: permission denied.` as a usage error (exit 2). */

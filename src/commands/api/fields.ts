@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { cannotRead } from '../../io/files.js';
+import { cannotRead, readHint } from '../../io/files.js';
 import { HEADER_NAME, HEADER_VALUE_CONTROL } from '../../service/webhooks.js';
 
 /** One `-f` (raw string) or `-F` (typed) field; `at` is its place among all of them on the command line. */
@@ -29,7 +29,7 @@ export function typedValue(raw: string, readFile: FileReader = (p) => readFileSy
     try {
       return readFile(path);
     } catch (err) {
-      throw cannotRead(path, err);
+      throw cannotRead(path, err, `${readHint(err)} -F key=@FILE sends a file's text; to send text that starts with @, use -f.`);
     }
   }
   return raw;
@@ -91,21 +91,50 @@ export function queryPairs(fields: Array<{ key: string; value: unknown }>): Arra
 }
 
 /**
+ * Whether a word from an -H or -f/-F flag may be shown in an error: one that reads as a header or
+ * field name. Anything else (a long mix of letters and digits, dots, slashes) may be a token pasted
+ * without its name (`-H "$TOKEN"`), and stays unshown, as header values always do.
+ */
+export function showableName(word: string): boolean {
+  return /^[A-Za-z][\w.[\]-]{0,39}$/.test(word) && !(word.length >= 16 && /\d/.test(word));
+}
+
+/**
+ * An -H that is not `Name: value`, naming it by its name part when that reads as a name (never
+ * what follows, which may be a secret: `-H 'X-Api-Key abc123'` lacks only the colon), else by its place.
+ */
+function badHeader(h: string, colon: number, name: string, n: number, count: number): UsageError {
+  const place = count > 1 ? `-H number ${n + 1}` : '-H';
+  if (colon < 0) {
+    const [first = ''] = h.trim().split(/\s+/);
+    const named = showableName(first) && HEADER_NAME.test(first);
+    const which = named ? `-H "${first}${h.trim().length > first.length ? ' …' : ''}"` : `${place} (not shown, in case it is a secret)`;
+    return new UsageError(
+      `${which} is not a valid header: it has no ':' between the name and the value.`,
+      `Write it as -H '${named ? first : 'Name'}: value'.`,
+    );
+  }
+  if (!name) return new UsageError(`${place} is not a valid header: it has no name before the ':'.`, "Write it as -H 'Name: value'.");
+  const which = showableName(name) ? `-H "${name}: …"` : place;
+  return new UsageError(
+    `${which} is not a valid header: its name has a character header names cannot have.`,
+    "Write it as -H 'Name: value'; a name is letters, digits and - (no spaces).",
+  );
+}
+
+/**
  * Parses `Name: value` header flags; names are lower-cased so ours and the user's never both go out.
  * A value Node would refuse to send (a line break, another control character, a character beyond
  * Latin-1) is refused here, before any request, naming the header but never quoting the value (it
  * may be a secret, as webhook header checks never quote one either); a flag without a valid name is
- * named by its place among the -H flags, for the same reason.
+ * named by its name part (badHeader), for the same reason.
  */
 export function parseHeaders(flags: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   flags.forEach((h, n) => {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
-    if (!name || !HEADER_NAME.test(name)) {
-      const which = flags.length > 1 ? `-H number ${n + 1}` : '-H';
-      throw new UsageError(`${which} is not a valid header: expected 'Name: value'.`, "Use -H 'Name: value'; a name is letters, digits and -.");
-    }
+    if (!name || !HEADER_NAME.test(name)) throw badHeader(h, i, name, n, flags.length);
     const lower = name.toLowerCase();
     if (lower === 'authorization')
       throw new UsageError('formctl sets the Authorization header itself.', 'Use `formctl auth login` or FORMCTL_TOKEN for a different token.');

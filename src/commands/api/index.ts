@@ -9,10 +9,10 @@ import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { write } from '../../io/iostreams.js';
-import { cannotRead } from '../../io/files.js';
+import { cannotRead, readHint } from '../../io/files.js';
 import { jsonPainter, notice, writeJq } from '../../io/output.js';
 import { collect, examples, fileOption, jqOption, type FlagsOf } from '../shared.js';
-import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, typedValue } from './fields.js';
+import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, showableName, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -25,16 +25,36 @@ function parseMethod(value: string): (typeof METHODS)[number] {
   return method;
 }
 
+/**
+ * A -f/-F value without `key=`: the flag, what was given when it reads as a field name (never a
+ * value: after an `=`, or a token given alone), and the form with an example.
+ */
+function badField(flag: '-f' | '-F', value: string, eq: number): UsageError {
+  const example =
+    flag === '-F'
+      ? "e.g. -F name=Acme (-F count=3 sends a number, -F notes=@notes.txt a file's text)"
+      : 'e.g. -f name=Acme (always a string; -F sends numbers, true/false/null and files)';
+  if (eq === 0) return new UsageError(`${flag} "=…" has no key before its '=': a field is key=value.`, `Write it as ${flag} key=value, ${example}.`);
+  // What was given is shown when it reads as a field name; else it may be a value (a token) given alone.
+  const named = showableName(value);
+  return new UsageError(
+    `${named ? `${flag} "${value}"` : `${flag} (not shown, in case it is a secret)`} is not key=value: it has no '='.`,
+    `Write it as ${flag} ${named ? value : 'key'}=value, ${example}.`,
+  );
+}
+
 /** `formctl api <path>`: the command and its flags, declared once. */
 function apiCommand() {
   // -f and -F keep their own lists; numbering every field as it is parsed lets the run merge the two
   // back in command-line order (a later field of the same key wins, whichever flag it came with).
   let seen = 0;
-  const field = (value: string, previous: FieldFlag[] = []): FieldFlag[] => {
-    const i = value.indexOf('=');
-    if (i <= 0) throw new UsageError(`Expected key=value, got "${value}".`);
-    return [...previous, { key: value.slice(0, i), raw: value.slice(i + 1), at: seen++ }];
-  };
+  const field =
+    (flag: '-f' | '-F') =>
+    (value: string, previous: FieldFlag[] = []): FieldFlag[] => {
+      const i = value.indexOf('=');
+      if (i <= 0) throw badField(flag, value, i);
+      return [...previous, { key: value.slice(0, i), raw: value.slice(i + 1), at: seen++ }];
+    };
   const base = new Command('api')
     .description('Make an authenticated request to any API endpoint and print the response')
     .argument('<path>', 'Path under the base URL, e.g. /open/workspaces (a query string is allowed)')
@@ -45,8 +65,8 @@ function apiCommand() {
         .choices(METHODS)
         .argParser(parseMethod),
     )
-    .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field)
-    .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field)
+    .option('-f, --raw-field <key=value>', 'String field; body for POST/PUT/PATCH, query for GET (repeatable)', field('-f'))
+    .option('-F, --field <key=value>', 'Typed field: true/false/null and numbers are JSON, @file reads a file, @- stdin (repeatable)', field('-F'))
     .addOption(fileOption('--input <file>', 'Send this file as the raw request body ("-" for stdin); fields then go in the query'))
     .option('--paginate', 'Follow every page (GET) and print one merged JSON array; a page=N in the path is where it starts')
     .option('-H, --header <header>', "Extra request header 'Name: value' (repeatable)", collect)
@@ -97,7 +117,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
       try {
         rawBody = readFileSync(o.input);
       } catch (err) {
-        throw cannotRead(`--input ${o.input}`, err);
+        throw cannotRead(`--input ${o.input}`, err, `${readHint(err)} --input - reads the body from stdin.`);
       }
     }
   }

@@ -6,13 +6,13 @@ import type { Factory } from '../../factory.js';
 import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmDestructive } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, addYesOption, examples, parseId } from '../shared.js';
-import { INVITE_ACTION_FIELDS } from './shared.js';
+import { INVITE_ACTION_FIELDS, INVITE_ID_HINT } from './shared.js';
 
 /** `formctl invite cancel <invite-id>`: the command and its flags, declared once. */
 function inviteCancelCommand() {
   const base = new Command('cancel')
     .description('Cancel a pending invite so its link stops working (admins only)')
-    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
+    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id', INVITE_ID_HINT));
   return examples(addOutputOptions(addYesOption(addWorkspaceOption(base)), { fields: INVITE_ACTION_FIELDS }), [
     'formctl invite cancel 7',
     'formctl invite cancel 7 -w 12 --yes   # in scripts',

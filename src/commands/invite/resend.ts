@@ -4,13 +4,13 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
-import { INVITE_ACTION_FIELDS } from './shared.js';
+import { INVITE_ACTION_FIELDS, INVITE_ID_HINT } from './shared.js';
 
 /** `formctl invite resend <invite-id>`: the command and its flags, declared once. */
 function inviteResendCommand() {
   const base = new Command('resend')
     .description("Send a pending invite's email again (admins only)")
-    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id'));
+    .argument('<invite-id>', 'Invite id (see `formctl invite list`)', parseId('invite id', INVITE_ID_HINT));
   return examples(addOutputOptions(addWorkspaceOption(base), { fields: INVITE_ACTION_FIELDS }), ['formctl invite resend 7', 'formctl invite resend 7 -w 12']);
 }
 

@@ -126,7 +126,11 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     out.created_at = true;
     return out;
   }
-  if (ids.length === 0) throw new UsageError('--columns needs at least one column id.');
+  if (ids.length === 0)
+    throw new UsageError(
+      '--columns needs at least one column id.',
+      `Name them, e.g. --columns name,email,created_at (field ids or names: formctl form get ${form.id} --json properties); or leave --columns out for every field.`,
+    );
   const removed = uniqueById(removedProperties(form).filter((p) => !isLayoutBlock(p) && !props.some((q) => q.id === p.id)));
   const unknown: string[] = [];
   const chosen: string[] = [];

@@ -63,7 +63,9 @@ describe('field parsing', () => {
   it('headers: lower-cased names; Authorization and malformed ones refused', () => {
     expect(parseHeaders(['X-Trace: abc', 'Accept:text/csv'])).toEqual({ 'x-trace': 'abc', accept: 'text/csv' });
     expect(() => parseHeaders(['Authorization: Bearer x'])).toThrow('formctl sets the Authorization header itself.');
-    expect(() => parseHeaders(['no colon'])).toThrow("-H is not a valid header: expected 'Name: value'.");
+    expect(() => parseHeaders(['no colon'])).toThrow(`-H "no …" is not a valid header: it has no ':' between the name and the value.`);
+    expect(() => parseHeaders(['X-Foo'])).toThrow(`-H "X-Foo" is not a valid header: it has no ':' between the name and the value.`);
+    expect(() => parseHeaders(['X Foo: bar'])).toThrow('-H is not a valid header: its name has a character header names cannot have.');
   });
 
   it('headers: a value Node would refuse is refused here, naming the header but never quoting the value or a nameless flag', () => {
@@ -81,7 +83,16 @@ describe('field parsing', () => {
       2,
       "Header value for 'X-Emoji' contains a character HTTP headers cannot carry (beyond Latin-1); nothing was sent.",
     ]);
-    expect(refused(['X-Ok: 1', 'Bearer s3cr3t'])).toEqual([2, "-H number 2 is not a valid header: expected 'Name: value'."]);
+    expect(refused(['X-Ok: 1', 'Bearer s3cr3t'])).toEqual([2, `-H "Bearer …" is not a valid header: it has no ':' between the name and the value.`]);
+    // A token given alone does not read as a name: the flag is named by its place.
+    expect(refused(['X-Ok: 1', 'fsk_s3cr3tS3cr3tS3cr3t'])).toEqual([
+      2,
+      "-H number 2 (not shown, in case it is a secret) is not a valid header: it has no ':' between the name and the value.",
+    ]);
+    expect(refused(['eyJhbGciOiJIUzI1NiJ9.e30.x'])).toEqual([
+      2,
+      "-H (not shown, in case it is a secret) is not a valid header: it has no ':' between the name and the value.",
+    ]);
     expect(parseHeaders(['X-Tab: a\tb', 'X-Latin: café'])).toEqual({ 'x-tab': 'a\tb', 'x-latin': 'café' });
   });
 });

@@ -157,7 +157,9 @@ describe('invite resend', () => {
     const s = await serve([]);
     const r = await runCli(['invite', 'resend', 'abc', '-w', '7'], { url: s.url });
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: invite id must be a whole number from 1 to 9007199254740991, got "abc".\n');
+    expect(r.err).toBe(
+      'error: invite id must be a whole number from 1 to 9007199254740991, got "abc".\nhint: An invite is named by its id, not its address: `formctl invite list` shows the ids.\n',
+    );
     expect(s.requests).toEqual([]);
   });
 });
