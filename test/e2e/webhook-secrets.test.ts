@@ -93,6 +93,48 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
     expect(data.data.webhook_headers).toEqual({ 'X-Team': 'forms' });
   });
 
+  it('a new secret left out by --json fields or --jq gets a warning naming webhook get --show-secret, which prints it', async () => {
+    const warning = (hook: number) =>
+      `warning: the new signing secret is not in the output (%s leaves it out); print it with: formctl webhook get ${slug} ${hook} --show-secret\n`;
+    const secretOf = async (hook: number) => {
+      const r = await runFormctl(['webhook', 'get', slug, String(hook), '--show-secret', '--jq', '.data.webhook_secret'], { env: fx.env });
+      expect(r.code).toBe(0);
+      return r.stdout.trim();
+    };
+    for (const [args, by] of [
+      [['--json', 'id'], '--json id'],
+      [['--jq', '.id'], '--jq'],
+    ] as const) {
+      const rotated = await runFormctl(['webhook', 'rotate-secret', slug, String(id), ...args], { env: fx.env });
+      expect(rotated.code, by).toBe(0);
+      expect(rotated.stderr, by).toContain(warning(id).replace('%s', by));
+      const secret = await secretOf(id);
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(rotated.stdout + rotated.stderr).not.toContain(secret);
+
+      const created = await runFormctl(['webhook', 'create', slug, '--url', url, '--generate-secret', '--allow-private', ...args], { env: fx.env });
+      expect(created.code, by).toBe(0);
+      const newId = by === '--jq' ? Number(created.stdout) : (JSON.parse(created.stdout) as { id: number }).id;
+      expect(created.stderr, by).toContain(warning(newId).replace('%s', by));
+      expect(await secretOf(newId)).toMatch(/^[0-9a-f]{64}$/);
+      expect((await runFormctl(['webhook', 'delete', slug, String(newId), '--yes'], { env: fx.env })).code).toBe(0);
+    }
+    // Asked for, the secret is printed and there is no warning.
+    for (const args of [['--json', 'id,secret'], ['--jq', '.secret'], ['--json']]) {
+      const r = await runFormctl(['webhook', 'rotate-secret', slug, String(id), ...args], { env: fx.env });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toContain(await secretOf(id));
+      expect(r.stderr, args.join(' ')).not.toContain('not in the output');
+    }
+    const generated = await runFormctl(['webhook', 'create', slug, '--url', url, '--generate-secret', '--allow-private', '--json', 'id,generated_secret'], {
+      env: fx.env,
+    });
+    const hook = JSON.parse(generated.stdout) as { id: number; generated_secret: string };
+    expect(hook.generated_secret).toBe(await secretOf(hook.id));
+    expect(generated.stderr).not.toContain('not in the output');
+    expect((await runFormctl(['webhook', 'delete', slug, String(hook.id), '--yes'], { env: fx.env })).code).toBe(0);
+  });
+
   it("events mask a URL quoted in a delivery's error message unless --show-secret", async () => {
     const trig = await runFormctl(['webhook', 'trigger', slug], { env: fx.env });
     expect(trig.code).toBe(0);

@@ -285,7 +285,7 @@ describe('webhook secrets stay out of output', () => {
     expect(created.stdout).toMatch(/^[0-9a-f]{64}\n$/);
     const secret = created.stdout.trim();
     expect(created.stderr).toContain('[debug] > POST');
-    expect(created.stderr).toContain(`note: created webhook 2 on form ${slug}; stdout holds its signing secret, shown only now.\n`);
+    expect(created.stderr).toContain(`note: created webhook 2 on form ${slug}; stdout holds its signing secret.\n`);
     expect(created.stderr).not.toContain(secret);
     expect(created.stderr).not.toContain(key);
 

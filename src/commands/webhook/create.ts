@@ -9,7 +9,7 @@ import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWe
 import { cleanSecret, generateSecret, maskWebhookUrl } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
-import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning } from './shared.js';
+import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, profileWords, shellWord, unsignedWarning, writeNewSecret } from './shared.js';
 import { formIdOf } from './target.js';
 import { WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';
@@ -25,7 +25,7 @@ function webhookCreateCommand() {
     .option('--url <url>', 'Receiver URL: https:// and resolving only to public addresses (prompted on a terminal when omitted)')
     .addOption(fileOption('--secret-file <file>', 'Sign deliveries with the secret in this file (at least 12 characters)'))
     .option('--secret-stdin', 'Read the signing secret from stdin')
-    .option('--generate-secret', 'Generate a 32-byte random secret and print it once to stdout (piped, the new id goes to stderr)')
+    .option('--generate-secret', 'Generate a 32-byte random secret and print it to stdout (piped, the new id goes to stderr)')
     .option('--header <name:value>', 'Custom header sent with each delivery (repeatable, at most 10)', collectHeader)
     .option('--inactive', 'Create it switched off (no deliveries until `webhook update --activate`)')
     .addOption(fileOption('--logic-file <file>', 'JSON condition that limits when the webhook fires'));
@@ -43,7 +43,8 @@ function webhookCreateCommand() {
 type CreateFlags = FlagsOf<typeof webhookCreateCommand>;
 
 export type WebhookCreateOptions = CreateFlags &
-  Pick<Factory, 'io' | 'api'> & {
+  Pick<Factory, 'io' | 'api'> &
+  Partial<Pick<Factory, 'context'>> & {
     /** Asks for what `--url` run bare on a terminal leaves open; absent, nothing is asked. */
     prompter?: () => Prompter;
     /** DNS for the public-address check; tests inject one. */
@@ -54,7 +55,7 @@ export type WebhookCreateOptions = CreateFlags &
 /** `formctl webhook create [form]`. */
 export function newWebhookCreateCommand(f: Factory, runF = webhookCreateRun) {
   return webhookCreateCommand().action(async (form, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, form: await resolveFormArg(f, form) }),
+    runF({ ...flags, io: f.io, api: f.api, context: f.context, prompter: f.prompter, form: await resolveFormArg(f, form) }),
   );
 }
 
@@ -95,8 +96,12 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
 
   const view = webhookView(created, o.showSecret);
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    // The generated secret is shown this once, beside the (masked) integration.
-    await writeObject(o.io, format, choices.generateSecret ? { ...view, generated_secret: secret } : view, []);
+    // The generated secret is printed beside the (masked) integration; a warning says how to read it
+    // again when the chosen fields leave it out.
+    if (choices.generateSecret) {
+      const again = `formctl${await profileWords(o.context)} webhook get ${shellWord(o.form)} ${shellWord(String(created.id))} --show-secret`;
+      await writeNewSecret(o.io, format, { ...view, generated_secret: secret }, secret!, again);
+    } else await writeObject(o.io, format, view, []);
     const masked = printsData(format) ? maskedHeadersNote([created], o.showSecret) : undefined;
     if (masked) await notice(o.io, masked);
     const urls = printsData(format) ? maskedUrlNote([created], o.showSecret) : undefined;
@@ -110,15 +115,12 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     const urls = maskedUrlNote([{ ...created, data: { ...created.data, webhook_url: url } }], o.showSecret);
     if (urls) await notice(o.io, urls);
     if (choices.generateSecret) {
-      await notice(o.io, 'the signing secret follows; it is shown only now. Store it with your receiver.');
+      await notice(o.io, 'the signing secret follows. Store it with your receiver (`webhook get --show-secret` prints it again).');
       await write(o.io.stdout, `${secret}\n`);
     }
   } else if (choices.generateSecret) {
-    // `> secret.txt` must capture exactly the secret (shown only this once), so the id goes to stderr.
-    await notice(
-      o.io,
-      `created webhook ${escapeControls(String(created.id), { all: true })} on form ${o.form}; stdout holds its signing secret, shown only now.`,
-    );
+    // `> secret.txt` must capture exactly the secret, so the id goes to stderr.
+    await notice(o.io, `created webhook ${escapeControls(String(created.id), { all: true })} on form ${o.form}; stdout holds its signing secret.`);
     await write(o.io.stdout, `${secret}\n`);
   } else {
     // README contract: piped, a create prints the new id and nothing else.
@@ -172,7 +174,7 @@ async function walkThrough(o: WebhookCreateOptions, p: Prompter): Promise<WalkTh
       message: 'Signing secret',
       flag: '--generate-secret',
       choices: [
-        { name: 'Generate one (printed once, store it with your receiver)', value: 'generate', description: 'Same as --generate-secret' },
+        { name: 'Generate one (printed, store it with your receiver)', value: 'generate', description: 'Same as --generate-secret' },
         { name: 'Read it from a file', value: 'file', description: 'Same as --secret-file <file>' },
         { name: 'None (deliveries are not signed)', value: 'none', description: 'Receivers cannot tell deliveries from forgeries' },
       ],

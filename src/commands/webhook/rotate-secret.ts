@@ -2,10 +2,10 @@ import { Command } from '@commander-js/extra-typings';
 import { updateWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { notice, resolveFormat, writeObject } from '../../io/output.js';
+import { notice, resolveFormat } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
-import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
+import { addWebhookIdArgument, profileWords, resolveWebhookArgs, shellWord, writeNewSecret } from './shared.js';
 import { webhookTarget } from './target.js';
 import { fullBody } from './body.js';
 
@@ -14,7 +14,7 @@ const ROTATE_FIELDS = ['id', 'form_id', 'secret'] as const;
 
 /** `formctl webhook rotate-secret [form] [id]`: the command and its flags, declared once. */
 function webhookRotateSecretCommand() {
-  const base = new Command('rotate-secret').description('Replace the signing secret with a new random one and print it once');
+  const base = new Command('rotate-secret').description('Replace the signing secret with a new random one and print it');
   return examples(addOutputOptions(addWebhookIdArgument(addFormArgument(base)), { fields: ROTATE_FIELDS }), [
     'formctl webhook rotate-secret contact 7 > new-secret.txt',
     'formctl webhook rotate-secret 42 7 --json | jq -r .secret',
@@ -22,7 +22,8 @@ function webhookRotateSecretCommand() {
 }
 
 export type WebhookRotateSecretOptions = FlagsOf<typeof webhookRotateSecretCommand> &
-  Pick<Factory, 'io' | 'api'> & {
+  Pick<Factory, 'io' | 'api'> &
+  Partial<Pick<Factory, 'context'>> & {
     form: string;
     id: number;
   };
@@ -31,11 +32,15 @@ export type WebhookRotateSecretOptions = FlagsOf<typeof webhookRotateSecretComma
 export function newWebhookRotateSecretCommand(f: Factory, runF = webhookRotateSecretRun) {
   return webhookRotateSecretCommand().action(async (formArg, idArg, flags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ ...flags, io: f.io, api: f.api, form, id });
+    return runF({ ...flags, io: f.io, api: f.api, context: f.context, form, id });
   });
 }
 
-/** Generates a secret, saves it with the rest of the webhook's data unchanged, prints it once. */
+/**
+ * Generates a secret, saves it with the rest of the webhook's data unchanged, prints it. The service
+ * keeps it: `webhook get --show-secret` prints it again, which a warning names when --json / --jq
+ * leave it out of the output.
+ */
 export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const client = await o.api();
@@ -43,9 +48,10 @@ export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Pro
   const secret = generateSecret();
   const updated = await updateWebhook(client, formId, o.id, fullBody(current, { secret }));
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    await writeObject(o.io, format, { id: updated.id ?? o.id, form_id: formId, secret }, []);
+    const again = `formctl${await profileWords(o.context)} webhook get ${shellWord(o.form)} ${o.id} --show-secret`;
+    await writeNewSecret(o.io, format, { id: updated.id ?? o.id, form_id: formId, secret }, secret, again);
   } else {
-    if (o.io.stdoutIsTTY) await notice(o.io, `new signing secret for webhook ${o.id} follows; it is shown only now.`);
+    if (o.io.stdoutIsTTY) await notice(o.io, `new signing secret for webhook ${o.id} follows; store it with your receiver.`);
     await write(o.io.stdout, `${secret}\n`);
   }
   await notice(

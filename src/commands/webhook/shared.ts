@@ -3,7 +3,9 @@ import { Argument, type Command, type OptionValues } from '@commander-js/extra-t
 import { completes } from '../../completion/kinds.js';
 import type { Factory } from '../../factory.js';
 import { parseIdText } from '../../io/ids.js';
-import { escapeControls } from '../../io/output.js';
+import type { ResolvedContext } from '../../config/resolve.js';
+import type { IOStreams } from '../../io/iostreams.js';
+import { type JsonFormat, escapeControls, notice, pickFields, writeJq, writeObject } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
 
 /** Parser for a `<id>` argument of an integration. */
@@ -47,4 +49,44 @@ export function unsignedWarning(form: string, webhookId: unknown): string {
 /** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
 export function afterColon(text: string): string {
   return /^[A-Z](?![A-Z])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
+
+/** A word for a shell command shown in a hint: as it is when nothing in it needs quoting, else in single quotes. */
+export function shellWord(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * ` --profile NAME` for a command shown in a hint, when the profile in effect came from `--profile`
+ * or FORMCTL_PROFILE (another shell would not pick it); empty otherwise.
+ */
+export async function profileWords(context: (() => Promise<ResolvedContext>) | undefined): Promise<string> {
+  const ctx = await context?.().catch(() => undefined);
+  return ctx && (ctx.profileSource === 'flag' || ctx.profileSource === 'env') ? ` --profile ${shellWord(ctx.profileName)}` : '';
+}
+
+/**
+ * Writes the JSON answer of a command that has just made a signing secret (`rotate-secret`, `create
+ * --generate-secret`). When what was printed does not hold the secret (a `--json` field list or a
+ * `--jq` that leaves it out), a warning on stderr says so and names the command that prints it:
+ * the service keeps the secret and `webhook get --show-secret` reads it back.
+ */
+export async function writeNewSecret(io: IOStreams, format: JsonFormat, obj: object, secret: string, getCommand: string): Promise<void> {
+  let printed = '';
+  try {
+    if (format.jq !== undefined) {
+      await writeJq(io, format.jq, pickFields(obj, format.fields), (text) => {
+        printed += text;
+        return text;
+      });
+    } else {
+      await writeObject(io, format, obj, []);
+      printed = JSON.stringify(pickFields(obj, format.fields));
+    }
+  } finally {
+    if (!printed.includes(secret)) {
+      const by = format.jq !== undefined ? '--jq' : `--json ${format.fields?.join(',')}`;
+      await notice(io, `the new signing secret is not in the output (${by} leaves it out); print it with: ${getCommand}`, 'warning');
+    }
+  }
 }

@@ -14,6 +14,7 @@ import { webhookSignRun } from '../../../src/commands/webhook/sign.js';
 import { webhookUpdateRun } from '../../../src/commands/webhook/update.js';
 import { newWebhookVerifyCommand, webhookVerifyRun } from '../../../src/commands/webhook/verify.js';
 import type { Factory } from '../../../src/factory.js';
+import type { ResolvedContext } from '../../../src/config/resolve.js';
 import { CliError, ExitCode, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { signBody } from '../../../src/webhooks/signature.js';
@@ -108,10 +109,10 @@ describe('webhook create', () => {
     const secret = JSON.parse(server.requests[0]!.body).data.webhook_secret as string;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     expect(io.out()).toBe(`${secret}\n`);
-    expect(io.err()).toBe('note: created webhook 9 on form 42; stdout holds its signing secret, shown only now.\n');
+    expect(io.err()).toBe('note: created webhook 9 on form 42; stdout holds its signing secret.\n');
   });
 
-  it('--generate-secret prints the secret once; --json adds generated_secret beside the masked object', async () => {
+  it('--generate-secret prints the secret; --json adds generated_secret beside the masked object', async () => {
     const { server, api } = await stub((req, res) => {
       const body = JSON.parse(req.body);
       json(res, 200, { form_integration: { ...integration, id: 9, status: body.status, data: body.data } });
@@ -136,7 +137,7 @@ describe('webhook create', () => {
     expect(out.data.webhook_secret).toBe(`••••${sent.data.webhook_secret.slice(-4)}`);
   });
 
-  it('on a terminal: a ✓ line, then the generated secret alone on its line, with the shown-once note on stderr', async () => {
+  it('on a terminal: a ✓ line, then the generated secret alone on its line, with a note on stderr', async () => {
     const { server, api } = await stub((req, res) =>
       req.method === 'GET'
         ? json(res, 200, { id: 42, slug: 'contact', title: 'Contact', visibility: 'public', properties: [] })
@@ -147,7 +148,7 @@ describe('webhook create', () => {
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /open/forms/contact', 'POST /open/forms/42/integrations']);
     const secret = JSON.parse(server.requests.at(-1)!.body).data.webhook_secret as string;
     expect(io.out()).toBe(`✓ Created webhook 9 on form contact (active) → https://hooks.example.com/in\n${secret}\n`);
-    expect(io.err()).toBe('note: the signing secret follows; it is shown only now. Store it with your receiver.\n');
+    expect(io.err()).toBe('note: the signing secret follows. Store it with your receiver (`webhook get --show-secret` prints it again).\n');
   });
 
   it('validates before any request and needs --url', async () => {
@@ -394,7 +395,7 @@ describe('webhook update', () => {
 });
 
 describe('webhook rotate-secret', () => {
-  it('generates a new secret, PUTs it with everything else unchanged, prints it once and warns', async () => {
+  it('generates a new secret, PUTs it with everything else unchanged, prints it and warns', async () => {
     const { server, api } = await stub((req, res) =>
       req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration }),
     );
@@ -411,6 +412,19 @@ describe('webhook rotate-secret', () => {
     expect(io.out()).toBe(`${body.data.webhook_secret}\n`);
     expect(io.err()).toBe(
       'warning: every delivery from now on is signed with the new secret: receivers still using the old one will fail verification until you update them.\n',
+    );
+  });
+});
+
+describe('webhook rotate-secret --json without the secret', () => {
+  it('warns, naming webhook get --show-secret with the --profile in effect, quoted for a shell', async () => {
+    const { api } = await stub((req, res) => (req.method === 'GET' ? json(res, 200, [integration]) : json(res, 200, { form_integration: integration })));
+    const io = fakeIO();
+    const context = async () => ({ profileName: "team's prod", profileSource: 'flag' }) as unknown as ResolvedContext;
+    await webhookRotateSecretRun({ io: io.io, api, context, form: '42', id: 7, json: ['id'] });
+    expect(JSON.parse(io.out())).toEqual({ id: 7 });
+    expect(io.err()).toContain(
+      "warning: the new signing secret is not in the output (--json id leaves it out); print it with: formctl --profile 'team'\\''s prod' webhook get 42 7 --show-secret\n",
     );
   });
 });
