@@ -165,6 +165,12 @@ describe.each([
     const unsigned = await hooksOf('prod', Number(id));
     expect(unsigned[0]!.data.webhook_secret ?? null).toBeNull();
     expect(bare.stdout + bare.stderr).not.toMatch(/pw-source|source-secret/);
+    // The hint acts on the target: it names --to-profile's profile, and runs there as written.
+    const hint = /Give it a secret: (formctl --profile prod webhook rotate-secret (\d+) (\d+))\n/.exec(bare.stderr);
+    expect(hint, bare.stderr).not.toBeNull();
+    const rotated = await fc(hint![1]!.split(' ').slice(1));
+    expect(rotated.code).toBe(0);
+    expect((await hooksOf('prod', Number(hint![2])))[0]!.data.webhook_secret).toBe(rotated.stdout.trim());
   });
 
   it('--onto updates an existing form safely (backup, target keeps its own slug and password); a pulled file applies with --onto too', async () => {
@@ -207,5 +213,28 @@ describe.each([
     const none = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod']);
     expect(none).toMatchObject({ code: 2, stdout: '' });
     expect(none.stderr).toContain('error: Missing --to-workspace.');
+    // The unknown profile is said before the missing --to-workspace.
+    const both = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'nope']);
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr).toMatch(/^error: No profile named "nope" \(from --to-profile\)\./);
+    // A name no profile can have is reported as --to-profile's.
+    const proto = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', '__proto__', '--to-workspace', '1']);
+    expect(proto).toMatchObject({ code: 2, stdout: '' });
+    expect(proto.stderr).toMatch(/^error: --to-profile "__proto__" cannot be a profile name\.\n/);
+  });
+
+  it('a --to-profile whose token belongs to another host is exit 4, as with --profile, and nothing is sent', async () => {
+    const login = await fc(['--profile', 'moved', 'auth', 'login', '--base-url', stage.sb.url, '--with-token'], stage.sb.tokens.all);
+    expect(login.code).toBe(0);
+    expect((await fc(['--profile', 'moved', 'config', 'set', 'base_url', prod.sb.url])).code).toBe(0);
+    const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
+    const copy = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'moved', '--to-workspace', String(prod.sb.workspaceId)]);
+    const direct = await fc(['--profile', 'moved', 'form', 'list', '-w', String(prod.sb.workspaceId)]);
+    expect(direct.code).toBe(4);
+    expect(copy).toMatchObject({ code: 4, stdout: '' });
+    expect(copy.stderr).toBe(direct.stderr);
+    expect(copy.stderr).toMatch(/^error: The token of profile "moved" was saved for http:\/\/127\.0\.0\.1:\d+; formctl sends it to no other host/);
+    const after = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
+    expect(after.stdout).toBe(before.stdout);
   });
 });

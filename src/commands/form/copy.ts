@@ -4,8 +4,9 @@ import type { ApiClient } from '../../api/client.js';
 import { type Form, createForm, getForm, resolveForm } from '../../api/forms.js';
 import { type WebhookIntegration, type WebhookIntegrationBody, createWebhook, listWebhooks } from '../../api/webhooks.js';
 import { completes } from '../../completion/kinds.js';
-import { resolveContext } from '../../config/resolve.js';
-import { CliError, UsageError } from '../../errors.js';
+import { checkBaseUrl, notLoggedIn, resolveContext } from '../../config/resolve.js';
+import { checkProfileName } from '../../config/store.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { backupDir } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
@@ -25,6 +26,7 @@ import { headersOf, isEmptyLogic, webhookView } from '../../webhooks/view.js';
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, parseId, type FlagsOf } from '../shared.js';
 import { addSafeUpdateOptions } from './shared.js';
+import { shellWord } from '../hint-words.js';
 import { retentionWarning } from '../../forms/retention.js';
 import { confirmRetention } from '../../forms/safe-update.js';
 import { retentionOf } from '../../service/retention.js';
@@ -80,6 +82,8 @@ export type FormCopyOptions = FlagsOf<typeof formCopyCommand> &
 /** Where a copy goes: a service reached with one profile. */
 export interface CopyTarget {
   profile: string;
+  /** ` --profile NAME` for a command in a hint that acts on the target, or '' when a bare command reaches it. */
+  profileFlag?: string;
   client: ApiClient;
   lock?: FormLocker;
   backupDir: (formId: number) => string;
@@ -110,26 +114,37 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
   const own = await f.context();
   let ctx = own;
   let client: ApiClient;
+  let profileFlag = own.profileSource === 'flag' || own.profileSource === 'env' ? ` --profile ${shellWord(own.profileName)}` : '';
   if (profile === undefined || profile === own.profileName) {
     client = await f.api();
   } else {
+    checkProfileName(profile, '--to-profile');
     const store = await f.config();
-    if (!store.data.profiles[profile]) {
+    if (!Object.hasOwn(store.data.profiles, profile)) {
       const saved = Object.keys(store.data.profiles);
       throw new UsageError(
         `No profile named "${profile}" (from --to-profile).`,
         saved.length
-          ? `Saved profiles: ${saved.join(', ')}. To create this one: formctl --profile ${profile} auth login`
-          : `Create it: formctl --profile ${profile} auth login`,
+          ? `Saved profiles: ${saved.join(', ')}. To create this one: formctl --profile ${shellWord(profile)} auth login`
+          : `Create it: formctl --profile ${shellWord(profile)} auth login`,
       );
     }
     ctx = resolveContext(store, {}, { profile });
+    checkBaseUrl(ctx);
+    // As for --profile (src/factory.ts): a token saved for another host, or none, is exit 4.
+    if (ctx.withheldToken) throw notLoggedIn(ctx);
+    if (!ctx.token)
+      throw new CliError(
+        `Profile "${profile}" has no token (from --to-profile).`,
+        ExitCode.auth,
+        `Log in with it: formctl --profile ${shellWord(profile)} auth login`,
+      );
     if (ctx.tokenProblem) throw ctx.tokenProblem;
-    if (!ctx.token) throw new UsageError(`Profile "${profile}" has no token.`, `Log in with it: formctl --profile ${profile} auth login`);
     client = f.apiFor(ctx.baseUrl, ctx.token);
+    profileFlag = ` --profile ${shellWord(ctx.profileName)}`;
   }
   const lock = formLocker(join(f.stateDir(), 'locks'), ctx.baseUrl, (id) => notice(f.io, `waiting for another formctl process that is changing form ${id}…`));
-  return { profile: ctx.profileName, client, lock, backupDir: (id) => backupDir(f.stateDir(), ctx.profileName, id, ctx.baseUrl) };
+  return { profile: ctx.profileName, profileFlag, client, lock, backupDir: (id) => backupDir(f.stateDir(), ctx.profileName, id, ctx.baseUrl) };
 }
 
 /** The copy's attributes: the source form's own, less identity, server-computed keys and NOT_COPIED. */
@@ -153,6 +168,8 @@ export function copyDocument(form: Form): { doc: Record<string, unknown>; droppe
  */
 export async function formCopyRun(o: FormCopyOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
+  // An unknown or unusable --to-profile is said first: it is what the other checks are about.
+  const early = o.toProfile !== undefined ? await o.target(o.toProfile) : undefined;
   if (o.onto === undefined && o.toWorkspace === undefined) {
     throw new UsageError(
       'Missing --to-workspace.',
@@ -167,7 +184,7 @@ export async function formCopyRun(o: FormCopyOptions): Promise<void> {
     if (problems.length) throw new UsageError(`--secret-file ${o.secretFile}: ${problems.join(' ')}`);
   }
 
-  const target = await o.target(o.toProfile);
+  const target = early ?? (await o.target(o.toProfile));
   const source = await o.api();
   const form = await resolveForm(source, o.form);
   const hooks = o.withWebhooks ? await listWebhooks(source, form.id) : [];
@@ -206,7 +223,7 @@ export async function formCopyRun(o: FormCopyOptions): Promise<void> {
   const secrets = await chooseSecrets(o, hooks, secretFromFile);
   const created = await createForm(target.client, body);
   if (typeof created?.id !== 'number') throw new CliError('The service accepted the copy but did not return it; check `formctl form list`.');
-  const copiedHooks = await copyWebhooks(o, target.client, created.id, hooks, secrets);
+  const copiedHooks = await copyWebhooks(o, target, created.id, hooks, secrets);
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(
       o.io,
@@ -313,7 +330,7 @@ async function copyOnto(o: FormCopyOptions, c: OntoInput): Promise<void> {
     if (fresh.length < c.hooks.length) {
       await notice(o.io, `${c.hooks.length - fresh.length} of the webhooks already deliver to the same URL on form ${current.id}; left as they are.`);
     }
-    const copied = await copyWebhooks(o, client, current.id, fresh, secrets);
+    const copied = await copyWebhooks(o, c.target, current.id, fresh, secrets);
     if (c.format.kind === 'json' || c.format.kind === 'ndjson') {
       await writeObject(
         o.io,
@@ -431,7 +448,7 @@ async function askSecret(io: IOStreams, p: Prompter, h: WebhookIntegration): Pro
 /** Creates the webhooks on the new (or updated) form; an unsigned one gets a warning. */
 async function copyWebhooks(
   o: { io: IOStreams },
-  client: ApiClient,
+  target: CopyTarget,
   formId: number,
   hooks: WebhookIntegration[],
   secrets: Map<number, string | undefined>,
@@ -439,12 +456,12 @@ async function copyWebhooks(
   const out: { id: number; source_id: number; signed: boolean }[] = [];
   for (const h of hooks) {
     const secret = secrets.get(h.id);
-    const created = await createWebhook(client, formId, bodyFor(h, secret));
+    const created = await createWebhook(target.client, formId, bodyFor(h, secret));
     out.push({ id: created.id, source_id: h.id, signed: secret !== undefined });
     if (secret === undefined) {
       await notice(
         o.io,
-        `webhook ${created.id} (copy of ${h.id}) on form ${formId} delivers unsigned: receivers cannot tell its deliveries from forgeries. Give it a secret: formctl webhook rotate-secret ${formId} ${created.id}`,
+        `webhook ${created.id} (copy of ${h.id}) on form ${formId} delivers unsigned: receivers cannot tell its deliveries from forgeries. Give it a secret: formctl${target.profileFlag ?? ''} webhook rotate-secret ${formId} ${created.id}`,
         'warning',
       );
     }

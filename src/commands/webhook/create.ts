@@ -9,7 +9,8 @@ import { type Resolver, checkSecret, checkWebhookUrl, throwIfInvalid, validateWe
 import { cleanSecret, generateSecret, maskWebhookUrl } from '../../webhooks/secret.js';
 import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
-import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, profileWords, shellWord, unsignedWarning, writeNewSecret } from './shared.js';
+import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning, writeNewSecret } from './shared.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import { formIdOf } from './target.js';
 import { WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';

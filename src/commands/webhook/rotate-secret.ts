@@ -5,7 +5,8 @@ import { write } from '../../io/iostreams.js';
 import { notice, resolveFormat } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
-import { addWebhookIdArgument, profileWords, resolveWebhookArgs, shellWord, writeNewSecret } from './shared.js';
+import { addWebhookIdArgument, resolveWebhookArgs, writeNewSecret } from './shared.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import { webhookTarget } from './target.js';
 import { fullBody } from './body.js';
 

@@ -3,7 +3,6 @@ import { Argument, type Command, type OptionValues } from '@commander-js/extra-t
 import { completes } from '../../completion/kinds.js';
 import type { Factory } from '../../factory.js';
 import { parseIdText } from '../../io/ids.js';
-import type { ResolvedContext } from '../../config/resolve.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type JsonFormat, escapeControls, notice, pickFields, writeJq, writeObject } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
@@ -49,20 +48,6 @@ export function unsignedWarning(form: string, webhookId: unknown): string {
 /** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */
 export function afterColon(text: string): string {
   return /^[A-Z](?![A-Z])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-}
-
-/** A word for a shell command shown in a hint: as it is when nothing in it needs quoting, else in single quotes. */
-export function shellWord(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * ` --profile NAME` for a command shown in a hint, when the profile in effect came from `--profile`
- * or FORMCTL_PROFILE (another shell would not pick it); empty otherwise.
- */
-export async function profileWords(context: (() => Promise<ResolvedContext>) | undefined): Promise<string> {
-  const ctx = await context?.().catch(() => undefined);
-  return ctx && (ctx.profileSource === 'flag' || ctx.profileSource === 'env') ? ` --profile ${shellWord(ctx.profileName)}` : '';
 }
 
 /**
