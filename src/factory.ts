@@ -10,6 +10,7 @@ import { type ResolvedContext, checkBaseUrl, notLoggedIn, resolveContext } from 
 import { type ConfigStore, originOf } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
+import { setWorkspaceHint } from './io/shell-word.js';
 import { CLEAR_LINE } from './io/status-line.js';
 import { userAgent } from './version.js';
 
@@ -142,7 +143,8 @@ export function createFactory(init: FactoryInit): Factory {
       }
       throw new UsageError(
         'Missing --workspace.',
-        promptsOffHint('--workspace <id>', 'Or set a default: formctl workspace use <id> (see formctl workspace list).'),
+        // `config set`, not `workspace use`: a token without workspaces-read cannot run the latter.
+        promptsOffHint('--workspace <id>', setWorkspaceHint(ctx)),
       );
     },
     prompter() {

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { looksNumeric, parseFormRef, parseIdText } from '../io/ids.js';
 import { type Choice, promptsOffHint } from '../io/prompter.js';
+import { setWorkspaceHint } from '../io/shell-word.js';
 
 /** Largest list offered in a picker: beyond this a person should type the id. */
 const PICK_LIMIT = 500;
@@ -28,10 +29,7 @@ async function pick<T>(f: Factory, o: { message: string; flag: string; choices: 
 /** Picks one of the user's workspaces on a TTY; otherwise throws a usage error naming `flag`. */
 export async function pickWorkspace(f: Factory, flag = '--workspace'): Promise<number> {
   if (!canAsk(f)) {
-    throw new UsageError(
-      `Missing ${flag}.`,
-      promptsOffHint(`${flag} <id>`, 'Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).'),
-    );
+    throw new UsageError(`Missing ${flag}.`, promptsOffHint(`${flag} <id>`, setWorkspaceHint(await f.context().catch(() => undefined))));
   }
   const { listWorkspaces } = await import('../api/workspaces.js');
   let list: Awaited<ReturnType<typeof listWorkspaces>>;

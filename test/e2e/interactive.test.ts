@@ -220,7 +220,7 @@ describe('the same commands without a terminal fail fast with the flag to pass',
     const r = await runFormctl(['form', 'list'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl workspace use <id> (see formctl workspace list).\n',
+      'error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl config set workspace <id> (see formctl workspace list).\n',
     );
   });
 });

@@ -177,7 +177,7 @@ describe('pickers without a terminal', () => {
       [
         pickWorkspace(f),
         'Missing --workspace.',
-        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default with `formctl workspace use <id>` (see `formctl workspace list`).',
+        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl config set workspace <id> (see formctl workspace list).',
       ],
       [
         pickForm(f, 12),
@@ -192,7 +192,7 @@ describe('pickers without a terminal', () => {
       [
         f.workspace(),
         'Missing --workspace.',
-        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl workspace use <id> (see formctl workspace list).',
+        'Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl config set workspace <id> (see formctl workspace list).',
       ],
     ];
     for (const [p, message, hint] of cases) {
