@@ -66,3 +66,19 @@ describe.each(FLAVORS)('a token without workspaces-read, against the %s sandbox'
     expect(list.code).toBe(0);
   });
 });
+
+describe.each(FLAVORS)('workspace names with control characters, against the %s sandbox', (flavor) => {
+  const sx = useSandboxFixture({ flavor });
+
+  it('workspace use: the hint listing the workspaces stays one line (tab, newline and ESC shown escaped)', async () => {
+    const made = await runFormctl(['api', '/open/workspaces/create', '-f', 'name=Tab\tName\nNL\x1b[31mX'], { env: sx.env });
+    expect(made.code).toBe(0);
+    const r = await runFormctl(['workspace', 'use', '424242'], { env: sx.env });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('error: Workspace 424242 is not one of yours.');
+    expect(lines[1]).toMatch(/^hint: Your workspaces: .*\(Tab\\x09Name\\x0aNL\\x1b\[31mX\)/);
+    expect(lines[2]).toBe('');
+  });
+});

@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { createWorkspace } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, success, writeObject } from '../../io/output.js';
+import { escapeControls, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
@@ -34,7 +34,10 @@ export async function workspaceCreateRun(o: WorkspaceCreateOptions): Promise<voi
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, ws, []);
   } else if (o.io.stdoutIsTTY) {
-    await success(o.io, `Created workspace ${ws.name} (id ${ws.id}). Make it the default: formctl workspace use ${ws.id}`);
+    await success(
+      o.io,
+      `Created workspace ${escapeControls(String(ws.name), { all: true })} (id ${ws.id}). Make it the default: formctl workspace use ${ws.id}`,
+    );
   } else {
     o.io.stdout.write(`${ws.id}\n`);
   }

@@ -54,13 +54,13 @@ export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<voi
   const ws = all?.find((w) => w.id === o.id);
   if (ws && all!.length === 1) {
     throw new CliError(
-      `You cannot delete your last workspace, "${escapeControls(ws.name)}" (id ${o.id}).`,
+      `You cannot delete your last workspace, "${escapeControls(ws.name, { all: true })}" (id ${o.id}).`,
       ExitCode.forbidden,
       'Create another workspace first (`formctl workspace create --name <name>`); deleting the last one means deleting your account, in the web app.',
     );
   }
   const forms = ws && !o.yes ? await countForms(client, o.id) : undefined;
-  const label = ws ? `"${escapeControls(ws.name)}" (id ${o.id})` : String(o.id);
+  const label = ws ? `"${escapeControls(ws.name, { all: true })}" (id ${o.id})` : String(o.id);
   const what =
     forms === undefined ? 'all its forms and submissions' : forms === 0 ? 'no forms' : `its ${forms} form${forms === 1 ? '' : 's'} and all their submissions`;
   const message = `Delete workspace ${label} with ${what}?`;

@@ -3,7 +3,7 @@ import { listWorkspaces, updateWorkspace } from '../../api/workspaces.js';
 import { NotFoundError } from '../../api/errors.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { resolveFormat, writeDone } from '../../io/output.js';
+import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { addOutputOptions, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
 
@@ -47,5 +47,5 @@ export async function workspaceUpdateRun(o: WorkspaceUpdateOptions): Promise<voi
     emoji ??= current.icon ?? undefined;
   }
   const ws = await updateWorkspace(client, o.id, { name, emoji });
-  await writeDone(o.io, format, ws, `Updated workspace ${ws.name ?? name} (id ${o.id}).`);
+  await writeDone(o.io, format, ws, `Updated workspace ${escapeControls(String(ws.name ?? name), { all: true })} (id ${o.id}).`);
 }

@@ -4,7 +4,7 @@ import { listWorkspaces } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_BASE_URL, originOf } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
-import { success } from '../../io/output.js';
+import { escapeControls, success } from '../../io/output.js';
 import { examples, type FlagsOf, parseId } from '../shared.js';
 
 /** `formctl workspace use <id>`: the command and its flags, declared once. */
@@ -47,9 +47,14 @@ export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
     );
   }
   const workspaces = await listWorkspaces(await o.api());
+  // Names come from the service: every control character, tab and newline too, is shown escaped
+  // (a line break would split the one-line hint and let the rest pass for a line of formctl's own).
   const ws = workspaces.find((w) => w.id === o.id);
   if (!ws) {
-    throw new UsageError(`Workspace ${o.id} is not one of yours.`, `Your workspaces: ${workspaces.map((w) => `${w.id} (${w.name})`).join(', ') || 'none'}`);
+    throw new UsageError(
+      `Workspace ${o.id} is not one of yours.`,
+      `Your workspaces: ${workspaces.map((w) => `${w.id} (${escapeControls(String(w.name), { all: true })})`).join(', ') || 'none'}`,
+    );
   }
   const store = await o.config();
   const name = await o.profileName();
@@ -57,5 +62,5 @@ export async function workspaceUseRun(o: WorkspaceUseOptions): Promise<void> {
     throw new UsageError(`Profile "${name}" is not saved, so it cannot hold a default workspace.`, 'Run `formctl auth login` first, or set FORMCTL_WORKSPACE.');
   }
   await store.saveProfile(name, { workspace: o.id });
-  await success(o.io, `Default workspace for profile ${name}: ${ws.name} (id ${ws.id}).`);
+  await success(o.io, `Default workspace for profile ${name}: ${escapeControls(String(ws.name), { all: true })} (id ${ws.id}).`);
 }
