@@ -30,9 +30,11 @@ describe.each(FLAVORS)('workspace leave on the %s flavour: the requests it makes
 
     // Bea is not the admin: she leaves, and piped with --yes nothing names the workspace.
     const bea = t.sb.users.find((u) => u.email === 'bea@example.com')!;
-    const left = await counted(['workspace', 'leave', String(w), '--yes'], bea.token);
+    const left = await counted(['workspace', 'leave', String(w), '--yes', '--json'], bea.token);
     expect(left.stderr).toBe('');
     expect(left.code).toBe(0);
+    // --json as workspace delete has it: the id, and what happened.
+    expect(JSON.parse(left.stdout)).toEqual({ id: w, left: true });
     expect(left.requests).toEqual([users, 'GET /external/zapier/validate', `POST /open/workspaces/${w}/leave`]);
 
     const forced = await counted(['workspace', 'leave', String(w), '--yes', '--force']);

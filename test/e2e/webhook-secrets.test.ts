@@ -132,7 +132,12 @@ describe.each(FLAVORS)('webhook URL secrets from the built binary against the %s
     const hook = JSON.parse(generated.stdout) as { id: number; generated_secret: string };
     expect(hook.generated_secret).toBe(await secretOf(hook.id));
     expect(generated.stderr).not.toContain('not in the output');
-    expect((await runFormctl(['webhook', 'delete', slug, String(hook.id), '--yes'], { env: fx.env })).code).toBe(0);
+    // delete takes --json, as workspace delete and form delete do.
+    const deleted = await runFormctl(['webhook', 'delete', slug, String(hook.id), '--yes', '--json'], { env: fx.env });
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ id: hook.id, form_id: fx.sb.formId, deleted: true });
+    const gone = await runFormctl(['webhook', 'get', slug, String(hook.id)], { env: fx.env });
+    expect(gone.code).toBe(6);
   });
 
   it("events mask a URL quoted in a delivery's error message unless --show-secret", async () => {

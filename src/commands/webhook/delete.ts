@@ -1,9 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
 import { deleteWebhook } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
-import { escapeControls, success } from '../../io/output.js';
+import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmDestructive } from '../../io/prompter.js';
-import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
+import { type FlagsOf, addFormArgument, addOutputOptions, addYesOption, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs } from './shared.js';
 import { webhookTarget } from './target.js';
 import { maskWebhookUrl } from '../../webhooks/secret.js';
@@ -11,11 +11,15 @@ import { maskWebhookUrl } from '../../webhooks/secret.js';
 /** `formctl webhook delete [form] [id]`: the command and its flags, declared once. */
 function webhookDeleteCommand() {
   const base = new Command('delete').alias('rm').description('Delete a webhook integration (deliveries stop at once)');
-  return examples(addYesOption(addWebhookIdArgument(addFormArgument(base))), [
+  return examples(addOutputOptions(addYesOption(addWebhookIdArgument(addFormArgument(base))), { fields: DELETE_FIELDS }), [
     'formctl webhook delete contact 7',
     'formctl webhook delete 42 7 --yes   # in scripts',
+    'formctl webhook delete 42 7 --yes --json   # {"id":7,"form_id":42,"deleted":true}',
   ]);
 }
+
+/** Keys of `webhook delete --json`: those of `workspace delete --json`, and the form's id (as rotate-secret gives it). */
+const DELETE_FIELDS = ['id', 'form_id', 'deleted'] as const;
 
 export type WebhookDeleteOptions = FlagsOf<typeof webhookDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
@@ -36,6 +40,7 @@ export function newWebhookDeleteCommand(f: Factory, runF = webhookDeleteRun) {
  * id), confirms naming the form and the receiver, then deletes.
  */
 export async function webhookDeleteRun(o: WebhookDeleteOptions): Promise<void> {
+  const format = resolveFormat(o.io, o);
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id} of form ${o.form}?` });
   const client = await o.api();
   const { formId, webhook, nameForm } = await webhookTarget(client, o.form, o.id);
@@ -47,5 +52,5 @@ export async function webhookDeleteRun(o: WebhookDeleteOptions): Promise<void> {
     await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message: `Delete webhook ${o.id}${url} of ${form}?` });
   }
   await deleteWebhook(client, formId, o.id);
-  await success(o.io, `Deleted webhook ${o.id}${url} of form ${o.form}.`);
+  await writeDone(o.io, format, { id: o.id, form_id: formId, deleted: true }, `Deleted webhook ${o.id}${url} of form ${o.form}.`);
 }

@@ -1,10 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
 import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
-import { notice, success } from '../../io/output.js';
+import { notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanReason, passGuard, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
-import { addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
+import { addOutputOptions, addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
 import { forgetDefaultWorkspace } from './shared.js';
 
 /** `formctl workspace leave <id>`: the command and its flags, declared once. */
@@ -13,8 +13,15 @@ function workspaceLeaveCommand() {
     .description('Leave a workspace (you lose access to its forms); refused for its only member or only admin')
     .addArgument(workspaceIdArgument())
     .option('--force', 'Leave even when you are its only member or only admin (nobody could manage it afterwards)');
-  return examples(addYesOption(base), ['formctl workspace leave 12', 'formctl workspace leave 12 --yes   # in scripts']);
+  return examples(addOutputOptions(addYesOption(base), { fields: LEAVE_FIELDS }), [
+    'formctl workspace leave 12',
+    'formctl workspace leave 12 --yes   # in scripts',
+    'formctl workspace leave 12 --yes --json   # {"id":12,"left":true}',
+  ]);
 }
+
+/** Keys of `workspace leave --json`, shaped as `workspace delete --json`'s. */
+const LEAVE_FIELDS = ['id', 'left'] as const;
 
 export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
@@ -41,6 +48,7 @@ export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
  * On a terminal, asks to type its name.
  */
 export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void> {
+  const format = resolveFormat(o.io, o);
   // Off a terminal without --yes nothing can be confirmed: refuse before any request.
   if (!o.yes && !o.io.canPrompt) await confirmDestructive(o.io, o.prompter(), { yes: false, message: `Leave workspace ${o.id}?` });
   const client = await o.api();
@@ -57,7 +65,7 @@ export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void>
   if (facts.name) await confirmByTyping(o.io, o.prompter(), { yes: o.yes, message, what: 'its name', expected: facts.name, warning: '' });
   else await confirmDestructive(o.io, o.prompter(), { yes: o.yes, message });
   await leaveWorkspace(client, o.id);
-  await success(o.io, `You left ${ws}.`);
+  await writeDone(o.io, format, { id: o.id, left: true }, `You left ${ws}.`);
   const profile = await o.forgetDefault?.(o.id);
   if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
 }
