@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunResult, runFormctl, tempHome } from '../helpers/cli.js';
 import { startStubServer } from '../helpers/http.js';
 import { type SandboxFixture, useSandboxFixture } from '../helpers/fixture.js';
+import { FLAVORS } from '../helpers/sandbox.js';
 
 // The built binary against the in-process sandbox (spec behaviour), one sandbox per scenario group.
 
@@ -61,7 +62,7 @@ describe('members against the sandbox', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `bob@example.com is already a member of workspace ${ws}; nothing changed: their role was not changed; to make it admin, run \`formctl member set-role -w ${ws} bob@example.com admin\`.\n`,
+      stderr: `bob@example.com is already a member of workspace ${ws}; nothing changed: their role (user) was not changed; to make it admin, run \`formctl member set-role -w ${ws} bob@example.com admin\`.\n`,
     });
   });
 
@@ -192,5 +193,22 @@ describe('bad input is caught before any request', () => {
     } finally {
       await stub.close();
     }
+  });
+});
+
+describe.each(FLAVORS)('member add for an existing member, against the %s sandbox', (flavor) => {
+  const fx = useSandboxFixture({ flavor });
+
+  it('with the role they already have: says so, with no advice to set it; another role gets the set-role advice', async () => {
+    const ws = String(fx.sb.workspaceId);
+    expect((await cli(fx, ['member', 'add', 'bea@example.com', '--role', 'user', '-w', ws])).code).toBe(0);
+    const same = await cli(fx, ['member', 'add', 'BEA@Example.com', '--role', 'user', '-w', ws]);
+    expect(same).toEqual({ code: 0, stdout: '', stderr: `BEA@Example.com is already a member of workspace ${ws}, as user; nothing changed.\n` });
+    const other = await cli(fx, ['member', 'add', 'BEA@Example.com', '--role', 'readonly', '-w', ws]);
+    expect(other).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `BEA@Example.com is already a member of workspace ${ws}; nothing changed: their role (user) was not changed; to make it readonly, run \`formctl member set-role -w ${ws} BEA@Example.com readonly\`.\n`,
+    });
   });
 });

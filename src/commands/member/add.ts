@@ -1,8 +1,8 @@
 import { Command, Option } from '@commander-js/extra-typings';
-import { type AddResult, ROLES, type Role, addMember } from '../../api/members.js';
+import { type AddResult, ROLES, type Role, addMember, listMembers } from '../../api/members.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { done, notice, resolveFormat, success, writeObject } from '../../io/output.js';
+import { done, escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { promptsOffHint } from '../../io/prompter.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './shared.js';
@@ -50,7 +50,8 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
   const email = o.email !== undefined ? parseEmail(o.email) : await askEmail(o);
   const role = o.role ?? (await askRole(o));
   const workspaceId = await o.resolveWorkspace(o.workspace);
-  const result: AddResult = await addMember(await o.api(), workspaceId, { email, role });
+  const client = await o.api();
+  const result: AddResult = await addMember(client, workspaceId, { email, role });
 
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, { outcome: result.outcome, message: result.message }, []);
@@ -64,8 +65,17 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
       await done(o.io, `Invited ${email} to workspace ${workspaceId} as ${role}: no account exists yet, so an invitation email was sent.`);
       break;
     case 'already_member': {
+      // The service does not say their role: read it (one request), so a person who already has the
+      // role asked for gets no advice to set it. Unreadable (no workspace-users-read), the advice stays.
+      const members = await listMembers(client, workspaceId).catch(() => undefined);
+      const current = members?.find((m) => typeof m.email === 'string' && m.email.toLowerCase() === email.toLowerCase())?.role;
+      if (current === role) {
+        await done(o.io, `${email} is already a member of workspace ${workspaceId}, as ${role}; nothing changed.`);
+        break;
+      }
       // The requested role was not applied: said on stderr, which scripts' logs keep (one line when piped).
-      const roleNote = `their role was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`;
+      const was = typeof current === 'string' && current !== '' ? ` (${escapeControls(current, { all: true })})` : '';
+      const roleNote = `their role${was} was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`;
       if (o.io.stdoutIsTTY) {
         await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
         await notice(o.io, roleNote);

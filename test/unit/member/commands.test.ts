@@ -6,7 +6,7 @@ import { CancelledError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { type Reply, useStubService } from '../../helpers/stub-service.js';
+import { type Reply, type Route, useStubService } from '../../helpers/stub-service.js';
 
 const USERS = '/open/workspaces/7/users';
 // One member in the spec's shape, one in the deployed shape (role under pivot).
@@ -76,16 +76,18 @@ describe('member add', () => {
     [
       'already_member',
       'User is already in workspace.',
-      '✓ carol@example.com is already a member of workspace 7; nothing changed.\n',
-      'note: their role was not changed; to make it user, run `formctl member set-role -w 7 carol@example.com user`.\n',
+      '✓ bob@example.com is already a member of workspace 7; nothing changed.\n',
+      'note: their role (readonly) was not changed; to make it user, run `formctl member set-role -w 7 bob@example.com user`.\n',
     ],
-  ])('reports "%s" on a TTY', async (_outcome, message, out, err) => {
-    const s = await serve([[ADD, [200, { type: 'success', message }]]]);
-    const r = await runCli(['member', 'add', 'carol@example.com', '--role', 'user', '-w', '7'], { url: s.url, tty: true });
+  ])('reports "%s" on a TTY', async (outcome, message, out, err) => {
+    const email = outcome === 'already_member' ? 'bob@example.com' : 'carol@example.com';
+    const list: Route[] = outcome === 'already_member' ? [[`GET ${USERS}`, [200, MEMBERS]]] : [];
+    const s = await serve([[ADD, [200, { type: 'success', message }]], ...list]);
+    const r = await runCli(['member', 'add', email, '--role', 'user', '-w', '7'], { url: s.url, tty: true });
     expect(r.code).toBe(0);
     expect(r.out).toBe(out);
     expect(r.err).toBe(err);
-    expect(JSON.parse(s.requests[0]!.body)).toEqual({ email: 'carol@example.com', role: 'user' });
+    expect(JSON.parse(s.requests[0]!.body)).toEqual({ email, role: 'user' });
     expect(s.requests[0]!.headers['content-type']).toBe('application/json');
   });
 
@@ -107,11 +109,21 @@ describe('member add', () => {
     const invited = await serve([[ADD, [200, { message: 'Registration invitation email sent to user.' }]]]);
     const i = await runCli(['member', 'add', 'dan@example.com', '--role', 'user', '-w', '7'], { url: invited.url });
     expect(i.err).toBe('Invited dan@example.com to workspace 7 as user: no account exists yet, so an invitation email was sent.\n');
-    const member = await serve([[ADD, [200, { message: 'User is already in workspace.' }]]]);
+    const member = await serve([
+      [ADD, [200, { message: 'User is already in workspace.' }]],
+      [`GET ${USERS}`, [500, { message: 'down' }]],
+    ]);
     const m = await runCli(['member', 'add', 'ada@example.com', '--role', 'admin', '-w', '7'], { url: member.url });
+    // The member list could not be read: the role is not known, so the advice stays.
     expect(m.err).toBe(
       'ada@example.com is already a member of workspace 7; nothing changed: their role was not changed; to make it admin, run `formctl member set-role -w 7 ada@example.com admin`.\n',
     );
+    const same = await serve([
+      [ADD, [200, { message: 'User is already in workspace.' }]],
+      [`GET ${USERS}`, [200, MEMBERS]],
+    ]);
+    const a = await runCli(['member', 'add', 'BOB@example.com', '--role', 'readonly', '-w', '7'], { url: same.url });
+    expect(a).toEqual({ code: 0, out: '', err: 'BOB@example.com is already a member of workspace 7, as readonly; nothing changed.\n' });
   });
 
   it('settles an unrecognised success text from the member list', async () => {
