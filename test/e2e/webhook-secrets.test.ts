@@ -179,3 +179,41 @@ describe('webhook send names the receiver URL masked in its errors', () => {
     }
   });
 });
+
+describe('webhook send --header takes only what a webhook custom header may be', () => {
+  it('refuses X-Webhook-Signature (computed from --secret-file) and the other names the service blocks, before sending', async () => {
+    const home = tempHome();
+    const seen: Array<Record<string, unknown>> = [];
+    const receiver = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    try {
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/in`;
+      const secretFile = join(home.dir, 'secret.txt');
+      writeFileSync(secretFile, 'a-signing-secret-0123\n');
+      const forged = await runFormctl(['webhook', 'send', url, '--secret-file', secretFile, '--header', 'x-webhook-signature: forged'], { env: home.env });
+      expect(forged).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: --header x-webhook-signature: send computes the signature itself, from --secret-file over the exact bytes it sends.\n' +
+          'hint: Pass --secret-file with the secret the receiver verifies with (without it the delivery is unsigned); to test a wrong signature, use a wrong secret.\n',
+      });
+      const typed = await runFormctl(['webhook', 'send', url, '--header', 'Content-Type: text/plain'], { env: home.env });
+      expect(typed.code).toBe(2);
+      expect(typed.stderr).toContain("error: --header: The 'Content-Type' header cannot be customized for security reasons.\n");
+      expect(seen).toEqual([]);
+      // A custom header the service allows is sent beside the computed signature.
+      const ok = await runFormctl(['webhook', 'send', url, '--secret-file', secretFile, '--header', 'X-Api-Key: k1'], { env: home.env });
+      expect(ok.code).toBe(0);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ 'x-api-key': 'k1', 'x-webhook-signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/) });
+    } finally {
+      await new Promise((r) => receiver.close(r));
+      home.cleanup();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { WEBHOOK_ANSWER_LIMIT, describeFailure, postRaw } from '../../webhooks/h
 import { GENERIC_SAMPLE_FORM, samplePayload } from '../../webhooks/payload.js';
 import { SIGNATURE_HEADER, signBody } from '../../webhooks/signature.js';
 import { maskWebhookUrl } from '../../webhooks/secret.js';
+import { checkHeaders } from '../../webhooks/rules.js';
 import { userAgent } from '../../version.js';
 import { type FlagsOf, addOutputOptions, examples, fileOption } from '../shared.js';
 import { collectHeader, headerObject } from './headers.js';
@@ -68,6 +69,27 @@ export function newWebhookSendCommand(f: Factory, runF = webhookSendRun) {
   );
 }
 
+/**
+ * `--header` adds headers as a webhook's custom headers are sent, so it takes only what the service
+ * accepts as custom headers (src/service/webhooks.ts, the rule `webhook create` applies): a blocked
+ * name never reaches a real delivery, and two of them (`X-Webhook-Signature`, `Content-Type`) are
+ * set by send itself, which would replace the given value without a word. Refused, exit 2, before
+ * any file is read or anything sent; the signature gets its own words.
+ */
+function checkSendHeaders(headers: Record<string, string>): void {
+  const signature = Object.keys(headers).find((k) => k.toLowerCase() === SIGNATURE_HEADER.toLowerCase());
+  if (signature !== undefined) {
+    throw new UsageError(
+      `--header ${escapeControls(signature, { all: true })}: send computes the signature itself, from --secret-file over the exact bytes it sends.`,
+      'Pass --secret-file with the secret the receiver verifies with (without it the delivery is unsigned); to test a wrong signature, use a wrong secret.',
+    );
+  }
+  const problems = checkHeaders(headers);
+  if (problems.length > 0) {
+    throw new UsageError(`--header: ${problems.join(' ')}`, "A webhook's custom headers follow this rule of the service, so send's --header does too.");
+  }
+}
+
 /** Builds the body (sample or file), signs it as the service does and POSTs it once. */
 export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
   const json = jsonFormat(o);
@@ -77,8 +99,9 @@ export async function webhookSendRun(o: WebhookSendOptions): Promise<void> {
     throw new UsageError(`The receiver URL must be http:// or https://, got "${shown(o.url)}".`);
   }
   if (o.bodyFile !== undefined && (o.form !== undefined || o.sample)) throw new UsageError('Use either --body-file or --form/--sample, not both.');
-  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   const extra = headerObject(o.header ?? []);
+  checkSendHeaders(extra);
+  const secret = o.secretFile !== undefined ? await readSecretFile(o.secretFile) : undefined;
   let body: Buffer;
   if (o.bodyFile !== undefined) body = await readLocalFile(o.bodyFile, '--body-file');
   else {
