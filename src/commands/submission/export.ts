@@ -16,6 +16,7 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
+import { profileFlag, shellWord } from '../../io/shell-word.js';
 import { escapeControls, jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
@@ -215,7 +216,7 @@ export async function submissionExportRun(o: SubmissionExportOptions): Promise<v
   // never read a job's status (docs/service.md, "Export"), so --no-wait is refused before an export
   // (10 a minute there) is spent on a job nobody could collect.
   if (!o.wait && (memo.closedSince(origin) !== undefined || (await learnClosed(client, form.id, memo, origin, o.signal)))) {
-    const again = `formctl submission export ${form.id}${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+    const again = `formctl submission export ${form.id}${o.output ? ` -o ${shellWord(o.output)}` : ''}`;
     throw new UsageError(
       '--no-wait cannot work on this service: it does not let API tokens read the status of an export job (the deployed OpnForm service answers 404 with an empty message), so a job id could never be fetched. Nothing was exported.',
       `Run \`${again}\` without --no-wait: a small export is saved at once, a larger one is exported in chunks of 1,000 rows.`,
@@ -302,8 +303,7 @@ type DownloadJobOptions = Pick<
 /** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
 export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' | 'output'>, formId: number, jobId: string): Promise<string> {
   const ctx = await o.context?.().catch(() => undefined);
-  const profile = ctx && (ctx.profileSource === 'flag' || ctx.profileSource === 'env') ? ` --profile ${shellQuote(ctx.profileName)}` : '';
-  return `formctl${profile} submission export-status ${formId} ${shellQuote(jobId)} --download${o.output ? ` -o ${shellQuote(o.output)}` : ''}`;
+  return `formctl${profileFlag(ctx)} submission export-status ${formId} ${shellWord(jobId)} --download${o.output ? ` -o ${shellWord(o.output)}` : ''}`;
 }
 
 /**
@@ -445,10 +445,6 @@ async function reportSaved(o: Pick<SubmissionExportOptions, 'io' | 'json'>, save
   }
   // On stderr: the file is the result, and stdout stays clean for scripts.
   if (o.io.stderrIsTTY) await write(o.io.stderr, `✓ Saved ${saved.file} (${formatBytes(saved.bytes)})\n`);
-}
-
-function shellQuote(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
