@@ -11,7 +11,7 @@ import { useSandboxFixture } from '../helpers/fixture.js';
 describe('a chunked export that fails (deployed flavour, e2e)', () => {
   // 2,500 submissions make the export go in chunks; a threshold of 10 makes the service answer a
   // chunk of 1,000 ids with a job, which formctl cannot use for a chunk: the export fails there. No
-  // deployed server answers so (its threshold is a constant, docs/sandbox.md, Export), and `formctl
+  // deployed server answers so (its threshold is a constant, docs/sandbox.md, "Behaviour the spec leaves open": sync or async), and `formctl
   // sandbox --flavor deployed` refuses the option; the in-process sandbox takes it as a way to fail a chunk.
   const fx = useSandboxFixture({ flavor: 'deployed', seed: 2500, exportAsyncThreshold: 10 });
 

@@ -121,7 +121,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   // The deployed server's threshold is a constant, not a setting (OpnForm
   // `api/app/Service/Forms/FormExportService.php:15`, used at `:35`), and formctl relies on it: its
   // chunked export asks for at most 1000 chosen submissions, which that server always answers with
-  // the CSV (docs/sandbox.md, Export). Another threshold would answer what no deployed server can.
+  // the CSV (docs/sandbox.md, "Behaviour the spec leaves open": sync or async). Another threshold would answer what no deployed server can.
   if (o.exportAsyncThreshold !== undefined && o.flavor === 'deployed') {
     throw new UsageError(
       `--export-async-threshold cannot be used with --flavor deployed: the deployed server's threshold is fixed at ${EXPORT_ASYNC_THRESHOLD} submissions.`,
