@@ -33,12 +33,15 @@ export interface ResolvedContext {
   tokenProblem?: UsageError;
 }
 
-/** Resolution: --profile > FORMCTL_PROFILE > current profile; FORMCTL_TOKEN / FORMCTL_BASE_URL override the profile. */
+/**
+ * Resolution: --profile > FORMCTL_PROFILE > current profile; FORMCTL_TOKEN / FORMCTL_BASE_URL override the profile.
+ * `--profile ''` is a name given, and refused; an empty FORMCTL_PROFILE is unset, as an empty FORMCTL_TOKEN or FORMCTL_BASE_URL is.
+ */
 export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags: { profile?: string; workspace?: number }): ResolvedContext {
   const data = store.data;
   let profileName = DEFAULT_PROFILE;
   let profileSource: Source = 'default';
-  if (flags.profile) {
+  if (flags.profile !== undefined) {
     checkProfileName(flags.profile, '--profile');
     profileName = flags.profile;
     profileSource = 'flag';
