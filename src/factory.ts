@@ -97,6 +97,8 @@ export function createFactory(init: FactoryInit): Factory {
     async api() {
       if (init.api) return init.api();
       const ctx = await f.context();
+      // A profile with a field of the wrong type (a hand-edited file) is said first: its values are not used.
+      if (ctx.profileProblem) throw ctx.profileProblem;
       // A base URL no request can go to is bad local input (exit 2), said before the token is looked at.
       checkBaseUrl(ctx);
       await assertProfileExists(ctx, f);
@@ -129,6 +131,7 @@ export function createFactory(init: FactoryInit): Factory {
     async workspace(flag) {
       if (flag !== undefined) return flag;
       const ctx = await f.context();
+      if (ctx.profileProblem) throw ctx.profileProblem;
       // A base URL no request can go to is said first, before a missing workspace (which no list could then show).
       checkBaseUrl(ctx);
       await assertProfileExists(ctx, f);

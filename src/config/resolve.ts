@@ -31,6 +31,13 @@ export interface ResolvedContext {
    * commands that repair the profile (`auth login`, `auth logout`, `config …`) still work.
    */
   tokenProblem?: UsageError;
+  /**
+   * Set when the profile in use has a field of the wrong type (a hand-edited config.json: a number
+   * for the token, text for the workspace): the error naming the field, the profile and the file.
+   * `profile` then holds only its sound fields. Every command that reads the profile to act throws it
+   * (exit 2); the commands that repair it (`auth login`, `auth logout`, `config set`) still work.
+   */
+  profileProblem?: UsageError;
 }
 
 /**
@@ -53,7 +60,8 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
     profileName = data.currentProfile;
     profileSource = 'profile';
   }
-  const profile = data.profiles[profileName];
+  const profile = store.profile(profileName);
+  const profileProblem = store.problem(profileName);
 
   const baseUrl = env.FORMCTL_BASE_URL || profile?.baseUrl || DEFAULT_BASE_URL;
   const baseUrlSource: Source = env.FORMCTL_BASE_URL ? 'env' : profile?.baseUrl ? 'profile' : 'default';
@@ -105,6 +113,7 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   if (withheldToken) ctx.withheldToken = withheldToken;
   if (withheldWorkspace) ctx.withheldWorkspace = withheldWorkspace;
   if (tokenProblem) ctx.tokenProblem = tokenProblem;
+  if (profileProblem) ctx.profileProblem = profileProblem;
   return ctx;
 }
 

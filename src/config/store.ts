@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, mkdirSync, readFileSync } from 'node:
 import { dirname } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { cannotMakeDir, fsReason, parseJsonObject } from '../io/files.js';
+import { MAX_ID } from '../io/ids.js';
 import { configFileIn } from './paths.js';
 
 /** The origin (scheme, host, port) of a URL, or undefined when it does not parse: what a saved token is bound to. */
@@ -85,12 +86,30 @@ export class ConfigStore {
     return new ConfigStore(dir, path, readConfig(path));
   }
 
+  /** The profiles as commands may use them: a field of the wrong type (a hand-edited file) is left out (see `problem`). */
   get data(): ConfigData {
-    return { currentProfile: this.current.currentProfile, profiles: { ...this.current.profiles } };
+    const profiles: Record<string, Profile> = {};
+    for (const [name, raw] of Object.entries(this.current.profiles)) profiles[name] = usableProfile(raw);
+    return this.current.currentProfile === undefined ? { profiles } : { currentProfile: this.current.currentProfile, profiles };
   }
 
   profile(name: string): Profile | undefined {
-    return this.current.profiles[name];
+    return Object.hasOwn(this.current.profiles, name) ? usableProfile(this.current.profiles[name]) : undefined;
+  }
+
+  /** Whether the file holds `field` for the profile, whatever its type. */
+  holds(name: string, field: keyof Profile): boolean {
+    const raw: unknown = Object.hasOwn(this.current.profiles, name) ? this.current.profiles[name] : undefined;
+    return isPlainObject(raw) && raw[field] !== undefined;
+  }
+
+  /**
+   * Why a saved profile cannot be used as it is (a field of the wrong type in a hand-edited file), as
+   * the exit-2 error naming the field, the profile and the file, with the command that repairs it;
+   * undefined when it is sound or not saved. The file keeps what it holds until a save replaces it.
+   */
+  problem(name: string): UsageError | undefined {
+    return Object.hasOwn(this.current.profiles, name) ? profileProblem(name, this.current.profiles[name], this.path) : undefined;
   }
 
   /** Writes a profile (merging with what is there) and returns it. */
@@ -252,6 +271,76 @@ export function readConfig(path: string): ConfigData {
     text.trim() === ''
       ? {}
       : parseJsonObject(text, source, { hint: 'Fix or remove the file (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.' });
-  const profiles = raw.profiles && typeof raw.profiles === 'object' ? raw.profiles : {};
+  // What no profile can be read without is refused for the whole file; a profile's own fields are
+  // checked when it is used (ConfigStore.problem), so the others, and the commands that repair it, still work.
+  const fix = 'Fix the file by hand (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.';
+  if (raw.profiles !== undefined && !isPlainObject(raw.profiles)) throw new UsageError(`${source}: "profiles" must be an object of profiles by name.`, fix);
+  if (raw.currentProfile !== undefined && typeof raw.currentProfile !== 'string') {
+    throw new UsageError(`${source}: "currentProfile" must be a profile name (a string).`, fix);
+  }
+  const profiles = (raw.profiles ?? {}) as Record<string, Profile>;
   return raw.currentProfile === undefined ? { profiles } : { currentProfile: raw.currentProfile, profiles };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What each saved field must be, what it must be in words, and the command that saves a good one. */
+const PROFILE_FIELDS: Record<keyof Profile, { ok: (v: unknown) => boolean; must: string; secret?: boolean; fix: (flag: string) => string }> = {
+  baseUrl: { ok: (v) => typeof v === 'string', must: 'a string (a URL)', fix: (flag) => `formctl ${flag} config set base_url <url>` },
+  token: {
+    ok: (v) => typeof v === 'string',
+    must: 'a string',
+    secret: true,
+    fix: (flag) => `formctl ${flag} auth login (or remove it: formctl ${flag} auth logout)`,
+  },
+  tokenOrigin: { ok: (v) => typeof v === 'string', must: 'a string (an origin)', fix: (flag) => `formctl ${flag} auth login` },
+  // As -w takes it: a whole number from 1 up (src/io/ids.ts).
+  workspace: {
+    ok: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1,
+    must: `a workspace id (a whole number from 1 to ${MAX_ID})`,
+    fix: (flag) => `formctl ${flag} config set workspace <id> ("" clears it)`,
+  },
+  sandbox: { ok: (v) => typeof v === 'boolean', must: 'true or false', fix: (flag) => `formctl ${flag} auth login` },
+};
+
+/** The fields of a saved profile that have the right type; the others are left out. */
+function usableProfile(raw: unknown): Profile {
+  const out: Record<string, unknown> = {};
+  if (!isPlainObject(raw)) return out as unknown as Profile;
+  for (const [k, v] of Object.entries(raw)) {
+    const rule = Object.hasOwn(PROFILE_FIELDS, k) ? PROFILE_FIELDS[k as keyof Profile] : undefined;
+    // Keys formctl does not know are kept (a newer version may have written them).
+    if (rule === undefined || rule.ok(v)) out[k] = v;
+  }
+  return out as unknown as Profile;
+}
+
+/** The usage error for the first field of the wrong type in a saved profile, if any. */
+function profileProblem(name: string, raw: unknown, path: string): UsageError | undefined {
+  const flag = `--profile ${shellWord(name)}`;
+  if (!isPlainObject(raw)) {
+    return new UsageError(
+      `Profile "${name}" in ${path} is not an object of settings.`,
+      `Fix the file by hand, or remove the profile: formctl profile remove ${shellWord(name)}`,
+    );
+  }
+  for (const [k, rule] of Object.entries(PROFILE_FIELDS)) {
+    const v = raw[k];
+    if (v === undefined || rule.ok(v)) continue;
+    // A token is never echoed, even a wrong one; other values are shown, shortened.
+    const shown = rule.secret ? ' (the value is not shown here)' : `, not ${shorten(JSON.stringify(v) ?? String(v))}`;
+    return new UsageError(`Profile "${name}" in ${path}: "${k}" must be ${rule.must}${shown}.`, `Save a good one: ${rule.fix(flag)}, or fix the file by hand.`);
+  }
+  return undefined;
+}
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** A word as a POSIX shell needs it on a command line: bare when it is safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9._/:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFormctl } from '../helpers/cli.js';
@@ -9,6 +9,12 @@ const fx = useSandboxFixture({ homePerTest: true });
 
 function configFile(): string {
   return join(fx.home.env.FORMCTL_CONFIG_DIR!, 'config.json');
+}
+
+/** Writes config.json by hand, as a user editing it would. */
+function writeConfig(data: unknown): void {
+  mkdirSync(fx.home.env.FORMCTL_CONFIG_DIR!, { recursive: true });
+  writeFileSync(configFile(), JSON.stringify(data), { mode: 0o600 });
 }
 
 function readConfig(): unknown {
@@ -48,5 +54,82 @@ describe('an empty profile name', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, `${fx.sb.url}\n`, '']);
     const s = await runFormctl(['auth', 'status', '--json', 'profile,valid'], { env: { ...fx.home.env, FORMCTL_PROFILE: '' } });
     expect([s.code, JSON.parse(s.stdout)]).toEqual([0, { profile: 'a', valid: true }]);
+  });
+});
+
+describe('a hand-edited config.json with a field of the wrong type', () => {
+  it('a number for the token: a one-line exit-2 error naming the field, the profile and the file, never the value; nothing is sent', async () => {
+    writeConfig({ profiles: { a: { baseUrl: fx.sb.url, token: 987654321 } }, currentProfile: 'a' });
+    const error =
+      `error: Profile "a" in ${configFile()}: "token" must be a string (the value is not shown here).\n` +
+      'hint: Save a good one: formctl --profile a auth login (or remove it: formctl --profile a auth logout), or fix the file by hand.\n';
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'get', 'base_url'],
+      ['auth', 'token'],
+      ['--debug', 'workspace', 'list'],
+    ]) {
+      const r = await runFormctl(args, { env: fx.home.env });
+      expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
+      // --debug adds the stack after the two lines; no request line, and the value appears nowhere.
+      expect(r.stderr.startsWith(error), `${args.join(' ')}: ${r.stderr}`).toBe(true);
+      expect(r.stderr).not.toMatch(/^\[debug\] > /m);
+      expect(r.stderr).not.toContain('987654321');
+    }
+    const status = await runFormctl(['auth', 'status', '--json', 'valid,error'], { env: fx.home.env });
+    expect([status.code, JSON.parse(status.stdout), status.stderr]).toEqual([
+      2,
+      { valid: false, error: 'the saved profile has a field of the wrong type' },
+      error,
+    ]);
+
+    // The commands the hint names repair it: logout removes the token whatever its type, login saves a good one.
+    const logout = await runFormctl(['auth', 'logout'], { env: fx.home.env });
+    expect(logout.code).toBe(0);
+    expect(readConfig()).toEqual({ currentProfile: 'a', profiles: { a: { baseUrl: fx.sb.url } } });
+    writeConfig({ profiles: { a: { baseUrl: fx.sb.url, token: 987654321 } }, currentProfile: 'a' });
+    await login('a');
+    expect((await runFormctl(['workspace', 'list'], { env: fx.home.env })).code).toBe(0);
+  });
+
+  it('text for the default workspace is refused as -w abc is, before any request; config set workspace repairs it, and other profiles still work', async () => {
+    await login('good');
+    const file = readConfig() as { profiles: Record<string, object> };
+    writeConfig({ ...file, profiles: { ...file.profiles, bad: { baseUrl: fx.sb.url, token: fx.sb.tokens.all, workspace: 'abc' } } });
+    const r = await runFormctl(['--profile', 'bad', '--debug', 'form', 'list'], { env: fx.home.env });
+    expect(r.code).toBe(2);
+    const error =
+      `error: Profile "bad" in ${configFile()}: "workspace" must be a workspace id (a whole number from 1 to 9007199254740991), not "abc".\n` +
+      'hint: Save a good one: formctl --profile bad config set workspace <id> ("" clears it), or fix the file by hand.\n';
+    expect(r.stderr.startsWith(error), r.stderr).toBe(true);
+    expect(r.stderr).not.toMatch(/^\[debug\] > /m);
+    // The sound profile is untouched by its neighbour, and sees it as not working in auth status.
+    const status = await runFormctl(['auth', 'status', '--json', 'valid,profiles'], { env: fx.home.env });
+    const parsed = JSON.parse(status.stdout) as { valid: boolean; profiles: { profile: string; error: string | null }[] };
+    expect([status.code, parsed.valid, parsed.profiles.map((p) => [p.profile, p.error])]).toEqual([
+      0,
+      true,
+      [
+        ['bad', 'the saved profile has a field of the wrong type'],
+        ['good', null],
+      ],
+    ]);
+    expect((await runFormctl(['--profile', 'bad', 'config', 'set', 'workspace', String(fx.sb.workspaceId)], { env: fx.home.env })).code).toBe(0);
+    expect((await runFormctl(['--profile', 'bad', 'form', 'list'], { env: fx.home.env })).code).toBe(0);
+  });
+
+  it('a file whose profiles or current profile are of the wrong type is refused as a whole (exit 2), and left as it is', async () => {
+    for (const [data, field] of [
+      [{ profiles: [] }, '"profiles" must be an object of profiles by name.'],
+      [{ profiles: {}, currentProfile: 5 }, '"currentProfile" must be a profile name (a string).'],
+    ] as const) {
+      writeConfig(data);
+      const r = await runFormctl(['--profile', 'x', 'config', 'set', 'base_url', fx.sb.url], { env: fx.home.env });
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        `error: The config file ${configFile()}: ${field}\nhint: Fix the file by hand (it holds your profiles), or point FORMCTL_CONFIG_DIR elsewhere.\n`,
+      ]);
+      expect(readConfig()).toEqual(data);
+    }
   });
 });

@@ -77,9 +77,10 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
   const previous = store.profile(profileName);
   // The token is bound to this origin: it is never sent to another base URL (docs/security.md).
   const patch: Partial<Profile> = { baseUrl, token, tokenOrigin: new URL(baseUrl).origin };
-  // A default workspace from another service would point at the wrong thing.
-  if (previous?.workspace !== undefined && previous.baseUrl !== baseUrl) patch.workspace = undefined;
+  // A default workspace from another service would point at the wrong thing; one of the wrong type
+  // (a hand-edited file: `previous` holds only sound fields) is no workspace either. Both are cleared.
   const keptWorkspace = previous?.baseUrl === baseUrl ? previous.workspace : undefined;
+  patch.workspace = keptWorkspace;
   let picked: Workspace | undefined;
   if (keptWorkspace === undefined && workspaces?.length === 1) {
     picked = workspaces[0]!;

@@ -28,7 +28,8 @@ export async function authLogoutRun(o: AuthLogoutOptions): Promise<void> {
     const names = Object.keys(store.data.profiles);
     throw new UsageError(`No profile named "${ctx.profileName}".`, names.length ? `Saved profiles: ${names.join(', ')}` : 'No profiles are saved.');
   }
-  if (profile.token === undefined) {
+  // A token of the wrong type (a hand-edited file) is removed all the same.
+  if (!store.holds(ctx.profileName, 'token')) {
     await notice(o.io, `Profile ${ctx.profileName} has no saved token; nothing to do.`);
   } else {
     await store.saveProfile(ctx.profileName, { token: undefined });

@@ -173,7 +173,11 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   let detail = '';
   let summary: string | undefined;
   const badBaseUrl = baseUrlProblem(ctx);
-  if (badBaseUrl) {
+  if (ctx.profileProblem) {
+    // A hand-edited field of the wrong type: the profile's values are not used (exit 2).
+    status.error = 'the saved profile has a field of the wrong type';
+    failure = ctx.profileProblem;
+  } else if (badBaseUrl) {
     // Checked first, as every command does: no request can go to such a base URL (exit 2).
     status.error = 'the base URL is not an http(s) URL';
     failure = badBaseUrl;
@@ -275,6 +279,7 @@ async function checkOtherProfiles(store: ConfigStore, currentName: string, apiFo
     names.map(async (name): Promise<ProfileStatus> => {
       const ctx = resolveContext(store, {}, { profile: name });
       const base = { profile: name, current: false, host: hostOf(ctx.baseUrl), base_url: ctx.baseUrl, account: null };
+      if (ctx.profileProblem) return { ...base, valid: false, error: 'the saved profile has a field of the wrong type' };
       if (!ctx.token)
         return { ...base, valid: false, error: ctx.withheldToken ? `no token for this host (the saved one is for ${ctx.withheldToken.origin})` : 'no token' };
       if (ctx.tokenProblem) return { ...base, valid: false, error: 'the saved token is not a valid header value' };

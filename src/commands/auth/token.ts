@@ -21,6 +21,7 @@ export function newAuthTokenCommand(f: Factory, runF = authTokenRun) {
 /** Prints the raw token: an explicit request, so no masking. */
 export async function authTokenRun(o: AuthTokenOptions): Promise<void> {
   const ctx = await o.context();
+  if (ctx.profileProblem) throw ctx.profileProblem;
   if (!ctx.token) {
     if (ctx.withheldToken) throw notLoggedIn(ctx);
     throw new CliError(`No token (profile "${ctx.profileName}").`, ExitCode.auth, 'Run `formctl auth login`, or set FORMCTL_TOKEN.');

@@ -25,6 +25,7 @@ export function newConfigGetCommand(f: Factory, runF = configGetRun) {
 export async function configGetRun(o: ConfigGetOptions): Promise<void> {
   const k = configKey(o.key);
   const ctx = await o.context();
+  if (ctx.profileProblem) throw ctx.profileProblem;
   const v = k.read(ctx.profile);
   await write(o.io.stdout, `${v ?? ''}\n`);
 }

@@ -31,6 +31,7 @@ export function newConfigListCommand(f: Factory, runF = configListRun) {
 export async function configListRun(o: ConfigListOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const ctx = await o.context();
+  if (ctx.profileProblem) throw ctx.profileProblem;
   const p = ctx.profile;
   const view: ConfigView = {
     profile: ctx.profileName,
