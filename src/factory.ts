@@ -10,7 +10,7 @@ import { type ResolvedContext, checkBaseUrl, notLoggedIn, resolveContext } from 
 import { type ConfigStore, originOf } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
-import { setWorkspaceHint } from './io/shell-word.js';
+import { profileFlag, setWorkspaceHint, shellWord } from './io/shell-word.js';
 import { CLEAR_LINE } from './io/status-line.js';
 import { userAgent } from './version.js';
 
@@ -141,7 +141,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (ctx.withheldWorkspace) {
         throw new UsageError(
           `Missing --workspace: the default workspace of profile "${ctx.profileName}" (${ctx.withheldWorkspace.id}) is one of ${ctx.withheldWorkspace.origin}'s, and FORMCTL_BASE_URL points at ${ctx.withheldWorkspace.here}.`,
-          promptsOffHint('--workspace <id>', 'Or set FORMCTL_WORKSPACE (see formctl workspace list).'),
+          promptsOffHint('--workspace <id>', `Or set FORMCTL_WORKSPACE (see formctl${profileFlag(ctx)} workspace list).`),
         );
       }
       throw new UsageError(
@@ -186,11 +186,10 @@ async function assertProfileExists(ctx: ResolvedContext, f: Factory): Promise<vo
   if (ctx.profile || ctx.tokenSource === 'env' || (ctx.profileSource !== 'flag' && ctx.profileSource !== 'env')) return;
   const saved = Object.keys((await f.config()).data.profiles);
   const via = ctx.profileSource === 'flag' ? '--profile' : 'FORMCTL_PROFILE';
+  const create = `formctl --profile ${shellWord(ctx.profileName)} auth login`;
   throw new UsageError(
     `No profile named "${ctx.profileName}" (from ${via}).`,
-    saved.length
-      ? `Saved profiles: ${saved.join(', ')}. To create this one: formctl --profile ${ctx.profileName} auth login`
-      : `No profile is saved yet. Create one: formctl --profile ${ctx.profileName} auth login`,
+    saved.length ? `Saved profiles: ${saved.join(', ')}. To create this one: ${create}` : `No profile is saved yet. Create one: ${create}`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { parseIdText } from '../io/ids.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { profileFlag, shellWord } from '../io/shell-word.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, type ConfigStore, type Profile, checkProfileName, originOf } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
@@ -89,7 +90,9 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   }
 
   const rawWs = env.FORMCTL_WORKSPACE?.trim();
-  const envWs = rawWs ? parseIdText('FORMCTL_WORKSPACE', rawWs, 'See `formctl workspace list`, or unset it.') : undefined;
+  const envWs = rawWs
+    ? parseIdText('FORMCTL_WORKSPACE', rawWs, `See \`formctl${profileFlag({ profileName, profileSource })} workspace list\`, or unset it.`)
+    : undefined;
   let workspace: number | undefined;
   let workspaceSource: Source = 'none';
   let withheldWorkspace: ResolvedContext['withheldWorkspace'];
@@ -149,7 +152,7 @@ export function checkBaseUrl(ctx: Pick<ResolvedContext, 'baseUrl' | 'baseUrlSour
     const fix =
       ctx.baseUrlSource === 'env'
         ? 'Set FORMCTL_BASE_URL to a full http(s) URL such as https://api.opnform.com, or unset it.'
-        : `Fix it: formctl --profile ${ctx.profileName} config set base_url https://api.opnform.com (or your service's URL)`;
+        : `Fix it: formctl --profile ${shellWord(ctx.profileName)} config set base_url https://api.opnform.com (or your service's URL)`;
     throw new UsageError(`${err.message.replace(/\.$/, '')} (from ${from}).`, fix);
   }
 }
@@ -182,8 +185,7 @@ export function checkToken(token: string, source: string, hint = 'Copy only the 
 
 /** What to do about a saved token that cannot be sent: save a good one over it (the value is never shown). */
 function savedTokenHint(profileName: string, profileSource: Source): string {
-  const profileFlag = profileSource === 'flag' ? ` --profile ${profileName}` : '';
-  return `Save the token again: formctl${profileFlag} auth login (or fix the file by hand; the value is not shown here).`;
+  return `Save the token again: formctl${profileFlag({ profileName, profileSource })} auth login (or fix the file by hand; the value is not shown here).`;
 }
 
 /** "abcd••••" — the first 4 characters of a token, never more. */
@@ -198,16 +200,15 @@ export function maskToken(token: string): string {
 export function notLoggedIn(ctx: ResolvedContext): CliError {
   if (ctx.withheldToken) {
     const here = originOf(ctx.baseUrl) ?? ctx.baseUrl;
-    const profileFlag = ctx.profileSource === 'flag' ? ` --profile ${ctx.profileName}` : '';
     return new CliError(
       `The token of profile "${ctx.profileName}" was saved for ${ctx.withheldToken.origin}; formctl sends it to no other host (the base URL is ${here}${ctx.baseUrlSource === 'env' ? ', from FORMCTL_BASE_URL' : ''}).`,
       ExitCode.auth,
-      `Log in to that host: formctl${profileFlag} auth login --base-url ${ctx.baseUrl} (or set FORMCTL_TOKEN for it).`,
+      `Log in to that host: formctl${profileFlag(ctx)} auth login --base-url ${ctx.baseUrl} (or set FORMCTL_TOKEN for it).`,
     );
   }
   return new CliError(
     `Not logged in (profile "${ctx.profileName}").`,
     ExitCode.auth,
-    'Run `formctl auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.',
+    `Run \`formctl${profileFlag(ctx)} auth login\`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.`,
   );
 }

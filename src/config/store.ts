@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { cannotMakeDir, fsReason, parseJsonObject } from '../io/files.js';
 import { MAX_ID } from '../io/ids.js';
+import { shellWord } from '../io/shell-word.js';
 import { configFileIn } from './paths.js';
 
 /** The origin (scheme, host, port) of a URL, or undefined when it does not parse: what a saved token is bound to. */
@@ -338,9 +339,4 @@ function profileProblem(name: string, raw: unknown, path: string): UsageError | 
 
 function shorten(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
-
-/** A word as a POSIX shell needs it on a command line: bare when it is safe, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9._/:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

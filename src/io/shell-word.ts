@@ -18,5 +18,5 @@ export function profileFlag(ctx: { profileName: string; profileSource: string } 
  * (`workspace use` checks the id against the workspace list, which needs the workspaces-read ability).
  */
 export function setWorkspaceHint(ctx: { profileName: string; profileSource: string } | undefined): string {
-  return `Or set a default: formctl${profileFlag(ctx)} config set workspace <id> (see formctl workspace list).`;
+  return `Or set a default: formctl${profileFlag(ctx)} config set workspace <id> (see formctl${profileFlag(ctx)} workspace list).`;
 }

@@ -133,3 +133,59 @@ describe('a hand-edited config.json with a field of the wrong type', () => {
     }
   });
 });
+
+describe('hints name the command for the profile they are about', () => {
+  const down = 'http://127.0.0.1:9';
+
+  it('a profile chosen with --profile or FORMCTL_PROFILE gets `--profile NAME` in every command a hint names, quoted as a shell needs it', async () => {
+    writeConfig({
+      currentProfile: 'cur',
+      profiles: {
+        cur: { baseUrl: down, token: 'tok_current_1234', tokenOrigin: down },
+        tty: { baseUrl: down },
+        'a b': { baseUrl: down, token: 'tok_a_space_1234', tokenOrigin: down },
+      },
+    });
+    const noToken = await runFormctl(['--profile', 'tty', 'auth', 'status'], { env: fx.home.env });
+    expect(noToken.code).toBe(4);
+    expect(noToken.stdout).toContain('none (set one with `formctl --profile tty workspace use <id>`)');
+    expect(noToken.stderr).toBe(
+      'error: Not logged in (profile "tty").\nhint: Run `formctl --profile tty auth login`, or set FORMCTL_TOKEN (and FORMCTL_BASE_URL) in CI.\n',
+    );
+    const token = await runFormctl(['auth', 'token'], { env: { ...fx.home.env, FORMCTL_PROFILE: 'tty' } });
+    expect([token.code, token.stderr]).toEqual([4, 'error: No token (profile "tty").\nhint: Run `formctl --profile tty auth login`, or set FORMCTL_TOKEN.\n']);
+    const ws = await runFormctl(['--profile', 'tty', 'form', 'list'], { env: fx.home.env });
+    expect(ws.stderr).toContain('Or set a default: formctl --profile tty config set workspace <id> (see formctl --profile tty workspace list).');
+
+    // The service is down: the hint to change the base URL logs that profile in, quoted.
+    const spaced = await runFormctl(['--profile', 'a b', 'auth', 'status'], { env: fx.home.env });
+    expect(spaced.code).toBe(11);
+    expect(spaced.stderr).toContain("It comes from the profile (change it with `formctl --profile 'a b' auth login --base-url <url>`).");
+    // The current profile's hints need no flag.
+    const current = await runFormctl(['auth', 'status'], { env: fx.home.env });
+    expect(current.code).toBe(11);
+    expect(current.stderr).toContain('(change it with `formctl auth login --base-url <url>`).');
+
+    // A login into a profile that is not the current one names the switch, quoted.
+    const login = await runFormctl(['--profile', 'a b', 'auth', 'login', '--base-url', fx.sb.url, '--with-token'], {
+      env: fx.home.env,
+      input: fx.sb.tokens.all,
+    });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain("note: Profile a b is not the current one; switch with `formctl profile use 'a b'`.");
+    const empty = await runFormctl(['--profile', 'a b', 'auth', 'login', '--with-token'], { env: fx.home.env, input: '' });
+    expect(empty.stderr).toBe("error: No token on stdin.\nhint: Pipe the token in: `printenv MY_TOKEN | formctl --profile 'a b' auth login --with-token`.\n");
+  });
+
+  it('config set on another profile names that profile in its note and its hint', async () => {
+    await login('cur');
+    await login('other');
+    const set = await runFormctl(['--profile', 'other', 'config', 'set', 'base_url', down], { env: fx.home.env });
+    expect(set.stderr).toContain('choose one on the new service: formctl --profile other workspace use <id>.');
+    const bad = await runFormctl(['--profile', 'other', 'config', 'set', 'workspace', 'abc'], { env: fx.home.env });
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'error: workspace must be a whole number from 1 to 9007199254740991, got "abc".\nhint: See `formctl --profile other workspace list`.\n',
+    ]);
+  });
+});

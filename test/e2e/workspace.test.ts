@@ -56,7 +56,7 @@ describe.each(FLAVORS)('a token without workspaces-read, against the %s sandbox'
     const missing = await runFormctl(['--profile', 'forms only', 'form', 'list'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      "error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl --profile 'forms only' config set workspace <id> (see formctl workspace list).\n",
+      "error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl --profile 'forms only' config set workspace <id> (see formctl --profile 'forms only' workspace list).\n",
     );
     // What the hint used to name fails with this token.
     expect((await runFormctl(['--profile', 'forms only', 'workspace', 'use', String(sx.sb.workspaceId)], { env })).code).toBe(5);

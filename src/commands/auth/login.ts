@@ -8,6 +8,7 @@ import type { Factory } from '../../factory.js';
 import { done, notice, success } from '../../io/output.js';
 import { whoAmI } from '../../api/account.js';
 import { readAll } from '../../io/iostreams.js';
+import { profileFlag, shellWord } from '../../io/shell-word.js';
 import { type FlagsOf, examples } from '../shared.js';
 
 /** `formctl auth login`: the command and its flags, declared once. */
@@ -43,12 +44,12 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
   let token: string;
   if (o.withToken) {
     token = (await readAll(o.io.stdin)).toString('utf8').trim();
-    if (!token) throw new UsageError('No token on stdin.', 'Pipe the token in: `printenv MY_TOKEN | formctl auth login --with-token`.');
+    if (!token) throw new UsageError('No token on stdin.', `Pipe the token in: \`printenv MY_TOKEN | formctl${profileFlag(ctx)} auth login --with-token\`.`);
   } else {
     if (!o.io.canPrompt) {
       throw new UsageError(
         'Cannot prompt for the token here (not a terminal, CI, or --no-input).',
-        'Pass --with-token and pipe the token on stdin: `printenv MY_TOKEN | formctl auth login --with-token`.',
+        `Pass --with-token and pipe the token on stdin: \`printenv MY_TOKEN | formctl${profileFlag(ctx)} auth login --with-token\`.`,
       );
     }
     token = (await o.prompter().password({ message: `Personal access token for ${host}`, flag: '--with-token' })).trim();
@@ -94,6 +95,7 @@ export async function authLoginRun(o: AuthLoginOptions): Promise<void> {
   await done(o.io, `Logged in to ${host} as ${who}`);
   if (picked) await success(o.io, `Default workspace: ${picked.name} (id ${picked.id}), the only one this token can see`);
   const current = store.data.currentProfile;
-  if (current !== profileName) await notice(o.io, `Profile ${profileName} is not the current one; switch with \`formctl profile use ${profileName}\`.`);
+  if (current !== profileName)
+    await notice(o.io, `Profile ${profileName} is not the current one; switch with \`formctl profile use ${shellWord(profileName)}\`.`);
   if (o.env.FORMCTL_TOKEN) await notice(o.io, 'FORMCTL_TOKEN is set in the environment and overrides the saved token.', 'warning');
 }

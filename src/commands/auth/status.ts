@@ -8,6 +8,7 @@ import type { ConfigStore } from '../../config/store.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
+import { profileFlag } from '../../io/shell-word.js';
 import { type Column, notice, resolveFormat, writeList, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples, profileOverride } from '../shared.js';
 
@@ -72,7 +73,7 @@ export interface TokenCheck {
  */
 export async function checkToken(
   client: ApiClient,
-  ctx: Pick<ResolvedContext, 'baseUrl' | 'baseUrlSource' | 'tokenSource' | 'profileName'>,
+  ctx: Pick<ResolvedContext, 'baseUrl' | 'baseUrlSource' | 'tokenSource' | 'profileName' | 'profileSource'>,
 ): Promise<TokenCheck> {
   try {
     const account = await whoAmI(client);
@@ -93,7 +94,7 @@ export async function checkToken(
         failure: new CliError(
           `The token from ${ctx.tokenSource === 'env' ? 'FORMCTL_TOKEN' : `profile "${ctx.profileName}"`} was rejected by ${new URL(ctx.baseUrl).host} (HTTP 401).`,
           ExitCode.auth,
-          ctx.tokenSource === 'env' ? 'Set FORMCTL_TOKEN to a valid token.' : 'Run `formctl auth login` with a new token.',
+          ctx.tokenSource === 'env' ? 'Set FORMCTL_TOKEN to a valid token.' : `Run \`formctl${profileFlag(ctx)} auth login\` with a new token.`,
         ),
       };
     }
@@ -107,7 +108,7 @@ export async function checkToken(
         summary: err instanceof ApiError ? `HTTP ${err.status} (see the error below)` : 'cannot reach the service (see the error below)',
         // A hint that sends the reader to `formctl auth status` is no help from auth status itself.
         failure: err.hintChecksBaseUrl
-          ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${BASE_URL_ORIGIN[ctx.baseUrlSource] ?? ''}`.trimEnd())
+          ? new CliError(err.message, err.exitCode, `Is the service running, and is the base URL right? ${baseUrlOrigin(ctx)}`.trimEnd())
           : err,
       };
     }
@@ -145,11 +146,12 @@ const SOURCE_LABEL: Record<string, string> = {
 };
 
 /** Where to change the base URL, by where it came from. */
-const BASE_URL_ORIGIN: Record<string, string> = {
-  env: 'It comes from FORMCTL_BASE_URL.',
-  profile: 'It comes from the profile (change it with `formctl auth login --base-url <url>`).',
-  default: 'It is the default; pass `--base-url` to `formctl auth login` for another service.',
-};
+function baseUrlOrigin(ctx: Pick<ResolvedContext, 'baseUrlSource' | 'profileName' | 'profileSource'>): string {
+  const login = `formctl${profileFlag(ctx)} auth login`;
+  if (ctx.baseUrlSource === 'env') return 'It comes from FORMCTL_BASE_URL.';
+  if (ctx.baseUrlSource === 'profile') return `It comes from the profile (change it with \`${login} --base-url <url>\`).`;
+  return `It is the default; pass \`--base-url\` to \`${login}\` for another service.`;
+}
 
 /** Prints the status, then exits 4 when the token is missing or rejected (11 when the service is unreachable). */
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
@@ -218,7 +220,7 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
       header: 'Workspace',
       value: (s) =>
         s.workspace === null
-          ? 'none (set one with `formctl workspace use <id>`)'
+          ? `none (set one with \`formctl${profileFlag(ctx)} workspace use <id>\`)`
           : `${s.workspace}${ctx.workspaceSource === 'env' ? ' (from FORMCTL_WORKSPACE)' : ''}`,
     },
     { header: 'Status', value: (s) => (s.valid ? `valid${detail ? `: ${detail}` : ''}` : `not working: ${summary ?? s.error}`) },

@@ -3,6 +3,7 @@ import { notLoggedIn } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
+import { profileFlag } from '../../io/shell-word.js';
 import { type FlagsOf, examples } from '../shared.js';
 
 /** `formctl auth token`: the command and its flags, declared once. */
@@ -24,7 +25,7 @@ export async function authTokenRun(o: AuthTokenOptions): Promise<void> {
   if (ctx.profileProblem) throw ctx.profileProblem;
   if (!ctx.token) {
     if (ctx.withheldToken) throw notLoggedIn(ctx);
-    throw new CliError(`No token (profile "${ctx.profileName}").`, ExitCode.auth, 'Run `formctl auth login`, or set FORMCTL_TOKEN.');
+    throw new CliError(`No token (profile "${ctx.profileName}").`, ExitCode.auth, `Run \`formctl${profileFlag(ctx)} auth login\`, or set FORMCTL_TOKEN.`);
   }
   await write(o.io.stdout, `${ctx.token}\n`);
 }

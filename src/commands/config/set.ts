@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { DEFAULT_BASE_URL, originOf } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
+import { profileFlag } from '../../io/shell-word.js';
 import { notice, success } from '../../io/output.js';
 import { type FlagsOf, examples } from '../shared.js';
 import { configKey, configKeyArgument } from './shared.js';
@@ -34,8 +35,8 @@ export function newConfigSetCommand(f: Factory, runF = configSetRun) {
 /** Validates and saves; creates the profile (without a token) when it does not exist yet. */
 export async function configSetRun(o: ConfigSetOptions): Promise<void> {
   const k = configKey(o.key);
-  const patch = k.parse(o.value);
   const ctx = await o.context();
+  const patch = k.parse(o.value, profileFlag(ctx));
   const store = await o.config();
   const before = store.profile(ctx.profileName);
   if (!before && patch.baseUrl === undefined) patch.baseUrl = DEFAULT_BASE_URL;
@@ -50,7 +51,7 @@ export async function configSetRun(o: ConfigSetOptions): Promise<void> {
   if (dropped !== undefined) {
     await notice(
       o.io,
-      `the default workspace (${dropped}) was one of ${oldOrigin ?? 'the old service'}'s, so it is cleared; choose one on the new service: formctl workspace use <id>.`,
+      `the default workspace (${dropped}) was one of ${oldOrigin ?? 'the old service'}'s, so it is cleared; choose one on the new service: formctl${profileFlag(ctx)} workspace use <id>.`,
     );
   }
 }

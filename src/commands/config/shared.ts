@@ -11,8 +11,8 @@ export interface ConfigKey {
   key: string;
   description: string;
   read(p: Profile | undefined): string | number | undefined;
-  /** Parses the value into a profile patch; "" clears optional settings. */
-  parse(value: string): Partial<Profile>;
+  /** Parses the value into a profile patch; "" clears optional settings. `profileFlag`: what a hint's command needs to act on the same profile. */
+  parse(value: string, profileFlag?: string): Partial<Profile>;
 }
 
 /** Every settable key. */
@@ -27,9 +27,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     key: 'workspace',
     description: 'Default workspace id ("" clears it)',
     read: (p) => p?.workspace,
-    parse: (v) => {
+    parse: (v, profileFlag = '') => {
       if (v.trim() === '') return { workspace: undefined };
-      return { workspace: parseIdText('workspace', v, 'See `formctl workspace list`.') };
+      return { workspace: parseIdText('workspace', v, `See \`formctl${profileFlag} workspace list\`.`) };
     },
   },
 ];

@@ -6,7 +6,7 @@ import { CliError, ExitCode } from '../../../src/errors.js';
 
 // auth status replaces a hint that sends the reader to `formctl auth status` (it is that check), and
 // tells such a hint by the error's kind, never by the hint's words.
-const ctx = { baseUrl: 'http://127.0.0.1:9', baseUrlSource: 'env', tokenSource: 'env', profileName: 'default' } as const;
+const ctx = { baseUrl: 'http://127.0.0.1:9', baseUrlSource: 'env', tokenSource: 'env', profileName: 'default', profileSource: 'default' } as const;
 const failing = (err: Error) => ({ request: () => Promise.reject(err) }) as unknown as ApiClient;
 
 describe('checkToken: the hint of a failed check', () => {

@@ -144,7 +144,7 @@ describe('config commands', () => {
     // Workspace 12 was an id on the old service: another host clears it, and says so.
     expect(await get('workspace')).toBe('\n');
     expect(moved.err()).toBe(
-      "note: the default workspace (12) was one of https://api.opnform.com's, so it is cleared; choose one on the new service: formctl workspace use <id>.\n",
+      "note: the default workspace (12) was one of https://api.opnform.com's, so it is cleared; choose one on the new service: formctl --profile ci workspace use <id>.\n",
     );
     await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'workspace', value: '12' });
     await configSetRun({ io: fakeIO().io, config: t.config, context: t.context, key: 'base-url', value: 'https://forms.example.com/v2' });
