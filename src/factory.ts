@@ -10,7 +10,7 @@ import { type ResolvedContext, checkBaseUrl, notLoggedIn, resolveContext } from 
 import { type ConfigStore, originOf } from './config/store.js';
 import type { IOStreams } from './io/iostreams.js';
 import { type Prompter, createPrompter, promptsOffHint } from './io/prompter.js';
-import { profileFlag, setWorkspaceHint, shellWord } from './io/shell-word.js';
+import { profileFlag, setWorkspaceHint } from './io/shell-word.js';
 import { CLEAR_LINE } from './io/status-line.js';
 import { userAgent } from './version.js';
 
@@ -101,7 +101,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (ctx.profileProblem) throw ctx.profileProblem;
       // A base URL no request can go to is bad local input (exit 2), said before the token is looked at.
       checkBaseUrl(ctx);
-      await assertProfileExists(ctx, f);
+      if (ctx.missingProfile) throw ctx.missingProfile;
       if (!ctx.token) throw notLoggedIn(ctx);
       if (ctx.tokenProblem) throw ctx.tokenProblem;
       return f.apiFor(ctx.baseUrl, ctx.token);
@@ -134,7 +134,7 @@ export function createFactory(init: FactoryInit): Factory {
       if (ctx.profileProblem) throw ctx.profileProblem;
       // A base URL no request can go to is said first, before a missing workspace (which no list could then show).
       checkBaseUrl(ctx);
-      await assertProfileExists(ctx, f);
+      if (ctx.missingProfile) throw ctx.missingProfile;
       if (ctx.workspace !== undefined) return ctx.workspace;
       // A person at a terminal picks from a list; scripts get the usage error below.
       if (init.pickWorkspace && init.io.canPrompt && !f.globals.noInput) return init.pickWorkspace(f);
@@ -176,21 +176,6 @@ function sharedBudgets(env: NodeJS.ProcessEnv, baseUrl: string, token: string, d
     export: new SharedBudget(dir, origin, token, { debug, bucket: 'export' }),
     external: new SharedBudget(dir, origin, token, { debug, bucket: 'external' }),
   };
-}
-
-/**
- * A profile named with --profile or FORMCTL_PROFILE must exist, unless FORMCTL_TOKEN supplies the
- * token: otherwise a typo would surface as "Missing --workspace" or "Not logged in".
- */
-async function assertProfileExists(ctx: ResolvedContext, f: Factory): Promise<void> {
-  if (ctx.profile || ctx.tokenSource === 'env' || (ctx.profileSource !== 'flag' && ctx.profileSource !== 'env')) return;
-  const saved = Object.keys((await f.config()).data.profiles);
-  const via = ctx.profileSource === 'flag' ? '--profile' : 'FORMCTL_PROFILE';
-  const create = `formctl --profile ${shellWord(ctx.profileName)} auth login`;
-  throw new UsageError(
-    `No profile named "${ctx.profileName}" (from ${via}).`,
-    saved.length ? `Saved profiles: ${saved.join(', ')}. To create this one: ${create}` : `No profile is saved yet. Create one: ${create}`,
-  );
 }
 
 /**

@@ -39,6 +39,13 @@ export interface ResolvedContext {
    * (exit 2); the commands that repair it (`auth login`, `auth logout`, `config set`) still work.
    */
   profileProblem?: UsageError;
+  /**
+   * Set when --profile or FORMCTL_PROFILE names a profile that is not saved and FORMCTL_TOKEN does not
+   * stand in for it: "No profile named …" with the saved ones (exit 2), so that a typo is not reported
+   * as "Not logged in" or "Missing --workspace". Every command that uses the profile throws it; those
+   * that create it (`auth login`, `config set`) do not.
+   */
+  missingProfile?: UsageError;
 }
 
 /**
@@ -117,6 +124,9 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   if (withheldWorkspace) ctx.withheldWorkspace = withheldWorkspace;
   if (tokenProblem) ctx.tokenProblem = tokenProblem;
   if (profileProblem) ctx.profileProblem = profileProblem;
+  if (!profile && tokenSource !== 'env' && (profileSource === 'flag' || profileSource === 'env')) {
+    ctx.missingProfile = noSuchProfile(profileName, profileSource === 'flag' ? '--profile' : 'FORMCTL_PROFILE', Object.keys(data.profiles));
+  }
   return ctx;
 }
 
@@ -181,6 +191,15 @@ export function checkToken(token: string, source: string, hint = 'Copy only the 
   if (/[^\x00-\xff]/.test(token)) {
     throw new UsageError(`${source} contains a character outside Latin-1 (not a valid token).`, hint);
   }
+}
+
+/** "No profile named "x" (from --profile)." with the saved profiles and the login that would create it (exit 2). */
+export function noSuchProfile(name: string, via: string, saved: string[]): UsageError {
+  const create = `formctl --profile ${shellWord(name)} auth login`;
+  return new UsageError(
+    `No profile named "${name}" (from ${via}).`,
+    saved.length ? `Saved profiles: ${saved.join(', ')}. To create this one: ${create}` : `No profile is saved yet. Create one: ${create}`,
+  );
 }
 
 /** What to do about a saved token that cannot be sent: save a good one over it (the value is never shown). */

@@ -189,3 +189,29 @@ describe('hints name the command for the profile they are about', () => {
     ]);
   });
 });
+
+describe('a --profile or FORMCTL_PROFILE that names no saved profile', () => {
+  it('is exit 2 "No profile named …" with the saved profiles for every command that uses it (auth status and auth token said exit 4 "Not logged in")', async () => {
+    await login('work');
+    const hint = 'hint: Saved profiles: work. To create this one: formctl --profile wrok auth login\n';
+    for (const args of [
+      ['auth', 'status'],
+      ['auth', 'status', '--json'],
+      ['auth', 'token'],
+      ['auth', 'logout'],
+      ['config', 'get', 'base_url'],
+      ['config', 'list'],
+      ['workspace', 'list'],
+    ]) {
+      const r = await runFormctl(['--profile', 'wrok', ...args], { env: fx.home.env });
+      expect([r.code, r.stdout, r.stderr], args.join(' ')).toEqual([2, '', `error: No profile named "wrok" (from --profile).\n${hint}`]);
+      const e = await runFormctl(args, { env: { ...fx.home.env, FORMCTL_PROFILE: 'wrok' } });
+      expect([e.code, e.stdout, e.stderr], args.join(' ')).toEqual([2, '', `error: No profile named "wrok" (from FORMCTL_PROFILE).\n${hint}`]);
+    }
+    // The commands that create a profile still do.
+    await login('new');
+    const set = await runFormctl(['--profile', 'ci', 'config', 'set', 'base_url', fx.sb.url], { env: fx.home.env });
+    expect(set.code).toBe(0);
+    expect(Object.keys((readConfig() as { profiles: object }).profiles).sort()).toEqual(['ci', 'new', 'work']);
+  });
+});

@@ -24,6 +24,7 @@ export async function authLogoutRun(o: AuthLogoutOptions): Promise<void> {
   const ctx = await o.context();
   const store = await o.config();
   const profile = store.profile(ctx.profileName);
+  if (ctx.missingProfile) throw ctx.missingProfile;
   if (!profile) {
     const names = Object.keys(store.data.profiles);
     throw new UsageError(`No profile named "${ctx.profileName}".`, names.length ? `Saved profiles: ${names.join(', ')}` : 'No profiles are saved.');

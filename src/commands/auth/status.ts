@@ -157,6 +157,8 @@ function baseUrlOrigin(ctx: Pick<ResolvedContext, 'baseUrlSource' | 'profileName
 export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const ctx = await o.context();
+  // A profile named with --profile or FORMCTL_PROFILE that is not saved is a typo, said as every command says it (exit 2).
+  if (ctx.missingProfile) throw ctx.missingProfile;
   const status: AuthStatus = {
     profile: ctx.profileName,
     base_url: ctx.baseUrl,

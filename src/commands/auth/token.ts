@@ -23,6 +23,7 @@ export function newAuthTokenCommand(f: Factory, runF = authTokenRun) {
 export async function authTokenRun(o: AuthTokenOptions): Promise<void> {
   const ctx = await o.context();
   if (ctx.profileProblem) throw ctx.profileProblem;
+  if (ctx.missingProfile) throw ctx.missingProfile;
   if (!ctx.token) {
     if (ctx.withheldToken) throw notLoggedIn(ctx);
     throw new CliError(`No token (profile "${ctx.profileName}").`, ExitCode.auth, `Run \`formctl${profileFlag(ctx)} auth login\`, or set FORMCTL_TOKEN.`);

@@ -26,6 +26,7 @@ export async function configGetRun(o: ConfigGetOptions): Promise<void> {
   const k = configKey(o.key);
   const ctx = await o.context();
   if (ctx.profileProblem) throw ctx.profileProblem;
+  if (ctx.missingProfile) throw ctx.missingProfile;
   const v = k.read(ctx.profile);
   await write(o.io.stdout, `${v ?? ''}\n`);
 }

@@ -32,6 +32,8 @@ export async function configListRun(o: ConfigListOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const ctx = await o.context();
   if (ctx.profileProblem) throw ctx.profileProblem;
+  // --profile or FORMCTL_PROFILE naming no saved profile is a typo (config set creates one).
+  if (ctx.missingProfile) throw ctx.missingProfile;
   const p = ctx.profile;
   const view: ConfigView = {
     profile: ctx.profileName,
