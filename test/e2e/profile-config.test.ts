@@ -215,3 +215,23 @@ describe('a --profile or FORMCTL_PROFILE that names no saved profile', () => {
     expect(Object.keys((readConfig() as { profiles: object }).profiles).sort()).toEqual(['ci', 'new', 'work']);
   });
 });
+
+describe('profile list says whether a token can be used', () => {
+  it('a token saved for another origin than the base URL now (config set base_url) is not logged in, as auth status says', async () => {
+    await login('ok');
+    await login('ft');
+    expect((await runFormctl(['--profile', 'ft', 'config', 'set', 'base_url', 'http://127.0.0.1:9'], { env: fx.home.env })).code).toBe(0);
+    const json = await runFormctl(['profile', 'list', '--json', 'name,logged_in'], { env: fx.home.env });
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([
+      0,
+      [
+        { name: 'ft', logged_in: false },
+        { name: 'ok', logged_in: true },
+      ],
+    ]);
+    const piped = await runFormctl(['profile', 'list'], { env: fx.home.env });
+    expect(piped.stdout).toBe(`ft\thttp://127.0.0.1:9\t\tfor another host\t\nok\t${fx.sb.url}\t${fx.sb.workspaceId}\tsaved\t*\n`);
+    const status = await runFormctl(['--profile', 'ft', 'auth', 'status', '--json', 'token_source'], { env: fx.home.env });
+    expect([status.code, JSON.parse(status.stdout)]).toEqual([4, { token_source: 'none' }]);
+  });
+});

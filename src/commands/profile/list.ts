@@ -1,4 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
+import { resolveContext } from '../../config/resolve.js';
+import { DEFAULT_BASE_URL } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples, profileOverride } from '../shared.js';
@@ -11,8 +13,12 @@ export interface ProfileRow {
   base_url: string;
   workspace: number | null;
   current: boolean;
+  /** The profile has a token formctl would send: saved for its base URL's origin, and a valid value. */
   logged_in: boolean;
 }
+
+/** The Token column: whether the profile has a token, and when one is saved but cannot be used, why. */
+type TokenState = 'saved' | 'none' | 'for another host' | 'unusable';
 
 /** `formctl profile list`: the command and its flags, declared once. */
 function profileListCommand() {
@@ -34,20 +40,36 @@ export function newProfileListCommand(f: Factory, runF = profileListRun) {
 export async function profileListRun(o: ProfileListOptions): Promise<void> {
   const format = resolveFormat(o.io, o);
   const [store, ctx] = [await o.config(), await o.context()];
+  const tokens = new Map<string, TokenState>();
   const rows: ProfileRow[] = Object.entries(store.data.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({
-      name,
-      base_url: p.baseUrl,
-      workspace: p.workspace ?? null,
-      current: name === ctx.profileName,
-      logged_in: typeof p.token === 'string' && p.token.length > 0,
-    }));
+    .map(([name, p]) => {
+      // Each profile as `--profile NAME` resolves it, without the FORMCTL_* overrides (they are this
+      // run's, not the profile's): a token saved for another origin than the profile's base URL now
+      // (`config set base_url`) is sent nowhere, so the profile is not logged in (as auth status says).
+      const own = resolveContext(store, {}, { profile: name });
+      const state: TokenState =
+        own.tokenSource === 'profile' && !own.tokenProblem && !own.profileProblem
+          ? 'saved'
+          : own.withheldToken
+            ? 'for another host'
+            : store.holds(name, 'token')
+              ? 'unusable'
+              : 'none';
+      tokens.set(name, state);
+      return {
+        name,
+        base_url: p.baseUrl || DEFAULT_BASE_URL,
+        workspace: p.workspace ?? null,
+        current: name === ctx.profileName,
+        logged_in: state === 'saved',
+      };
+    });
   const columns: Column<ProfileRow>[] = [
     { header: 'Name', value: (r) => r.name, style: 'cyan' },
     { header: 'Base URL', value: (r) => r.base_url },
     { header: 'Workspace', value: (r) => r.workspace },
-    { header: 'Token', value: (r) => (r.logged_in ? 'saved' : 'none') },
+    { header: 'Token', value: (r) => tokens.get(r.name) ?? 'none' },
     { header: 'Current', value: (r) => (r.current ? '*' : '') },
   ];
   await writeList(o.io, format, rows, columns, { empty: 'No profiles. Create one with `formctl auth login`.' });
