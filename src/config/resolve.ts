@@ -57,11 +57,11 @@ export function resolveContext(store: ConfigStore, env: NodeJS.ProcessEnv, flags
   let profileName = DEFAULT_PROFILE;
   let profileSource: Source = 'default';
   if (flags.profile !== undefined) {
-    checkProfileName(flags.profile, '--profile');
+    checkProfileName(flags.profile, '--profile', store.isSaved);
     profileName = flags.profile;
     profileSource = 'flag';
   } else if (env.FORMCTL_PROFILE) {
-    checkProfileName(env.FORMCTL_PROFILE, 'FORMCTL_PROFILE');
+    checkProfileName(env.FORMCTL_PROFILE, 'FORMCTL_PROFILE', store.isSaved);
     profileName = env.FORMCTL_PROFILE;
     profileSource = 'env';
   } else if (data.currentProfile) {

@@ -21,22 +21,36 @@ const UNWRITABLE_HINT = 'formctl saves profiles there: make it writable, or set 
 export const DEFAULT_BASE_URL = 'https://api.opnform.com';
 export const DEFAULT_PROFILE = 'default';
 
+/** The longest profile name: it becomes a directory name under the backups (file systems take 255 bytes). */
+export const PROFILE_NAME_MAX = 64;
+
+/** What a new profile may be named: the words a shell, a file name and a directory name all take as they are. */
+const PROFILE_NAME = new RegExp(`^[A-Za-z0-9._][A-Za-z0-9._-]{0,${PROFILE_NAME_MAX - 1}}$`);
+
 /**
- * Refuses a profile name that cannot be a key of config.json's `profiles` or a word on a command line:
- * empty, a name JavaScript objects already hold (`__proto__`, `constructor`, …: saved nowhere, found
- * everywhere), one starting with `-` (`formctl profile use -x` reads it as a flag), or one with a
- * control character (a tab breaks `profile list`'s columns). `from`: where the name came from, for the
- * message (`--profile`, `FORMCTL_PROFILE`, a command's argument).
+ * Refuses a profile name (exit 2). A profile name is a key of config.json's `profiles`, a word on a
+ * command line, and a directory name: form backups go to `<state>/backups/<profile>/…`
+ * (src/forms/backups.ts, which replaces anything outside `A-Za-z0-9._-`, so `a b`, `a/b` and `a_b`
+ * would share one directory, and `.`/`..` would be `_`'s). So a name is 1 to PROFILE_NAME_MAX ASCII
+ * letters, digits, `.`, `_` and `-`, does not start with `-` (`formctl profile use -x` reads a flag),
+ * is not `.` or `..`, nor a name JavaScript objects already hold (`__proto__`, `constructor`, …:
+ * saved nowhere, found everywhere).
+ *
+ * `isSaved`: a name already in config.json (saved before the rule was this strict, e.g. `my box`)
+ * stays usable, so that it can be selected, logged in again or removed, as long as it is a key and a
+ * word at all (not empty, no leading `-`, no control character). `from`: where the name came from,
+ * for the message (`--profile`, `FORMCTL_PROFILE`, a command's argument).
  */
-export function checkProfileName(name: string, from?: string): void {
+export function checkProfileName(name: string, from?: string, isSaved?: (name: string) => boolean): void {
+  const what = `${from ? `${from} ` : ''}${JSON.stringify(name)} cannot be a profile name`;
+  if (name in Object.prototype) throw new UsageError(`${what}.`, 'JavaScript objects already hold that name: choose another (see `formctl profile list`).');
   // eslint-disable-next-line no-control-regex
-  const bad = name === '' || name in Object.prototype || name.startsWith('-') || /[\x00-\x1f\x7f]/.test(name);
-  if (bad) {
-    throw new UsageError(
-      `${from ? `${from} ` : ''}${JSON.stringify(name)} cannot be a profile name.`,
-      'Use a name of letters, digits, ".", "_" and "-" that does not start with "-" (see `formctl profile list`).',
-    );
-  }
+  const legacy = name !== '' && !name.startsWith('-') && !/[\x00-\x1f\x7f]/.test(name) && isSaved?.(name) === true;
+  if (legacy || (PROFILE_NAME.test(name) && name !== '.' && name !== '..')) return;
+  throw new UsageError(
+    `${what}.`,
+    `Use 1 to ${PROFILE_NAME_MAX} ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see \`formctl profile list\`).`,
+  );
 }
 
 /** One saved login. */
@@ -98,6 +112,9 @@ export class ConfigStore {
     return Object.hasOwn(this.current.profiles, name) ? usableProfile(this.current.profiles[name]) : undefined;
   }
 
+  /** Whether config.json holds a profile of that name (what checkProfileName lets an older, looser name through for). */
+  readonly isSaved = (name: string): boolean => Object.hasOwn(this.current.profiles, name);
+
   /** Whether the file holds `field` for the profile, whatever its type. */
   holds(name: string, field: keyof Profile): boolean {
     const raw: unknown = Object.hasOwn(this.current.profiles, name) ? this.current.profiles[name] : undefined;
@@ -115,7 +132,7 @@ export class ConfigStore {
 
   /** Writes a profile (merging with what is there) and returns it. */
   async saveProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
-    checkProfileName(name);
+    checkProfileName(name, undefined, this.isSaved);
     let next!: Profile;
     await this.update((data) => {
       const before = data.profiles[name];
@@ -141,7 +158,7 @@ export class ConfigStore {
 
   /** Removes a profile; the current one moves to another saved profile. */
   async removeProfile(name: string): Promise<boolean> {
-    checkProfileName(name);
+    checkProfileName(name, undefined, this.isSaved);
     return this.update((data) => {
       if (!Object.hasOwn(data.profiles, name)) return false;
       delete data.profiles[name];
@@ -153,7 +170,7 @@ export class ConfigStore {
 
   /** Makes a saved profile the current one. */
   async setCurrent(name: string): Promise<void> {
-    checkProfileName(name);
+    checkProfileName(name, undefined, this.isSaved);
     await this.update((data) => {
       if (!Object.hasOwn(data.profiles, name)) throw new UsageError(`No profile named "${name}".`, 'See `formctl profile list`.');
       data.currentProfile = name;

@@ -42,7 +42,7 @@ describe('an empty profile name', () => {
         2,
         '',
         'error: --profile "" cannot be a profile name.\n' +
-          'hint: Use a name of letters, digits, ".", "_" and "-" that does not start with "-" (see `formctl profile list`).\n',
+          'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see `formctl profile list`).\n',
       ]);
     }
     expect(readConfig()).toEqual(before);
@@ -233,5 +233,27 @@ describe('profile list says whether a token can be used', () => {
     expect(piped.stdout).toBe(`ft\thttp://127.0.0.1:9\t\tfor another host\t\nok\t${fx.sb.url}\t${fx.sb.workspaceId}\tsaved\t*\n`);
     const status = await runFormctl(['--profile', 'ft', 'auth', 'status', '--json', 'token_source'], { env: fx.home.env });
     expect([status.code, JSON.parse(status.stdout)]).toEqual([4, { token_source: 'none' }]);
+  });
+});
+
+describe('profile names', () => {
+  it('a name that is not a plain word (a b, x/y, ../etc, ..) is refused as the hint says: it is also a directory name (form backups)', async () => {
+    const hint =
+      'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see `formctl profile list`).\n';
+    for (const name of ['a b', 'x/y', '../etc', '..', 'café']) {
+      const set = await runFormctl(['--profile', name, 'config', 'set', 'base_url', fx.sb.url], { env: fx.home.env });
+      expect([set.code, set.stderr], name).toEqual([2, `error: --profile ${JSON.stringify(name)} cannot be a profile name.\n${hint}`]);
+      const sb = await runFormctl(['sandbox', '--port', '0', '--profile-name', name], { env: fx.home.env });
+      expect([sb.code, sb.stderr], name).toEqual([2, `error: --profile-name ${JSON.stringify(name)} cannot be a profile name.\n${hint}`]);
+    }
+    expect(() => readConfig()).toThrow(/ENOENT/);
+  });
+
+  it('a name saved before (my box) can still be used, logged in again and removed', async () => {
+    writeConfig({ currentProfile: 'my box', profiles: { 'my box': { baseUrl: fx.sb.url } } });
+    await login('my box');
+    expect((await runFormctl(['--profile', 'my box', 'workspace', 'list'], { env: fx.home.env })).code).toBe(0);
+    expect((await runFormctl(['profile', 'remove', 'my box', '--yes'], { env: fx.home.env })).code).toBe(0);
+    expect(readConfig()).toEqual({ profiles: {} });
   });
 });

@@ -51,18 +51,18 @@ describe.each(FLAVORS)('a token without workspaces-read, against the %s sandbox'
 
   it('the missing-workspace hint names `config set workspace`, which works where `workspace use` is refused (403)', async () => {
     const env = sx.home.env;
-    const login = await runFormctl(['--profile', 'forms only', 'auth', 'login', '--base-url', sx.sb.url, '--with-token'], { env, input: sx.sb.tokens.forms });
+    const login = await runFormctl(['--profile', 'forms-only', 'auth', 'login', '--base-url', sx.sb.url, '--with-token'], { env, input: sx.sb.tokens.forms });
     expect(login.code).toBe(0);
-    const missing = await runFormctl(['--profile', 'forms only', 'form', 'list'], { env });
+    const missing = await runFormctl(['--profile', 'forms-only', 'form', 'list'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      "error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl --profile 'forms only' config set workspace <id> (see formctl --profile 'forms only' workspace list).\n",
+      'error: Missing --workspace.\nhint: Pass --workspace <id> (prompts are off: not a terminal, CI, or --no-input). Or set a default: formctl --profile forms-only config set workspace <id> (see formctl --profile forms-only workspace list).\n',
     );
     // What the hint used to name fails with this token.
-    expect((await runFormctl(['--profile', 'forms only', 'workspace', 'use', String(sx.sb.workspaceId)], { env })).code).toBe(5);
-    const set = await runFormctl(['--profile', 'forms only', 'config', 'set', 'workspace', String(sx.sb.workspaceId)], { env });
+    expect((await runFormctl(['--profile', 'forms-only', 'workspace', 'use', String(sx.sb.workspaceId)], { env })).code).toBe(5);
+    const set = await runFormctl(['--profile', 'forms-only', 'config', 'set', 'workspace', String(sx.sb.workspaceId)], { env });
     expect(set.code).toBe(0);
-    const list = await runFormctl(['--profile', 'forms only', 'form', 'list'], { env });
+    const list = await runFormctl(['--profile', 'forms-only', 'form', 'list'], { env });
     expect(list.code).toBe(0);
   });
 });

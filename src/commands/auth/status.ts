@@ -4,7 +4,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/errors.js';
 import { listWorkspaces } from '../../api/workspaces.js';
 import { type ResolvedContext, checkBaseUrl, maskToken, notLoggedIn, resolveContext } from '../../config/resolve.js';
-import type { ConfigStore } from '../../config/store.js';
+import { type ConfigStore, DEFAULT_BASE_URL } from '../../config/store.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
@@ -281,7 +281,14 @@ async function checkOtherProfiles(store: ConfigStore, currentName: string, apiFo
   const names = Object.keys(store.data.profiles).filter((n) => n !== currentName);
   return Promise.all(
     names.map(async (name): Promise<ProfileStatus> => {
-      const ctx = resolveContext(store, {}, { profile: name });
+      let ctx: ResolvedContext;
+      try {
+        ctx = resolveContext(store, {}, { profile: name });
+      } catch {
+        // A hand-edited name no command could select ("", "-x"): said, never a crash of the whole status.
+        const baseUrl = store.profile(name)?.baseUrl || DEFAULT_BASE_URL;
+        return { profile: name, current: false, host: hostOf(baseUrl), base_url: baseUrl, account: null, valid: false, error: 'its name cannot be selected' };
+      }
       const base = { profile: name, current: false, host: hostOf(ctx.baseUrl), base_url: ctx.baseUrl, account: null };
       if (ctx.profileProblem) return { ...base, valid: false, error: 'the saved profile has a field of the wrong type' };
       if (!ctx.token)

@@ -47,11 +47,11 @@ export async function profileListRun(o: ProfileListOptions): Promise<void> {
       // Each profile as `--profile NAME` resolves it, without the FORMCTL_* overrides (they are this
       // run's, not the profile's): a token saved for another origin than the profile's base URL now
       // (`config set base_url`) is sent nowhere, so the profile is not logged in (as auth status says).
-      const own = resolveContext(store, {}, { profile: name });
+      const own = resolvedOrUndefined(() => resolveContext(store, {}, { profile: name }));
       const state: TokenState =
-        own.tokenSource === 'profile' && !own.tokenProblem && !own.profileProblem
+        own?.tokenSource === 'profile' && !own.tokenProblem && !own.profileProblem
           ? 'saved'
-          : own.withheldToken
+          : own?.withheldToken
             ? 'for another host'
             : store.holds(name, 'token')
               ? 'unusable'
@@ -77,5 +77,14 @@ export async function profileListRun(o: ProfileListOptions): Promise<void> {
   if (override && rows.length > 0) {
     const marked = rows.some((r) => r.current);
     await notice(o.io, `${override}: ${marked ? 'the one marked current is the profile it names' : 'it names no saved profile, so none is current'}.`);
+  }
+}
+
+/** A saved profile resolved, or undefined when its name (hand-edited: "", "-x") is one no command could select. */
+function resolvedOrUndefined<T>(resolve: () => T): T | undefined {
+  try {
+    return resolve();
+  } catch {
+    return undefined;
   }
 }

@@ -29,17 +29,18 @@ async function run(profileName: string): Promise<{ started: boolean; saved: stri
 
 describe('sandbox --profile-name', () => {
   it('a name any other command takes as a profile name is saved (it was refused when it did not start with a letter or digit)', async () => {
-    for (const name of ['local', '_local', 'team.a-1', 'my box']) expect(await run(name), name).toEqual({ started: true, saved: [name] });
+    for (const name of ['local', '_local', 'team.a-1']) expect(await run(name), name).toEqual({ started: true, saved: [name] });
   });
 
   it('a name no profile may have is refused before the sandbox starts, in the words of --profile', async () => {
-    for (const name of ['', '-x', '__proto__', 'a\tb']) {
+    // 'my box' and 'x/y' too: a profile name is also a directory name (form backups), src/config/store.ts.
+    for (const name of ['', '-x', '__proto__', 'a\tb', 'my box', 'x/y']) {
       const err = await run(name).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(err, JSON.stringify(name)).toBeInstanceOf(UsageError);
-      expect((err as UsageError).message).toBe(`--profile-name ${JSON.stringify(name)} cannot be a profile name.`);
+      expect((err as UsageError).message, JSON.stringify(name)).toContain(`--profile-name ${JSON.stringify(name)} cannot be a profile name`);
     }
   });
 });

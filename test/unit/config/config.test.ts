@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configGetRun } from '../../../src/commands/config/get.js';
@@ -20,7 +20,8 @@ describe('config store', () => {
 
   it('a profile name that cannot be stored or typed is refused everywhere it is taken (exit 2), never "saved" into nothing', async () => {
     const t = await testConfig();
-    for (const name of ['__proto__', 'constructor', 'toString', '-x', 'a\tb', '']) {
+    // A name is also a directory name (form backups): `a b`, `x/y`, `../etc`, `.` would be rewritten into another's.
+    for (const name of ['__proto__', 'constructor', 'toString', '-x', 'a\tb', '', 'a b', 'x/y', '../etc', '.', '..', 'café', 'a'.repeat(65)]) {
       await expect(t.store.saveProfile(name, { baseUrl: 'https://api.opnform.com', token: 'tok_x' }), JSON.stringify(name)).rejects.toMatchObject({
         exitCode: 2,
       });
@@ -28,9 +29,26 @@ describe('config store', () => {
       await expect(t.store.removeProfile(name)).rejects.toMatchObject({ exitCode: 2 });
     }
     expect(() => resolveContext(t.store, {}, { profile: '__proto__' })).toThrow('--profile "__proto__" cannot be a profile name.');
+    expect(() => resolveContext(t.store, {}, { profile: 'x/y' })).toThrow('--profile "x/y" cannot be a profile name.');
     expect(() => resolveContext(t.store, { FORMCTL_PROFILE: 'a\tb' }, {})).toThrow('FORMCTL_PROFILE "a\\tb" cannot be a profile name.');
-    await t.store.saveProfile('work.eu-1_b', { baseUrl: 'https://api.opnform.com', token: 'tok_y' });
-    expect(resolveContext(t.store, {}, { profile: 'work.eu-1_b' }).profileName).toBe('work.eu-1_b');
+    for (const name of ['work.eu-1_b', '_local', '.hidden', 'a'.repeat(64)]) {
+      await t.store.saveProfile(name, { baseUrl: 'https://api.opnform.com', token: 'tok_y' });
+      expect(resolveContext(t.store, {}, { profile: name }).profileName).toBe(name);
+    }
+  });
+
+  it('a name saved before the rule was this strict (my box) stays usable: selected, saved into, made current, removed', async () => {
+    const t = await testConfig();
+    writeFileSync(t.store.path, JSON.stringify({ profiles: { 'my box': { baseUrl: 'https://api.opnform.com' } } }));
+    const store = await ConfigStore.open(t.configDir);
+    expect(resolveContext(store, {}, { profile: 'my box' }).profileName).toBe('my box');
+    expect(resolveContext(store, { FORMCTL_PROFILE: 'my box' }, {}).profileName).toBe('my box');
+    await store.saveProfile('my box', { workspace: 3 });
+    await store.setCurrent('my box');
+    expect(await store.removeProfile('my box')).toBe(true);
+    // Once gone, the name cannot be made again.
+    await expect(store.saveProfile('my box', { baseUrl: 'https://api.opnform.com' })).rejects.toMatchObject({ exitCode: 2 });
+    await t.cleanup();
   });
 
   it('writes the file with mode 0600 inside a 0700 directory', async () => {
