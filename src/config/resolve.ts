@@ -138,8 +138,19 @@ export function normalizeBaseUrl(raw: string): string {
   } catch {
     throw new UsageError(`Invalid base URL: ${raw}`, 'Use a full URL such as https://api.opnform.com');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`Unsupported base URL scheme ${url.protocol} (use https://).`);
-  if (url.search || url.hash) throw new UsageError(`The base URL must not have a query or fragment: ${raw}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    // The rule the client applies (src/api/client.ts): a token goes over plain http only to loopback.
+    throw new UsageError(
+      `Unsupported base URL scheme ${url.protocol} (use https://).`,
+      'Use an https:// URL such as https://api.opnform.com, or http:// for a loopback address (a local sandbox, http://127.0.0.1:8787).',
+    );
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(
+      `The base URL must not have a query or fragment: ${raw}`,
+      `Pass the service's URL alone, such as ${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+    );
+  }
   return url.href.replace(/\/+$/, '');
 }
 

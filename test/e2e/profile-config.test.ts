@@ -257,3 +257,19 @@ describe('profile names', () => {
     expect(readConfig()).toEqual({ profiles: {} });
   });
 });
+
+describe('a base URL formctl cannot use', () => {
+  it('another scheme (ftp://) gets a hint naming what is taken: https://, or http:// for a loopback address', async () => {
+    const login = await runFormctl(['auth', 'login', '--base-url', 'ftp://foo', '--with-token'], { env: fx.home.env, input: 'tok_abcdefgh' });
+    expect([login.code, login.stderr]).toEqual([
+      2,
+      'error: Unsupported base URL scheme ftp: (use https://).\n' +
+        'hint: Use an https:// URL such as https://api.opnform.com, or http:// for a loopback address (a local sandbox, http://127.0.0.1:8787).\n',
+    ]);
+    const set = await runFormctl(['config', 'set', 'base_url', 'https://forms.example.com/api?x=1'], { env: fx.home.env });
+    expect([set.code, set.stderr]).toEqual([
+      2,
+      "error: The base URL must not have a query or fragment: https://forms.example.com/api?x=1\nhint: Pass the service's URL alone, such as https://forms.example.com/api\n",
+    ]);
+  });
+});
