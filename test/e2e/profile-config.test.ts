@@ -273,3 +273,21 @@ describe('a base URL formctl cannot use', () => {
     ]);
   });
 });
+
+describe('auth status piped', () => {
+  it("another profile's line starts with `other profile`, so a profile named status or token is not taken for the key of that name", async () => {
+    await login('cur');
+    await login('status');
+    expect((await runFormctl(['profile', 'use', 'cur'], { env: fx.home.env })).code).toBe(0);
+    writeConfig({ ...(readConfig() as object), profiles: { ...(readConfig() as { profiles: object }).profiles, token: { baseUrl: 'http://127.0.0.1:9' } } });
+    const r = await runFormctl(['auth', 'status'], { env: fx.home.env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('status\t'))).toEqual(['status\tvalid']);
+    expect(lines.filter((l) => l.startsWith('token\t'))).toEqual(['token\tfsk_•••• (from the profile)']);
+    expect(lines.filter((l) => l.startsWith('other profile\t'))).toEqual([
+      `other profile\tstatus\t${new URL(fx.sb.url).host}\tAda Admin (admin@example.com)\tvalid`,
+      'other profile\ttoken\t127.0.0.1:9\t\tnot working: no token',
+    ]);
+  });
+});

@@ -239,7 +239,9 @@ export async function authStatusRun(o: AuthStatusOptions): Promise<void> {
     const rest = status.profiles.filter((p) => !p.current);
     if (rest.length > 0) {
       if (format.kind === 'table') await write(o.io.stdout, '\nOther profiles:\n');
-      await writeList(o.io, format, rest, PROFILE_COLUMNS);
+      // Piped, each line of another profile starts with `other profile`, a key no line above has:
+      // a profile named `status` or `token` is never taken for the profile in use's row of that name.
+      await writeList(o.io, format, rest, format.kind === 'tsv' ? [{ header: 'Kind', value: () => 'other profile' }, ...PROFILE_COLUMNS] : PROFILE_COLUMNS);
     }
   }
   // The other profiles are left out: say why, when the current one is not the profile shown.
