@@ -22,7 +22,7 @@ import { CHUNK_IDS, WindowBudget } from './chunked.js';
 import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
 import { type IncrementalState, advance, isNew, newState, readFrom, writeState } from './incremental.js';
 import { NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
-import { discard, partName, sweepPart, writeFileAtomically, writeToStream, writeToStreamWhole } from './sink.js';
+import { type TargetFlags, discard, partName, sweepPart, writeFileAtomically, writeToStream, writeToStreamWhole } from './sink.js';
 
 export interface SelectedExportInput {
   io: IOStreams;
@@ -32,6 +32,8 @@ export interface SelectedExportInput {
   /** A file, or `-` for stdout. */
   output: string;
   clobber?: boolean;
+  /** The command's flags for the file, named in hints (`submission export`'s by default). */
+  flags?: TargetFlags;
   signal?: AbortSignal;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -161,7 +163,7 @@ async function writeCsv(
     // To stdout, more than one chunk is all or nothing (writeToStreamWhole); one chunk is checked whole before a byte goes on.
     const bytes =
       i.output !== '-'
-        ? await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber })
+        ? await writeFileAtomically(stream, i.output, { signal: i.signal, clobber: o.clobber, flags: i.flags })
         : ids.length > CHUNK_IDS
           ? await writeToStreamWhole(stream, i.io.stdout, { signal: i.signal, dir: i.spoolDir })
           : await writeToStream(stream, i.io.stdout, { signal: i.signal });

@@ -83,15 +83,32 @@ export async function inspectPart(file: string, now: () => number = Date.now): P
   return now() - changed > UNOWNED_STALE_MS ? { state: 'stale', ino: st.ino, path: rst ? record : part } : { state: 'unknown' };
 }
 
+/**
+ * How the command that writes a file names it, for the hints: the flag that names the file, and the
+ * flag that replaces an existing one, if the command has one (`submission delete --backup` has none).
+ */
+export interface TargetFlags {
+  file: string;
+  clobber?: string;
+}
+
+/** `submission export`'s flags, the default. */
+const EXPORT_FLAGS: TargetFlags = { file: '-o', clobber: '--clobber' };
+
+/** The hint for a file that already exists. */
+function existsHint(file: string, f: TargetFlags): string {
+  return f.clobber ? `Pass ${f.clobber} to replace it, or choose another name with ${f.file}.` : `Choose another name with ${f.file}, or remove ${file} first.`;
+}
+
 /** The refusal for a `.part` that another export may be writing. */
-function partBusy(file: string, s: PartState): UsageError {
+function partBusy(file: string, s: PartState, f: TargetFlags = EXPORT_FLAGS): UsageError {
   const part = partName(file);
   const o = 'owner' in s ? s.owner : undefined;
   const since = o?.started ? `, started ${o.started}` : '';
   if (s.state === 'live') {
     return new UsageError(
       `${part} exists: another export to ${file} is running (process ${o!.pid} on this machine${since}).`,
-      `Wait for it, or choose another name with -o.`,
+      `Wait for it, or choose another name with ${f.file}.`,
     );
   }
   if (s.state === 'elsewhere') {
@@ -110,11 +127,11 @@ function partBusy(file: string, s: PartState): UsageError {
  * Checks before any request that an export can be written to `file`: its directory exists, it is not
  * a directory, it does not exist (unless `clobber`), and no running export holds its `.part`.
  */
-export async function precheckTarget(file: string, clobber?: boolean, now?: () => number): Promise<void> {
+export async function precheckTarget(file: string, clobber?: boolean, now?: () => number, f: TargetFlags = EXPORT_FLAGS): Promise<void> {
   if (file === '-') return;
   const dir = dirname(file);
   const d = await stat(dir).catch(() => undefined);
-  if (!d) throw new UsageError(`Cannot write ${file}: the directory ${dir} does not exist.`, 'Create it first, or choose another path with -o.');
+  if (!d) throw new UsageError(`Cannot write ${file}: the directory ${dir} does not exist.`, `Create it first, or choose another path with ${f.file}.`);
   if (!d.isDirectory()) throw new UsageError(`Cannot write ${file}: ${dir} is not a directory.`);
   // A directory formctl may not write into (permissions, a read-only mount) is knowable too: refused
   // here, no export request (10 a minute on the deployed service, docs/service.md) is spent on it.
@@ -122,12 +139,12 @@ export async function precheckTarget(file: string, clobber?: boolean, now?: () =
     () => undefined,
     (err: unknown) => err,
   );
-  if (denied) throw new UsageError(`Cannot write ${file}: ${fsReason(denied, 'write')}.`, 'Choose a directory you can write to with -o.');
+  if (denied) throw new UsageError(`Cannot write ${file}: ${fsReason(denied, 'write')}.`, `Choose a directory you can write to with ${f.file}.`);
   const st = await stat(file).catch(() => undefined);
-  if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, 'Pass a file name with -o, e.g. -o answers.csv.');
-  if (st && !clobber) throw new UsageError(`${file} already exists.`, 'Pass --clobber to replace it, or choose another name with -o.');
+  if (st?.isDirectory()) throw new UsageError(`Cannot write ${file}: it is a directory.`, `Pass a file name with ${f.file}, e.g. ${f.file} answers.csv.`);
+  if (st && !clobber) throw new UsageError(`${file} already exists.`, existsHint(file, f));
   const part = await inspectPart(file, now);
-  if (part.state !== 'absent' && part.state !== 'stale') throw partBusy(file, part);
+  if (part.state !== 'absent' && part.state !== 'stale') throw partBusy(file, part, f);
 }
 
 /**
@@ -136,7 +153,7 @@ export async function precheckTarget(file: string, clobber?: boolean, now?: () =
  * export, at any step) is taken over; one a running export holds is refused. Temp records left by a
  * killed process are swept.
  */
-async function claimPart(file: string): Promise<FileHandle> {
+async function claimPart(file: string, f: TargetFlags = EXPORT_FLAGS): Promise<FileHandle> {
   const part = partName(file);
   const record = ownerName(part);
   await removeStaleTempFiles(record);
@@ -147,7 +164,7 @@ async function claimPart(file: string): Promise<FileHandle> {
       // Only what was judged stale is removed: a run that took it over first made a new one.
       const again = await stat(s.path).catch(() => undefined);
       if (again && again.ino === s.ino) await unlink(s.path).catch(() => undefined);
-    } else if (s.state !== 'absent') throw partBusy(file, s);
+    } else if (s.state !== 'absent') throw partBusy(file, s, f);
     const tmp = await writeTempFile(record, JSON.stringify(owner) + '\n', 0o644);
     let won: boolean;
     try {
@@ -158,7 +175,7 @@ async function claimPart(file: string): Promise<FileHandle> {
     }
     if (!won) {
       await unlink(tmp).catch(() => undefined);
-      if (attempt > 0) throw partBusy(file, await inspectPart(file));
+      if (attempt > 0) throw partBusy(file, await inspectPart(file), f);
       continue;
     }
     try {
@@ -212,12 +229,12 @@ export async function sweepPart(file: string): Promise<boolean> {
 export async function writeFileAtomically(
   body: Readable,
   file: string,
-  o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean } = {},
+  o: { signal?: AbortSignal; onBytes?: (n: number) => void; clobber?: boolean; flags?: TargetFlags } = {},
 ): Promise<number> {
   const part = partName(file);
   let fh: FileHandle;
   try {
-    fh = await claimPart(file);
+    fh = await claimPart(file, o.flags);
   } catch (err) {
     discard(body);
     throw downloadError(err, o.signal, file);
@@ -225,7 +242,7 @@ export async function writeFileAtomically(
   try {
     const bytes = await copyToFile(body, fh, o);
     // Closed before it is published: the file under its final name is complete and released.
-    await publish(part, file, o.clobber === true);
+    await publish(part, file, o.clobber === true, o.flags);
     await releasePart(part);
     return bytes;
   } catch (err) {
@@ -238,13 +255,10 @@ export async function writeFileAtomically(
 }
 
 /** Moves the finished .part to its final name; without `clobber`, never over an existing file. */
-async function publish(part: string, file: string, clobber: boolean): Promise<void> {
+async function publish(part: string, file: string, clobber: boolean, f: TargetFlags = EXPORT_FLAGS): Promise<void> {
   if (clobber) return rename(part, file);
   if (!(await publishNew(part, file))) {
-    throw new UsageError(
-      `${file} appeared while the export was downloading; it was left as it is and the download discarded.`,
-      'Pass --clobber to replace it, or choose another name with -o.',
-    );
+    throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, existsHint(file, f));
   }
 }
 

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFormctl } from '../helpers/cli.js';
+import { frozenClockEnv, runFormctl } from '../helpers/cli.js';
 import { useSandboxFixture } from '../helpers/fixture.js';
 import { FLAVORS, csvRowIds } from '../helpers/sandbox.js';
 
@@ -87,5 +87,38 @@ describe.each(FLAVORS)('submission delete --where from the built binary (%s sand
     const log = readFileSync(join(fx.home.dir, out.results), 'utf8').trim().split('\n');
     expect(JSON.parse(log[0]!)).toMatchObject({ plan: { form_id: fx.sb.formId, ids: matching, backup: null } });
     expect(log.filter((l) => l.includes('"deleted"'))).toHaveLength(matching.length);
+  });
+
+  it('a default backup name already taken (two runs in the same second) gets a free -2 name; an explicit one is refused with hints naming --backup', async () => {
+    const before = await list();
+    const dir = mkdtempSync(join(fx.home.dir, 'same-second-'));
+    // Both runs at the same instant: their default names (to the second) are the same.
+    const env = { ...fx.env, ...frozenClockEnv(Date.UTC(2026, 10, 28, 12, 0, 0)) };
+    const run = (id: number, more: string[] = []) =>
+      runFormctl(['submission', 'delete', String(fx.sb.formId), '--from', '-', '--yes', '--json', ...more], { env, cwd: dir, input: `${id}\n` });
+    const first = await run(before[0]!.id);
+    expect(first.code).toBe(0);
+    const second = await run(before[1]!.id);
+    expect(second.code).toBe(0);
+    const a = JSON.parse(first.stdout) as { backup: string; results: string };
+    const b = JSON.parse(second.stdout) as { backup: string; results: string };
+    expect(a.backup).toMatch(/-deleted-2026-11-28T12-00-00Z\.csv$/);
+    expect(b.backup).toBe(a.backup.replace(/\.csv$/, '-2.csv'));
+    expect(b.results).toBe(`${b.backup}.log.ndjson`);
+    expect(csvRowIds(readFileSync(join(dir, a.backup), 'utf8'), flavor)).toEqual([before[0]!.id]);
+    expect(csvRowIds(readFileSync(join(dir, b.backup), 'utf8'), flavor)).toEqual([before[1]!.id]);
+
+    // A name the user gave that exists is never replaced, and the hint names delete's own flags (it has no --clobber, no -o).
+    const existing = join(dir, 'existing.csv');
+    writeFileSync(existing, 'keep me\n');
+    const refused = await run(before[2]!.id, ['--backup', existing]);
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${existing} already exists.\nhint: Choose another name with --backup, or remove ${existing} first.\n`,
+    });
+    expect(readFileSync(existing, 'utf8')).toBe('keep me\n');
+    expect(existsSync(`${existing}.log.ndjson`)).toBe(false);
+    expect((await list()).map((s) => s.id)).toContain(before[2]!.id);
   });
 });

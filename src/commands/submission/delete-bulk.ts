@@ -11,7 +11,7 @@ import { WindowBudget } from '../../export/chunked.js';
 import { csvHeaderCells } from '../../export/csv-check.js';
 import { exportIds } from '../../export/selected.js';
 import { type ExportAnswerKey, SYSTEM_COLUMNS, exportAnswerKeys, exportHeader, removedProperties } from '../../service/export.js';
-import { precheckTarget } from '../../export/sink.js';
+import { type TargetFlags, inspectPart, precheckTarget } from '../../export/sink.js';
 import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
 import { cannotWrite } from '../../io/files.js';
@@ -75,6 +75,42 @@ function defaultStem(form: Form, now: number): string {
     .replace(/-\d{3}Z$/, 'Z')}`;
 }
 
+/** The flag that names the backup, for the hints; delete has no flag to replace an existing file. */
+const BACKUP_FLAGS: TargetFlags = { file: '--backup' };
+
+/** Whether `file` and its `.part` are free: neither exists (a `.part` a killed run left counts as free). */
+async function isFree(file: string, now: () => number): Promise<boolean> {
+  if (await stat(file).catch(() => undefined)) return false;
+  const part = await inspectPart(file, now);
+  return part.state === 'absent' || part.state === 'stale';
+}
+
+/** How many numbered variants of the default names are tried before the first one is used (and refused). */
+const MAX_VARIANTS = 100;
+
+/**
+ * The run's backup (none with --no-backup) and log. A name given (--backup, --results) is used as it
+ * is; a default one that is taken (a run in the same second, or an earlier run's files) gets the first
+ * free `-2`, `-3`, … suffix instead, so two runs never collide on a name they did not choose.
+ */
+async function runFiles(o: SubmissionBulkDeleteOptions, stem: string): Promise<{ backup?: string; results: string }> {
+  const pick = (s: string) => {
+    const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : `${s}.csv`;
+    // The log is always a file (--resume needs it, and stdout is left to --json): beside the backup, or `<stem>.log.ndjson` without one.
+    return { backup, results: o.results ?? `${backup ?? s}.log.ndjson` };
+  };
+  const first = pick(stem);
+  const defaultBackup = o.backup === undefined;
+  if (!defaultBackup && o.results !== undefined) return first;
+  for (let n = 1; n <= MAX_VARIANTS; n++) {
+    const files = pick(n === 1 ? stem : `${stem}-${n}`);
+    if (defaultBackup && files.backup !== undefined && !(await isFree(files.backup, o.now))) continue;
+    if (o.results === undefined && (await stat(files.results).catch(() => undefined))) continue;
+    return files;
+  }
+  return first;
+}
+
 /**
  * Preview (count and sample), confirmation (the count typed on a terminal, --yes elsewhere), the
  * backup CSV of exactly the rows to delete, then one DELETE per row, each logged. With --resume, the
@@ -100,12 +136,9 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (o.before !== undefined) sel.before = o.before.kind === 'ago' ? o.now() - o.before.ms : o.before.ms;
   const form = await resolveForm(client, o.form);
   if (o.where !== undefined) sel.where = whereField(form, o.where);
-  const stem = defaultStem(form, o.now());
-  const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : `${stem}.csv`;
-  // The log is always a file (--resume needs it, and stdout is left to --json): beside the backup, or `<stem>.log.ndjson` without one.
-  const results = o.results ?? `${backup ?? stem}.log.ndjson`;
+  const { backup, results } = await runFiles(o, defaultStem(form, o.now()));
   // Checked before the list is read: a run never starts that could not keep its backup or its log.
-  if (backup !== undefined) await precheckTarget(backup, false, o.now);
+  if (backup !== undefined) await precheckTarget(backup, false, o.now, BACKUP_FLAGS);
   if (await stat(results).catch(() => undefined)) {
     throw new UsageError(
       `${results} already exists: it is the log of an earlier run.`,
@@ -152,7 +185,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     const columns: Record<string, boolean> = {};
     for (const { property } of fields) columns[property.id] = true;
     columns.created_at = true;
-    const saved = await exportIds({ io: o.io, client, form, columns, output: backup, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
+    const saved = await exportIds({ io: o.io, client, form, columns, output: backup, flags: BACKUP_FLAGS, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
     await assertBackupComplete(form, fields, saved.header, backup);
     // Only what the backup holds is deleted: a row the export could not give (deleted meanwhile) is not touched.
     const kept = new Set(saved.exported);
