@@ -70,6 +70,24 @@ describe('submission export (e2e)', () => {
     );
   });
 
+  it('an empty --columns, or --columns with --all-columns, is refused before any request (the form is not even read)', async () => {
+    for (const [args, error] of [
+      [['--columns', ''], '--columns needs at least one column id.'],
+      [['--columns', ' , '], '--columns needs at least one column id.'],
+      [['--columns', 'name', '--all-columns'], 'Use either --columns or --all-columns, not both.'],
+      [['--columns', '', '--since', '1d'], '--columns needs at least one column id.'],
+    ] as const) {
+      const r = await runFormctl(['--debug', 'submission', 'export', String(fx.sb.formId), ...args], { env: fx.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: ${error}\n`);
+      expect(r.stderr).not.toContain('[debug] >');
+    }
+    const hint = await runFormctl(['submission', 'export', String(fx.sb.formSlug), '--columns', ''], { env: fx.env });
+    expect(hint.stderr).toBe(
+      `error: --columns needs at least one column id.\nhint: Name them, e.g. --columns name,email,created_at (field ids or names: formctl form get ${String(fx.sb.formSlug)} --json properties); or leave --columns out for every field.\n`,
+    );
+  });
+
   it('--no-wait prints the job id; export-status --download fetches it later', async () => {
     const r = await runFormctl(['submission', 'export', String(fx.sb.formId), '--no-wait'], { env: fx.env });
     expect(r.code).toBe(0);

@@ -111,6 +111,19 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
 }
 
 /**
+ * What can be said of --columns without the form: given with --all-columns, or naming no column
+ * (`--columns ''`, `--columns ,`). Checked before any request (the form is not read for nothing).
+ */
+export function checkColumnFlags(ids: string[] | undefined, all: boolean | undefined, form: string): void {
+  if (ids && all) throw new UsageError('Use either --columns or --all-columns, not both.');
+  if (ids?.length === 0)
+    throw new UsageError(
+      '--columns needs at least one column id.',
+      `Name them, e.g. --columns name,email,created_at (field ids or names: formctl form get ${shellWord(form)} --json properties); or leave --columns out for every field.`,
+    );
+}
+
+/**
  * Picks the `columns` body from the user's ids, checked against the form before anything is sent,
  * so a typo costs no export (the deployed export limiter allows 10 a minute). The service takes the
  * ids of current and removed fields, `created_at`, `status` and `meta.attribution.<parameter>`
@@ -119,7 +132,7 @@ export function newSubmissionExportCommand(f: Factory, runF = submissionExportRu
  * but never writes a column for, is refused.
  */
 export function selectColumns(form: Form, ids: string[] | undefined, all: boolean | undefined): Record<string, boolean> {
-  if (ids && all) throw new UsageError('Use either --columns or --all-columns, not both.');
+  checkColumnFlags(ids, all, String(form.id));
   const props = inputProperties(form);
   if (!ids) {
     const out: Record<string, boolean> = {};
@@ -127,11 +140,6 @@ export function selectColumns(form: Form, ids: string[] | undefined, all: boolea
     out.created_at = true;
     return out;
   }
-  if (ids.length === 0)
-    throw new UsageError(
-      '--columns needs at least one column id.',
-      `Name them, e.g. --columns name,email,created_at (field ids or names: formctl form get ${form.id} --json properties); or leave --columns out for every field.`,
-    );
   const removed = uniqueById(removedProperties(form).filter((p) => !isLayoutBlock(p) && !props.some((q) => q.id === p.id)));
   const unknown: string[] = [];
   const chosen: string[] = [];
@@ -198,6 +206,7 @@ async function statusColumnNote(io: IOStreams, form: Form, columns: Record<strin
 
 /** Starts the export; streams a CSV answer to disk, or polls an async job and then downloads its file. */
 export async function submissionExportRun(o: SubmissionExportOptions): Promise<void> {
+  checkColumnFlags(o.columns, o.allColumns, o.form);
   const toStdout = o.output === '-';
   if (toStdout && (o.json || o.jq !== undefined)) throw new UsageError('--json and --jq cannot be used with -o - (stdout carries the CSV).');
   if (toStdout && !o.wait)
