@@ -63,7 +63,13 @@ export async function readIdFile(path: string, io: Pick<IOStreams, 'stdin' | 'st
     }
     ids.add(n);
   });
-  if (ids.size === 0) throw new UsageError(`--from ${path} names no submission.`);
+  // Refused (exit 2) before any request, as `submission update --from` refuses an input without lines:
+  // the list of work was given and holds none, most likely a step before it that went wrong.
+  if (ids.size === 0)
+    throw new UsageError(
+      `--from ${path} names no submission${text.trim() === '' ? ': it is empty' : ''}.`,
+      'One numeric id per line (the ID column of `submission list`), or lines of `submission list --ndjson`; blank lines and # comments are skipped.',
+    );
   return ids;
 }
 

@@ -41,6 +41,14 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
   const size = await resultsSize(o.results, o.resume);
   const done = o.resume && o.results ? await readDoneKeys(o.results) : undefined;
   const survey = await surveyInput(input, done);
+  // As `submission delete --from`: the list of work was given and holds none, most likely a step
+  // before it that went wrong (a wrong file, a filter that matched nothing), so it is refused (exit
+  // 2) before any request, instead of a summary of 0/0 lines that read as if something had run.
+  if (survey.total === 0)
+    throw new UsageError(
+      `${input.lines} has no lines: nothing to update.`,
+      'One JSON object per line, {"submission_id": 12, "<field>": value}, or lines of `submission list --ndjson`.',
+    );
   const client = await o.api();
   const form = await resolveForm(client, o.form);
   assertUpdatable(form);
