@@ -199,5 +199,8 @@ export async function readFormFile(path: string): Promise<Record<string, unknown
 
 /** Parses a form document; the error says where the JSON broke. */
 export function parseFormJson(text: string, source: string): Record<string, unknown> {
-  return parseJsonObject(text, source, { expected: 'a JSON object (a form)' });
+  return parseJsonObject(text, source, {
+    expected: 'a JSON object (a form)',
+    severalHint: 'One form per file (NDJSON is not read here): `formctl form get --json` prints one, as form apply, create and update take it.',
+  });
 }

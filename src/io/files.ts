@@ -102,12 +102,15 @@ function shownChar(ch: string): string {
   return /^[\x21-\x7e]$/.test(ch) ? `'${ch}'` : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `line L, column C` of an index in text (both from 1; `column C` alone for text of one line). */
-function lineColumn(text: string, index: number): string {
+/**
+ * Where an index of JSON text is, for an error: `line L, column C` (both from 1) for a whole file,
+ * on every Node line and for text of one line too; `column C` alone for `oneLine` text, one line
+ * of an input whose source already names the line (`--from FILE, line N`).
+ */
+function placeIn(text: string, index: number, oneLine = false): string {
   const before = text.slice(0, index);
-  const line = before.split('\n').length;
   const column = index - before.lastIndexOf('\n');
-  return text.trimEnd().includes('\n') ? `line ${line}, column ${column}` : `column ${column}`;
+  return oneLine ? `column ${column}` : `line ${before.split('\n').length}, column ${column}`;
 }
 
 /** A parsed JSON value in words, for an error: "a list", "null", "a string". */
@@ -117,26 +120,52 @@ function jsonKind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** How JSON text is read and its errors worded (parseJsonText, parseJsonObject). */
+export interface JsonReadOptions {
+  /** The hint of every refusal, instead of the one that fits the error. */
+  hint?: string;
+  /** The hint when the text holds more than one JSON value (NDJSON, or two documents in a row). */
+  severalHint?: string;
+  /**
+   * The text is one line of an input, and `source` names it with its line (`--from FILE, line N`):
+   * every error then starts `SOURCE, column C:` (the column where known).
+   */
+  oneLine?: boolean;
+}
+
 /**
  * Parses JSON text read from `source` (a file name, `stdin`, `--logic-file x.json`, `The config
- * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON.`;
- * so is text nested deeper than MAX_JSON_DEPTH, and a number JSON.parse would change
- * (`SOURCE, line L, column C: the number … would be read as …`, docs/forms.md "Numbers in JSON files").
+ * file …`): a syntax error is a usage error (exit 2) reading `SOURCE is not valid JSON: REASON (line
+ * L, column C).`, or `SOURCE holds more than one JSON value: …` for NDJSON and values in a row; so is
+ * text nested deeper than MAX_JSON_DEPTH, and a number JSON.parse would change (`SOURCE, line L,
+ * column C: the number … would be read as …`, docs/forms.md "Numbers in JSON files"). With
+ * `oneLine`, each starts `SOURCE, column C:`.
  */
-export function parseJsonText(text: string, source: string, hint?: string): unknown {
+export function parseJsonText(text: string, source: string, options: string | JsonReadOptions = {}): unknown {
+  const o: JsonReadOptions = typeof options === 'string' ? { hint: options } : options;
   let value: unknown;
   text = stripBom(text);
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const notJson = notJsonAtAll(text);
-    throw new UsageError(
-      `${source} is not valid JSON: ${jsonReason(err, text)}.`,
-      hint ??
-        (notJson !== undefined
+    const f = jsonFailure(err, text);
+    const where = f.index === undefined ? undefined : placeIn(text, f.index, o.oneLine);
+    const hint =
+      o.hint ??
+      (f.kind === 'several'
+        ? (o.severalHint ?? 'formctl reads one JSON value here: NDJSON (a value per line) or values in a row are not read.')
+        : f.kind === 'notJson'
           ? 'Check that it is the file you meant: formctl reads JSON here (a CSV, YAML or HTML file is not).'
-          : 'Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.'),
-    );
+          : 'Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.');
+    if (f.kind === 'several')
+      throw new UsageError(
+        o.oneLine
+          ? `${source}, ${where}: a second JSON value starts here; a line holds one.`
+          : `${source} holds more than one JSON value: a second one starts at ${where}.`,
+        hint,
+      );
+    if (o.oneLine) throw new UsageError(`${source}${where ? `, ${where}` : ''}: not valid JSON: ${f.reason}${f.tail ?? ''}.`, hint);
+    throw new UsageError(`${source} is not valid JSON: ${f.reason}${where ? ` (${where})` : ''}${f.tail ?? ''}.`, hint);
   }
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
     throw new UsageError(
@@ -144,7 +173,7 @@ export function parseJsonText(text: string, source: string, hint?: string): unkn
       'No form, answer or setting needs that much; check that it is the file you meant.',
     );
   }
-  assertExactNumbers(text, source);
+  assertExactNumbers(text, source, o.oneLine);
   return value;
 }
 
@@ -162,13 +191,10 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  * Refuses (exit 2) a number literal of already-parsed JSON text that JSON.parse changed
  * (`inexactNumber`), naming the source, the line (for text of several lines) and the column.
  */
-function assertExactNumbers(text: string, source: string): void {
+function assertExactNumbers(text: string, source: string, oneLine?: boolean): void {
   const found = inexactNumber(text);
   if (!found) return;
-  const before = text.slice(0, found.index);
-  const where = text.trimEnd().includes('\n')
-    ? `line ${before.split('\n').length}, column ${found.index - before.lastIndexOf('\n')}`
-    : `column ${found.index + 1}`;
+  const where = placeIn(text, found.index, oneLine);
   throw new UsageError(
     `${source}, ${where}: ${inexactReason(found.literal)}.`,
     found.literal.length > 40
@@ -273,28 +299,55 @@ export function jsonDepth(value: unknown): number {
   return max;
 }
 
+/** Why JSON.parse refused text, in words that hold no piece of it, and where (an index) when known. */
+interface JsonFailure {
+  reason: string;
+  /** Said after the place: `; a JSON text starts with …`. */
+  tail?: string;
+  index?: number;
+  /** notJson: the text does not start as JSON does (a CSV, an HTML page); several: a second value follows a complete one. */
+  kind?: 'notJson' | 'several';
+}
+
 /**
  * JSON.parse's reason without the piece of the input V8 quotes in some messages
  * (`Unexpected token 's', "secret-tok"... is not valid JSON`): the text may be a config file that
  * holds a token, and a secret must never reach an error message (docs/security.md).
  */
-export function jsonReason(err: unknown, text?: string): string {
+function jsonFailure(err: unknown, text: string): JsonFailure {
   const message = err instanceof Error ? err.message : String(err);
   const reason =
     message
       .replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, '')
       .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)?\s+is not valid JSON$/, 'not JSON')
       .replace(/\.$/, '') || 'not JSON';
-  if (text === undefined) return reason;
   // V8 gives an index (Node 20) or an index with its line and column (Node 22 and later) for most
-  // errors; the place is said once, the same way on every Node line. An unexpected first character
-  // comes without one: text that is not JSON at all (a CSV, an HTML page) is placed there.
-  const position = /\s+in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(reason);
-  if (position) return `${reason.slice(0, position.index)} (${lineColumn(text, Number(position[1]))})`;
+  // errors: the place is computed here from the index, the same way on every Node line. An
+  // unexpected first character comes without one: text that is not JSON at all is placed there.
+  const position = /\s+(in|after) JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(reason);
+  if (position) {
+    const index = Number(position[2]);
+    // Text after a complete value that starts another (NDJSON, two documents in a row): said as such,
+    // not as a syntax error whose usual cause (a missing comma) would mislead.
+    if (position[1] === 'after' && /^(?:[{["\d-]|true|false|null)/.test(text.slice(index, index + 5)))
+      return { reason: 'more than one JSON value', index, kind: 'several' };
+    return { reason: `${reason.slice(0, position.index)}${position[1] === 'after' ? ' after the JSON value' : ''}`, index };
+  }
   const start = notJsonAtAll(text);
   if (start !== undefined)
-    return `it starts with ${shownChar(String.fromCodePoint(text.codePointAt(start)!))} (${lineColumn(text, start)}); a JSON text starts with {, [ or a value`;
-  return reason;
+    return {
+      reason: `it starts with ${shownChar(String.fromCodePoint(text.codePointAt(start)!))}`,
+      tail: '; a JSON text starts with {, [ or a value',
+      index: start,
+      kind: 'notJson',
+    };
+  return { reason };
+}
+
+/** JSON.parse's reason (see jsonFailure), with its place in `text` when given and known. */
+export function jsonReason(err: unknown, text?: string): string {
+  const f = jsonFailure(err, text ?? '');
+  return `${f.reason}${text !== undefined && f.index !== undefined ? ` (${placeIn(text, f.index)})` : ''}${f.tail ?? ''}`;
 }
 
 /** `SOURCE must hold EXPECTED, not a list.` as a usage error (exit 2), for JSON of the wrong shape. */
@@ -304,11 +357,16 @@ export function notJsonObject(source: string, value: unknown, expected = 'a JSON
 
 /**
  * Parses JSON text that must hold one object (not a list, a string or null); both errors name the
- * source, in the wording of parseJsonText and notJsonObject. `expected` describes the object for
- * the reader (`a JSON object of field values, e.g. …`).
+ * source, in the wording of parseJsonText and notJsonObject (`SOURCE, column C: a JSON object is
+ * needed, not a list.` with `oneLine`, C the column where the value starts). `expected` describes
+ * the object for the reader (`a JSON object of field values, e.g. …`).
  */
-export function parseJsonObject(text: string, source: string, o: { expected?: string; hint?: string } = {}): Record<string, unknown> {
-  const value = parseJsonText(text, source, o.hint);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw notJsonObject(source, value, o.expected, o.hint);
+export function parseJsonObject(text: string, source: string, o: JsonReadOptions & { expected?: string } = {}): Record<string, unknown> {
+  const value = parseJsonText(text, source, o);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (!o.oneLine) throw notJsonObject(source, value, o.expected, o.hint);
+    const start = stripBom(text).search(/[^ \t\n\r]/);
+    throw new UsageError(`${source}, ${placeIn(stripBom(text), start, true)}: ${o.expected ?? 'a JSON object'} is needed, not ${jsonKind(value)}.`, o.hint);
+  }
   return value as Record<string, unknown>;
 }

@@ -79,7 +79,7 @@ function rawId(o: Record<string, unknown>): unknown {
  * names the line in JSON errors (`--from fixes.ndjson, line 3`): a lossy number's column is within it.
  */
 export function parseLine(form: Form, text: string, where = 'the line'): Parsed {
-  const obj = parseJsonObject(text, where);
+  const obj = parseJsonObject(text, where, { oneLine: true });
   const { submission_id: _sid, id: _id, data, ...fields } = obj as Record<string, unknown>;
   const raw = rawId(obj as Record<string, unknown>);
   if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw).trim() === '') {

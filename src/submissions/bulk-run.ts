@@ -113,7 +113,8 @@ class BulkRun {
         if (text === '' || this.skipDone(n, text)) continue;
         while (inflight.size >= this.o.concurrency) await Promise.race(inflight);
         if (this.stopped) break;
-        const p: Promise<void> = this.handle(n, text).finally(() => inflight.delete(p));
+        // Parsed with as many spaces as the line had in front, so an error's column is the file's.
+        const p: Promise<void> = this.handle(n, text, raw.length - raw.trimStart().length).finally(() => inflight.delete(p));
         inflight.add(p);
       }
     } finally {
@@ -167,10 +168,10 @@ class BulkRun {
   }
 
   /** One line: parsed, its submission found, then sent after the lines before it that name the same submission. */
-  private async handle(n: number, text: string): Promise<void> {
+  private async handle(n: number, text: string, lead = 0): Promise<void> {
     let parsed: Parsed;
     try {
-      parsed = parseLine(this.o.form, text, this.o.lines === undefined ? undefined : `${this.o.lines}, line ${n}`);
+      parsed = parseLine(this.o.form, ' '.repeat(lead) + text, this.o.lines === undefined ? undefined : `${this.o.lines}, line ${n}`);
     } catch (err) {
       await this.record({ line: n, submission_id: sniffId(text), status: 'failed', error: firstLine(err) }, text);
       return;

@@ -17,6 +17,8 @@ describe.each(FLAVORS)('bulk update: a line JSON would change or cannot read, on
         JSON.stringify({ submission_id: 3, Comments: 'fine' }),
         '{"submission_id": 4, "Rating": 12345678901234567890}',
         '{"submission_id": 5, "Comments": oops}',
+        '{"submission_id": 6, }',
+        '  [6, "Comments"]',
       ].join('\n') + '\n';
     writeFileSync(from, text);
     const inexact =
@@ -36,9 +38,11 @@ describe.each(FLAVORS)('bulk update: a line JSON would change or cannot read, on
         { line: 1, submission_id: '3', id: 3, status: 'ok' },
         { line: 2, submission_id: '4', status: 'failed', error: `--from ${name}, ${inexact}` },
         { line: 3, submission_id: null, status: 'failed', error: expect.any(String) },
+        // Every JSON error of a line starts `--from FILE, line N, column C:`, the column where V8 gives one.
+        { line: 4, submission_id: null, status: 'failed', error: `--from ${name}, line 4, column 22: not valid JSON: Expected double-quoted property name.` },
+        { line: 5, submission_id: null, status: 'failed', error: `--from ${name}, line 5, column 3: a JSON object is needed, not a list.` },
       ]);
-      expect(results[2]!.error).toMatch(/, line 3 is not valid JSON: .*\.$/);
-      expect(String(results[2]!.error).startsWith(`--from ${name}, line 3 is not valid JSON: `)).toBe(true);
+      expect(String(results[2]!.error).startsWith(`--from ${name}, line 3: not valid JSON: `)).toBe(true);
       const puts = r.stderr.split('\n').filter((l) => l.startsWith('[debug] > PUT'));
       expect(puts.map((l) => l.replace(/^.*\/submissions\//, ''))).toEqual(['3']);
     }

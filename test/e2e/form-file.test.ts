@@ -61,7 +61,7 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
       input: '{"settings": {"ratio": 0.10000000000000000555}}',
     });
     expect(stdin.code).toBe(2);
-    expect(stdin.stderr).toMatch(/^error: stdin, column 24: the number 0\.10000000000000000555 would be read as 0\.1: /);
+    expect(stdin.stderr).toMatch(/^error: stdin, line 1, column 24: the number 0\.10000000000000000555 would be read as 0\.1: /);
     expect(await runFormctl(['form', 'get', String(fx.sb.formId), '--json', 'settings,updated_at'], { env: fx.env })).toEqual(before);
   });
 

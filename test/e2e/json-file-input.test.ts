@@ -19,6 +19,28 @@ describe('form apply -f with a byte order mark or a file that is not JSON', () =
     expect(r.code).toBe(0);
   });
 
+  it('a file of two forms (NDJSON, or two documents in a row) is said to hold more than one JSON value, placed by line and column on every Node line', async () => {
+    const got = await runFormctl(['form', 'get', String(fx.sb.formId), '--json'], { env: fx.env });
+    const one = JSON.stringify(JSON.parse(got.stdout));
+    const file = join(fx.work, 'two.json');
+    writeFileSync(file, `${one}\n${one}\n`);
+    const r = await runFormctl(['form', 'apply', '-f', file, '--onto', String(fx.sb.formId)], { env: fx.env });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: ${file} holds more than one JSON value: a second one starts at line 2, column 1.\n` +
+        'hint: One form per file (NDJSON is not read here): `formctl form get --json` prints one, as form apply, create and update take it.\n',
+    });
+    const page = join(fx.work, 'page.json');
+    writeFileSync(page, '<html><body>Sign in</body></html>');
+    const html = await runFormctl(['form', 'apply', '-f', page, '--onto', String(fx.sb.formId)], { env: fx.env });
+    expect(html.stderr).toBe(
+      `error: ${page} is not valid JSON: it starts with '<' (line 1, column 1); a JSON text starts with {, [ or a value.\n` +
+        'hint: Check that it is the file you meant: formctl reads JSON here (a CSV, YAML or HTML file is not).\n',
+    );
+  });
+
   it('a CSV given as the form document: its name, where it stops being JSON, and a hint (exit 2, nothing sent)', async () => {
     const file = join(fx.work, 'x.csv');
     writeFileSync(file, '\uFEFFname,email\nAda,ada@example.com\n');

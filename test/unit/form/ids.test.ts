@@ -119,7 +119,7 @@ describe('form commands refuse a bad form id before any request (exit 2)', () =>
     writeFileSync(file, '{"id": 9007199254740993, "title": "x", "properties": [{"id":"a","type":"text","name":"A"}]}');
     const rounded = await formctl(['form', 'apply', '-f', file]);
     expect(rounded.code).toBe(2);
-    expect(rounded.err).toContain(`error: ${file}, column 8: the number 9007199254740993 would be read as 9007199254740992`);
+    expect(rounded.err).toContain(`error: ${file}, line 1, column 8: the number 9007199254740993 would be read as 9007199254740992`);
     expect(server.requests).toEqual([]);
   });
 });

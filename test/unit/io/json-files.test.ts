@@ -67,13 +67,13 @@ describe('a byte order mark and text that is not JSON', () => {
     expect(parseJsonObject('\uFEFF{"a": 1}', 'bom.json')).toEqual({ a: 1 });
     // Places are counted after it, as an editor shows them (it is invisible there).
     expect(failure(() => parseJsonText('\uFEFF[1, 12345678901234567890]', 'x.json')).message).toBe(
-      'x.json, column 5: the number 12345678901234567890 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.',
+      'x.json, line 1, column 5: the number 12345678901234567890 would be read as 12345678901234567000: a JSON number keeps about 15 significant digits.',
     );
   });
 
   it('a second byte order mark is named by its code point, with its place', () => {
     const err = failure(() => parseJsonText('\uFEFF\uFEFF{}', 'bb.json'));
-    expect(err.message).toBe('bb.json is not valid JSON: it starts with U+FEFF (column 1); a JSON text starts with {, [ or a value.');
+    expect(err.message).toBe('bb.json is not valid JSON: it starts with U+FEFF (line 1, column 1); a JSON text starts with {, [ or a value.');
   });
 
   it('text that is not JSON at all (a CSV, a page) is named with its first character and place, and a hint to check the file', () => {
@@ -81,7 +81,7 @@ describe('a byte order mark and text that is not JSON', () => {
     expect(err.message).toBe("x.csv is not valid JSON: it starts with 'n' (line 2, column 3); a JSON text starts with {, [ or a value.");
     expect(err.hint).toBe('Check that it is the file you meant: formctl reads JSON here (a CSV, YAML or HTML file is not).');
     expect(failure(() => parseJsonText('nope', 'n.json')).message).toBe(
-      "n.json is not valid JSON: it starts with 'n' (column 1); a JSON text starts with {, [ or a value.",
+      "n.json is not valid JSON: it starts with 'n' (line 1, column 1); a JSON text starts with {, [ or a value.",
     );
     expect(parseJsonText(' null', 'n.json')).toBeNull();
   });
@@ -91,9 +91,41 @@ describe('a byte order mark and text that is not JSON', () => {
     expect(err.message).toBe('bad.json is not valid JSON: Expected double-quoted property name (line 3, column 3).');
     expect(err.hint).toBe('Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.');
     expect(failure(() => parseJsonText('\uFEFF{"a":1', 'e.json')).message).toBe(
-      "e.json is not valid JSON: Expected ',' or '}' after property value (column 7).",
+      "e.json is not valid JSON: Expected ',' or '}' after property value (line 1, column 7).",
     );
     expect(failure(() => parseJsonText('{', 'c', 'Fix it.')).hint).toBe('Fix it.');
+  });
+
+  it('text after a complete value: a second value (NDJSON, two documents) is said as such, anything else as a syntax error, placed on every Node line', () => {
+    const two = failure(() => parseJsonText('{"a":1}\n{"b":2}\n', 'two.json'));
+    expect(two.message).toBe('two.json holds more than one JSON value: a second one starts at line 2, column 1.');
+    expect(two.hint).toBe('formctl reads one JSON value here: NDJSON (a value per line) or values in a row are not read.');
+    expect(failure(() => parseJsonText('{"a":1}{"b":2}', 'row.json')).message).toBe(
+      'row.json holds more than one JSON value: a second one starts at line 1, column 8.',
+    );
+    expect(failure(() => parseJsonText('[1]\n\n3', 'n.json')).message).toBe('n.json holds more than one JSON value: a second one starts at line 3, column 1.');
+    expect(failure(() => parseJsonText('{"a":1}\n{"b":2}', 'f.json', { severalHint: 'One form per file.' })).hint).toBe('One form per file.');
+    const junk = failure(() => parseJsonText('{"a":1} xyz', 'j.json'));
+    expect(junk.message).toBe('j.json is not valid JSON: Unexpected non-whitespace character after the JSON value (line 1, column 9).');
+    expect(junk.hint).toBe('Fix the JSON there: a missing comma or quote, or a comma before } or ], is the usual cause.');
+  });
+
+  it('an HTML page is placed at line 1, column 1, as every other place of a file (one format, also for text of one line)', () => {
+    for (const page of ['<html>\n<body>', '<html><body>'])
+      expect(failure(() => parseJsonText(page, 'page.json')).message).toBe(
+        "page.json is not valid JSON: it starts with '<' (line 1, column 1); a JSON text starts with {, [ or a value.",
+      );
+  });
+
+  it('one line of an input (oneLine): every error starts SOURCE, column C (the column where known)', () => {
+    const where = '--from u.ndjson, line 2';
+    const line = (text: string) => failure(() => parseJsonObject(text, where, { oneLine: true })).message;
+    expect(line('{"submission_id": 1, }')).toBe('--from u.ndjson, line 2, column 22: not valid JSON: Expected double-quoted property name.');
+    expect(line('[1, 2]')).toBe('--from u.ndjson, line 2, column 1: a JSON object is needed, not a list.');
+    expect(line('   "x"')).toBe('--from u.ndjson, line 2, column 4: a JSON object is needed, not a string.');
+    expect(line('{"a":1}{"b":2}')).toBe('--from u.ndjson, line 2, column 8: a second JSON value starts here; a line holds one.');
+    expect(line('{"a": 12345678901234567890}')).toMatch(/^--from u\.ndjson, line 2, column 7: the number 12345678901234567890 would be read as /);
+    expect(line('<p>')).toBe("--from u.ndjson, line 2, column 1: not valid JSON: it starts with '<'; a JSON text starts with {, [ or a value.");
   });
 });
 
@@ -118,25 +150,27 @@ describe('a number JSON.parse would change is refused, naming where it is (exit 
     );
     expect(big.hint).toBe('To keep every digit, write it as a string: "12345678901234567891".');
     expect(refused('{"a": [1, 0.10000000000000000555]}\n').message).toBe(
-      'x.json, column 11: the number 0.10000000000000000555 would be read as 0.1: a JSON number keeps about 15 significant digits.',
+      'x.json, line 1, column 11: the number 0.10000000000000000555 would be read as 0.1: a JSON number keeps about 15 significant digits.',
     );
     expect(refused('[9007199254740993]').message).toContain('9007199254740993 would be read as 9007199254740992');
     expect(refused('[123456789012345.123456789]').message).toContain('would be read as 123456789012345.12');
     expect(refused('[1e400]').message).toBe(
-      'x.json, column 2: the number 1e400 is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.',
+      'x.json, line 1, column 2: the number 1e400 is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.',
     );
     expect(refused('[-1e400]').message).toContain('and would be read as minus infinity.');
-    expect(refused('[-1E-400]').message).toBe('x.json, column 2: the number -1E-400 is closer to 0 than any number JSON holds here and would be read as 0.');
+    expect(refused('[-1E-400]').message).toBe(
+      'x.json, line 1, column 2: the number -1E-400 is closer to 0 than any number JSON holds here and would be read as 0.',
+    );
     expect(refused('12345678901234567891').message).toContain('column 1: the number 12345678901234567891');
     const long = refused(`[${'9'.repeat(500)}]`);
     expect(long.message).toBe(
-      `x.json, column 2: the number ${'9'.repeat(32)}… (500 characters) is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.`,
+      `x.json, line 1, column 2: the number ${'9'.repeat(32)}… (500 characters) is beyond the largest number JSON holds here (about 1.8e308) and would be read as infinity.`,
     );
     expect(long.hint).toBe('To keep every digit, write it as a string (in double quotes).');
   });
 
   it('every caller of the reader refuses it: a JSON object, a line of a bulk input', () => {
-    expect(failure(() => parseJsonObject('{"Rating": 4.00000000000000000001}', 'the line')).message).toBe(
+    expect(failure(() => parseJsonObject('{"Rating": 4.00000000000000000001}', 'the line', { oneLine: true })).message).toBe(
       'the line, column 12: the number 4.00000000000000000001 would be read as 4: a JSON number keeps about 15 significant digits.',
     );
   });

@@ -122,7 +122,7 @@ describe('bulk update', () => {
         http_status: 422,
         error: 'The given data was invalid. (HTTP 422, PUT /open/forms/42/submissions/13); data.p_email: Must be an email.',
       },
-      { line: 5, submission_id: null, status: 'failed', error: expect.stringMatching(/^--from .*in\.ndjson, line 5 is not valid JSON: .*\.$/) },
+      { line: 5, submission_id: null, status: 'failed', error: expect.stringMatching(/^--from .*in\.ndjson, line 5, column \d+: not valid JSON: .*\.$/) },
       { line: 6, submission_id: null, status: 'failed', error: 'missing "submission_id" (string or number)' },
       { line: 7, submission_id: '14', status: 'failed', error: 'Unknown field "Shoe size" in form contact-us.' },
       // Not in the list: refused without a request (a path id the service might read as another submission is never guessed).
