@@ -6,6 +6,7 @@ import { createFactory } from './factory.js';
 import { createIOStreams } from './io/iostreams.js';
 import type { IOStreams } from './io/iostreams.js';
 import { escapeControls } from './io/output.js';
+import { withProfileFlag } from './io/shell-word.js';
 import { goOnWhenStdoutCloses } from './closed-stdout.js';
 import { initialGlobals, scanArgv } from './root-options.js';
 
@@ -56,14 +57,18 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     await program.parseAsync(args, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
-    return report(err, io, env, f.globals.debug);
+    // A hint's commands name the profile in effect when it came from --profile or FORMCTL_PROFILE.
+    // An argument refused while parsing comes before Commander set --profile: the scan read it.
+    if (f.globals.profile === undefined) f.globals.profile = scan.profile;
+    const ctx = err instanceof CliError && err.hint ? await f.context().catch(() => undefined) : undefined;
+    return report(err, io, env, f.globals.debug, ctx);
   } finally {
     await f.dispose();
   }
 }
 
 /** Turns any error into one line (plus hint) on stderr and an exit code. */
-function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: boolean): number {
+function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: boolean, ctx?: { profileName: string; profileSource: string }): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
     // Commander has already printed its message (with a suggestion where it has one).
@@ -82,7 +87,7 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
       err instanceof UnauthorizedError && env.FORMCTL_TOKEN
         ? "FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it."
         : err.hint;
-    if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(hint, { newlines: true })}\n`);
+    if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(withProfileFlag(hint, ctx), { newlines: true })}\n`);
     if (debug && err.stack) io.stderr.write(`${escapeControls(err.stack, { newlines: true })}\n`);
     return err.exitCode;
   }

@@ -67,6 +67,8 @@ export interface ArgvScan {
   noPager: boolean;
   /** `formctl __complete <words…>` (the completion scripts): the words are the user's command line, not flags for this run. */
   completing: boolean;
+  /** The --profile value, for an error's hint when argv failed to parse before Commander set the globals. */
+  profile?: string;
 }
 
 /** Reads argv without parsing it; nothing after `--` is a flag. */
@@ -74,10 +76,13 @@ export function scanArgv(args: readonly string[]): ArgvScan {
   if (args[0] === '__complete') return { name: '__complete', debug: false, noColor: false, noInput: false, noPager: true, completing: true };
   const words: string[] = [];
   const flags = new Set<string>();
+  let profile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
     if (a.startsWith('-')) {
+      if (a === '--profile') profile = args[i + 1];
+      else if (a.startsWith('--profile=')) profile = a.slice('--profile='.length);
       if (takesValue(a)) i++;
       else flags.add(a);
       continue;
@@ -92,6 +97,7 @@ export function scanArgv(args: readonly string[]): ArgvScan {
     noPager: flags.has('--no-pager'),
     completing: false,
   };
+  if (profile !== undefined) scan.profile = profile;
   if (words[0] === 'help') scan.helpTopic = words[1];
   return scan;
 }

@@ -14,6 +14,7 @@ import { jsonPainter, notice, writeJq } from '../../io/output.js';
 import { collect, examples, fileOption, jqOption, type FlagsOf } from '../shared.js';
 import { type FieldFlag, buildBody, orderedFields, parseHeaders, queryPairs, showableName, typedValue } from './fields.js';
 import { readAll } from '../../io/iostreams.js';
+import { shellWord } from '../../io/shell-word.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
@@ -166,7 +167,7 @@ export async function apiRun(o: ApiOptions): Promise<void> {
         const got = /^an? (empty )?object\b/.test(err.got) ? 'an object' : err.got;
         throw new UsageError(
           `--paginate needs a list route, but GET ${shown} answered with ${got}, not a list.`,
-          `--paginate is for list routes (e.g. open/workspaces/ID/forms); drop it for a single object: formctl api ${shown}`,
+          `--paginate is for list routes (e.g. open/workspaces/ID/forms); drop it for a single object: formctl api ${shellWord(shown)}`,
         );
       }
       throw err;

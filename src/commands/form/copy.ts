@@ -27,6 +27,7 @@ import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, parseId, type FlagsOf } from '../shared.js';
 import { addSafeUpdateOptions } from './shared.js';
 import { shellWord } from '../hint-words.js';
+import { profileFlag as profileFlagOf } from '../../io/shell-word.js';
 import { retentionWarning } from '../../forms/retention.js';
 import { confirmRetention } from '../../forms/safe-update.js';
 import { retentionOf } from '../../service/retention.js';
@@ -114,7 +115,7 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
   const own = await f.context();
   let ctx = own;
   let client: ApiClient;
-  let profileFlag = own.profileSource === 'flag' || own.profileSource === 'env' ? ` --profile ${shellWord(own.profileName)}` : '';
+  let profileFlag = profileFlagOf(own);
   if (profile === undefined || profile === own.profileName) {
     client = await f.api();
   } else {

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { done, escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { promptsOffHint } from '../../io/prompter.js';
+import { profileFlag, shellWord } from '../../io/shell-word.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './shared.js';
 
@@ -31,6 +32,8 @@ function memberAddCommand() {
 
 export type MemberAddOptions = FlagsOf<typeof memberAddCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The resolved context, for the profile a printed command names (the Factory's). */
+    context?: () => Promise<{ profileName: string; profileSource: string }>;
     /** The Factory's resolver: the -w flag, then FORMCTL_WORKSPACE, then the profile's. */
     resolveWorkspace: (flag?: number) => Promise<number>;
     /** The [email] argument as typed: validated in the run so a bad address never reaches the network; asked on a terminal when absent. */
@@ -40,7 +43,7 @@ export type MemberAddOptions = FlagsOf<typeof memberAddCommand> &
 /** `formctl member add [email] --role <role>`; run bare on a terminal it asks for the email, role and workspace. */
 export function newMemberAddCommand(f: Factory, runF = memberAddRun) {
   return memberAddCommand().action((email, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, resolveWorkspace: (w) => f.workspace(w), email }),
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, context: f.context, resolveWorkspace: (w) => f.workspace(w), email }),
   );
 }
 
@@ -75,7 +78,8 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
       }
       // The requested role was not applied: said on stderr, which scripts' logs keep (one line when piped).
       const was = typeof current === 'string' && current !== '' ? ` (${escapeControls(current, { all: true })})` : '';
-      const roleNote = `their role${was} was not changed; to make it ${role}, run \`formctl member set-role -w ${workspaceId} ${email} ${role}\`.`;
+      const ctx = await o.context?.().catch(() => undefined);
+      const roleNote = `their role${was} was not changed; to make it ${role}, run \`formctl${profileFlag(ctx)} member set-role -w ${workspaceId} ${shellWord(email)} ${role}\`.`;
       if (o.io.stdoutIsTTY) {
         await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
         await notice(o.io, roleNote);
