@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFormctl } from '../helpers/cli.js';
 import { useSandboxFixture } from '../helpers/fixture.js';
@@ -44,6 +46,17 @@ describe('hints name the profile given by --profile or FORMCTL_PROFILE', () => {
     const r = await runFormctl(['workspace', 'list'], { env: { ...fx.home.env, FORMCTL_PROFILE: 'ci-box' } });
     expect(r.stderr.match(/--profile/g)?.length).toBe(1);
     expect(r.stderr).toContain('formctl --profile ci-box auth login');
+  });
+
+  it('a saved name that needs quoting (one saved before the strict rule) is quoted for the shell', async () => {
+    const dir = fx.home.env.FORMCTL_CONFIG_DIR!;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const base = String(fx.env.FORMCTL_BASE_URL);
+    const profile = { baseUrl: base, token: fx.env.FORMCTL_TOKEN, tokenOrigin: new URL(base).origin };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { 'my box': profile } }), { mode: 0o600 });
+    const r = await runFormctl(['--profile', 'my box', 'webhook', 'delete', '1', '999', '--yes'], { env: fx.home.env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain("hint: See its webhooks with `formctl --profile 'my box' webhook list 1`.");
   });
 
   it('member add for an existing member shows set-role with the profile', async () => {

@@ -4,6 +4,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { checkProfileName } from '../../config/store.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
+import { shellWord } from '../../io/shell-word.js';
 import { escapeControls, jsonFormat, loadChalk, notice, writeObject } from '../../io/output.js';
 import type { SandboxHandle, SandboxOptions } from '../../sandbox/index.js';
 import { type FlagsOf, examples, fileOption, jqOption, jsonOption } from '../shared.js';
@@ -135,7 +136,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     if (existing !== undefined && existing.sandbox !== true) {
       throw new UsageError(
         `A profile named "${o.profileName}" already exists (${existing.baseUrl || 'the default base URL'}) and was not made by formctl sandbox.`,
-        `Choose another --profile-name, or run \`formctl profile remove ${o.profileName}\` first.`,
+        `Choose another --profile-name, or run \`formctl profile remove ${shellWord(o.profileName)}\` first.`,
       );
     }
   }
@@ -369,7 +370,7 @@ async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
     '',
   ];
   if (o.profileName) {
-    lines.push(`Saved profile ${o.profileName}. Use it with:`, `  formctl --profile ${o.profileName} workspace list`);
+    lines.push(`Saved profile ${o.profileName}. Use it with:`, `  formctl --profile ${shellWord(o.profileName)} workspace list`);
   } else {
     lines.push(
       'Use it from another terminal:',
@@ -379,11 +380,6 @@ async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
     );
   }
   return lines.join('\n') + '\n';
-}
-
-/** A path as one shell word, quoted only when it needs to be. */
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 function sandboxError(err: unknown, port: number): CliError {
