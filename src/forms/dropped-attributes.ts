@@ -44,21 +44,33 @@ function isEmptyValue(v: unknown): boolean {
 }
 
 /**
- * The warning naming, per field, the attributes a change drops, and how to keep them. `dryRun`:
- * the change is only described. Names, ids and keys come from the service: their control characters,
- * tab and newline included, are escaped so a name holding a line break cannot pass for a line of
- * its own (`error: …`).
+ * The warning naming, per field, the attributes a change drops, and what to do about it. `when`:
+ * 'dry-run' (the change is only described) or 'ask' (a question, or a refusal without --yes, comes
+ * next): the file can still be fixed; 'yes' (--yes: the change goes out next): it cannot, and the
+ * backup saved before every update (docs/forms.md, "Backups") is what brings them back. `formctl`:
+ * how the command starts in a hint (with `--profile` when one was given). Names, ids and keys come
+ * from the service: their control characters, tab and newline included, are escaped so a name
+ * holding a line break cannot pass for a line of its own (`error: …`).
  */
-export async function warnDroppedAttributes(io: IOStreams, formId: number, dropped: readonly DroppedAttributes[], dryRun: boolean): Promise<void> {
+export async function warnDroppedAttributes(
+  io: IOStreams,
+  formId: number,
+  dropped: readonly DroppedAttributes[],
+  when: 'dry-run' | 'ask' | 'yes',
+  formctl = 'formctl',
+): Promise<void> {
   if (dropped.length === 0) return;
   const e = (s: string) => escapeControls(s, { all: true });
   const lines = dropped.map((d) => `  field "${e(d.name)}" (${e(d.id)}): ${d.keys.map(e).join(', ')}`);
+  const what = dropped.length === 1 ? 'a field' : `${dropped.length} fields`;
   await notice(
     io,
     [
-      `the "properties" list ${dryRun ? 'would drop' : 'drops'} what it leaves out of ${dropped.length === 1 ? 'a field' : `${dropped.length} fields`} of form ${formId} (a field is stored as sent):`,
+      `the "properties" list ${when === 'dry-run' ? 'would drop' : 'drops'} what it leaves out of ${what} of form ${formId} (a field is stored as sent):`,
       ...lines,
-      `To keep them, copy them into the file (\`formctl form get ${formId} --json properties\` shows them).`,
+      when === 'yes'
+        ? `With --yes they are dropped; the form's previous version is saved as a backup first (\`${formctl} form restore ${formId}\` puts it back).`
+        : `To keep them, copy them into the file (\`${formctl} form get ${formId} --json properties\` shows them).`,
     ].join('\n'),
     'warning',
   );

@@ -39,8 +39,14 @@ describe.each(FLAVORS)('form --file on the %s flavour', (flavor) => {
       });
       expect(await properties()).toEqual(before);
     }
+    // With --yes the change goes out: no advice to fix the file, but the way back.
     const yes = await runFormctl(['form', 'update', String(fx.sb.formId), '--file', file, '--yes'], { env: fx.env });
-    expect(yes.stderr).toBe(warning);
+    expect(yes.stderr).toBe(
+      warning.replace(
+        /To keep them.*\n$/,
+        `With --yes they are dropped; the form's previous version is saved as a backup first (\`formctl form restore ${fx.sb.formId}\` puts it back).\n`,
+      ),
+    );
     expect(yes.code).toBe(0);
     expect((await properties()).find((p) => p.id === 'rating')).toEqual({ id: 'rating', type: 'rating', name: 'Rating' });
   });
@@ -122,7 +128,9 @@ writeFileSync(file, JSON.stringify(doc, null, 2));
     const named = (verb: string) =>
       `the "properties" list ${verb} what it leaves out of 2 fields of form ${id} (a field is stored as sent):\n` +
       '  field "Your name" (name): placeholder\n  field "Message" (message): max_char_limit\n' +
-      `To keep them, copy them into the file (\`formctl form get ${id} --json properties\` shows them).\n`;
+      (verb === 'drops'
+        ? `With --yes they are dropped; the form's previous version is saved as a backup first (\`formctl form restore ${id}\` puts it back).\n`
+        : `To keep them, copy them into the file (\`formctl form get ${id} --json properties\` shows them).\n`);
     const dry = await runFormctl(['form', 'edit', id, '--dry-run'], { env });
     expect(dry).toMatchObject({ code: 0, stderr: `warning: ${named('would drop')}note: dry run: nothing was sent.\n` });
     expect(dry.stdout).toContain('-      "max_char_limit": 2000');
@@ -134,5 +142,12 @@ writeFileSync(file, JSON.stringify(doc, null, 2));
     };
     expect(after.properties.find((p) => p.id === 'name')).not.toHaveProperty('placeholder');
     expect(after.properties.find((p) => p.id === 'message')).not.toHaveProperty('max_char_limit');
+    // The way back the warning names: the backup saved before the edit.
+    const restored = await runFormctl(['form', 'restore', id, '--yes'], { env: fx.env });
+    expect(restored.code, restored.stderr).toBe(0);
+    const back = JSON.parse((await runFormctl(['form', 'get', id, '--json', 'properties'], { env: fx.env })).stdout) as {
+      properties: Record<string, unknown>[];
+    };
+    expect(back.properties.find((p) => p.id === 'name')).toHaveProperty('placeholder', 'Ada Lovelace');
   });
 });

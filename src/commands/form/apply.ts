@@ -75,6 +75,8 @@ export type FormApplyOptions = FlagsOf<typeof formApplyCommand> &
     backupDir: (formId: number) => Promise<string>;
     /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
     lock?: FormLocker;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
   };
 
 /** `formctl form apply -f <file>`. */
@@ -88,6 +90,7 @@ export function newFormApplyCommand(f: Factory, runF = formApplyRun) {
       resolveWorkspace: f.workspace,
       backupDir: (id) => backupDirFor(f, id),
       lock: formLockFor(f),
+      context: f.context,
       now: f.now,
     }),
   );

@@ -5,6 +5,7 @@ import { Command } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { parseFormJson } from '../../forms/backups.js';
 import { documentText, toDocument } from '../../forms/document.js';
 import { droppedFieldAttributes, warnDroppedAttributes } from '../../forms/dropped-attributes.js';
@@ -40,6 +41,8 @@ export type FormEditOptions = FlagsOf<typeof formEditCommand> &
     form: string;
     /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
     lock?: FormLocker;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
   };
 
 /** `formctl form edit <id|slug>`. */
@@ -51,6 +54,7 @@ export function newFormEditCommand(f: Factory, runF = formEditRun) {
       api: f.api,
       backupDir: (id) => backupDirFor(f, id),
       lock: formLockFor(f),
+      context: f.context,
       prompter: f.prompter,
       editor: systemEditor(f.env),
       editorSet: Boolean(f.env.VISUAL || f.env.EDITOR),
@@ -162,14 +166,14 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           lock: o.lock ? () => o.lock!(current.id) : undefined,
           confirm: async (diff) => {
             await write(o.io.stdout, diff);
-            await warnDroppedAttributes(o.io, current.id, dropped, false);
+            await warnDroppedAttributes(o.io, current.id, dropped, o.yes ? 'yes' : 'ask', `formctl${await profileWords(o.context)}`);
             if (o.yes) return true;
             // Unreachable after assertCanEdit; kept so a refusal can never reopen the editor below.
             if (!o.io.canPrompt) throw new UsageError(NO_CONFIRM, NO_CONFIRM_HINT);
             return o.prompter().confirm({ message: `Update form ${current.id} with these changes?`, flag: '--yes', default: true });
           },
         });
-        if (result.outcome === 'dry-run') await warnDroppedAttributes(o.io, current.id, dropped, true);
+        if (result.outcome === 'dry-run') await warnDroppedAttributes(o.io, current.id, dropped, 'dry-run', `formctl${await profileWords(o.context)}`);
         await reportSafeUpdate(o.io, {}, result);
         return;
       } catch (err) {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { CREATE_DEFAULTS, IDENTITY_KEYS, READ_ONLY_KEYS, VISIBILITIES } from '../../forms/document.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { mergePatch, parseSetValue, setPath } from '../../forms/merge.js';
@@ -62,6 +63,8 @@ export type FormUpdateOptions = FlagsOf<typeof formUpdateCommand> &
     form: string;
     /** The per-form lock (src/forms/lock.ts); held from the read to the end of the update. */
     lock?: FormLocker;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
   };
 
 /** `formctl form update <id|slug>`. */
@@ -74,6 +77,7 @@ export function newFormUpdateCommand(f: Factory, runF = formUpdateRun) {
       prompter: f.prompter,
       backupDir: (id) => backupDirFor(f, id),
       lock: formLockFor(f),
+      context: f.context,
       now: f.now,
       form: await resolveFormArg(f, form),
     }),
@@ -122,13 +126,14 @@ export async function computedKeysNote(io: IOStreams, file: string | undefined, 
  * update and apply.
  */
 export async function confirmDroppedAttributes(
-  o: Pick<FormUpdateOptions, 'io' | 'prompter' | 'yes' | 'dryRun'>,
+  o: Pick<FormUpdateOptions, 'io' | 'prompter' | 'yes' | 'dryRun' | 'context'>,
   current: Form,
   next: Record<string, unknown>,
 ): Promise<void> {
   const dropped = droppedFieldAttributes(current, next);
   if (dropped.length === 0) return;
-  await warnDroppedAttributes(o.io, current.id, dropped, o.dryRun === true);
+  const when = o.dryRun === true ? 'dry-run' : o.yes ? 'yes' : 'ask';
+  await warnDroppedAttributes(o.io, current.id, dropped, when, `formctl${await profileWords(o.context)}`);
   await confirmSideEffects(o.io, o.prompter, {
     what: `Updating form ${formLabel(current)}`,
     question: `Update form ${formLabel(current)} anyway?`,
