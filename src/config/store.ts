@@ -47,10 +47,16 @@ export function checkProfileName(name: string, from?: string, isSaved?: (name: s
   // eslint-disable-next-line no-control-regex
   const legacy = name !== '' && !name.startsWith('-') && !/[\x00-\x1f\x7f]/.test(name) && isSaved?.(name) === true;
   if (legacy || (PROFILE_NAME.test(name) && name !== '.' && name !== '..')) return;
-  throw new UsageError(
-    `${what}.`,
-    `Use 1 to ${PROFILE_NAME_MAX} ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see \`formctl profile list\`).`,
-  );
+  throw new UsageError(`${what}.`, profileNameHint(name, isSaved));
+}
+
+/** The rule checkProfileName enforces, as said to the user: the saved-name exception only where it applies. */
+function profileNameHint(name: string, isSaved?: (name: string) => boolean): string {
+  if (isSaved?.(name) === true) {
+    return 'A saved profile is usable under any name but one that is empty, starts with "-" or holds a control character: rename it in the config file by hand.';
+  }
+  const rule = `Use 1 to ${PROFILE_NAME_MAX} ASCII letters, digits, ".", "_" and "-", not starting with "-", other than "." and ".." (the name is also a directory name)`;
+  return isSaved ? `${rule}; profiles already saved under other names stay usable (see \`formctl profile list\`).` : `${rule}; see \`formctl profile list\`.`;
 }
 
 /** One saved login. */

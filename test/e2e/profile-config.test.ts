@@ -42,7 +42,7 @@ describe('an empty profile name', () => {
         2,
         '',
         'error: --profile "" cannot be a profile name.\n' +
-          'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see `formctl profile list`).\n',
+          'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-", other than "." and ".." (the name is also a directory name); profiles already saved under other names stay usable (see `formctl profile list`).\n',
       ]);
     }
     expect(readConfig()).toEqual(before);
@@ -239,12 +239,14 @@ describe('profile list says whether a token can be used', () => {
 describe('profile names', () => {
   it('a name that is not a plain word (a b, x/y, ../etc, ..) is refused as the hint says: it is also a directory name (form backups)', async () => {
     const hint =
-      'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-" (the name is also a directory name; see `formctl profile list`).\n';
+      'hint: Use 1 to 64 ASCII letters, digits, ".", "_" and "-", not starting with "-", other than "." and ".." (the name is also a directory name); profiles already saved under other names stay usable (see `formctl profile list`).\n';
     for (const name of ['a b', 'x/y', '../etc', '..', 'café']) {
       const set = await runFormctl(['--profile', name, 'config', 'set', 'base_url', fx.sb.url], { env: fx.home.env });
       expect([set.code, set.stderr], name).toEqual([2, `error: --profile ${JSON.stringify(name)} cannot be a profile name.\n${hint}`]);
+      // A new sandbox profile has no saved-name exception, and its hint names none.
+      const sbHint = hint.replace(/; profiles already saved .*\n$/, '; see `formctl profile list`.\n');
       const sb = await runFormctl(['sandbox', '--port', '0', '--profile-name', name], { env: fx.home.env });
-      expect([sb.code, sb.stderr], name).toEqual([2, `error: --profile-name ${JSON.stringify(name)} cannot be a profile name.\n${hint}`]);
+      expect([sb.code, sb.stderr], name).toEqual([2, `error: --profile-name ${JSON.stringify(name)} cannot be a profile name.\n${sbHint}`]);
     }
     expect(() => readConfig()).toThrow(/ENOENT/);
   });
@@ -255,6 +257,16 @@ describe('profile names', () => {
     expect((await runFormctl(['--profile', 'my box', 'workspace', 'list'], { env: fx.home.env })).code).toBe(0);
     expect((await runFormctl(['profile', 'remove', 'my box', '--yes'], { env: fx.home.env })).code).toBe(0);
     expect(readConfig()).toEqual({ profiles: {} });
+  });
+
+  it('a saved name that even the saved-name exception refuses (leading "-") gets a hint saying so, not the rule for new names', async () => {
+    writeConfig({ profiles: { '-old': { baseUrl: fx.sb.url } } });
+    const r = await runFormctl(['--profile=-old', 'workspace', 'list'], { env: fx.home.env });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      'error: --profile "-old" cannot be a profile name.\n' +
+        'hint: A saved profile is usable under any name but one that is empty, starts with "-" or holds a control character: rename it in the config file by hand.\n',
+    ]);
   });
 });
 
