@@ -47,3 +47,16 @@ export function maskedPair(before: Obj, after: Obj): [Obj, Obj] {
   }
   return [a, b];
 }
+
+/**
+ * An edited copy of a document shown with maskedCopy, with each secret still holding the mask left
+ * out: merged over the current form (src/forms/merge.ts), an absent key keeps its value, so the
+ * secret is kept without having been shown. A secret the user changed (another value, or null to
+ * clear it) stays in. `current`: the form the masked copy was made from (a secret it did not hold
+ * was not masked, so a mask typed there is a value like any other).
+ */
+export function unmaskedEdit(edited: Obj, current: Obj): Obj {
+  const out: Obj = { ...edited };
+  for (const k of SECRET_KEYS) if (holdsSecret(current[k]) && out[k] === MASK) delete out[k];
+  return out;
+}

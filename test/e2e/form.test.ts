@@ -167,6 +167,34 @@ describe('formctl form (built binary against the sandbox)', () => {
     expect((await getForm(id)).title).toBe('Edited');
   });
 
+  it('edit never writes the form password to the editor file: a mask left as it is keeps it, a new value or null changes it', async () => {
+    const id = await createExample();
+    const set = await runFormctl(['form', 'update', String(id), '--set', 'password=s3cret-pw', '--yes'], { env: fx.env });
+    expect(set.code, set.stderr).toBe(0);
+    const password = async () => JSON.parse((await runFormctl(['form', 'get', String(id), '--json', 'password'], { env: fx.env })).stdout).password;
+    expect(await password()).toBe('s3cret-pw');
+    const seen = join(fx.home.dir, `seen-${id}.json`);
+    const copy = `writeFileSync(${JSON.stringify(seen)}, readFileSync(file, 'utf8'));`;
+    const keep = await runFormctl(['form', 'edit', String(id), '--yes'], {
+      env: { ...fx.env, EDITOR: editorScript('(d) => ({ ...d, title: "Masked" })', copy) },
+    });
+    expect(keep.code, keep.stderr).toBe(0);
+    const shown = readFileSync(seen, 'utf8');
+    expect(shown).not.toContain('s3cret-pw');
+    expect(shown).toContain('"password": "********"');
+    expect(shown).toContain('// "password": "********" stands for the current password, which is kept');
+    expect(keep.stdout).not.toMatch(/password/);
+    expect(await password()).toBe('s3cret-pw');
+    const change = await runFormctl(['form', 'edit', String(id), '--yes'], {
+      env: { ...fx.env, EDITOR: editorScript('(d) => ({ ...d, password: "new-pw" })') },
+    });
+    expect(change.code, change.stderr).toBe(0);
+    expect(await password()).toBe('new-pw');
+    const clear = await runFormctl(['form', 'edit', String(id), '--yes'], { env: { ...fx.env, EDITOR: editorScript('(d) => ({ ...d, password: null })') } });
+    expect(clear.code, clear.stderr).toBe(0);
+    expect(await password()).toBeNull();
+  });
+
   it('edit refuses before opening the editor when it could not be confirmed or there is no terminal editor (exit 2)', async () => {
     const id = await createExample();
     const marker = join(fx.home.dir, `opened-${id}`);

@@ -11,6 +11,7 @@ import { documentText, toDocument } from '../../forms/document.js';
 import { droppedFieldAttributes, warnDroppedAttributes } from '../../forms/dropped-attributes.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
+import { MASK, SECRET_KEYS, maskedCopy, unmaskedEdit } from '../../forms/secrets.js';
 import { write } from '../../io/iostreams.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, addYesOption, examples } from '../shared.js';
@@ -85,6 +86,9 @@ const HEADER = [
   '// Server-computed fields (counts, share_url, timestamps) are left out; fields you delete keep their value.',
 ];
 
+/** Said when the form's password is shown as the mask (docs/forms.md, "Secrets"). */
+const SECRET_HEADER = `// "password": "${MASK}" stands for the current password, which is kept: write a new one to change it, or null to remove it.`;
+
 /** Drops the leading `//` lines formctl put there; comments are not JSON. */
 function stripHeader(text: string): string {
   const lines = text.split('\n');
@@ -121,7 +125,10 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
   assertCanEdit(o);
   const client = await o.api();
   const current = await resolveForm(client, o.form);
-  const original = documentText(toDocument(current));
+  // The password is not written to disk: the file shows the mask, and a mask left as it is keeps it.
+  const shown = maskedCopy(toDocument(current));
+  const original = documentText(shown);
+  const head = SECRET_KEYS.some((k) => shown[k] === MASK) ? [...HEADER, SECRET_HEADER] : HEADER;
   const dir = await mkdtemp(join(tmpdir(), 'formctl-edit-'));
   const file = join(dir, `form-${current.id}.json`);
   // The user's last edit, once there is one: if the update then fails (a concurrent change, a 422, a
@@ -133,7 +140,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
     let problem: string | undefined;
     let lastRejected: string | undefined;
     for (;;) {
-      const header = problem ? [...HEADER, '//', ...problem.split('\n').map((l) => `// ERROR: ${l}`)] : HEADER;
+      const header = problem ? [...head, '//', ...problem.split('\n').map((l) => `// ERROR: ${l}`)] : head;
       await writeFile(file, `${header.join('\n')}\n${body}`, { mode: 0o600 });
       await o.editor(file);
       const edited = stripHeader(await readFile(file, 'utf8'));
@@ -150,7 +157,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
         );
       }
       try {
-        const doc = parseFormJson(edited, 'The edited form');
+        const doc = unmaskedEdit(parseFormJson(edited, 'The edited form'), current);
         // Attributes a kept field leaves out are erased (docs/forms.md, "Attributes a field leaves
         // out"): named as update and apply name them, after the diff; here the question on the diff
         // (or --yes) is what confirms them.
