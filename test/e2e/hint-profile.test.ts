@@ -8,7 +8,7 @@ import { useSandboxFixture } from '../helpers/fixture.js';
 // FORMCTL_PROFILE: pasted into another shell, it acts on the same profile. From the built binary.
 // The token comes from FORMCTL_TOKEN, so the profile named needs no saved entry.
 
-const fx = useSandboxFixture({ seed: 5 });
+const fx = useSandboxFixture({ seed: 5, allowPrivateWebhooks: true });
 
 describe('hints name the profile given by --profile or FORMCTL_PROFILE', () => {
   it('an error hint from the API layer (webhook delete of an id that is gone)', async () => {
@@ -57,6 +57,23 @@ describe('hints name the profile given by --profile or FORMCTL_PROFILE', () => {
     const r = await runFormctl(['--profile', 'my box', 'webhook', 'delete', '1', '999', '--yes'], { env: fx.home.env });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain("hint: See its webhooks with `formctl --profile 'my box' webhook list 1`.");
+  });
+
+  it('notes after a change: an unsigned webhook (the form argument quoted) and fields a form update removed', async () => {
+    const env = { ...fx.env, FORMCTL_PROFILE: 'ci-box' };
+    const slug = JSON.parse((await runFormctl(['form', 'get', '1', '--json', 'slug'], { env })).stdout).slug as string;
+    const hook = await runFormctl(['webhook', 'create', slug, '--url', 'http://127.0.0.1:9/hook', '--allow-private', '--json', 'id'], { env });
+    expect(hook.code, hook.stderr).toBe(0);
+    const id = JSON.parse(hook.stdout).id as number;
+    expect(hook.stderr).toContain(`Sign them with \`formctl --profile ci-box webhook rotate-secret ${slug} ${id}\``);
+    const props = JSON.parse((await runFormctl(['form', 'get', '1', '--json', 'properties'], { env })).stdout).properties as unknown[];
+    const file = join(fx.work, 'fewer.json');
+    writeFileSync(file, JSON.stringify({ properties: props.slice(1) }));
+    const upd = await runFormctl(['form', 'update', '1', '--file', file, '--yes'], { env });
+    expect(upd.code, upd.stderr).toBe(0);
+    expect(upd.stderr).toContain('(`formctl --profile ci-box form restore 1` puts it back)');
+    const back = await runFormctl(['form', 'restore', '1', '--yes'], { env });
+    expect(back.code, back.stderr).toBe(0);
   });
 
   it('member add for an existing member shows set-role with the profile', async () => {

@@ -7,6 +7,7 @@ import { NotFoundError } from '../../api/errors.js';
 import { type Form, createForm, getForm } from '../../api/forms.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { readFormFile } from '../../forms/backups.js';
 import { formDiff } from '../../forms/diff.js';
@@ -199,7 +200,7 @@ async function applyTo(o: FormApplyOptions, doc: Record<string, unknown>, client
       change: doc,
       backupDir: await o.backupDir(existing.id),
     });
-    await reportSafeUpdate(o.io, o, result, { showDiff: true });
+    await reportSafeUpdate(o.io, o, result, { showDiff: true, formctl: `formctl${await profileWords(o.context)}` });
     return;
   }
 

@@ -321,7 +321,7 @@ async function copyOnto(o: FormCopyOptions, c: OntoInput): Promise<void> {
     const secrets = await chooseSecrets(o, c.hooks, c.secretFromFile);
     if (c.format.kind !== 'json' && c.format.kind !== 'ndjson') {
       if (c.droppedDiff && o.io.stdoutIsTTY) await write(o.io.stdout, c.droppedDiff);
-      await reportSafeUpdate(o.io, o, result, { showDiff: true });
+      await reportSafeUpdate(o.io, o, result, { showDiff: true, formctl: `formctl${c.target.profileFlag ?? ''}` });
     }
     const existing = c.hooks.length ? await listWebhooks(client, current.id) : [];
     const fresh = c.hooks.filter((h) => {

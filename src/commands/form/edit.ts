@@ -181,7 +181,7 @@ export async function formEditRun(o: FormEditOptions): Promise<void> {
           },
         });
         if (result.outcome === 'dry-run') await warnDroppedAttributes(o.io, current.id, dropped, 'dry-run', `formctl${await profileWords(o.context)}`);
-        await reportSafeUpdate(o.io, {}, result);
+        await reportSafeUpdate(o.io, {}, result, { formctl: `formctl${await profileWords(o.context)}` });
         return;
       } catch (err) {
         if (!(err instanceof UsageError) || err.message === NO_CONFIRM) throw err;

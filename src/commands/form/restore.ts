@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { getForm } from '../../api/forms.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { listBackupsIn, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
@@ -45,6 +46,8 @@ export type FormRestoreOptions = FlagsOf<typeof formRestoreCommand> &
     form: string;
     /** The per-form lock (src/forms/lock.ts), taken after the confirmation. */
     lock?: FormLocker;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
   };
 
 /** `formctl form restore <id|slug>`. */
@@ -57,6 +60,7 @@ export function newFormRestoreCommand(f: Factory, runF = formRestoreRun) {
       backupDir: (id) => backupDirFor(f, id),
       legacyBackupDir: (id) => legacyBackupDirFor(f, id),
       lock: formLockFor(f),
+      context: f.context,
       prompter: f.prompter,
       now: f.now,
       form: await resolveFormArg(f, form),
@@ -111,5 +115,5 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
       return o.prompter().confirm({ message: `Restore form ${id} from ${path}?`, flag: '--yes', default: false });
     },
   });
-  await reportSafeUpdate(o.io, o, result);
+  await reportSafeUpdate(o.io, o, result, { formctl: `formctl${await profileWords(o.context)}` });
 }

@@ -144,7 +144,13 @@ export async function confirmDroppedAttributes(
 }
 
 /** Reports a safe-update result the same way for update, restore and apply. */
-export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: SafeUpdateResult, o: { showDiff?: boolean } = {}): Promise<void> {
+export async function reportSafeUpdate(
+  io: IOStreams,
+  output: OutputFlags,
+  r: SafeUpdateResult,
+  o: { showDiff?: boolean; /** How a command in a note starts (`formctl --profile P` when one was given). */ formctl?: string } = {},
+): Promise<void> {
+  const formctl = o.formctl ?? 'formctl';
   const format = resolveFormat(io, output);
   const json = format.kind === 'json' || format.kind === 'ndjson';
   if (r.outcome === 'unchanged') {
@@ -170,7 +176,7 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     if (r.slug.now === r.slug.sent) {
       await notice(
         io,
-        `form ${r.form.id} is now "${r.slug.sent}": links and documents that name the old slug need the new one (\`formctl form pull ${r.form.id}\` refreshes a pulled file).`,
+        `form ${r.form.id} is now "${r.slug.sent}": links and documents that name the old slug need the new one (\`${formctl} form pull ${r.form.id}\` refreshes a pulled file).`,
         'warning',
       );
     } else {
@@ -192,7 +198,7 @@ export async function reportSafeUpdate(io: IOStreams, output: OutputFlags, r: Sa
     // A `properties` list replaces the whole list: say so, since answers to those fields stop showing.
     await notice(
       io,
-      `removed ${fieldList(r.removedFields)} from form ${r.form.id}; the previous version is in ${r.backup} (\`formctl form restore ${r.form.id}\` puts it back).`,
+      `removed ${fieldList(r.removedFields)} from form ${r.form.id}; the previous version is in ${r.backup} (\`${formctl} form restore ${r.form.id}\` puts it back).`,
       'warning',
     );
   }
@@ -321,7 +327,7 @@ export async function formUpdateRun(o: FormUpdateOptions): Promise<void> {
       backupDir: await o.backupDir(current.id),
       slug: slug !== undefined && slug !== current.slug ? slug : undefined,
     });
-    await reportSafeUpdate(o.io, o, result);
+    await reportSafeUpdate(o.io, o, result, { formctl: `formctl${await profileWords(o.context)}` });
   } finally {
     await release?.();
   }

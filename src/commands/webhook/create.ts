@@ -93,7 +93,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
   if (secret !== undefined) body.data.webhook_secret = secret;
   if (logic) body.logic = logic;
   const created = await createWebhook(client, formId, body);
-  if (secret === undefined) await notice(o.io, unsignedWarning(o.form, created.id), 'warning');
+  if (secret === undefined) await notice(o.io, unsignedWarning(o.form, created.id, `formctl${await profileWords(o.context)}`), 'warning');
 
   const view = webhookView(created, o.showSecret);
   if (format.kind === 'json' || format.kind === 'ndjson') {

@@ -3,6 +3,7 @@ import { Argument, type Command, type OptionValues } from '@commander-js/extra-t
 import { completes } from '../../completion/kinds.js';
 import type { Factory } from '../../factory.js';
 import { parseIdText } from '../../io/ids.js';
+import { shellWord } from '../../io/shell-word.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type JsonFormat, escapeControls, notice, pickFields, writeJq, writeObject } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
@@ -40,9 +41,10 @@ export const ALLOW_PRIVATE_WARNING =
   '--allow-private: not checking HTTPS or public addresses; only a service that allows private webhook URLs (e.g. `formctl sandbox --allow-private-webhooks`) will accept this URL.';
 
 /** Said whenever a webhook is left without a secret: nothing then proves a delivery came from the service. */
-export function unsignedWarning(form: string, webhookId: unknown): string {
+export function unsignedWarning(form: string, webhookId: unknown, formctl = 'formctl'): string {
   const id = escapeControls(String(webhookId), { all: true });
-  return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`formctl webhook rotate-secret ${form} ${id}\` (or \`formctl webhook update ${form} ${id} --secret-file <file>\`).`;
+  const f = escapeControls(shellWord(form), { all: true });
+  return `deliveries of webhook ${id} are not signed: receivers cannot tell them from forgeries. Sign them with \`${formctl} webhook rotate-secret ${f} ${id}\` (or \`${formctl} webhook update ${f} ${id} --secret-file <file>\`).`;
 }
 
 /** A message that follows a colon mid-sentence: its first letter lower-cased, unless it opens an acronym (TLS, HTTP). */

@@ -3,6 +3,7 @@ import { updateWebhook } from '../../api/webhooks.js';
 import { CliError, UsageError } from '../../errors.js';
 import { ValidationError } from '../../api/errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type Resolver, throwIfInvalid, validateWebhookData } from '../../webhooks/rules.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
@@ -37,7 +38,8 @@ function webhookUpdateCommand() {
 }
 
 export type WebhookUpdateOptions = FlagsOf<typeof webhookUpdateCommand> &
-  Pick<Factory, 'io' | 'api'> & {
+  Pick<Factory, 'io' | 'api'> &
+  Partial<Pick<Factory, 'context'>> & {
     resolve?: Resolver;
     form: string;
     id: number;
@@ -47,7 +49,7 @@ export type WebhookUpdateOptions = FlagsOf<typeof webhookUpdateCommand> &
 export function newWebhookUpdateCommand(f: Factory, runF = webhookUpdateRun) {
   return webhookUpdateCommand().action(async (formArg, idArg, flags) => {
     const { form, id } = await resolveWebhookArgs(f, formArg, idArg);
-    return runF({ ...flags, io: f.io, api: f.api, form, id });
+    return runF({ ...flags, io: f.io, api: f.api, context: f.context, form, id });
   });
 }
 
@@ -101,7 +103,7 @@ export async function webhookUpdateRun(o: WebhookUpdateOptions): Promise<void> {
     }
     throw err;
   });
-  if (noSecret) await notice(o.io, unsignedWarning(o.form, o.id), 'warning');
+  if (noSecret) await notice(o.io, unsignedWarning(o.form, o.id, `formctl${await profileWords(o.context)}`), 'warning');
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(o.io, format, webhookView(updated, o.showSecret), []);
     const masked = printsData(format) ? maskedHeadersNote([updated], o.showSecret) : undefined;

@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { createWorkspace } from '../../api/workspaces.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { escapeControls, resolveFormat, success, writeObject } from '../../io/output.js';
 import { type FlagsOf, addOutputOptions, examples } from '../shared.js';
 import { WORKSPACE_FIELDS } from './shared.js';
@@ -18,11 +19,15 @@ function workspaceCreateCommand() {
   ]);
 }
 
-export type WorkspaceCreateOptions = FlagsOf<typeof workspaceCreateCommand> & Pick<Factory, 'io' | 'api' | 'prompter'>;
+export type WorkspaceCreateOptions = FlagsOf<typeof workspaceCreateCommand> &
+  Pick<Factory, 'io' | 'api' | 'prompter'> & {
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
+  };
 
 /** `formctl workspace create`. */
 export function newWorkspaceCreateCommand(f: Factory, runF = workspaceCreateRun) {
-  return workspaceCreateCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter }));
+  return workspaceCreateCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, context: f.context }));
 }
 
 /** Creates the workspace and prints it (✓ line on a TTY, the object with --json). */
@@ -36,7 +41,7 @@ export async function workspaceCreateRun(o: WorkspaceCreateOptions): Promise<voi
   } else if (o.io.stdoutIsTTY) {
     await success(
       o.io,
-      `Created workspace ${escapeControls(String(ws.name), { all: true })} (id ${ws.id}). Make it the default: formctl workspace use ${ws.id}`,
+      `Created workspace ${escapeControls(String(ws.name), { all: true })} (id ${ws.id}). Make it the default: formctl${await profileWords(o.context)} workspace use ${ws.id}`,
     );
   } else {
     o.io.stdout.write(`${ws.id}\n`);

@@ -4,6 +4,7 @@ import { listWorkspaceForms } from '../../api/forms.js';
 import { deleteWorkspace, listWorkspaces } from '../../api/workspaces.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { escapeControls, notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { addOutputOptions, addYesOption, examples, type FlagsOf, workspaceIdArgument } from '../shared.js';
@@ -26,6 +27,8 @@ export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
     /** Forgets the workspace as the profile's default; returns the profile name when it was. */
     forgetDefault?: (id: number) => Promise<string | undefined>;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
     /** The <id> argument. */
     id: number;
   };
@@ -33,7 +36,7 @@ export type WorkspaceDeleteOptions = FlagsOf<typeof workspaceDeleteCommand> &
 /** `formctl workspace delete <id>`. */
 export function newWorkspaceDeleteCommand(f: Factory, runF = workspaceDeleteRun) {
   return workspaceDeleteCommand().action((id, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), id }),
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f), context: f.context, id }),
   );
 }
 
@@ -70,7 +73,11 @@ export async function workspaceDeleteRun(o: WorkspaceDeleteOptions): Promise<voi
   await deleteWorkspace(client, o.id);
   await writeDone(o.io, format, { id: o.id, deleted: true }, `Deleted workspace ${label}.`);
   const profile = await o.forgetDefault?.(o.id);
-  if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
+  if (profile)
+    await notice(
+      o.io,
+      `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl${await profileWords(o.context)} workspace use <id>\`).`,
+    );
 }
 
 /** How many forms the workspace has (one small page: `meta.total`), or undefined when it cannot be read. */

@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { leaveWorkspace } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { notice, resolveFormat, writeDone } from '../../io/output.js';
 import { confirmByTyping, confirmDestructive } from '../../io/prompter.js';
 import { formsPhrase, leaveNeedsCaller, leaveOrphans, orphanReason, passGuard, readWorkspaceFacts, settleCaller, workspaceLabel } from '../../members/guard.js';
@@ -27,6 +28,8 @@ export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
     /** Forgets the workspace as the profile's default; returns the profile name when it was. */
     forgetDefault?: (id: number) => Promise<string | undefined>;
+    /** The resolved context, for the profile a printed command names. */
+    context?: Factory['context'];
     /** The <id> argument. */
     id: number;
   };
@@ -34,7 +37,7 @@ export type WorkspaceLeaveOptions = FlagsOf<typeof workspaceLeaveCommand> &
 /** `formctl workspace leave <id>`. */
 export function newWorkspaceLeaveCommand(f: Factory, runF = workspaceLeaveRun) {
   return workspaceLeaveCommand().action((id, flags) =>
-    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f, { ownTokenOnly: true }), id }),
+    runF({ ...flags, io: f.io, api: f.api, prompter: f.prompter, forgetDefault: forgetDefaultWorkspace(f, { ownTokenOnly: true }), context: f.context, id }),
   );
 }
 
@@ -67,5 +70,9 @@ export async function workspaceLeaveRun(o: WorkspaceLeaveOptions): Promise<void>
   await leaveWorkspace(client, o.id);
   await writeDone(o.io, format, { id: o.id, left: true }, `You left ${ws}.`);
   const profile = await o.forgetDefault?.(o.id);
-  if (profile) await notice(o.io, `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl workspace use <id>\`).`);
+  if (profile)
+    await notice(
+      o.io,
+      `workspace ${o.id} was the default of profile ${profile}; it has none now (pick one with \`formctl${await profileWords(o.context)} workspace use <id>\`).`,
+    );
 }

@@ -70,6 +70,11 @@ describe('workspace create / update / delete', () => {
     await workspaceCreateRun({ io: tty.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops', emoji: '🛠' });
     const id = Number(/\(id (\d+)\)/.exec(tty.out())![1]);
     expect(tty.out()).toBe(`✓ Created workspace Ops (id ${id}). Make it the default: formctl workspace use ${id}\n`);
+    // With the profile from --profile (or FORMCTL_PROFILE), the command shown sets that profile's default.
+    const flagged = fakeIO({ tty: true });
+    const context = async () => ({ profileName: 'my box', profileSource: 'flag' }) as Awaited<ReturnType<Factory['context']>>;
+    await workspaceCreateRun({ io: flagged.io, api, context, prompter: () => scriptedPrompter().prompter, name: 'Ops P' });
+    expect(flagged.out()).toMatch(/Make it the default: formctl --profile 'my box' workspace use \d+\n$/);
 
     const piped = fakeIO();
     await workspaceCreateRun({ io: piped.io, api, prompter: () => scriptedPrompter().prompter, name: 'Ops 2' });
