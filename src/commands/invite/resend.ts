@@ -3,6 +3,7 @@ import { listInvites, resendInvite } from '../../api/invites.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { escapeControls, resolveFormat, writeDone } from '../../io/output.js';
+import { shellWord } from '../../io/shell-word.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples, parseId } from '../shared.js';
 import { INVITE_ACTION_FIELDS, INVITE_ID_HINT } from './shared.js';
 
@@ -47,7 +48,7 @@ export async function inviteResendRun(o: InviteResendOptions): Promise<void> {
     throw new UsageError(
       line(`Invite ${o.id} (${invite.email}) expired at ${invite.valid_until}: resending it would mail a link the service refuses, and does not extend it.`),
       line(
-        `Cancel it and invite again: formctl invite cancel ${o.id} -w ${workspaceId} && formctl member add ${invite.email} --role ${invite.role} -w ${workspaceId}`,
+        `Cancel it and invite again: formctl invite cancel ${o.id} -w ${workspaceId} && formctl member add ${shellWord(String(invite.email))} --role ${shellWord(String(invite.role))} -w ${workspaceId}`,
       ),
     );
   }

@@ -96,7 +96,7 @@ describe('invite resend', () => {
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       `error: Invite 5 (eve@example.com\\x0aerror: forged\\x09) expired at ${PAST}: resending it would mail a link the service refuses, and does not extend it.\n` +
-        'hint: Cancel it and invite again: formctl invite cancel 5 -w 7 && formctl member add eve@example.com\\x0aerror: forged\\x09 --role readonly -w 7\n',
+        "hint: Cancel it and invite again: formctl invite cancel 5 -w 7 && formctl member add 'eve@example.com\\x0aerror: forged\\x09' --role readonly -w 7\n",
     );
   });
 
