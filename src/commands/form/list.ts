@@ -3,6 +3,7 @@ import { type FormSummary, listWorkspaceForms } from '../../api/forms.js';
 import { hasMorePages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { VISIBILITIES } from '../../forms/document.js';
 import { DEFAULT_LIST_LIMIT, listLimit, moreNote, parsePositiveInt } from '../../io/limit.js';
@@ -24,14 +25,15 @@ function formListCommand() {
 }
 
 export type FormListOptions = FlagsOf<typeof formListCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'context'>> & {
     /** The workspace to list: `workspace` (the -w value), else the environment's or the profile's. */
     resolveWorkspace: (flag?: number) => Promise<number>;
   };
 
 /** `formctl form list`. */
 export function newFormListCommand(f: Factory, runF = formListRun) {
-  return formListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, now: f.now }));
+  return formListCommand().action((flags) => runF({ ...flags, io: f.io, api: f.api, resolveWorkspace: f.workspace, now: f.now, context: f.context }));
 }
 
 /**
@@ -101,7 +103,9 @@ export async function formListRun(o: FormListOptions): Promise<void> {
   const count = await writeList(o.io, format, rows(), FORM_SUMMARY_COLUMNS, {
     now: o.now(),
     loading: 'Loading forms…',
-    empty: filtered ? 'No forms match.' : `No forms in workspace ${workspaceId}. Create one with \`formctl form create --title <title>\`.`,
+    empty: filtered
+      ? 'No forms match.'
+      : `No forms in workspace ${workspaceId}. Create one with \`formctl${await profileWords(o.context)} form create -w ${workspaceId} --title <title>\`.`,
   });
   if (cut)
     await notice(o.io, o.page === undefined || pageInfo === undefined ? moreNote(count, 'forms', filtered) : pageNote(count, filtered, o.page, pageInfo));

@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { resolveForm } from '../../api/forms.js';
 import { type WebhookIntegration, listIntegrations } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -34,13 +35,16 @@ function integrationListCommand() {
 }
 
 export type IntegrationListOptions = FlagsOf<typeof integrationListCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'context'>> & {
     form: string;
   };
 
 /** `formctl integration list [form]`. */
 export function newIntegrationListCommand(f: Factory, runF = integrationListRun) {
-  return integrationListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
+  return integrationListCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, context: f.context, form: await resolveFormArg(f, form) }),
+  );
 }
 
 /**
@@ -57,7 +61,7 @@ export async function integrationListRun(o: IntegrationListOptions): Promise<voi
   const { rows: shown, cut } = applyLimit(rows, limit);
   await writeList(o.io, format, shown, COLUMNS, {
     now: o.now(),
-    empty: `Form ${o.form} has no integrations. Add a webhook with \`formctl webhook create ${o.form} --url https://…\`.`,
+    empty: `Form ${o.form} has no integrations. Add a webhook with \`formctl${await profileWords(o.context)} webhook create ${shellWord(o.form)} --url https://…\`.`,
   });
   if (cut) await notice(o.io, moreNote(shown.length, 'integrations'));
 }

@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { listWebhooks } from '../../api/webhooks.js';
 import type { Factory } from '../../factory.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { notice, resolveFormat, writeList } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
@@ -20,13 +21,16 @@ function webhookListCommand() {
 }
 
 export type WebhookListOptions = FlagsOf<typeof webhookListCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'context'>> & {
     form: string;
   };
 
 /** `formctl webhook list [form]`. */
 export function newWebhookListCommand(f: Factory, runF = webhookListRun) {
-  return webhookListCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
+  return webhookListCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, context: f.context, form: await resolveFormArg(f, form) }),
+  );
 }
 
 /** Lists webhooks with their secrets, header values and the secret parts of their URLs masked (unless --show-secret). */
@@ -39,7 +43,7 @@ export async function webhookListRun(o: WebhookListOptions): Promise<void> {
   const { rows, cut } = applyLimit(hooks, limit);
   await writeList(o.io, format, rows, LIST_COLUMNS, {
     now: o.now(),
-    empty: `Form ${o.form} has no webhooks. Add one with \`formctl webhook create ${o.form} --url https://…\`.`,
+    empty: `Form ${o.form} has no webhooks. Add one with \`formctl${await profileWords(o.context)} webhook create ${shellWord(o.form)} --url https://…\`.`,
   });
   // The table and TSV show header names only; JSON shows each name with its value masked.
   const masked = printsData(format) ? maskedHeadersNote(found.slice(0, rows.length), o.showSecret) : undefined;

@@ -5,6 +5,7 @@ import { messageOf } from '../../api/normalize.js';
 import { CliError } from '../../errors.js';
 import { apiPath } from '../../api/path.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { findProperty } from '../../forms/properties.js';
 import { parseFormRef } from '../../io/ids.js';
 import { write } from '../../io/iostreams.js';
@@ -32,13 +33,16 @@ function webhookTriggerCommand() {
 }
 
 export type WebhookTriggerOptions = FlagsOf<typeof webhookTriggerCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'context'>> & {
     form: string;
   };
 
 /** `formctl webhook trigger [form]`. */
 export function newWebhookTriggerCommand(f: Factory, runF = webhookTriggerRun) {
-  return webhookTriggerCommand().action(async (form, flags) => runF({ ...flags, io: f.io, api: f.api, now: f.now, form: await resolveFormArg(f, form) }));
+  return webhookTriggerCommand().action(async (form, flags) =>
+    runF({ ...flags, io: f.io, api: f.api, now: f.now, context: f.context, form: await resolveFormArg(f, form) }),
+  );
 }
 
 /**
@@ -108,5 +112,9 @@ export async function webhookTriggerRun(o: WebhookTriggerOptions): Promise<void>
       o.io,
       `sample values for the required field${filled.length === 1 ? '' : 's'} not given: ${filled.map((n) => escapeControls(n, { all: true })).join(', ')}.`,
     );
-  if (o.io.stderrIsTTY) await notice(o.io, `the form's active webhooks deliver now; see each one's attempts with \`formctl webhook events ${form.id} <id>\`.`);
+  if (o.io.stderrIsTTY)
+    await notice(
+      o.io,
+      `the form's active webhooks deliver now; see each one's attempts with \`formctl${await profileWords(o.context)} webhook events ${form.id} <id>\`.`,
+    );
 }

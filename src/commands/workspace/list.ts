@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { type Workspace, listWorkspaces } from '../../api/workspaces.js';
 import type { Factory } from '../../factory.js';
+import { profileWords } from '../hint-words.js';
 import { applyLimit, listLimit, moreNote } from '../../io/limit.js';
 import { type Column, notice, resolveFormat, writeList } from '../../io/output.js';
 import { withSpinner } from '../../io/spinner.js';
@@ -27,14 +28,15 @@ function workspaceListCommand() {
 }
 
 export type WorkspaceListOptions = FlagsOf<typeof workspaceListCommand> &
-  Pick<Factory, 'io' | 'api' | 'now'> & {
+  Pick<Factory, 'io' | 'api' | 'now'> &
+  Partial<Pick<Factory, 'context'>> & {
     defaultWorkspace: () => Promise<number | undefined>;
   };
 
 /** `formctl workspace list`. */
 export function newWorkspaceListCommand(f: Factory, runF = workspaceListRun) {
   return workspaceListCommand().action((flags) =>
-    runF({ ...flags, io: f.io, api: f.api, defaultWorkspace: async () => (await f.context()).workspace, now: f.now }),
+    runF({ ...flags, io: f.io, api: f.api, defaultWorkspace: async () => (await f.context()).workspace, now: f.now, context: f.context }),
   );
 }
 
@@ -54,6 +56,9 @@ export async function workspaceListRun(o: WorkspaceListOptions): Promise<void> {
     { header: 'Default', value: (w) => (w.default ? '*' : '') },
   ];
   const { rows, cut } = applyLimit(listed, limit);
-  await writeList(o.io, format, rows, columns, { now: o.now(), empty: 'No workspaces. Create one with `formctl workspace create --name <name>`.' });
+  await writeList(o.io, format, rows, columns, {
+    now: o.now(),
+    empty: `No workspaces. Create one with \`formctl${await profileWords(o.context)} workspace create --name <name>\`.`,
+  });
   if (cut) await notice(o.io, moreNote(rows.length, 'workspaces'));
 }

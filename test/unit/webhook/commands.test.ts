@@ -433,6 +433,14 @@ const HEADERS_NOTE =
   'note: the values of the custom headers X-Api-Key, X-Env are masked (••••): they may hold credentials. Pass --show-secret to print them (and the signing secret) in full.\n';
 
 describe('webhook list', () => {
+  it('with no webhooks, on a terminal, names webhook create with the --profile in effect, quoted', async () => {
+    const { api } = await stub((_req, res) => json(res, 200, []));
+    const io = fakeIO({ tty: true });
+    const context = async () => ({ profileName: 'my box', profileSource: 'env' }) as unknown as ResolvedContext;
+    await webhookListRun({ io: io.io, api, context, now: () => new Date(), form: '42' });
+    expect(io.err()).toBe("Form 42 has no webhooks. Add one with `formctl --profile 'my box' webhook create 42 --url https://…`.\n");
+  });
+
   it('masks secrets and header values in TSV and JSON unless --show-secret', async () => {
     const { api } = await stub((_req, res) => json(res, 200, [integration]));
     const io = fakeIO();
