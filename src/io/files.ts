@@ -88,13 +88,16 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** Whether a JSON value starts at `at` in the text: `{`, `[`, a string, a number, or a literal word. */
+function startsJsonValue(text: string, at: number): boolean {
+  return /^(?:[{["\d-]|(?:true|false|null)(?!\w))/.test(text.slice(at, at + 6));
+}
+
 /** Where JSON text (a value never starts otherwise) starts with something no JSON value does, the index of that character. */
 function notJsonAtAll(text: string): number | undefined {
   // JSON's white space only: \s would also skip a second byte order mark or a no-break space.
   const at = text.search(/[^ \t\n\r]/);
-  if (at < 0) return undefined;
-  const rest = text.slice(at, at + 6);
-  return /^[{["\d-]/.test(rest) || /^(?:true|false|null)(?![\w])/.test(rest) ? undefined : at;
+  return at < 0 || startsJsonValue(text, at) ? undefined : at;
 }
 
 /** One character of the input, for an error: as it is when printable ASCII, else its code point (U+FEFF). */
@@ -329,8 +332,7 @@ function jsonFailure(err: unknown, text: string): JsonFailure {
     const index = Number(position[2]);
     // Text after a complete value that starts another (NDJSON, two documents in a row): said as such,
     // not as a syntax error whose usual cause (a missing comma) would mislead.
-    if (position[1] === 'after' && /^(?:[{["\d-]|true|false|null)/.test(text.slice(index, index + 5)))
-      return { reason: 'more than one JSON value', index, kind: 'several' };
+    if (position[1] === 'after' && startsJsonValue(text, index)) return { reason: 'more than one JSON value', index, kind: 'several' };
     return { reason: `${reason.slice(0, position.index)}${position[1] === 'after' ? ' after the JSON value' : ''}`, index };
   }
   const start = notJsonAtAll(text);
@@ -365,8 +367,11 @@ export function parseJsonObject(text: string, source: string, o: JsonReadOptions
   const value = parseJsonText(text, source, o);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     if (!o.oneLine) throw notJsonObject(source, value, o.expected, o.hint);
-    const start = stripBom(text).search(/[^ \t\n\r]/);
-    throw new UsageError(`${source}, ${placeIn(stripBom(text), start, true)}: ${o.expected ?? 'a JSON object'} is needed, not ${jsonKind(value)}.`, o.hint);
+    const read = stripBom(text);
+    throw new UsageError(
+      `${source}, ${placeIn(read, read.search(/[^ \t\n\r]/), true)}: ${o.expected ?? 'a JSON object'} is needed, not ${jsonKind(value)}.`,
+      o.hint,
+    );
   }
   return value as Record<string, unknown>;
 }
