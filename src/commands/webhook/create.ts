@@ -10,7 +10,7 @@ import { cleanSecret, generateSecret, maskWebhookUrl } from '../../webhooks/secr
 import { UsageError } from '../../errors.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples, fileOption } from '../shared.js';
 import { ALLOW_PRIVATE_WARNING, addAllowPrivateOption, addShowSecretOption, unsignedWarning, writeNewSecret } from './shared.js';
-import { profileWords, shellWord } from '../hint-words.js';
+import { profileWords } from '../hint-words.js';
 import { formIdOf } from './target.js';
 import { WEBHOOK_FIELDS, maskedHeadersNote, maskedUrlNote, printsData, webhookView } from './view.js';
 import { collectHeader, headerObject } from './headers.js';
@@ -100,8 +100,7 @@ export async function webhookCreateRun(o: WebhookCreateOptions): Promise<void> {
     // The generated secret is printed beside the (masked) integration; a warning says how to read it
     // again when the chosen fields leave it out.
     if (choices.generateSecret) {
-      const again = `formctl${await profileWords(o.context)} webhook get ${shellWord(o.form)} ${shellWord(String(created.id))} --show-secret`;
-      await writeNewSecret(o.io, format, { ...view, generated_secret: secret }, secret!, again);
+      await writeNewSecret(o.io, format, { ...view, generated_secret: secret }, secret!, { form: o.form, id: created.id, context: o.context });
     } else await writeObject(o.io, format, view, []);
     const masked = printsData(format) ? maskedHeadersNote([created], o.showSecret) : undefined;
     if (masked) await notice(o.io, masked);

@@ -6,7 +6,6 @@ import { notice, resolveFormat } from '../../io/output.js';
 import { generateSecret } from '../../webhooks/secret.js';
 import { type FlagsOf, addFormArgument, addOutputOptions, examples } from '../shared.js';
 import { addWebhookIdArgument, resolveWebhookArgs, writeNewSecret } from './shared.js';
-import { profileWords, shellWord } from '../hint-words.js';
 import { webhookTarget } from './target.js';
 import { fullBody } from './body.js';
 
@@ -49,8 +48,7 @@ export async function webhookRotateSecretRun(o: WebhookRotateSecretOptions): Pro
   const secret = generateSecret();
   const updated = await updateWebhook(client, formId, o.id, fullBody(current, { secret }));
   if (format.kind === 'json' || format.kind === 'ndjson') {
-    const again = `formctl${await profileWords(o.context)} webhook get ${shellWord(o.form)} ${o.id} --show-secret`;
-    await writeNewSecret(o.io, format, { id: updated.id ?? o.id, form_id: formId, secret }, secret, again);
+    await writeNewSecret(o.io, format, { id: updated.id ?? o.id, form_id: formId, secret }, secret, { form: o.form, id: o.id, context: o.context });
   } else {
     if (o.io.stdoutIsTTY) await notice(o.io, `new signing secret for webhook ${o.id} follows; store it with your receiver.`);
     await write(o.io.stdout, `${secret}\n`);

@@ -4,6 +4,8 @@ import { completes } from '../../completion/kinds.js';
 import type { Factory } from '../../factory.js';
 import { parseIdText } from '../../io/ids.js';
 import { shellWord } from '../../io/shell-word.js';
+import type { ResolvedContext } from '../../config/resolve.js';
+import { profileWords } from '../hint-words.js';
 import type { IOStreams } from '../../io/iostreams.js';
 import { type JsonFormat, escapeControls, notice, pickFields, writeJq, writeObject } from '../../io/output.js';
 import { resolveFormArg, resolveIntegrationArg } from '../pickers.js';
@@ -58,7 +60,13 @@ export function afterColon(text: string): string {
  * `--jq` that leaves it out), a warning on stderr says so and names the command that prints it:
  * the service keeps the secret and `webhook get --show-secret` reads it back.
  */
-export async function writeNewSecret(io: IOStreams, format: JsonFormat, obj: object, secret: string, getCommand: string): Promise<void> {
+export async function writeNewSecret(
+  io: IOStreams,
+  format: JsonFormat,
+  obj: object,
+  secret: string,
+  webhook: { form: string; id: number; context?: () => Promise<ResolvedContext> },
+): Promise<void> {
   let printed = '';
   try {
     if (format.jq !== undefined) {
@@ -73,6 +81,7 @@ export async function writeNewSecret(io: IOStreams, format: JsonFormat, obj: obj
   } finally {
     if (!printed.includes(secret)) {
       const by = format.jq !== undefined ? '--jq' : `--json ${format.fields?.join(',')}`;
+      const getCommand = `formctl${await profileWords(webhook.context)} webhook get ${shellWord(webhook.form)} ${shellWord(String(webhook.id))} --show-secret`;
       await notice(io, `the new signing secret is not in the output (${by} leaves it out); print it with: ${getCommand}`, 'warning');
     }
   }
