@@ -4,7 +4,8 @@ import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { done, escapeControls, notice, resolveFormat, success, writeObject } from '../../io/output.js';
 import { promptsOffHint } from '../../io/prompter.js';
-import { profileFlag, shellWord } from '../../io/shell-word.js';
+import { shellWord } from '../../io/shell-word.js';
+import { profileWords } from '../hint-words.js';
 import { type FlagsOf, addOutputOptions, addWorkspaceOption, examples } from '../shared.js';
 import { isValidEmail, parseEmail, parseRole } from './shared.js';
 
@@ -78,8 +79,7 @@ export async function memberAddRun(o: MemberAddOptions): Promise<void> {
       }
       // The requested role was not applied: said on stderr, which scripts' logs keep (one line when piped).
       const was = typeof current === 'string' && current !== '' ? ` (${escapeControls(current, { all: true })})` : '';
-      const ctx = await o.context?.().catch(() => undefined);
-      const roleNote = `their role${was} was not changed; to make it ${role}, run \`formctl${profileFlag(ctx)} member set-role -w ${workspaceId} ${shellWord(email)} ${role}\`.`;
+      const roleNote = `their role${was} was not changed; to make it ${role}, run \`formctl${await profileWords(o.context)} member set-role -w ${workspaceId} ${shellWord(email)} ${role}\`.`;
       if (o.io.stdoutIsTTY) {
         await success(o.io, `${email} is already a member of workspace ${workspaceId}; nothing changed.`);
         await notice(o.io, roleNote);

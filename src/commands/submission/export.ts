@@ -16,7 +16,8 @@ import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.j
 import type { WholeListState } from '../../submissions/whole-list.js';
 import type { Factory } from '../../factory.js';
 import { write } from '../../io/iostreams.js';
-import { profileFlag, shellWord } from '../../io/shell-word.js';
+import { shellWord } from '../../io/shell-word.js';
+import { profileWords } from '../hint-words.js';
 import { escapeControls, jsonFormat, notice, splitList, writeObject } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { type FlagsOf, addFormArgument, examples, fileOption, jqOption, jsonOption } from '../shared.js';
@@ -311,8 +312,7 @@ type DownloadJobOptions = Pick<
 
 /** The command that fetches a job later: `--profile` is named when the profile came from a flag or FORMCTL_PROFILE (another shell would not pick it). */
 export async function resumeCommand(o: Pick<SubmissionExportOptions, 'context' | 'output'>, formId: number, jobId: string): Promise<string> {
-  const ctx = await o.context?.().catch(() => undefined);
-  return `formctl${profileFlag(ctx)} submission export-status ${formId} ${shellWord(jobId)} --download${o.output ? ` -o ${shellWord(o.output)}` : ''}`;
+  return `formctl${await profileWords(o.context)} submission export-status ${formId} ${shellWord(jobId)} --download${o.output ? ` -o ${shellWord(o.output)}` : ''}`;
 }
 
 /**
