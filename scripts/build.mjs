@@ -4,8 +4,8 @@
 // itself (below). The sandbox (dist/sandbox.js, imported by scripts and benches) stays an ES module.
 // Files are written atomically, chunks before entry points, so a build never breaks a formctl
 // process that is running from dist/ at the same moment (parallel test runs).
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, posix, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build, transformSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
@@ -98,55 +98,68 @@ const common = {
   write: false,
 };
 
-// The CLI, as CommonJS: Node's ESM loader costs a command that sends one request more CPU than
-// the request itself (it links every module of the graph, and an ES module import of a Node
-// built-in such as node:http evaluates all its exports, some of which load more of Node: node:http's
-// load Node's internal undici, node:fs's its streams and readline). A CommonJS file loads by
-// require(), and a built-in's exports are read only when used (docs/performance.md).
-const esm = await build({
+// The CLI, as one CommonJS file (dist/cli/main.cjs): Node's ESM loader costs a command that sends
+// one request more CPU than the request itself (it links every module of the graph, and an ES module
+// import of a Node built-in such as node:http evaluates all its exports, some of which load more of
+// Node: node:http's load Node's internal undici, node:fs's its streams and readline). A CommonJS file
+// loads by require(), and a built-in's exports are read only when used (docs/performance.md).
+//
+// One file, not code-split: a module reached only by import() (a command group, the program, a
+// lazily loaded helper) is still evaluated only when it is imported (esbuild wraps it in a function
+// run on first import), and the code cache loader (src/startup/code-cache.ts) reads, checks and
+// hands V8 one file and one cache instead of ~45 for a one-request command, which costs less CPU
+// even for a command that has to read the whole file (docs/performance.md, "One file for the CLI").
+// The exception is undici, the largest package and needed only behind a proxy: it is a file of its
+// own (dist/cli/undici.cjs, below), which the CLI requires when it imports 'undici'.
+const UNDICI_FILE = 'undici.cjs';
+const undiciApart = {
+  name: 'undici-apart',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.kind === 'dynamic-import'
+        ? { path: `./${UNDICI_FILE}`, external: true }
+        : { errors: [{ text: 'import undici with import() only: the CLI loads it only for a proxy (src/api/proxy.ts)' }] },
+    );
+  },
+};
+const cliBuild = await build({
   ...common,
   entryPoints: { main: 'src/main.ts' },
-  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+  plugins: [undiciApart, builtinsWithoutFacade(LOADED_AT_START)],
   outdir: cliDir,
   outExtension: { '.js': '.cjs' },
-  splitting: true,
-  format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
-  // Inline, so that the CommonJS step below maps its output back to src/ through it.
+  format: 'cjs',
+  // Inline, so that the step below maps its output back to src/ through it.
   sourcemap: 'inline',
   metafile: true,
 });
 
 /**
- * One output file of the ES module build as CommonJS, by esbuild's own transform: static imports
- * and exports become require() and module.exports. A dynamic import() of one of the build's own
- * files (a command group, the program, a lazily loaded helper) becomes a require() in a promise, as
- * esbuild writes one itself when it targets a runtime without import(); an import() of a package
- * from node_modules stays an import(), since several are ES modules only (chalk, ora, conf,
- * inquirer) and Node 20 cannot require() those.
+ * The CLI's file after esbuild, with its import()s made runnable by the code cache loader, whose
+ * vm.Script code cannot call import() without an experimental flag: an import() of a file of the
+ * build (undici.cjs) becomes a require() in a promise, giving what Node's import() gives for a
+ * CommonJS file (its module.exports as `default`); an import() of a package from node_modules goes
+ * through dist/cli/import.cjs, which Node's own loader compiles, since several are ES modules only
+ * (chalk, ora, conf, inquirer) and Node 20 cannot require() those.
  */
-function toCommonJs(file) {
-  const imports = esm.metafile.outputs[relative(root, file.path)].imports;
+function runnableByTheLoader(file) {
+  const imports = cliBuild.metafile.outputs[relative(root, file.path)].imports;
   let code = file.text;
-  for (const target of new Set(imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path))) {
-    const spec = posix.relative(posix.dirname(relative(root, file.path)), target);
-    const literal = `import(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)})`;
-    if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to turn into a require()`);
-    code = code.split(literal).join(`Promise.resolve().then(()=>require(${JSON.stringify(spec.startsWith('.') ? spec : `./${spec}`)}))`);
-  }
-  if (/\bimport\("\.\.?\//.test(code)) throw new Error(`${file.path}: an import() of a relative path is left after the CommonJS step`);
-  // A package's import() goes through dist/cli/import.cjs, which Node's own loader compiles: the
-  // CLI's other files run through vm.Script for their code cache (src/startup/code-cache.ts), and
-  // code compiled that way cannot call import() without an experimental flag.
-  const importer = posix.relative(posix.dirname(relative(root, file.path)), posix.join(relative(root, cliDir), IMPORTER));
-  for (const target of new Set(imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path))) {
+  const dynamic = [...new Set(imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path))];
+  const importer = `./${IMPORTER}`;
+  for (const target of dynamic) {
     const literal = `import(${JSON.stringify(target)})`;
-    if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to send through ${IMPORTER}`);
-    code = code.split(literal).join(`require(${JSON.stringify(importer.startsWith('.') ? importer : `./${importer}`)})(${JSON.stringify(target)})`);
+    if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to rewrite`);
+    const own = target.startsWith('./');
+    if (own && !existsAfterBuild.has(target.slice(2))) throw new Error(`${file.path}: ${literal} names no file of the build`);
+    const replacement = own
+      ? `Promise.resolve().then(()=>({default:require(${JSON.stringify(target)})}))`
+      : `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`;
+    code = code.split(literal).join(replacement);
   }
   if (/\bimport\(/.test(code.replace(/\/\/# sourceMappingURL=.*$/m, ''))) {
     // Checked loosely: a string or comment holding "import(" would stop the build, never pass it by.
-    throw new Error(`${file.path}: an import() is left after the CommonJS step; the code cache cannot run it`);
+    throw new Error(`${file.path}: an import() is left after the rewrite; the code cache cannot run it`);
   }
   const out = transformSync(code, {
     format: 'cjs',
@@ -164,7 +177,18 @@ function toCommonJs(file) {
     { path: `${file.path}.map`, contents: out.map },
   ];
 }
-const cliFiles = esm.outputFiles.flatMap(toCommonJs);
+const existsAfterBuild = new Set([UNDICI_FILE]);
+// undici from its public entry point, as one CommonJS file required by the CLI's proxy agent.
+const undiciBuild = await build({
+  ...common,
+  entryPoints: { undici: 'undici' },
+  external: [],
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+  outdir: cliDir,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+});
+const cliFiles = [...undiciBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
 
 // The sandbox, as an ES module (scripts and benches import dist/sandbox.js). Its bundled commander
 // and undici require() node:events and friends through the createRequire banner.
@@ -220,8 +244,9 @@ for (const [file, contents] of [
   writeFileSync(`${file}.${process.pid}.tmp`, contents);
   renameSync(`${file}.${process.pid}.tmp`, file);
 }
-const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`);
-// Entry points go last: a starting process reads them first, and they expect their chunks in place.
+const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`) && basename(p) !== UNDICI_FILE;
+// Entry points go last: a starting process reads them first, and they expect their chunks (and the
+// CLI its undici.cjs) in place.
 const ordered = [...cliFiles, ...sandbox.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 const written = new Set([loader.outputFiles[0].path, join(cliDir, IMPORTER)]);
 for (const file of ordered) {
@@ -267,8 +292,11 @@ for (const [file, contents] of [
 }
 // Files from older builds (chunks, or entry points a build no longer makes) are removed once they are
 // unlikely to be in use by a running process, so that dist/ (which npm packs) holds only this build.
-const dirs = [outdir, join(outdir, 'chunks'), cliDir, join(cliDir, 'chunks')];
+// dist/cli/chunks/ is from builds before the CLI was one file: it goes once it is empty.
+const dirs = [outdir, join(outdir, 'chunks'), cliDir, join(cliDir, 'chunks')].filter((dir) => existsSync(dir));
 for (const p of dirs.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)))) {
   if (dirs.includes(p) || written.has(p)) continue;
   if (Date.now() - statSync(p).mtimeMs > 10 * 60_000) unlinkSync(p);
 }
+const oldChunks = join(cliDir, 'chunks');
+if (existsSync(oldChunks) && readdirSync(oldChunks).length === 0) rmdirSync(oldChunks);

@@ -2,15 +2,24 @@
 // beside the target, then rename(2) over it, so a reader (or a crash) never sees half a file. Shared
 // by the client (form pull/apply, backups, the sandbox ready file, the rate budget, the completion
 // cache) and the sandbox's data file; it imports nothing of either (docs/architecture.md).
-import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { access, link, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './process-alive.js';
 
-/** Temp files are `<target>.<pid>.<8 hex>.tmp`: beside the target (same file system), and the pid says whose. */
+/**
+ * Temp files are `<target>.<pid>.<8 hex>.tmp`: beside the target (same file system), and the pid says
+ * whose. The hex only has to differ between the writes of one process (and from a file a dead
+ * process of the same pid left): every temp file is created exclusively (`wx`), so a name that is
+ * taken fails rather than being shared, never silently. Math.random is enough for that, and keeps
+ * node:crypto (~3 ms of CPU to load) off the path of a command that writes its rate budget
+ * (docs/performance.md, "node:crypto off a one-request command's path").
+ */
 export function tempPathFor(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const hex = Math.floor(Math.random() * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, '0');
+  return `${path}.${process.pid}.${hex}.tmp`;
 }
 
 /**

@@ -2,10 +2,10 @@
 // kept for a short while in the cache directory. Entries hold only ids and display names, never a
 // token. An entry is named by the request (the kind of id and its context) and holds everything
 // else that decides the answer (profile, base URL, config file version, a token from the
-// environment as its SHA-256), which a read compares.
-import { createHash } from 'node:crypto';
+// environment as its CRC-32), which a read compares.
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { cacheDir, configDir, configFileIn } from '../config/paths.js';
 
@@ -41,13 +41,15 @@ const NAME_MAX = 160;
  * the config file's mtime and size stand in for its content, so a login, logout or profile switch
  * changes the key.
  *
- * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by the start of its SHA-256,
+ * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by its CRC-32,
  * else the profile `FORMCTL_PROFILE` names, else `p` for the current one) and what was asked
  * (`v2.p.-.form.-.12`: the request's parts in the order of their names, form, kind, profile,
  * workspace, `-` where unset; ids and names a user typed, percent-encoded). Everything else is the
- * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as its SHA-256
- * (the one case that loads node:crypto, which would cost a Tab press from a saved profile ~3 ms on
- * Node 24 and 26). Requests that differ only in other settings (another base URL, a login since)
+ * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as its CRC-32
+ * (node:zlib's, the one case that loads node:zlib, ~1.5–2.5 ms of a Tab press on Node 24 and 26;
+ * node:crypto's SHA-256 cost 3–3.5 ms). A checksum says nothing usable of a token, and two of one
+ * user's tokens with the same one (a chance of one in 4 billion) would see each other's cached ids
+ * and names, which their owner may read anyway (docs/completion.md). Requests that differ only in other settings (another base URL, a login since)
  * share a file: the last answer wins, and a read for other settings is a miss.
  */
 export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | number | undefined>): CacheKey {
@@ -59,7 +61,7 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
     // No config file yet: env variables alone decide.
   }
   const token = env.FORMCTL_TOKEN ?? '';
-  const tokenHash = token === '' ? '' : createHash('sha256').update(token).digest('hex');
+  const tokenHash = token === '' ? '' : crc32(token).toString(16).padStart(8, '0');
   const material = JSON.stringify({
     ...parts,
     configDir: configDir(env),
@@ -72,7 +74,7 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
   // Whose answer it is: a token from the environment (by its hash), else the profile the
   // environment names, else the current one. So shells with other tokens or profiles keep their
   // own entries instead of taking turns at one file.
-  const whose = tokenHash ? `t${tokenHash.slice(0, 16)}` : `p${env.FORMCTL_PROFILE ?? ''}`;
+  const whose = tokenHash ? `t${tokenHash}` : `p${env.FORMCTL_PROFILE ?? ''}`;
   const name = [
     whose,
     ...Object.keys(parts)

@@ -45,8 +45,8 @@ const workspacesStub = (name: string) =>
     res.end(JSON.stringify([{ id: 1, name, icon: null, is_readonly: false }]));
   });
 
-// undici is bundled into its own chunk (dist/cli/chunks/undici-*.cjs), the others stay in node_modules.
-const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.includes(`/dist/cli/chunks/${h}-`)));
+// undici is bundled into a file of its own (dist/cli/undici.cjs), the others stay in node_modules.
+const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.endsWith(`/dist/cli/${h}.cjs`)));
 
 describe('startup loads nothing heavy', () => {
   it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))('--version answers from the shim alone', async () => {
@@ -64,9 +64,9 @@ describe('startup loads nothing heavy', () => {
       const r = await modulesLoadedBy(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Usage: formctl');
-      // The log works: it saw the CLI itself and its lazily loaded chunks.
+      // The log works: it saw the CLI itself, one file (scripts/build.mjs), and not its undici.
       expect(r.modules.some((m) => m.includes('/dist/cli/main.cjs'))).toBe(true);
-      expect(r.modules.some((m) => m.includes('/dist/cli/chunks/program-'))).toBe(true);
+      expect(r.modules.filter((m) => m.includes('/dist/cli/') && !m.includes('/dist/cli/main.cjs'))).toEqual([]);
       expect(heavyIn(r.modules)).toEqual([]);
     }
   });
@@ -101,6 +101,10 @@ describe('startup loads nothing heavy', () => {
         // nothing of dist/ went through Node's ESM loader (whose hooks log file URLs).
         expect(direct.modules.some((m) => m.startsWith('/') && m.includes('/dist/cli/main.cjs'))).toBe(true);
         expect(direct.modules.filter((m) => m.startsWith('file:') && m.includes('/dist/'))).toEqual([]);
+        // The rate budget's file name and its temp file's need no node:crypto (~3 ms of CPU to load):
+        // a CRC-32 from node:zlib, which the code cache's check loads anyway (docs/performance.md).
+        expect(direct.modules).toContain('internal:zlib');
+        expect(direct.modules).not.toContain('internal:crypto');
         // jq (WebAssembly) is loaded only for --jq.
         const filtered = await modulesLoadedBy(['workspace', 'list', '--jq', '.[0].name'], env);
         expect([filtered.code, filtered.stdout]).toEqual([0, 'A\n']);
@@ -108,7 +112,7 @@ describe('startup loads nothing heavy', () => {
         // NO_PROXY=* still sends it direct, but the proxy agent (the undici package) is what decides.
         const proxied = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], { ...env, HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '*' });
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
-        expect(heavyIn(proxied.modules).some((m) => m.includes('/dist/cli/chunks/undici-'))).toBe(true);
+        expect(heavyIn(proxied.modules).some((m) => m.endsWith('/dist/cli/undici.cjs'))).toBe(true);
       } finally {
         await server.close();
       }
@@ -116,7 +120,7 @@ describe('startup loads nothing heavy', () => {
   );
 
   it.skipIf(!existsSync(join(ROOT, 'dist', 'complete.cjs')))(
-    'a Tab answered from the completion cache loads no node:crypto for a saved profile; only a token in FORMCTL_TOKEN is hashed',
+    'a Tab answered from the completion cache loads no hashing module for a saved profile, and never node:crypto; only a token in FORMCTL_TOKEN is checksummed (node:zlib)',
     async () => {
       const server = await workspacesStub('Acme');
       const dir = mkdtempSync(join(tmpdir(), 'formctl-tabcrypto-'));
@@ -129,6 +133,7 @@ describe('startup loads nothing heavy', () => {
         const tab = (extra: NodeJS.ProcessEnv = {}) =>
           modulesLoadedBy(['__complete', 'workspace', 'use', ''], { ...home, ...frozenClockEnv(Date.now()), ...extra });
         const crypto = (modules: string[]) => modules.includes('internal:crypto');
+        const zlib = (modules: string[]) => modules.includes('internal:zlib');
         const miss = await tab();
         expect([miss.code, miss.stdout]).toEqual([0, '1\tAcme\n:0\n']);
         const hit = await tab();
@@ -137,22 +142,25 @@ describe('startup loads nothing heavy', () => {
         expect(hit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
         expect(hit.modules).toContain('internal:fs');
         expect(crypto(hit.modules)).toBe(false);
+        expect(zlib(hit.modules)).toBe(false);
         // The entry names the request, holds no token, and is the one the hit read.
         const entries = readdirSync(join(dir, 'cache', 'completion'));
         expect(entries).toEqual(['v2.p.-.workspace.-.-.json']);
         expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_saved_profile_token');
-        // A token from the environment is hashed into the entry's key (node:crypto loaded), never written.
+        // A token from the environment is checksummed into the entry's key (node:zlib loaded, not node:crypto), never written.
         const envToken = { FORMCTL_TOKEN: 'fsk_env_token_1', FORMCTL_BASE_URL: url };
         expect((await tab(envToken)).stdout).toBe('1\tAcme\n:0\n');
         const envHit = await tab(envToken);
         expect(envHit.stdout).toBe('1\tAcme\n:0\n');
         expect(envHit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
-        expect(crypto(envHit.modules)).toBe(true);
+        expect(zlib(envHit.modules)).toBe(true);
+        expect(crypto(envHit.modules)).toBe(false);
         for (const entry of readdirSync(join(dir, 'cache', 'completion')))
           expect(readFileSync(join(dir, 'cache', 'completion', entry), 'utf8')).not.toContain('fsk_env_token_1');
         // Each has its own entry: the profile's is still served, without a request.
         expect(readdirSync(join(dir, 'cache', 'completion'))).toHaveLength(2);
-        expect(crypto((await tab()).modules)).toBe(false);
+        const again = await tab();
+        expect([crypto(again.modules), zlib(again.modules)]).toEqual([false, false]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
         await server.close();
