@@ -13,7 +13,7 @@ import { processAlive } from './process-alive.js';
  * process of the same pid left): every temp file is created exclusively (`wx`), so a name that is
  * taken fails rather than being shared, never silently. Math.random is enough for that, and keeps
  * node:crypto (~3 ms of CPU to load) off the path of a command that writes its rate budget
- * (docs/performance.md, "node:crypto off a one-request command's path").
+ * (docs/performance.md, "One file for the CLI").
  */
 export function tempPathFor(path: string): string {
   const hex = Math.floor(Math.random() * 0x1_0000_0000)

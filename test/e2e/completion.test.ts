@@ -81,13 +81,11 @@ describe('formctl __complete', () => {
 
   it('loads neither the CLI bundle nor Commander, conf or undici on a cache hit', async () => {
     // The load log (a preload that records every module resolved, by require() or import) names
-    // each package loaded from node_modules or bundled into dist/ (undici is its own chunk), and the
-    // CLI's own entry (dist/cli/main.cjs, which requires the chunk Commander is bundled into).
+    // each package loaded from node_modules or bundled into dist/ (undici is a file of its own), and
+    // the CLI itself (dist/cli/main.cjs, one file, with Commander bundled into it).
     const log = join(home.dir, 'loads.log');
     const named = (line: string): string | undefined =>
-      (/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ??
-        /\/dist\/cli\/chunks\/(undici)-/.exec(line) ??
-        /\/(dist\/cli\/(?:main\.cjs|chunks\/))/.exec(line))?.[1];
+      (/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ?? /\/dist\/cli\/(undici)\.cjs$/.exec(line) ?? /\/(dist\/cli\/main\.cjs)$/.exec(line))?.[1];
     // The miss and the hit at one instant (the processes' clocks stand still): the entry is fresh however slow the machine.
     const frozen = frozenClockEnv(Date.now());
     const loads = async () => {
@@ -109,11 +107,10 @@ describe('formctl __complete', () => {
     };
     const heavy = ['conf', 'undici', '@inquirer/prompts', 'ora', 'chalk', 'commander', 'cli-table3'];
     // The miss proves the log sees what loads: its HTTP request, with a proxy variable set, loads
-    // undici; and the CLI, with its chunks, shows in it.
+    // undici; and the CLI shows in it.
     const miss = await loads();
     expect(miss.has('undici')).toBe(true);
     expect(miss.has('dist/cli/main.cjs')).toBe(true);
-    expect(miss.has('dist/cli/chunks/')).toBe(true);
     // The hit is answered by bin/formctl.js from the cache (src/completion/fast.ts): nothing of the CLI loads.
     const hit = await loads();
     expect(stub.requests).toHaveLength(1);
