@@ -150,8 +150,8 @@ function runnableByTheLoader(file) {
   for (const target of dynamic) {
     const literal = `import(${JSON.stringify(target)})`;
     if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to rewrite`);
-    const own = target.startsWith('./');
-    if (own && !existsAfterBuild.has(target.slice(2))) throw new Error(`${file.path}: ${literal} names no file of the build`);
+    const own = target === `./${UNDICI_FILE}`;
+    if (!own && target.startsWith('.')) throw new Error(`${file.path}: ${literal} names no file of the build`);
     const replacement = own
       ? `Promise.resolve().then(()=>({default:require(${JSON.stringify(target)})}))`
       : `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`;
@@ -177,7 +177,6 @@ function runnableByTheLoader(file) {
     { path: `${file.path}.map`, contents: out.map },
   ];
 }
-const existsAfterBuild = new Set([UNDICI_FILE]);
 // undici from its public entry point, as one CommonJS file required by the CLI's proxy agent.
 const undiciBuild = await build({
   ...common,
@@ -187,6 +186,7 @@ const undiciBuild = await build({
   outdir: cliDir,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
+  sourcemap: 'linked',
 });
 const cliFiles = [...undiciBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
 
