@@ -15,8 +15,8 @@ export interface WaitOptions {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
-  /** The command that fetches the job later, for the wait-timeout hint. */
-  resumeCommand?: string;
+  /** The command that fetches the job later, for the wait-timeout hint (export's resumeCommand: its words quoted, its profile named). */
+  resumeCommand: string;
   onStatus?: (s: ExportStatus) => void;
 }
 
@@ -47,7 +47,7 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
     if (left <= 0) {
       throw new NetworkError(
         `Gave up waiting for export job ${o.jobId} after ${Math.round(o.timeoutMs / 1000)} s (last status: ${s.status}).`,
-        `It may still finish: run \`${o.resumeCommand ?? `formctl submission export-status ${o.formId} ${o.jobId} --download`}\`, or raise --wait-timeout.`,
+        `It may still finish: run \`${o.resumeCommand}\`, or raise --wait-timeout.`,
       );
     }
     // A small job is often done within a second: the first polls come sooner, then every pollMs.

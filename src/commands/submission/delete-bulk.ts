@@ -33,6 +33,7 @@ import {
 import { bulkPacer } from '../../submissions/bulk-update.js';
 import { inputProperties } from '../../submissions/fields.js';
 import type { WholeListState } from '../../submissions/whole-list.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import type { FlagsOf } from '../shared.js';
 import type { submissionDeleteCommand } from './shared.js';
 
@@ -42,6 +43,8 @@ import type { submissionDeleteCommand } from './shared.js';
 export type SubmissionBulkDeleteOptions = FlagsOf<typeof submissionDeleteCommand> &
   Pick<Factory, 'io' | 'api' | 'prompter'> & {
     form: string;
+    /** Where the profile came from, so that the resume command names it when another shell would not pick it (profileWords). */
+    context?: () => Promise<{ profileName: string; profileSource: string }>;
     now: () => number;
     sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
     signal?: AbortSignal;
@@ -142,7 +145,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (await stat(results).catch(() => undefined)) {
     throw new UsageError(
       `${results} already exists: it is the log of an earlier run.`,
-      `Continue it with --resume --results ${results}, or choose another name with --results.`,
+      `Continue it with --resume --results ${shellWord(results)}, or choose another name with --results.`,
     );
   }
 
@@ -268,7 +271,10 @@ async function execute(
   const pacer = bulkPacer(client, { now: o.now, sleep: o.sleep });
   const line = createStatusLine(o.io, o.now);
   const record = (r: DeleteRecord) => log.stream.write(JSON.stringify(r) + '\n');
-  const resumeHint = where.results ? `continue with: formctl submission delete ${form.id} --resume --results ${where.results}` : undefined;
+  // Pasted into another shell, it continues this very run: the profile named when that shell would not pick it, the log's path quoted.
+  const resumeCommand = where.results
+    ? `formctl${await profileWords(o.context)} submission delete ${form.id} --resume --results ${shellWord(where.results)}`
+    : undefined;
   try {
     for (const id of ids) {
       if (o.signal?.aborted) throw new InterruptedError();
@@ -297,7 +303,7 @@ async function execute(
   } catch (err) {
     line.done();
     await log.close().catch(() => undefined);
-    if (resumeHint) await notice(o.io, `stopped after ${tally.deleted + tally.gone} of ${ids.length}; ${resumeHint}`);
+    if (resumeCommand) await notice(o.io, `stopped after ${tally.deleted + tally.gone} of ${ids.length}; continue with: ${resumeCommand}`);
     throw err;
   }
   line.done();
@@ -316,7 +322,7 @@ async function execute(
     throw new CliError(
       `${summary} ${tally.failed} failed (see ${where.results ?? 'the log'}).`,
       ExitCode.partial,
-      resumeHint ? `Retry them: ${resumeHint.replace(/^continue with: /, '')}` : undefined,
+      resumeCommand ? `Retry them: ${resumeCommand}` : undefined,
     );
   }
   if (!jsonFormat(o)) await success(o.io, summary);

@@ -31,6 +31,7 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
         io: f.io,
         api: f.api,
         prompter: f.prompter,
+        context: () => f.context(),
         now: () => f.now().getTime(),
         sleep: abortableSleep,
         signal: f.signal,

@@ -90,11 +90,14 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
       },
     });
     const first = fakeIO();
-    await expect(submissionBulkDeleteRun(opts({ from: file, yes: true, api: async () => counting, signal: ctl.signal }, first))).rejects.toBeInstanceOf(
-      InterruptedError,
-    );
-    const log = join(dir, 'backup.csv.log.ndjson');
-    expect(first.err()).toContain(`continue with: formctl submission delete ${sb.formId} --resume --results ${log}`);
+    // The log's path needs quoting, and the profile came from --profile: the command to continue
+    // names both as another shell needs them.
+    const log = join(dir, "run's log.ndjson");
+    const context = async () => ({ profileName: 'ci-box', profileSource: 'flag' });
+    await expect(
+      submissionBulkDeleteRun(opts({ from: file, yes: true, results: log, context, api: async () => counting, signal: ctl.signal }, first)),
+    ).rejects.toBeInstanceOf(InterruptedError);
+    expect(first.err()).toContain(`continue with: formctl --profile ci-box submission delete ${sb.formId} --resume --results '${dir}/run'\\''s log.ndjson'\n`);
     expect((await ids()).length).toBe(before.length - 2);
 
     // A kill between the DELETE and its record: the log says "deleting" only; and one planned
