@@ -239,9 +239,11 @@ function noStats(): BulkStats {
 /** The closing lines on stderr: how far an interrupted run got and how to go on, or the summary; and lines --resume sent again because they changed. */
 async function summarize(io: IOStreams, s: BulkRunSettings, line: string | undefined, interrupted: boolean, stats: BulkStats | undefined): Promise<void> {
   if (interrupted) {
-    const how = s.results
-      ? 'rerun with --resume to continue.'
-      : 'the results so far are on stdout; save them to a file and rerun with --results FILE --resume to continue.';
+    const how = s.dryRun
+      ? 'nothing was sent (dry run).'
+      : s.results
+        ? 'rerun with --resume to continue.'
+        : 'the results so far are on stdout; save them to a file and rerun with --results FILE --resume to continue.';
     await write(io.stderr, `${line}; ${how}\n`);
   } else if (line !== undefined) {
     const where = s.results ? ` (results in ${s.results})` : '';

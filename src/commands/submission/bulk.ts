@@ -12,8 +12,9 @@ import { openBulkInput } from '../../submissions/bulk-input.js';
 import { readDoneKeys, resultsSize } from '../../submissions/bulk-log.js';
 import { type BulkContext, bulkPacer, bulkSideEffects, runWithResults, scanTargets, surveyInput } from '../../submissions/bulk-update.js';
 import type { SubmissionIndex } from '../../submissions/lookup.js';
+import { profileWords, shellWord } from '../hint-words.js';
 import type { FlagsOf } from '../shared.js';
-import type { submissionUpdateCommand } from './shared.js';
+import { DEFAULT_CONCURRENCY, type submissionUpdateCommand } from './shared.js';
 
 /** Options of a bulk update: the bulk flags of `submission update`'s declaration, the resolved form and default concurrency. */
 export type BulkUpdateRunOptions = Pick<FlagsOf<typeof submissionUpdateCommand>, 'rateLimit' | 'results' | 'resume' | 'dryRun' | 'yes'> & {
@@ -25,6 +26,8 @@ export type BulkUpdateRunOptions = Pick<FlagsOf<typeof submissionUpdateCommand>,
   from: string;
   concurrency: number;
   prompter?: () => Prompter;
+  /** Where the profile came from, so that the command a dry run suggests names it when another shell would not pick it (profileWords). */
+  context?: () => Promise<{ profileName: string; profileSource: string }>;
   /** Tests pace with a fake clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
@@ -78,6 +81,7 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
     concurrency: o.concurrency,
     dryRun: o.dryRun,
   });
+  if (o.dryRun) return dryRunOutcome(o, form, stats);
   if (stats.failed > 0) {
     throw new PartialFailureError(
       `${stats.failed} of ${stats.ok + stats.failed} line${stats.ok + stats.failed === 1 ? '' : 's'} failed.`,
@@ -86,6 +90,27 @@ export async function bulkUpdateRun(o: BulkUpdateRunOptions): Promise<void> {
         : 'Rerun with --results FILE to keep a log you can --resume from.',
     );
   }
+}
+
+/**
+ * What a dry run's user needs next: that nothing was sent, and the command that sends the lines for
+ * real (this run without --dry-run; lines from stdin cannot be read again, so then it says so); with
+ * failed lines, where their errors are. Not --results or --resume: a dry run has nothing to resume.
+ */
+async function dryRunOutcome(o: BulkUpdateRunOptions, form: Form, stats: { ok: number; failed: number }): Promise<void> {
+  const real =
+    o.from === '-'
+      ? 'run the same command without --dry-run'
+      : `run: formctl${await profileWords(o.context)} submission update ${form.id} --from ${shellWord(o.from)}${o.concurrency !== DEFAULT_CONCURRENCY ? ` --concurrency ${o.concurrency}` : ''}${o.rateLimit !== undefined ? ` --rate-limit ${o.rateLimit}` : ''}`;
+  if (stats.failed === 0) {
+    if (stats.ok > 0) await notice(o.io, `dry run: nothing was sent; to send ${stats.ok === 1 ? 'the line' : `the ${stats.ok} lines`}, ${real}`);
+    return;
+  }
+  const n = stats.ok + stats.failed;
+  throw new PartialFailureError(
+    `${stats.failed} of ${n} line${n === 1 ? '' : 's'} failed the dry run; nothing was sent.`,
+    `See the "error" of each failed line ${o.results ? `in ${o.results}` : 'on stdout'}; fix them and run the dry run again${stats.ok > 0 ? ` (or, to send the lines that passed as they are, ${real})` : ''}.`,
+  );
 }
 
 function confirmMessage(form: Form): string {

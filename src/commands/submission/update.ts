@@ -59,6 +59,7 @@ export function newSubmissionUpdateCommand(f: Factory, runF = submissionUpdateRu
         from: flags.from,
         concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
         prompter: f.prompter,
+        context: () => f.context(),
       });
     }
     if (bulkOnly.length > 0) {

@@ -300,6 +300,29 @@ describe('bulk update', () => {
     expect(fio.err()).toBe('Dry run: 8/8 lines · 4 ok · 4 failed\n');
   });
 
+  it('a dry run says what comes next: nothing was sent, the command that sends the lines for real; no --results or --resume', async () => {
+    stub = await server();
+    const context = async () => ({ profileName: 'ci-box', profileSource: 'env' });
+    // Some lines fail: where their errors are, and how to send the others as they are (--concurrency and --rate-limit kept).
+    const failing = setup({ dryRun: true, results: join(dir, 'dry.ndjson'), rateLimit: 50, context });
+    const err = await failure(bulkUpdateRun(failing.options));
+    expect(err.exitCode).toBe(10);
+    expect(err.message).toBe('4 of 8 lines failed the dry run; nothing was sent.');
+    expect(err.hint).toBe(
+      `See the "error" of each failed line in ${join(dir, 'dry.ndjson')}; fix them and run the dry run again (or, to send the lines that passed as they are, run: formctl --profile ci-box submission update 42 --from ${join(dir, 'in.ndjson')} --concurrency 1 --rate-limit 50).`,
+    );
+    // Every line passes, from a file whose name needs quoting: the command to run for real, quoted.
+    const from = join(dir, "Bob's fixes.ndjson");
+    writeFileSync(from, '{"submission_id": "11", "Name": "Ada"}\n{"submission_id": 12, "data": {"p_email": "b@c.d"}}\n');
+    const ok = setup({ dryRun: true, results: undefined, from, context });
+    await bulkUpdateRun(ok.options);
+    expect(ok.fio.err()).toBe(
+      `Dry run: 2/2 lines · 2 ok · 0 failed\nnote: dry run: nothing was sent; to send the 2 lines, run: formctl --profile ci-box submission update 42 --from '${dir}/Bob'\\''s fixes.ndjson' --concurrency 1\n`,
+    );
+    expect(ok.fio.err()).not.toMatch(/--results|--resume/);
+    expect(stub.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('an all-skipped --resume run shows no rate', async () => {
     stub = await server();
     const { fio, options } = setup({ resume: true });
@@ -347,5 +370,29 @@ describe('bulk update', () => {
     expect(stub.requests.filter((x) => x.method === 'PUT').length).toBe(2);
     // The last line says where the run stopped and how to go on, not a stale ETA.
     expect(fio.err()).toMatch(/^Interrupted after [12]\/8 lines; rerun with --resume to continue\.\n$/);
+  });
+
+  it('Ctrl-C in a dry run says nothing was sent, not to --resume', async () => {
+    const ac = new AbortController();
+    stub = await startStubServer((req, res) => {
+      if (req.method === 'GET' && serveForm(req, res)) return;
+      if (serveReads(req, res)) return;
+    });
+    const client = clientFor(stub.url, { signal: ac.signal });
+    // Stopped (as Ctrl-C would) once the run has read what it checks the lines against: the integrations come last.
+    const stopping = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop !== 'request') return Reflect.get(target, prop, receiver) as unknown;
+        return async (req: { path: string }) => {
+          const answer = await target.request(req as Parameters<typeof client.request>[0]);
+          if (req.path.endsWith('/integrations')) ac.abort();
+          return answer;
+        };
+      },
+    });
+    const { fio, options } = setup({ dryRun: true, signal: ac.signal, api: async () => stopping });
+    const err = await failure(bulkUpdateRun(options));
+    expect(err.exitCode).toBe(130);
+    expect(fio.err()).toMatch(/^Interrupted after \d\/8 lines; nothing was sent \(dry run\)\.\n$/);
   });
 });
