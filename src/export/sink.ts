@@ -100,24 +100,31 @@ function existsHint(file: string, f: TargetFlags): string {
   return f.clobber ? `Pass ${f.clobber} to replace it, or choose another name with ${f.file}.` : `Choose another name with ${f.file}, or remove ${file} first.`;
 }
 
+/**
+ * The refusal of a target another run took meanwhile (its `.part` held by a running export, or the
+ * file itself published while this one downloaded): nothing was written. A caller that chose the
+ * name itself (a bulk delete's default backup) moves on to another name instead.
+ */
+export class TargetTakenError extends UsageError {}
+
 /** The refusal for a `.part` that another export may be writing. */
-function partBusy(file: string, s: PartState, f: TargetFlags = EXPORT_FLAGS): UsageError {
+function partBusy(file: string, s: PartState, f: TargetFlags = EXPORT_FLAGS): TargetTakenError {
   const part = partName(file);
   const o = 'owner' in s ? s.owner : undefined;
   const since = o?.started ? `, started ${o.started}` : '';
   if (s.state === 'live') {
-    return new UsageError(
+    return new TargetTakenError(
       `${part} exists: another export to ${file} is running (process ${o!.pid} on this machine${since}).`,
       `Wait for it, or choose another name with ${f.file}.`,
     );
   }
   if (s.state === 'elsewhere') {
-    return new UsageError(
+    return new TargetTakenError(
       `${part} exists: an export to ${file} was started by process ${o!.pid} on ${o!.host}${since}, which cannot be checked from here.`,
       `If that export is not running, remove ${part} and ${ownerName(part)}.`,
     );
   }
-  return new UsageError(
+  return new TargetTakenError(
     `${part} exists without a readable owner record and was changed in the last 10 seconds: another export to ${file} may be running.`,
     `Wait for it, or remove ${part} and ${ownerName(part)} if none is running.`,
   );
@@ -258,7 +265,7 @@ export async function writeFileAtomically(
 async function publish(part: string, file: string, clobber: boolean, f: TargetFlags = EXPORT_FLAGS): Promise<void> {
   if (clobber) return rename(part, file);
   if (!(await publishNew(part, file))) {
-    throw new UsageError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, existsHint(file, f));
+    throw new TargetTakenError(`${file} appeared while the export was downloading; it was left as it is and the download discarded.`, existsHint(file, f));
   }
 }
 

@@ -11,7 +11,7 @@ import { WindowBudget } from '../../export/chunked.js';
 import { csvHeaderCells } from '../../export/csv-check.js';
 import { exportIds } from '../../export/selected.js';
 import { type ExportAnswerKey, SYSTEM_COLUMNS, exportAnswerKeys, exportHeader, removedProperties } from '../../service/export.js';
-import { type TargetFlags, inspectPart, precheckTarget } from '../../export/sink.js';
+import { type TargetFlags, TargetTakenError, inspectPart, precheckTarget } from '../../export/sink.js';
 import type { Factory } from '../../factory.js';
 import { formLabel } from '../../forms/label.js';
 import { cannotWrite } from '../../io/files.js';
@@ -91,27 +91,37 @@ async function isFree(file: string, now: () => number): Promise<boolean> {
 /** How many numbered variants of the default names are tried before the first one is used (and refused). */
 const MAX_VARIANTS = 100;
 
+/** A run's files: the backup (none with --no-backup), the log, and which numbered variant of the default names they are. */
+interface RunFiles {
+  backup?: string;
+  results: string;
+  variant: number;
+}
+
 /**
  * The run's backup (none with --no-backup) and log. A name given (--backup, --results) is used as it
  * is; a default one that is taken (a run in the same second, or an earlier run's files) gets the first
- * free `-2`, `-3`, … suffix instead, so two runs never collide on a name they did not choose.
+ * free `-2`, `-3`, … suffix instead, so two runs never collide on a name they did not choose. When
+ * none up to MAX_VARIANTS is free: the first names (which the checks then refuse with the reason), or
+ * undefined when `from`, the first variant to try, is past 1 (a default backup another run took
+ * meanwhile moves on past it; no variant left, that run's refusal stands).
  */
-async function runFiles(o: SubmissionBulkDeleteOptions, stem: string): Promise<{ backup?: string; results: string }> {
-  const pick = (s: string) => {
+async function runFiles(o: SubmissionBulkDeleteOptions, stem: string, from = 1): Promise<RunFiles | undefined> {
+  const pick = (n: number): RunFiles => {
+    const s = n === 1 ? stem : `${stem}-${n}`;
     const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : `${s}.csv`;
     // The log is always a file (--resume needs it, and stdout is left to --json): beside the backup, or `<stem>.log.ndjson` without one.
-    return { backup, results: o.results ?? `${backup ?? s}.log.ndjson` };
+    return { backup, results: o.results ?? `${backup ?? s}.log.ndjson`, variant: n };
   };
-  const first = pick(stem);
   const defaultBackup = o.backup === undefined;
-  if (!defaultBackup && o.results !== undefined) return first;
-  for (let n = 1; n <= MAX_VARIANTS; n++) {
-    const files = pick(n === 1 ? stem : `${stem}-${n}`);
+  if (!defaultBackup && o.results !== undefined) return pick(1);
+  for (let n = from; n <= MAX_VARIANTS; n++) {
+    const files = pick(n);
     if (defaultBackup && files.backup !== undefined && !(await isFree(files.backup, o.now))) continue;
     if (o.results === undefined && (await stat(files.results).catch(() => undefined))) continue;
     return files;
   }
-  return first;
+  return from === 1 ? pick(1) : undefined;
 }
 
 /**
@@ -139,9 +149,11 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (o.before !== undefined) sel.before = o.before.kind === 'ago' ? o.now() - o.before.ms : o.before.ms;
   const form = await resolveForm(client, o.form);
   if (o.where !== undefined) sel.where = whereField(form, o.where);
-  const { backup, results } = await runFiles(o, defaultStem(form, o.now()));
+  const stem = defaultStem(form, o.now());
+  let files = (await runFiles(o, stem))!;
+  const { results } = files;
   // Checked before the list is read: a run never starts that could not keep its backup or its log.
-  if (backup !== undefined) await precheckTarget(backup, false, o.now, BACKUP_FLAGS);
+  if (files.backup !== undefined) await precheckTarget(files.backup, false, o.now, BACKUP_FLAGS);
   if (await stat(results).catch(() => undefined)) {
     throw new UsageError(
       `${results} already exists: it is the log of an earlier run.`,
@@ -175,20 +187,36 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   await confirmByTyping(o.io, o.prompter(), {
     yes: o.yes,
     message: `Delete ${rows.length} submission${rows.length === 1 ? '' : 's'} of form ${formLabel(form)} for good?`,
-    warning: backup !== undefined ? `A CSV backup is written first (${backup}).` : 'There is no backup (--no-backup): this cannot be undone.',
+    warning: files.backup !== undefined ? `A CSV backup is written first (${files.backup}).` : 'There is no backup (--no-backup): this cannot be undone.',
     what: 'the count',
     expected: String(rows.length),
   });
 
   let ids = rows.map((r) => Number(r.id ?? r.pathId));
-  if (backup !== undefined) {
+  if (files.backup !== undefined) {
     // Every answer the rows hold: the current fields, and those of fields the form no longer has (its
     // removed_properties, which the export takes: docs/service-details.md, Export), else lost with the rows.
     const fields = exportAnswerKeys(inputProperties(form), removedProperties(form));
     const columns: Record<string, boolean> = {};
     for (const { property } of fields) columns[property.id] = true;
     columns.created_at = true;
-    const saved = await exportIds({ io: o.io, client, form, columns, output: backup, flags: BACKUP_FLAGS, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
+    let saved: Awaited<ReturnType<typeof exportIds>>;
+    for (;;) {
+      const output = files.backup!;
+      try {
+        saved = await exportIds({ io: o.io, client, form, columns, output, flags: BACKUP_FLAGS, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
+        break;
+      } catch (err) {
+        // A default name another run took since it was chosen (its export holds the .part, or its
+        // backup was saved under it first): nothing was written, so the next free variant is taken.
+        // A name the user gave is theirs to change: refused as before.
+        const next = err instanceof TargetTakenError && o.backup === undefined ? await runFiles(o, stem, files.variant + 1) : undefined;
+        if (!next) throw err;
+        await notice(o.io, `${output} was taken by another run meanwhile; the backup goes to ${next.backup} instead.`);
+        files = next;
+      }
+    }
+    const backup = files.backup!;
     await assertBackupComplete(form, fields, saved.header, backup);
     // Only what the backup holds is deleted: a row the export could not give (deleted meanwhile) is not touched.
     const kept = new Set(saved.exported);
@@ -200,10 +228,11 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     );
   } else await notice(o.io, 'no backup (--no-backup): the deleted answers cannot be recovered.', 'warning');
 
-  const log = await openLog(results, false);
+  const { backup } = files;
+  const log = await openLog(files.results, false);
   const plan: DeletePlan = { plan: { form_id: form.id, ids, backup: backup ?? null, created: new Date(o.now()).toISOString() } };
   log.stream.write(JSON.stringify(plan) + '\n');
-  await whileChanging(() => execute(o, client, form, ids, new Set(), log, { backup, results }));
+  await whileChanging(() => execute(o, client, form, ids, new Set(), log, { backup, results: files.results }));
 }
 
 /** --resume: the plan of the log, less the ids it records as done. */

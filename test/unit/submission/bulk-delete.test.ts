@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -191,6 +191,76 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     const jq = fakeIO();
     await submissionBulkDeleteRun(opts({ where: ['rating', '5'], dryRun: true, jq: '.dry_run' }, jq));
     expect(jq.out()).toBe('true\n');
+  });
+
+  it('a default backup name another run takes after it was chosen (its .part held, or its backup saved first) moves on to -2; a --backup given is refused', async () => {
+    const form = (await client.request<{ slug: string }>({ path: `/open/forms/${sb.formId}` })).data;
+    const at = Date.UTC(2026, 10, 28, 12, 0, 0);
+    const stem = `${form.slug}-deleted-2026-11-28T12-00-00Z`;
+    const before = await ids();
+    // What another run does to `file` once this run has chosen its names and reads the list: a
+    // running export holds its .part (an owner record naming a live process: this one), or has saved it.
+    const competing = (take: () => void) => {
+      let taken = false;
+      return new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop !== 'request') return Reflect.get(target, prop, receiver) as unknown;
+          return async (req: { method?: string; path: string }) => {
+            if (!taken && (req.method ?? 'GET') === 'GET' && req.path.endsWith('/submissions')) {
+              taken = true;
+              take();
+            }
+            return target.request(req as Parameters<ApiClient['request']>[0]);
+          };
+        },
+      });
+    };
+    const holdPart = (file: string) => () => {
+      writeFileSync(`${file}.part`, 'rows of the other run\n');
+      writeFileSync(`${file}.part.owner`, JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
+    };
+    const run = async (id: number, take: () => void, more: Partial<SubmissionBulkDeleteOptions> = {}) => {
+      const file = join(dir, `ids-${id}.txt`);
+      writeFileSync(file, `${id}\n`);
+      const io = fakeIO();
+      const cwd = process.cwd();
+      process.chdir(dir);
+      try {
+        await submissionBulkDeleteRun(
+          opts({ from: file, yes: true, json: true, backup: undefined, now: () => at, api: async () => competing(take), ...more }, io),
+        );
+      } finally {
+        process.chdir(cwd);
+      }
+      return { io, out: JSON.parse(io.out()) as { backup: string; results: string; deleted: number } };
+    };
+
+    // Its .part held by a running export: that run's files are left as they are, the backup goes to -2.
+    const held = await run(before[0]!, holdPart(join(dir, `${stem}.csv`)));
+    expect(held.out).toMatchObject({ deleted: 1, backup: `${stem}-2.csv`, results: `${stem}-2.csv.log.ndjson` });
+    expect(held.io.err()).toContain(`note: ${stem}.csv was taken by another run meanwhile; the backup goes to ${stem}-2.csv instead.`);
+    expect(readFileSync(join(dir, `${stem}.csv.part`), 'utf8')).toBe('rows of the other run\n');
+    expect(existsSync(join(dir, `${stem}.csv.part.owner`))).toBe(true);
+    expect(csvRowIds(readFileSync(join(dir, `${stem}-2.csv`), 'utf8'), flavor)).toEqual([before[0]]);
+    rmSync(join(dir, `${stem}.csv.part`));
+    rmSync(join(dir, `${stem}.csv.part.owner`));
+
+    // Saved under that name while this run downloaded (-2 is taken now too): never replaced, the backup goes to -3.
+    const saved = await run(before[1]!, () => writeFileSync(join(dir, `${stem}.csv`), 'backup of the other run\n'));
+    expect(saved.out).toMatchObject({ deleted: 1, backup: `${stem}-3.csv` });
+    expect(readFileSync(join(dir, `${stem}.csv`), 'utf8')).toBe('backup of the other run\n');
+    expect(csvRowIds(readFileSync(join(dir, `${stem}-3.csv`), 'utf8'), flavor)).toEqual([before[1]]);
+
+    // A name the user gave is theirs: refused (exit 2), nothing deleted, the other run's .part kept.
+    const given = join(dir, 'given.csv');
+    const refused = run(before[2]!, holdPart(given), { backup: given });
+    await expect(refused).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining(`${given}.part exists: another export to ${given} is running`),
+    });
+    expect(readFileSync(`${given}.part`, 'utf8')).toBe('rows of the other run\n');
+    expect(existsSync(given)).toBe(false);
+    expect(await ids()).toEqual(before.slice(2));
   });
 
   it('on a terminal the count must be typed: another number cancels (exit 3) and deletes nothing', async () => {
