@@ -29,7 +29,7 @@ import {
   baseUrlPathHint,
 } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
-import { redactQuerySecrets } from './redact.js';
+import { redactQuerySecrets, redactToken } from './redact.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -702,10 +702,9 @@ export class ApiClient {
     return redactQuerySecrets(this.maskToken(text));
   }
 
-  /** Removes the token alone (`formctl api` prints what the service sent, secret query values included, but never the token). */
+  /** Removes the token alone (`formctl api` prints what the service sent, secret query values included, but never the token): redactToken's rule. */
   maskToken(text: string): string {
-    const token = this.opts.token;
-    return token ? text.split(token).join('[REDACTED]') : text;
+    return redactToken(text, this.opts.token);
   }
 
   private redactErrors(errors: FieldErrors): FieldErrors {

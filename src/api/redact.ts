@@ -100,3 +100,45 @@ export function maskUrlSecrets(text: string, hide: (value: string) => string): s
 export function redactQuerySecrets(text: string): string {
   return maskUrlSecrets(text, () => '[REDACTED]');
 }
+
+/**
+ * Below this length a token is masked only where it stands on its own (not inside a longer run of
+ * letters and digits), so a trivially short one (`x`) does not mangle every word holding it
+ * (`/e[REDACTED]ternal`); from this length on it is masked wherever it appears. Real tokens are far
+ * longer (the service's: `<id>|` and at least 40 random characters; the sandbox's: 36).
+ */
+export const TOKEN_SUBSTRING_MIN = 8;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The forms a token takes in text that may reach the terminal: as it is, percent-encoded (in a URL),
+ * and escaped in a JSON string (with `\/`, as PHP's json_encode writes a slash).
+ */
+function tokenForms(token: string): string[] {
+  let encoded = token;
+  try {
+    encoded = encodeURIComponent(token);
+  } catch {
+    // A lone surrogate cannot be encoded; checkToken refuses such tokens anyway.
+  }
+  const json = JSON.stringify(token).slice(1, -1);
+  return [...new Set([token, encoded, json, json.replace(/\//g, '\\/')])];
+}
+
+/**
+ * Replaces the token in `text` with `[REDACTED]` in each of its forms (tokenForms): everywhere when it
+ * is at least TOKEN_SUBSTRING_MIN characters long, else wherever no letter or digit touches it on
+ * either side (docs/security.md, "The token in output").
+ */
+export function redactToken(text: string, token: string | undefined): string {
+  if (!token) return text;
+  let out = text;
+  for (const form of tokenForms(token)) {
+    if (token.length >= TOKEN_SUBSTRING_MIN) out = out.split(form).join('[REDACTED]');
+    else out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'gu'), '[REDACTED]');
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactQuerySecrets } from '../../../src/api/redact.js';
+import { TOKEN_SUBSTRING_MIN, redactQuerySecrets, redactToken } from '../../../src/api/redact.js';
 
 describe('redactQuerySecrets', () => {
   it('replaces token, signature and pre-signed storage parameters, keeps the others', () => {
@@ -32,5 +32,28 @@ describe('redactQuerySecrets on incoming-webhook URLs (a service error quoting o
     expect(redactQuerySecrets('for https://h.example/in?apikey=K1&subscription-key=K2&monkey=3')).toBe(
       'for https://h.example/in?apikey=[REDACTED]&subscription-key=[REDACTED]&monkey=3',
     );
+  });
+});
+
+describe('redactToken', () => {
+  it('a token of a real length is masked wherever it appears, also inside a longer word, and in its percent-encoded and JSON-escaped forms', () => {
+    const token = '12|AbCdEf/gh';
+    expect(token.length).toBeGreaterThanOrEqual(TOKEN_SUBSTRING_MIN);
+    expect(redactToken(`Bearer ${token}; pre${token}post`, token)).toBe('Bearer [REDACTED]; pre[REDACTED]post');
+    expect(redactToken('/x?t=12%7CAbCdEf%2Fgh&page=2', token)).toBe('/x?t=[REDACTED]&page=2');
+    expect(redactToken('{"token":"12|AbCdEf\\/gh"}', token)).toBe('{"token":"[REDACTED]"}');
+    expect(redactToken('fsk_main and fsk_mainly', 'fsk_main')).toBe('[REDACTED] and [REDACTED]ly');
+  });
+
+  it('a trivially short token is masked where no letter or digit touches it, so unrelated words stay as written', () => {
+    expect(redactToken('GET /open/external/x/next?q=x', 'x')).toBe('GET /open/external/[REDACTED]/next?q=[REDACTED]');
+    expect(redactToken('{"message":"Token x is not valid."} x1 ax', 'x')).toBe('{"message":"Token [REDACTED] is not valid."} x1 ax');
+    expect(redactToken('a.b a-b (a.b)', 'a.b')).toBe('[REDACTED] a-b ([REDACTED])');
+    expect(redactToken('éx xé', 'x')).toBe('éx xé');
+  });
+
+  it('no token: the text as it is', () => {
+    expect(redactToken('x', undefined)).toBe('x');
+    expect(redactToken('x', '')).toBe('x');
   });
 });
