@@ -59,6 +59,27 @@ echo "sandbox exit $?"
     }
   });
 
+  it('a sandbox leaves on exit a ready file that a later sandbox, given the same --ready-file, has replaced', async () => {
+    rmSync(join(dir, 'shared.json'), { force: true });
+    const r = await bash(`set -euo pipefail
+trap 'kill %1 %2 2>/dev/null || true' EXIT
+formctl sandbox --port 0 --rate-limit 0 --ready-file shared.json > first.log &
+first=$!
+until [ "$(jq -r .pid shared.json 2>/dev/null)" = "$first" ]; do sleep 0.1; done
+formctl sandbox --port 0 --rate-limit 0 --ready-file shared.json > second.log &
+second=$!
+until [ "$(jq -r .pid shared.json 2>/dev/null)" = "$second" ]; do sleep 0.1; done
+kill "$first"; wait "$first"
+echo "first exit $?"
+[ "$(jq -r .pid shared.json)" = "$second" ] && echo "second's file kept" || echo "file gone"
+kill "$second"; wait "$second"
+echo "second exit $?"
+[ -e shared.json ] && echo "file left" || echo "file removed"`);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("first exit 0\nsecond's file kept\nsecond exit 0\nfile removed\n");
+  });
+
   // Bad local input: exit 2, said before the sandbox starts.
   it('a --ready-file in a missing directory is a usage error (exit 2) and the sandbox does not start', async () => {
     const r = await bash('formctl sandbox --port 0 --rate-limit 0 --ready-file no-such-dir/sandbox.json');

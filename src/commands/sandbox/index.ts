@@ -148,6 +148,8 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   // A file left by an earlier run must not look like this run being ready.
   if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
   const start = o.start ?? (await import('../../sandbox/index.js')).startSandbox;
+  // What this run wrote to --ready-file: on exit the file is removed only if it still holds that.
+  let readyText: string | undefined;
   let handle: SandboxHandle;
   try {
     handle = await start({
@@ -183,7 +185,7 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
       ...(handle.formId !== undefined ? { form_id: handle.formId, form_slug: handle.formSlug } : {}),
       ...(handle.caFile !== undefined ? { ca_file: handle.caFile } : {}),
     };
-    if (o.readyFile !== undefined) await writeReadyFile(o.readyFile, { ...line, pid: process.pid });
+    if (o.readyFile !== undefined) readyText = await writeReadyFile(o.readyFile, { ...line, pid: process.pid });
     if (json) {
       await writeObject(o.io, json, line, [], { compact: true });
     } else {
@@ -226,7 +228,8 @@ export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
     } finally {
       clearTimeout(waiting);
     }
-    if (o.readyFile !== undefined) await removeReadyFile(o.readyFile);
+    // A later sandbox given the same --ready-file has replaced ours: its file is left to it.
+    if (o.readyFile !== undefined && readyText !== undefined) await removeOwnReadyFile(o.readyFile, readyText);
   }
 }
 
@@ -249,10 +252,12 @@ export const WAIT_NOTICE_MS = 1000;
  * The ready file appears whole (written aside, then renamed), so a script polling for it never reads
  * half a line; 0600 because it holds the sandbox's tokens.
  */
-async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<void> {
+async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<string> {
   const { writeFileAtomic } = await import('../../atomic-file.js');
+  const text = JSON.stringify(info) + '\n';
   try {
-    await writeFileAtomic(file, JSON.stringify(info) + '\n');
+    await writeFileAtomic(file, text);
+    return text;
   } catch (err) {
     throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
   }
@@ -344,6 +349,14 @@ function isReadyFile(text: string): boolean {
 
 async function removeReadyFile(file: string): Promise<void> {
   await rm(file, { force: true }).catch(() => undefined);
+}
+
+/**
+ * Removes the ready file this run wrote, and only that: when it holds other text (another sandbox
+ * started later with the same --ready-file wrote its own, with its pid and port), it is left alone.
+ */
+async function removeOwnReadyFile(file: string, written: string): Promise<void> {
+  if ((await readSmallFile(file)) === written) await removeReadyFile(file);
 }
 
 async function banner(o: SandboxRunOptions, h: SandboxHandle): Promise<string> {
