@@ -141,6 +141,9 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
       '--from - reads the ids from stdin, so the deletion cannot be confirmed there.',
       'Add --yes to delete them (--dry-run to see them first).',
     );
+  // A --backup named by the user is knowable now (taken, no directory, a running export's .part):
+  // refused before any request. A default name needs the form's slug, so it is checked below.
+  if (!o.resume && typeof o.backup === 'string') await precheckTarget(o.backup, false, o.now, BACKUP_FLAGS);
   const sel: DeleteSelection = {};
   if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
   const client = await o.api();
