@@ -237,4 +237,33 @@ describe.each([
     const after = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
     expect(after.stdout).toBe(before.stdout);
   });
+
+  it('a --to-profile saved by an older formctl under a name the rule now refuses (my box) is used, as --profile uses it', async () => {
+    // An older formctl saved names with spaces; the config file is written here as it left them.
+    const configFile = join(stage.home.env.FORMCTL_CONFIG_DIR!, 'config.json');
+    const config = JSON.parse(readFileSync(configFile, 'utf8'));
+    config.profiles['my box'] = config.profiles.prod;
+    writeFileSync(configFile, JSON.stringify(config));
+    const copy = await fc([
+      '--profile',
+      'stage',
+      'form',
+      'copy',
+      String(formId),
+      '--to-profile',
+      'my box',
+      '--to-workspace',
+      String(prod.sb.workspaceId),
+      '--json',
+      'id',
+    ]);
+    expect(copy.stderr).not.toContain('cannot be a profile name');
+    expect(copy.code).toBe(0);
+    const id = Number(JSON.parse(copy.stdout).id);
+    expect((await getForm('my box', id)).title).toBe('Contact');
+    // A name never saved still follows the rule.
+    const unsaved = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'other box', '--to-workspace', '1']);
+    expect(unsaved).toMatchObject({ code: 2, stdout: '' });
+    expect(unsaved.stderr).toMatch(/^error: --to-profile "other box" cannot be a profile name\.\n/);
+  });
 });

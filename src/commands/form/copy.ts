@@ -119,8 +119,9 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
   if (profile === undefined || profile === own.profileName) {
     client = await f.api();
   } else {
-    checkProfileName(profile, '--to-profile');
     const store = await f.config();
+    // The rule --profile follows, with its exception: a name an older formctl saved (`my box`) stays usable.
+    checkProfileName(profile, '--to-profile', store.isSaved);
     if (!Object.hasOwn(store.data.profiles, profile)) {
       const saved = Object.keys(store.data.profiles);
       throw new UsageError(

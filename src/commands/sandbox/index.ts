@@ -115,8 +115,10 @@ export default function newSandboxCommand(f: Factory, runF = sandboxRun) {
 export async function sandboxRun(o: SandboxRunOptions): Promise<void> {
   const json = jsonFormat(o);
   // The rule every profile name follows (--profile, FORMCTL_PROFILE, auth login): one rule, so a
-  // profile the sandbox saves can be named anywhere else, and the other way round.
-  if (o.profileName !== undefined) checkProfileName(o.profileName, '--profile-name');
+  // profile the sandbox saves can be named anywhere else, and the other way round. Its exception too,
+  // as `--profile NAME auth login` has it: a name already saved (by an older formctl, e.g. `my box`) is
+  // accepted, and then replaced only if a sandbox made it (below); a new name follows the strict rule.
+  if (o.profileName !== undefined) checkProfileName(o.profileName, '--profile-name', (await o.config()).isSaved);
   if (o.unstableTies && o.flavor !== 'deployed') throw new UsageError('--unstable-ties needs --flavor deployed.');
   if (o.caFile !== undefined && !o.tls) throw new UsageError('--ca-file needs --tls.');
   // The deployed server's threshold is a constant, not a setting (OpnForm

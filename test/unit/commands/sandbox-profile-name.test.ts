@@ -8,12 +8,16 @@ import { fakeIO } from '../../helpers/io.js';
 import { fakeSandboxHandle } from '../../helpers/sandbox.js';
 
 /** Runs the command with a fake sandbox (already asked to stop) and a fake config; what was started and saved. */
-async function run(profileName: string): Promise<{ started: boolean; saved: string[] }> {
+async function run(profileName: string, profiles: Record<string, { baseUrl: string; sandbox?: boolean }> = {}): Promise<{ started: boolean; saved: string[] }> {
   const controller = new AbortController();
   controller.abort();
   let started = false;
   const saved: string[] = [];
-  const store = { profile: () => undefined, saveProfile: (name: string) => (saved.push(name), Promise.resolve()) };
+  const store = {
+    profile: (name: string) => (Object.hasOwn(profiles, name) ? profiles[name] : undefined),
+    isSaved: (name: string) => Object.hasOwn(profiles, name),
+    saveProfile: (name: string) => (saved.push(name), Promise.resolve()),
+  };
   await sandboxRun({
     flavor: 'spec',
     host: '127.0.0.1',
@@ -42,5 +46,17 @@ describe('sandbox --profile-name', () => {
       expect(err, JSON.stringify(name)).toBeInstanceOf(UsageError);
       expect((err as UsageError).message, JSON.stringify(name)).toContain(`--profile-name ${JSON.stringify(name)} cannot be a profile name`);
     }
+  });
+
+  it('a name an older formctl saved (my box) has the exception --profile gives it: replaced if a sandbox made it, else refused as a login of the user', async () => {
+    // Made by an older `sandbox --profile-name "my box"`: the same command run again replaces it.
+    expect(await run('my box', { 'my box': { baseUrl: 'http://127.0.0.1:1', sandbox: true } })).toEqual({ started: true, saved: ['my box'] });
+    // The user's own login under that name is kept: the error is that one, not the name's.
+    const err = await run('my box', { 'my box': { baseUrl: 'https://forms.example.com' } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe('A profile named "my box" already exists (https://forms.example.com) and was not made by formctl sandbox.');
   });
 });
