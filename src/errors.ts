@@ -47,6 +47,13 @@ export class CliError extends Error {
    */
   readonly hintChecksBaseUrl: boolean;
 
+  /**
+   * The profile the hint's formctl commands act on, when it is not the one in effect: `form copy
+   * --to-profile` sets it on what the target's service (or the target profile) raised, so that main.ts
+   * report() puts that profile's `--profile` into the hint, never the source's.
+   */
+  hintProfile?: { profileName: string; profileSource: string };
+
   constructor(
     message: string,
     readonly exitCode: number = ExitCode.error,

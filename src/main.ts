@@ -83,11 +83,13 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
       io.stderr.write(`${red('error:')} ${escapeControls(err.message, { newlines: true })}\n`);
     }
     // A rejected FORMCTL_TOKEN wins over any profile: logging in again would not help.
+    // (Not for an error of another profile than the one in effect: FORMCTL_TOKEN is not its token.)
     const hint =
-      err instanceof UnauthorizedError && env.FORMCTL_TOKEN
+      err instanceof UnauthorizedError && env.FORMCTL_TOKEN && err.hintProfile === undefined
         ? "FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it."
         : err.hint;
-    if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(withProfileFlag(hint, ctx), { newlines: true })}\n`);
+    // The hint's commands get the --profile of the profile they are about (CliError.hintProfile).
+    if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(withProfileFlag(hint, err.hintProfile ?? ctx), { newlines: true })}\n`);
     if (debug && err.stack) io.stderr.write(`${escapeControls(err.stack, { newlines: true })}\n`);
     return err.exitCode;
   }

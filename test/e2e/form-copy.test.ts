@@ -266,4 +266,20 @@ describe.each([
     expect(unsaved).toMatchObject({ code: 2, stdout: '' });
     expect(unsaved.stderr).toMatch(/^error: --to-profile "other box" cannot be a profile name\.\n/);
   });
+
+  it("an error of the target's service gets a hint that names the target profile, never the source's --profile", async () => {
+    const configFile = join(stage.home.env.FORMCTL_CONFIG_DIR!, 'config.json');
+    const config = JSON.parse(readFileSync(configFile, 'utf8'));
+    config.profiles.revoked = { ...config.profiles.prod, token: 'revoked-token-0123456789' };
+    writeFileSync(configFile, JSON.stringify(config));
+    const copy = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--to-workspace', String(prod.sb.workspaceId)]);
+    expect(copy).toMatchObject({ code: 4, stdout: '' });
+    expect(copy.stderr).toMatch(/\(HTTP 401, POST \/open\/forms\)\nhint: Run `formctl --profile revoked auth login`/);
+    expect(copy.stderr).not.toContain('--profile stage');
+    // --onto: every step (the form's GET, the update) is the target's too.
+    const onto = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--onto', '1', '--yes']);
+    expect(onto).toMatchObject({ code: 4, stdout: '' });
+    expect(onto.stderr).toContain('hint: Run `formctl --profile revoked auth login`');
+    expect(onto.stderr).not.toContain('--profile stage');
+  });
 });

@@ -85,6 +85,11 @@ export interface CopyTarget {
   profile: string;
   /** ` --profile NAME` for a command in a hint that acts on the target, or '' when a bare command reaches it. */
   profileFlag?: string;
+  /**
+   * The target profile, when it is not the one in effect: what the target raises carries it
+   * (CliError.hintProfile, set by onTarget), so its hint names the target's --profile, not the source's.
+   */
+  hintProfile?: { profileName: string; profileSource: string };
   client: ApiClient;
   lock?: FormLocker;
   backupDir: (formId: number) => string;
@@ -116,6 +121,7 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
   let ctx = own;
   let client: ApiClient;
   let profileFlag = profileFlagOf(own);
+  let hintProfile: CopyTarget['hintProfile'];
   if (profile === undefined || profile === own.profileName) {
     client = await f.api();
   } else {
@@ -131,22 +137,52 @@ export async function copyTarget(f: Factory, profile: string | undefined): Promi
           : `Create it: formctl --profile ${shellWord(profile)} auth login`,
       );
     }
-    ctx = resolveContext(store, {}, { profile });
-    checkBaseUrl(ctx);
-    // As for --profile (src/factory.ts): a token saved for another host, or none, is exit 4.
-    if (ctx.withheldToken) throw notLoggedIn(ctx);
-    if (!ctx.token)
-      throw new CliError(
-        `Profile "${profile}" has no token (from --to-profile).`,
-        ExitCode.auth,
-        `Log in with it: formctl --profile ${shellWord(profile)} auth login`,
-      );
-    if (ctx.tokenProblem) throw ctx.tokenProblem;
-    client = f.apiFor(ctx.baseUrl, ctx.token);
+    // Named on the command line (--to-profile): a hint about it always names it.
+    hintProfile = { profileName: profile, profileSource: 'flag' };
+    const about = hintProfile;
+    ctx = onTargetSync(about, () => resolveContext(store, {}, { profile }));
+    const target = ctx;
+    onTargetSync(about, () => {
+      checkBaseUrl(target);
+      // As for --profile (src/factory.ts): a token saved for another host, or none, is exit 4.
+      if (target.withheldToken) throw notLoggedIn(target);
+      if (!target.token)
+        throw new CliError(
+          `Profile "${profile}" has no token (from --to-profile).`,
+          ExitCode.auth,
+          `Log in with it: formctl --profile ${shellWord(profile)} auth login`,
+        );
+      if (target.tokenProblem) throw target.tokenProblem;
+    });
+    client = f.apiFor(ctx.baseUrl, ctx.token!);
     profileFlag = ` --profile ${shellWord(ctx.profileName)}`;
   }
   const lock = formLocker(join(f.stateDir(), 'locks'), ctx.baseUrl, (id) => notice(f.io, `waiting for another formctl process that is changing form ${id}…`));
-  return { profile: ctx.profileName, profileFlag, client, lock, backupDir: (id) => backupDir(f.stateDir(), ctx.profileName, id, ctx.baseUrl) };
+  const { profileName, baseUrl } = ctx;
+  return { profile: profileName, profileFlag, hintProfile, client, lock, backupDir: (id) => backupDir(f.stateDir(), profileName, id, baseUrl) };
+}
+
+/** Marks what a step on the copy's target raised as about the target profile (CliError.hintProfile), when it is another one. */
+function tagTarget(err: unknown, about: CopyTarget['hintProfile']): unknown {
+  if (about !== undefined && err instanceof CliError && err.hintProfile === undefined) err.hintProfile = about;
+  return err;
+}
+
+function onTargetSync<T>(about: CopyTarget['hintProfile'], step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    throw tagTarget(err, about);
+  }
+}
+
+/** Runs a step on the copy's target: its errors' hints name the target profile, never the source's. */
+async function onTarget<T>(target: CopyTarget, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw tagTarget(err, target.hintProfile);
+  }
 }
 
 /** The copy's attributes: the source form's own, less identity, server-computed keys and NOT_COPIED. */
@@ -199,7 +235,7 @@ export async function formCopyRun(o: FormCopyOptions): Promise<void> {
   const droppedDiff = await formDiff({ ...doc, ...dropped }, doc, { from: `form ${form.id}`, to: 'copy', color: o.io.colorStdout, context: 0 });
 
   if (onto !== undefined) {
-    await copyOnto(o, { form, doc, dropped, droppedDiff, hooks, target, onto, format, secretFromFile, sameService });
+    await onTarget(target, () => copyOnto(o, { form, doc, dropped, droppedDiff, hooks, target, onto, format, secretFromFile, sameService }));
     return;
   }
   const workspaceId = o.toWorkspace!;
@@ -223,9 +259,9 @@ export async function formCopyRun(o: FormCopyOptions): Promise<void> {
   }
   if (retentionNote) await confirmRetention(o.io, o, retentionNote, String(draft.title));
   const secrets = await chooseSecrets(o, hooks, secretFromFile);
-  const created = await createForm(target.client, body);
+  const created = await onTarget(target, () => createForm(target.client, body));
   if (typeof created?.id !== 'number') throw new CliError('The service accepted the copy but did not return it; check `formctl form list`.');
-  const copiedHooks = await copyWebhooks(o, target, created.id, hooks, secrets);
+  const copiedHooks = await onTarget(target, () => copyWebhooks(o, target, created.id, hooks, secrets));
   if (format.kind === 'json' || format.kind === 'ndjson') {
     await writeObject(
       o.io,
