@@ -14,7 +14,7 @@ import { retentionWarning } from '../../forms/retention.js';
 import { confirmRetention } from '../../forms/safe-update.js';
 import { retentionOf } from '../../service/retention.js';
 import { write } from '../../io/iostreams.js';
-import { resolveFormat, success } from '../../io/output.js';
+import { checkJsonFields, resolveFormat, success } from '../../io/output.js';
 import { addOutputOptions, addWorkspaceOption, addYesOption, choiceOption, collect, collectKeyValue, examples, fileOption, type FlagsOf } from '../shared.js';
 import { FORM_FIELDS, assertTextStaysText, otherKeysNote, readDocument, resolveFormFormat, writeForm } from './shared.js';
 
@@ -109,6 +109,11 @@ export async function formCreateRun(o: FormCreateOptions): Promise<void> {
   }
 
   const extraFields = (o.field ?? []).map((s) => parseField(s, newId));
+  // What --json may name is known here, from the document alone (the body is built from it, and the
+  // workspace, title, fields and defaults added below): a typo is refused before the workspace list a
+  // terminal may read, and before any prompt. Checked again against the body itself, just before the POST.
+  if (Array.isArray(o.json))
+    checkJsonFields(o.json, [...new Set([...FORM_FIELDS, ...Object.keys(doc), ...Object.keys(CREATE_DEFAULTS), 'workspace_id', 'title', 'properties'])]);
   const interactive = (doc.title === undefined || doc.title === '') && o.io.canPrompt;
   if (interactive) {
     const p = o.prompter();

@@ -4,7 +4,7 @@ import { FORM_FIELDS, PROPERTY_FIELDS } from '../../../src/commands/form/shared.
 import { formFieldsRun } from '../../../src/commands/form/fields.js';
 import { formGetRun } from '../../../src/commands/form/get.js';
 import { formUpdateRun } from '../../../src/commands/form/update.js';
-import { CliError } from '../../../src/errors.js';
+import { CliError, UsageError } from '../../../src/errors.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { fakeIO } from '../../helpers/io.js';
 import { type FormStub, sampleForm, startFormStub, tempDir } from './fixtures.js';
@@ -106,5 +106,27 @@ describe('--json field names of the form commands', () => {
     expect(e!.exitCode).toBe(2);
     expect(e!.message).toBe('Unknown JSON field: nope.');
     expect(stub.requests).toEqual([]);
+  });
+
+  it('create refuses an unknown name before the workspace list and the prompts a terminal without a default workspace gets', async () => {
+    stub = await startFormStub();
+    let prompted = 0;
+    const e = await caught(
+      formCreateRun({
+        io: fakeIO({ tty: true, canPrompt: true }).io,
+        api: async () => stub!.client,
+        resolveWorkspace: () => Promise.reject(new UsageError('No workspace selected.')),
+        prompter: () => {
+          prompted++;
+          return noPrompter();
+        },
+        json: ['id', 'nope'],
+        validate: true,
+      }),
+    );
+    expect(e!.exitCode).toBe(2);
+    expect(e!.message).toBe('Unknown JSON field: nope.');
+    expect(stub.requests).toEqual([]);
+    expect(prompted).toBe(0);
   });
 });
