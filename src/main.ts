@@ -82,12 +82,16 @@ function report(err: unknown, io: IOStreams, env: NodeJS.ProcessEnv, debug: bool
       // Messages quote the service (and its field errors): escape sequences in them are shown, not obeyed.
       io.stderr.write(`${red('error:')} ${escapeControls(err.message, { newlines: true })}\n`);
     }
-    // A rejected FORMCTL_TOKEN wins over any profile: logging in again would not help.
-    // (Not for an error of another profile than the one in effect: FORMCTL_TOKEN is not its token.)
-    const hint =
-      err instanceof UnauthorizedError && env.FORMCTL_TOKEN && err.hintProfile === undefined
-        ? "FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it."
-        : err.hint;
+    // A rejected FORMCTL_TOKEN wins over any profile: logging in again would not help. Another
+    // profile than the one in effect (form copy's target) never takes FORMCTL_TOKEN: its saved token
+    // was refused, and only a new login for it helps.
+    const hint = !(err instanceof UnauthorizedError)
+      ? err.hint
+      : err.hintProfile !== undefined
+        ? "Its saved token was refused: run `formctl auth login` with a valid personal access token (FORMCTL_TOKEN is not this profile's)."
+        : env.FORMCTL_TOKEN
+          ? "FORMCTL_TOKEN is set and overrides the profile's token: set it to a valid token, or unset it."
+          : err.hint;
     // The hint's commands get the --profile of the profile they are about (CliError.hintProfile).
     if (hint) io.stderr.write(`${dim('hint:')} ${escapeControls(withProfileFlag(hint, err.hintProfile ?? ctx), { newlines: true })}\n`);
     if (debug && err.stack) io.stderr.write(`${escapeControls(err.stack, { newlines: true })}\n`);

@@ -274,12 +274,14 @@ describe.each([
     writeFileSync(configFile, JSON.stringify(config));
     const copy = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--to-workspace', String(prod.sb.workspaceId)]);
     expect(copy).toMatchObject({ code: 4, stdout: '' });
-    expect(copy.stderr).toMatch(/\(HTTP 401, POST \/open\/forms\)\nhint: Run `formctl --profile revoked auth login`/);
+    expect(copy.stderr).toMatch(/\(HTTP 401, POST \/open\/forms\)\nhint: Its saved token was refused: run `formctl --profile revoked auth login`/);
     expect(copy.stderr).not.toContain('--profile stage');
+    // FORMCTL_TOKEN is the source's only: the target's hint never offers it as the way out.
+    expect(copy.stderr).not.toContain('or set FORMCTL_TOKEN');
     // --onto: every step (the form's GET, the update) is the target's too.
     const onto = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--onto', '1', '--yes']);
     expect(onto).toMatchObject({ code: 4, stdout: '' });
-    expect(onto.stderr).toContain('hint: Run `formctl --profile revoked auth login`');
+    expect(onto.stderr).toContain('hint: Its saved token was refused: run `formctl --profile revoked auth login`');
     expect(onto.stderr).not.toContain('--profile stage');
   });
 });

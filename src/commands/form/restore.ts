@@ -7,6 +7,7 @@ import { listBackupsIn, readFormFile } from '../../forms/backups.js';
 import type { FormLocker } from '../../forms/lock.js';
 import { safeUpdate, safeUpdateSettings } from '../../forms/safe-update.js';
 import { write } from '../../io/iostreams.js';
+import { shellWord } from '../../io/shell-word.js';
 import { resolveFormat } from '../../io/output.js';
 import { resolveFormArg } from '../pickers.js';
 import { addFormArgument, addOutputOptions, addYesOption, examples, fileOption, type FlagsOf } from '../shared.js';
@@ -83,7 +84,7 @@ export async function formRestoreRun(o: FormRestoreOptions): Promise<void> {
   if (saved.id !== undefined && Number(saved.id) !== id) {
     throw new UsageError(
       `${path} is a backup of form ${String(saved.id)}, not form ${id}.`,
-      `Restore it with \`formctl form restore ${String(saved.id)} --backup ${path}\`.`,
+      `Restore it with \`formctl form restore ${String(saved.id)} --backup ${shellWord(path)}\`.`,
     );
   }
   const client = await o.api();

@@ -98,6 +98,16 @@ interface RunFiles {
   variant: number;
 }
 
+/** A run's log must be new: one that exists is an earlier run's, which --resume continues. */
+async function refuseExistingLog(results: string): Promise<void> {
+  if (await stat(results).catch(() => undefined)) {
+    throw new UsageError(
+      `${results} already exists: it is the log of an earlier run.`,
+      `Continue it with --resume --results ${shellWord(results)}, or choose another name with --results.`,
+    );
+  }
+}
+
 /**
  * The run's backup (none with --no-backup) and log. A name given (--backup, --results) is used as it
  * is; a default one that is taken (a run in the same second, or an earlier run's files) gets the first
@@ -144,6 +154,9 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   // A --backup named by the user is knowable now (taken, no directory, a running export's .part):
   // refused before any request. A default name needs the form's slug, so it is checked below.
   if (!o.resume && typeof o.backup === 'string') await precheckTarget(o.backup, false, o.now, BACKUP_FLAGS);
+  // So is a log named by the user: --results, or the one beside a --backup named by the user.
+  const namedLog = o.results ?? (typeof o.backup === 'string' ? `${o.backup}.log.ndjson` : undefined);
+  if (!o.resume && namedLog !== undefined) await refuseExistingLog(namedLog);
   const sel: DeleteSelection = {};
   if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
   const client = await o.api();
@@ -157,12 +170,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   const { results } = files;
   // Checked before the list is read: a run never starts that could not keep its backup or its log.
   if (files.backup !== undefined) await precheckTarget(files.backup, false, o.now, BACKUP_FLAGS);
-  if (await stat(results).catch(() => undefined)) {
-    throw new UsageError(
-      `${results} already exists: it is the log of an earlier run.`,
-      `Continue it with --resume --results ${shellWord(results)}, or choose another name with --results.`,
-    );
-  }
+  await refuseExistingLog(results);
 
   const listBudget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
   const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };

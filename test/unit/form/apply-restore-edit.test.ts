@@ -290,9 +290,9 @@ describe('form restore', () => {
     expect(stub.puts()).toEqual([]);
   });
 
-  it('refuses a backup of another form', async () => {
+  it('refuses a backup of another form, with the command for that form, its file shell-quoted', async () => {
     stub = await startFormStub();
-    const file = join(tmp.dir, 'other.json');
+    const file = join(tmp.dir, "other form's.json");
     writeFileSync(file, JSON.stringify(sampleForm({ id: 7 })));
     const e = await formRestoreRun({
       io: fakeIO().io,
@@ -307,6 +307,7 @@ describe('form restore', () => {
     }).catch((err) => err);
     expect(codeOf(e)).toBe(2);
     expect((e as Error).message).toBe(`${file} is a backup of form 7, not form 42.`);
+    expect((e as CliError).hint).toBe(`Restore it with \`formctl form restore 7 --backup '${file.replace(/'/g, "'\\''")}'\`.`);
   });
 });
 

@@ -54,4 +54,20 @@ describe('submission delete --backup FILE, checked before any request', () => {
     await expect(submissionBulkDeleteRun(o)).rejects.toThrow(/the directory .*no-such-dir does not exist/);
     expect(apiCalls()).toBe(0);
   });
+
+  it('a log that exists, named by --results or beside a --backup named by the user: refused with no client', async () => {
+    const log = join(dir, 'run.log.ndjson');
+    writeFileSync(log, '{}\n');
+    for (const named of [{ results: log }, { backup: join(dir, 'run'), results: undefined }, { backup: false as const, results: log }]) {
+      const { o, apiCalls } = opts(named);
+      const err = await submissionBulkDeleteRun(o).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toBe(`${log} already exists: it is the log of an earlier run.`);
+      expect((err as UsageError).hint).toBe(`Continue it with --resume --results ${log}, or choose another name with --results.`);
+      expect(apiCalls()).toBe(0);
+    }
+  });
 });
