@@ -4,9 +4,14 @@
 // turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/cli/main.cjs
 // through dist/load.cjs, which keeps a code cache of what the CLI ran.
 // CommonJS (bin/package.json), as the CLI is: Node's ESM loader is never started (docs/performance.md).
+// The CLI needs process.getBuiltinModule (Node 20.16, 22.3) and node:zlib's crc32 (20.15, 22.2):
+// Node 20 from 20.18.1 (package.json's engines), then 22.3 and newer. Node 21 (never an LTS line, out
+// of support) and the first 22 releases lack them, and are refused here rather than failing later
+// with "is not a function" (docs/contributing.md, "Node versions").
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && (minor < 18 || (minor === 18 && patch < 1)))) {
-  process.stderr.write(`error: formctl needs Node.js 20.18.1 or newer; this is ${process.version}.\n`);
+const atLeast = (m, n, p) => major > m || (major === m && (minor > n || (minor === n && patch >= p)));
+if (major === 20 ? !atLeast(20, 18, 1) : !atLeast(22, 3, 0)) {
+  process.stderr.write(`error: formctl needs Node.js 20.18.1 or newer on the Node 20 line, or 22.3 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
 const fs = require('node:fs');

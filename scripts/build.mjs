@@ -292,7 +292,8 @@ for (const [file, contents] of [
 }
 // Files from older builds (chunks, or entry points a build no longer makes) are removed once they are
 // unlikely to be in use by a running process, so that dist/ (which npm packs) holds only this build.
-// dist/cli/chunks/ is from builds before the CLI was one file: it goes once it is empty.
+// dist/cli/chunks/ is from builds before the CLI was one file: it goes once it is empty (npm never
+// packs it: package.json's files leave it out, test/e2e/package-files.test.ts).
 const dirs = [outdir, join(outdir, 'chunks'), cliDir, join(cliDir, 'chunks')].filter((dir) => existsSync(dir));
 for (const p of dirs.flatMap((dir) => readdirSync(dir).map((name) => join(dir, name)))) {
   if (dirs.includes(p) || written.has(p)) continue;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { writeFileAtomicSync } from '../atomic-file.js';
@@ -347,7 +347,9 @@ export class SharedBudget {
       // loading: a count lost to two processes writing at the same moment cannot matter while less
       // than half the budget is used. Near the limit every change is made under the lock.
       let state = readBudget(this.file, this.now());
+      let created = false;
       if (!calm(state)) {
+        created = !existsSync(this.file);
         const { lock } = await import('proper-lockfile');
         release = await lock(this.file, {
           realpath: false,
@@ -360,6 +362,8 @@ export class SharedBudget {
       }
       const { result, write } = change(state);
       if (write) writeBudget(this.file, state);
+      // A new key's first write (a new token, origin or upgrade, so rare) clears out the files nobody has written for a day.
+      if (write && created) pruneBudgets(dirname(this.file), this.file);
       return result;
     } catch (err) {
       this.debug?.(`rate budget unavailable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); not pacing this request`);
@@ -380,6 +384,26 @@ function sentSince(state: BudgetFile): number {
 function merge(state: BudgetFile, seen: Partial<BudgetFile>): void {
   Object.assign(state, seen);
   if (seen.remaining !== undefined) state.remainingBase = Math.max(0, sentSince(state) - 1);
+}
+
+/** How long a budget file no process writes is kept: its sends, Remaining and 429 wait are long past by then. */
+const BUDGET_KEPT_MS = 86_400_000;
+
+/**
+ * Removes the budget files of `dir` that no process has written for BUDGET_KEPT_MS, but `keep`:
+ * those of tokens no longer used, and those an older formctl named by a SHA-256 (docs/security.md,
+ * "One rate budget per machine"). File times are the machine's clock, not the injected one. Never throws.
+ */
+function pruneBudgets(dir: string, keep: string): void {
+  try {
+    const before = Date.now() - BUDGET_KEPT_MS;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (name.endsWith('.json') && path !== keep && statSync(path).mtimeMs < before) unlinkSync(path);
+    }
+  } catch {
+    // A file left behind costs a few hundred bytes.
+  }
 }
 
 /** Written whole and renamed over (a reader never sees half a file), without fsync: it is on every request's path, and a lost write only forgets some pacing. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,29 @@ function budgets(n: number, clock: { t: number }): SharedBudget[] {
 }
 
 describe('SharedBudget', () => {
+  it('is named by a CRC-32 of origin, token and bucket; a new key clears out the files nobody wrote for a day (old SHA-256 names too)', async () => {
+    const clock = { t: 1_000_000 };
+    const [b] = budgets(1, clock);
+    expect(b!.file).toMatch(/\/[0-9a-f]{8}\.json$/);
+    const other = new SharedBudget(dir!, 'https://api.example', 'tok', { now: () => clock.t, bucket: 'export' });
+    expect(other.file).not.toBe(b!.file);
+    const old = join(dir!, `${'a'.repeat(32)}.json`);
+    const recent = join(dir!, '0badf00d.json');
+    const notABudget = join(dir!, 'notes.txt');
+    for (const f of [old, recent, notABudget]) writeFileSync(f, '{}');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    utimesSync(notABudget, twoDaysAgo, twoDaysAgo);
+    await b!.observe({ limit: 100, remaining: 99 }, { sentAt: clock.t, status: 200, reserved: false });
+    expect(existsSync(b!.file)).toBe(true);
+    expect([existsSync(old), existsSync(recent), existsSync(notABudget)]).toEqual([false, true, true]);
+    // An existing key's writes (every request) never list the directory.
+    writeFileSync(old, '{}');
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    await b!.observe({ limit: 100, remaining: 10 }, { sentAt: clock.t, status: 200, reserved: true });
+    expect(existsSync(old)).toBe(true);
+  });
+
   it('paces nothing until the service announced a limit, and never names the token in the file', async () => {
     const clock = { t: 1_000_000 };
     const [b] = budgets(1, clock);
