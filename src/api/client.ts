@@ -27,6 +27,7 @@ import {
   apiErrorFor,
   appliedCheckHint,
   baseUrlPathHint,
+  emptyMessageBody,
 } from './errors.js';
 import { type RateBucket, type RateLimitState, SEPARATE_BUCKETS, type SharedBudget } from './ratelimit.js';
 import { redactQuerySecrets, redactToken } from './redact.js';
@@ -522,6 +523,7 @@ export class ApiClient {
       errors: parsed.errors === undefined ? undefined : this.redactErrors(parsed.errors),
       ability: p.o.ability,
       allow: typeof res.headers.allow === 'string' ? res.headers.allow : undefined,
+      emptyMessage: parsed.emptyMessage,
     };
     if (status === 429) {
       if (retryAfterMs !== undefined) init.retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
@@ -733,7 +735,7 @@ function resetToEpochMs(reset: number, now: number): number {
   return reset < 1e9 ? now + reset * 1000 : reset * 1000;
 }
 
-async function readErrorBody(body: ResponseBody): Promise<{ message?: string; errors?: FieldErrors }> {
+async function readErrorBody(body: ResponseBody): Promise<{ message?: string; errors?: FieldErrors; emptyMessage?: boolean }> {
   let text: string | undefined;
   try {
     text = await readLimited(body, ERROR_BODY_LIMIT);
@@ -744,6 +746,7 @@ async function readErrorBody(body: ResponseBody): Promise<{ message?: string; er
     destroyBody(body);
     return {};
   }
+  if (emptyMessageBody(text)) return { emptyMessage: true };
   try {
     const parsed = JSON.parse(text) as { message?: unknown; errors?: unknown; error?: unknown };
     const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.error === 'string' ? parsed.error : undefined;
@@ -754,7 +757,7 @@ async function readErrorBody(body: ResponseBody): Promise<{ message?: string; er
         errors[k] = Array.isArray(v) ? v.map(String) : [String(v)];
       }
     }
-    return { message, errors };
+    return { message, errors, emptyMessage: emptyMessageBody(parsed) };
   } catch {
     const first = text.trim().split('\n')[0]?.slice(0, 200);
     return { message: first && !first.startsWith('<') ? first : undefined };

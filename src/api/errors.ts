@@ -17,6 +17,8 @@ export interface ApiErrorInit {
   local?: boolean;
   /** For 405: the methods the path takes (the answer's `Allow` header), when it said. */
   allow?: string;
+  /** The answer's body was empty, or its `message` an empty string (emptyMessageBody). */
+  emptyMessage?: boolean;
 }
 
 /** An HTTP error answer from the service. Carries status, message and field errors — never headers or tokens. */
@@ -29,6 +31,8 @@ export class ApiError extends CliError {
   readonly ability?: string;
   /** For 429: how long the service asked to wait (Retry-After / X-RateLimit-Reset), when it said. */
   readonly retryAfterSeconds?: number;
+  /** The answer's body was empty, or its `message` an empty string: see closedToTokens. */
+  readonly emptyMessage: boolean;
 
   constructor(init: ApiErrorInit, exitCode: number = ExitCode.error, hint?: string) {
     super(describe(init), exitCode, hint);
@@ -36,6 +40,7 @@ export class ApiError extends CliError {
     this.method = init.method;
     this.path = init.path;
     this.serverMessage = init.serverMessage;
+    this.emptyMessage = init.emptyMessage ?? false;
     this.errors = init.errors;
     this.ability = init.ability;
     this.retryAfterSeconds = init.retryAfterSeconds;
@@ -64,6 +69,27 @@ export class PlanRequiredError extends ApiError {
   constructor(init: ApiErrorInit) {
     super(init, ExitCode.forbidden, "The workspace's plan does not include this feature: upgrade the plan, or leave the feature out of the request.");
   }
+}
+
+/**
+ * A body that says nothing: none, blank text, or a JSON object whose `message` is an empty string
+ * (with or without the keys Laravel adds in debug mode). How the deployed server answers a token on a
+ * route that exists but is not open to tokens: 404 `{"message":""}` (OpnForm
+ * `AuthenticateWithJwtOrSanctum.php:30-37` throws a NotFoundHttpException without a message;
+ * docs/service.md, "Requests in general"). A page from a proxy, a `{}`, or any message is not it.
+ */
+export function emptyMessageBody(body: unknown): boolean {
+  if (body === undefined || body === null) return true;
+  if (typeof body === 'string') return body.trim() === '';
+  return typeof body === 'object' && !Array.isArray(body) && (body as { message?: unknown }).message === '';
+}
+
+/**
+ * Whether an error is the deployed server's 404 for a route closed to tokens (emptyMessageBody): the
+ * ids in the path may well be right. The one reading of that answer, for every command.
+ */
+export function closedToTokens(err: unknown): err is NotFoundError {
+  return err instanceof NotFoundError && err.emptyMessage;
 }
 
 /** 404. */

@@ -1,5 +1,5 @@
 import type { ApiClient, StreamResponse } from './client.js';
-import { NotFoundError } from './errors.js';
+import { NotFoundError, closedToTokens } from './errors.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { apiPath } from './path.js';
 
@@ -72,17 +72,6 @@ export interface StatusPathMemo {
   style?: 'docs' | 'code';
 }
 
-/**
- * Whether a 404 on the code's status path means "closed to tokens": the deployed server answers a
- * route that exists but is not open to tokens with 404 and an empty message
- * (OpnForm `AuthenticateWithJwtOrSanctum.php:30-37`; the route is `api.php:257-260`), while an
- * unknown route gets Laravel's "The route … could not be found." and a missing job a message
- * that says so. What the docs path answers decides nothing: on the deployed server it is no route.
- */
-function closedToTokens(err: unknown): boolean {
-  return err instanceof NotFoundError && (err.serverMessage ?? '') === '';
-}
-
 /** Reads an export job's status from the docs path, falling back to the code path; a 404 on both names the job. */
 export async function getExportStatus(c: ApiClient, formId: number, jobId: string, memo: StatusPathMemo = {}, signal?: AbortSignal): Promise<ExportStatus> {
   const paths = {
@@ -97,7 +86,10 @@ export async function getExportStatus(c: ApiClient, formId: number, jobId: strin
       return normalizeStatus(res.data);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      // The code's path closed to tokens: the job may be running, a token can never read it.
+      // The code's path closed to tokens (src/api/errors.ts, closedToTokens; the route is OpnForm
+      // `api.php:257-260`): the job may be running, a token can never read it. An unknown route gets
+      // Laravel's "The route … could not be found." and a missing job a message that says so. What the
+      // docs path answers decides nothing: on the deployed server it is no route.
       if (style === 'code' && closedToTokens(err)) throw new ExportStatusClosedError(formId, jobId);
     }
   }

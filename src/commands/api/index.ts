@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { ApiResponse, Method } from '../../api/client.js';
-import { NotFoundError, UnauthorizedError, apiErrorFor, isUnknownRoute } from '../../api/errors.js';
+import { NotFoundError, UnauthorizedError, apiErrorFor, closedToTokens, emptyMessageBody, isUnknownRoute } from '../../api/errors.js';
 import { UnexpectedAnswerError } from '../../api/normalize.js';
 import { items, paginate } from '../../api/paginate.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -238,7 +238,7 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
   }
   const allow = typeof res.headers.allow === 'string' ? res.headers.allow : undefined;
   const shown = serviceOrigin || path.startsWith('/') ? path : `/${path}`;
-  const err = apiErrorFor({ status: res.status, method, path: redact(shown), serverMessage: message, errors, allow });
+  const err = apiErrorFor({ status: res.status, method, path: redact(shown), serverMessage: message, errors, allow, emptyMessage: emptyMessageBody(res.data) });
   // Another origin's 401 is not about formctl's token, which it was never sent.
   if (serviceOrigin !== undefined) {
     return err instanceof UnauthorizedError
@@ -252,7 +252,7 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
   if (err instanceof NotFoundError && isUnknownRoute(message)) {
     return new CliError(err.message, err.exitCode, 'This service has no such route: check the path, which is sent as given.');
   }
-  if (err instanceof NotFoundError && emptyAnswer(res.data)) {
+  if (closedToTokens(err)) {
     // The deployed server's answer to a token on a route that exists but is not open to tokens
     // (docs/service.md, "Requests in general"): the ids in the path may well be right.
     const resource = err.hint ? `; if it does, ${err.hint.charAt(0).toLowerCase()}${err.hint.slice(1)}` : '';
@@ -263,14 +263,6 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
     );
   }
   return err;
-}
-
-/** No body, or `{"message":""}` and nothing else: how the deployed server answers a route closed to tokens. */
-function emptyAnswer(data: unknown): boolean {
-  if (data === undefined || (typeof data === 'string' && data.trim() === '')) return true;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
-  const keys = Object.keys(data);
-  return keys.length === 1 && keys[0] === 'message' && (data as { message: unknown }).message === '';
 }
 
 async function printHead(io: IOStreams, res: ApiResponse<unknown>, mask: (text: string) => string): Promise<void> {
