@@ -3,9 +3,10 @@
 // the export in chunks' one checked path (checkedChunk, src/export/chunked.ts) in its `chosen` mode:
 // an HTML page or a chunk without exactly its rows is asked for again, 3 times in all, then the export
 // fails and nothing is saved; a service that ignores `submissionIds` (the spec does not list it) and
-// sends every row still yields only the chosen ones.
+// sends every row still yields only the chosen ones. A chunk answered with an export job (a service
+// whose async threshold is below 1,000) is waited for, and the job's file is checked as the CSV is.
 import type { ApiClient } from '../api/client.js';
-import { CHUNK_IDS, CsvJoiner, type IdColumn, type WindowBudget, checkedChunk } from './chunked.js';
+import { CHUNK_IDS, type ChunkJobWait, CsvJoiner, type IdColumn, type WindowBudget, checkedChunk } from './chunked.js';
 
 export interface ByIdsResult {
   /** The header record as the first chunk sent it (BOM included), when any chunk was exported. */
@@ -31,6 +32,8 @@ export interface ByIdsOptions {
   onChunk?: (done: number, total: number, rows: number) => void;
   /** Told when a chunk's answer is refused and the chunk is asked for again. */
   onRetry?: (text: string) => void;
+  /** How a chunk answered with an export job is waited for (a service with a low async threshold). */
+  jobs: ChunkJobWait;
 }
 
 /** The chosen submissions' CSV (header first); yields nothing for no ids. Fills `o.result` as it goes. */

@@ -1,7 +1,9 @@
 import type { ApiClient } from '../api/client.js';
 import { numericIdOf } from '../submissions/ref.js';
 import { type WholeListPage, type WholeListState, readWholeList } from '../submissions/whole-list.js';
-import { startExport } from '../api/exports.js';
+import type { StreamResponse } from '../api/client.js';
+import { ExportStatusClosedError, type StatusPathMemo, openExportFile, startExport } from '../api/exports.js';
+import { describeStatus, waitForExport } from './wait.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
 import { ValidationError } from '../api/errors.js';
 import { budgetFor } from '../api/ratelimit.js';
@@ -284,6 +286,28 @@ export interface ChunkRequest {
   onRetry?: (text: string) => void;
   /** Told before each export request. */
   onRequest?: () => void;
+  /** How a chunk answered with an export job is waited for (chunkJobFile). */
+  jobs: ChunkJobWait;
+}
+
+/**
+ * Waiting for a chunk's export job. The deployed service answers every chunk (at most 1,000 ids) with
+ * the CSV at once; a service whose async threshold is lower (the spec leaves it open: the sandbox's
+ * --export-async-threshold) answers with a job, whose file then stands for the chunk's CSV.
+ */
+export interface ChunkJobWait {
+  /** --poll-interval. */
+  pollMs: number;
+  /** --wait-timeout, for each chunk's job. */
+  timeoutMs: number;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The hint when a job outlasts timeoutMs (what to raise, and that nothing was saved or deleted). */
+  timeoutHint: string;
+  /** Which status path answered: shared by the chunks of one export. */
+  memo?: StatusPathMemo;
+  /** Each status read, as a line ("chunk 2: processing ▕███░▏ 40%"). */
+  onStatus?: (text: string) => void;
 }
 
 export interface CheckedChunk {
@@ -318,6 +342,41 @@ async function exportChunk(o: ChunkRequest, chunk: number[]): Promise<{ res: Awa
   }
 }
 
+/**
+ * The file of the export job a chunk was answered with, once the job completed: the status polled
+ * every `jobs.pollMs` up to `jobs.timeoutMs` (exit 11 past it), a failed job exit 1. A service that
+ * does not let tokens read the job's status (the deployed server's 404 with an empty message) ends
+ * the export (exit 1) at the first status read: that server never answers a chunk with a job, so
+ * this one differs from it, and no wait could fetch the file.
+ */
+export async function chunkJobFile(o: ChunkRequest, jobId: string, count: number, index: number): Promise<StreamResponse> {
+  let fileUrl: string;
+  try {
+    const status = await waitForExport({
+      client: o.client,
+      formId: o.formId,
+      jobId,
+      pollMs: o.jobs.pollMs,
+      timeoutMs: o.jobs.timeoutMs,
+      now: o.jobs.now,
+      sleep: o.jobs.sleep,
+      signal: o.signal,
+      memo: o.jobs.memo,
+      timeoutHint: o.jobs.timeoutHint,
+      onStatus: (s) => o.jobs.onStatus?.(`chunk ${index}: export job ${describeStatus(s)}`),
+    });
+    fileUrl = status.file_url;
+  } catch (err) {
+    if (!(err instanceof ExportStatusClosedError)) throw err;
+    throw new CliError(
+      `The service answered the export of ${count.toLocaleString('en-US')} chosen submissions (chunk ${index} of the export of form ${o.formId}) with export job ${jobId}, whose status API tokens may not read (HTTP 404 with an empty message), so its CSV cannot be fetched; nothing was saved. The deployed OpnForm server answers up to ${CHUNK_IDS.toLocaleString('en-US')} chosen submissions with the CSV at once: this service differs from it.`,
+      ExitCode.error,
+      'Ask the service operator how this service exports chosen submissions; rerun with --debug to see its answers.',
+    );
+  }
+  return openExportFile(o.client, fileUrl, o.signal);
+}
+
 /** A chunk's CSV that does not hold exactly the rows it asked for (why, in a few words). */
 class ChunkRowsError extends Error {}
 
@@ -334,19 +393,14 @@ export async function checkedChunk(o: ChunkRequest, chunk: number[], x: { index:
   for (let attempt = 1; ; attempt++) {
     const started = await exportChunk(o, chunk);
     if (started === undefined) return { pieces: [], ids: [], gone: chunk };
-    const { res, ids } = started;
-    if (res.kind !== 'csv') {
-      throw new CliError(
-        `The service answered an export of ${ids.length} chosen submissions with a job, not the CSV, so the export cannot be done in chunks.`,
-        ExitCode.error,
-        'Rerun with --debug and report the response.',
-      );
-    }
-    o.budget.observe(res.response.headers);
+    const { ids } = started;
+    o.budget.observe(started.res.kind === 'csv' ? started.res.response.headers : started.res.headers);
+    // A job's file is the chunk's CSV, and gets every check the CSV answered at once gets.
+    const res = started.res.kind === 'csv' ? started.res.response : await chunkJobFile(o, started.res.job.job_id, ids.length, x.index);
     let reason: string;
     try {
-      if (htmlContentType(res.response.headers)) {
-        res.response.body.on('error', () => undefined).destroy();
+      if (htmlContentType(res.headers)) {
+        res.body.on('error', () => undefined).destroy();
         throw new NotCsvError(what, 'the service sent an HTML page, not the CSV');
       }
       const asked = new Set(ids.map(String));
@@ -355,7 +409,7 @@ export async function checkedChunk(o: ChunkRequest, chunk: number[], x: { index:
       const keep = (cell: string) => asked.has(cell) || !/^\d+$/.test(cell) || spare++ < ids.length;
       const rows: RowFilterResult = { kept: [], dropped: 0 };
       const out: Buffer[] = [];
-      for await (const piece of filterCsvRows(guardCsv(res.response.body as AsyncIterable<Uint8Array>, what), keep, rows)) out.push(piece);
+      for await (const piece of filterCsvRows(guardCsv(res.body as AsyncIterable<Uint8Array>, what), keep, rows)) out.push(piece);
       const header = rows.header;
       const records = header === undefined ? out : out.slice(1);
       const taken = judgeRows(rows.kept, rows.dropped, ids, x.rows, x.idColumn);

@@ -18,7 +18,7 @@ import type { TimeRange } from '../io/time-range.js';
 import { RATE_LIMIT_PER_MINUTE, EXPORT_LIMIT_PER_MINUTE } from '../service/limits.js';
 import { type RangeReading, readListInRange } from '../submissions/range.js';
 import { type ByIdsResult, csvForIds } from './by-ids.js';
-import { CHUNK_IDS, WindowBudget } from './chunked.js';
+import { CHUNK_IDS, type ChunkJobWait, WindowBudget, chunkJobFile } from './chunked.js';
 import { type RowFilterResult, filterCsvRows } from './csv-rows.js';
 import { type IncrementalState, advance, isNew, newState, readFrom, writeState } from './incremental.js';
 import { NotCsvError, guardCsv, htmlContentType } from './csv-check.js';
@@ -39,6 +39,8 @@ export interface SelectedExportInput {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Where an export of more than one chunk to stdout is collected until every chunk passed. */
   spoolDir?: string;
+  /** How a chunk answered with an export job is waited for: --poll-interval, --wait-timeout, and the hint past it. */
+  jobs: Pick<ChunkJobWait, 'pollMs' | 'timeoutMs' | 'timeoutHint'>;
 }
 
 export interface SelectedExportResult {
@@ -109,17 +111,25 @@ async function listIds(
  */
 async function headerOnly(i: SelectedExportInput, anyId: number | undefined, budget: WindowBudget): Promise<Buffer> {
   await budget.take(i.signal);
-  const res = await startExport(i.client, i.form.id, i.columns, i.signal, anyId === undefined ? undefined : [anyId]);
-  if (res.kind !== 'csv')
-    throw new CliError('The service answered with a job where a CSV header was expected.', ExitCode.error, 'Rerun with --debug and report the response.');
+  const started = await startExport(i.client, i.form.id, i.columns, i.signal, anyId === undefined ? undefined : [anyId]);
+  // A service with a low async threshold may answer even this with a job: its file stands for the CSV.
+  const res =
+    started.kind === 'csv'
+      ? started.response
+      : await chunkJobFile(
+          { client: i.client, formId: i.form.id, columns: i.columns, budget, signal: i.signal, jobs: { ...i.jobs, now: i.now, sleep: i.sleep } },
+          started.job.job_id,
+          anyId === undefined ? 0 : 1,
+          1,
+        );
   // An HTML page or another answer than the CSV is refused (exit 1), as every export answer is (csv-check.ts).
   const what = `The export of form ${i.form.id}`;
-  if (htmlContentType(res.response.headers)) {
-    discard(res.response.body);
+  if (htmlContentType(res.headers)) {
+    discard(res.body);
     throw new NotCsvError(what, 'the service sent an HTML page, not the CSV');
   }
   const rows: RowFilterResult = { kept: [], dropped: 0 };
-  for await (const piece of filterCsvRows(guardCsv(res.response.body as AsyncIterable<Uint8Array>, what), () => false, rows)) void piece;
+  for await (const piece of filterCsvRows(guardCsv(res.body as AsyncIterable<Uint8Array>, what), () => false, rows)) void piece;
   return rows.header ?? Buffer.alloc(0);
 }
 
@@ -147,6 +157,13 @@ async function writeCsv(
         onRetry: (text) => {
           if (i.io.stderrIsTTY) line.done();
           void notice(i.io, text, 'warning');
+        },
+        jobs: {
+          ...i.jobs,
+          now: i.now,
+          sleep: i.sleep,
+          memo: {},
+          onStatus: (text) => line.update(`Exporting ${ids.length.toLocaleString('en-US')} rows: ${text}`),
         },
       });
     }

@@ -16,13 +16,17 @@ export interface WaitOptions {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   /** The command that fetches the job later, for the wait-timeout hint (export's resumeCommand: its words quoted, its profile named). */
-  resumeCommand: string;
+  resumeCommand?: string;
+  /** The wait-timeout hint when there is no job to fetch later (a chunk's job: its file alone is not the export). */
+  timeoutHint?: string;
+  /** Which status path answered, kept across the jobs of one export (a chunked export may start several). */
+  memo?: StatusPathMemo;
   onStatus?: (s: ExportStatus) => void;
 }
 
 /** Polls an export job until it completes (→ its status with file_url), fails (exit 1) or the wait runs out (exit 11). */
 export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { file_url: string }> {
-  const memo: StatusPathMemo = {};
+  const memo: StatusPathMemo = o.memo ?? {};
   const deadline = o.now() + o.timeoutMs;
   let polls = 0;
   for (;;) {
@@ -47,7 +51,9 @@ export async function waitForExport(o: WaitOptions): Promise<ExportStatus & { fi
     if (left <= 0) {
       throw new NetworkError(
         `Gave up waiting for export job ${o.jobId} after ${Math.round(o.timeoutMs / 1000)} s (last status: ${s.status}).`,
-        `It may still finish: run \`${o.resumeCommand}\`, or raise --wait-timeout.`,
+        o.resumeCommand !== undefined
+          ? `It may still finish: run \`${o.resumeCommand}\`, or raise --wait-timeout.`
+          : (o.timeoutHint ?? 'Raise --wait-timeout and run the command again.'),
       );
     }
     // A small job is often done within a second: the first polls come sooner, then every pollMs.

@@ -35,7 +35,7 @@ import { inputProperties } from '../../submissions/fields.js';
 import type { WholeListState } from '../../submissions/whole-list.js';
 import { profileWords, shellWord } from '../hint-words.js';
 import type { FlagsOf } from '../shared.js';
-import type { submissionDeleteCommand } from './shared.js';
+import { DEFAULT_POLL_MS, DEFAULT_WAIT_TIMEOUT_MS, type submissionDeleteCommand } from './shared.js';
 
 // `submission delete --from | --before | --where`: preview, confirm, back up, then delete, paced and
 // resumable (docs/submission-update.md, "Bulk delete").
@@ -77,6 +77,16 @@ function defaultStem(form: Form, now: number): string {
     .replace(/[:.]/g, '-')
     .replace(/-\d{3}Z$/, 'Z')}`;
 }
+
+/**
+ * A backup chunk answered with an export job (a service whose async threshold is below 1,000 ids;
+ * never the deployed one) is waited for as `submission export` waits by default.
+ */
+const BACKUP_JOBS = {
+  pollMs: DEFAULT_POLL_MS,
+  timeoutMs: DEFAULT_WAIT_TIMEOUT_MS,
+  timeoutHint: `A chunk of the backup went to an export job that did not finish within ${DEFAULT_WAIT_TIMEOUT_MS / 1000} s; nothing was deleted: run the command again later.`,
+};
 
 /** The flag that names the backup, for the hints; delete has no flag to replace an existing file. */
 const BACKUP_FLAGS: TargetFlags = { file: '--backup' };
@@ -215,7 +225,10 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
     for (;;) {
       const output = files.backup!;
       try {
-        saved = await exportIds({ io: o.io, client, form, columns, output, flags: BACKUP_FLAGS, signal: o.signal, now: o.now, sleep: o.sleep }, ids);
+        saved = await exportIds(
+          { io: o.io, client, form, columns, output, flags: BACKUP_FLAGS, signal: o.signal, now: o.now, sleep: o.sleep, jobs: BACKUP_JOBS },
+          ids,
+        );
         break;
       } catch (err) {
         // A default name another run took since it was chosen (its export holds the .part, or its

@@ -291,6 +291,20 @@ async function learnClosed(client: ApiClient, formId: number, memo: ExportStatus
   return closed;
 }
 
+/**
+ * How a chunk answered with an export job is waited for (a service whose async threshold is below
+ * 1,000 ids; never the deployed one): --poll-interval, and --wait-timeout for each job.
+ */
+function chunkJobs(o: Pick<DownloadJobOptions, 'pollInterval' | 'waitTimeout' | 'now' | 'sleep'>) {
+  return {
+    pollMs: o.pollInterval,
+    timeoutMs: o.waitTimeout,
+    now: o.now,
+    sleep: o.sleep,
+    timeoutHint: 'A chunk of the export went to an export job that did not finish in time; nothing was saved: raise --wait-timeout and run the export again.',
+  };
+}
+
 /** A chunked export saved and reported; an incomplete list fails the run (exit 10) after saving. */
 async function finishInChunks(
   o: DownloadJobOptions,
@@ -410,7 +424,18 @@ async function exportInChunks(
     void notice(o.io, text, 'warning');
   };
   const body = Readable.from(
-    chunkedCsv({ client, formId: form.id, columns, budget, listBudget, listState: list, signal: o.signal, onProgress: show, onRetry }),
+    chunkedCsv({
+      client,
+      formId: form.id,
+      columns,
+      budget,
+      listBudget,
+      listState: list,
+      signal: o.signal,
+      onProgress: show,
+      onRetry,
+      jobs: { ...chunkJobs(o), memo: {}, onStatus: (text) => line.update(`Exporting in chunks: ${text}`) },
+    }),
   );
   try {
     // To stdout, all or nothing: a chunk refused after others passed leaves stdout empty (writeToStreamWhole).
@@ -500,7 +525,19 @@ async function selectedExportLocked(o: SubmissionExportOptions, range: ReturnTyp
   if (!state) await statusColumnNote(o.io, form, columns);
   const file = output === '' ? `${form.slug}-submission-data.csv` : output;
   if (file !== output) await precheckTarget(file, o.clobber, o.now);
-  const input = { io: o.io, client, form, columns, output: file, clobber: o.clobber, signal: o.signal, now: o.now, sleep: o.sleep, spoolDir: o.spoolDir };
+  const input = {
+    io: o.io,
+    client,
+    form,
+    columns,
+    output: file,
+    clobber: o.clobber,
+    signal: o.signal,
+    now: o.now,
+    sleep: o.sleep,
+    spoolDir: o.spoolDir,
+    jobs: chunkJobs(o),
+  };
   if (statePath === undefined) {
     const r = await exportRange(input, range);
     const json = jsonFormat(o);
