@@ -70,6 +70,9 @@ describe.each([
     expect(hook.code).toBe(0);
   });
 
+  /** `formctl --profile stage form copy <the form> ...rest`. */
+  const copyFromStage = (rest: string[], input?: string) => fc(['--profile', 'stage', 'form', 'copy', String(formId), ...rest], input);
+
   async function getForm(profile: string, id: number): Promise<Record<string, unknown>> {
     const r = await fc(['--profile', profile, 'form', 'get', String(id), '--json']);
     expect(r.code).toBe(0);
@@ -85,20 +88,7 @@ describe.each([
 
   it('--dry-run shows the bodies with secrets masked and sends nothing', async () => {
     const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
-    const r = await fc([
-      '--profile',
-      'stage',
-      'form',
-      'copy',
-      String(formId),
-      '--to-profile',
-      'prod',
-      '--to-workspace',
-      String(prod.sb.workspaceId),
-      '--with-webhooks',
-      '--dry-run',
-      '--json',
-    ]);
+    const r = await copyFromStage(['--to-profile', 'prod', '--to-workspace', String(prod.sb.workspaceId), '--with-webhooks', '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ dry_run: true, profile: 'prod', workspace_id: prod.sb.workspaceId, onto: null, dropped: ['slug', 'password'] });
@@ -114,12 +104,7 @@ describe.each([
 
   it('copies fields, logic and settings, never the slug or password; webhooks signed with --secret-file, else unsigned with a warning', async () => {
     const source = await getForm('stage', formId);
-    const r = await fc([
-      '--profile',
-      'stage',
-      'form',
-      'copy',
-      String(formId),
+    const r = await copyFromStage([
       '--to-profile',
       'prod',
       '--to-workspace',
@@ -146,18 +131,7 @@ describe.each([
     expect(out.webhooks).toEqual([{ id: hooks[0]!.id, source_id: expect.any(Number), signed: true }]);
 
     // Off a terminal and without --secret-file, the copy is unsigned and says so.
-    const bare = await fc([
-      '--profile',
-      'stage',
-      'form',
-      'copy',
-      String(formId),
-      '--to-profile',
-      'prod',
-      '--to-workspace',
-      String(prod.sb.workspaceId),
-      '--with-webhooks',
-    ]);
+    const bare = await copyFromStage(['--to-profile', 'prod', '--to-workspace', String(prod.sb.workspaceId), '--with-webhooks']);
     expect(bare.code).toBe(0);
     const [id] = bare.stdout.trim().split('\t');
     expect(bare.stderr).toMatch(/^warning: webhook \d+ \(copy of \d+\) on form \d+ delivers unsigned/m);
@@ -177,7 +151,7 @@ describe.each([
     const target = await fc(['--profile', 'prod', 'form', 'create', '-w', String(prod.sb.workspaceId), '--title', 'Prod contact', '--set', 'password=pw-prod']);
     const targetId = Number(target.stdout.split('\t')[0]);
     const before = await getForm('prod', targetId);
-    const r = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--json']);
+    const r = await copyFromStage(['--to-profile', 'prod', '--onto', String(targetId), '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -187,7 +161,7 @@ describe.each([
     expect(after).toMatchObject({ title: 'Contact', description: 'Say hello', slug: before.slug, password: 'pw-prod' });
 
     // Workspace given and not the target's: refused before anything is sent.
-    const wrong = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod', '--onto', String(targetId), '--to-workspace', '999']);
+    const wrong = await copyFromStage(['--to-profile', 'prod', '--onto', String(targetId), '--to-workspace', '999']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(`error: --onto form ${targetId} is in workspace ${prod.sb.workspaceId}, not 999; nothing was sent.`);
 
@@ -207,18 +181,18 @@ describe.each([
   });
 
   it('refuses an unknown --to-profile and a missing --to-workspace before any request', async () => {
-    const unknown = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'nope', '--to-workspace', '1']);
+    const unknown = await copyFromStage(['--to-profile', 'nope', '--to-workspace', '1']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^error: No profile named "nope" \(from --to-profile\)\.\nhint: Saved profiles: /);
-    const none = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'prod']);
+    const none = await copyFromStage(['--to-profile', 'prod']);
     expect(none).toMatchObject({ code: 2, stdout: '' });
     expect(none.stderr).toContain('error: Missing --to-workspace.');
     // The unknown profile is said before the missing --to-workspace.
-    const both = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'nope']);
+    const both = await copyFromStage(['--to-profile', 'nope']);
     expect(both).toMatchObject({ code: 2, stdout: '' });
     expect(both.stderr).toMatch(/^error: No profile named "nope" \(from --to-profile\)\./);
     // A name no profile can have is reported as --to-profile's.
-    const proto = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', '__proto__', '--to-workspace', '1']);
+    const proto = await copyFromStage(['--to-profile', '__proto__', '--to-workspace', '1']);
     expect(proto).toMatchObject({ code: 2, stdout: '' });
     expect(proto.stderr).toMatch(/^error: --to-profile "__proto__" cannot be a profile name\.\n/);
   });
@@ -228,7 +202,7 @@ describe.each([
     expect(login.code).toBe(0);
     expect((await fc(['--profile', 'moved', 'config', 'set', 'base_url', prod.sb.url])).code).toBe(0);
     const before = await fc(['--profile', 'prod', 'form', 'list', '-w', String(prod.sb.workspaceId), '--json', 'id']);
-    const copy = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'moved', '--to-workspace', String(prod.sb.workspaceId)]);
+    const copy = await copyFromStage(['--to-profile', 'moved', '--to-workspace', String(prod.sb.workspaceId)]);
     const direct = await fc(['--profile', 'moved', 'form', 'list', '-w', String(prod.sb.workspaceId)]);
     expect(direct.code).toBe(4);
     expect(copy).toMatchObject({ code: 4, stdout: '' });
@@ -244,25 +218,13 @@ describe.each([
     const config = JSON.parse(readFileSync(configFile, 'utf8'));
     config.profiles['my box'] = config.profiles.prod;
     writeFileSync(configFile, JSON.stringify(config));
-    const copy = await fc([
-      '--profile',
-      'stage',
-      'form',
-      'copy',
-      String(formId),
-      '--to-profile',
-      'my box',
-      '--to-workspace',
-      String(prod.sb.workspaceId),
-      '--json',
-      'id',
-    ]);
+    const copy = await copyFromStage(['--to-profile', 'my box', '--to-workspace', String(prod.sb.workspaceId), '--json', 'id']);
     expect(copy.stderr).not.toContain('cannot be a profile name');
     expect(copy.code).toBe(0);
     const id = Number(JSON.parse(copy.stdout).id);
     expect((await getForm('my box', id)).title).toBe('Contact');
     // A name never saved still follows the rule.
-    const unsaved = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'other box', '--to-workspace', '1']);
+    const unsaved = await copyFromStage(['--to-profile', 'other box', '--to-workspace', '1']);
     expect(unsaved).toMatchObject({ code: 2, stdout: '' });
     expect(unsaved.stderr).toMatch(/^error: --to-profile "other box" cannot be a profile name\.\n/);
   });
@@ -272,14 +234,14 @@ describe.each([
     const config = JSON.parse(readFileSync(configFile, 'utf8'));
     config.profiles.revoked = { ...config.profiles.prod, token: 'revoked-token-0123456789' };
     writeFileSync(configFile, JSON.stringify(config));
-    const copy = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--to-workspace', String(prod.sb.workspaceId)]);
+    const copy = await copyFromStage(['--to-profile', 'revoked', '--to-workspace', String(prod.sb.workspaceId)]);
     expect(copy).toMatchObject({ code: 4, stdout: '' });
     expect(copy.stderr).toMatch(/\(HTTP 401, POST \/open\/forms\)\nhint: Its saved token was refused: run `formctl --profile revoked auth login`/);
     expect(copy.stderr).not.toContain('--profile stage');
     // FORMCTL_TOKEN is the source's only: the target's hint never offers it as the way out.
     expect(copy.stderr).not.toContain('or set FORMCTL_TOKEN');
     // --onto: every step (the form's GET, the update) is the target's too.
-    const onto = await fc(['--profile', 'stage', 'form', 'copy', String(formId), '--to-profile', 'revoked', '--onto', '1', '--yes']);
+    const onto = await copyFromStage(['--to-profile', 'revoked', '--onto', '1', '--yes']);
     expect(onto).toMatchObject({ code: 4, stdout: '' });
     expect(onto.stderr).toContain('hint: Its saved token was refused: run `formctl --profile revoked auth login`');
     expect(onto.stderr).not.toContain('--profile stage');

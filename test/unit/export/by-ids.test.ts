@@ -4,6 +4,7 @@ import { CHUNK_ATTEMPTS, type ChunkJobWait, WindowBudget } from '../../../src/ex
 import { CliError } from '../../../src/errors.js';
 import { type StubServer, startStubServer } from '../../helpers/http.js';
 import { clientFor } from '../submission/util.js';
+import type { ApiClient } from '../../../src/api/client.js';
 
 let stub: StubServer | undefined;
 afterEach(async () => {
@@ -26,7 +27,11 @@ async function serve(csv: (asked: number[], n: number) => Answer) {
 }
 
 async function run(csv: (asked: number[], n: number) => Answer, ids: number[]) {
-  const client = await serve(csv);
+  return exportWith(await serve(csv), ids, JOBS);
+}
+
+/** Runs csvForIds on a client and collects the CSV, the result, the retries told and the error, if any. */
+async function exportWith(client: ApiClient, ids: number[], jobs: ChunkJobWait) {
   const result: ByIdsResult = { exported: [], gone: [], requests: 0 };
   const retries: string[] = [];
   const budget = new WindowBudget(
@@ -36,8 +41,7 @@ async function run(csv: (asked: number[], n: number) => Answer, ids: number[]) {
   );
   const out: Buffer[] = [];
   try {
-    for await (const b of csvForIds({ client, formId: 7, columns: { name: true }, ids, budget, result, onRetry: (t) => retries.push(t), jobs: JOBS }))
-      out.push(b);
+    for await (const b of csvForIds({ client, formId: 7, columns: { name: true }, ids, budget, result, onRetry: (t) => retries.push(t), jobs })) out.push(b);
   } catch (err) {
     return { text: Buffer.concat(out).toString('utf8'), result, retries, err: err as Error };
   }
@@ -179,21 +183,8 @@ describe('csvForIds: a chunk answered with an export job', () => {
 
   async function runJobs(file: (asked: number[], n: number) => Answer, ids: number[], status: 'open' | 'closed' | 'stuck' = 'open', jobs = JOBS) {
     const client = await jobService(file, status);
-    const result: ByIdsResult = { exported: [], gone: [], requests: 0 };
-    const retries: string[] = [];
     statusLines.length = 0;
-    const budget = new WindowBudget(
-      1000,
-      () => 0,
-      async () => undefined,
-    );
-    const out: Buffer[] = [];
-    try {
-      for await (const b of csvForIds({ client, formId: 7, columns: { name: true }, ids, budget, result, onRetry: (t) => retries.push(t), jobs })) out.push(b);
-    } catch (err) {
-      return { text: Buffer.concat(out).toString('utf8'), result, retries, err: err as Error };
-    }
-    return { text: Buffer.concat(out).toString('utf8'), result, retries, err: undefined };
+    return exportWith(client, ids, jobs);
   }
 
   it("waits for the job and takes its file as the chunk's CSV: only the rows asked for, progress told", async () => {
