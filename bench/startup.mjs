@@ -93,10 +93,10 @@ const GET = `require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspac
 // The same GET with Node's global fetch (the undici Node carries, precompiled into the binary).
 const FETCH_GET = `fetch(${JSON.stringify(`${baseUrl}/open/workspaces`)}).then((r) => r.arrayBuffer()).then((b) => process.stdout.write(Buffer.from(b)));`;
 // The floor of a command built as formctl is, with nothing of formctl: Commander (a package of the
-// design card, from its public entry) parses `workspace list --json`, the token is checksummed with
-// node:zlib's CRC-32 (as the shared rate budget names its file: the token is never in a file name;
-// SHA-256 from node:crypto until 2026-11-28), then the node:http GET, its JSON printed indented. What
-// formctl costs above this is its own code.
+// design card, from its public entry) parses `workspace list --json`, the token is keyed with FNV-1a
+// in JavaScript (as the shared rate budget names its file, src/name-key.ts: the token is never in a
+// file name; SHA-256 from node:crypto until 2026-11-28), then the node:http GET, its JSON printed
+// indented. What formctl costs above this is its own code.
 const shapeDir = join(home, 'shape-floor');
 mkdirSync(shapeDir, { recursive: true });
 writeFileSync(
@@ -105,7 +105,7 @@ writeFileSync(
     `const { Command } = require(${JSON.stringify(createRequire(import.meta.url).resolve('commander'))});`,
     `const program = new Command('formctl');`,
     `program.command('workspace').command('list').option('--json').action(() => {`,
-    `  require('node:zlib').crc32(process.env.FORMCTL_TOKEN ?? '').toString(16);`,
+    `  let h = 0x811c9dc5; for (const c of process.env.FORMCTL_TOKEN ?? '') h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);`,
     `  require('node:http').get(${JSON.stringify(`${baseUrl}/open/workspaces`)}, (r) => { const b = []; r.on('data', (d) => b.push(d)); r.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(Buffer.concat(b).toString()), null, 2) + '\\n')); });`,
     `});`,
     `program.parse(['node', 'formctl', 'workspace', 'list', '--json']);`,
@@ -188,7 +188,7 @@ const cases = [
   { name: 'node:http GET script', args: ['-e', GET] },
   { name: 'fetch GET script', args: ['-e', FETCH_GET], base: 'node:http GET script' },
   { name: 'undici GET script', args: [join(undiciDir, 'get.cjs')], base: 'node:http GET script' },
-  { name: 'Commander+CRC-32+GET script', args: [join(shapeDir, 'get.cjs')], base: 'node:http GET script' },
+  { name: 'Commander+key+GET script', args: [join(shapeDir, 'get.cjs')], base: 'node:http GET script' },
   { name: 'formctl --version', args: [BIN, '--version'], base: 'node -e 0' },
   { name: 'formctl --help', args: [BIN, '--help'], base: 'node -e 0', goal: { 22: 1.2, 20: 2.5 } },
   {

@@ -50,6 +50,7 @@ export const LAYERS = [
       'src/atomic-file.ts',
       'src/code-cache-group.ts',
       'src/closed-stdout.ts',
+      'src/name-key.ts',
       'src/service/',
       'src/globals.d.ts',
     ],

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { writeFileAtomicSync } from '../atomic-file.js';
+import { nameKey } from '../name-key.js';
 import { InterruptedError } from '../errors.js';
 import { abortableSleep } from '../sleep.js';
 
@@ -219,12 +219,10 @@ export class SharedBudget {
 
   constructor(dir: string, origin: string, token: string, o: { now?: () => number; debug?: (line: string) => void; bucket?: RateBucket } = {}) {
     this.bucket = o.bucket ?? 'general';
-    // The file's name is a checksum of origin, token and bucket (docs/security.md, "One rate budget per
-    // machine"): it never holds the token, and node:zlib's CRC-32 is loaded anyway by the code cache's
-    // check, where node:crypto's SHA-256 would cost every request ~3 ms of CPU to load. Two keys with
-    // one checksum share a budget, which paces them together: slower, never over a limit.
-    const name = `${origin}\0${token}\0${this.bucket}`;
-    this.file = join(dir, `${crc32(name).toString(16).padStart(8, '0')}.json`);
+    // The file is named by a key of origin, token and bucket (src/name-key.ts; docs/security.md, "One
+    // rate budget per machine"): never the token, and no module to load for it. Two with one key
+    // share a budget, which paces them together: slower, never over a limit.
+    this.file = join(dir, `${nameKey(`${origin}\0${token}\0${this.bucket}`)}.json`);
     this.now = o.now ?? Date.now;
     this.debug = o.debug;
   }

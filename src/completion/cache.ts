@@ -2,11 +2,11 @@
 // kept for a short while in the cache directory. Entries hold only ids and display names, never a
 // token. An entry is named by the request (the kind of id and its context) and holds everything
 // else that decides the answer (profile, base URL, config file version, a token from the
-// environment as its CRC-32), which a read compares.
+// environment as its key, src/name-key.ts), which a read compares.
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { writeFileAtomicSync } from '../atomic-file.js';
+import { nameKey } from '../name-key.js';
 import { cacheDir, configDir, configFileIn } from '../config/paths.js';
 
 /** How long a cached answer is served. */
@@ -41,13 +41,13 @@ const NAME_MAX = 160;
  * the config file's mtime and size stand in for its content, so a login, logout or profile switch
  * changes the key.
  *
- * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by its CRC-32,
+ * The file name says whose answer it is (a token from `FORMCTL_TOKEN` by its key, src/name-key.ts,
  * else the profile `FORMCTL_PROFILE` names, else `p` for the current one) and what was asked
  * (`v2.p.-.form.-.12`: the request's parts in the order of their names, form, kind, profile,
  * workspace, `-` where unset; ids and names a user typed, percent-encoded). Everything else is the
- * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as its CRC-32
- * (node:zlib's, the one case that loads node:zlib, ~1.5–2.5 ms of a Tab press on Node 24 and 26;
- * node:crypto's SHA-256 cost 3–3.5 ms). A checksum says nothing usable of a token, and two of one
+ * material, stored in the entry: a token from `FORMCTL_TOKEN` goes into it only as that key, made in
+ * JavaScript with no module to load (node:crypto's SHA-256 cost a Tab press 3–3.5 ms on Node 24 and
+ * 26, node:zlib's CRC-32 1.4–2.4). A 32-bit key says nothing usable of a token, and two of one
  * user's tokens with the same one (a chance of one in 4 billion) would see each other's cached ids
  * and names, which their owner may read anyway (docs/completion.md). Requests that differ only in other settings (another base URL, a login since)
  * share a file: the last answer wins, and a read for other settings is a miss.
@@ -61,7 +61,7 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
     // No config file yet: env variables alone decide.
   }
   const token = env.FORMCTL_TOKEN ?? '';
-  const tokenHash = token === '' ? '' : crc32(token).toString(16).padStart(8, '0');
+  const tokenHash = token === '' ? '' : nameKey(token);
   const material = JSON.stringify({
     ...parts,
     configDir: configDir(env),

@@ -34,6 +34,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { codeCacheGroup } from '../code-cache-group.js';
+import { nameKey } from '../name-key.js';
 import { cacheDir } from '../config/paths.js';
 import { processAlive } from '../process-alive.js';
 
@@ -65,10 +66,7 @@ interface Loaded {
  * FNV-1a over the flags' text.
  */
 function flagsName(env: NodeJS.ProcessEnv): string {
-  const text = `${process.execArgv.join('\0')}\0\0${env.NODE_OPTIONS ?? ''}`;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
+  return nameKey(`${process.execArgv.join('\0')}\0\0${env.NODE_OPTIONS ?? ''}`);
 }
 
 /**

@@ -102,8 +102,7 @@ describe('startup loads nothing heavy', () => {
         expect(direct.modules.some((m) => m.startsWith('/') && m.includes('/dist/cli/main.cjs'))).toBe(true);
         expect(direct.modules.filter((m) => m.startsWith('file:') && m.includes('/dist/'))).toEqual([]);
         // The rate budget's file name and its temp file's need no node:crypto (~3 ms of CPU to load):
-        // a CRC-32 from node:zlib, which the code cache's check loads anyway (docs/performance.md).
-        expect(direct.modules).toContain('internal:zlib');
+        // a key made in JavaScript (src/name-key.ts) and Math.random (docs/performance.md).
         expect(direct.modules).not.toContain('internal:crypto');
         // jq (WebAssembly) is loaded only for --jq.
         const filtered = await modulesLoadedBy(['workspace', 'list', '--jq', '.[0].name'], env);
@@ -120,7 +119,7 @@ describe('startup loads nothing heavy', () => {
   );
 
   it.skipIf(!existsSync(join(ROOT, 'dist', 'complete.cjs')))(
-    'a Tab answered from the completion cache loads no hashing module for a saved profile, and never node:crypto; only a token in FORMCTL_TOKEN is checksummed (node:zlib)',
+    'a Tab answered from the completion cache loads no hashing module, node:crypto or node:zlib, with a saved profile or a token in FORMCTL_TOKEN (keyed in JavaScript)',
     async () => {
       const server = await workspacesStub('Acme');
       const dir = mkdtempSync(join(tmpdir(), 'formctl-tabcrypto-'));
@@ -147,13 +146,13 @@ describe('startup loads nothing heavy', () => {
         const entries = readdirSync(join(dir, 'cache', 'completion'));
         expect(entries).toEqual(['v2.p.-.workspace.-.-.json']);
         expect(readFileSync(join(dir, 'cache', 'completion', entries[0]!), 'utf8')).not.toContain('fsk_saved_profile_token');
-        // A token from the environment is checksummed into the entry's key (node:zlib loaded, not node:crypto), never written.
+        // A token from the environment is keyed into the entry's name (src/name-key.ts: no module loaded), never written.
         const envToken = { FORMCTL_TOKEN: 'fsk_env_token_1', FORMCTL_BASE_URL: url };
         expect((await tab(envToken)).stdout).toBe('1\tAcme\n:0\n');
         const envHit = await tab(envToken);
         expect(envHit.stdout).toBe('1\tAcme\n:0\n');
         expect(envHit.modules.some((m) => m.includes('/dist/cli/'))).toBe(false);
-        expect(zlib(envHit.modules)).toBe(true);
+        expect(zlib(envHit.modules)).toBe(false);
         expect(crypto(envHit.modules)).toBe(false);
         for (const entry of readdirSync(join(dir, 'cache', 'completion')))
           expect(readFileSync(join(dir, 'cache', 'completion', entry), 'utf8')).not.toContain('fsk_env_token_1');

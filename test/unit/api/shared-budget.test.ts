@@ -16,7 +16,7 @@ function budgets(n: number, clock: { t: number }): SharedBudget[] {
 }
 
 describe('SharedBudget', () => {
-  it('is named by a CRC-32 of origin, token and bucket; a new key clears out the files nobody wrote for a day (old SHA-256 names too)', async () => {
+  it('is named by a key of origin, token and bucket (src/name-key.ts); a new key clears out the files nobody wrote for a day (old SHA-256 names too)', async () => {
     const clock = { t: 1_000_000 };
     const [b] = budgets(1, clock);
     expect(b!.file).toMatch(/\/[0-9a-f]{8}\.json$/);

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheKey, readCache, writeCache } from '../../../src/completion/cache.js';
+import { nameKey } from '../../../src/name-key.js';
 import { requestKey } from '../../../src/completion/values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'formctl-cachekey-'));
@@ -24,12 +24,13 @@ describe('cacheKey', () => {
     expect(cacheKey(env, { kind: 'form', workspace: 'w'.repeat(1000) }).name.length).toBeLessThanOrEqual(163);
   });
 
-  it('keeps a token from the environment out of the key, as its CRC-32 only', () => {
+  it('keeps a token from the environment out of the key, as its name key only', () => {
     const key = cacheKey({ ...env, FORMCTL_TOKEN: 'fsk_secret_token_99' }, { kind: 'workspace' });
     expect(JSON.stringify(key)).not.toContain('fsk_secret_token_99');
     expect(key.material).toContain('"envToken":"');
-    // node:zlib's CRC-32 (docs/completion.md): 8 hex digits, the same in the name and the material.
-    const sum = crc32('fsk_secret_token_99').toString(16).padStart(8, '0');
+    // src/name-key.ts (docs/completion.md): 8 hex digits, the same in the name and the material.
+    const sum = nameKey('fsk_secret_token_99');
+    expect(sum).toMatch(/^[0-9a-f]{8}$/);
     expect(JSON.parse(key.material).envToken).toBe(sum);
     expect(key.name).toBe(`v2.t${sum}.workspace`);
   });
