@@ -182,7 +182,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   if (files.backup !== undefined) await precheckTarget(files.backup, false, o.now, BACKUP_FLAGS);
   await refuseExistingLog(results);
 
-  const listBudget = new WindowBudget(client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
+  const listBudget = new WindowBudget(o.rateLimit ?? client.rateLimit.limit ?? RATE_LIMIT_PER_MINUTE, o.now, o.sleep);
   const state: WholeListState = { pages: 0, distinct: 0, rereads: 0 };
   const { rows, missing } = await selectForDelete(client, form.id, sel, {
     state,
@@ -319,14 +319,15 @@ async function execute(
 ): Promise<void> {
   const tally: Tally = { deleted: 0, gone: 0, failed: 0 };
   const total = where.total ?? ids.length;
-  // Paced as bulk update is (a steady rate a little under the limit), so the budget shared with other
+  // Paced as bulk update is (a steady rate a little under the limit, --rate-limit as the limit when
+  // given: a service that announces none is paced at 100/min), so the budget shared with other
   // formctl processes never has to make a DELETE wait, and a long run never spends --max-wait on it.
-  const pacer = bulkPacer(client, { now: o.now, sleep: o.sleep });
+  const pacer = bulkPacer(client, { rateLimit: o.rateLimit, now: o.now, sleep: o.sleep });
   const line = createStatusLine(o.io, o.now);
   const record = (r: DeleteRecord) => log.stream.write(JSON.stringify(r) + '\n');
   // Pasted into another shell, it continues this very run: the profile named when that shell would not pick it, the log's path quoted.
   const resumeCommand = where.results
-    ? `formctl${await profileWords(o.context)} submission delete ${form.id} --resume --results ${shellWord(where.results)}`
+    ? `formctl${await profileWords(o.context)} submission delete ${form.id} --resume --results ${shellWord(where.results)}${o.rateLimit !== undefined ? ` --rate-limit ${o.rateLimit}` : ''}`
     : undefined;
   try {
     for (const id of ids) {

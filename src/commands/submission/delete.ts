@@ -41,9 +41,10 @@ export function newSubmissionDeleteCommand(f: Factory, runF = submissionDeleteRu
     const flag = {
       backup: flags.backup === false ? '--no-backup' : '--backup',
       results: '--results',
+      rateLimit: '--rate-limit',
       dryRun: '--dry-run',
     } as const;
-    const bulkOnly = (['backup', 'results', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
+    const bulkOnly = (['backup', 'results', 'rateLimit', 'dryRun'] as const).filter((k) => flags[k] !== undefined);
     if (bulkOnly.length > 0) throw new UsageError(`${flag[bulkOnly[0]!]} is for bulk deletes: add --from, --before or --where.`);
     const ref = await resolveFormArg(f, form);
     if (submissionId === undefined && !f.io.canPrompt) {

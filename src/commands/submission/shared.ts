@@ -191,6 +191,11 @@ export function submissionDeleteCommand() {
       ),
     )
     .option('--resume', 'Bulk: continue the run the --results log records (its plan, without asking again); done ids are not sent again')
+    .option(
+      '--rate-limit <n>',
+      "Bulk: requests per minute to stay under (default: the service's X-RateLimit-Limit, else 100)",
+      parsePositiveInt('--rate-limit'),
+    )
     .option('--dry-run', 'Bulk: show the count and a sample, delete nothing')
     .addOption(
       jsonOption(ALL_DELETE_FIELDS, {

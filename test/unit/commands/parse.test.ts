@@ -165,8 +165,14 @@ describe('argv → run options, through the runF seam', () => {
     const wrongForBulk = await run(['42', '--before', '30d', '--json', 'submission_id']);
     expect(wrongForBulk).toBeInstanceOf(UsageError);
     expect((wrongForBulk as UsageError).hint).toBe('Available fields: form_id, selected, deleted, gone, failed, backup, results, dry_run, ids');
+    // --rate-limit paces a bulk run only: on one submission it is refused, and a bulk run gets it as a number.
+    const rateForOne = await run(['42', '118', '--yes', '--rate-limit', '600']);
+    expect(rateForOne).toBeInstanceOf(UsageError);
+    expect((rateForOne as UsageError).message).toBe('--rate-limit is for bulk deletes: add --from, --before or --where.');
+    expect(await run(['42', '--before', '30d', '--yes', '--rate-limit', '600'])).toBeUndefined();
+    expect((bulk.mock.calls[0] as unknown[])[0]).toMatchObject({ form: '42', rateLimit: 600 });
     expect(single).toHaveBeenCalledTimes(1);
-    expect(bulk).not.toHaveBeenCalled();
+    expect(bulk).toHaveBeenCalledTimes(1);
   });
 
   it('a value its parser refuses is a usage error, and the run function is never called', async () => {

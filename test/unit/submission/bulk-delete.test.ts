@@ -95,9 +95,11 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
     const log = join(dir, "run's log.ndjson");
     const context = async () => ({ profileName: 'ci-box', profileSource: 'flag' });
     await expect(
-      submissionBulkDeleteRun(opts({ from: file, yes: true, results: log, context, api: async () => counting, signal: ctl.signal }, first)),
+      submissionBulkDeleteRun(opts({ from: file, yes: true, results: log, context, api: async () => counting, signal: ctl.signal, rateLimit: 6000 }, first)),
     ).rejects.toBeInstanceOf(InterruptedError);
-    expect(first.err()).toContain(`continue with: formctl --profile ci-box submission delete ${sb.formId} --resume --results '${dir}/run'\\''s log.ndjson'\n`);
+    expect(first.err()).toContain(
+      `continue with: formctl --profile ci-box submission delete ${sb.formId} --resume --results '${dir}/run'\\''s log.ndjson' --rate-limit 6000\n`,
+    );
     expect((await ids()).length).toBe(before.length - 2);
 
     // A kill between the DELETE and its record: the log says "deleting" only; and one planned
@@ -279,6 +281,27 @@ describe.each(FLAVORS)('submission delete --before/--where/--from (%s sandbox)',
 });
 
 describe.each(FLAVORS)('submission delete paced under the rate limit (%s sandbox)', (flavor) => {
+  /** A bulk delete of form `formId` through `client`, on the simulated clock, answering --yes and --json; its stdout. */
+  async function deleteOn(
+    client: ApiClient,
+    formId: number | undefined,
+    clock: { now: () => number; sleep: (ms: number) => Promise<void> },
+    more: Partial<SubmissionBulkDeleteOptions>,
+  ) {
+    const io = fakeIO();
+    await submissionBulkDeleteRun({
+      io: io.io,
+      api: async () => client,
+      prompter: () => ({}) as Prompter,
+      form: String(formId),
+      ...clock,
+      yes: true,
+      json: true,
+      ...more,
+    } as SubmissionBulkDeleteOptions);
+    return io.out();
+  }
+
   // A run longer than a rate window, as formctl runs it: the budget shared with other formctl
   // processes and --max-wait's 60 s for the whole command. The pacing must keep every DELETE under
   // the shared budget, so that no DELETE is refused for a wait (recorded "failed", exit 10).
@@ -305,22 +328,43 @@ describe.each(FLAVORS)('submission delete paced under the rate limit (%s sandbox
       budgets,
     });
     try {
-      const io = fakeIO();
-      await submissionBulkDeleteRun({
-        io: io.io,
-        api: async () => client,
-        prompter: () => ({}) as Prompter,
-        form: String(sb.formId),
-        now,
-        sleep,
-        before: { kind: 'ago', ms: 0, text: '0m' },
-        backup: join(dir, 'backup.csv'),
-        yes: true,
-        json: true,
-      } as SubmissionBulkDeleteOptions);
-      expect(JSON.parse(io.out())).toMatchObject({ selected: 30, deleted: 30, gone: 0, failed: 0 });
+      const out = await deleteOn(client, sb.formId, { now, sleep }, { before: { kind: 'ago', ms: 0, text: '0m' }, backup: join(dir, 'backup.csv') });
+      expect(JSON.parse(out)).toMatchObject({ selected: 30, deleted: 30, gone: 0, failed: 0 });
     } finally {
       await client.close();
+      await sb.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  // A service that announces no limit (here the sandbox with --rate-limit 0: no X-RateLimit-* headers)
+  // is paced at 100/min unless --rate-limit says otherwise. Simulated time: the clock moves only by the waits asked for.
+  it('--rate-limit sets the pace where the service announces no limit; without it, 100/min', async () => {
+    const sb = await startTestSandbox({ flavor, seed: 30, rateLimit: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'formctl-bulk-delete-rate-'));
+    try {
+      const waited = async (rateLimit: number | undefined, before: string) => {
+        let clock = Date.now();
+        const now = () => clock;
+        const sleep = async (ms: number) => {
+          clock += ms;
+        };
+        const start = clock;
+        const client = new ApiClient({ baseUrl: sb.url, token: sb.tokens.all, userAgent: 'formctl-test', timeoutMs: 5_000, maxWaitMs: 60_000, now, sleep });
+        try {
+          const out = await deleteOn(client, sb.formId, { now, sleep }, { from: join(dir, `${before}.ids`), backup: join(dir, `${before}.csv`), rateLimit });
+          expect(JSON.parse(out)).toMatchObject({ deleted: 15, failed: 0 });
+        } finally {
+          await client.close();
+        }
+        return clock - start;
+      };
+      const ids = Array.from({ length: 30 }, (_, i) => i + 1);
+      writeFileSync(join(dir, 'a.ids'), ids.slice(0, 15).join('\n') + '\n');
+      writeFileSync(join(dir, 'b.ids'), ids.slice(15).join('\n') + '\n');
+      // 15 DELETEs at 95/min take about 14 intervals of 632 ms; at 6000/min (5700 paced) nearly none.
+      expect(await waited(undefined, 'a')).toBeGreaterThan(8_000);
+      expect(await waited(6000, 'b')).toBeLessThan(1_000);
+    } finally {
       await sb.close();
       rmSync(dir, { recursive: true, force: true });
     }
