@@ -61,20 +61,20 @@ export function cacheKey(env: NodeJS.ProcessEnv, parts: Record<string, string | 
     // No config file yet: env variables alone decide.
   }
   const token = env.FORMCTL_TOKEN ?? '';
-  const tokenHash = token === '' ? '' : nameKey(token);
+  const tokenKey = token === '' ? '' : nameKey(token);
   const material = JSON.stringify({
     ...parts,
     configDir: configDir(env),
     version,
     envProfile: env.FORMCTL_PROFILE ?? '',
     envBaseUrl: env.FORMCTL_BASE_URL ?? '',
-    envToken: tokenHash,
+    envToken: tokenKey,
     envWorkspace: env.FORMCTL_WORKSPACE ?? '',
   });
   // Whose answer it is: a token from the environment (by its hash), else the profile the
   // environment names, else the current one. So shells with other tokens or profiles keep their
   // own entries instead of taking turns at one file.
-  const whose = tokenHash ? `t${tokenHash}` : `p${env.FORMCTL_PROFILE ?? ''}`;
+  const whose = tokenKey ? `t${tokenKey}` : `p${env.FORMCTL_PROFILE ?? ''}`;
   const name = [
     whose,
     ...Object.keys(parts)

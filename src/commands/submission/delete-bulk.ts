@@ -108,6 +108,11 @@ interface RunFiles {
   variant: number;
 }
 
+/** The run's log: --results, else beside the backup, or `<stem>.log.ndjson` without one. Always a file (--resume needs it, and stdout is left to --json). */
+function logFile(o: SubmissionBulkDeleteOptions, backupOrStem: string): string {
+  return o.results ?? `${backupOrStem}.log.ndjson`;
+}
+
 /** A run's log must be new: one that exists is an earlier run's, which --resume continues. */
 async function refuseExistingLog(results: string): Promise<void> {
   if (await stat(results).catch(() => undefined)) {
@@ -130,8 +135,7 @@ async function runFiles(o: SubmissionBulkDeleteOptions, stem: string, from = 1):
   const pick = (n: number): RunFiles => {
     const s = n === 1 ? stem : `${stem}-${n}`;
     const backup = o.backup === false ? undefined : typeof o.backup === 'string' ? o.backup : `${s}.csv`;
-    // The log is always a file (--resume needs it, and stdout is left to --json): beside the backup, or `<stem>.log.ndjson` without one.
-    return { backup, results: o.results ?? `${backup ?? s}.log.ndjson`, variant: n };
+    return { backup, results: logFile(o, backup ?? s), variant: n };
   };
   const defaultBackup = o.backup === undefined;
   if (!defaultBackup && o.results !== undefined) return pick(1);
@@ -165,7 +169,7 @@ export async function submissionBulkDeleteRun(o: SubmissionBulkDeleteOptions): P
   // refused before any request. A default name needs the form's slug, so it is checked below.
   if (!o.resume && typeof o.backup === 'string') await precheckTarget(o.backup, false, o.now, BACKUP_FLAGS);
   // So is a log named by the user: --results, or the one beside a --backup named by the user.
-  const namedLog = o.results ?? (typeof o.backup === 'string' ? `${o.backup}.log.ndjson` : undefined);
+  const namedLog = typeof o.backup === 'string' ? logFile(o, o.backup) : o.results;
   if (!o.resume && namedLog !== undefined) await refuseExistingLog(namedLog);
   const sel: DeleteSelection = {};
   if (o.from !== undefined) sel.ids = await readIdFile(o.from, o.io);
