@@ -38,12 +38,12 @@ export default defineConfig(
   },
   {
     // Plain JavaScript (the bin shim, build and bench scripts, this file) is outside the TypeScript program.
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['bin/*.js'],
+    files: ['bin/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 'use strict';
 // Shim: checks Node, answers `--version` and the root help without loading the CLI, and otherwise
-// turns on Node's compile cache where Node has it (>= 22.1) and hands over to dist/cli/main.cjs
-// through dist/load.cjs, which keeps a code cache of what the CLI ran.
+// hands over to dist/cli/main.cjs through dist/load.cjs, which keeps a code cache of what the CLI ran.
 // CommonJS (bin/package.json), as the CLI is: Node's ESM loader is never started (docs/performance.md).
-// The CLI needs process.getBuiltinModule (Node 20.16, 22.3) and node:zlib's crc32 (20.15, 22.2):
-// Node 20 from 20.18.1 (package.json's engines), then 22.3 and newer. Node 21 (never an LTS line, out
-// of support) and the first 22 releases lack them, and are refused here rather than failing later
+// The CLI needs process.getBuiltinModule (Node 20.16, 22.3): Node 20 from 20.18.1 (package.json's
+// engines), then 22.3 and newer. Node 21 (never an LTS line, out of support) and the first 22
+// releases lack it, and are refused here rather than failing later
 // with "is not a function" (docs/contributing.md, "Node versions").
 const [major, minor, patch] = process.versions.node.split('.').map(Number);
 const atLeast = (m, n, p) => major > m || (major === m && (minor > n || (minor === n && patch >= p)));
@@ -69,12 +68,12 @@ if (only('--version', '-v')) {
   } else if (answer !== undefined) {
     print(answer);
   } else {
-    // Node's compile cache serves the packages the CLI loads from node_modules; the CLI's own files
-    // run with a code cache of the functions a command ran (src/startup/code-cache.ts).
-    require('node:module').enableCompileCache?.();
+    // The CLI's own files run with a code cache of the functions a command ran
+    // (src/startup/code-cache.ts); this require serves the built-ins they ask for (the build leaves
+    // them no other package: dist/cli/import.cjs imports those, under Node's compile cache).
     let main;
     try {
-      main = require('../dist/load.cjs').loadWithCodeCache(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), process.env);
+      main = require('../dist/load.cjs').loadWithCodeCache(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'), process.env, require);
     } catch (err) {
       process.stderr.write(`error: ${err?.message ?? err}\n`);
       process.exitCode = 1;

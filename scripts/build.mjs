@@ -67,12 +67,13 @@ const builtinsWithoutFacade = (plain = new Set()) => ({
 });
 
 // Built-ins that Node has loaded before any command runs (or that every command needs at once, as
-// node:path and node:os for the config's paths), on every Node line: the CommonJS CLI requires
-// them as they are, since a shim of one would cost its getters and a file of its own for nothing.
-// Any other one (node:http, node:crypto, node:child_process, node:zlib, …) is a shim, loaded on
-// first use (docs/performance.md).
+// node:path for the config's paths, or node:stream and node:string_decoder, which node:http loads
+// anyway), on every Node line: the CommonJS CLI requires them as they are, since a shim of one would
+// cost its getters and a file of its own for nothing. Any other one (node:http, node:crypto,
+// node:child_process, node:zlib, node:os, whose home directory a run needs only without $HOME, …)
+// is a shim, loaded on first use (docs/performance.md).
 const LOADED_AT_START = new Set(
-  ['buffer', 'events', 'fs', 'module', 'os', 'path', 'process', 'querystring', 'stream', 'string_decoder', 'timers', 'url', 'util'].map((n) => `node:${n}`),
+  ['buffer', 'events', 'fs', 'module', 'path', 'process', 'querystring', 'stream', 'string_decoder', 'timers', 'url', 'util'].map((n) => `node:${n}`),
 );
 
 const common = {
@@ -208,12 +209,12 @@ const sandbox = await build({
  * as dist/<name>: no ESM loader, and Node's built-ins required as they are when Node has loaded them
  * at start, else as lazy shims (loaded on first use).
  */
-function smallCjsBundle(entry, name) {
+function smallCjsBundle(entry, name, plain = LOADED_AT_START) {
   return build({
     absWorkingDir: root,
     entryPoints: [entry],
     outfile: join(outdir, name),
-    plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+    plugins: [builtinsWithoutFacade(plain)],
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -228,12 +229,20 @@ function smallCjsBundle(entry, name) {
 // The CLI's loader with a code cache of what ran (src/startup/code-cache.ts), which bin/formctl.js
 // requires to run dist/cli/main.cjs, and the one file of the CLI that Node's loader compiles itself:
 // the import() of the packages that are ES modules only. Written before the CLI's files, which need them.
-const loader = await smallCjsBundle('src/startup/code-cache.ts', 'load.cjs');
+// Every run of the CLI uses node:vm: required as it is, not through a shim's getters.
+const loader = await smallCjsBundle('src/startup/code-cache.ts', 'load.cjs', new Set([...LOADED_AT_START, 'node:vm']));
 const importerCode = [
   "'use strict';",
   '// Imports a package for the CLI (scripts/build.mjs, toCommonJs): compiled by Node, not by the code',
   '// cache loader (src/startup/code-cache.ts), so its import() runs without an experimental flag.',
-  'module.exports = (specifier) => import(specifier);',
+  "// Node's compile cache (Node >= 22.1) serves the packages: turned on at the first import, so that a",
+  '// command that imports none (most that send one request) does not load node:module for it.',
+  'let compileCache = false;',
+  'module.exports = (specifier) => {',
+  "  if (!compileCache) require('node:module').enableCompileCache?.();",
+  '  compileCache = true;',
+  '  return import(specifier);',
+  '};',
   '',
 ].join('\n');
 for (const [file, contents] of [

@@ -12,7 +12,7 @@ import { initialGlobals, scanArgv } from './root-options.js';
 
 export interface Stdio {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Whether stdin is a terminal, when known without building the stdin stream (the real process: `isatty(0)`). */
+  /** Whether stdin is a terminal, when known without building the stdin stream (the real process: `isatty(0)`, read when first needed). */
   stdinIsTTY?: boolean;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -26,7 +26,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, stdio: Stdio, 
     get stdin() {
       return stdio.stdin as never;
     },
-    stdinIsTTY: stdio.stdinIsTTY,
+    get stdinIsTTY() {
+      return stdio.stdinIsTTY;
+    },
     stdout: stdio.stdout as never,
     stderr: stdio.stderr as never,
     env,
@@ -179,12 +181,15 @@ export async function cli(): Promise<void> {
     if (err.code !== 'EPIPE') throw err;
   });
   // process.stdin is built when first read (a file stream for a file or /dev/null, which loads
-  // Node's fs streams): only a command that reads stdin asks for it; whether it is a terminal is isatty(0).
+  // Node's fs streams): only a command that reads stdin asks for it; whether it is a terminal is
+  // isatty(0), asked only by a command that wants to know (it loads node:tty).
   const stdio: Stdio = {
     get stdin() {
       return process.stdin;
     },
-    stdinIsTTY: isatty(0),
+    get stdinIsTTY() {
+      return isatty(0);
+    },
     stdout: process.stdout,
     stderr: process.stderr,
   };

@@ -206,7 +206,7 @@ export class ApiClient {
       discardBody(res.body);
       res.deadline?.clear();
       this.opts.onNote?.(res.takenAsDone);
-      return { status: res.status, headers: res.headers, data: undefined as T, method: o.method ?? 'GET', path: this.display(o) };
+      return this.answer(res.status, res.headers, undefined as T, o);
     }
     const text = await this.readJsonText(res, o, res.deadline);
     let data: unknown = undefined;
@@ -222,7 +222,22 @@ export class ApiClient {
         data = text;
       }
     }
-    return { status: res.status, headers: res.headers, data: data as T, method: o.method ?? 'GET', path: this.display(o) };
+    return this.answer(res.status, res.headers, data as T, o);
+  }
+
+  /** The answer as request() gives it; its path (redacted, for messages) is worked out only if read. */
+  private answer<T>(status: number, headers: ApiResponse<T>['headers'], data: T, o: RequestOptions): ApiResponse<T> {
+    let path: string | undefined;
+    const display = () => (path ??= this.display(o));
+    return {
+      status,
+      headers,
+      data,
+      method: o.method ?? 'GET',
+      get path() {
+        return display();
+      },
+    };
   }
 
   /**
@@ -352,8 +367,12 @@ export class ApiClient {
   private prepare(o: RequestOptions): Prepared {
     const method = o.method ?? 'GET';
     const url = this.resolve(o);
-    const display = this.display(o);
-    const shown = url.origin === this.baseUrl.origin ? redactQuerySecrets(url.href) : display;
+    // How messages and --debug show the request: worked out when one is written (each is a run of
+    // regular expressions, which V8 compiles afresh in every process: no cache holds them).
+    let display: string | undefined;
+    let shown: string | undefined;
+    const shownAs = () => (display ??= this.display(o));
+    const onService = url.origin === this.baseUrl.origin;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
     const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin && o.anonymous !== true;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -377,8 +396,12 @@ export class ApiClient {
       o,
       method,
       url,
-      display,
-      shown,
+      get display() {
+        return shownAs();
+      },
+      get shown() {
+        return (shown ??= onService ? redactQuerySecrets(url.href) : shownAs());
+      },
       headers,
       body,
       bucket: o.bucket ?? 'general',
@@ -467,14 +490,14 @@ export class ApiClient {
       await budget.observe(taken ? state : { limit: state.limit }, { sentAt: t0, status, retryAfterMs, reserved: reserved[p.bucket] ?? false });
     }
     const remaining = state.remaining !== undefined ? ` ratelimit-remaining=${state.remaining}${p.bucket === 'general' ? '' : ` (${p.bucket})`}` : '';
-    this.log(`< ${status} ${p.method} ${p.display} (${this.now() - t0} ms)${remaining}`);
+    if (this.opts.debug) this.log(`< ${status} ${p.method} ${p.display} (${this.now() - t0} ms)${remaining}`);
     return a;
   }
 
   /** One attempt on the wire: its answer's headers, or the network error it ended with. */
   private async attempt(p: Prepared, attempt: number, whole: boolean): Promise<Attempt> {
     const t0 = this.now();
-    this.log(`> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    if (this.opts.debug) this.log(`> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
     const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, p.signal) : undefined;
     try {
       const res = await exchange({

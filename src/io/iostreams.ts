@@ -26,7 +26,7 @@ export interface IOStreams {
 export interface StreamOptions {
   /** Read when a command first uses `io.stdin`, not before (a getter is fine). */
   stdin: Readable & { isTTY?: boolean };
-  /** Whether stdin is a terminal; default: `stdin.isTTY`. */
+  /** Whether stdin is a terminal; default: `stdin.isTTY`. Read when first needed (a getter is fine). */
   stdinIsTTY?: boolean;
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean };
@@ -76,7 +76,11 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 
 /** Builds IOStreams from real or injected streams. */
 export function createIOStreams(o: StreamOptions): IOStreams {
-  const stdinIsTTY = o.stdinIsTTY ?? o.stdin.isTTY === true;
+  // Whether stdin is a terminal is asked when a command wants to know (a prompt, `--from -`), not
+  // before: for the real process that loads node:tty, which a command in a pipeline never needs.
+  let stdinIsTTY: boolean | undefined;
+  const stdinTTY = () => (stdinIsTTY ??= o.stdinIsTTY ?? o.stdin.isTTY === true);
+  let canPrompt: boolean | undefined;
   const stdoutIsTTY = o.stdout.isTTY === true;
   const stderrIsTTY = o.stderr.isTTY === true;
   const envColumns = Number.parseInt(o.env.COLUMNS ?? '', 10);
@@ -86,7 +90,12 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     },
     stdout: o.stdout,
     stderr: o.stderr,
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinTTY();
+    },
+    set stdinIsTTY(value) {
+      stdinIsTTY = value;
+    },
     stdoutIsTTY,
     stderrIsTTY,
     colorStdout: colorEnabled(stdoutIsTTY, o.env, o.noColor),
@@ -94,7 +103,12 @@ export function createIOStreams(o: StreamOptions): IOStreams {
     // A pty without a size (e.g. under `script` or some CI runners) reports 0 columns: treat it as unknown.
     columns: o.stdout.columns && o.stdout.columns > 0 ? o.stdout.columns : Number.isFinite(envColumns) && envColumns > 0 ? envColumns : 80,
     rows: o.stdout.rows && o.stdout.rows > 0 ? o.stdout.rows : 0,
-    canPrompt: stdinIsTTY && stdoutIsTTY && !promptsDisabled(o.env, o.noInput),
+    get canPrompt() {
+      return (canPrompt ??= stdoutIsTTY && !promptsDisabled(o.env, o.noInput) && stdinTTY());
+    },
+    set canPrompt(value) {
+      canPrompt = value;
+    },
     env: o.env,
   };
   const pager = o.pager && stdoutIsTTY ? pagerCommand(o.env) : undefined;

@@ -29,17 +29,21 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { crc32 } from 'node:zlib';
 import { codeCacheGroup } from '../code-cache-group.js';
 import { nameKey } from '../name-key.js';
 import { cacheDir } from '../config/paths.js';
 import { processAlive } from '../process-alive.js';
 
 /** The first line of a cache file: what the code in it was made from. */
-const MAGIC = 'formctl-code-cache/2';
+const MAGIC = 'formctl-code-cache/3';
+/**
+ * The modification time a run gives a cache file it wrote (2001-09-09T01:46:40Z), before it renames
+ * it into place: any later write to the file (an edit, a tool, anything but a run of formctl) sets
+ * it to the time of that write, and a cache file with another one is not offered to V8 (see readCache).
+ */
+const SEALED_MS = 1_000_000_000_000;
 /** A file of the CLI that Node's own loader must compile: it holds the build's only import(). */
 const NATIVE = new Set(['import.cjs']);
 /** Command groups a cache file records at most; a run of another one then uses it without adding to it. */
@@ -91,22 +95,31 @@ function identityOf(fd: number): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.ctimeMs}`;
 }
 
-/** The cached code for a file of this identity, and the groups it was made by; undefined when there is none that fits. */
+/**
+ * The cached code for a file of this identity, and the groups it was made by; undefined when there
+ * is none that fits. V8 checks a cache's header, not its code, and damaged code may end the process
+ * or run wrong (docs/performance.md, "A code cache of what ran"): so only a file as a run of formctl
+ * left it is offered, one whose modification time is still the one that run gave it (SEALED_MS).
+ * That costs one fstat, where a checksum of the code cost loading node:zlib (1–2 ms a run).
+ */
 function readCache(cacheFile: string, identity: string): { data: Buffer; groups: string[] } | undefined {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(cacheFile);
+    const fd = openSync(cacheFile, 'r');
+    try {
+      if (fstatSync(fd).mtimeMs !== SEALED_MS) return undefined;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
   const eol = bytes.indexOf(10);
   if (eol < 0) return undefined;
-  const [magic, id, size, sum, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
+  const [magic, id, size, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
   const data = bytes.subarray(eol + 1);
   if (magic !== MAGIC || id !== identity || size !== String(data.length) || groups === undefined) return undefined;
-  // V8 checks a cache's header, not its code: damaged code may end the process or run wrong (section
-  // "A damaged cache" in docs/performance.md), so the code's CRC-32 must be the one written.
-  if (sum !== crc32(data).toString(16)) return undefined;
   return { data, groups: groups.split(',') };
 }
 
@@ -145,8 +158,7 @@ function guardAgainstCrashes(dir: string): { mark: string | undefined; distrust:
  * missing, stale or made by runs of other command groups (the group the CLI records,
  * src/code-cache-group.ts).
  */
-export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv): unknown {
-  const nodeRequire = createRequire(entry);
+export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeRequire: (id: string) => unknown): unknown {
   // Stacks mapped to src/ (node --enable-source-maps) come from Node's loader only.
   if (env.NODE_DISABLE_COMPILE_CACHE || process.sourceMapsEnabled) return nodeRequire(entry);
   let dir: string;
@@ -217,8 +229,10 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
     const tmp = `${l.cacheFile}.${process.pid}.tmp`;
     try {
       const data = l.script.createCachedData();
-      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${crc32(data).toString(16)} ${groups.join(',')}\n`, 'latin1');
+      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${groups.join(',')}\n`, 'latin1');
       writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
+      const sealed = new Date(SEALED_MS);
+      utimesSync(tmp, sealed, sealed);
       renameSync(tmp, l.cacheFile);
     } catch {
       rmSync(tmp, { force: true });

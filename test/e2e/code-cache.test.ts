@@ -7,7 +7,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 
@@ -44,7 +43,7 @@ beforeEach(() => {
   writeFileSync(
     join(dir, 'run.cjs'),
     [
-      `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env);`,
+      `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env, require);`,
       // As the CLI does (src/program.ts): the group it loaded, here the first argument when there is one.
       `if (process.argv[2]) globalThis[Symbol.for('formctl.codeCacheGroup')] = process.argv[2];`,
       `let line;`,
@@ -95,6 +94,9 @@ function cacheFiles(): { at: string; names: string[] } {
   return { at, names: readdirSync(at).sort() };
 }
 
+/** The modification time the loader gives the cache files it writes (src/startup/code-cache.ts). */
+const SEALED_MS = 1_000_000_000_000;
+
 const EXPECTED = { word: 'HI / set before the chunk loads', base: 'main.cjs', dir: 'cli', same: true, cpus: 'function', line: '7' };
 
 describe.skipIf(!built)('the code cache loader', () => {
@@ -109,8 +111,10 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(statSync(at).mode & 0o777).toBe(0o700);
     for (const name of names) {
       expect(statSync(join(at, name)).mode & 0o777).toBe(0o600);
-      // A header names what the code was made from and the command groups that made it.
-      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/2 \d+:\d+:\d+:[\d.]+ \d+ [0-9a-f]+ list$/);
+      // A header names what the code was made from and the command groups that made it; the file
+      // keeps the modification time its run sealed it with.
+      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/3 \d+:\d+:\d+:[\d.]+ \d+ list$/);
+      expect(statSync(join(at, name)).mtimeMs).toBe(SEALED_MS);
     }
     const inodes = names.map((n) => statSync(join(at, n)).ino);
     const warm = run(['list', '--json']);
@@ -145,7 +149,7 @@ describe.skipIf(!built)('the code cache loader', () => {
     expect(head).not.toContain('secret-name');
   });
 
-  it('a damaged cache is never offered to V8 (its CRC-32); a run that died while it used the caches (its mark left, its process gone) takes them all out of use', () => {
+  it('a cache changed after its run wrote it is never offered to V8 (its modification time is not the sealed one); a run that died while it used the caches (its mark left, its process gone) takes them all out of use', () => {
     run(['list']);
     const { at } = cacheFiles();
     // A cache whose code is damaged (its header intact) may make V8 end the process at once.
@@ -153,11 +157,11 @@ describe.skipIf(!built)('the code cache loader', () => {
     const bytes = readFileSync(file);
     bytes.fill(0, bytes.length >> 1, (bytes.length >> 1) + 64);
     writeFileSync(file, bytes);
-    // Its CRC-32 no longer matches: it is not offered, and is made again.
+    // Written to since its run sealed it: it is not offered, and is made again.
     const damaged = run(['list']);
     expect([damaged.status, damaged.out, damaged.log]).toEqual([0, EXPECTED, ['main.cjs:none', 'chunk-A.cjs:used']]);
     expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
-    // Damage anywhere in the code, a byte at a time: never offered.
+    // Damage anywhere in the code, a byte at a time, written as any tool writes: never offered.
     const good = readFileSync(file);
     for (const at of [good.indexOf(10) + 1, good.length >> 2, good.length - 1]) {
       const bad = Buffer.from(good);
@@ -166,6 +170,11 @@ describe.skipIf(!built)('the code cache loader', () => {
       const r = run(['list']);
       expect([r.status, r.out, r.log[0]]).toEqual([0, EXPECTED, 'main.cjs:none']);
     }
+    // Its content untouched but its time changed (touch, a copy): not offered either, and made again.
+    const now = new Date();
+    utimesSync(file, now, now);
+    expect(run(['list']).log[0]).toBe('main.cjs:none');
+    expect(run(['list']).log[0]).toBe('main.cjs:used');
     // A mark left by a process that is gone: the caches are not offered, and are made again.
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
     writeFileSync(join(at, `running.${gone}`), '');
@@ -211,9 +220,11 @@ describe.skipIf(!built)('the code cache loader', () => {
     run(['list']);
     const { at } = cacheFiles();
     const file = join(at, 'main.cjs.v8');
-    const [magic, id, size, , groups] = readFileSync(file, 'latin1').split('\n')[0]!.split(' ');
+    const [magic, id, size, groups] = readFileSync(file, 'latin1').split('\n')[0]!.split(' ');
     const junk = Buffer.alloc(Number(size), 7);
-    writeFileSync(file, Buffer.concat([Buffer.from(`${magic} ${id} ${size} ${crc32(junk).toString(16)} ${groups}\n`, 'latin1'), junk]));
+    writeFileSync(file, Buffer.concat([Buffer.from(`${magic} ${id} ${size} ${groups}\n`, 'latin1'), junk]));
+    // Sealed as a run seals what it writes: V8 is offered it, and refuses it.
+    utimesSync(file, new Date(SEALED_MS), new Date(SEALED_MS));
     writeFileSync(join(at, 'chunk-A.cjs.v8'), 'not a cache');
     const damaged = run(['list']);
     expect(damaged.out).toEqual(EXPECTED);

@@ -8,6 +8,7 @@ import { BIN, ROOT, frozenClockEnv, runFormctl } from '../helpers/cli.js';
 import { startStubServer } from '../helpers/http.js';
 
 const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
+const BUILTINS_LOG = fileURLToPath(new URL('./fixtures/builtins-log.cjs', import.meta.url));
 const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm'];
 
 /** Runs the built binary with a preload that logs every module it resolves; returns the set. */
@@ -113,6 +114,44 @@ describe('startup loads nothing heavy', () => {
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(proxied.modules).some((m) => m.endsWith('/dist/cli/undici.cjs'))).toBe(true);
       } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'main.cjs')))(
+    'a one-request command into a pipe loads no built-in it does not use: node:zlib, node:tty, node:os, node:module, node:crypto',
+    async () => {
+      const server = await workspacesStub('A');
+      const dir = mkdtempSync(join(tmpdir(), 'formctl-builtins-'));
+      try {
+        const log = join(dir, 'builtins.log');
+        const env = {
+          PATH: process.env.PATH,
+          HOME: dir,
+          FORMCTL_CACHE_DIR: join(dir, 'cache'),
+          FORMCTL_BASE_URL: server.url,
+          FORMCTL_TOKEN: 'fsk_t',
+          FORMCTL_BUILTINS_LOG: log,
+        };
+        // The first run writes the code cache (and the rate budget's first file), the second is the usual one.
+        for (const run of ['first', 'warm']) {
+          rmSync(log, { force: true });
+          const child = spawn(process.execPath, ['-r', BUILTINS_LOG, BIN, 'workspace', 'list', '--json', 'id'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          const code = await new Promise<number | null>((r) => child.on('close', r));
+          expect([run, code, stdout]).toEqual([run, 0, '[\n  {"id":1}\n]\n']);
+          const loaded = readFileSync(log, 'utf8').split('\n');
+          // The log works: it sees what the request needs.
+          expect(loaded).toContain('http');
+          // The code cache is checked by its file's time, not a checksum (node:zlib); whether stdin is a
+          // terminal is asked only by a command that wants to know (node:tty); $HOME names the
+          // directories (node:os); Node's compile cache is turned on only for a package's import (node:module).
+          expect([run, loaded.filter((m) => ['zlib', 'tty', 'os', 'module', 'crypto'].includes(m))]).toEqual([run, []]);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
         await server.close();
       }
     },
