@@ -110,9 +110,26 @@ const common = {
 // run on first import), and the code cache loader (src/startup/code-cache.ts) reads, checks and
 // hands V8 one file and one cache instead of ~45 for a one-request command, which costs less CPU
 // even for a command that has to read the whole file (docs/performance.md, "One file for the CLI").
-// The exception is undici, the largest package and needed only behind a proxy: it is a file of its
-// own (dist/cli/undici.cjs, below), which the CLI requires when it imports 'undici'.
+// The exceptions: undici, the largest package and needed only behind a proxy, is a file of its own
+// (dist/cli/undici.cjs, below), which the CLI requires when it imports 'undici'; and the sandbox (a
+// seventh of the CLI's code, for one command that runs a server) is the build's ES module
+// dist/sandbox.js, which scripts and benches import too, imported through dist/cli/import.cjs by
+// `formctl sandbox`. Every run reads the CLI's file, and V8 makes a function of every function in it
+// from the code cache, run or not: what a command never runs costs each command a little
+// (docs/performance.md, "No built-in a one-request command does not use").
 const UNDICI_FILE = 'undici.cjs';
+const SANDBOX_FROM_CLI = '../sandbox.js';
+const sandboxApart = {
+  name: 'sandbox-apart',
+  setup(b) {
+    b.onResolve({ filter: /\/sandbox\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${join('src', 'commands', 'sandbox')}`)) return undefined;
+      return args.kind === 'dynamic-import'
+        ? { path: SANDBOX_FROM_CLI, external: true }
+        : { errors: [{ text: 'import the sandbox with import() only: the CLI loads dist/sandbox.js for `formctl sandbox` alone' }] };
+    });
+  },
+};
 const undiciApart = {
   name: 'undici-apart',
   setup(b) {
@@ -126,7 +143,7 @@ const undiciApart = {
 const cliBuild = await build({
   ...common,
   entryPoints: { main: 'src/main.ts' },
-  plugins: [undiciApart, builtinsWithoutFacade(LOADED_AT_START)],
+  plugins: [undiciApart, sandboxApart, builtinsWithoutFacade(LOADED_AT_START)],
   outdir: cliDir,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -149,10 +166,11 @@ function runnableByTheLoader(file) {
   const dynamic = [...new Set(imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path))];
   const importer = `./${IMPORTER}`;
   for (const target of dynamic) {
+    // A package, or the sandbox's ES module: imported by Node's own loader, through import.cjs.
     const literal = `import(${JSON.stringify(target)})`;
     if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to rewrite`);
     const own = target === `./${UNDICI_FILE}`;
-    if (!own && target.startsWith('.')) throw new Error(`${file.path}: ${literal} names no file of the build`);
+    if (!own && target.startsWith('.') && target !== SANDBOX_FROM_CLI) throw new Error(`${file.path}: ${literal} names no file of the build`);
     const replacement = own
       ? `Promise.resolve().then(()=>({default:require(${JSON.stringify(target)})}))`
       : `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`;

@@ -21,6 +21,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -90,9 +91,33 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, cliDir: string): string {
  * so a changed file has another inode or change time even where npm gives every file the same
  * modification time.
  */
-function identityOf(fd: number): string {
+function identityOf(fd: number): { identity: string; size: number } {
   const st = fstatSync(fd);
-  return `${st.dev}:${st.ino}:${st.size}:${st.ctimeMs}`;
+  return { identity: `${st.dev}:${st.ino}:${st.size}:${st.ctimeMs}`, size: st.size };
+}
+
+/** Node's CommonJS wrapper, the file's first line on a line of its own so that line numbers in stacks stay the file's. */
+const WRAP_HEAD = Buffer.from('(function (exports, require, module, __filename, __dirname) {\n', 'latin1');
+const WRAP_TAIL = Buffer.from('\n})', 'latin1');
+
+/**
+ * The file's text inside Node's CommonJS wrapper, as one string made at once: read into a buffer
+ * between the wrapper's head and tail, then decoded. Wrapping a string read first (a template) made
+ * V8 flatten the two into a second copy of the ~0.8 MB for the compiler: two large strings, which
+ * filled V8's young generation and cost a collection at every run (docs/performance.md).
+ */
+function wrappedSource(fd: number, size: number): string {
+  const bytes = Buffer.allocUnsafe(WRAP_HEAD.length + size + WRAP_TAIL.length);
+  WRAP_HEAD.copy(bytes, 0);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, WRAP_HEAD.length + at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  const end = WRAP_HEAD.length + at;
+  WRAP_TAIL.copy(bytes, end);
+  return bytes.toString('utf8', 0, end + WRAP_TAIL.length);
 }
 
 /**
@@ -179,15 +204,15 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeReq
     let identity: string;
     let source: string;
     try {
-      identity = identityOf(fd);
-      source = readFileSync(fd, 'utf8');
+      const read = identityOf(fd);
+      identity = read.identity;
+      source = wrappedSource(fd, read.size);
     } finally {
       closeSync(fd);
     }
     const cacheFile = join(dir, `${basename(file)}.v8`);
     const cached = distrust ? undefined : readCache(cacheFile, identity);
-    // Node's CommonJS wrapper, on a line of its own so that line numbers in stacks stay the file's.
-    const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+    const script = new Script(source, {
       filename: file,
       lineOffset: -1,
       cachedData: cached?.data,
