@@ -13,6 +13,7 @@ export const ExitCode = {
   partial: 10,
   network: 11,
   proxy: 12,
+  hangup: 129,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -35,6 +36,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
     12,
     'The proxy (HTTPS_PROXY, HTTP_PROXY) refused the connection, could not be reached, failed TLS (an https:// proxy whose certificate is not trusted) or did not finish its TLS handshake within --timeout (an http:// proxy written as https://), did not answer the tunnel request within --timeout, closed the connection unanswered or answered in something that is not HTTP, asked for credentials or refused them (407; tinyproxy: 401), or is not http:// or https:// (socks5://)',
   ],
+  [129, 'Stopped by SIGHUP (the terminal closed), after the same cleanup as Ctrl-C'],
   [130, 'Interrupted (Ctrl-C)'],
   [143, 'Stopped by SIGTERM (kill, timeout, a CI cancel), after the same cleanup as Ctrl-C'],
 ];

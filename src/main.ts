@@ -134,15 +134,21 @@ export function interruptions(clock = () => performance.now()): () => 'first' | 
   };
 }
 
+/** The signals that stop a command with its cleanup, and the exit code each gives. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
+const STOP_CODES: Record<StopSignal, number> = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hangup };
+
 /** Process entry (bin/formctl.js): wires the real process, Ctrl-C and EPIPE; the only caller of process.exit. */
 export async function cli(): Promise<void> {
   const controller = new AbortController();
   const interruption = interruptions();
-  // SIGTERM (`timeout`, a CI cancel, a plain `kill`) stops a command as Ctrl-C does, so its cleanup
-  // runs (an export's .part is removed, the sandbox flushes and closes); it exits 143, not 130.
-  let terminated = false;
-  const echoes: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 0, SIGTERM: 0 };
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+  // SIGTERM (`timeout`, a CI cancel, a plain `kill`) and SIGHUP (the terminal closed) stop a command
+  // as Ctrl-C does, so its cleanup runs (an export's .part is removed, the sandbox flushes, closes
+  // and removes its ready file; the code cache's run mark goes); they exit 143 and 129, not 130.
+  let stopCode: number = ExitCode.interrupted;
+  const echoes: Record<StopSignal, number> = { SIGINT: 0, SIGTERM: 0, SIGHUP: 0 };
+  const onSignal = (signal: StopSignal) => {
     // conf (when-exit) and proper-lockfile (signal-exit) each add a listener for both signals that
     // re-raises the signal after its cleanup. Those echoes are not a second Ctrl-C or kill: counting
     // them would force-exit in the middle of a graceful close (sandbox data flush, export .part
@@ -158,13 +164,16 @@ export async function cli(): Promise<void> {
     echoes[signal] += foreign.length;
     const seen = interruption();
     if (seen === 'same') return;
-    if (signal === 'SIGTERM') terminated = true;
+    if (signal !== 'SIGINT') stopCode = STOP_CODES[signal];
     controller.abort();
-    if (seen === 'again') process.exit(terminated ? ExitCode.terminated : ExitCode.interrupted);
+    if (seen === 'again') process.exit(stopCode);
   };
-  const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
-  process.on('SIGINT', handlers.SIGINT);
-  process.on('SIGTERM', handlers.SIGTERM);
+  const handlers: Record<StopSignal, () => void> = {
+    SIGINT: () => onSignal('SIGINT'),
+    SIGTERM: () => onSignal('SIGTERM'),
+    SIGHUP: () => onSignal('SIGHUP'),
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, handlers[signal]);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // `formctl … | head` closes the pipe early: that is success, not an error. A run of changes goes
     // on to its end and its own exit code (src/closed-stdout.ts).
@@ -194,7 +203,7 @@ export async function cli(): Promise<void> {
     stderr: process.stderr,
   };
   const code = await run(process.argv.slice(2), process.env, stdio, controller.signal, { pager: true });
-  process.exitCode = controller.signal.aborted && code !== 0 ? (terminated ? ExitCode.terminated : ExitCode.interrupted) : code;
+  process.exitCode = controller.signal.aborted && code !== 0 ? stopCode : code;
   // The command is done: nothing (a keep-alive socket, a timer, a child) may hold the process any
   // longer. Tests read what still would (test/e2e/exit.test.ts); stdio itself is not counted.
   if (process.env.FORMCTL_TEST_LIVE_HANDLES === '1') {

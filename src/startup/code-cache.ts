@@ -17,7 +17,9 @@
 // from an empty cache, and `NODE_DISABLE_COMPILE_CACHE` (Node's own switch) turns it off.
 import {
   closeSync,
+  fdatasyncSync,
   fstatSync,
+  futimesSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -255,9 +257,18 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
     try {
       const data = l.script.createCachedData();
       const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${groups.join(',')}\n`, 'latin1');
-      writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
-      const sealed = new Date(SEALED_MS);
-      utimesSync(tmp, sealed, sealed);
+      // The code on disk before the seal and the rename: after a power cut, a cache whose blocks
+      // were never written must not carry the seal (the file system may keep the rename and its
+      // times, but not the data). Once per group and install, at the end of a first run.
+      const fd = openSync(tmp, 'w', 0o600);
+      try {
+        writeFileSync(fd, Buffer.concat([head, data]));
+        fdatasyncSync(fd);
+        const sealed = new Date(SEALED_MS);
+        futimesSync(fd, sealed, sealed);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, l.cacheFile);
     } catch {
       rmSync(tmp, { force: true });

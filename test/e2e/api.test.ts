@@ -69,6 +69,14 @@ describe('formctl api', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^error: .+ \(HTTP 422, POST \/open\/workspaces\/create\)$/);
   });
 
+  it("an error on a full URL of the service's own origin names the service's path, its secret query values redacted", async () => {
+    const url = `${fx.env.FORMCTL_BASE_URL!.replace(/\/$/, '')}/open/forms/999999?password=pw-SECRET-1&x=1`;
+    const r = await runFormctl(['api', url], { env: fx.env });
+    expect(r.code).toBe(6);
+    expect(r.stderr.split('\n')[0]).toMatch(/ \(HTTP 404, GET \/open\/forms\/999999\?password=\[REDACTED\]&x=1\)$/);
+    expect(r.stderr).not.toContain('pw-SECRET-1');
+  });
+
   it('a missing token exits 4 before any request', async () => {
     const r = await runFormctl(['api', '/open/workspaces'], { env: { ...fx.home.env, FORMCTL_BASE_URL: fx.sb.url } });
     expect(r.code).toBe(4);

@@ -213,7 +213,8 @@ describe('interrupted export (e2e)', () => {
     }
   });
 
-  // SIGTERM is what `timeout`, a CI cancel or a plain `kill` sends: it cleans up as Ctrl-C does.
+  // SIGTERM is what `timeout`, a CI cancel or a plain `kill` sends, SIGHUP what a closing terminal
+  // sends: each cleans up as Ctrl-C does.
   // "twice" is one interruption delivered twice, a few milliseconds apart, as GNU `timeout` sends it
   // (to the command, then to its process group) and as a parent forwarding the terminal's Ctrl-C
   // does: it is not a second Ctrl-C, so the cleanup still runs.
@@ -222,6 +223,8 @@ describe('interrupted export (e2e)', () => {
     ['SIGTERM', 'once', 143],
     ['SIGINT', 'twice', 130],
     ['SIGTERM', 'twice', 143],
+    // SIGHUP: the terminal the command ran in closed.
+    ['SIGHUP', 'once', 129],
   ] as const)('%s mid-download (%s) exits %i and leaves neither the file nor a .part', async (signal, times, code) => {
     const home = tempHome();
     const dir = mkdtempSync(join(tmpdir(), 'formctl-sigint-'));

@@ -22,6 +22,7 @@ describe('help topics', () => {
     expect(r.stdout).toMatch(/^ {2}0 +Success$/m);
     expect(r.stdout).toMatch(/^ {2}2 +Usage error/m);
     expect(r.stdout).toMatch(/^ {2}10 +Partial failure/m);
+    expect(r.stdout).toMatch(/^ {2}129 +Stopped by SIGHUP/m);
     expect(r.stdout).toMatch(/^ {2}130 +Interrupted \(Ctrl-C\)$/m);
     expect(r.stdout).toMatch(/^ {2}143 +Stopped by SIGTERM/m);
   });

@@ -32,13 +32,16 @@ function bash(script: string): Promise<{ code: number | null; stdout: string; st
 }
 
 describe('formctl sandbox --ready-file, in a script', () => {
-  it('the file appears once it listens (0600, with url, tokens and pid); kill stops it with exit 0 and removes the file', async () => {
+  it('the file appears once it listens (0600, with url, tokens and pid); kill (SIGTERM or SIGHUP) stops it with exit 0 and removes the file', async () => {
     // A non-interactive shell starts background jobs with SIGINT ignored, so scripts stop it with
     // a plain kill (SIGTERM); Ctrl-C (SIGINT) in a terminal is tested in sandbox-command.test.ts.
     // With --profile-name too: the config store's exit hooks re-raised SIGTERM, which ended the process by the signal (exit 143, file left).
+    // SIGHUP (the terminal the sandbox was started from closed) stops it the same way.
     for (const [signal, extra] of [
       ['-TERM', ''],
       ['-TERM', ' --profile-name tmp'],
+      ['-HUP', ''],
+      ['-HUP', ' --profile-name tmp'],
     ]) {
       // A stale ready file from an earlier run (another pid) is not taken for this one, and is replaced.
       writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://stale.invalid","pid":1}\n');

@@ -198,7 +198,11 @@ export async function apiRun(o: ApiOptions): Promise<void> {
   }
   if (o.include) await printHead(o.io, res, mask);
   if (!o.silent || res.status >= 400) await printBody(o.io, res.data, mask, o.jq);
-  if (res.status >= 400) throw errorFor(res, method, foreign ? res.path : path, (t) => client.redact(t), foreign ? client.baseUrl.origin : undefined);
+  if (res.status >= 400) {
+    // A full URL on the service's own origin is shown as the service's path, as --debug shows it.
+    const shownAs = !foreign && /^https?:\/\//i.test(path.trim()) ? res.path : undefined;
+    throw errorFor(res, method, foreign ? res.path : path, (t) => client.redact(t), foreign ? client.baseUrl.origin : undefined, shownAs);
+  }
 }
 
 /** Whether the answer's body is JSON (jq can read it): parsed as JSON by the client, a JSON string included; no body is none. */
@@ -226,7 +230,14 @@ const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i).filter((s)
  * client does for its own errors). `serviceOrigin` is set when the answer came from another origin
  * (a full URL), which got no token: `path` is then the client's display of that URL.
  */
-function errorFor(res: ApiResponse<unknown>, method: string, path: string, redact: (text: string) => string, serviceOrigin?: string): CliError {
+function errorFor(
+  res: ApiResponse<unknown>,
+  method: string,
+  path: string,
+  redact: (text: string) => string,
+  serviceOrigin?: string,
+  shownAs?: string,
+): CliError {
   const data = res.data as { message?: unknown; error?: unknown; errors?: unknown } | undefined;
   const raw = typeof data?.message === 'string' ? data.message : typeof data?.error === 'string' ? data.error : undefined;
   const message = raw === undefined ? undefined : redact(raw);
@@ -237,7 +248,7 @@ function errorFor(res: ApiResponse<unknown>, method: string, path: string, redac
       errors[redact(k)] = (Array.isArray(v) ? v.map(String) : [String(v)]).map(redact);
   }
   const allow = typeof res.headers.allow === 'string' ? res.headers.allow : undefined;
-  const shown = serviceOrigin || path.startsWith('/') ? path : `/${path}`;
+  const shown = shownAs ?? (serviceOrigin || path.startsWith('/') ? path : `/${path}`);
   const err = apiErrorFor({ status: res.status, method, path: redact(shown), serverMessage: message, errors, allow, emptyMessage: emptyMessageBody(res.data) });
   // Another origin's 401 is not about formctl's token, which it was never sent.
   if (serviceOrigin !== undefined) {

@@ -195,7 +195,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toBe('Exit codes:');
-    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 130, 143]);
+    expect(lines.map((l) => Number(l.trim().split(/\s+/)[0])).slice(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 129, 130, 143]);
     expect(lines).toContain('  4    Not authenticated: no token, or the server rejected it (401)');
     // An http:// proxy written as https:// either answers the handshake with an error or never answers it: both are the proxy's.
     expect(lines.find((l) => /^ {2}12 /.test(l))).toContain('did not finish its TLS handshake within --timeout (an http:// proxy written as https://)');
