@@ -48,6 +48,7 @@ export const LAYERS = [
       'src/version.ts',
       'src/process-alive.ts',
       'src/atomic-file.ts',
+      'src/fs-reason.ts',
       'src/code-cache-group.ts',
       'src/closed-stdout.ts',
       'src/name-key.ts',
@@ -59,10 +60,10 @@ export const LAYERS = [
 
 /**
  * Modules both the sandbox and the client may import: dependency-free facts about the machine
- * (process-alive.ts, atomic-file.ts) or the service (src/service/). Each may import only other
+ * (process-alive.ts, atomic-file.ts, fs-reason.ts) or the service (src/service/). Each may import only other
  * modules of this list. A prefix ending in "/" names a directory.
  */
-export const SHARED = ['src/process-alive.ts', 'src/atomic-file.ts', 'src/service/'];
+export const SHARED = ['src/process-alive.ts', 'src/atomic-file.ts', 'src/fs-reason.ts', 'src/service/'];
 const isShared = (file) => SHARED.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
 
 /** The one sandbox module the client may load, and the only client directory that may load it. */

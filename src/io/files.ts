@@ -1,38 +1,8 @@
 import { UsageError } from '../errors.js';
-import { mkdir } from 'node:fs/promises';
+import { fsReason } from '../fs-reason.js';
 
-/**
- * Short words for a file system error, as every file message in formctl reads ("Cannot read x: no
- * such file."). Node's own text is never shown: it repeats the path in another form, names the
- * syscall, and for downloads names the internal `.part` file.
- */
-export function fsReason(err: unknown, mode: 'read' | 'write' = 'read'): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      // Writing creates the file, so a missing piece can only be a directory on the way.
-      return mode === 'write' ? 'no such directory' : 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    case 'EEXIST':
-      return 'it already exists';
-    case 'ENOSPC':
-      return 'no space left on the disk';
-    case 'EDQUOT':
-      return 'disk quota exceeded';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENAMETOOLONG':
-      return 'the name is too long';
-    default:
-      return code ?? 'unexpected error';
-  }
-}
+export { fsReason };
+import { mkdir } from 'node:fs/promises';
 
 /** `Cannot read FILE: no such file.` as a usage error (exit 2), with the caller's hint or one for the reason. */
 export function cannotRead(file: string, err: unknown, hint?: string): UsageError {

@@ -13,6 +13,7 @@ import { ExportJobs } from './export/jobs.js';
 import { ABILITIES } from './model.js';
 import type { Ability, SandboxTokens } from './model.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../atomic-file.js';
+import { fsReason } from '../fs-reason.js';
 import { DataFileWriter, loadStateFile } from './persist.js';
 import { ensureHasWorkspace, isOpenInvite } from './routes/members.js';
 import { acceptOpenInvites, ensureUser, listUsers, nameFromEmail } from './users.js';
@@ -163,7 +164,7 @@ async function certificates(host: string, caFile: string | undefined) {
     await writeFileAtomic(file, made.ca, { mode: 0o644 });
   } catch (err) {
     if (dir) await rm(dir, { recursive: true, force: true });
-    throw new SandboxError(`Cannot write the CA certificate to ${file}: ${(err as Error).message}`);
+    throw new SandboxError(`Cannot write the CA certificate to ${file}: ${fsReason(err, 'write')}.`);
   }
   return {
     key: made.key,
@@ -209,7 +210,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const durable = writer
     ? (version: number) =>
         writer.waitFor(version).catch((err: Error) => {
-          throw new HttpError(500, `The sandbox could not save its data file, so this change may not survive a restart: ${err.message}`);
+          throw new HttpError(500, `The sandbox could not save its data file, so this change may not survive a restart: ${fsReason(err, 'write')}.`);
         })
     : undefined;
   const tls = options.tls ? await certificates(opts.host, options.caFile) : undefined;

@@ -4,6 +4,7 @@ import { ABILITIES, ROLES } from './model.js';
 import type { StateFile } from './model.js';
 import { isObject } from './validation.js';
 import { writeFileAtomic } from '../atomic-file.js';
+import { fsReason } from '../fs-reason.js';
 
 /**
  * Reads the data file. Returns null when it does not exist yet. Anything else that is wrong
@@ -131,7 +132,7 @@ export class DataFileWriter {
     if (this.lastError) {
       const err = this.lastError;
       this.lastError = undefined;
-      throw new SandboxError(`Could not write sandbox data file ${this.path}: ${err.message}`);
+      throw new SandboxError(`Could not write sandbox data file ${this.path}: ${fsReason(err, 'write')}.`);
     }
   }
 
@@ -161,7 +162,7 @@ export class DataFileWriter {
           this.lastError = err as Error;
           this.settle(version, err as Error);
           // A background write has nobody to throw to: warn. A flush reports the error itself.
-          if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${(err as Error).message}`);
+          if (!this.flushing) process.emitWarning(`formctl sandbox: could not write ${this.path}: ${fsReason(err, 'write')}.`);
           // Still unsaved: the next change or flush tries again.
           this.dirty = true;
           break;

@@ -74,7 +74,7 @@ describe('sandbox persistence', () => {
     try {
       const res = await call(sb, 'POST', '/open/workspaces/create', { name: 'Unsaved' });
       expect(res.status).toBe(500);
-      expect(res.json.message).toMatch(/^The sandbox could not save its data file, so this change may not survive a restart: ENOENT/);
+      expect(res.json.message).toMatch(/^The sandbox could not save its data file, so this change may not survive a restart: no such directory\.$/);
     } finally {
       warn.mockRestore();
     }
@@ -141,7 +141,7 @@ describe('sandbox persistence', () => {
 
   it('fails to start when the data file cannot be written, or the port is taken', async () => {
     const dataFile = join(await tempDir(), 'missing-dir', 'state.json');
-    await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(new RegExp(`^Could not write sandbox data file ${dataFile}: ENOENT`));
+    await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(new RegExp(`^Could not write sandbox data file ${dataFile}: no such directory\\.$`));
     const sb = await boot();
     const port = Number(new URL(sb.url).port);
     await expect(startSandbox({ port })).rejects.toThrow(`Port 127.0.0.1:${port} is in use.`);

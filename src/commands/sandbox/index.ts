@@ -255,13 +255,13 @@ export const WAIT_NOTICE_MS = 1000;
  * half a line; 0600 because it holds the sandbox's tokens.
  */
 async function writeReadyFile(file: string, info: Record<string, unknown>): Promise<string> {
-  const { writeFileAtomic } = await import('../../atomic-file.js');
+  const [{ writeFileAtomic }, { fsReason }] = await Promise.all([import('../../atomic-file.js'), import('../../io/files.js')]);
   const text = JSON.stringify(info) + '\n';
   try {
     await writeFileAtomic(file, text);
     return text;
   } catch (err) {
-    throw new CliError(`Cannot write --ready-file ${file}: ${(err as Error).message}`);
+    throw new CliError(`Cannot write --ready-file ${file}: ${fsReason(err, 'write')}.`);
   }
 }
 
