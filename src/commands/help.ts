@@ -16,6 +16,11 @@ export const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
     'FORMCTL_CACHE_DIR',
     'Directory for the completion cache, the shared rate budget and the compiled-code cache (default $XDG_CACHE_HOME/formctl or ~/.cache/formctl)',
   ],
+  ['XDG_*_HOME', 'XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME: base directories of the defaults above when absolute; a relative one is ignored'],
+  [
+    'HOME',
+    "Home directory of the defaults (~) when absolute; empty or relative: the account's home from the system, else exit 2 (set the FORMCTL_*_DIR variables)",
+  ],
   ['FORMCTL_DEBUG', 'Set to 1 to log HTTP requests to stderr, like --debug (token redacted)'],
   ['FORMCTL_NO_INPUT', 'Set to 1 to never prompt, like --no-input'],
   ['FORMCTL_COMPLETE_TIMEOUT', 'Seconds a tab press waits for the service before offering nothing (default 2; at most 600; 0, negative or not a number: 2)'],

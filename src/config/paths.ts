@@ -12,13 +12,15 @@ import { UsageError } from '../errors.js';
  */
 function homedir(env: NodeJS.ProcessEnv): string {
   if (process.platform !== 'win32' && env.HOME && isAbsolute(env.HOME)) return env.HOME;
-  const home = osHomedir();
-  if (isAbsolute(home)) return home;
-  try {
-    const account = userInfo().homedir;
-    if (isAbsolute(account)) return account;
-  } catch {
-    // No entry for this user (a container's arbitrary uid): nothing to fall back on.
+  // Each asks the system when HOME is unset, and throws for a user without an entry in its user
+  // database (a container's arbitrary uid): then there is nothing to fall back on.
+  for (const ask of [osHomedir, () => userInfo().homedir]) {
+    try {
+      const home = ask();
+      if (isAbsolute(home)) return home;
+    } catch {
+      // Asked the next, or none is left.
+    }
   }
   throw new UsageError(
     'Cannot tell your home directory: HOME is not an absolute path, and the system has none for this user.',

@@ -11,7 +11,7 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n')[0]).toBe('Environment variables:');
-    for (const name of ['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'FORMCTL_CACHE_DIR', 'NO_COLOR', 'CI']) {
+    for (const name of ['FORMCTL_TOKEN', 'FORMCTL_BASE_URL', 'FORMCTL_PROFILE', 'FORMCTL_CONFIG_DIR', 'FORMCTL_CACHE_DIR', 'NO_COLOR', 'CI', 'HOME']) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
   });

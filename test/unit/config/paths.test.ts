@@ -39,31 +39,42 @@ describe('without any home directory', () => {
     vi.resetModules();
   });
 
-  it.skipIf(process.platform === 'win32')('a command stops with one line naming the variables to set (exit 2), and writes nowhere', async () => {
-    // Neither Node (HOME empty for the process too) nor the user database (a container's uid with no entry) knows one.
-    vi.resetModules();
-    vi.doMock('node:os', async (importOriginal) => ({
-      ...(await importOriginal<typeof import('node:os')>()),
-      homedir: () => '',
-      userInfo: () => {
-        throw Object.assign(new Error('uv_os_get_passwd returned ENOENT'), { code: 'ENOENT' });
-      },
-    }));
-    const paths = await import('../../../src/config/paths.js');
-    const err = (() => {
-      try {
-        paths.configDir({ HOME: '' });
-      } catch (e) {
-        return e;
-      }
-    })() as CliError;
-    expect(err).toBeInstanceOf(Error);
-    expect([err.exitCode, err.message, err.hint]).toEqual([
-      ExitCode.usage,
-      'Cannot tell your home directory: HOME is not an absolute path, and the system has none for this user.',
-      'Set HOME to your home directory, or set FORMCTL_CONFIG_DIR, FORMCTL_STATE_DIR and FORMCTL_CACHE_DIR.',
-    ]);
-    // The variables of formctl's own still work.
-    expect(paths.configDir({ HOME: '', FORMCTL_CONFIG_DIR: '/f/c' })).toBe('/f/c');
-  });
+  it.skipIf(process.platform === 'win32')(
+    'a command stops with one line naming the variables to set (exit 2), HOME empty or unset, and writes nowhere',
+    async () => {
+      // Neither Node nor the user database (a container's uid with no entry) knows one: os.homedir()
+      // gives HOME as it is when set (here empty), and throws when it is unset; userInfo() throws.
+      let homedir: () => string = () => '';
+      vi.resetModules();
+      vi.doMock('node:os', async (importOriginal) => ({
+        ...(await importOriginal<typeof import('node:os')>()),
+        homedir: () => homedir(),
+        userInfo: () => {
+          throw Object.assign(new Error('A system error occurred: uv_os_get_passwd returned ENOENT'), { code: 'ERR_SYSTEM_ERROR' });
+        },
+      }));
+      const paths = await import('../../../src/config/paths.js');
+      const failure = (env: NodeJS.ProcessEnv) => {
+        try {
+          paths.configDir(env);
+        } catch (e) {
+          const err = e as CliError;
+          return [err.exitCode, err.message, err.hint];
+        }
+        return 'no error';
+      };
+      const expected = [
+        ExitCode.usage,
+        'Cannot tell your home directory: HOME is not an absolute path, and the system has none for this user.',
+        'Set HOME to your home directory, or set FORMCTL_CONFIG_DIR, FORMCTL_STATE_DIR and FORMCTL_CACHE_DIR.',
+      ];
+      expect(failure({ HOME: '' })).toEqual(expected);
+      homedir = () => {
+        throw Object.assign(new Error('A system error occurred: uv_os_homedir returned ENOENT'), { code: 'ERR_SYSTEM_ERROR' });
+      };
+      expect(failure({})).toEqual(expected);
+      // The variables of formctl's own still work.
+      expect(paths.configDir({ FORMCTL_CONFIG_DIR: '/f/c' })).toBe('/f/c');
+    },
+  );
 });
