@@ -123,7 +123,7 @@ const sandboxApart = {
   name: 'sandbox-apart',
   setup(b) {
     b.onResolve({ filter: /\/sandbox\/index\.js$/ }, (args) => {
-      if (!args.importer.includes(`${join('src', 'commands', 'sandbox')}`)) return undefined;
+      if (!args.importer.includes(join('src', 'commands', 'sandbox'))) return undefined;
       return args.kind === 'dynamic-import'
         ? { path: SANDBOX_FROM_CLI, external: true }
         : { errors: [{ text: 'import the sandbox with import() only: the CLI loads dist/sandbox.js for `formctl sandbox` alone' }] };

@@ -374,7 +374,7 @@ export class ApiClient {
     const shownAs = () => (display ??= this.display(o));
     const onService = url.origin === this.baseUrl.origin;
     // The token goes only to the configured service, never to another origin (e.g. an export file_url).
-    const sendToken = this.opts.token !== undefined && url.origin === this.baseUrl.origin && o.anonymous !== true;
+    const sendToken = this.opts.token !== undefined && onService && o.anonymous !== true;
     if (sendToken && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       throw new UsageError(
         `Refusing to send your token over plain http:// to ${url.host}.`,
@@ -490,14 +490,14 @@ export class ApiClient {
       await budget.observe(taken ? state : { limit: state.limit }, { sentAt: t0, status, retryAfterMs, reserved: reserved[p.bucket] ?? false });
     }
     const remaining = state.remaining !== undefined ? ` ratelimit-remaining=${state.remaining}${p.bucket === 'general' ? '' : ` (${p.bucket})`}` : '';
-    if (this.opts.debug) this.log(`< ${status} ${p.method} ${p.display} (${this.now() - t0} ms)${remaining}`);
+    this.log(() => `< ${status} ${p.method} ${p.display} (${this.now() - t0} ms)${remaining}`);
     return a;
   }
 
   /** One attempt on the wire: its answer's headers, or the network error it ended with. */
   private async attempt(p: Prepared, attempt: number, whole: boolean): Promise<Attempt> {
     const t0 = this.now();
-    if (this.opts.debug) this.log(`> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    this.log(() => `> ${p.method} ${p.shown}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
     const deadline = whole ? new ExchangeDeadline(this.opts.timeoutMs, p.signal) : undefined;
     try {
       const res = await exchange({
@@ -514,7 +514,7 @@ export class ApiClient {
       deadline?.clear();
       const failure = this.failure(err as NodeJS.ErrnoException, p.o, deadline);
       if (!(failure instanceof NetworkError) || failure instanceof ProxyError) throw failure;
-      this.log(`< ${p.method} ${p.shown} failed: ${failure.code ?? 'error'} (${this.now() - t0} ms)`);
+      this.log(() => `< ${p.method} ${p.shown} failed: ${failure.code ?? 'error'} (${this.now() - t0} ms)`);
       return { error: failure };
     }
   }
@@ -718,8 +718,12 @@ export class ApiClient {
     });
   }
 
-  private log(line: string): void {
-    if (this.opts.debug) this.opts.debug(this.redact(line));
+  /**
+   * A --debug line, redacted. A line that shows the request is given as a function, made only with
+   * --debug on: its display strings are runs of regular expressions (see prepare).
+   */
+  private log(line: string | (() => string)): void {
+    if (this.opts.debug) this.opts.debug(this.redact(typeof line === 'function' ? line() : line));
   }
 
   /** Removes the token, and secret query values (docs/security.md), from text that may reach the terminal (a server may echo them back). */

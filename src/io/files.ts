@@ -1,8 +1,9 @@
+import { mkdir } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { fsReason } from '../fs-reason.js';
 
+// Where the client's file messages take their wording from (src/fs-reason.ts, shared with the sandbox).
 export { fsReason };
-import { mkdir } from 'node:fs/promises';
 
 /** `Cannot read FILE: no such file.` as a usage error (exit 2), with the caller's hint or one for the reason. */
 export function cannotRead(file: string, err: unknown, hint?: string): UsageError {
