@@ -206,8 +206,20 @@ const undiciBuild = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   sourcemap: 'linked',
+  // Its licence comments (one names a person with a letter outside ASCII) in a file beside it, as
+  // they are: the CLI's files must be ASCII (below).
+  legalComments: 'linked',
 });
 const cliFiles = [...undiciBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
+// The code cache loader reads the CLI's files as Latin-1, which V8 takes as it is, where UTF-8 is
+// checked and converted byte by byte (src/startup/code-cache.ts, wrappedSource): so every file it
+// loads must be ASCII. esbuild escapes every other character in code (its default charset); a
+// comment it keeps as written (a licence) would be read wrong, so the build stops instead.
+for (const file of cliFiles) {
+  if (!file.path.endsWith('.cjs')) continue;
+  const at = Buffer.from(file.contents).findIndex((byte) => byte > 0x7f);
+  if (at >= 0) throw new Error(`${relative(root, file.path)}: a byte outside ASCII at offset ${at}; the code cache loader reads the CLI's files as ASCII`);
+}
 
 // The sandbox, as an ES module (scripts and benches import dist/sandbox.js). Its bundled commander
 // and undici require() node:events and friends through the createRequire banner.

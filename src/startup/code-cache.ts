@@ -34,13 +34,13 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
-import { codeCacheGroup } from '../code-cache-group.js';
+import { codeCacheGroup, groupWord } from '../code-cache-group.js';
 import { nameKey } from '../name-key.js';
 import { cacheDir } from '../config/paths.js';
 import { processAlive } from '../process-alive.js';
 
 /** The first line of a cache file: what the code in it was made from. */
-const MAGIC = 'formctl-code-cache/3';
+const MAGIC = 'formctl-code-cache/4';
 /**
  * The modification time a run gives a cache file it wrote (2001-09-09T01:46:40Z), before it renames
  * it into place: any later write to the file (an edit, a tool, anything but a run of formctl) sets
@@ -49,21 +49,27 @@ const MAGIC = 'formctl-code-cache/3';
 const SEALED_MS = 1_000_000_000_000;
 /** A file of the CLI that Node's own loader must compile: it holds the build's only import(). */
 const NATIVE = new Set(['import.cjs']);
-/** Command groups a cache file records at most; a run of another one then uses it without adding to it. */
-const MAX_GROUPS = 32;
+/**
+ * The key of the caches of runs whose word named no command group of the CLI (a help topic, the root
+ * help, a mistyped command): one cache for them all, and the one a word without a cache of its own
+ * starts from.
+ */
+const OTHER = '-';
+/** A cache file's name: the file it is for, the key of the command word whose runs made it. */
+const CACHE_NAME = /^(.+)\.([0-9a-f]{8}|-)\.v8$/;
+/** Caches kept per file of the CLI (one per command word a user has run): the oldest go beyond it. */
+const MAX_KEYS = 40;
 /** A run's mark in its caches' directory while it runs (see loadWithCodeCache). */
 const RUNNING = /^running\.(\d+)$/;
 
 interface Loaded {
   /** The CLI's file. */
   file: string;
-  /** Where the cache of this file goes. */
-  cacheFile: string;
   /** What the source was when it was read: a cache made from another file is never used. */
   identity: string;
   script: Script;
-  /** Groups whose runs the cache now read held; undefined when it had to be made afresh. */
-  groups: string[] | undefined;
+  /** The key of the cache V8 took for it; undefined when there was none it could take. */
+  used: string | undefined;
 }
 
 /**
@@ -119,17 +125,19 @@ function wrappedSource(fd: number, size: number): string {
   }
   const end = WRAP_HEAD.length + at;
   WRAP_TAIL.copy(bytes, end);
-  return bytes.toString('utf8', 0, end + WRAP_TAIL.length);
+  // Latin-1, which is ASCII here: the build refuses to write a file of the CLI that is not ASCII
+  // (scripts/build.mjs; esbuild escapes every other character), and V8 takes a one-byte string as it
+  // is, where UTF-8 is checked and converted byte by byte (~0.2 ms for the CLI's file, Node 24).
+  return bytes.toString('latin1', 0, end + WRAP_TAIL.length);
 }
 
 /**
- * The cached code for a file of this identity, and the groups it was made by; undefined when there
- * is none that fits. V8 checks a cache's header, not its code, and damaged code may end the process
+ * The cached code for a file of this identity; undefined when there is none that fits. V8 checks a cache's header, not its code, and damaged code may end the process
  * or run wrong (docs/performance.md, "A code cache of what ran"): so only a file as a run of formctl
  * left it is offered, one whose modification time is still the one that run gave it (SEALED_MS).
  * That costs one fstat, where a checksum of the code cost loading node:zlib (1–2 ms a run).
  */
-function readCache(cacheFile: string, identity: string): { data: Buffer; groups: string[] } | undefined {
+function readCache(cacheFile: string, identity: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     const fd = openSync(cacheFile, 'r');
@@ -144,10 +152,10 @@ function readCache(cacheFile: string, identity: string): { data: Buffer; groups:
   }
   const eol = bytes.indexOf(10);
   if (eol < 0) return undefined;
-  const [magic, id, size, groups] = bytes.subarray(0, eol).toString('latin1').split(' ');
+  const [magic, id, size, extra] = bytes.subarray(0, eol).toString('latin1').split(' ');
   const data = bytes.subarray(eol + 1);
-  if (magic !== MAGIC || id !== identity || size !== String(data.length) || groups === undefined) return undefined;
-  return { data, groups: groups.split(',') };
+  if (magic !== MAGIC || id !== identity || size !== String(data.length) || extra !== undefined) return undefined;
+  return data;
 }
 
 /**
@@ -180,10 +188,17 @@ function guardAgainstCrashes(dir: string): { mark: string | undefined; distrust:
 }
 
 /**
- * Requires `entry` (a CommonJS file of the build) with the code cache and returns its exports. The
- * caches of the files it loaded are written when the process exits, for files whose cache was
- * missing, stale or made by runs of other command groups (the group the CLI records,
- * src/code-cache-group.ts).
+ * Requires `entry` (a CommonJS file of the build) with the code cache and returns its exports.
+ *
+ * Each file has a cache per command word (`workspace`, `form`, …): V8 makes a function of every
+ * function a cache holds, run or not, so a cache holding what every command a user ran needed cost
+ * each command more the more groups had run (1.85 ms on Node 24 after 11 groups). The word is read
+ * from argv before the CLI exists (groupWord) and named in the file name by a key (FNV-1a, as the
+ * rate budget's files: no word of a command line is written anywhere). A word with no cache yet
+ * starts from the OTHER one. When the process exits, the caches of the files it loaded are written
+ * under its word's key if the CLI said the word named a command group (src/code-cache-group.ts),
+ * else under OTHER, for files whose cache was missing or stale; a run that took its word's cache
+ * writes nothing.
  */
 export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeRequire: (id: string) => unknown): unknown {
   // Stacks mapped to src/ (node --enable-source-maps) come from Node's loader only.
@@ -195,6 +210,9 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeReq
     return nodeRequire(entry);
   }
   const { mark, distrust } = guardAgainstCrashes(dir);
+  const word = groupWord(process.argv.slice(2));
+  const key = word === undefined ? OTHER : nameKey(word);
+  const keys = key === OTHER ? [OTHER] : [key, OTHER];
   const modules = new Map<string, { exports: unknown }>();
   const loaded: Loaded[] = [];
 
@@ -212,15 +230,19 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeReq
     } finally {
       closeSync(fd);
     }
-    const cacheFile = join(dir, `${basename(file)}.v8`);
-    const cached = distrust ? undefined : readCache(cacheFile, identity);
+    let cached: Buffer | undefined;
+    let from: string | undefined;
+    for (const k of distrust ? [] : keys) {
+      cached = readCache(join(dir, `${basename(file)}.${k}.v8`), identity);
+      from = k;
+      if (cached !== undefined) break;
+    }
     const script = new Script(source, {
       filename: file,
       lineOffset: -1,
-      cachedData: cached?.data,
+      cachedData: cached,
     });
-    const used = cached !== undefined && !script.cachedDataRejected;
-    loaded.push({ file, cacheFile, identity, script, groups: used ? cached.groups : undefined });
+    loaded.push({ file, identity, script, used: cached !== undefined && !script.cachedDataRejected ? from : undefined });
     const module = { exports: {} as unknown };
     modules.set(file, module);
     const here = dirname(file);
@@ -236,15 +258,18 @@ export function loadWithCodeCache(entry: string, env: NodeJS.ProcessEnv, nodeReq
   };
 
   process.once('exit', () => {
-    saveCaches(dir, loaded, codeCacheGroup() ?? '-');
+    saveCaches(dir, loaded, codeCacheGroup() === undefined ? OTHER : key);
     if (mark !== undefined) rmSync(mark, { force: true });
   });
   return load(entry);
 }
 
-/** Writes the caches that were missing, stale, or lack this run's group. Never throws. */
-function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void {
-  const stale = loaded.filter((l) => l.groups === undefined || (!l.groups.includes(group) && l.groups.length < MAX_GROUPS));
+/**
+ * Writes, under `key`, the caches of the files that had none V8 could take, and of those that
+ * started from OTHER's for a word of their own. Never throws.
+ */
+function saveCaches(dir: string, loaded: readonly Loaded[], key: string): void {
+  const stale = loaded.filter((l) => l.used === undefined || (l.used === OTHER && key !== OTHER));
   if (stale.length === 0) return;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -252,11 +277,11 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
     return;
   }
   for (const l of stale) {
-    const groups = [...(l.groups ?? []), group];
-    const tmp = `${l.cacheFile}.${process.pid}.tmp`;
+    const cacheFile = join(dir, `${basename(l.file)}.${key}.v8`);
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
       const data = l.script.createCachedData();
-      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length} ${groups.join(',')}\n`, 'latin1');
+      const head = Buffer.from(`${MAGIC} ${l.identity} ${data.length}\n`, 'latin1');
       // The code on disk before the seal and the rename: after a power cut, a cache whose blocks
       // were never written must not carry the seal (the file system may keep the rename and its
       // times, but not the data). Once per group and install, at the end of a first run.
@@ -269,7 +294,7 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
       } finally {
         closeSync(fd);
       }
-      renameSync(tmp, l.cacheFile);
+      renameSync(tmp, cacheFile);
     } catch {
       rmSync(tmp, { force: true });
     }
@@ -291,16 +316,29 @@ function saveCaches(dir: string, loaded: readonly Loaded[], group: string): void
 /**
  * Removes the caches of files the installed build no longer has (chunks of an older version,
  * named by their content), so that the directory does not grow with every upgrade: a cache whose
- * file is in none of the directories this run loaded files from goes; so does a temporary file of
- * a run that is gone (killed while it wrote).
+ * file is in none of the directories this run loaded files from goes, and so does one named as an
+ * older formctl named them; so does a temporary file of a run that is gone (killed while it
+ * wrote). Beyond MAX_KEYS caches of one file (words of commands), the oldest written go.
  */
 function pruneCaches(dir: string, loaded: readonly Loaded[]): void {
   try {
     const present = new Set<string>();
-    for (const d of new Set(loaded.map((l) => dirname(l.file)))) for (const name of readdirSync(d)) present.add(`${name}.v8`);
+    for (const d of new Set(loaded.map((l) => dirname(l.file)))) for (const name of readdirSync(d)) present.add(name);
+    const kept = new Map<string, string[]>();
     for (const name of readdirSync(dir)) {
       const tmp = /\.(\d+)\.tmp$/.exec(name);
-      if ((name.endsWith('.v8') && !present.has(name)) || (tmp !== null && !processAlive(Number(tmp[1])))) unlinkSync(join(dir, name));
+      const cache = CACHE_NAME.exec(name);
+      if ((name.endsWith('.v8') && (cache === null || !present.has(cache[1]!))) || (tmp !== null && !processAlive(Number(tmp[1])))) {
+        unlinkSync(join(dir, name));
+      } else if (cache !== null) {
+        kept.set(cache[1]!, [...(kept.get(cache[1]!) ?? []), name]);
+      }
+    }
+    for (const names of kept.values()) {
+      if (names.length <= MAX_KEYS) continue;
+      // Every cache has the same modification time (the seal): the change time is when it was written.
+      const byAge = names.map((name) => ({ name, at: statSync(join(dir, name)).ctimeMs })).sort((a, b) => b.at - a.at);
+      for (const { name } of byAge.slice(MAX_KEYS)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A cache left behind costs disk space only.

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
+import { nameKey } from '../../src/name-key.js';
 
 const LOADER = join(ROOT, 'dist', 'load.cjs');
 const SCRIPT_LOG = fileURLToPath(new URL('./fixtures/script-log.mjs', import.meta.url));
@@ -45,6 +46,7 @@ beforeEach(() => {
     [
       `const main = require(${JSON.stringify(LOADER)}).loadWithCodeCache(${JSON.stringify(join(cli, 'main.cjs'))}, process.env, require);`,
       // As the CLI does (src/program.ts): the group it loaded, here the first argument when there is one.
+      // The loader reads the command word from argv itself (src/code-cache-group.ts, groupWord).
       `if (process.argv[2]) globalThis[Symbol.for('formctl.codeCacheGroup')] = process.argv[2];`,
       `let line;`,
       `try { main.fail(); } catch (err) { line = /main\\.cjs:(\\d+)/.exec(err.stack)[1]; }`,
@@ -97,6 +99,10 @@ function cacheFiles(): { at: string; names: string[] } {
 /** The modification time the loader gives the cache files it writes (src/startup/code-cache.ts). */
 const SEALED_MS = 1_000_000_000_000;
 
+/** The cache file of `file` for runs of a command word (undefined: runs that named no command group). */
+const cacheOf = (file: string, word?: string): string => `${file}.${word === undefined ? '-' : nameKey(word)}.v8`;
+const LIST = [cacheOf('chunk-A.cjs', 'list'), cacheOf('main.cjs', 'list')];
+
 const EXPECTED = { word: 'HI / set before the chunk loads', base: 'main.cjs', dir: 'cli', same: true, cpus: 'function', line: '7' };
 
 describe.skipIf(!built)('the code cache loader', () => {
@@ -107,53 +113,60 @@ describe.skipIf(!built)('the code cache loader', () => {
     // import.cjs is Node's to compile (its import() needs Node's loader): never through vm.Script.
     expect(cold.log).toEqual(['main.cjs:none', 'chunk-A.cjs:none']);
     const { at, names } = cacheFiles();
-    expect(names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(names).toEqual(LIST);
     expect(statSync(at).mode & 0o777).toBe(0o700);
     for (const name of names) {
       expect(statSync(join(at, name)).mode & 0o777).toBe(0o600);
-      // A header names what the code was made from and the command groups that made it; the file
-      // keeps the modification time its run sealed it with.
-      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/3 \d+:\d+:\d+:[\d.]+ \d+ list$/);
+      // A header names what the code was made from and its length; the file keeps the modification
+      // time its run sealed it with.
+      expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).toMatch(/^formctl-code-cache\/4 \d+:\d+:\d+:[\d.]+ \d+$/);
       expect(statSync(join(at, name)).mtimeMs).toBe(SEALED_MS);
     }
     const inodes = names.map((n) => statSync(join(at, n)).ino);
     const warm = run(['list', '--json']);
     expect(warm.out).toEqual(EXPECTED);
     expect(warm.log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
-    // Nothing new ran in a group the cache has seen: nothing is written again.
+    // The same command word again: its cache is taken, nothing is written again.
     expect(names.map((n) => statSync(join(at, n)).ino)).toEqual(inodes);
   });
 
-  it('a run of a command group the caches have not seen (as the CLI records it) writes them again, holding both; a run that records none counts as "-"', () => {
+  it('each command word has caches of its own; a word without them starts from those of runs that named no group, which a run recording no group writes', () => {
     run(['list']);
-    const other = run(['get', '5']);
-    expect(other.log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
-    const { at } = cacheFiles();
-    expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get$/);
-    run([]);
-    expect(readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]).toMatch(/ list,get,-$/);
-    // Seen: a second run without a group writes nothing.
-    const inode = statSync(join(at, 'main.cjs.v8')).ino;
-    run([]);
-    expect(statSync(join(at, 'main.cjs.v8')).ino).toBe(inode);
+    // A run that records no group (the CLI's help topics, a mistyped command): the "-" caches.
+    const none = run([]);
+    expect(none.log).toEqual(['main.cjs:none', 'chunk-A.cjs:none']);
+    expect(cacheFiles().names).toEqual([cacheOf('chunk-A.cjs'), ...LIST.slice(0, 1), cacheOf('main.cjs'), ...LIST.slice(1)].sort());
+    const inodes = () => cacheFiles().names.map((n) => statSync(join(cacheFiles().at, n)).ino);
+    const before = inodes();
+    // The list caches are untouched by the other runs, and taken by a run of list.
+    expect(run([]).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(inodes()).toEqual(before);
+    // A new word starts from the "-" caches and writes its own at exit; then takes its own.
+    expect(run(['get', '5']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(cacheFiles().names).toContain(cacheOf('main.cjs', 'get'));
+    const after = inodes();
+    expect(run(['get', '6']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
+    expect(inodes()).toEqual(after);
   });
 
-  it('the real CLI records the group it loaded, never an option value before it', () => {
+  it('the real CLI: the caches of a command are named by its group word, never by an option value before it; help topics use the "-" caches', () => {
     const env = { PATH: process.env.PATH, HOME: dir, FORMCTL_CONFIG_DIR: join(dir, 'config'), FORMCTL_CACHE_DIR: cache, NO_COLOR: '1' };
     // --profile's value comes first; the profile does not exist (exit 2), the group is still known.
     spawnSync(process.execPath, [BIN, '--profile', 'secret-name', 'workspace', 'list'], { env, encoding: 'utf8' });
     spawnSync(process.execPath, [BIN, 'help', 'exit-codes'], { env, encoding: 'utf8' });
-    const { at } = cacheFiles();
-    const head = readFileSync(join(at, 'main.cjs.v8'), 'latin1').split('\n')[0]!;
-    expect(head).toMatch(/ workspace,-$/);
-    expect(head).not.toContain('secret-name');
+    // A word that is no command (a token pasted in the wrong place): no cache named by it.
+    spawnSync(process.execPath, [BIN, 'fsk_not-a-command'], { env, encoding: 'utf8' });
+    const { at, names } = cacheFiles();
+    expect(names).toEqual([cacheOf('main.cjs'), cacheOf('main.cjs', 'workspace')].sort());
+    for (const name of names) expect(readFileSync(join(at, name), 'latin1').split('\n')[0]).not.toMatch(/secret-name|fsk_/);
   });
 
   it('a cache changed after its run wrote it is never offered to V8 (its modification time is not the sealed one); a run that died while it used the caches (its mark left, its process gone) takes them all out of use', () => {
     run(['list']);
     const { at } = cacheFiles();
     // A cache whose code is damaged (its header intact) may make V8 end the process at once.
-    const file = join(at, 'main.cjs.v8');
+    const file = join(at, cacheOf('main.cjs', 'list'));
     const bytes = readFileSync(file);
     bytes.fill(0, bytes.length >> 1, (bytes.length >> 1) + 64);
     writeFileSync(file, bytes);
@@ -180,7 +193,7 @@ describe.skipIf(!built)('the code cache loader', () => {
     writeFileSync(join(at, `running.${gone}`), '');
     const after = run(['list']);
     expect([after.status, after.out, after.log]).toEqual([0, EXPECTED, ['main.cjs:none', 'chunk-A.cjs:none']]);
-    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(cacheFiles().names).toEqual(LIST);
     expect(run(['list']).log).toEqual(['main.cjs:used', 'chunk-A.cjs:used']);
   });
 
@@ -202,9 +215,9 @@ describe.skipIf(!built)('the code cache loader', () => {
     utimesSync(at, old, old);
     utimesSync(dirname(at), old, old);
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    writeFileSync(join(at, `main.cjs.v8.${gone}.tmp`), 'half');
+    writeFileSync(join(at, `${cacheOf('main.cjs', 'get')}.${gone}.tmp`), 'half');
     run(['get']);
-    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(cacheFiles().names).toEqual([...LIST, cacheOf('chunk-A.cjs', 'get'), cacheOf('main.cjs', 'get')].sort());
   });
 
   it('a changed file is never run with the code of the old one, even with the same length; its cache is made again', () => {
@@ -219,13 +232,13 @@ describe.skipIf(!built)('the code cache loader', () => {
   it('a cache V8 refuses (its header right, its code not from V8) is made again; a cache without its header is not offered', () => {
     run(['list']);
     const { at } = cacheFiles();
-    const file = join(at, 'main.cjs.v8');
-    const [magic, id, size, groups] = readFileSync(file, 'latin1').split('\n')[0]!.split(' ');
+    const file = join(at, cacheOf('main.cjs', 'list'));
+    const [magic, id, size] = readFileSync(file, 'latin1').split('\n')[0]!.split(' ');
     const junk = Buffer.alloc(Number(size), 7);
-    writeFileSync(file, Buffer.concat([Buffer.from(`${magic} ${id} ${size} ${groups}\n`, 'latin1'), junk]));
+    writeFileSync(file, Buffer.concat([Buffer.from(`${magic} ${id} ${size}\n`, 'latin1'), junk]));
     // Sealed as a run seals what it writes: V8 is offered it, and refuses it.
     utimesSync(file, new Date(SEALED_MS), new Date(SEALED_MS));
-    writeFileSync(join(at, 'chunk-A.cjs.v8'), 'not a cache');
+    writeFileSync(join(at, cacheOf('chunk-A.cjs', 'list')), 'not a cache');
     const damaged = run(['list']);
     expect(damaged.out).toEqual(EXPECTED);
     expect(damaged.log).toEqual(['main.cjs:rejected', 'chunk-A.cjs:none']);
@@ -235,12 +248,14 @@ describe.skipIf(!built)('the code cache loader', () => {
   it('caches of files the build no longer has are removed when caches are written; NODE_DISABLE_COMPILE_CACHE turns it all off', () => {
     run(['list']);
     const { at } = cacheFiles();
-    writeFileSync(join(at, 'chunk-GONE.cjs.v8'), 'x');
+    writeFileSync(join(at, cacheOf('chunk-GONE.cjs', 'list')), 'x');
+    // Named as formctl named its caches before they were kept per command word.
+    writeFileSync(join(at, 'main.cjs.v8'), 'x');
     // A new chunk file (as a rebuild leaves it) has no cache: this run writes, and prunes.
     renameSync(join(cli, 'chunks', 'chunk-A.cjs'), join(cli, 'chunks', 'chunk-A.tmp'));
     renameSync(join(cli, 'chunks', 'chunk-A.tmp'), join(cli, 'chunks', 'chunk-A.cjs'));
     run(['list']);
-    expect(cacheFiles().names).toEqual(['chunk-A.cjs.v8', 'main.cjs.v8']);
+    expect(cacheFiles().names).toEqual(LIST);
     rmSync(cache, { recursive: true, force: true });
     const off = run(['list'], { NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(off.out).toEqual(EXPECTED);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_WAIT_S, DEFAULT_TIMEOUT_S, initialGlobals, scanArgv } from '../../src/root-options.js';
 import { fullProgram } from './completion/full-program.js';
+import { ROOT_VALUE_FLAGS, groupWord } from '../../src/code-cache-group.js';
 
 describe('scanArgv', () => {
   it('knows which root option takes a value, as program.ts declares them (a global flag is added in both)', async () => {
@@ -71,5 +72,32 @@ describe('initialGlobals', () => {
     });
     expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: 'true' }).debug).toBe(true);
     expect(initialGlobals(scanArgv([]), { FORMCTL_DEBUG: '0' }).debug).toBe(false);
+  });
+});
+
+describe("groupWord (the code cache loader's command word, src/code-cache-group.ts)", () => {
+  it('knows the root options that take a value, as program.ts declares them', async () => {
+    const { program } = await fullProgram();
+    const valued = program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((n) => n !== undefined));
+    expect([...ROOT_VALUE_FLAGS].sort()).toEqual(valued.sort());
+  });
+  it('finds the word scanArgv takes for the command, never an option value before it', () => {
+    for (const args of [
+      ['workspace', 'list', '--json'],
+      ['--profile', 'workspace', 'form', 'list'],
+      ['--timeout', '5', '--debug', 'submission', 'export', '7'],
+      ['--max-wait=3', 'member', 'list'],
+      ['--no-color'],
+      [],
+      ['--', 'form'],
+      ['help', 'exit-codes'],
+    ]) {
+      expect(groupWord(args), args.join(' ')).toBe(scanArgv(args).name);
+    }
+  });
+  it("takes the completed words' group for __complete", () => {
+    expect(groupWord(['__complete', '--profile', 'p', 'form', 'view', ''])).toBe('form');
+    expect(groupWord(['__complete', ''])).toBe('');
+    expect(groupWord(['__complete'])).toBeUndefined();
   });
 });
