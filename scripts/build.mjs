@@ -4,7 +4,7 @@
 // itself (below). The sandbox (dist/sandbox.js, imported by scripts and benches) stays an ES module.
 // Files are written atomically, chunks before entry points, so a build never breaks a formctl
 // process that is running from dist/ at the same moment (parallel test runs).
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { build, transformSync } from 'esbuild';
@@ -256,11 +256,29 @@ function smallCjsBundle(entry, name, plain = LOADED_AT_START) {
   });
 }
 
-// The CLI's loader with a code cache of what ran (src/startup/code-cache.ts), which bin/formctl.js
-// requires to run dist/cli/main.cjs, and the one file of the CLI that Node's loader compiles itself:
-// the import() of the packages that are ES modules only. Written before the CLI's files, which need them.
-// Every run of the CLI uses node:vm: required as it is, not through a shim's getters.
-const loader = await smallCjsBundle('src/startup/code-cache.ts', 'load.cjs', new Set([...LOADED_AT_START, 'node:vm']));
+// The executable, bin/formctl.js (package.json's `bin`): src/startup/bin.ts with the CLI's loader and
+// its code cache of what ran (src/startup/code-cache.ts) in one file, which Node reads and compiles
+// at every start (a loader in a file of its own cost each command ~0.5 ms more: docs/performance.md);
+// and the one file of the CLI that Node's loader compiles itself: the import() of the packages that
+// are ES modules only. Written before the CLI's files: the root help below is rendered through it.
+// Every run of the CLI uses node:vm: required as it is, not through a shim's getters. Not minified
+// beyond whitespace and syntax: a --debug stack names its functions.
+const BIN = join(root, 'bin', 'formctl.js');
+const binBuild = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/startup/bin.ts'],
+  outfile: BIN,
+  plugins: [builtinsWithoutFacade(new Set([...LOADED_AT_START, 'node:vm']))],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: '#!/usr/bin/env node\n// Built by scripts/build.mjs from src/startup/bin.ts and the modules it imports: edit those, not this file.' },
+  logLevel: 'warning',
+  write: false,
+});
 const importerCode = [
   "'use strict';",
   '// Imports a package for the CLI (scripts/build.mjs, toCommonJs): compiled by Node, not by the code',
@@ -275,19 +293,20 @@ const importerCode = [
   '};',
   '',
 ].join('\n');
-for (const [file, contents] of [
-  [loader.outputFiles[0].path, loader.outputFiles[0].contents],
-  [join(cliDir, IMPORTER), importerCode],
+for (const [file, contents, mode] of [
+  [BIN, binBuild.outputFiles[0].contents, 0o755],
+  [join(cliDir, IMPORTER), importerCode, 0o644],
 ]) {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}.tmp`, contents);
+  writeFileSync(`${file}.${process.pid}.tmp`, contents, { mode });
+  chmodSync(`${file}.${process.pid}.tmp`, mode);
   renameSync(`${file}.${process.pid}.tmp`, file);
 }
 const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`) && basename(p) !== UNDICI_FILE;
 // Entry points go last: a starting process reads them first, and they expect their chunks (and the
 // CLI its undici.cjs) in place.
 const ordered = [...cliFiles, ...sandbox.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
-const written = new Set([loader.outputFiles[0].path, join(cliDir, IMPORTER)]);
+const written = new Set([join(cliDir, IMPORTER)]);
 for (const file of ordered) {
   mkdirSync(dirname(file.path), { recursive: true });
   const tmp = `${file.path}.${process.pid}.tmp`;

@@ -22,8 +22,8 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
  * never of a layer above. A prefix ending in "/" names a directory, anything else one file.
  */
 export const LAYERS = [
-  // src/startup/: the loader bin/formctl.js runs the CLI with (its code cache), a separate bundle
-  // (dist/load.cjs) that nothing in the CLI imports.
+  // src/startup/: the executable (bin.ts, built as bin/formctl.js) and the loader it runs the CLI
+  // with (its code cache), a separate bundle that nothing in the CLI imports.
   { name: 'main', paths: ['src/main.ts', 'src/startup/'] },
   // root-options.ts: the one argv pre-scan main.ts and program.ts share, with the root flags' defaults.
   { name: 'program', paths: ['src/program.ts', 'src/root-options.ts'] },

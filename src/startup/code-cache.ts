@@ -1,6 +1,6 @@
 // Loads the CLI (dist/cli/main.cjs and the chunks it requires) with a V8 code cache that holds the
-// functions a command ran, not only the top-level code: bundled as dist/load.cjs and called by
-// bin/formctl.js on every Node version (docs/performance.md, "A code cache of what ran").
+// functions a command ran, not only the top-level code: bundled into bin/formctl.js with
+// ./bin.ts, which calls it on every Node version (docs/performance.md, "A code cache of what ran").
 //
 // Node's compile cache (module.enableCompileCache) stores what V8 compiled when a module was
 // compiled: its top-level code. A function is compiled when it is first called, so every run

@@ -1,4 +1,4 @@
-// The code cache loader (src/startup/code-cache.ts, built as dist/load.cjs), through the files of a
+// The code cache loader (src/startup/code-cache.ts, built into bin/formctl.js), through the files of a
 // small CommonJS "CLI" laid out as the build lays out its own, and through the real binary. No
 // timings: whether V8 was offered a cache for each file and used it (test/e2e/fixtures/script-log.mjs
 // logs that), what the cache files hold, and that the code runs the same with or without them.
@@ -7,13 +7,30 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSync } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { nameKey } from '../../src/name-key.js';
 
-const LOADER = join(ROOT, 'dist', 'load.cjs');
 const SCRIPT_LOG = fileURLToPath(new URL('./fixtures/script-log.mjs', import.meta.url));
-const built = existsSync(LOADER);
+const built = existsSync(join(ROOT, 'dist', 'cli', 'main.cjs'));
+
+// The loader as the build bundles it into bin/formctl.js (src/startup/bin.ts), in a file of its own
+// for the fixture CLI below to require: the executable itself runs the real CLI when loaded.
+const loaderDir = mkdtempSync(join(tmpdir(), 'formctl-loader-'));
+const LOADER = join(loaderDir, 'load.cjs');
+beforeAll(() => {
+  buildSync({
+    entryPoints: [join(ROOT, 'src', 'startup', 'code-cache.ts')],
+    outfile: LOADER,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.18',
+    logLevel: 'warning',
+  });
+});
+afterAll(() => rmSync(loaderDir, { recursive: true, force: true }));
 
 let dir: string;
 let cli: string;
