@@ -22,10 +22,13 @@ const IMPORTER = 'import.cjs';
 // 20.16+), not imported through the ESM loader. An ESM import of a built-in gets a facade that
 // reads every export at once, lazy getters included: on Node 22 and later node:http's export of
 // WebSocket then loads Node's whole undici, its fetch and its WebAssembly parser (+26 ms of CPU on
-// Node 24), node:fs's `promises` loads fs/promises, and so on. The shim defines one getter per
-// export (the names as this build's Node has them) and loads the module on the first read, so a
-// module imported but not used on a command's path (node:child_process by Commander, node:zlib for
-// compressed answers, node:https for https:// services) costs nothing (docs/performance.md).
+// Node 24), node:fs's `promises` loads fs/promises, and so on. The shim is an object whose
+// prototype is a Proxy that loads the module on the first read of any name and answers from it, so
+// a module imported but not used on a command's path (node:child_process by Commander, node:zlib
+// for compressed answers, node:https for https:// services) costs nothing, and every name the
+// running Node has is there. The shim has no own property: esbuild's interop (`__toESM`) copies
+// a module's own properties into getters of its own, which for one getter per export (as the shim
+// was until 2026-11-28) made ~220 getters twice over at start (docs/performance.md).
 const builtinsWithoutFacade = (plain = new Set()) => ({
   name: 'builtins-without-esm-facade',
   setup(b) {
@@ -51,14 +54,15 @@ const builtinsWithoutFacade = (plain = new Set()) => ({
       // read at once, as it is.
       if (typeof mod !== 'object' || mod === null)
         return { contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' };
-      const names = Object.getOwnPropertyNames(mod).filter((n) => !['length', 'name', 'prototype', 'caller', 'arguments'].includes(n));
       return {
         contents: [
           `let m;`,
           `const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(args.path)}));`,
-          `module.exports = Object.defineProperties({}, {`,
-          ...names.map((n) => `  ${JSON.stringify(n)}: { get: () => load()[${JSON.stringify(n)}], enumerable: true },`),
-          `});`,
+          `module.exports = Object.create(new Proxy({}, {`,
+          // What esbuild's interop and a promise probe on any module: no built-in exports either name.
+          `  get: (_, key) => (key === '__esModule' || key === 'then' ? undefined : load()[key]),`,
+          `  has: (_, key) => key in load(),`,
+          `}));`,
         ].join('\n'),
         loader: 'js',
       };
