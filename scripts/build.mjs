@@ -122,6 +122,18 @@ const common = {
 // from the code cache, run or not: what a command never runs costs each command a little
 // (docs/performance.md, "No built-in a one-request command does not use").
 const UNDICI_FILE = 'undici.cjs';
+// proper-lockfile (the lock of the shared rate budget, the config file, a form's update and an
+// incremental export) with graceful-fs, retry and signal-exit, CommonJS all, as one file of its own
+// that the CLI requires when it imports 'proper-lockfile' (lockfileApart): through Node's ESM loader
+// from node_modules its import cost a command ~10 ms of CPU (Node 24), paid by every run near the
+// rate limit (src/api/ratelimit.ts, lockedNow); required from dist/cli/, it has no ESM loader, no
+// package resolution, and its code is in the loader's V8 code cache (docs/performance.md).
+const LOCKFILE_FILE = 'lockfile.cjs';
+/** The build's own files the CLI imports (see runnableByTheLoader), by the package they hold. */
+const OWN_FILES = new Map([
+  ['undici', UNDICI_FILE],
+  ['proper-lockfile', LOCKFILE_FILE],
+]);
 const SANDBOX_FROM_CLI = '../sandbox.js';
 const sandboxApart = {
   name: 'sandbox-apart',
@@ -144,10 +156,20 @@ const undiciApart = {
     );
   },
 };
+const lockfileApart = {
+  name: 'lockfile-apart',
+  setup(b) {
+    b.onResolve({ filter: /^proper-lockfile$/ }, (args) =>
+      args.kind === 'dynamic-import'
+        ? { path: `./${LOCKFILE_FILE}`, external: true }
+        : { errors: [{ text: 'import proper-lockfile with import() only: the CLI loads it only to take a lock' }] },
+    );
+  },
+};
 const cliBuild = await build({
   ...common,
   entryPoints: { main: 'src/main.ts' },
-  plugins: [undiciApart, sandboxApart, builtinsWithoutFacade(LOADED_AT_START)],
+  plugins: [undiciApart, lockfileApart, sandboxApart, builtinsWithoutFacade(LOADED_AT_START)],
   outdir: cliDir,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -159,8 +181,10 @@ const cliBuild = await build({
 /**
  * The CLI's file after esbuild, with its import()s made runnable by the code cache loader, whose
  * vm.Script code cannot call import() without an experimental flag: an import() of a file of the
- * build (undici.cjs) becomes a require() in a promise, giving what Node's import() gives for a
- * CommonJS file (its module.exports as `default`); an import() of a package from node_modules goes
+ * build (undici.cjs, lockfile.cjs) becomes a require() in a promise, giving what Node's import()
+ * gives for a CommonJS file (its module.exports as `default`; for lockfile.cjs also the names
+ * proper-lockfile's own index.js exports, lock and the others, as Node finds them in it, since
+ * the code imports `{ lock }` as well as `.default`); an import() of a package from node_modules goes
  * through dist/cli/import.cjs, which Node's own loader compiles, since several are ES modules only
  * (chalk, ora, conf, inquirer) and Node 20 cannot require() those.
  */
@@ -173,11 +197,14 @@ function runnableByTheLoader(file) {
     // A package, or the sandbox's ES module: imported by Node's own loader, through import.cjs.
     const literal = `import(${JSON.stringify(target)})`;
     if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to rewrite`);
-    const own = target === `./${UNDICI_FILE}`;
+    const own = [...OWN_FILES.values()].some((name) => target === `./${name}`);
     if (!own && target.startsWith('.') && target !== SANDBOX_FROM_CLI) throw new Error(`${file.path}: ${literal} names no file of the build`);
-    const replacement = own
-      ? `Promise.resolve().then(()=>({default:require(${JSON.stringify(target)})}))`
-      : `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`;
+    const required = `require(${JSON.stringify(target)})`;
+    const replacement = !own
+      ? `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`
+      : target === `./${LOCKFILE_FILE}`
+        ? `Promise.resolve().then(()=>{const m=${required};return{...m,default:m}})`
+        : `Promise.resolve().then(()=>({default:${required}}))`;
     code = code.split(literal).join(replacement);
   }
   if (/\bimport\(/.test(code.replace(/\/\/# sourceMappingURL=.*$/m, ''))) {
@@ -214,7 +241,29 @@ const undiciBuild = await build({
   // they are: the CLI's files must be ASCII (below).
   legalComments: 'linked',
 });
-const cliFiles = [...undiciBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
+// proper-lockfile from its public entry point, as one CommonJS file required by the CLI's locks.
+// Its dependencies require Node's built-ins by bare names (path, assert, events): esbuild leaves
+// those as they are, so they are Node's own modules, as when loaded from node_modules.
+// Its fs is Node's node:fs, not graceful-fs: proper-lockfile takes any fs (its `fs` option, which
+// defaults to graceful-fs), and of what graceful-fs adds, none touches the calls a lock makes
+// (mkdir, stat, utimes, rmdir; realpath only with `realpath: true`, which no lock of the CLI asks
+// for): its queue retries open, readdir and the like on EMFILE, its polyfills mend chown errors,
+// the sign of uid/gid in stats, reads that give EAGAIN, rename on Windows and what Node 0.x lacked.
+// Loading it cost a lock ~2 ms of CPU (Node 24) for nothing: it reads fs.ReadStream, which loads
+// Node's fs streams and fs/promises, and it patches the process's fs.close and process.cwd.
+const lockfileBuild = await build({
+  ...common,
+  entryPoints: { lockfile: 'proper-lockfile' },
+  external: [],
+  alias: { 'graceful-fs': 'node:fs' },
+  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+  outdir: cliDir,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  sourcemap: 'linked',
+  legalComments: 'linked',
+});
+const cliFiles = [...undiciBuild.outputFiles, ...lockfileBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
 // The code cache loader reads the CLI's files as Latin-1, which V8 takes as it is, where UTF-8 is
 // checked and converted byte by byte (src/startup/code-cache.ts, wrappedSource): so every file it
 // loads must be ASCII. esbuild escapes every other character in code (its default charset); a
@@ -306,9 +355,9 @@ for (const [file, contents, mode] of [
   chmodSync(`${file}.${process.pid}.tmp`, mode);
   renameSync(`${file}.${process.pid}.tmp`, file);
 }
-const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`) && basename(p) !== UNDICI_FILE;
+const isEntry = (p) => !p.includes(`${join('/', 'chunks')}/`) && ![...OWN_FILES.values()].includes(basename(p));
 // Entry points go last: a starting process reads them first, and they expect their chunks (and the
-// CLI its undici.cjs) in place.
+// CLI its undici.cjs and lockfile.cjs) in place.
 const ordered = [...cliFiles, ...sandbox.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 const written = new Set([join(cliDir, IMPORTER)]);
 for (const file of ordered) {

@@ -341,9 +341,10 @@ export class SharedBudget {
     let release: (() => Promise<void>) | undefined;
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      // Far from the limit, a one-request command (most of them) skips the lock and its ~20 ms of
-      // loading: a count lost to two processes writing at the same moment cannot matter while less
-      // than half the budget is used. Near the limit every change is made under the lock.
+      // Far from the limit, a one-request command (most of them) skips the lock and its 3-5 ms of
+      // loading and locking (dist/cli/lockfile.cjs, docs/performance.md): a count lost to two processes
+      // writing at the same moment cannot matter while less than half the budget is used. Near the
+      // limit every change is made under the lock.
       let state = readBudget(this.file, this.now());
       let created = false;
       if (!calm(state)) {

@@ -21,7 +21,8 @@ describe('the package', () => {
       });
       expect(r.status, r.stderr).toBe(0);
       const files = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-      for (const f of ['bin/formctl.js', 'dist/cli/main.cjs', 'dist/cli/undici.cjs', 'dist/cli/import.cjs', 'dist/sandbox.js']) expect(files).toContain(f);
+      const built = ['bin/formctl.js', 'dist/cli/main.cjs', 'dist/cli/undici.cjs', 'dist/cli/lockfile.cjs', 'dist/cli/import.cjs', 'dist/sandbox.js'];
+      for (const f of built) expect(files).toContain(f);
       expect(files.filter((f) => f.startsWith('dist/cli/chunks/'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { startStubServer } from '../helpers/http.js';
 
 const PRELOAD = fileURLToPath(new URL('./fixtures/load-log.mjs', import.meta.url));
 const BUILTINS_LOG = fileURLToPath(new URL('./fixtures/builtins-log.cjs', import.meta.url));
-const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm'];
+const HEAVY = ['undici', 'conf', 'chalk', 'ora', '@inquirer', 'ajv', 'cli-table3', 'jq-wasm', 'proper-lockfile', 'graceful-fs', 'lockfile'];
 
 /** Runs the built binary with a preload that logs every module it resolves; returns the set. */
 async function modulesLoadedBy(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
@@ -46,7 +46,8 @@ const workspacesStub = (name: string) =>
     res.end(JSON.stringify([{ id: 1, name, icon: null, is_readonly: false }]));
   });
 
-// undici is bundled into a file of its own (dist/cli/undici.cjs), the others stay in node_modules.
+// undici and proper-lockfile are bundled into files of their own (dist/cli/undici.cjs,
+// dist/cli/lockfile.cjs), the others stay in node_modules.
 const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.some((h) => m.includes(`/node_modules/${h}/`) || m.endsWith(`/dist/cli/${h}.cjs`)));
 
 describe('startup loads nothing heavy', () => {
@@ -114,6 +115,66 @@ describe('startup loads nothing heavy', () => {
         expect([proxied.code, proxied.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
         expect(heavyIn(proxied.modules).some((m) => m.endsWith('/dist/cli/undici.cjs'))).toBe(true);
       } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'cli', 'lockfile.cjs')))(
+    "near the rate limit, two runs at once take the budget's lock from dist/cli/lockfile.cjs: no ES module, nothing of proper-lockfile from node_modules, no fs streams; the budget counts both",
+    async () => {
+      // X-RateLimit-Remaining 10 of 100: the budget is not calm, so every change to it is made under the lock (src/api/ratelimit.ts).
+      const server = await startStubServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '10' });
+        res.end(JSON.stringify([{ id: 1, name: 'A', icon: null, is_readonly: false }]));
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'formctl-lockload-'));
+      try {
+        // One cache directory (the budget's file) for every run, at one instant (the budget's minute is the test's).
+        const env = { FORMCTL_BASE_URL: server.url, FORMCTL_TOKEN: 'fsk_t', FORMCTL_CACHE_DIR: join(dir, 'cache'), ...frozenClockEnv(Date.now()) };
+        // The first run of a token learns the limit: its write is made under the lock too.
+        const first = await modulesLoadedBy(['workspace', 'list', '--json', 'id'], env);
+        expect([first.code, first.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
+        const both = await Promise.all([0, 1].map(() => modulesLoadedBy(['workspace', 'list', '--json', 'id'], env)));
+        for (const r of [first, ...both]) {
+          expect([r.code, r.stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
+          // The lock's code ran from the build's file, compiled by the code cache loader (absolute path, no file: URL)...
+          expect(r.modules.filter((m) => m.includes('/dist/cli/'))).toEqual([join(ROOT, 'dist', 'cli', 'main.cjs'), join(ROOT, 'dist', 'cli', 'lockfile.cjs')]);
+          // ...not from node_modules (nor its dependencies), and nothing went through dist/cli/import.cjs.
+          expect(r.modules.filter((m) => ['proper-lockfile', 'graceful-fs', 'signal-exit', 'retry'].some((p) => m.includes(`/node_modules/${p}/`)))).toEqual(
+            [],
+          );
+        }
+        // The three sends counted in one minute, and no lock left behind.
+        const budgets = join(dir, 'cache', 'ratelimit');
+        const files = readdirSync(budgets);
+        expect(files).toHaveLength(1);
+        const state = JSON.parse(readFileSync(join(budgets, files[0]!), 'utf8')) as { limit: number; remaining: number; sent: Array<[number, number]> };
+        expect([state.limit, state.remaining, state.sent.reduce((n, [, count]) => n + count, 0)]).toEqual([100, 10, 3]);
+        // Without the ESM hooks of the preload and of the frozen clock, which load Node's fs streams
+        // themselves: the lock does not (graceful-fs would, reading fs.ReadStream; scripts/build.mjs).
+        // A token's first run, which takes the lock whatever the clock says.
+        const log = join(dir, 'builtins.log');
+        const child = spawn(process.execPath, ['-r', BUILTINS_LOG, BIN, 'workspace', 'list', '--json', 'id'], {
+          env: {
+            PATH: process.env.PATH,
+            HOME: dir,
+            FORMCTL_BASE_URL: server.url,
+            FORMCTL_TOKEN: 'fsk_t',
+            FORMCTL_CACHE_DIR: join(dir, 'cache2'),
+            FORMCTL_BUILTINS_LOG: log,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        expect([await new Promise<number | null>((r) => child.on('close', r)), stdout]).toEqual([0, '[\n  {"id":1}\n]\n']);
+        const loaded = readFileSync(log, 'utf8').split('\n');
+        expect(loaded).toContain('assert'); // The log works: signal-exit's, loaded by the lock.
+        expect(loaded.filter((m) => ['internal/fs/streams', 'internal/fs/promises'].includes(m))).toEqual([]);
+        expect(readdirSync(join(dir, 'cache2', 'ratelimit'))).toHaveLength(1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
         await server.close();
       }
     },
