@@ -146,26 +146,19 @@ const sandboxApart = {
     });
   },
 };
-const undiciApart = {
-  name: 'undici-apart',
+/** Sends the CLI's import() of `pkg` to the build's own file of it; a static import of it stops the build (`why`: when the CLI loads it). */
+const packageApart = (pkg, why) => ({
+  name: `${pkg}-apart`,
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, (args) =>
+    b.onResolve({ filter: new RegExp(`^${pkg}$`) }, (args) =>
       args.kind === 'dynamic-import'
-        ? { path: `./${UNDICI_FILE}`, external: true }
-        : { errors: [{ text: 'import undici with import() only: the CLI loads it only for a proxy (src/api/proxy.ts)' }] },
+        ? { path: `./${OWN_FILES.get(pkg)}`, external: true }
+        : { errors: [{ text: `import ${pkg} with import() only: the CLI loads it only ${why}` }] },
     );
   },
-};
-const lockfileApart = {
-  name: 'lockfile-apart',
-  setup(b) {
-    b.onResolve({ filter: /^proper-lockfile$/ }, (args) =>
-      args.kind === 'dynamic-import'
-        ? { path: `./${LOCKFILE_FILE}`, external: true }
-        : { errors: [{ text: 'import proper-lockfile with import() only: the CLI loads it only to take a lock' }] },
-    );
-  },
-};
+});
+const undiciApart = packageApart('undici', 'for a proxy (src/api/proxy.ts)');
+const lockfileApart = packageApart('proper-lockfile', 'to take a lock');
 const cliBuild = await build({
   ...common,
   entryPoints: { main: 'src/main.ts' },
@@ -227,20 +220,26 @@ function runnableByTheLoader(file) {
     { path: `${file.path}.map`, contents: out.map },
   ];
 }
-// undici from its public entry point, as one CommonJS file required by the CLI's proxy agent.
-const undiciBuild = await build({
-  ...common,
-  entryPoints: { undici: 'undici' },
-  external: [],
-  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
-  outdir: cliDir,
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  sourcemap: 'linked',
-  // Its licence comments (one names a person with a letter outside ASCII) in a file beside it, as
-  // they are: the CLI's files must be ASCII (below).
-  legalComments: 'linked',
-});
+/**
+ * A package from its public entry point, as one CommonJS file of the CLI (`dist/cli/<name>.cjs`).
+ * Its licence comments go to a file beside it, as they are (undici's name a person with a letter
+ * outside ASCII): the CLI's files must be ASCII (below).
+ */
+const packageFile = (name, pkg, more = {}) =>
+  build({
+    ...common,
+    entryPoints: { [name]: pkg },
+    external: [],
+    plugins: [builtinsWithoutFacade(LOADED_AT_START)],
+    outdir: cliDir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    ...more,
+  });
+// undici, required by the CLI's proxy agent.
+const undiciBuild = await packageFile('undici', 'undici');
 // proper-lockfile from its public entry point, as one CommonJS file required by the CLI's locks.
 // Its dependencies require Node's built-ins by bare names (path, assert, events): esbuild leaves
 // those as they are, so they are Node's own modules, as when loaded from node_modules.
@@ -251,18 +250,7 @@ const undiciBuild = await build({
 // the sign of uid/gid in stats, reads that give EAGAIN, rename on Windows and what Node 0.x lacked.
 // Loading it cost a lock ~2 ms of CPU (Node 24) for nothing: it reads fs.ReadStream, which loads
 // Node's fs streams and fs/promises, and it patches the process's fs.close and process.cwd.
-const lockfileBuild = await build({
-  ...common,
-  entryPoints: { lockfile: 'proper-lockfile' },
-  external: [],
-  alias: { 'graceful-fs': 'node:fs' },
-  plugins: [builtinsWithoutFacade(LOADED_AT_START)],
-  outdir: cliDir,
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  sourcemap: 'linked',
-  legalComments: 'linked',
-});
+const lockfileBuild = await packageFile('lockfile', 'proper-lockfile', { alias: { 'graceful-fs': 'node:fs' } });
 const cliFiles = [...undiciBuild.outputFiles, ...lockfileBuild.outputFiles, ...cliBuild.outputFiles.flatMap(runnableByTheLoader)];
 // The code cache loader reads the CLI's files as Latin-1, which V8 takes as it is, where UTF-8 is
 // checked and converted byte by byte (src/startup/code-cache.ts, wrappedSource): so every file it
@@ -288,15 +276,15 @@ const sandbox = await build({
 });
 
 /**
- * A small CommonJS bundle of one entry for bin/formctl.js to require before (or instead of) the CLI,
- * as dist/<name>: no ESM loader, and Node's built-ins required as they are when Node has loaded them
- * at start, else as lazy shims (loaded on first use).
+ * A small CommonJS bundle of one entry, at `outfile` (the executable, or a file it requires instead
+ * of the CLI): no ESM loader, and Node's built-ins required as they are when Node has loaded them at
+ * start, else as lazy shims (loaded on first use).
  */
-function smallCjsBundle(entry, name, plain = LOADED_AT_START) {
+function smallCjsBundle(entry, outfile, plain = LOADED_AT_START, more = {}) {
   return build({
     absWorkingDir: root,
     entryPoints: [entry],
-    outfile: join(outdir, name),
+    outfile,
     plugins: [builtinsWithoutFacade(plain)],
     bundle: true,
     format: 'cjs',
@@ -306,6 +294,7 @@ function smallCjsBundle(entry, name, plain = LOADED_AT_START) {
     minifySyntax: true,
     logLevel: 'warning',
     write: false,
+    ...more,
   });
 }
 
@@ -317,20 +306,8 @@ function smallCjsBundle(entry, name, plain = LOADED_AT_START) {
 // Every run of the CLI uses node:vm: required as it is, not through a shim's getters. Not minified
 // beyond whitespace and syntax: a --debug stack names its functions.
 const BIN = join(root, 'bin', 'formctl.js');
-const binBuild = await build({
-  absWorkingDir: root,
-  entryPoints: ['src/startup/bin.ts'],
-  outfile: BIN,
-  plugins: [builtinsWithoutFacade(new Set([...LOADED_AT_START, 'node:vm']))],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.18',
-  minifyWhitespace: true,
-  minifySyntax: true,
+const binBuild = await smallCjsBundle('src/startup/bin.ts', BIN, new Set([...LOADED_AT_START, 'node:vm']), {
   banner: { js: '#!/usr/bin/env node\n// Built by scripts/build.mjs from src/startup/bin.ts and the modules it imports: edit those, not this file.' },
-  logLevel: 'warning',
-  write: false,
 });
 const importerCode = [
   "'use strict';",
@@ -386,7 +363,7 @@ written.add(helpFile);
 // cache, key and formatting modules the CLI uses, and the table of the command tree it walks,
 // rendered by the CLI just built (docs/completion.md).
 // node:crypto only once a key needs it (a token from the environment), as in the CLI.
-const fast = await smallCjsBundle('src/completion/fast.ts', 'complete.cjs');
+const fast = await smallCjsBundle('src/completion/fast.ts', join(outdir, 'complete.cjs'));
 const tabled = spawnSync(
   process.execPath,
   ['-e', `require(${JSON.stringify(join(cliDir, 'main.cjs'))}).renderCompletionTable().then((table) => process.stdout.write(table))`],
