@@ -14,18 +14,22 @@ export const ROOT_VALUE_FLAGS: readonly string[] = ['--profile', '--timeout', '-
 
 /**
  * The word of argv (without node and script) that names the run's command group, as the CLI's own
- * pre-scan finds it (scanArgv): the first word that is not a root flag or its value, before `--`.
- * For `__complete <words…>`, the group the completed words name. Undefined when there is none.
+ * pre-scan finds it (scanArgv) and src/program.ts loads it: the first word that is not a root flag
+ * or its value, before `--`; after `help`, the topic (`help form` loads `form`); for `__complete
+ * <words…>`, the group the completed words name. Undefined when there is none.
  */
 export function groupWord(args: readonly string[]): string | undefined {
   const words = args[0] === '__complete' ? args.slice(1) : args;
+  let help = false;
   for (let i = 0; i < words.length; i++) {
     const a = words[i]!;
-    if (a === '--') return undefined;
-    if (!a.startsWith('-')) return a;
-    if (ROOT_VALUE_FLAGS.includes(a)) i++;
+    if (a === '--') break;
+    if (!a.startsWith('-')) {
+      if (help || a !== 'help') return a;
+      help = true;
+    } else if (ROOT_VALUE_FLAGS.includes(a)) i++;
   }
-  return undefined;
+  return help ? 'help' : undefined;
 }
 
 /** Records the group (a top-level command's name) this run loaded. */

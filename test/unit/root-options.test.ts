@@ -90,10 +90,22 @@ describe("groupWord (the code cache loader's command word, src/code-cache-group.
       ['--no-color'],
       [],
       ['--', 'form'],
-      ['help', 'exit-codes'],
     ]) {
       expect(groupWord(args), args.join(' ')).toBe(scanArgv(args).name);
     }
+  });
+  it('takes the topic of `help` (the group the CLI loads for it), else `help`', () => {
+    for (const args of [
+      ['help', 'form'],
+      ['help', '--debug', 'form', 'list'],
+      ['help', 'exit-codes'],
+      ['--profile', 'help', 'help', 'workspace'],
+    ]) {
+      const scan = scanArgv(args);
+      expect(groupWord(args), args.join(' ')).toBe(scan.helpTopic);
+    }
+    expect(groupWord(['help'])).toBe('help');
+    expect(groupWord(['--debug', 'help', '--'])).toBe('help');
   });
   it("takes the completed words' group for __complete", () => {
     expect(groupWord(['__complete', '--profile', 'p', 'form', 'view', ''])).toBe('form');
