@@ -593,7 +593,13 @@ export class ApiClient {
     }
     if (slot.waitMs > 0) {
       this.log(`  pacing: waiting ${slot.waitMs} ms for the shared ${bucket} rate budget`);
-      await this.pause(slot.waitMs, `pacing under the service's ${which} (shared by every formctl on this machine)`, p.signal);
+      try {
+        await this.pause(slot.waitMs, `pacing under the service's ${which} (shared by every formctl on this machine)`, p.signal);
+      } catch (err) {
+        // Not sent (Ctrl-C, or the wait ran out): the slot goes back to the processes sharing the budget.
+        if (slot.at !== undefined) await budget.release(slot.at);
+        throw err;
+      }
     }
     return slot.reserved;
   }

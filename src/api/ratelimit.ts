@@ -197,6 +197,8 @@ export interface BudgetSlot {
   refused?: boolean;
   /** A slot was recorded in the file (false when no limit is known yet, or the file is unusable). */
   reserved: boolean;
+  /** When the recorded slot is (ms epoch), for `release` if the request is not sent after all. */
+  at?: number;
 }
 
 /** How long slots reserved ahead stay usable: the file counts them in the second they were reserved. */
@@ -261,7 +263,7 @@ export class SharedBudget {
           const waitMs = slot - now;
           if (i === 0) {
             if (waitMs > 0 && waitMs > maxWaitMs) return { result: { waitMs, refused: true, reserved: false }, write: false };
-            first = { waitMs, reserved: true };
+            first = { waitMs, reserved: true, at: slot };
           } else if (waitMs > 0)
             break; // Extra slots only when free now.
           else this.lease.push(now);
@@ -325,6 +327,15 @@ export class SharedBudget {
       if (changed) this.debug?.(`rate budget: ${this.bucket} limit ${state.limit}/min shared through ${this.file}`);
       return { result: undefined, write: true };
     });
+  }
+
+  /**
+   * Gives back a slot take() recorded for a request that is not sent after all (Ctrl-C while it
+   * waited for it): left in the file, a slot reserved up to a minute ahead would hold every process
+   * sharing the budget as if the request had gone. Never throws.
+   */
+  async release(at: number): Promise<void> {
+    await this.locked((state) => ({ result: undefined, write: unrecord(state.sent, at) }));
   }
 
   /** This process's turns at the file, one at a time: concurrent requests (bulk workers) queue here, not on the lock's retries. */
@@ -457,6 +468,15 @@ function record(sent: Array<[number, number]>, t: number): void {
   while (i > 0 && sent[i - 1]![0] > sec) i--;
   if (i > 0 && sent[i - 1]![0] === sec) sent[i - 1]![1]++;
   else sent.splice(i, 0, [sec, 1]);
+}
+
+/** Takes one send out of the second of `t`; false when none is recorded there (gone from the window). */
+function unrecord(sent: Array<[number, number]>, t: number): boolean {
+  const sec = Math.floor(t / 1000) * 1000;
+  const i = sent.findIndex(([s]) => s === sec);
+  if (i < 0) return false;
+  if (--sent[i]![1] <= 0) sent.splice(i, 1);
+  return true;
 }
 
 /**

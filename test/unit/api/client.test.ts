@@ -600,6 +600,32 @@ describe('rate-limit awareness', () => {
       expect(budgets.export.file).not.toBe(budgets.general.file);
     });
 
+    it('a request given up while it waits for its slot (Ctrl-C) gives the slot back to the processes sharing the budget', async () => {
+      const s = await deployedStub();
+      const clock = { t: 1_800_000_000_000 };
+      const budgets = budgetsAt(s.url, clock);
+      const { c } = client(s.url, {
+        budgets,
+        now: () => clock.t,
+        // Ctrl-C during the long wait for the export window.
+        sleep: async (ms) => {
+          if (ms > 50_000) throw new InterruptedError();
+        },
+      });
+      await c.request({ path: '/form' });
+      for (let i = 0; i < 8; i++) {
+        await c.request({ method: 'POST', path: '/form/export', bucket: 'export' });
+        clock.t += 1000;
+      }
+      const sentIn = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { sent: Array<[number, number]> }).sent.reduce((n, [, k]) => n + k, 0);
+      expect(sentIn(budgets.export.file)).toBe(8);
+      const posts = s.requests.length;
+      await expect(c.request({ method: 'POST', path: '/form/export', bucket: 'export' })).rejects.toBeInstanceOf(InterruptedError);
+      expect(s.requests.length).toBe(posts);
+      // The slot it had reserved a minute ahead is no longer counted: another process may take it.
+      expect(sentIn(budgets.export.file)).toBe(8);
+    });
+
     it('a 429 on an export request holds only the export bucket', async () => {
       const s = await stub((req, res) => {
         if (req.method === 'POST')
