@@ -7,8 +7,9 @@
 const KEY = Symbol.for('formctl.codeCacheGroup');
 
 /**
- * formctl's root flags that take a value as the next word (src/root-options.ts declares them; a
- * test checks that the two lists agree): `--profile NAME workspace list` is a run of `workspace`.
+ * formctl's root flags that take a value as the next word, for the loader here and the CLI's own
+ * pre-scan (scanArgv; src/root-options.ts declares the flags, and a test checks that the two agree):
+ * `--profile NAME workspace list` is a run of `workspace`.
  */
 export const ROOT_VALUE_FLAGS: readonly string[] = ['--profile', '--timeout', '--max-wait'];
 

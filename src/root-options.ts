@@ -4,6 +4,7 @@
 // sets the rest (program.ts). bin/formctl.js keeps its own tiny check for a lone --version or --help,
 // so those two answers load none of this.
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { ROOT_VALUE_FLAGS } from './code-cache-group.js';
 import { completes } from './completion/kinds.js';
 import type { GlobalOptions } from './factory.js';
 import { MAX_SECONDS, MAX_SECONDS_WORDS } from './sleep.js';
@@ -28,8 +29,9 @@ function seconds(o: { min: number }) {
 
 /**
  * The global flags, declared once: program.ts adds them to the root command (in this order, which
- * is the help's), and scanArgv reads from them which take a value. A flag a command needs at run
- * time is then copied into the Factory's globals by program.ts's preAction hook.
+ * is the help's). Which of them take a value is ROOT_VALUE_FLAGS (src/code-cache-group.ts, which the
+ * code cache loader reads argv with before the CLI exists; a test checks that the two agree). A flag
+ * a command needs at run time is then copied into the Factory's globals by program.ts's preAction hook.
  */
 export function rootOptions(): Option[] {
   return [
@@ -43,17 +45,6 @@ export function rootOptions(): Option[] {
     new Option('--no-color', 'Disable colour (also NO_COLOR, TERM=dumb)'),
     new Option('--no-pager', 'Do not page long tables on a terminal (also FORMCTL_PAGER=cat)'),
   ] as Option[];
-}
-
-let valueOptions: Set<string> | undefined;
-/** Root options that take a value (from their declarations): their value is not a command word. */
-function takesValue(flag: string): boolean {
-  valueOptions ??= new Set(
-    rootOptions()
-      .filter((o) => o.required || o.optional)
-      .flatMap((o) => [o.long, o.short].filter((name): name is string => name !== undefined)),
-  );
-  return valueOptions.has(flag);
 }
 
 export interface ArgvScan {
@@ -83,7 +74,8 @@ export function scanArgv(args: readonly string[]): ArgvScan {
     if (a.startsWith('-')) {
       if (a === '--profile') profile = args[i + 1];
       else if (a.startsWith('--profile=')) profile = a.slice('--profile='.length);
-      if (takesValue(a)) i++;
+      // A root option's value is not a command word.
+      if (ROOT_VALUE_FLAGS.includes(a)) i++;
       else flags.add(a);
       continue;
     }
