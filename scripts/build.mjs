@@ -175,9 +175,8 @@ const cliBuild = await build({
  * The CLI's file after esbuild, with its import()s made runnable by the code cache loader, whose
  * vm.Script code cannot call import() without an experimental flag: an import() of a file of the
  * build (undici.cjs, lockfile.cjs) becomes a require() in a promise, giving what Node's import()
- * gives for a CommonJS file (its module.exports as `default`; for lockfile.cjs also the names
- * proper-lockfile's own index.js exports, lock and the others, as Node finds them in it, since
- * the code imports `{ lock }` as well as `.default`); an import() of a package from node_modules goes
+ * gives for a CommonJS file: its module.exports as `default`, and its names (the code imports
+ * proper-lockfile's `{ lock }` as well as `.default`); an import() of a package from node_modules goes
  * through dist/cli/import.cjs, which Node's own loader compiles, since several are ES modules only
  * (chalk, ora, conf, inquirer) and Node 20 cannot require() those.
  */
@@ -192,12 +191,9 @@ function runnableByTheLoader(file) {
     if (!code.includes(literal)) throw new Error(`${file.path}: no ${literal} to rewrite`);
     const own = [...OWN_FILES.values()].some((name) => target === `./${name}`);
     if (!own && target.startsWith('.') && target !== SANDBOX_FROM_CLI) throw new Error(`${file.path}: ${literal} names no file of the build`);
-    const required = `require(${JSON.stringify(target)})`;
-    const replacement = !own
-      ? `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`
-      : target === `./${LOCKFILE_FILE}`
-        ? `Promise.resolve().then(()=>{const m=${required};return{...m,default:m}})`
-        : `Promise.resolve().then(()=>({default:${required}}))`;
+    const replacement = own
+      ? `Promise.resolve().then(()=>{const m=require(${JSON.stringify(target)});return{...m,default:m}})`
+      : `require(${JSON.stringify(importer)})(${JSON.stringify(target)})`;
     code = code.split(literal).join(replacement);
   }
   if (/\bimport\(/.test(code.replace(/\/\/# sourceMappingURL=.*$/m, ''))) {
