@@ -132,10 +132,11 @@ function wrappedSource(fd: number, size: number): string {
 }
 
 /**
- * The cached code for a file of this identity; undefined when there is none that fits. V8 checks a cache's header, not its code, and damaged code may end the process
- * or run wrong (docs/performance.md, "A code cache of what ran"): so only a file as a run of formctl
- * left it is offered, one whose modification time is still the one that run gave it (SEALED_MS).
- * That costs one fstat, where a checksum of the code cost loading node:zlib (1–2 ms a run).
+ * The cached code for a file of this identity; undefined when there is none that fits. V8 checks a
+ * cache's header, not its code, and damaged code may end the process or run wrong
+ * (docs/performance.md, "A code cache of what ran"): so only a file as a run of formctl left it is
+ * offered, one whose modification time is still the one that run gave it (SEALED_MS). That costs
+ * one fstat, where a checksum of the code cost loading node:zlib (1–2 ms a run).
  */
 function readCache(cacheFile: string, identity: string): Buffer | undefined {
   let bytes: Buffer;
